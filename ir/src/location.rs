@@ -1,0 +1,123 @@
+//! Source locations, as MLIR's: unknown, `"file":line:col`, named, fused and
+//! call-site. Every operation carries one; diagnostics point at them.
+
+use crate::attributes::{write_escaped, Attribute};
+use std::fmt;
+use std::sync::Arc;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum LocData {
+    Unknown,
+    FileLineCol { file: Arc<str>, line: u32, col: u32 },
+    /// `loc("conv1")` or `loc("conv1"("model.onnx":0:0))`.
+    Name { name: String, child: Option<Location> },
+    /// `loc(fused<#meta>["a", "b"])`.
+    Fused { locs: Vec<Location>, metadata: Option<Attribute> },
+    /// `loc(callsite("callee" at "caller"))`.
+    CallSite { callee: Location, caller: Location },
+}
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Location(Arc<LocData>);
+
+impl Location {
+    pub fn new(d: LocData) -> Location {
+        Location(Arc::new(d))
+    }
+    pub fn unknown() -> Location {
+        Self::new(LocData::Unknown)
+    }
+    pub fn file(file: Arc<str>, line: u32, col: u32) -> Location {
+        Self::new(LocData::FileLineCol { file, line, col })
+    }
+    pub fn name(name: &str) -> Location {
+        Self::new(LocData::Name { name: name.to_string(), child: None })
+    }
+    /// Fuses locations (as rewrites do): duplicates and unknowns dropped, one left means itself.
+    pub fn fused(locs: &[Location]) -> Location {
+        let mut v: Vec<Location> = Vec::new();
+        for l in locs {
+            let parts: Vec<Location> = match l.data() {
+                LocData::Fused { locs, metadata: None } => locs.clone(),
+                LocData::Unknown => vec![],
+                _ => vec![l.clone()],
+            };
+            for p in parts {
+                if !v.contains(&p) {
+                    v.push(p);
+                }
+            }
+        }
+        match v.len() {
+            0 => Location::unknown(),
+            1 => v.pop().unwrap(),
+            _ => Self::new(LocData::Fused { locs: v, metadata: None }),
+        }
+    }
+    pub fn data(&self) -> &LocData {
+        &self.0
+    }
+    /// The first file:line:col found inside this location, for diagnostics.
+    pub fn file_line_col(&self) -> Option<(&str, u32, u32)> {
+        match self.data() {
+            LocData::FileLineCol { file, line, col } => Some((file, *line, *col)),
+            LocData::Name { child, .. } => child.as_ref()?.file_line_col(),
+            LocData::Fused { locs, .. } => locs.iter().find_map(|l| l.file_line_col()),
+            LocData::CallSite { callee, .. } => callee.file_line_col(),
+            LocData::Unknown => None,
+        }
+    }
+    /// The loc body without the `loc(...)` wrapper.
+    fn fmt_inner(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self.data() {
+            LocData::Unknown => f.write_str("unknown"),
+            LocData::FileLineCol { file, line, col } => {
+                write_escaped(f, file.as_bytes())?;
+                write!(f, ":{}:{}", line, col)
+            }
+            LocData::Name { name, child } => {
+                write_escaped(f, name.as_bytes())?;
+                if let Some(c) = child {
+                    f.write_str("(")?;
+                    c.fmt_inner(f)?;
+                    f.write_str(")")?;
+                }
+                Ok(())
+            }
+            LocData::Fused { locs, metadata } => {
+                f.write_str("fused")?;
+                if let Some(m) = metadata {
+                    write!(f, "<{}>", m)?;
+                }
+                f.write_str("[")?;
+                for (i, l) in locs.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    l.fmt_inner(f)?;
+                }
+                f.write_str("]")
+            }
+            LocData::CallSite { callee, caller } => {
+                f.write_str("callsite(")?;
+                callee.fmt_inner(f)?;
+                f.write_str(" at ")?;
+                caller.fmt_inner(f)?;
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("loc(")?;
+        self.fmt_inner(f)?;
+        f.write_str(")")
+    }
+}
+impl fmt::Debug for Location {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}

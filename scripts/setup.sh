@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs everything the project needs on a fresh Debian 12 machine:
+# the LLVM/MLIR 22 toolchain (mlir-opt, FileCheck, lit) and the C libraries
+# melior links against. Idempotent: a second run installs nothing.
+set -euo pipefail
+
+PKGS=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libclang-22-dev
+      libpolly-22-dev libzstd-dev libxml2-dev libz3-dev zlib1g-dev python3)
+
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# lit: Debian ships it inside llvm-22-tools; fall back to PyPI's if absent.
+LLVM_BIN=/usr/lib/llvm-22/bin
+if [ ! -x "$LLVM_BIN/FileCheck" ]; then
+  echo "setup: FileCheck missing from $LLVM_BIN" >&2; exit 1
+fi
+if ! [ -x "$LLVM_BIN/lit" ] && ! command -v lit >/dev/null 2>&1; then
+  python3 -m pip install --quiet lit
+fi
+echo "setup: ok (LLVM $($LLVM_BIN/llvm-config --version))"
