@@ -112,6 +112,7 @@ impl<'a> Verifier<'a> {
                 let t = self.body.value_type(*v);
                 if !c.accepts(t) {
                     self.err(op, format!("operand #{} must be {}, but got '{}'", i, c.describe(), t));
+                    return;
                 }
             }
         }
@@ -120,6 +121,7 @@ impl<'a> Verifier<'a> {
                 let t = self.body.value_type(*v);
                 if !c.accepts(t) {
                     self.err(op, format!("result #{} must be {}, but got '{}'", i, c.describe(), t));
+                    return;
                 }
             }
         }

@@ -27,14 +27,14 @@ pub fn cast(_ctx: &Context, body: &Body, op: OpId) -> Result<(), String> {
     let name = d.name.as_str();
     let is_index = |t: &Type| t.scalar().is_index();
     match name {
+        "arith.extsi" | "arith.extui" | "arith.trunci" if is_index(from) || is_index(to) => {
+            Err("operand and result must not be index; use arith.index_cast".into())
+        }
         "arith.extsi" | "arith.extui" | "arith.extf" if tw <= fw => {
             Err(format!("result type '{}' must be wider than operand type '{}'", to, from))
         }
         "arith.trunci" | "arith.truncf" if tw >= fw => {
             Err(format!("result type '{}' must be shorter than operand type '{}'", to, from))
-        }
-        "arith.extsi" | "arith.extui" | "arith.trunci" if is_index(from) || is_index(to) => {
-            Err("operand and result must not be index; use arith.index_cast".into())
         }
         "arith.index_cast" | "arith.index_castui" if is_index(from) == is_index(to) => {
             Err(format!("exactly one of operand '{}' and result '{}' must be index", from, to))

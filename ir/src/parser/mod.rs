@@ -328,6 +328,17 @@ impl<'a> Parser<'a> {
             return self.error_at(loc.clone(), format!("redefinition of SSA value '%{}'", name));
         }
         scope.values.insert(name.to_string(), vals.to_vec());
+        // A forward use of a result number this definition does not have.
+        let bad = self
+            .scopes
+            .iter()
+            .flat_map(|s| s.forward.iter())
+            .filter(|((n, k), _)| n == name && *k as usize >= vals.len())
+            .map(|((_, k), (_, l))| (*k, l.clone()))
+            .next();
+        if let Some((k, l)) = bad {
+            return self.error_at(l, format!("reference to invalid result number {} of '%{}' ({} results)", k, name, vals.len()));
+        }
         for (i, v) in vals.iter().enumerate() {
             let key = (name.to_string(), i as u32);
             let fwd = self.scopes.iter_mut().rev().find_map(|s| s.forward.remove(&key));
@@ -810,7 +821,7 @@ impl<'a> Parser<'a> {
                     }
                     p.expect(Tok::Colon, "':' and type for SSA value")?;
                     let ty = p.parse_type()?;
-                    let v = p.body.add_block_arg(b, ty, None);
+                    let v = p.body.add_block_arg(b, ty, Some(u.loc.clone()));
                     p.parse_trailing_loc_for(|_| LocFixupTarget::Arg(v))?;
                     p.define_values(&u.name, &u.loc, &[v])
                 })?;
@@ -842,7 +853,7 @@ impl<'a> Parser<'a> {
         self.expect(Tok::Colon, "':'")?;
         let ty = self.parse_type()?;
         let attrs = if with_attrs && self.at(Tok::LBrace) { self.parse_attr_dict()? } else { AttrDict::new() };
-        let loc = if self.at_keyword("loc") { Some(self.parse_loc()?) } else { None };
+        let loc = if self.at_keyword("loc") { Some(self.parse_loc()?) } else { Some(name.loc.clone()) };
         Ok(Argument { name, ty, attrs, loc })
     }
 

@@ -1,0 +1,19 @@
+# lit configuration: FileCheck regression tests for every dialect, pass and tool.
+# Run through `cargo test` (tools/tests/lit.rs), which passes the directory of
+# the freshly built tools as --param tools_dir=...
+import os
+import lit.formats
+
+config.name = "npu"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+
+tools_dir = lit_config.params.get("tools_dir") or os.environ.get("NPU_TOOLS_DIR")
+if not tools_dir:
+    lit_config.fatal("pass --param tools_dir=<dir holding npu-opt> (cargo test does)")
+llvm_dir = lit_config.params.get("llvm_tools_dir", "/usr/lib/llvm-22/bin")
+
+config.environment["PATH"] = os.pathsep.join([tools_dir, llvm_dir, os.environ.get("PATH", "")])
+config.substitutions.append(("%llvm_tools_dir", llvm_dir))
