@@ -180,6 +180,17 @@ impl Body {
         Body::default()
     }
 
+    /// An arena with room reserved for about `ops` operations (and as many
+    /// values), so that building a large module never copies the arena.
+    pub fn with_capacity(ops: usize) -> Body {
+        Body {
+            ops: Vec::with_capacity(ops),
+            blocks: Vec::with_capacity(ops / 16),
+            regions: Vec::with_capacity(ops / 16),
+            values: Vec::with_capacity(ops + ops / 2),
+        }
+    }
+
     /// Number of op slots ever created (live or erased); sizes side tables indexed by `OpId`.
     pub fn op_capacity(&self) -> usize {
         self.ops.len()
@@ -682,3 +693,4 @@ impl Iterator for BlockOps<'_> {
         Some(c)
     }
 }
+

@@ -49,7 +49,8 @@ impl<'a> Printer<'a> {
         Printer {
             ctx,
             body,
-            out: String::with_capacity(1 << 16),
+            // About 64 bytes of text per op: one allocation instead of a doubling series.
+            out: String::with_capacity(body.op_capacity().saturating_mul(64).max(1 << 12)),
             opts,
             indent: 0,
             value_names: vec![NONE; body.value_capacity()],

@@ -5,6 +5,7 @@ use ir::diagnostics::{Diagnostic, SourceMgr};
 use ir::expected::ExpectedDiagnostics;
 use ir::printer::{print_op, PrintOptions};
 use ir::Context;
+use crate::timing::Timing;
 
 #[derive(Clone, Debug, Default)]
 pub struct OptOptions {
@@ -21,7 +22,7 @@ pub struct OptOutcome {
 }
 
 /// Runs parse → verify → print on `src` (named `file` in diagnostics).
-pub fn run(ctx: &Context, src: &str, file: &str, opts: &OptOptions) -> OptOutcome {
+pub fn run(ctx: &Context, src: &str, file: &str, opts: &OptOptions, timing: &mut Timing) -> OptOutcome {
     let chunks = if opts.split_input_file { ir::split::split_input(src) } else { vec![(src.to_string(), 1)] };
     let mut sm = SourceMgr::new();
     sm.add(file, src);
@@ -29,7 +30,7 @@ pub fn run(ctx: &Context, src: &str, file: &str, opts: &OptOptions) -> OptOutcom
     let mut errors = String::new();
     let mut ok = true;
     for (chunk, first_line) in &chunks {
-        let result = process_chunk(ctx, chunk, file, *first_line, opts);
+        let result = process_chunk(ctx, chunk, file, *first_line, opts, timing);
         let diags = match result {
             Ok(text) => {
                 outputs.push(text);
@@ -64,11 +65,23 @@ pub fn run(ctx: &Context, src: &str, file: &str, opts: &OptOptions) -> OptOutcom
             ok &= diags.is_empty();
         }
     }
-    OptOutcome { output: outputs.join("// -----\n"), errors, ok }
+    let output = if outputs.len() == 1 { outputs.pop().unwrap() } else { outputs.join("// -----\n") };
+    OptOutcome { output, errors, ok }
 }
 
-fn process_chunk(ctx: &Context, chunk: &str, file: &str, first_line: u32, opts: &OptOptions) -> Result<String, Vec<Diagnostic>> {
-    let parsed = ir::parser::parse_module(ctx, chunk, file, first_line).map_err(|d| vec![*d])?;
-    ir::verifier::verify(ctx, &parsed.body, parsed.module)?;
-    Ok(print_op(ctx, &parsed.body, parsed.module, opts.print))
+fn process_chunk(
+    ctx: &Context,
+    chunk: &str,
+    file: &str,
+    first_line: u32,
+    opts: &OptOptions,
+    timing: &mut Timing,
+) -> Result<String, Vec<Diagnostic>> {
+    let parsed = timing.time("Parser", || ir::parser::parse_module(ctx, chunk, file, first_line)).map_err(|d| vec![*d])?;
+    timing.time("Verifier", || ir::verifier::verify(ctx, &parsed.body, parsed.module))?;
+    let text = timing.time("Output", || print_op(ctx, &parsed.body, parsed.module, opts.print));
+    // A million-op module is a million allocations: the process is about to
+    // exit, so let the OS reclaim them instead of freeing each one.
+    std::mem::forget(parsed);
+    Ok(text)
 }

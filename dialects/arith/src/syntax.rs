@@ -12,6 +12,7 @@ use ir::lexer::Tok;
 use ir::parser::PResult;
 use ir::types::TypeData;
 use ir::{OpId, OperationState};
+use std::sync::OnceLock;
 
 pub const BINARY_I: Assembly = Assembly { print: print_binary, parse: parse_binary };
 pub const BINARY_F: Assembly = Assembly { print: print_binary, parse: parse_binary };
@@ -69,9 +70,24 @@ fn parse_flags(p: &mut OpParser, st: &mut OperationState) -> PResult<()> {
         p.expect(Tok::Greater, "'>'")?;
         text = format!("#arith.{}<{}>", kw, flags.join(", "));
     }
-    let body = text.trim_start_matches("#arith").to_string();
-    st.properties.set(p.ctx.ident(prop), Attribute::new(AttrData::Opaque { dialect: "arith".into(), body }));
+    let attr = if text == default { default_flags(prop) } else { flags_attr(&text) };
+    st.properties.set(p.ctx.ident(prop), attr);
     Ok(())
+}
+
+fn flags_attr(text: &str) -> Attribute {
+    Attribute::new(AttrData::Opaque { dialect: "arith".into(), body: text.trim_start_matches("#arith").to_string() })
+}
+
+/// The `none` flags, shared by every op that has them (most do).
+fn default_flags(prop: &str) -> Attribute {
+    static OVERFLOW: OnceLock<Attribute> = OnceLock::new();
+    static FASTMATH: OnceLock<Attribute> = OnceLock::new();
+    if prop == "overflowFlags" {
+        OVERFLOW.get_or_init(|| flags_attr("#arith.overflow<none>")).clone()
+    } else {
+        FASTMATH.get_or_init(|| flags_attr("#arith.fastmath<none>")).clone()
+    }
 }
 
 fn print_binary(p: &mut OpPrinter, op: OpId) {

@@ -4,6 +4,7 @@ use clap::Parser;
 use std::io::{Read, Write};
 use std::process::ExitCode;
 use tools::opt_driver::{run, OptOptions};
+use tools::timing::Timing;
 
 #[derive(Parser)]
 #[command(name = "npu-opt", about = "Parse, verify and print IR (mlir-opt's flags)", version)]
@@ -29,10 +30,15 @@ struct Args {
     /// Accept operations, types and attributes of unregistered dialects.
     #[arg(long = "allow-unregistered-dialect")]
     allow_unregistered: bool,
+    /// Report the wall time of each phase on stderr.
+    #[arg(long = "mlir-timing")]
+    timing: bool,
 }
 
 fn main() -> ExitCode {
+    let start = std::time::Instant::now();
     let args = Args::parse();
+    let mut timing = Timing::default();
     let mut src = String::new();
     let (read, name) = if args.input == "-" {
         (std::io::stdin().read_to_string(&mut src).map(|_| ()), "<stdin>".to_string())
@@ -49,20 +55,15 @@ fn main() -> ExitCode {
         verify_diagnostics: args.verify_diagnostics,
         print: ir::printer::PrintOptions { generic: args.generic, debug_info: args.debuginfo },
     };
-    let out = run(&ctx, &src, &name, &opts);
+    let out = run(&ctx, &src, &name, &opts, &mut timing);
     eprint!("{}", out.errors);
     if !out.ok {
         return ExitCode::FAILURE;
     }
-    let written = if args.output == "-" {
-        std::io::stdout().lock().write_all(out.output.as_bytes())
-    } else {
-        // Write beside the target and rename, so a failure never leaves half a file.
-        let tmp = format!("{}.tmp{}", args.output, std::process::id());
-        std::fs::write(&tmp, out.output.as_bytes()).and_then(|_| std::fs::rename(&tmp, &args.output)).inspect_err(|_| {
-            let _ = std::fs::remove_file(&tmp);
-        })
-    };
+    let written = timing.time("Output", || write_output(&args.output, &out.output));
+    if args.timing {
+        eprint!("{}", timing.report(start.elapsed()));
+    }
     if let Err(e) = written {
         if e.kind() != std::io::ErrorKind::BrokenPipe {
             eprintln!("npu-opt: error: could not write output '{}': {}", args.output, e);
@@ -70,4 +71,19 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+fn write_output(path: &str, text: &str) -> std::io::Result<()> {
+    if path == "-" {
+        std::io::stdout().lock().write_all(text.as_bytes())
+    } else if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        // A device or pipe (/dev/null, a FIFO): write it directly; renaming over it would replace it.
+        std::fs::write(path, text.as_bytes())
+    } else {
+        // Write beside the target and rename, so a failure never leaves half a file.
+        let tmp = format!("{}.tmp{}", path, std::process::id());
+        std::fs::write(&tmp, text.as_bytes()).and_then(|_| std::fs::rename(&tmp, path)).inspect_err(|_| {
+            let _ = std::fs::remove_file(&tmp);
+        })
+    }
 }
