@@ -48,6 +48,10 @@ fn parse_module(p: &mut OpParser, mut st: OperationState) -> PResult<OperationSt
         }
     }
     let r = p.parse_region(&[], true)?;
+    // A module always has its body block, even when written `module {}`.
+    if p.body.region_blocks(r).is_empty() {
+        p.body.add_block(r, &[]);
+    }
     st.regions.push(r);
     Ok(st)
 }

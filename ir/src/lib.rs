@@ -17,6 +17,7 @@ pub mod context;
 pub mod diagnostics;
 pub mod dialect;
 pub mod dominance;
+pub mod equivalence;
 pub mod expected;
 pub mod float;
 pub mod lexer;

@@ -96,6 +96,38 @@ fn print(src: &str, generic: bool) -> Result<String, String> {
     Ok(ir::printer::print_op(&ctx, &m.body, m.module, ir::printer::PrintOptions { generic, debug_info: false }))
 }
 
+/// parse(print(parse(src))) is structurally parse(src), locations included
+/// (printed with debug info) or not (without).
+fn assert_round_trip(src: &str, generic: bool, debug_info: bool) -> Result<(), String> {
+    let ctx = tools::default_context(true);
+    let a = ir::parser::parse_module(&ctx, src, "gen.mlir", 1).map_err(|d| d.message.clone())?;
+    let text = ir::printer::print_op(&ctx, &a.body, a.module, ir::printer::PrintOptions { generic, debug_info });
+    let b = ir::parser::parse_module(&ctx, &text, "gen.mlir", 1).map_err(|d| format!("reparse: {}\n{}", d.message, text))?;
+    ir::equivalence::check_equivalent(&a.body, a.module, &b.body, b.module, debug_info).map_err(|e| format!("{}\n{}", e, text))
+}
+
+#[test]
+fn parse_of_print_is_the_same_module() {
+    let mut r = Rng(0x9E3779B97F4A7C15);
+    for case in 0..500 {
+        let src = gen_module(&mut r);
+        for (generic, dbg) in [(false, false), (true, false), (true, true), (false, true)] {
+            if let Err(e) = assert_round_trip(&src, generic, dbg) {
+                panic!("case {} (generic={}, debuginfo={}): {}\ninput:\n{}", case, generic, dbg, e, src);
+            }
+        }
+    }
+    for (i, seed) in seeds().iter().enumerate() {
+        let ctx = tools::default_context(true);
+        let valid = ir::parser::parse_module(&ctx, seed, "seed.mlir", 1).is_ok_and(|m| ir::verifier::verify(&ctx, &m.body, m.module).is_ok());
+        if valid {
+            for generic in [false, true] {
+                assert_round_trip(seed, generic, true).unwrap_or_else(|e| panic!("seed {}: {}\n{}", i, e, seed));
+            }
+        }
+    }
+}
+
 #[test]
 fn print_parse_is_a_fixed_point_on_generated_modules() {
     let mut r = Rng(0x9E3779B97F4A7C15);
