@@ -12,45 +12,45 @@ use ir::{Attribute, Body, Context, Location, OpId, OperationState, Type};
 
 pub use predicates::{CMPF_PREDICATES, CMPI_PREDICATES};
 
-use syntax::{BINARY_F, BINARY_I, CAST, CMP_F, CMP_I, CONSTANT, SELECT, UNARY_F};
+use syntax::{CAST, CMP_F, CMP_I, CONSTANT, ELEMENTWISE, SELECT};
 
 const PURE_BINARY: &[Trait] = &[Trait::Pure, Trait::SameOperandsAndResultType];
 const PURE_COMM: &[Trait] = &[Trait::Pure, Trait::Commutative, Trait::SameOperandsAndResultType];
 const OVERFLOW: &[ir::dialect::AttrSpec] = &[optional("overflowFlags", AttrKind::Any)];
 const FASTMATH: &[ir::dialect::AttrSpec] = &[optional("fastmath", AttrKind::Any)];
 
-/// Integer binary op: `%r = arith.addi %a, %b : i32`.
-const fn int_bin(name: &'static str, summary: &'static str, traits: &'static [Trait], props: &'static [ir::dialect::AttrSpec], fold: ir::dialect::FoldFn) -> OpDef {
+/// An elementwise op whose operands and result share one type:
+/// `%r = arith.addi %a, %b : i32`, `%r = arith.negf %a : f32`.
+const fn elementwise(
+    name: &'static str,
+    summary: &'static str,
+    arity: usize,
+    ty: TC,
+    traits: &'static [Trait],
+    props: &'static [ir::dialect::AttrSpec],
+    fold: ir::dialect::FoldFn,
+) -> OpDef {
     OpDef {
         name,
         summary,
-        operands: Count::Exactly(2),
+        operands: Count::Exactly(arity),
         results: Count::Exactly(1),
         traits,
-        operand_types: &[TC::SignlessIntegerLike],
-        result_types: &[TC::SignlessIntegerLike],
+        operand_types: tc_slice(ty),
+        result_types: tc_slice(ty),
         properties: props,
         fold: Some(fold),
-        assembly: Some(BINARY_I),
+        assembly: Some(ELEMENTWISE),
         ..OpDef::DEFAULT
     }
 }
 
-/// Float binary op: `%r = arith.addf %a, %b : f32`.
+const fn int_bin(name: &'static str, summary: &'static str, traits: &'static [Trait], props: &'static [ir::dialect::AttrSpec], fold: ir::dialect::FoldFn) -> OpDef {
+    elementwise(name, summary, 2, TC::SignlessIntegerLike, traits, props, fold)
+}
+
 const fn float_bin(name: &'static str, summary: &'static str, traits: &'static [Trait], fold: ir::dialect::FoldFn) -> OpDef {
-    OpDef {
-        name,
-        summary,
-        operands: Count::Exactly(2),
-        results: Count::Exactly(1),
-        traits,
-        operand_types: &[TC::FloatLike],
-        result_types: &[TC::FloatLike],
-        properties: FASTMATH,
-        fold: Some(fold),
-        assembly: Some(BINARY_F),
-        ..OpDef::DEFAULT
-    }
+    elementwise(name, summary, 2, TC::FloatLike, traits, FASTMATH, fold)
 }
 
 /// Cast: `%r = arith.extsi %a : i32 to i64`.
@@ -125,18 +125,7 @@ pub const OPS: &[OpDef] = &[
     float_bin("arith.minimumf", "Float minimum; NaN if either is NaN.", PURE_COMM, f::minimumf),
     float_bin("arith.maxnumf", "Float maximum; the other operand if one is NaN.", PURE_COMM, f::maxnumf),
     float_bin("arith.minnumf", "Float minimum; the other operand if one is NaN.", PURE_COMM, f::minnumf),
-    OpDef {
-        name: "arith.negf",
-        summary: "Float negation.",
-        operands: Count::Exactly(1),
-        results: Count::Exactly(1),
-        traits: &[Trait::Pure, Trait::SameOperandsAndResultType, Trait::Involution],
-        operand_types: &[FL],
-        properties: FASTMATH,
-        fold: Some(f::negf),
-        assembly: Some(UNARY_F),
-        ..OpDef::DEFAULT
-    },
+    elementwise("arith.negf", "Float negation.", 1, FL, &[Trait::Pure, Trait::SameOperandsAndResultType, Trait::Involution], FASTMATH, f::negf),
     OpDef {
         name: "arith.cmpi",
         summary: "Integer comparison: eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge.",

@@ -14,9 +14,8 @@ use ir::types::TypeData;
 use ir::{OpId, OperationState};
 use std::sync::OnceLock;
 
-pub const BINARY_I: Assembly = Assembly { print: print_binary, parse: parse_binary };
-pub const BINARY_F: Assembly = Assembly { print: print_binary, parse: parse_binary };
-pub const UNARY_F: Assembly = Assembly { print: print_unary, parse: parse_unary };
+/// Unary and binary ops whose operands and result share one type.
+pub const ELEMENTWISE: Assembly = Assembly { print: print_elementwise, parse: parse_elementwise };
 pub const CMP_I: Assembly = Assembly { print: print_cmp, parse: parse_cmp };
 pub const CMP_F: Assembly = Assembly { print: print_cmp, parse: parse_cmp };
 pub const SELECT: Assembly = Assembly { print: print_select, parse: parse_select };
@@ -90,7 +89,8 @@ fn default_flags(prop: &str) -> Attribute {
     }
 }
 
-fn print_binary(p: &mut OpPrinter, op: OpId) {
+/// `%a, %b [flags] {attrs} : type` (any number of operands of the result's type).
+fn print_elementwise(p: &mut OpPrinter, op: OpId) {
     let d = p.body.op(op);
     let ops = d.operands().to_vec();
     let attrs = d.attributes.clone();
@@ -103,37 +103,15 @@ fn print_binary(p: &mut OpPrinter, op: OpId) {
     p.print_type(&t);
 }
 
-fn parse_binary(p: &mut OpParser, mut st: OperationState) -> PResult<OperationState> {
-    let a = p.parse_operand()?;
-    p.expect(Tok::Comma, "','")?;
-    let b = p.parse_operand()?;
+fn parse_elementwise(p: &mut OpParser, mut st: OperationState) -> PResult<OperationState> {
+    let names = p.parse_comma_list(|p| p.parse_operand())?;
     parse_flags(p, &mut st)?;
     st.attributes = p.parse_optional_attr_dict()?;
     let t = p.parse_colon_type()?;
-    st.operands = vec![p.resolve_operand(&a, &t)?, p.resolve_operand(&b, &t)?];
-    st.result_types = vec![t];
-    Ok(st)
-}
-
-fn print_unary(p: &mut OpPrinter, op: OpId) {
-    let d = p.body.op(op);
-    let v = d.operands()[0];
-    let attrs = d.attributes.clone();
-    let t = p.body.value_type(d.results()[0]).clone();
-    p.w(" ");
-    p.print_value(v);
-    print_flags(p, op);
-    p.print_attr_dict(&attrs, &[]);
-    p.w(" : ");
-    p.print_type(&t);
-}
-
-fn parse_unary(p: &mut OpParser, mut st: OperationState) -> PResult<OperationState> {
-    let a = p.parse_operand()?;
-    parse_flags(p, &mut st)?;
-    st.attributes = p.parse_optional_attr_dict()?;
-    let t = p.parse_colon_type()?;
-    st.operands = vec![p.resolve_operand(&a, &t)?];
+    for n in &names {
+        let v = p.resolve_operand(n, &t)?;
+        st.operands.push(v);
+    }
     st.result_types = vec![t];
     Ok(st)
 }

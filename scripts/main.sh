@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The main job, as far as the project goes today: set up, build release tools,
+# then parse, verify and print a real program through npu-opt, check that
+# upstream mlir-opt accepts our generic output, and time both on a generated
+# 1,000,000-op module. (Compiling an ONNX model end to end comes with the
+# importer and CPU-path issues; see the README's status table.)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+export PATH="/usr/lib/llvm-22/bin:$PATH"
+cargo build --release -p tools
+NPU_OPT=target/release/npu-opt
+echo "== npu-opt examples/mlp.mlir (custom form)"
+"$NPU_OPT" examples/mlp.mlir
+echo "== generic form, round trip through upstream mlir-opt"
+"$NPU_OPT" examples/mlp.mlir --mlir-print-op-generic | mlir-opt --mlir-print-op-generic | "$NPU_OPT" > /dev/null && echo "mlir-opt accepts our output and we accept its: ok"
+echo "== benchmark"
+python3 bench/core_roundtrip.py --runs "${RUNS:-3}"
