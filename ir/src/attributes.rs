@@ -394,12 +394,11 @@ fn write_dense(f: &mut impl Write, ty: &Type, data: &DenseData) -> fmt::Result {
     }
     let is_bool = matches!(elem.data(), TypeData::Integer { width: 1, .. });
     if n > HEX_THRESHOLD && !is_bool {
-        f.write_char('"')?;
-        f.write_str("0x")?;
-        for b in data.bytes.iter() {
-            write!(f, "{:02X}", b)?;
-        }
-        return f.write_char('"');
+        let mut s = String::with_capacity(data.bytes.len() * 2 + 4);
+        s.push_str("\"0x");
+        crate::printer::push_hex(&mut s, &data.bytes);
+        s.push('"');
+        return f.write_str(&s);
     }
     if shape.is_empty() {
         return write_element(f, &data.bytes, 0, elem);

@@ -376,9 +376,8 @@ impl<'a> Printer<'a> {
                 let _ = write_escaped(&mut self.out, r.name.as_bytes());
             }
             self.out.push_str(": \"0x");
-            for b in blob.alignment.to_le_bytes().iter().chain(blob.data.iter()) {
-                let _ = write!(self.out, "{:02X}", b);
-            }
+            push_hex(&mut self.out, &blob.alignment.to_le_bytes());
+            push_hex(&mut self.out, &blob.data);
             self.out.push('"');
             if i + 1 < res.len() {
                 self.out.push(',');
@@ -387,4 +386,16 @@ impl<'a> Printer<'a> {
         }
         self.out.push_str("    }\n  }\n#-}\n\n");
     }
+}
+
+/// Appends bytes as uppercase hex (blobs of 100 MB models: no per-byte formatting).
+pub fn push_hex(out: &mut String, bytes: &[u8]) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let mut buf = Vec::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        buf.push(HEX[(b >> 4) as usize]);
+        buf.push(HEX[(b & 15) as usize]);
+    }
+    // Only ASCII hex digits were pushed.
+    out.push_str(std::str::from_utf8(&buf).unwrap_or_default());
 }

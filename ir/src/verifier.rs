@@ -205,7 +205,9 @@ impl<'a> Verifier<'a> {
                 }
             }
             Trait::Symbol => {
-                if d.properties.get("sym_name").and_then(|a| a.as_str()).is_none() {
+                // An op that declares `sym_name` as a property is already checked by its spec.
+                let declared = d.name.def().is_some_and(|x| x.properties.iter().any(|p| p.name == "sym_name"));
+                if !declared && d.properties.get("sym_name").and_then(|a| a.as_str()).is_none() {
                     self.err(op, "requires string attribute 'sym_name'");
                 }
             }

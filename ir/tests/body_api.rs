@@ -213,3 +213,23 @@ fn replace_op_rewires_results_and_erases() {
     assert_eq!(b.op(u).operands(), &[nr[1], nr[0]]);
     check_use_lists(&b, m);
 }
+
+#[test]
+fn context_is_shareable_and_arenas_can_move_between_threads() {
+    fn sync<T: Sync + Send>() {}
+    fn send<T: Send>() {}
+    sync::<Context>();
+    sync::<ir::Type>();
+    sync::<ir::Attribute>();
+    sync::<Location>();
+    send::<Body>();
+    // Types created from several threads at once are interned to one.
+    let c = ctx();
+    let ts: Vec<ir::Type> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..4)
+            .map(|_| s.spawn(|| c.intern_type(ir::TypeData::Integer { width: 7, signedness: ir::Signedness::Signed })))
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert!(ts.windows(2).all(|w| w[0] == w[1]));
+}

@@ -86,3 +86,13 @@ func.func private @dup()
 ^bb1:
   "foo.x"() : () -> ()
 }) : () -> ()
+
+// -----
+
+"foo.op"() ({
+  // expected-error @+1 {{'foo.br' op with successors must be the last operation in its block}}
+  "foo.br"()[^bb1] : () -> ()
+  "foo.x"() : () -> ()
+^bb1:
+  "foo.y"() : () -> ()
+}) : () -> ()
