@@ -6,7 +6,16 @@ use crate::body::{OpId, OperationState};
 use crate::dialect::{optional, AttrKind, Assembly, Count, DialectDef, OpDef, Trait};
 use crate::parser::PResult;
 
-pub const OPS: &[OpDef] = &[OpDef {
+pub const OPS: &[OpDef] = &[
+    OpDef {
+        name: "builtin.unrealized_conversion_cast",
+        summary: "A cast between types during a conversion; none may remain after a successful one.",
+        operands: Count::Any,
+        results: Count::Any,
+        traits: &[Trait::Pure],
+        ..OpDef::DEFAULT
+    },
+    OpDef {
     name: "builtin.module",
     summary: "A top-level container of operations, a symbol table.",
     regions: Count::Exactly(1),
@@ -14,7 +23,8 @@ pub const OPS: &[OpDef] = &[OpDef {
     properties: &[optional("sym_name", AttrKind::String), optional("sym_visibility", AttrKind::String)],
     assembly: Some(Assembly { print: print_module, parse: parse_module }),
     ..OpDef::DEFAULT
-}];
+    },
+];
 
 pub static DIALECT: DialectDef = DialectDef { name: "builtin", ops: OPS, materialize_constant: None };
 

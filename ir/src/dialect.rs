@@ -215,6 +215,8 @@ pub struct OpDef {
     pub properties: &'static [AttrSpec],
     pub verify: Option<VerifyFn>,
     pub fold: Option<FoldFn>,
+    /// Adds this op's canonicalization patterns (used by `canonicalize`).
+    pub canonicalize: Option<fn(&mut crate::rewrite::PatternSet)>,
     pub assembly: Option<Assembly>,
     /// Dialect name used to resolve unprefixed op names inside this op's regions.
     pub default_dialect: Option<&'static str>,
@@ -234,6 +236,7 @@ impl OpDef {
         properties: &[],
         verify: None,
         fold: None,
+        canonicalize: None,
         assembly: None,
         default_dialect: None,
     };

@@ -8,6 +8,7 @@ pub struct DominanceInfo {
     /// Immediate dominator per reachable block, by position in the region.
     idom: Vec<Option<usize>>,
     index: HashMap<Block, usize>,
+    blocks: Vec<Block>,
 }
 
 impl DominanceInfo {
@@ -86,7 +87,13 @@ impl DominanceInfo {
                 }
             }
         }
-        DominanceInfo { idom, index }
+        DominanceInfo { idom, index, blocks: blocks.to_vec() }
+    }
+
+    /// Blocks whose immediate dominator is `b`, in region order.
+    pub fn children(&self, b: Block) -> Vec<Block> {
+        let Some(&ib) = self.index.get(&b) else { return vec![] };
+        (0..self.blocks.len()).filter(|&i| i != ib && self.idom[i] == Some(ib)).map(|i| self.blocks[i]).collect()
     }
 
     pub fn is_reachable(&self, b: Block) -> bool {

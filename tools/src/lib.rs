@@ -2,7 +2,6 @@
 //! ship, and the driver that `npu-opt` runs on each input buffer.
 
 pub mod opt_driver;
-pub mod timing;
 
 use ir::Context;
 

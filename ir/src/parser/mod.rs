@@ -24,13 +24,15 @@ pub type PResult<T> = Result<T, Box<Diagnostic>>;
 pub struct ParsedModule {
     pub body: Body,
     pub module: OpId,
+    /// The pipeline of a crash reproducer (`external_resources: { mlir_reproducer: { pipeline: "..." } }`).
+    pub reproducer_pipeline: Option<String>,
 }
 
 /// Parses a whole file (or a split chunk starting at `first_line`).
 pub fn parse_module(ctx: &Context, src: &str, file: &str, first_line: u32) -> PResult<ParsedModule> {
     let mut p = Parser::new(ctx, src, file, first_line);
     let module = p.parse_top_level()?;
-    Ok(ParsedModule { body: p.body, module })
+    Ok(ParsedModule { body: p.body, module, reproducer_pipeline: p.reproducer_pipeline })
 }
 
 /// An operand named in the text, not yet bound to a value (its type comes later).
@@ -84,6 +86,7 @@ pub struct Parser<'a> {
     default_dialects: Vec<&'static str>,
     /// A detached block that owns placeholder values for forward references.
     placeholder_block: Option<Block>,
+    reproducer_pipeline: Option<String>,
 }
 
 impl<'a> Parser<'a> {
@@ -106,6 +109,7 @@ impl<'a> Parser<'a> {
             block_scopes: vec![],
             default_dialects: vec!["builtin"],
             placeholder_block: None,
+            reproducer_pipeline: None,
         }
     }
 
@@ -464,13 +468,12 @@ impl<'a> Parser<'a> {
         };
         self.expect(Tok::Colon, "':'")?;
         let vloc = self.loc();
-        if kind != "dialect_resources" || dialect != "builtin" {
-            // Resources of other dialects or external ones: accepted and dropped.
-            if self.at(Tok::String) {
-                self.bump();
-            } else {
-                self.parse_attribute(None)?;
-            }
+        if kind == "external_resources" {
+            return self.parse_external_resource(dialect, &name);
+        }
+        if dialect != "builtin" {
+            // Blobs of other dialects: accepted and dropped.
+            self.expect(Tok::String, "a hex string resource blob")?;
             return Ok(());
         }
         let text = self.parse_string("a hex string resource blob")?;
@@ -486,6 +489,23 @@ impl<'a> Parser<'a> {
         let res = self.resource(&name);
         if res.blob.set(crate::attributes::Blob { alignment: align, data: Arc::from(&bytes[4..]) }).is_err() {
             return self.error_at(loc, format!("duplicate resource '{}'", name));
+        }
+        Ok(())
+    }
+
+    /// The value of entry `key` of external resource group `group` (after the
+    /// colon). Keeps `mlir_reproducer`'s `pipeline`; other values are accepted.
+    fn parse_external_resource(&mut self, group: &str, key: &str) -> PResult<()> {
+        let value = match self.tok.kind {
+            Tok::String => self.parse_utf8_string("a string")?,
+            Tok::BareId | Tok::Integer => {
+                let t = self.bump();
+                self.lex.text(&t).to_string()
+            }
+            _ => return self.error("expected a string, boolean or integer resource value"),
+        };
+        if group == "mlir_reproducer" && key == "pipeline" {
+            self.reproducer_pipeline = Some(value);
         }
         Ok(())
     }

@@ -1,13 +1,14 @@
-//! `npu-opt`: parses, verifies and prints IR, with `mlir-opt`'s flags.
+//! `npu-opt`: parses, verifies, transforms and prints IR, with `mlir-opt`'s flags.
+//! Every registered pass is also a flag (`--cse`, `--canonicalize=max-iterations=3`).
 
-use clap::Parser;
+use clap::{Arg, ArgAction, CommandFactory, FromArgMatches, Parser};
+use ir::pass::{parse_option_list, IrPrinting, PassManagerConfig, PassTiming, TimingDisplay};
 use std::io::{Read, Write};
 use std::process::ExitCode;
-use tools::opt_driver::{run, OptOptions};
-use tools::timing::Timing;
+use tools::opt_driver::{build_pipeline, run, OptOptions, PipelineSpec};
 
 #[derive(Parser)]
-#[command(name = "npu-opt", about = "Parse, verify and print IR (mlir-opt's flags)", version)]
+#[command(name = "npu-opt", about = "Parse, verify, transform and print IR (mlir-opt's flags)", version)]
 struct Args {
     /// Input file, or `-` for standard input.
     #[arg(default_value = "-")]
@@ -30,15 +31,113 @@ struct Args {
     /// Accept operations, types and attributes of unregistered dialects.
     #[arg(long = "allow-unregistered-dialect")]
     allow_unregistered: bool,
-    /// Report the wall time of each phase on stderr.
+    /// The passes to run, e.g. `builtin.module(func.func(cse,canonicalize{max-iterations=10}))`.
+    #[arg(long = "pass-pipeline")]
+    pass_pipeline: Option<String>,
+    /// Print the pipeline that will run (as text that parses back) and continue.
+    #[arg(long = "dump-pass-pipeline")]
+    dump_pass_pipeline: bool,
+    /// Run the verifier after each pass.
+    #[arg(long = "verify-each", default_value_t = true, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_missing_value = "true")]
+    verify_each: bool,
+    /// Print the IR before these passes (comma-separated pass names).
+    #[arg(long = "mlir-print-ir-before", value_delimiter = ',')]
+    print_before: Vec<String>,
+    /// Print the IR after these passes (comma-separated pass names).
+    #[arg(long = "mlir-print-ir-after", value_delimiter = ',')]
+    print_after: Vec<String>,
+    /// Print the IR before every pass.
+    #[arg(long = "mlir-print-ir-before-all")]
+    print_before_all: bool,
+    /// Print the IR after every pass.
+    #[arg(long = "mlir-print-ir-after-all")]
+    print_after_all: bool,
+    /// Print the IR after a pass only when it changed it.
+    #[arg(long = "mlir-print-ir-after-change")]
+    print_after_change: bool,
+    /// Print the IR after a pass that failed.
+    #[arg(long = "mlir-print-ir-after-failure")]
+    print_after_failure: bool,
+    /// Print the whole module in IR dumps, not just the op the pass ran on.
+    #[arg(long = "mlir-print-ir-module-scope")]
+    print_module_scope: bool,
+    /// Report the wall time of each phase and pass on stderr.
     #[arg(long = "mlir-timing")]
     timing: bool,
+    /// How to show timing: `list` (by pass, slowest first) or `tree` (the pipeline's structure).
+    #[arg(long = "mlir-timing-display", default_value = "list", value_parser = ["list", "tree"])]
+    timing_display: String,
+    /// Report each pass's statistics on stderr.
+    #[arg(long = "mlir-pass-statistics")]
+    statistics: bool,
+    /// When a pass fails or crashes, write the input and the pipeline to this file (replay: `npu-opt FILE`).
+    #[arg(long = "mlir-pass-pipeline-crash-reproducer")]
+    crash_reproducer: Option<String>,
 }
+
+const PASS_PREFIX: &str = "pass:";
 
 fn main() -> ExitCode {
     let start = std::time::Instant::now();
-    let args = Args::parse();
-    let mut timing = Timing::default();
+    let registry = passes::registry();
+    let mut cmd = Args::command().after_help(format!("Passes (also usable as flags):\n{}", registry.help()));
+    for p in registry.iter() {
+        cmd = cmd.arg(
+            Arg::new(format!("{}{}", PASS_PREFIX, p.argument))
+                .long(p.argument)
+                .help(p.summary)
+                .num_args(0..=1)
+                .require_equals(true)
+                .default_missing_value("")
+                .action(ArgAction::Append)
+                .hide(true),
+        );
+    }
+    let matches = cmd.get_matches();
+    let args = match Args::from_arg_matches(&matches) {
+        Ok(a) => a,
+        Err(e) => e.exit(),
+    };
+    // Per-pass flags in command-line order.
+    let mut flags: Vec<(usize, String, Vec<(String, String)>)> = vec![];
+    for p in registry.iter() {
+        let id = format!("{}{}", PASS_PREFIX, p.argument);
+        if let (Some(idx), Some(vals)) = (matches.indices_of(&id), matches.get_many::<String>(&id)) {
+            for (i, v) in idx.zip(vals) {
+                match parse_option_list(v) {
+                    Ok(o) => flags.push((i, p.argument.to_string(), o)),
+                    Err(e) => {
+                        eprintln!("npu-opt: error: --{}: {}", p.argument, e.message);
+                        return ExitCode::FAILURE;
+                    }
+                }
+            }
+        }
+    }
+    flags.sort_by_key(|f| f.0);
+    let pipeline = match (&args.pass_pipeline, flags.is_empty()) {
+        (Some(_), false) => {
+            eprintln!("npu-opt: error: '--pass-pipeline' cannot be combined with individual pass flags");
+            return ExitCode::FAILURE;
+        }
+        (Some(t), true) => Some(PipelineSpec::Text(t.clone())),
+        (None, false) => Some(PipelineSpec::Flags(flags.into_iter().map(|(_, n, o)| (n, o)).collect())),
+        (None, true) => None,
+    };
+    // Check the pipeline once, before reading any input.
+    if let Some(spec) = &pipeline {
+        match build_pipeline(&registry, spec) {
+            Ok(pm) => {
+                if args.dump_pass_pipeline {
+                    eprintln!("Pass Manager with {} top-level entries:\n  {}", if pm.is_empty() { 0 } else { 1 }, pm.to_text());
+                }
+            }
+            Err(e) => {
+                eprint!("{}", e);
+                return ExitCode::FAILURE;
+            }
+        }
+    }
     let mut src = String::new();
     let (read, name) = if args.input == "-" {
         (std::io::stdin().read_to_string(&mut src).map(|_| ()), "<stdin>".to_string())
@@ -54,23 +153,42 @@ fn main() -> ExitCode {
         split_input_file: args.split_input_file,
         verify_diagnostics: args.verify_diagnostics,
         print: ir::printer::PrintOptions { generic: args.generic, debug_info: args.debuginfo },
+        pipeline,
+        pass_config: PassManagerConfig {
+            verify_each: args.verify_each,
+            print: IrPrinting {
+                before: args.print_before.clone(),
+                after: args.print_after.clone(),
+                before_all: args.print_before_all,
+                after_all: args.print_after_all,
+                after_change: args.print_after_change,
+                after_failure: args.print_after_failure,
+                module_scope: args.print_module_scope,
+            },
+            timing: args.timing,
+            statistics: args.statistics,
+            crash_reproducer: args.crash_reproducer.clone(),
+        },
     };
-    let out = run(&ctx, &src, &name, &opts, &mut timing);
+    let mut timing = PassTiming::default();
+    let out = run(&ctx, &registry, &src, &name, &opts, &mut timing);
     eprint!("{}", out.errors);
-    if !out.ok {
-        return ExitCode::FAILURE;
+    for s in &out.statistics {
+        eprint!("{}", s);
     }
-    let written = timing.time("Output", || write_output(&args.output, &out.output));
+    let written = if out.ok { Some(timing.time("Output", || write_output(&args.output, &out.output))) } else { None };
     if args.timing {
-        eprint!("{}", timing.report(start.elapsed()));
+        let display = if args.timing_display == "tree" { TimingDisplay::Tree } else { TimingDisplay::List };
+        eprint!("{}", timing.report(start.elapsed(), display));
     }
-    if let Err(e) = written {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
+    match written {
+        None => ExitCode::FAILURE,
+        Some(Err(e)) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             eprintln!("npu-opt: error: could not write output '{}': {}", args.output, e);
-            return ExitCode::FAILURE;
+            ExitCode::FAILURE
         }
+        Some(_) => ExitCode::SUCCESS,
     }
-    ExitCode::SUCCESS
 }
 
 fn write_output(path: &str, text: &str) -> std::io::Result<()> {
