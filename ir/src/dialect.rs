@@ -240,6 +240,10 @@ impl OpDef {
         assembly: None,
         default_dialect: None,
     };
+    /// The same row with canonicalization patterns (for table rows built by helpers).
+    pub const fn with_canonicalize(self, f: fn(&mut crate::rewrite::PatternSet)) -> OpDef {
+        OpDef { canonicalize: Some(f), ..self }
+    }
     pub fn has_trait(&self, t: Trait) -> bool {
         self.traits.contains(&t)
     }

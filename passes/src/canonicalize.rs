@@ -9,7 +9,6 @@ pub struct Canonicalize {
     cfg: GreedyConfig,
     test_convergence: bool,
     disabled: Vec<String>,
-    text: String,
 }
 
 impl Canonicalize {
@@ -23,7 +22,6 @@ impl Canonicalize {
             },
             test_convergence: o.bool("test-convergence"),
             disabled: o.list("disable-patterns"),
-            text: o.text(),
         }
     }
 }
@@ -57,9 +55,6 @@ impl Pass for Canonicalize {
     }
     fn display_name(&self) -> &'static str {
         "Canonicalizer"
-    }
-    fn options_text(&self) -> String {
-        self.text.clone()
     }
     fn run(&mut self, cx: &mut PassContext, op: OpId) -> Result<(), String> {
         let patterns = canonicalization_patterns(cx.ctx, &self.disabled);

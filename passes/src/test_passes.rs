@@ -25,7 +25,7 @@ pub fn register(reg: &mut PassRegistry) {
             OptionSpec { name: "full", kind: OptionKind::Bool, default: "true", description: "Full (every op legal) rather than partial conversion" },
             OptionSpec { name: "i32-to-i64", kind: OptionKind::Bool, default: "false", description: "Convert i32 values to i64" },
         ],
-        create: |o| Ok(Box::new(ConvertToTest { full: o.bool("full"), widen: o.bool("i32-to-i64"), text: o.text() })),
+        create: |o| Ok(Box::new(ConvertToTest { full: o.bool("full"), widen: o.bool("i32-to-i64") })),
     });
     reg.register(PassInfo {
         argument: "test-break-ir",
@@ -89,9 +89,6 @@ impl Pass for AnalysisUser {
     fn argument(&self) -> &'static str {
         "test-analysis"
     }
-    fn options_text(&self) -> String {
-        if self.preserve { "{preserve=true}".into() } else { String::new() }
-    }
     fn run(&mut self, cx: &mut PassContext, op: OpId) -> Result<(), String> {
         let cached = cx.analyses.is_cached::<OpCount>(op);
         let n = cx.analyses.get::<OpCount>(cx.ctx, cx.body, op).0;
@@ -144,14 +141,10 @@ impl RewritePattern for ConstantToTest {
 struct ConvertToTest {
     full: bool,
     widen: bool,
-    text: String,
 }
 impl Pass for ConvertToTest {
     fn argument(&self) -> &'static str {
         "test-convert-to-test"
-    }
-    fn options_text(&self) -> String {
-        self.text.clone()
     }
     fn run(&mut self, cx: &mut PassContext, op: OpId) -> Result<(), String> {
         let mut target = ConversionTarget::new();

@@ -41,7 +41,8 @@ pub fn build_pipeline(reg: &PassRegistry, spec: &PipelineSpec) -> Result<OpPassM
         PipelineSpec::Flags(flags) => {
             let mut pm = OpPassManager::new("builtin.module");
             for (name, opts) in flags {
-                pm.add_pass(reg.create(name, opts).map_err(|e| format!("error: --{}: {}\n", name, e))?);
+                let (pass, text) = reg.create_with_text(name, opts).map_err(|e| format!("error: --{}: {}\n", name, e))?;
+                pm.add_pass_with_options(pass, text);
             }
             Ok(pm)
         }

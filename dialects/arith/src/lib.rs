@@ -2,6 +2,7 @@
 //! generic output is accepted by `mlir-opt`. The op list is one table: each row
 //! names its form (which custom syntax and constraints it has) and its folder.
 
+mod canonicalize;
 mod fold;
 mod predicates;
 mod syntax;
@@ -97,8 +98,8 @@ pub const OPS: &[OpDef] = &[
         assembly: Some(CONSTANT),
         ..OpDef::DEFAULT
     },
-    int_bin("arith.addi", "Integer addition (wrapping).", PURE_COMM, OVERFLOW, f::addi),
-    int_bin("arith.subi", "Integer subtraction (wrapping).", PURE_BINARY, OVERFLOW, f::subi),
+    int_bin("arith.addi", "Integer addition (wrapping).", PURE_COMM, OVERFLOW, f::addi).with_canonicalize(canonicalize::addi),
+    int_bin("arith.subi", "Integer subtraction (wrapping).", PURE_BINARY, OVERFLOW, f::subi).with_canonicalize(canonicalize::subi),
     int_bin("arith.muli", "Integer multiplication (wrapping).", PURE_COMM, OVERFLOW, f::muli),
     int_bin("arith.divsi", "Signed integer division, rounding toward zero.", PURE_BINARY, &[], f::divsi),
     int_bin("arith.divui", "Unsigned integer division.", PURE_BINARY, &[], f::divui),
@@ -108,7 +109,7 @@ pub const OPS: &[OpDef] = &[
     int_bin("arith.remui", "Unsigned integer remainder.", PURE_BINARY, &[], f::remui),
     int_bin("arith.andi", "Bitwise and.", PURE_COMM, &[], f::andi),
     int_bin("arith.ori", "Bitwise or.", PURE_COMM, &[], f::ori),
-    int_bin("arith.xori", "Bitwise exclusive or.", PURE_COMM, &[], f::xori),
+    int_bin("arith.xori", "Bitwise exclusive or.", PURE_COMM, &[], f::xori).with_canonicalize(canonicalize::xori),
     int_bin("arith.shli", "Shift left; shifting by the width or more gives poison.", PURE_BINARY, OVERFLOW, f::shli),
     int_bin("arith.shrsi", "Arithmetic shift right.", PURE_BINARY, &[], f::shrsi),
     int_bin("arith.shrui", "Logical shift right.", PURE_BINARY, &[], f::shrui),
@@ -166,9 +167,9 @@ pub const OPS: &[OpDef] = &[
         assembly: Some(SELECT),
         ..OpDef::DEFAULT
     },
-    cast("arith.extsi", "Sign extension to a wider integer.", IL, IL, &[], f::extsi),
-    cast("arith.extui", "Zero extension to a wider integer.", IL, IL, &[], f::extui),
-    cast("arith.trunci", "Truncation to a narrower integer.", IL, IL, OVERFLOW, f::trunci),
+    cast("arith.extsi", "Sign extension to a wider integer.", IL, IL, &[], f::extsi).with_canonicalize(canonicalize::extsi),
+    cast("arith.extui", "Zero extension to a wider integer.", IL, IL, &[], f::extui).with_canonicalize(canonicalize::extui),
+    cast("arith.trunci", "Truncation to a narrower integer.", IL, IL, OVERFLOW, f::trunci).with_canonicalize(canonicalize::trunci),
     cast("arith.sitofp", "Signed integer to float.", IL, FL, &[], f::sitofp),
     cast("arith.uitofp", "Unsigned integer to float.", IL, FL, &[], f::uitofp),
     cast("arith.fptosi", "Float to signed integer, rounding toward zero.", FL, IL, &[], f::fptosi),

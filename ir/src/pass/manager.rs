@@ -12,7 +12,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
 
 enum Entry {
-    Pass(Box<dyn Pass>),
+    /// A pass and its options as they print in a pipeline.
+    Pass(Box<dyn Pass>, String),
     Nested(OpPassManager),
 }
 
@@ -35,24 +36,29 @@ impl OpPassManager {
     /// Adds a pass, nesting it under a pass manager for its anchor when this one
     /// runs on something else (consecutive passes share that nested manager).
     pub fn add_pass(&mut self, pass: Box<dyn Pass>) {
+        let text = pass.options_text();
+        self.add_pass_with_options(pass, text);
+    }
+    /// `add_pass`, with the options text the registry parsed (printed by `to_text`).
+    pub fn add_pass_with_options(&mut self, pass: Box<dyn Pass>, options: String) {
         match pass.anchor() {
             Some(a) if a != self.anchor && self.anchor != "any" => {
                 if let Some(Entry::Nested(n)) = self.entries.last_mut() {
                     if n.anchor == a {
-                        n.add_pass(pass);
+                        n.add_pass_with_options(pass, options);
                         return;
                     }
                 }
                 let mut n = OpPassManager::new(a);
-                n.add_pass(pass);
+                n.add_pass_with_options(pass, options);
                 self.entries.push(Entry::Nested(n));
             }
-            _ => self.entries.push(Entry::Pass(pass)),
+            _ => self.entries.push(Entry::Pass(pass, options)),
         }
     }
     /// Adds a pass to this manager itself (the pipeline parser checked the anchor).
-    pub(crate) fn add_pass_here(&mut self, pass: Box<dyn Pass>) {
-        self.entries.push(Entry::Pass(pass));
+    pub(crate) fn add_pass_here(&mut self, pass: Box<dyn Pass>, options: String) {
+        self.entries.push(Entry::Pass(pass, options));
     }
     pub fn add_nested(&mut self, pm: OpPassManager) {
         self.entries.push(Entry::Nested(pm));
@@ -63,7 +69,7 @@ impl OpPassManager {
             .entries
             .iter()
             .map(|e| match e {
-                Entry::Pass(p) => format!("{}{}", p.argument(), p.options_text()),
+                Entry::Pass(p, opts) => format!("{}{}", p.argument(), opts),
                 Entry::Nested(n) => n.to_text(),
             })
             .collect();
@@ -165,7 +171,7 @@ impl PassManager {
     fn run_pm(&mut self, run: &mut Run, pm: &mut OpPassManager, body: &mut Body, op: OpId) -> Result<(), RunError> {
         for e in pm.entries.iter_mut() {
             match e {
-                Entry::Pass(p) => self.run_pass(run, p.as_mut(), body, op)?,
+                Entry::Pass(p, _) => self.run_pass(run, p.as_mut(), body, op)?,
                 Entry::Nested(n) => {
                     let children: Vec<OpId> = body
                         .op(op)

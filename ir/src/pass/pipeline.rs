@@ -124,7 +124,7 @@ impl<'a> P<'a> {
                 pm.add_nested(nested);
             } else {
                 let opts = if self.peek() == b'{' { self.options()? } else { vec![] };
-                let pass = match self.reg.create(&name, &opts) {
+                let (pass, text) = match self.reg.create_with_text(&name, &opts) {
                     Ok(p) => p,
                     Err(e) => return err(col, e),
                 };
@@ -141,7 +141,7 @@ impl<'a> P<'a> {
                         );
                     }
                 }
-                pm.add_pass_here(pass);
+                pm.add_pass_here(pass, text);
             }
             self.ws();
             match self.peek() {

@@ -33,9 +33,14 @@ impl PassRegistry {
     }
     /// Instantiates `argument` with options written as (name, value) pairs.
     pub fn create(&self, argument: &str, written: &[(String, String)]) -> Result<Box<dyn Pass>, String> {
+        self.create_with_text(argument, written).map(|x| x.0)
+    }
+
+    /// Like `create`, also returning the options as they print in a pipeline (`{a=1}`).
+    pub fn create_with_text(&self, argument: &str, written: &[(String, String)]) -> Result<(Box<dyn Pass>, String), String> {
         let info = self.get(argument).ok_or_else(|| format!("'{}' does not refer to a registered pass", argument))?;
         let opts = PassOptions::new(&info.options, written)?;
-        (info.create)(&opts)
+        Ok(((info.create)(&opts)?, opts.text()))
     }
     /// `--help` text: every pass with its summary and options.
     pub fn help(&self) -> String {
