@@ -97,10 +97,7 @@ impl SourceMgr {
                 }
             }
             None => {
-                let where_ = match d.loc.data() {
-                    crate::location::LocData::Unknown => "<unknown>:0".to_string(),
-                    _ => d.loc.to_string(),
-                };
+                let where_ = if d.loc.is_unknown() { "<unknown>:0".to_string() } else { d.loc.to_string() };
                 let _ = writeln!(out, "{}: {}: {}", where_, d.severity.as_str(), d.message);
             }
         }

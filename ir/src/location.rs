@@ -17,18 +17,31 @@ pub enum LocData {
     CallSite { callee: Location, caller: Location },
 }
 
+/// A location. The kinds every parsed op has (unknown, file:line:col) are
+/// stored inline, so a million ops cost no allocation for their locations.
 #[derive(Clone, PartialEq, Eq, Hash)]
-pub struct Location(Arc<LocData>);
+pub struct Location(Repr);
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Repr {
+    Unknown,
+    File { file: Arc<str>, line: u32, col: u32 },
+    Other(Arc<LocData>),
+}
 
 impl Location {
     pub fn new(d: LocData) -> Location {
-        Location(Arc::new(d))
+        match d {
+            LocData::Unknown => Location(Repr::Unknown),
+            LocData::FileLineCol { file, line, col } => Location(Repr::File { file, line, col }),
+            d => Location(Repr::Other(Arc::new(d))),
+        }
     }
     pub fn unknown() -> Location {
-        Self::new(LocData::Unknown)
+        Location(Repr::Unknown)
     }
     pub fn file(file: Arc<str>, line: u32, col: u32) -> Location {
-        Self::new(LocData::FileLineCol { file, line, col })
+        Location(Repr::File { file, line, col })
     }
     pub fn name(name: &str) -> Location {
         Self::new(LocData::Name { name: name.to_string(), child: None })
@@ -37,7 +50,7 @@ impl Location {
     pub fn fused(locs: &[Location]) -> Location {
         let mut v: Vec<Location> = Vec::new();
         for l in locs {
-            let parts: Vec<Location> = match l.data() {
+            let parts: Vec<Location> = match &*l.data() {
                 LocData::Fused { locs, metadata: None } => locs.clone(),
                 LocData::Unknown => vec![],
                 _ => vec![l.clone()],
@@ -54,22 +67,34 @@ impl Location {
             _ => Self::new(LocData::Fused { locs: v, metadata: None }),
         }
     }
-    pub fn data(&self) -> &LocData {
-        &self.0
+    /// The location as data (a copy for the inline kinds).
+    pub fn data(&self) -> std::borrow::Cow<'_, LocData> {
+        use std::borrow::Cow;
+        match &self.0 {
+            Repr::Unknown => Cow::Owned(LocData::Unknown),
+            Repr::File { file, line, col } => Cow::Owned(LocData::FileLineCol { file: file.clone(), line: *line, col: *col }),
+            Repr::Other(d) => Cow::Borrowed(d),
+        }
+    }
+    pub fn is_unknown(&self) -> bool {
+        matches!(self.0, Repr::Unknown)
     }
     /// The first file:line:col found inside this location, for diagnostics.
     pub fn file_line_col(&self) -> Option<(&str, u32, u32)> {
-        match self.data() {
-            LocData::FileLineCol { file, line, col } => Some((file, *line, *col)),
-            LocData::Name { child, .. } => child.as_ref()?.file_line_col(),
-            LocData::Fused { locs, .. } => locs.iter().find_map(|l| l.file_line_col()),
-            LocData::CallSite { callee, .. } => callee.file_line_col(),
-            LocData::Unknown => None,
+        match &self.0 {
+            Repr::File { file, line, col } => Some((file, *line, *col)),
+            Repr::Unknown => None,
+            Repr::Other(d) => match &**d {
+                LocData::Name { child, .. } => child.as_ref()?.file_line_col(),
+                LocData::Fused { locs, .. } => locs.iter().find_map(|l| l.file_line_col()),
+                LocData::CallSite { callee, .. } => callee.file_line_col(),
+                _ => None,
+            },
         }
     }
     /// The loc body without the `loc(...)` wrapper.
     fn fmt_inner(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        match self.data() {
+        match &*self.data() {
             LocData::Unknown => f.write_str("unknown"),
             LocData::FileLineCol { file, line, col } => {
                 write_escaped(f, file.as_bytes())?;

@@ -3,54 +3,67 @@
 //! isolated-from-above op starts afresh, and in multi-block regions a block
 //! sees what its dominators hold. Ops with regions or side effects are never merged.
 
-use ir::attributes::AttrDict;
 use ir::dialect::Trait;
+use smallvec::SmallVec;
+use std::hash::{Hash, Hasher};
 use ir::dominance::DominanceInfo;
 use ir::pass::{Pass, PassContext};
 use ir::rewrite::GreedyConfig;
-use ir::{Block, Body, OpId, OpName, Region, Type, Value};
+use ir::{Block, Body, OpId, Region, Value};
 use std::collections::HashMap;
 
 pub struct Cse;
 
-#[derive(PartialEq, Eq, Hash)]
-struct Key {
-    name: OpName,
-    operands: Vec<Value>,
-    types: Vec<Type>,
-    props: AttrDict,
-    attrs: AttrDict,
-}
-
+/// Ops that may merge, by a hash of what makes them equal; collisions are
+/// resolved by comparing the ops themselves (no key is ever cloned).
 struct Scopes {
-    maps: Vec<HashMap<Key, OpId>>,
+    maps: Vec<HashMap<u64, SmallVec<[OpId; 1]>>>,
     cse: u64,
     dce: u64,
 }
 
-impl Scopes {
-    fn find(&self, k: &Key) -> Option<OpId> {
-        self.maps.iter().rev().find_map(|m| m.get(k).copied())
+/// Operands in canonical order (sorted for commutative ops).
+fn operands_of(body: &Body, op: OpId, commutative: bool) -> SmallVec<[Value; 4]> {
+    let mut v: SmallVec<[Value; 4]> = SmallVec::from_slice(body.op(op).operands());
+    if commutative {
+        v.sort();
     }
+    v
 }
 
-fn key(body: &Body, op: OpId) -> Option<Key> {
+/// The hash of a mergeable op, `None` if it may not merge.
+fn key(body: &Body, op: OpId) -> Option<u64> {
     let d = body.op(op);
     let def = d.name.def()?;
     if !def.has_trait(Trait::Pure) || !d.regions().is_empty() || d.results().is_empty() || def.has_trait(Trait::IsTerminator) {
         return None;
     }
-    let mut operands = d.operands().to_vec();
-    if def.has_trait(Trait::Commutative) {
-        operands.sort();
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    d.name.hash(&mut h);
+    operands_of(body, op, def.has_trait(Trait::Commutative)).hash(&mut h);
+    for r in d.results() {
+        body.value_type(*r).hash(&mut h);
     }
-    Some(Key {
-        name: d.name,
-        operands,
-        types: d.results().iter().map(|r| body.value_type(*r).clone()).collect(),
-        props: d.properties.clone(),
-        attrs: d.attributes.clone(),
-    })
+    d.properties.hash(&mut h);
+    d.attributes.hash(&mut h);
+    Some(h.finish())
+}
+
+fn same(body: &Body, a: OpId, b: OpId) -> bool {
+    let (x, y) = (body.op(a), body.op(b));
+    let comm = x.name.def().is_some_and(|d| d.has_trait(Trait::Commutative));
+    x.name == y.name
+        && operands_of(body, a, comm) == operands_of(body, b, comm)
+        && x.results().len() == y.results().len()
+        && x.results().iter().zip(y.results()).all(|(p, q)| body.value_type(*p) == body.value_type(*q))
+        && x.properties == y.properties
+        && x.attributes == y.attributes
+}
+
+impl Scopes {
+    fn find(&self, body: &Body, k: u64, op: OpId) -> Option<OpId> {
+        self.maps.iter().rev().find_map(|m| m.get(&k).and_then(|c| c.iter().copied().find(|c| same(body, *c, op))))
+    }
 }
 
 fn visit_block(body: &mut Body, b: Block, s: &mut Scopes) {
@@ -76,7 +89,7 @@ fn visit_block(body: &mut Body, b: Block, s: &mut Scopes) {
             continue;
         }
         let Some(k) = key(body, op) else { continue };
-        match s.find(&k) {
+        match s.find(body, k, op) {
             Some(existing) => {
                 let (old, new) = (body.op(op).results().to_vec(), body.op(existing).results().to_vec());
                 for (o, n) in old.iter().zip(&new) {
@@ -86,7 +99,7 @@ fn visit_block(body: &mut Body, b: Block, s: &mut Scopes) {
                 s.cse += 1;
             }
             None => {
-                s.maps.last_mut().unwrap().insert(k, op);
+                s.maps.last_mut().unwrap().entry(k).or_default().push(op);
             }
         }
     }

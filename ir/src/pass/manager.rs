@@ -266,7 +266,12 @@ impl PassManager {
         }
         self.diagnostics.extend(diags);
         if self.config.verify_each {
-            if let Err(mut errs) = crate::verifier::verify(ctx, body, op) {
+            let t = Instant::now();
+            let verified = crate::verifier::verify(ctx, body, op);
+            if self.config.timing {
+                self.timing.add(&["Verifier".to_string()], t.elapsed());
+            }
+            if let Err(mut errs) = verified {
                 errs.push(Diagnostic::new(
                     crate::diagnostics::Severity::Note,
                     body.op(op).loc.clone(),
