@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The main job, as far as the project goes today: set up, build release tools,
-# then parse, verify and print a real program through npu-opt, check that
-# upstream mlir-opt accepts our generic output, and time both on a generated
-# 1,000,000-op module. (Compiling an ONNX model end to end comes with the
+# then parse, verify, optimize and print a real program through npu-opt, check
+# that upstream mlir-opt accepts our generic output, and time both on a
+# generated 1,000,000-op module. (Compiling an ONNX model end to end comes with the
 # importer and CPU-path issues; see the README's status table.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,5 +14,8 @@ echo "== npu-opt examples/mlp.mlir (custom form)"
 "$NPU_OPT" examples/mlp.mlir
 echo "== generic form, round trip through upstream mlir-opt"
 "$NPU_OPT" examples/mlp.mlir --mlir-print-op-generic | mlir-opt --mlir-print-op-generic | "$NPU_OPT" > /dev/null && echo "mlir-opt accepts our output and we accept its: ok"
-echo "== benchmark"
-python3 bench/core_roundtrip.py --runs "${RUNS:-3}"
+echo "== canonicalize + cse"
+"$NPU_OPT" examples/mlp.mlir --inline --symbol-dce --canonicalize --cse --mlir-pass-statistics
+echo "== benchmarks"
+python3 bench/core_roundtrip.py --mode roundtrip --runs "${RUNS:-3}"
+python3 bench/core_roundtrip.py --mode passes --runs "${RUNS:-3}"
