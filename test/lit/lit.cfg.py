@@ -9,6 +9,8 @@ config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir"]
 config.excludes = ["Inputs"]
 config.test_source_root = os.path.dirname(__file__)
+# Scratch files (%t) go under target/, never into the source tree.
+config.test_exec_root = os.path.join(os.path.dirname(__file__), "..", "..", "target", "lit")
 
 tools_dir = lit_config.params.get("tools_dir") or os.environ.get("NPU_TOOLS_DIR")
 if not tools_dir:
