@@ -24,8 +24,9 @@ pub fn register(reg: &mut PassRegistry) {
         options: vec![
             OptionSpec { name: "full", kind: OptionKind::Bool, default: "true", description: "Full (every op legal) rather than partial conversion" },
             OptionSpec { name: "i32-to-i64", kind: OptionKind::Bool, default: "false", description: "Convert i32 values to i64" },
+            OptionSpec { name: "signatures", kind: OptionKind::Bool, default: "false", description: "Also convert func signatures, returns and calls" },
         ],
-        create: |o| Ok(Box::new(ConvertToTest { full: o.bool("full"), widen: o.bool("i32-to-i64") })),
+        create: |o| Ok(Box::new(ConvertToTest { full: o.bool("full"), widen: o.bool("i32-to-i64"), signatures: o.bool("signatures") })),
     });
     reg.register(PassInfo {
         argument: "test-break-ir",
@@ -132,6 +133,7 @@ impl RewritePattern for ConstantToTest {
         let d = rw.body.op(op);
         let (v, rt, loc) = (d.properties.get("value").cloned(), rw.body.value_type(d.result(0)).clone(), d.loc.clone());
         let Some(v) = v else { return rw.match_failure("no value") };
+        let Some(rt) = rw.convert_type(&rt) else { return rw.match_failure("result type cannot be converted") };
         let st = OperationState::new(rw.ctx.op_name("test.const"), loc).attribute(rw.ctx.ident("value"), v).results(&[rt]);
         rw.replace_op_with_new(op, st);
         Ok(())
@@ -141,26 +143,36 @@ impl RewritePattern for ConstantToTest {
 struct ConvertToTest {
     full: bool,
     widen: bool,
+    signatures: bool,
 }
 impl Pass for ConvertToTest {
     fn argument(&self) -> &'static str {
         "test-convert-to-test"
     }
     fn run(&mut self, cx: &mut PassContext, op: OpId) -> Result<(), String> {
-        let mut target = ConversionTarget::new();
-        target.add_legal_dialect("test").add_legal_dialect("func").add_legal_dialect("builtin").add_illegal_dialect("arith");
-        let mut patterns = PatternSet::new();
-        patterns.add(Arc::new(AddiToTest));
-        patterns.add(Arc::new(ConstantToTest));
         let mut tc = TypeConverter::new();
         tc.add_conversion(|_, t| Some(t.clone()));
         if self.widen {
             tc.add_conversion(|ctx, t| if t.int_width() == Some(32) && t.is_signless_integer() { Some(ctx.i64()) } else { None });
         }
+        let tc = Arc::new(tc);
+        let mut target = ConversionTarget::new();
+        target.add_legal_dialect("test").add_legal_dialect("func").add_legal_dialect("builtin").add_illegal_dialect("arith");
+        let mut patterns = PatternSet::new();
+        patterns.add(Arc::new(AddiToTest));
+        patterns.add(Arc::new(ConstantToTest));
+        if self.signatures {
+            func::conversion::populate_type_conversion_patterns(&mut patterns);
+            for op in ["func.func", "func.return", "func.call"] {
+                let tc = tc.clone();
+                // Legal once every type it mentions is legal.
+                target.add_dynamically_legal_op(op, move |ctx, body, o| func::conversion::is_legal_under(ctx, &tc, body, o));
+            }
+        }
         let r = if self.full {
-            apply_full_conversion(cx.ctx, cx.body, op, &target, &patterns, Some(&tc))
+            apply_full_conversion(cx.ctx, cx.body, op, &target, &patterns, Some(&*tc))
         } else {
-            apply_partial_conversion(cx.ctx, cx.body, op, &target, &patterns, Some(&tc))
+            apply_partial_conversion(cx.ctx, cx.body, op, &target, &patterns, Some(&*tc))
         };
         if let Err(diags) = r {
             for d in diags {

@@ -84,7 +84,7 @@ fn dynamic_legality_decides_per_op() {
     let mut target = ConversionTarget::new();
     target.add_legal_dialect("arith").add_legal_dialect("func").add_legal_dialect("test");
     // addi is legal only when its operands differ.
-    target.add_dynamically_legal_op("arith.addi", |b, op| b.op(op).operand(0) != b.op(op).operand(1));
+    target.add_dynamically_legal_op("arith.addi", |_, b, op| b.op(op).operand(0) != b.op(op).operand(1));
     let mut p = PatternSet::new();
     p.add(Arc::new(Rename { from: "arith.addi", to: "test.add", benefit: 1 }));
     ir::rewrite::apply_partial_conversion(&c, &mut b, m, &target, &p, None).unwrap();

@@ -2,6 +2,7 @@
 //! `func.return` and `func.call`, with their custom forms.
 
 mod call;
+pub mod conversion;
 mod function;
 mod ret;
 

@@ -24,7 +24,7 @@ pub enum Legality {
     Unknown,
 }
 
-type DynamicCheck = Box<dyn Fn(&Body, OpId) -> bool + Send + Sync>;
+type DynamicCheck = Box<dyn Fn(&Context, &Body, OpId) -> bool + Send + Sync>;
 
 /// Which ops may remain after conversion.
 #[derive(Default)]
@@ -57,15 +57,15 @@ impl ConversionTarget {
         self
     }
     /// `op` is legal exactly when `check` says so.
-    pub fn add_dynamically_legal_op(&mut self, op: &str, check: impl Fn(&Body, OpId) -> bool + Send + Sync + 'static) -> &mut Self {
+    pub fn add_dynamically_legal_op(&mut self, op: &str, check: impl Fn(&Context, &Body, OpId) -> bool + Send + Sync + 'static) -> &mut Self {
         self.dynamic.insert(op.into(), Box::new(check));
         self
     }
     /// Op rules win over dialect rules; dynamic rules win over both.
-    pub fn legality(&self, body: &Body, op: OpId) -> Legality {
+    pub fn legality(&self, ctx: &Context, body: &Body, op: OpId) -> Legality {
         let name = body.name(op);
         if let Some(f) = self.dynamic.get(name.as_str()) {
-            return if f(body, op) { Legality::Legal } else { Legality::Illegal };
+            return if f(ctx, body, op) { Legality::Legal } else { Legality::Illegal };
         }
         if self.legal_ops.iter().any(|o| o == name.as_str()) {
             return Legality::Legal;
@@ -183,7 +183,7 @@ fn convert(
     let mut failed: Vec<Diagnostic> = vec![];
     let ops: Vec<OpId> = body.walk_preorder(root).into_iter().skip(1).collect();
     for op in ops {
-        if body.is_erased(op) || is_cast(body, op) || !needs_conversion(target.legality(body, op), full) {
+        if body.is_erased(op) || is_cast(body, op) || !needs_conversion(target.legality(ctx, body, op), full) {
             continue;
         }
         let name = body.name(op);
@@ -212,7 +212,7 @@ fn convert(
                     d.loc.clone(),
                     format!("failed to legalize unresolved materialization from '{}' to '{}' that remained live after conversion", from, to),
                 ));
-            } else if !is_cast(body, op) && needs_conversion(target.legality(body, op), full) {
+            } else if !is_cast(body, op) && needs_conversion(target.legality(ctx, body, op), full) {
                 failed.push(Diagnostic::error(body.op(op).loc.clone(), format!("failed to legalize operation '{}'", body.name(op))));
             }
         }

@@ -138,6 +138,36 @@ impl<'a> Rewriter<'a> {
             .collect()
     }
 
+    /// Gives the block arguments of `region` their converted types; their old
+    /// users get a cast back to the old type (removed later if they cancel).
+    /// Returns whether anything changed; `Err` if a type cannot be converted.
+    pub fn convert_region_types(&mut self, region: crate::body::Region) -> Result<bool, MatchFailure> {
+        let Some(tc) = self.converter else { return Ok(false) };
+        let mut changed = false;
+        for b in self.body.region_blocks(region).to_vec() {
+            for arg in self.body.block_args(b).to_vec() {
+                let old = self.body.value_type(arg).clone();
+                let Some(new) = tc.convert(self.ctx, &old) else {
+                    return self.match_failure(format!("block argument type '{}' cannot be converted", old));
+                };
+                if new == old {
+                    continue;
+                }
+                let uses = self.body.uses(arg).to_vec();
+                self.body.set_value_type(arg, new);
+                if !uses.is_empty() {
+                    let loc = self.body.value_loc(arg).cloned().unwrap_or_else(Location::unknown);
+                    let cast = self.materialize(arg, &old, InsertPoint::AtStart(b), loc);
+                    for u in uses {
+                        self.body.set_operand(u.op, u.index as usize, cast);
+                    }
+                }
+                changed = true;
+            }
+        }
+        Ok(changed)
+    }
+
     /// Converts a type with the active type converter (identity without one).
     pub fn convert_type(&self, t: &crate::Type) -> Option<crate::Type> {
         match self.converter {
