@@ -233,3 +233,23 @@ fn context_is_shareable_and_arenas_can_move_between_threads() {
     });
     assert!(ts.windows(2).all(|w| w[0] == w[1]));
 }
+
+#[test]
+fn a_successor_in_another_region_is_caught_by_the_verifier() {
+    // The parser scopes block names per region, so only API-built IR can do this.
+    let c = ctx();
+    let mut b = Body::new();
+    let (m, blk) = module(&c, &mut b);
+    let r1 = b.new_region();
+    let b1 = b.add_block(r1, &[]);
+    let r2 = b.new_region();
+    let b2 = b.add_block(r2, &[]);
+    op(&c, &mut b, "t.x", &[], 0, InsertPoint::AtEnd(b2));
+    let mut br = OperationState::new(c.op_name("t.br"), Location::unknown());
+    br.successors.push(b2);
+    b.build(br, InsertPoint::AtEnd(b1));
+    let holder = b.create_op(OperationState::new(c.op_name("t.two"), Location::unknown()).region(r1).region(r2));
+    b.insert(holder, InsertPoint::AtEnd(blk));
+    let errs = ir::verifier::verify(&c, &b, m).unwrap_err();
+    assert!(errs[0].message.contains("successor #0 refers to a block defined in another region"), "{}", errs[0].message);
+}

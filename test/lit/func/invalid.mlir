@@ -133,3 +133,12 @@ func.func secret @f()
 func.func @f(i32) {
   return
 }
+
+// -----
+
+func.func private @g(i32) -> i32
+func.func @f(%a: i32) {
+  // expected-error @+1 {{'func.call' op incorrect number of results for callee}}
+  %0:2 = "func.call"(%a) <{callee = @g}> : (i32) -> (i32, i32)
+  return
+}
