@@ -1,0 +1,17 @@
+//! The NPU: its instruction set ([`isa`]), hardware description ([`config`]),
+//! assembler ([`asm`]), binary format ([`binary`]), disassembler ([`disasm`]) and
+//! a functional + timed simulator ([`sim`]) with reports ([`report`]). It
+//! depends on nothing else in the project.
+
+pub mod asm;
+pub mod binary;
+pub mod config;
+pub mod disasm;
+pub mod isa;
+pub mod npy;
+pub mod program;
+pub mod report;
+pub mod sim;
+
+pub use config::HwConfig;
+pub use program::Program;

@@ -1,0 +1,164 @@
+//! Reports of a run: a summary, a per-`.layer` table with the roofline bound,
+//! a Chrome/Perfetto trace with one track per unit, and all of it as JSON.
+//! Every counter is documented in `docs/npu-sim.md`.
+
+use crate::config::HwConfig;
+use crate::isa::Queue;
+use crate::program::Program;
+use crate::sim::RunResult;
+use serde::Serialize;
+
+#[derive(Serialize, Debug, Clone)]
+pub struct LayerRow {
+    pub name: String,
+    pub instructions: u64,
+    pub macs: u64,
+    pub dram_bytes: u64,
+    /// From its first instruction's start to its last one's end.
+    pub cycles: u64,
+    /// max(MACs / peak MACs per cycle, DRAM bytes / bytes per cycle).
+    pub roofline_cycles: u64,
+    /// cycles / roofline_cycles (1.0 is the bound).
+    pub ratio_to_roofline: f64,
+    pub utilization: f64,
+}
+
+#[derive(Serialize, Debug)]
+pub struct Report {
+    pub target: String,
+    pub cycles: u64,
+    pub time_us: f64,
+    pub counters: crate::sim::Counters,
+    /// Useful MACs / (cycles × rows × cols).
+    pub utilization: f64,
+    pub units: Vec<(String, crate::sim::UnitStats)>,
+    pub fetch_stall_queue_full: u64,
+    pub spad_peak_bytes: u64,
+    pub acc_peak_bytes: u64,
+    pub roofline_cycles: u64,
+    pub layers: Vec<LayerRow>,
+}
+
+fn roofline(cfg: &HwConfig, macs: u64, bytes: u64) -> u64 {
+    macs.div_ceil(cfg.peak_macs()).max(bytes.div_ceil(cfg.dram.bytes_per_cycle as u64))
+}
+
+pub fn build(cfg: &HwConfig, p: &Program, r: &RunResult) -> Report {
+    let peak = cfg.peak_macs() as f64;
+    let util = |macs: u64, cycles: u64| if cycles == 0 { 0.0 } else { macs as f64 / (cycles as f64 * peak) };
+    let mut layers = vec![];
+    for (li, (name, _)) in p.layers.iter().enumerate() {
+        let members: Vec<usize> = (0..p.instrs.len()).filter(|i| p.layer_of(*i) == Some(li)).collect();
+        let (mut macs, mut bytes) = (0, 0);
+        for &i in &members {
+            let (m, rd, wr) = r.per_instr[i];
+            macs += m;
+            bytes += rd + wr;
+        }
+        let spans: Vec<_> = r.executed.iter().filter(|e| p.layer_of(e.instr) == Some(li)).collect();
+        let cycles = match (spans.iter().map(|e| e.start).min(), spans.iter().map(|e| e.end).max()) {
+            (Some(a), Some(b)) => b - a,
+            _ => 0,
+        };
+        let bound = roofline(cfg, macs, bytes);
+        layers.push(LayerRow {
+            name: name.clone(),
+            instructions: members.len() as u64,
+            macs,
+            dram_bytes: bytes,
+            cycles,
+            roofline_cycles: bound,
+            ratio_to_roofline: if bound == 0 { 0.0 } else { cycles as f64 / bound as f64 },
+            utilization: util(macs, cycles),
+        });
+    }
+    let c = &r.counters;
+    Report {
+        target: cfg.name.clone(),
+        cycles: r.cycles,
+        time_us: r.cycles as f64 / cfg.clock_mhz,
+        counters: c.clone(),
+        utilization: util(c.macs, r.cycles),
+        units: Queue::UNITS.iter().zip(r.units.iter()).map(|(q, s)| (q.name().to_string(), s.clone())).collect(),
+        fetch_stall_queue_full: r.fetch_stall_queue_full,
+        spad_peak_bytes: c.spad_rows_used * cfg.array.cols as u64 * 4,
+        acc_peak_bytes: c.acc_rows_used * cfg.array.cols as u64 * 4,
+        roofline_cycles: roofline(cfg, c.macs, c.dram_bytes_read + c.dram_bytes_written),
+        layers,
+    }
+}
+
+/// The human-readable summary and layer table.
+pub fn text(rep: &Report) -> String {
+    let c = &rep.counters;
+    let mut s = String::new();
+    s.push_str(&format!("target {}: {} cycles ({:.3} us), {} instructions\n", rep.target, rep.cycles, rep.time_us, c.instructions));
+    s.push_str(&format!(
+        "MACs {}  utilization {:.1}%  roofline {} cycles ({:.2}x)\n",
+        c.macs,
+        100.0 * rep.utilization,
+        rep.roofline_cycles,
+        if rep.roofline_cycles == 0 { 0.0 } else { rep.cycles as f64 / rep.roofline_cycles as f64 }
+    ));
+    s.push_str(&format!("DRAM read {} B, written {} B\n", c.dram_bytes_read, c.dram_bytes_written));
+    s.push_str(&format!("scratchpad peak {} B ({} rows), accumulator peak {} B ({} rows)\n", rep.spad_peak_bytes, c.spad_rows_used, rep.acc_peak_bytes, c.acc_rows_used));
+    s.push_str(&format!("{:<6} {:>8} {:>12} {:>14} {:>14}\n", "unit", "instrs", "busy", "stall:sem", "stall:starved"));
+    for (n, u) in &rep.units {
+        s.push_str(&format!("{:<6} {:>8} {:>12} {:>14} {:>14}\n", n, u.instructions, u.busy_cycles, u.stall_semaphore, u.stall_starved));
+    }
+    s.push_str(&format!("fetch stalled {} cycles on full queues\n", rep.fetch_stall_queue_full));
+    if !rep.layers.is_empty() {
+        s.push_str(&format!("{:<16} {:>7} {:>12} {:>12} {:>10} {:>10} {:>7} {:>6}\n", "layer", "instrs", "MACs", "DRAM B", "cycles", "roofline", "ratio", "util"));
+        for l in &rep.layers {
+            s.push_str(&format!(
+                "{:<16} {:>7} {:>12} {:>12} {:>10} {:>10} {:>7.2} {:>5.1}%\n",
+                l.name,
+                l.instructions,
+                l.macs,
+                l.dram_bytes,
+                l.cycles,
+                l.roofline_cycles,
+                l.ratio_to_roofline,
+                100.0 * l.utilization
+            ));
+        }
+    }
+    s
+}
+
+/// A Chrome/Perfetto trace (`chrome://tracing`, ui.perfetto.dev): one track per unit.
+pub fn trace(cfg: &HwConfig, p: &Program, r: &RunResult) -> String {
+    #[derive(Serialize)]
+    struct Ev<'a> {
+        name: &'a str,
+        cat: &'a str,
+        ph: &'a str,
+        ts: f64,
+        dur: f64,
+        pid: u32,
+        tid: usize,
+        args: serde_json::Value,
+    }
+    let us = |c: u64| c as f64 / cfg.clock_mhz;
+    let mut evs: Vec<serde_json::Value> = Queue::UNITS
+        .iter()
+        .enumerate()
+        .map(|(i, q)| serde_json::json!({"name": "thread_name", "ph": "M", "pid": 0, "tid": i, "args": {"name": q.name()}}))
+        .collect();
+    for e in &r.executed {
+        let ins = &p.instrs[e.instr];
+        let layer = p.layer_of(e.instr).map(|l| p.layers[l].0.as_str()).unwrap_or("");
+        let ev = Ev {
+            name: ins.def.mnemonic,
+            cat: layer,
+            ph: "X",
+            ts: us(e.start),
+            dur: us(e.end - e.start),
+            pid: 0,
+            tid: e.unit,
+            args: serde_json::json!({"instr": e.instr, "line": p.lines.get(e.instr), "start_cycle": e.start, "end_cycle": e.end}),
+        };
+        evs.push(serde_json::to_value(ev).unwrap_or_default());
+    }
+    serde_json::json!({"traceEvents": evs, "displayTimeUnit": "ns"}).to_string()
+}

@@ -1,0 +1,412 @@
+//! What each instruction does to the memories, what it costs in cycles, and
+//! the checks it traps on (bounds, tile shapes, hazards).
+
+use super::hazard::{unit_name, Clock, HazardChecker, Mem};
+use super::{Counters, SimError, State};
+use crate::config::HwConfig;
+use crate::isa::Dtype;
+use crate::program::Program;
+
+pub(crate) struct Outcome {
+    pub cycles: u64,
+    pub macs: u64,
+    pub read: u64,
+    pub written: u64,
+}
+
+struct Ctx<'a> {
+    cfg: &'a HwConfig,
+    p: &'a Program,
+    i: usize,
+    unit: usize,
+    seq: u64,
+    vc: &'a Clock,
+}
+
+impl Ctx<'_> {
+    fn err(&self, m: impl Into<String>) -> SimError {
+        SimError(format!("{}: {}", self.p.describe(self.i), m.into()))
+    }
+
+    /// Bounds-checks and hazard-checks rows `[row, row+n)` of a memory.
+    fn rows(&self, hz: &mut HazardChecker, c: &mut Counters, mem: Mem, row: i64, n: i64, write: bool) -> Result<usize, SimError> {
+        let limit = match mem {
+            Mem::Spad => self.cfg.scratchpad.rows,
+            _ => self.cfg.accumulator.rows,
+        } as i64;
+        if row < 0 || n < 0 || row + n > limit {
+            return Err(self.err(format!(
+                "out-of-bounds {} of {} {}..{} (the {} has {} rows)",
+                if write { "write" } else { "read" },
+                mem.name(),
+                row,
+                row + n,
+                if mem == Mem::Spad { "scratchpad" } else { "accumulator" },
+                limit
+            )));
+        }
+        let used = (row + n) as u64;
+        match mem {
+            Mem::Spad => c.spad_rows_used = c.spad_rows_used.max(used),
+            _ => c.acc_rows_used = c.acc_rows_used.max(used),
+        }
+        self.hazard(hz, mem, row as u64, (row + n) as u64, write)?;
+        Ok(row as usize)
+    }
+
+    fn hazard(&self, hz: &mut HazardChecker, mem: Mem, lo: u64, hi: u64, write: bool) -> Result<(), SimError> {
+        hz.access(self.vc, self.unit, self.seq, self.i, mem, lo, hi, write).map_err(|h| {
+            let verb = |w: bool| if w { "writes" } else { "reads" };
+            SimError(format!(
+                "hazard: {} ({} queue) {} {} {}..{} while {} ({} queue) {} them, and no semaphore orders the two",
+                self.p.describe(h.second),
+                unit_name(self.unit),
+                verb(h.second_writes),
+                h.mem.name(),
+                h.lo,
+                h.hi,
+                self.p.describe(h.first),
+                unit_name(self.p.instrs[h.first].queue().index()),
+                verb(h.first_writes)
+            ))
+        })
+    }
+
+    fn lanes(&self, n: i64, what: &str) -> Result<usize, SimError> {
+        if n < 0 || n > self.cfg.array.cols as i64 {
+            return Err(self.err(format!("{} = {} exceeds the {} lanes of a row", what, n, self.cfg.array.cols)));
+        }
+        Ok(n as usize)
+    }
+}
+
+fn dma_cost(cfg: &HwConfig, rows: u64, row_bytes: u64) -> u64 {
+    let burst = cfg.dram.burst_bytes as u64;
+    let moved = rows * row_bytes.div_ceil(burst) * burst;
+    cfg.dram.latency as u64 + moved.div_ceil(cfg.dram.bytes_per_cycle as u64)
+}
+
+fn vec_cost(cfg: &HwConfig, rows: u64) -> u64 {
+    rows * cfg.vector.initiation_interval as u64 + cfg.vector.latency as u64
+}
+
+#[inline]
+fn f(x: u32) -> f32 {
+    f32::from_bits(x)
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn execute(
+    cfg: &HwConfig,
+    p: &Program,
+    st: &mut State,
+    i: usize,
+    unit: usize,
+    seq: u64,
+    vc: &Clock,
+    hz: &mut HazardChecker,
+    c: &mut Counters,
+) -> Result<Outcome, SimError> {
+    let x = Ctx { cfg, p, i, unit, seq, vc };
+    let ins = &p.instrs[i];
+    let cols = st.cols;
+    let dt = ins.dtype;
+    let g = |n: &str| ins.get(n);
+    let mut out = Outcome { cycles: 1, macs: 0, read: 0, written: 0 };
+    match ins.def.mnemonic {
+        "dma.load" | "dma.loadacc" | "dma.store" | "dma.storeacc" => {
+            let load = ins.def.mnemonic.starts_with("dma.load");
+            let to_acc = ins.def.mnemonic.ends_with("acc");
+            let eb = dt.map(|d| d.bytes()).unwrap_or(1);
+            let (rows, ncols) = (g("rows"), g("cols"));
+            let (pt, pb, pl, pr) = if load { (g("pad_top"), g("pad_bottom"), g("pad_left"), g("pad_right")) } else { (0, 0, 0, 0) };
+            let width = x.lanes(pl + ncols + pr, "pad_left + cols + pad_right")?;
+            let dram_op = if load { "src" } else { "dst" };
+            let arg = g(dram_op) as usize;
+            let a = &p.args[arg];
+            let stride = if g("stride") == 0 { ncols as u64 * eb } else { g("stride") as u64 };
+            let off = ins.offset(dram_op);
+            let base = st.arg_base[arg];
+            let span = if rows == 0 { 0 } else { (rows as u64 - 1) * stride + ncols as u64 * eb };
+            if off < 0 || off as u64 + span > a.bytes() {
+                return Err(x.err(format!(
+                    "out-of-bounds DRAM {} of '%{}': bytes {}..{} but it has {}",
+                    if load { "read" } else { "write" },
+                    a.name,
+                    off,
+                    off as u64 + span,
+                    a.bytes()
+                )));
+            }
+            let mem = if to_acc { Mem::Acc } else { Mem::Spad };
+            let first = x.rows(hz, c, mem, g(if load { "dst" } else { "src" }), pt + rows + pb, load)?;
+            x.hazard(hz, Mem::Dram, base + off as u64, base + off as u64 + span, !load)?;
+            let buf = if to_acc { &mut st.acc } else { &mut st.spad };
+            let dram = &mut st.dram;
+            for r in 0..(pt + rows + pb) as usize {
+                let row = &mut buf[(first + r) * cols..(first + r) * cols + width];
+                let data_row = r as i64 - pt;
+                if !load {
+                    let at = (base + off as u64 + r as u64 * stride) as usize;
+                    for l in 0..ncols as usize {
+                        let v = row[l];
+                        match dt {
+                            Some(Dtype::I8) => dram[at + l] = v as u8,
+                            _ => dram[at + 4 * l..at + 4 * l + 4].copy_from_slice(&v.to_le_bytes()),
+                        }
+                    }
+                    continue;
+                }
+                if data_row < 0 || data_row >= rows {
+                    row.fill(0);
+                    continue;
+                }
+                let at = (base + off as u64 + data_row as u64 * stride) as usize;
+                row[..pl as usize].fill(0);
+                row[(pl + ncols) as usize..].fill(0);
+                let dst = &mut row[pl as usize..(pl + ncols) as usize];
+                match dt {
+                    Some(Dtype::I8) => {
+                        for (l, d) in dst.iter_mut().enumerate() {
+                            *d = dram[at + l] as i8 as i32 as u32;
+                        }
+                    }
+                    _ => {
+                        for (l, d) in dst.iter_mut().enumerate() {
+                            *d = u32::from_le_bytes(dram[at + 4 * l..at + 4 * l + 4].try_into().unwrap());
+                        }
+                    }
+                }
+            }
+            let bytes = rows as u64 * ncols as u64 * eb;
+            if load {
+                c.dram_bytes_read += bytes;
+                out.read = bytes;
+            } else {
+                c.dram_bytes_written += bytes;
+                out.written = bytes;
+            }
+            out.cycles = dma_cost(cfg, rows as u64, ncols as u64 * eb);
+        }
+        "mx.preload" => {
+            let (k, n) = (g("k"), g("n"));
+            if k < 1 || k > cfg.array.rows as i64 {
+                return Err(x.err(format!("k = {} must be 1..{} (the array's rows)", k, cfg.array.rows)));
+            }
+            let n = x.lanes(n, "n")?;
+            let src = x.rows(hz, c, Mem::Spad, g("src"), k, false)?;
+            for r in 0..k as usize {
+                st.weights[r * cols..r * cols + n].copy_from_slice(&st.spad[(src + r) * cols..(src + r) * cols + n]);
+            }
+            st.w_shape = Some((k as usize, n, dt.unwrap()));
+            out.cycles = k as u64;
+        }
+        "mx.mul" => {
+            let Some((wk, wn, wdt)) = st.w_shape else { return Err(x.err("no weight tile is loaded (mx.preload first)")) };
+            let (k, n, rows) = (g("k") as usize, g("n") as usize, g("rows"));
+            if (k, n) != (wk, wn) || dt != Some(wdt) {
+                return Err(x.err(format!(
+                    "k={} n={} {} does not match the preloaded {}×{} {} tile",
+                    k,
+                    n,
+                    dt.unwrap().name(),
+                    wk,
+                    wn,
+                    wdt.name()
+                )));
+            }
+            let passes = g("loop");
+            if passes < 1 {
+                return Err(x.err("loop must be at least 1"));
+            }
+            let acc_flag = g("accumulate") != 0;
+            for pass in 0..passes {
+                let src = x.rows(hz, c, Mem::Spad, g("src") + pass * g("src_stride"), rows, false)?;
+                let dst = x.rows(hz, c, Mem::Acc, g("dst") + pass * g("dst_stride"), rows, true)?;
+                let w = &st.weights;
+                for r in 0..rows as usize {
+                    let a = &st.spad[(src + r) * cols..(src + r) * cols + k];
+                    let o = &mut st.acc[(dst + r) * cols..(dst + r) * cols + n];
+                    if wdt == Dtype::I8 {
+                        let mut sum = [0i32; 256];
+                        let sum = &mut sum[..n];
+                        if acc_flag {
+                            for (s, v) in sum.iter_mut().zip(o.iter()) {
+                                *s = *v as i32;
+                            }
+                        }
+                        for (kk, &av) in a.iter().enumerate() {
+                            let av = av as i32;
+                            let wr = &w[kk * cols..kk * cols + n];
+                            for (s, &wv) in sum.iter_mut().zip(wr) {
+                                *s = s.wrapping_add(av.wrapping_mul(wv as i32));
+                            }
+                        }
+                        for (v, s) in o.iter_mut().zip(sum.iter()) {
+                            *v = *s as u32;
+                        }
+                    } else {
+                        for (j, v) in o.iter_mut().enumerate() {
+                            let mut s = if acc_flag { f(*v) } else { 0.0 };
+                            for (kk, &av) in a.iter().enumerate() {
+                                s += f(av) * f(w[kk * cols + j]);
+                            }
+                            *v = s.to_bits();
+                        }
+                    }
+                }
+            }
+            let rate = if wdt == Dtype::F32 { cfg.array.f32_rate as u64 } else { 1 };
+            out.macs = passes as u64 * rows as u64 * k as u64 * n as u64;
+            c.macs += out.macs;
+            out.cycles = passes as u64 * rows as u64 * rate + cfg.array.fill_latency as u64;
+        }
+        "v.add" | "v.sub" | "v.mul" | "v.max" | "v.min" => {
+            let rows = g("rows");
+            let bcast = g("bcast") != 0;
+            let a = x.rows(hz, c, Mem::Acc, g("a"), rows, false)?;
+            let b = x.rows(hz, c, Mem::Acc, g("b"), if bcast { 1 } else { rows }, false)?;
+            let d = x.rows(hz, c, Mem::Acc, g("dst"), rows, true)?;
+            let op = ins.def.mnemonic;
+            for r in 0..rows as usize {
+                let br = if bcast { b } else { b + r };
+                for l in 0..cols {
+                    let (p1, p2) = (st.acc[(a + r) * cols + l], st.acc[br * cols + l]);
+                    st.acc[(d + r) * cols + l] = if dt == Some(Dtype::F32) {
+                        let (u, v) = (f(p1), f(p2));
+                        (match op {
+                            "v.add" => u + v,
+                            "v.sub" => u - v,
+                            "v.mul" => u * v,
+                            "v.max" => u.max(v),
+                            _ => u.min(v),
+                        })
+                        .to_bits()
+                    } else {
+                        let (u, v) = (p1 as i32, p2 as i32);
+                        (match op {
+                            "v.add" => u.wrapping_add(v),
+                            "v.sub" => u.wrapping_sub(v),
+                            "v.mul" => u.wrapping_mul(v),
+                            "v.max" => u.max(v),
+                            _ => u.min(v),
+                        }) as u32
+                    };
+                }
+            }
+            out.cycles = vec_cost(cfg, rows as u64);
+        }
+        "v.relu" | "v.relu6" | "v.sigmoid" | "v.tanh" | "v.shl" | "v.shr" | "v.clamp" => {
+            let rows = g("rows");
+            let s = x.rows(hz, c, Mem::Acc, g("src"), rows, false)?;
+            let d = x.rows(hz, c, Mem::Acc, g("dst"), rows, true)?;
+            let op = ins.def.mnemonic;
+            let amount = g("amount") as u32;
+            if matches!(op, "v.shl" | "v.shr") && amount > 31 {
+                return Err(x.err(format!("shift amount {} exceeds 31", amount)));
+            }
+            let (lo, hi) = (g("min") as u32, g("max") as u32);
+            let round = g("round") != 0;
+            let is_f = dt == Some(Dtype::F32);
+            if op == "v.clamp" && ((is_f && f(lo) > f(hi)) || (!is_f && (lo as i32) > (hi as i32))) {
+                return Err(x.err("clamp min is greater than max"));
+            }
+            for r in 0..rows as usize {
+                for l in 0..cols {
+                    let v = st.acc[(s + r) * cols + l];
+                    st.acc[(d + r) * cols + l] = match (op, is_f) {
+                        ("v.relu", true) => f(v).max(0.0).to_bits(),
+                        ("v.relu", false) => (v as i32).max(0) as u32,
+                        ("v.relu6", _) => f(v).clamp(0.0, 6.0).to_bits(),
+                        ("v.sigmoid", _) => (1.0 / (1.0 + (-f(v)).exp())).to_bits(),
+                        ("v.tanh", _) => f(v).tanh().to_bits(),
+                        ("v.shl", _) => (v as i32).wrapping_shl(amount) as u32,
+                        ("v.shr", _) => {
+                            let y = v as i32 as i64;
+                            (if round && amount > 0 { (y + (1 << (amount - 1))) >> amount } else { y >> amount }) as i32 as u32
+                        }
+                        ("v.clamp", true) => f(v).clamp(f(lo), f(hi)).to_bits(),
+                        _ => (v as i32).clamp(lo as i32, hi as i32) as u32,
+                    };
+                }
+            }
+            out.cycles = vec_cost(cfg, rows as u64);
+        }
+        "v.poolmax" | "v.poolavg" => {
+            let rows = g("rows");
+            let win = g("window");
+            if win < 1 {
+                return Err(x.err("window must be at least 1"));
+            }
+            let stride = if g("stride") == 0 { win } else { g("stride") };
+            let span = if rows == 0 { 0 } else { (rows - 1) * stride + win };
+            let s = x.rows(hz, c, Mem::Acc, g("src"), span, false)?;
+            let d = x.rows(hz, c, Mem::Acc, g("dst"), rows, true)?;
+            let is_f = dt == Some(Dtype::F32);
+            let mut tmp = vec![0u32; rows as usize * cols];
+            for r in 0..rows as usize {
+                for l in 0..cols {
+                    let vals = (0..win as usize).map(|j| st.acc[(s + r * stride as usize + j) * cols + l]);
+                    tmp[r * cols + l] = match (ins.def.mnemonic, is_f) {
+                        ("v.poolmax", true) => vals.map(f).fold(f32::NEG_INFINITY, f32::max).to_bits(),
+                        ("v.poolmax", false) => vals.map(|v| v as i32).max().unwrap_or(0) as u32,
+                        (_, true) => (vals.map(f).sum::<f32>() / win as f32).to_bits(),
+                        _ => {
+                            let sum: i64 = vals.map(|v| v as i32 as i64).sum();
+                            let w = win;
+                            // Round to nearest, ties away from zero.
+                            (if sum >= 0 { (sum + w / 2) / w } else { -((-sum + w / 2) / w) }) as i32 as u32
+                        }
+                    };
+                }
+            }
+            st.acc[d * cols..(d + rows as usize) * cols].copy_from_slice(&tmp);
+            out.cycles = vec_cost(cfg, span as u64);
+        }
+        "v.requant" => {
+            let rows = g("rows");
+            let s = x.rows(hz, c, Mem::Acc, g("src"), rows, false)?;
+            let per_channel = g("per_channel") != 0;
+            let (mrow, srow) = if per_channel {
+                (Some(x.rows(hz, c, Mem::Acc, g("mult"), 1, false)?), Some(x.rows(hz, c, Mem::Acc, g("shift"), 1, false)?))
+            } else {
+                (None, None)
+            };
+            let d = x.rows(hz, c, Mem::Spad, g("dst"), rows, true)?;
+            let (zp, lo, hi) = (g("zp"), g("min"), g("max"));
+            if lo > hi || lo < -128 || hi > 127 {
+                return Err(x.err(format!("clamp bounds {}..{} must lie in -128..127", lo, hi)));
+            }
+            for l in 0..cols {
+                let (m, sh) = match (mrow, srow) {
+                    (Some(mr), Some(sr)) => (st.acc[mr * cols + l] as i32 as i64, st.acc[sr * cols + l] as i32 as i64),
+                    _ => (g("mult"), g("shift")),
+                };
+                if !(0..=62).contains(&sh) {
+                    return Err(x.err(format!("requantization shift {} must be 0..62", sh)));
+                }
+                let total = 31 + sh as u32;
+                for r in 0..rows as usize {
+                    let v = st.acc[(s + r) * cols + l] as i32 as i128;
+                    let prod = v * m as i128;
+                    let rounded = (prod + (1i128 << (total - 1))) >> total;
+                    let q = (rounded + zp as i128).clamp(lo as i128, hi as i128) as i32;
+                    st.spad[(d + r) * cols + l] = q as u32;
+                }
+            }
+            out.cycles = vec_cost(cfg, rows as u64);
+        }
+        "v.move" => {
+            let rows = g("rows");
+            let s = x.rows(hz, c, Mem::Acc, g("src"), rows, false)?;
+            let d = x.rows(hz, c, Mem::Spad, g("dst"), rows, true)?;
+            let (from, to) = (s * cols, d * cols);
+            let n = rows as usize * cols;
+            let tmp: Vec<u32> = st.acc[from..from + n].to_vec();
+            st.spad[to..to + n].copy_from_slice(&tmp);
+            out.cycles = vec_cost(cfg, rows as u64);
+        }
+        other => return Err(x.err(format!("'{}' cannot execute on a unit", other))),
+    }
+    Ok(out)
+}

@@ -1,0 +1,88 @@
+//! The hazard checker. Queues are ordered only by semaphores, so each queue
+//! keeps a vector clock (how many instructions of every queue it is known to
+//! follow); a signal carries its queue's clock and a wait merges it. Two
+//! accesses to overlapping addresses from different queues, at least one a
+//! write, must be ordered by that relation, else it is a hazard, whatever
+//! order the timing model happened to pick.
+
+use crate::isa::Queue;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mem {
+    Spad,
+    Acc,
+    /// Byte addresses in DRAM.
+    Dram,
+}
+
+impl Mem {
+    pub fn name(self) -> &'static str {
+        match self {
+            Mem::Spad => "scratchpad rows",
+            Mem::Acc => "accumulator rows",
+            Mem::Dram => "DRAM bytes",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Access {
+    mem: Mem,
+    lo: u64,
+    hi: u64,
+    write: bool,
+    unit: usize,
+    /// 1-based position of the instruction in its queue.
+    seq: u64,
+    instr: usize,
+}
+
+pub type Clock = [u64; 3];
+
+#[derive(Default)]
+pub struct HazardChecker {
+    live: Vec<Access>,
+    checks_since_prune: usize,
+}
+
+/// A detected hazard: the earlier and the later instruction, and what they touched.
+pub struct Hazard {
+    pub first: usize,
+    pub second: usize,
+    pub mem: Mem,
+    pub lo: u64,
+    pub hi: u64,
+    pub first_writes: bool,
+    pub second_writes: bool,
+}
+
+impl HazardChecker {
+    /// Checks and records an access by `unit` (its clock `vc`) of `[lo, hi)`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn access(&mut self, vc: &Clock, unit: usize, seq: u64, instr: usize, mem: Mem, lo: u64, hi: u64, write: bool) -> Result<(), Hazard> {
+        if hi <= lo {
+            return Ok(());
+        }
+        for a in &self.live {
+            if a.unit != unit && a.mem == mem && a.lo < hi && lo < a.hi && (a.write || write) && vc[a.unit] < a.seq {
+                return Err(Hazard { first: a.instr, second: instr, mem, lo: lo.max(a.lo), hi: hi.min(a.hi), first_writes: a.write, second_writes: write });
+            }
+        }
+        self.live.push(Access { mem, lo, hi, write, unit, seq, instr });
+        Ok(())
+    }
+
+    /// Forgets accesses every other queue is already ordered after.
+    pub fn prune(&mut self, clocks: &[Clock; 3]) {
+        self.checks_since_prune += 1;
+        if self.checks_since_prune < 64 && self.live.len() < 256 {
+            return;
+        }
+        self.checks_since_prune = 0;
+        self.live.retain(|a| (0..3).any(|q| q != a.unit && clocks[q][a.unit] < a.seq));
+    }
+}
+
+pub fn unit_name(u: usize) -> &'static str {
+    Queue::UNITS[u].name()
+}
