@@ -8,6 +8,7 @@ pub mod binary;
 pub mod config;
 pub mod disasm;
 pub mod isa;
+pub mod kernels;
 pub mod npy;
 pub mod program;
 pub mod report;

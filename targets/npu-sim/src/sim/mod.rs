@@ -241,6 +241,10 @@ pub fn run(cfg: &HwConfig, p: &Program, inputs: &[(String, Vec<u8>)], record: bo
                         res.counters.instructions += 1;
                     }
                     "fence" => {
+                        // Every queue is drained: from here on each one follows all earlier instructions.
+                        for q in 0..3 {
+                            vc[q] = seq;
+                        }
                         res.counters.instructions += 1;
                     }
                     _ => queues[ins.queue().index()].push_back((pc, ft)),
