@@ -6,7 +6,7 @@ import lit.formats
 
 config.name = "npu"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".s"]
 config.excludes = ["Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 # Scratch files (%t) go under target/, never into the source tree.

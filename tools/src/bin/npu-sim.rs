@@ -233,7 +233,12 @@ fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("npu-sim: error: {}", e.trim_start_matches("error: "));
+            // Located errors already read `file:line:col: error: ...`.
+            if e.contains(": error: ") {
+                eprintln!("{}", e);
+            } else {
+                eprintln!("npu-sim: error: {}", e.trim_start_matches("error: "));
+            }
             ExitCode::FAILURE
         }
     }

@@ -13,6 +13,7 @@ pub enum DirArg {
     Word(String),
     Arg(String),
     Dims(Vec<i64>),
+    Int(i64),
 }
 
 #[derive(Clone, Debug)]

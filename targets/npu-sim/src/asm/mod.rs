@@ -58,7 +58,22 @@ pub fn assemble(src: &str) -> Result<Program, AsmError> {
     let stmts = grammar::ProgramParser::new().parse(Lexer::new(src)).map_err(|e| match e {
         ParseError::User { error: LexError { pos, message } } => at(pos, message),
         ParseError::UnrecognizedToken { token: (pos, t, _), expected } => {
-            let exp: Vec<String> = expected.iter().map(|x| x.trim_matches('"').to_string()).collect();
+            let exp: Vec<String> = expected
+                .iter()
+                .map(|x| {
+                    match x.trim_matches('"') {
+                        "nl" => "end of line",
+                        "ident" => "a name",
+                        "argref" => "an %argument",
+                        "string" => "a string",
+                        "int" => "an integer",
+                        "float" => "a number",
+                        "directive" => "a directive",
+                        other => return format!("'{}'", other),
+                    }
+                    .to_string()
+                })
+                .collect();
             at(pos, format!("unexpected {}; expected {}", tok_name(&t), exp.join(" or ")))
         }
         ParseError::UnrecognizedEof { location, .. } => at(location, "unexpected end of file".into()),
@@ -213,9 +228,10 @@ fn instruction(p: &Program, mnemonic: &str, operands: &[Operand], pos: usize, at
                 }
                 values[k] = Some(match (spec.kind, v) {
                     (Kind::Int, Value::Int(i)) => *i,
-                    (Kind::Imm, Value::Int(i)) if dtype == Some(Dtype::F32) => (*i as f32).to_bits() as i64,
+                    // f32 immediates travel as their bits, sign-extended into the signed slot.
+                    (Kind::Imm, Value::Int(i)) if dtype == Some(Dtype::F32) => (*i as f32).to_bits() as i32 as i64,
                     (Kind::Imm, Value::Int(i)) => *i,
-                    (Kind::Imm, Value::Float(f)) if dtype == Some(Dtype::F32) => (*f as f32).to_bits() as i64,
+                    (Kind::Imm, Value::Float(f)) if dtype == Some(Dtype::F32) => (*f as f32).to_bits() as i32 as i64,
                     (Kind::Flag, Value::Int(i)) if *i == 0 || *i == 1 => *i,
                     _ => return Err(at(o.pos, format!("operand '{}' of '{}' expects {}", name, def.mnemonic, match spec.kind {
                         Kind::Imm => "a number of the instruction's element type",

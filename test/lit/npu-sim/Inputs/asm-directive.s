@@ -1,0 +1,2 @@
+.target "npu16"
+.frob 3

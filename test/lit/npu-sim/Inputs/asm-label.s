@@ -1,0 +1,4 @@
+.target "npu16"
+loop:
+loop:
+  halt

@@ -1,0 +1,2 @@
+.target "npu16"
+  sem.wait exec, s16

@@ -1,0 +1,2 @@
+.target "npu16"
+  dma.load.i8 spad[0], , rows=1

@@ -1,0 +1,2 @@
+.target "npu16"
+  frobnicate spad[0]

@@ -1,0 +1,3 @@
+.target "npu16"
+.arg %a in i8 [4]
+  dma.load.i8 acc[0], %a, rows=1, cols=4

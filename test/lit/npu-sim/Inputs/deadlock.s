@@ -1,0 +1,9 @@
+.target "npu16"
+.arg %a in i8 [4, 4]
+.arg %w in i8 [4, 4]
+.arg %c out i32 [4, 4]
+  dma.load.i8 spad[0], %a, rows=4, cols=4
+  sem.signal load, s0
+  sem.wait exec, s0
+  sem.wait exec, s1
+  halt

@@ -1,0 +1,9 @@
+.target "npu16"
+.arg %a in i8 [4, 4]
+.arg %w in i8 [4, 4]
+.arg %c out i32 [4, 4]
+  dma.load.i8 spad[0], %a, rows=4, cols=4
+  dma.load.i8 spad[4], %w, rows=4, cols=4
+  mx.preload.i8 spad[4], k=4, n=4
+  mx.mul.i8 acc[0], spad[0], rows=4, k=4, n=4
+  halt
