@@ -33,7 +33,9 @@ pub fn instruction(p: &Program, i: &Instr) -> String {
                     continue;
                 }
                 if matches!(o.kind, Kind::Imm) && i.dtype == Some(Dtype::F32) {
-                    parts.push(format!("{}={:?}", o.name, f32::from_bits(v as u32)));
+                    let x = f32::from_bits(v as u32);
+                    // Finite values print as numbers; NaN and infinities as their bits.
+                    parts.push(if x.is_finite() { format!("{}={:?}", o.name, x) } else { format!("{}=0x{:08X}", o.name, v as u32) });
                 } else {
                     parts.push(format!("{}={}", o.name, v));
                 }

@@ -542,3 +542,45 @@ pub fn decode(w: &[u64; 4]) -> Result<Instr, String> {
     }
     Ok(i)
 }
+
+/// The ISA reference (docs/npu-isa.md), generated from the table.
+pub fn markdown() -> String {
+    use std::fmt::Write;
+    let mut s = String::from(
+        "# NPU instruction set\n\nGenerated from `targets/npu-sim/src/isa.rs` by `npu-sim doc`; a test fails when this file is stale.\n\n\
+         Every instruction is four little-endian 64-bit words: word 0 holds the opcode (bits 0–7), the flags byte (bits 8–15: \
+         flag operands in bits 0–5, the element type in bits 6–7: 0 i8, 1 i32, 2 f32) and slot 0 (bits 32–63); words 1–3 hold \
+         slots 1–6, two 32-bit slots each. An operand lives in bits `lo..lo+bits` of a slot.\n\n\
+         Memories: the scratchpad and the accumulator are arrays of rows of `array.cols` 32-bit lanes (int8 values are \
+         sign-extended in their lane); DRAM holds the program's arguments, addressed as `%arg+byte_offset`.\n\n",
+    );
+    for d in ISA {
+        let types: Vec<_> = d.dtypes.iter().map(|t| t.name()).collect();
+        let _ = writeln!(s, "## `{}`{}\n", d.mnemonic, if types.is_empty() { String::new() } else { format!(".{{{}}}", types.join(",")) });
+        let _ = writeln!(s, "{}\n\nQueue: {}. Opcode: 0x{:02X}.\n", d.doc, d.queue.name(), d.opcode);
+        if d.operands.is_empty() {
+            continue;
+        }
+        let _ = writeln!(s, "| operand | written | slot.bits | default | meaning |\n|---|---|---|---|---|");
+        for o in d.operands {
+            let written = match o.kind {
+                Kind::Row(MemKind::Spad) => "`spad[ROW]`".to_string(),
+                Kind::Row(_) => "`acc[ROW]`".to_string(),
+                Kind::Dram { .. } => "`%arg+OFFSET`".to_string(),
+                Kind::QueueName => "`load`/`exec`/`store`".to_string(),
+                Kind::Sem => "`s0`..`s15`".to_string(),
+                Kind::Int | Kind::Imm => format!("`{}=N`", o.name),
+                Kind::Flag => format!("`{}` (flag)", o.name),
+            };
+            let bits = match o.kind {
+                Kind::Flag => format!("flags.{}", o.loc.lo),
+                Kind::Dram { extra } => format!("{}.{}+{} / {}.{}+{}", o.loc.slot, o.loc.lo, o.loc.bits, extra.slot, extra.lo, extra.bits),
+                _ => format!("{}.{}+{}{}", o.loc.slot, o.loc.lo, o.loc.bits, if o.loc.signed { " signed" } else { "" }),
+            };
+            let def = o.default.map(|v| v.to_string()).unwrap_or_else(|| "required".into());
+            let _ = writeln!(s, "| {} | {} | {} | {} | {} |", o.name, written, bits, def, o.doc);
+        }
+        s.push('\n');
+    }
+    s
+}

@@ -38,6 +38,8 @@ enum Cmd {
         #[arg(short = 'o', default_value = "-")]
         output: String,
     },
+    /// Print the ISA reference (markdown) generated from the instruction table.
+    Doc,
     /// Print the hardware description (defaults of --target, with --set applied) as TOML.
     Config {
         #[command(flatten)]
@@ -170,6 +172,10 @@ fn run(cli: Cli) -> Result<(), String> {
         Cmd::Disasm { input, output } => {
             let p = load_program(&input)?;
             write_file(&output, disasm::disassemble(&p).as_bytes())
+        }
+        Cmd::Doc => {
+            print!("{}", npu_sim::isa::markdown());
+            Ok(())
         }
         Cmd::Config { hw } => {
             print!("{}", hardware(&hw)?.to_toml());

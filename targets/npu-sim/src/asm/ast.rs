@@ -37,5 +37,7 @@ pub enum OperandKind {
 #[derive(Clone, Copy, Debug)]
 pub enum Value {
     Int(i64),
+    /// `0x…`: an integer, or the raw bits of an f32 immediate.
+    Hex(i64),
     Float(f64),
 }

@@ -9,6 +9,8 @@ pub enum Tok<'a> {
     Directive(&'a str),
     ArgRef(&'a str),
     Int(i64),
+    /// `0x…`: an integer, or the raw bits of an f32 immediate.
+    Hex(i64),
     Float(f64),
     Str(String),
     Comma,
@@ -137,7 +139,7 @@ impl<'a> Iterator for Lexer<'a> {
                         self.pos += 1;
                     }
                     return match i64::from_str_radix(&self.src[s..self.pos], 16) {
-                        Ok(v) => Some(Ok((start, Tok::Int(v), self.pos))),
+                        Ok(v) => Some(Ok((start, Tok::Hex(v), self.pos))),
                         Err(_) => err(start, "invalid hexadecimal number".into()),
                     };
                 }
