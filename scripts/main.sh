@@ -16,6 +16,10 @@ echo "== generic form, round trip through upstream mlir-opt"
 "$NPU_OPT" examples/mlp.mlir --mlir-print-op-generic | mlir-opt --mlir-print-op-generic | "$NPU_OPT" > /dev/null && echo "mlir-opt accepts our output and we accept its: ok"
 echo "== canonicalize + cse"
 "$NPU_OPT" examples/mlp.mlir --inline --symbol-dce --canonicalize --cse --mlir-pass-statistics
+echo "== NPU simulator: a hand-written int8 matmul, then the simulator benchmark"
+cargo build --release -p tools -q
+target/release/npu-sim run test/lit/npu-sim/matmul.s --arg a=iota --arg w=iota --print c --report
+cargo run --release -q -p npu-sim --example bench 3
 echo "== benchmarks"
 python3 bench/core_roundtrip.py --mode roundtrip --runs "${RUNS:-3}"
 python3 bench/core_roundtrip.py --mode passes --runs "${RUNS:-3}"
