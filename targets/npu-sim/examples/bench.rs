@@ -81,20 +81,26 @@ fn main() {
     println!("{:<34} {:>10} {:>14.2}", "simulator speed / native speed", "", n / s);
     println!();
     println!("timing sanity: double-buffered matmuls, simulated cycles vs analytic bound");
-    println!("{:<22} {:>12} {:>12} {:>8} {:>8}", "shape (m k n)", "cycles", "bound", "ratio", "util");
+    println!("{:<22} {:>12} {:>12} {:>8} {:>8} {:>16}", "shape (m k n)", "cycles", "bound", "ratio", "util", "load under exec");
     for (m, k, n) in [(512, 256, 256), (256, 512, 512), (1024, 128, 512), (128, 64, 1024)] {
         let mm = Matmul { m, k, n, f32: false, requant: None };
         let p = asm::assemble(&mm.program(&cfg).unwrap()).unwrap();
         let inputs = vec![("a".to_string(), bytes(m * k, 3)), ("b".to_string(), bytes(k * n, 4))];
-        let r = sim::run(&cfg, &p, &inputs, false).unwrap();
+        let r = sim::run(&cfg, &p, &inputs, true).unwrap();
         let bound = mm.bound(&cfg);
+        // Share of the load unit's busy cycles during which the exec unit was also busy (from the trace).
+        let spans = |u: usize| r.executed.iter().filter(|e| e.unit == u).map(|e| (e.start, e.end)).collect::<Vec<_>>();
+        let (loads, execs) = (spans(0), spans(1));
+        let load_busy: u64 = loads.iter().map(|(a, b)| b - a).sum();
+        let overlapped: u64 = loads.iter().map(|&(a, b)| execs.iter().map(|&(c, d)| b.min(d).saturating_sub(a.max(c))).sum::<u64>()).sum();
         println!(
-            "{:<22} {:>12} {:>12} {:>8.3} {:>7.1}%",
+            "{:<22} {:>12} {:>12} {:>8.3} {:>7.1}% {:>15.1}%",
             format!("{} {} {}", m, k, n),
             r.cycles,
             bound,
             r.cycles as f64 / bound as f64,
-            100.0 * r.counters.macs as f64 / (r.cycles as f64 * cfg.peak_macs() as f64)
+            100.0 * r.counters.macs as f64 / (r.cycles as f64 * cfg.peak_macs() as f64),
+            100.0 * overlapped as f64 / load_busy.max(1) as f64
         );
     }
 }
