@@ -28,4 +28,5 @@ fi
 if ! [ -x "$LLVM_BIN/lit" ] && ! command -v lit >/dev/null 2>&1; then
   python3 -m pip install --quiet lit
 fi
+bash "$(dirname "$0")/fetch-onnx-data.sh"
 echo "setup: ok (LLVM $($LLVM_BIN/llvm-config --version))"

@@ -27,10 +27,14 @@ pub enum FloatKind {
     F128,
     F8E4M3FN,
     F8E5M2,
+    F8E4M3FNUZ,
+    F8E5M2FNUZ,
+    F8E8M0FNU,
+    F4E2M1FN,
 }
 
 impl FloatKind {
-    pub const ALL: [(FloatKind, &'static str); 9] = [
+    pub const ALL: [(FloatKind, &'static str); 13] = [
         (FloatKind::F16, "f16"),
         (FloatKind::BF16, "bf16"),
         (FloatKind::F32, "f32"),
@@ -40,6 +44,10 @@ impl FloatKind {
         (FloatKind::F128, "f128"),
         (FloatKind::F8E4M3FN, "f8E4M3FN"),
         (FloatKind::F8E5M2, "f8E5M2"),
+        (FloatKind::F8E4M3FNUZ, "f8E4M3FNUZ"),
+        (FloatKind::F8E5M2FNUZ, "f8E5M2FNUZ"),
+        (FloatKind::F8E8M0FNU, "f8E8M0FNU"),
+        (FloatKind::F4E2M1FN, "f4E2M1FN"),
     ];
     pub fn keyword(self) -> &'static str {
         Self::ALL.iter().find(|(k, _)| *k == self).map(|(_, s)| *s).unwrap_or("f32")
@@ -51,7 +59,8 @@ impl FloatKind {
             FloatKind::F64 => 64,
             FloatKind::F80 => 80,
             FloatKind::F128 => 128,
-            FloatKind::F8E4M3FN | FloatKind::F8E5M2 => 8,
+            FloatKind::F8E4M3FN | FloatKind::F8E5M2 | FloatKind::F8E4M3FNUZ | FloatKind::F8E5M2FNUZ | FloatKind::F8E8M0FNU => 8,
+            FloatKind::F4E2M1FN => 4,
         }
     }
 }

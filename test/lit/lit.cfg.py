@@ -19,3 +19,8 @@ llvm_dir = lit_config.params.get("llvm_tools_dir", "/usr/lib/llvm-22/bin")
 
 config.environment["PATH"] = os.pathsep.join([tools_dir, llvm_dir, os.environ.get("PATH", "")])
 config.substitutions.append(("%llvm_tools_dir", llvm_dir))
+
+# ONNX's node conformance tests, fetched by scripts/fetch-onnx-data.sh.
+onnx_node = os.environ.get("ONNX_NODE_TESTS") or os.path.join(
+    os.environ.get("NPU_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "npu"), "onnx-1.22.0", "node")
+config.substitutions.append(("%onnx_node", onnx_node))

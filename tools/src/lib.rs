@@ -11,5 +11,6 @@ pub fn default_context(allow_unregistered: bool) -> Context {
     ctx.allow_unregistered = allow_unregistered;
     func::register(&ctx);
     arith::register(&ctx);
+    onnx::register(&ctx);
     ctx
 }

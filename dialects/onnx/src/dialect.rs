@@ -1,0 +1,90 @@
+//! The `onnx` dialect: one op per ONNX operator (`onnx.Conv`), defined from
+//! the generated table's newest row (operand and result counts, graph
+//! attributes as regions, attributes as optional properties of their kind),
+//! plus `onnx.Constant`'s value, `onnx.NoValue` for an absent optional input
+//! and `onnx.Yield` ending subgraph regions. Older opset forms are normalized
+//! to the newest on import.
+
+use crate::table::{self, AttrType, ParamKind};
+use ir::dialect::{optional, AttrKind, AttrSpec, Count, DialectDef, OpDef, Trait};
+use std::sync::OnceLock;
+
+/// Operators whose results are not a function of their inputs.
+const NOT_PURE: &[&str] = &["RandomNormal", "RandomNormalLike", "RandomUniform", "RandomUniformLike", "Multinomial", "Bernoulli", "Dropout"];
+
+fn attr_kind(t: AttrType) -> AttrKind {
+    match t {
+        AttrType::Float => AttrKind::Float,
+        AttrType::Int => AttrKind::Integer,
+        AttrType::String => AttrKind::String,
+        AttrType::TypeProto => AttrKind::Type,
+        // Lists are `array<i64: ...>`/`array<f32: ...>` or arrays; tensors are elements attributes.
+        _ => AttrKind::Any,
+    }
+}
+
+fn leak<T>(v: Vec<T>) -> &'static [T] {
+    Box::leak(v.into_boxed_slice())
+}
+
+fn build() -> &'static [OpDef] {
+    let mut defs = vec![];
+    for op in table::latest() {
+        // Older forms may take fewer inputs and outputs than the newest (they are normalized on import).
+        let rows = crate::op_table::OPS.iter().filter(|r| r.name == op.name);
+        let (min_in, min_out) = rows.fold((u32::MAX, u32::MAX), |(a, b), r| (a.min(r.min_inputs), b.min(r.min_outputs)));
+        let variadic_in = op.inputs.iter().any(|p| p.kind == ParamKind::Variadic);
+        let variadic_out = op.outputs.iter().any(|p| p.kind == ParamKind::Variadic);
+        let count = |min: u32, max: u32, variadic: bool| {
+            if min == max && !variadic {
+                Count::Exactly(min as usize)
+            } else {
+                Count::AtLeast(min as usize)
+            }
+        };
+        let graphs = op.attrs.iter().filter(|a| a.ty == AttrType::Graph).count();
+        let props: Vec<AttrSpec> = op
+            .attrs
+            .iter()
+            .filter(|a| a.ty != AttrType::Graph)
+            .map(|a| optional(Box::leak(a.name.to_string().into_boxed_str()), attr_kind(a.ty)))
+            .collect();
+        let traits: &'static [Trait] = if NOT_PURE.contains(&op.name) { &[] } else { &[Trait::Pure] };
+        defs.push(OpDef {
+            name: Box::leak(format!("onnx.{}", op.name).into_boxed_str()),
+            summary: "An ONNX operator (see the ONNX operator documentation).",
+            operands: count(min_in, op.max_inputs, variadic_in),
+            results: count(min_out, op.max_outputs, variadic_out),
+            // Subgraph regions can be left out by older forms; the importer checks them.
+            regions: if graphs == 0 { Count::Exactly(0) } else { Count::Any },
+            traits: if graphs > 0 { &[] } else { traits },
+            properties: leak(props),
+            ..OpDef::DEFAULT
+        });
+    }
+    defs.push(OpDef {
+        name: "onnx.NoValue",
+        summary: "An absent optional input.",
+        results: Count::Exactly(1),
+        traits: &[Trait::Pure],
+        ..OpDef::DEFAULT
+    });
+    defs.push(OpDef {
+        name: "onnx.Yield",
+        summary: "Ends a subgraph region (If, Loop, Scan); its operands are the subgraph's outputs.",
+        operands: Count::Any,
+        traits: &[Trait::IsTerminator, Trait::ReturnLike],
+        ..OpDef::DEFAULT
+    });
+    leak(defs)
+}
+
+pub fn ops() -> &'static [OpDef] {
+    static OPS: OnceLock<&'static [OpDef]> = OnceLock::new();
+    OPS.get_or_init(build)
+}
+
+pub fn dialect() -> &'static DialectDef {
+    static D: OnceLock<&'static DialectDef> = OnceLock::new();
+    D.get_or_init(|| Box::leak(Box::new(DialectDef { name: "onnx", ops: ops(), materialize_constant: None })))
+}

@@ -1,0 +1,16 @@
+//! ONNX: the `onnx` dialect (one op per operator of the default domain, from
+//! a table generated out of ONNX's own schemas), the protobuf messages, and the
+//! importer (`npu-translate --import-onnx`).
+
+pub mod dialect;
+pub mod import;
+#[rustfmt::skip]
+pub mod op_table;
+pub mod proto;
+pub mod table;
+pub mod types;
+
+/// Registers the dialect in a context.
+pub fn register(ctx: &ir::Context) {
+    ctx.register_dialect(dialect::dialect());
+}

@@ -1,0 +1,101 @@
+//! The shape of the generated operator table (`op_table.rs`) and lookups in it.
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamKind {
+    Single,
+    Optional,
+    Variadic,
+}
+
+#[derive(Debug)]
+pub struct Param {
+    pub name: &'static str,
+    pub kind: ParamKind,
+    /// A type constraint name (`T`) or a literal type (`tensor(int64)`).
+    pub ty: &'static str,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AttrType {
+    Float,
+    Int,
+    String,
+    Tensor,
+    Graph,
+    Floats,
+    Ints,
+    Strings,
+    Tensors,
+    Graphs,
+    SparseTensor,
+    SparseTensors,
+    TypeProto,
+    TypeProtos,
+}
+
+#[derive(Debug)]
+pub enum Default {
+    Float(f64),
+    Int(i64),
+    Str(&'static str),
+    Floats(&'static [f64]),
+    Ints(&'static [i64]),
+    Strs(&'static [&'static str]),
+}
+
+#[derive(Debug)]
+pub struct AttrSpec {
+    pub name: &'static str,
+    pub ty: AttrType,
+    pub required: bool,
+    pub default: Option<Default>,
+}
+
+#[derive(Debug)]
+pub struct TypeConstraint {
+    pub param: &'static str,
+    pub allowed: &'static [&'static str],
+}
+
+/// One operator at one opset version.
+#[derive(Debug)]
+pub struct OnnxOp {
+    pub name: &'static str,
+    pub since: u32,
+    pub deprecated: bool,
+    pub min_inputs: u32,
+    pub max_inputs: u32,
+    pub min_outputs: u32,
+    pub max_outputs: u32,
+    pub inputs: &'static [Param],
+    pub outputs: &'static [Param],
+    pub types: &'static [TypeConstraint],
+    pub attrs: &'static [AttrSpec],
+}
+
+impl OnnxOp {
+    pub fn attr(&self, name: &str) -> Option<&AttrSpec> {
+        self.attrs.iter().find(|a| a.name == name)
+    }
+}
+
+/// The schema of `name` in effect at `opset`: the newest row not newer than it.
+pub fn schema(name: &str, opset: u32) -> Option<&'static OnnxOp> {
+    crate::op_table::OPS.iter().filter(|o| o.name == name && o.since <= opset).max_by_key(|o| o.since)
+}
+
+/// Every operator name, sorted, each with its newest row.
+pub fn latest() -> Vec<&'static OnnxOp> {
+    let mut v: Vec<&'static OnnxOp> = vec![];
+    for o in crate::op_table::OPS {
+        match v.last_mut() {
+            Some(l) if l.name == o.name => {
+                if o.since > l.since {
+                    *l = o;
+                }
+            }
+            _ => v.push(o),
+        }
+    }
+    v
+}

@@ -1,0 +1,71 @@
+//! `npu-translate`: between external formats and IR. Today: `--import-onnx`.
+
+use clap::Parser;
+use ir::diagnostics::SourceMgr;
+use ir::printer::{print_op, PrintOptions};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "npu-translate", about = "Translate between external formats and IR", version)]
+struct Args {
+    /// Import an ONNX model (binary ModelProto) into the onnx dialect.
+    #[arg(long = "import-onnx")]
+    import_onnx: bool,
+    /// Input file.
+    input: String,
+    /// Output file (`-` for standard output); written only on success.
+    #[arg(short = 'o', default_value = "-")]
+    output: String,
+    /// Print every operation in the generic form.
+    #[arg(long = "mlir-print-op-generic")]
+    generic: bool,
+    /// Print locations.
+    #[arg(long = "mlir-print-debuginfo")]
+    debuginfo: bool,
+    /// Tensors of at least this many bytes become dense_resource blobs.
+    #[arg(long = "resource-threshold", default_value_t = 1024)]
+    resource_threshold: usize,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    if !args.import_onnx {
+        eprintln!("npu-translate: error: choose a translation (--import-onnx)");
+        return ExitCode::FAILURE;
+    }
+    let bytes = match std::fs::read(&args.input) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("npu-translate: error: could not read '{}': {}", args.input, e);
+            return ExitCode::FAILURE;
+        }
+    };
+    let ctx = tools::default_context(false);
+    let opts = onnx::import::ImportOptions { model_path: Some(args.input.clone().into()), resource_threshold: args.resource_threshold };
+    let imported = match onnx::import::import_model(&ctx, &bytes, &opts) {
+        Ok(m) => m,
+        Err(diags) => {
+            let sm = SourceMgr::new();
+            for d in &diags {
+                eprint!("{}", sm.render(d));
+            }
+            eprintln!("npu-translate: {} error{} importing '{}'", diags.len(), if diags.len() == 1 { "" } else { "s" }, args.input);
+            return ExitCode::FAILURE;
+        }
+    };
+    let text = print_op(&ctx, &imported.body, imported.module, PrintOptions { generic: args.generic, debug_info: args.debuginfo });
+    let written = if args.output == "-" {
+        use std::io::Write;
+        std::io::stdout().lock().write_all(text.as_bytes())
+    } else {
+        let tmp = format!("{}.tmp{}", args.output, std::process::id());
+        std::fs::write(&tmp, text.as_bytes()).and_then(|_| std::fs::rename(&tmp, &args.output))
+    };
+    match written {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("npu-translate: error: could not write '{}': {}", args.output, e);
+            ExitCode::FAILURE
+        }
+        _ => ExitCode::SUCCESS,
+    }
+}

@@ -1,0 +1,80 @@
+//! ONNX's node conformance tests (fetched by scripts/fetch-onnx-data.sh):
+//! every model is imported, verified, printed and parsed back. The outcome of
+//! each test is compared with the checked-in manifest test/onnx/node-import.manifest,
+//! so a test that used to import and no longer does fails CI. Set
+//! UPDATE_MANIFEST=1 to rewrite the manifest after an improvement.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+fn data_dir() -> PathBuf {
+    if let Ok(d) = std::env::var("ONNX_NODE_TESTS") {
+        return PathBuf::from(d);
+    }
+    let cache = std::env::var("NPU_CACHE").map(PathBuf::from).unwrap_or_else(|_| PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cache/npu"));
+    cache.join("onnx-1.22.0/node")
+}
+
+/// "ok", or the first error's message.
+fn outcome(ctx: &ir::Context, dir: &std::path::Path) -> String {
+    let path = dir.join("model.onnx");
+    let bytes = match std::fs::read(&path) {
+        Ok(b) => b,
+        Err(e) => return format!("unreadable: {}", e),
+    };
+    let opts = onnx::import::ImportOptions { model_path: Some(path.clone()), resource_threshold: 1024 };
+    let m = match onnx::import::import_model(ctx, &bytes, &opts) {
+        Ok(m) => m,
+        Err(d) => return d[0].message.clone(),
+    };
+    let text = ir::printer::print_op(ctx, &m.body, m.module, Default::default());
+    match ir::parser::parse_module(ctx, &text, "printed.mlir", 1) {
+        Ok(p) => match ir::verifier::verify(ctx, &p.body, p.module) {
+            Ok(()) => "ok".into(),
+            Err(e) => format!("printed form does not verify: {}", e[0].message),
+        },
+        Err(d) => format!("printed form does not parse: {}", d.message),
+    }
+}
+
+#[test]
+fn node_tests_import_as_the_manifest_says() {
+    let dir = data_dir();
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("ONNX node tests not found in {} ({}): run scripts/setup.sh", dir.display(), e))
+        .flatten()
+        .filter(|e| e.path().join("model.onnx").exists())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert!(names.len() > 1700, "only {} node tests in {}", names.len(), dir.display());
+    let ctx = tools::default_context(false);
+    let results: BTreeMap<String, String> = names.iter().map(|n| (n.clone(), outcome(&ctx, &dir.join(n)))).collect();
+    let manifest_path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../test/onnx/node-import.manifest");
+    let render = |r: &BTreeMap<String, String>| -> String {
+        let mut s = String::from("# ONNX 1.22.0 node tests: `ok` imports, verifies and round-trips; otherwise the first error.\n");
+        for (n, o) in r {
+            s.push_str(&format!("{} {}\n", n, o.replace('\n', " ")));
+        }
+        s
+    };
+    let ok = results.values().filter(|o| *o == "ok").count();
+    let other_domain = results.values().filter(|o| o.contains("unsupported domain") || o.contains("no opset of the default ONNX domain")).count();
+    eprintln!("node tests: {} imported of {} ({} of the default domain: {} imported)", ok, results.len(), results.len() - other_domain, ok);
+    if std::env::var("UPDATE_MANIFEST").is_ok() {
+        std::fs::write(&manifest_path, render(&results)).unwrap();
+        return;
+    }
+    let manifest = std::fs::read_to_string(&manifest_path).expect("test/onnx/node-import.manifest is missing (UPDATE_MANIFEST=1 writes it)");
+    let expected: BTreeMap<&str, &str> = manifest.lines().filter(|l| !l.starts_with('#')).filter_map(|l| l.split_once(' ')).collect();
+    let regressions: Vec<String> = expected
+        .iter()
+        .filter(|(n, o)| **o == "ok" && results.get(**n).is_some_and(|r| r != "ok"))
+        .map(|(n, _)| format!("{}: {}", n, results[*n]))
+        .collect();
+    assert!(regressions.is_empty(), "{} node tests no longer import:\n{}", regressions.len(), regressions.join("\n"));
+    let improved = results.iter().filter(|(n, o)| *o == "ok" && expected.get(n.as_str()).is_none_or(|e| *e != "ok")).count();
+    if improved > 0 {
+        eprintln!("{} more node tests import than the manifest says: UPDATE_MANIFEST=1 cargo test --test onnx_node_import", improved);
+    }
+}
