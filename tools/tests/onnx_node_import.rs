@@ -78,3 +78,10 @@ fn node_tests_import_as_the_manifest_says() {
         eprintln!("{} more node tests import than the manifest says: UPDATE_MANIFEST=1 cargo test --test onnx_node_import", improved);
     }
 }
+
+#[test]
+fn supported_ops_document_is_up_to_date() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/onnx-ops.md");
+    let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(on_disk == onnx::table::markdown(), "docs/onnx-ops.md is stale: run `npu-translate --list-onnx-ops > docs/onnx-ops.md`");
+}

@@ -99,3 +99,32 @@ pub fn latest() -> Vec<&'static OnnxOp> {
     }
     v
 }
+
+/// docs/onnx-ops.md: every operator, the opset versions it has a row for, and
+/// what the importer does with it (generated; a test checks it is current).
+pub fn markdown() -> String {
+    use std::fmt::Write;
+    let mut s = format!(
+        "# ONNX operators\n\nGenerated from the operator table (ONNX {} schemas, `scripts/gen_onnx_ops.py`); a test fails when this file is stale \
+         (`npu-translate --list-onnx-ops > docs/onnx-ops.md`).\n\n\
+         Import: every operator below imports into the `onnx` dialect at every listed version. Shape inference, normalization of \
+         older forms and lowering are per operator and come with later work.\n\n\
+         | operator | versions | inputs | outputs | attributes |\n|---|---|---|---|---|\n",
+        crate::op_table::ONNX_VERSION
+    );
+    for op in latest() {
+        let versions: Vec<String> = crate::op_table::OPS.iter().filter(|o| o.name == op.name).map(|o| o.since.to_string()).collect();
+        let range = |a: u32, b: u32| if a == b { a.to_string() } else if b >= 1 << 20 { format!("{}+", a) } else { format!("{}–{}", a, b) };
+        let attrs: Vec<&str> = op.attrs.iter().map(|a| a.name).collect();
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} |",
+            op.name,
+            versions.join(", "),
+            range(op.min_inputs, op.max_inputs),
+            range(op.min_outputs, op.max_outputs),
+            attrs.join(", ")
+        );
+    }
+    s
+}

@@ -11,7 +11,11 @@ struct Args {
     /// Import an ONNX model (binary ModelProto) into the onnx dialect.
     #[arg(long = "import-onnx")]
     import_onnx: bool,
+    /// Print the table of supported ONNX operators (markdown) and exit.
+    #[arg(long = "list-onnx-ops")]
+    list_onnx_ops: bool,
     /// Input file.
+    #[arg(default_value = "")]
     input: String,
     /// Output file (`-` for standard output); written only on success.
     #[arg(short = 'o', default_value = "-")]
@@ -29,6 +33,10 @@ struct Args {
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    if args.list_onnx_ops {
+        print!("{}", onnx::table::markdown());
+        return ExitCode::SUCCESS;
+    }
     if !args.import_onnx {
         eprintln!("npu-translate: error: choose a translation (--import-onnx)");
         return ExitCode::FAILURE;
