@@ -7,6 +7,7 @@ mod canonicalize;
 mod cse;
 mod dce;
 mod inline;
+mod onnx_shape_inference;
 mod sccp;
 mod symbol_dce;
 mod test_passes;
@@ -62,6 +63,12 @@ pub fn register_all(reg: &mut PassRegistry) {
         summary: "Propagate constants through folders to a fixed point and replace values with constants",
         options: vec![],
         create: |_| Ok(Box::new(sccp::Sccp)),
+    });
+    reg.register(PassInfo {
+        argument: "onnx-shape-inference",
+        summary: "Infer the element types and shapes of onnx ops and refine function signatures",
+        options: vec![],
+        create: |_| Ok(Box::new(onnx_shape_inference::ShapeInference)),
     });
     test_passes::register(reg);
 }

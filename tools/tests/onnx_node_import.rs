@@ -22,7 +22,7 @@ fn outcome(ctx: &ir::Context, dir: &std::path::Path) -> String {
         Ok(b) => b,
         Err(e) => return format!("unreadable: {}", e),
     };
-    let opts = onnx::import::ImportOptions { model_path: Some(path.clone()), resource_threshold: 1024 };
+    let opts = onnx::import::ImportOptions { model_path: Some(path.clone()), resource_threshold: 1024, use_declared_types: true };
     let m = match onnx::import::import_model(ctx, &bytes, &opts) {
         Ok(m) => m,
         Err(d) => return d[0].message.clone(),
@@ -84,4 +84,75 @@ fn supported_ops_document_is_up_to_date() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/onnx-ops.md");
     let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(on_disk == onnx::table::markdown(), "docs/onnx-ops.md is stale: run `npu-translate --list-onnx-ops > docs/onnx-ops.md`");
+}
+
+/// "match" when shape inference gives every output the declared type (a
+/// declared `?` accepts any size), else what differs.
+fn inference_outcome(ctx: &ir::Context, reg: &ir::pass::PassRegistry, dir: &std::path::Path) -> String {
+    let path = dir.join("model.onnx");
+    let Ok(bytes) = std::fs::read(&path) else { return "unreadable".into() };
+    let opts = onnx::import::ImportOptions { model_path: Some(path), resource_threshold: 1024, use_declared_types: false };
+    let mut m = match onnx::import::import_model(ctx, &bytes, &opts) {
+        Ok(m) => m,
+        Err(d) => return format!("import: {}", d[0].message),
+    };
+    let pm = ir::pass::parse_pipeline("builtin.module(onnx-shape-inference)", reg).unwrap();
+    let mut pm = ir::pass::PassManager::new(pm, Default::default());
+    if let Err(e) = pm.run(ctx, &mut m.body, m.module) {
+        return format!("inference: {}", e.diagnostics[0].message);
+    }
+    let b = &m.body;
+    let f = b.block_ops(b.entry_block(m.module).unwrap()).next().unwrap();
+    let ret = b.last_op(b.entry_block(f).unwrap()).unwrap();
+    let res_attrs = b.op(f).properties.get("res_attrs").and_then(|a| a.as_array()).map(|a| a.to_vec()).unwrap_or_default();
+    for (k, v) in b.op(ret).operands().iter().enumerate() {
+        let got = b.value_type(*v);
+        let Some(want) = res_attrs.get(k).and_then(|d| d.as_dict()).and_then(|d| d.get("onnx.declared_type")).and_then(|a| a.as_type()) else { continue };
+        let ok = match (want.data(), got.data()) {
+            (ir::TypeData::RankedTensor { shape: s, elem: a, .. }, ir::TypeData::RankedTensor { shape: t, elem: e, .. }) => {
+                a == e && s.len() == t.len() && s.iter().zip(t).all(|(x, y)| *x == ir::DYNAMIC || x == y)
+            }
+            _ => want == got,
+        };
+        if !ok {
+            return format!("output {}: inferred {} but declared {}", k, got, want);
+        }
+    }
+    "match".into()
+}
+
+#[test]
+fn shape_inference_gives_the_declared_output_types() {
+    let dir = data_dir();
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("ONNX node tests not found in {} ({}): run scripts/setup.sh", dir.display(), e))
+        .flatten()
+        .filter(|e| e.path().join("model.onnx").exists())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let ctx = tools::default_context(false);
+    let reg = passes::registry();
+    let results: BTreeMap<String, String> = names.iter().map(|n| (n.clone(), inference_outcome(&ctx, &reg, &dir.join(n)))).collect();
+    let imported = results.values().filter(|o| !o.starts_with("import:")).count();
+    let matched = results.values().filter(|o| *o == "match").count();
+    eprintln!("shape inference: {} of {} imported node tests get their declared output types ({:.1}%)", matched, imported, 100.0 * matched as f64 / imported.max(1) as f64);
+    let manifest_path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../test/onnx/node-infer.manifest");
+    if std::env::var("UPDATE_MANIFEST").is_ok() {
+        let mut s = String::from("# ONNX 1.22.0 node tests: `match` when shape inference gives every output its declared type; otherwise why not.\n");
+        for (n, o) in &results {
+            s.push_str(&format!("{} {}\n", n, o.replace('\n', " ")));
+        }
+        std::fs::write(&manifest_path, s).unwrap();
+        return;
+    }
+    let manifest = std::fs::read_to_string(&manifest_path).expect("test/onnx/node-infer.manifest is missing (UPDATE_MANIFEST=1 writes it)");
+    let regressions: Vec<String> = manifest
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split_once(' '))
+        .filter(|(n, o)| *o == "match" && results.get(*n).is_some_and(|r| r != "match"))
+        .map(|(n, _)| format!("{}: {}", n, results[n]))
+        .collect();
+    assert!(regressions.is_empty(), "{} node tests lost their inferred types:\n{}", regressions.len(), regressions.join("\n"));
 }

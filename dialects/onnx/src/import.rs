@@ -20,11 +20,15 @@ pub struct ImportOptions {
     pub model_path: Option<PathBuf>,
     /// Tensors of at least this many bytes become `dense_resource` blobs.
     pub resource_threshold: usize,
+    /// Use the types the model declares for intermediate values and outputs.
+    /// When false, results get only what the schema implies (to measure shape
+    /// inference), and each output's declared type is kept as `onnx.declared_type`.
+    pub use_declared_types: bool,
 }
 
 impl Default for ImportOptions {
     fn default() -> Self {
-        ImportOptions { model_path: None, resource_threshold: 1024 }
+        ImportOptions { model_path: None, resource_threshold: 1024, use_declared_types: true }
     }
 }
 
@@ -163,6 +167,21 @@ impl<'a> Importer<'a> {
         }
         let region = self.body.new_region();
         let entry = self.body.add_block(region, &arg_types);
+        let mut scope = HashMap::new();
+        for (i, n) in arg_names.iter().enumerate() {
+            scope.insert(n.clone(), self.body.block_args(entry)[i]);
+        }
+        self.scopes.push(scope);
+        let outs: Vec<String> = g.output.iter().map(|o| o.name.clone().unwrap_or_default()).collect();
+        let returned = self.import_graph_body(g, entry, &outs);
+        self.scopes.pop();
+        let Some(vals) = returned else { return };
+        if !self.opts.use_declared_types {
+            for (k, v) in vals.iter().enumerate() {
+                let declared = std::mem::replace(&mut res_types[k], self.body.value_type(*v).clone());
+                res_attrs[k].set(self.ctx.ident("onnx.declared_type"), Attribute::type_attr(declared));
+            }
+        }
         let fname = types::sanitize(g.name.as_deref().filter(|n| !n.is_empty()).unwrap_or("main_graph"));
         let fty = self.ctx.intern_type(TypeData::Function { inputs: arg_types.clone(), results: res_types.clone() });
         let mut st = OperationState::new(self.ctx.op_name("func.func"), top.clone())
@@ -180,20 +199,9 @@ impl<'a> Importer<'a> {
             st.attributes.set(self.ctx.ident("onnx.producer"), Attribute::string(p));
         }
         st.attributes.set(self.ctx.ident("onnx.opset"), Attribute::integer(self.opset as i128, self.ctx.i64()));
-        let f = self.body.build(st, InsertPoint::AtEnd(module_block));
-        let _ = f;
-        let mut scope = HashMap::new();
-        for (i, n) in arg_names.iter().enumerate() {
-            scope.insert(n.clone(), self.body.block_args(entry)[i]);
-        }
-        self.scopes.push(scope);
-        let outs: Vec<String> = g.output.iter().map(|o| o.name.clone().unwrap_or_default()).collect();
-        let returned = self.import_graph_body(g, entry, &outs);
-        if let Some(vals) = returned {
-            let st = OperationState::new(self.ctx.op_name("func.return"), top).operands(&vals);
-            self.body.build(st, InsertPoint::AtEnd(entry));
-        }
-        self.scopes.pop();
+        self.body.build(st, InsertPoint::AtEnd(module_block));
+        let st = OperationState::new(self.ctx.op_name("func.return"), top).operands(&vals);
+        self.body.build(st, InsertPoint::AtEnd(entry));
     }
 
     fn name_attrs(&self, name: &str, dims: &[String]) -> AttrDict {
@@ -209,7 +217,8 @@ impl<'a> Importer<'a> {
     /// Imports initializers and nodes into `block`; returns the values named `outputs`.
     fn import_graph_body(&mut self, g: &GraphProto, block: Block, outputs: &[String]) -> Option<Vec<Value>> {
         let mut decl = HashMap::new();
-        for vi in g.value_info.iter().chain(g.output.iter()) {
+        let trusted: Vec<&ValueInfoProto> = if self.opts.use_declared_types { g.value_info.iter().chain(g.output.iter()).collect() } else { vec![] };
+        for vi in trusted {
             if let Ok(t) = self.value_info_type(vi, &mut vec![]) {
                 decl.insert(vi.name.clone().unwrap_or_default(), t);
             }

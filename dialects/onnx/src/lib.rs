@@ -4,6 +4,7 @@
 
 pub mod dialect;
 pub mod import;
+pub mod infer;
 #[rustfmt::skip]
 pub mod op_table;
 pub mod proto;

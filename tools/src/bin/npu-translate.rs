@@ -49,7 +49,7 @@ fn main() -> ExitCode {
         }
     };
     let ctx = tools::default_context(false);
-    let opts = onnx::import::ImportOptions { model_path: Some(args.input.clone().into()), resource_threshold: args.resource_threshold };
+    let opts = onnx::import::ImportOptions { model_path: Some(args.input.clone().into()), resource_threshold: args.resource_threshold, use_declared_types: true };
     let imported = match onnx::import::import_model(&ctx, &bytes, &opts) {
         Ok(m) => m,
         Err(diags) => {

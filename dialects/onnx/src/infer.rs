@@ -1,0 +1,545 @@
+//! Type and shape inference for `onnx` ops: given an op's operand types (and
+//! the values of constant operands), its result types. Rules are grouped by
+//! operator family in one table; an op without a rule keeps what it has.
+//! Unknown dimensions are `?`; an unknown rank is an unranked tensor.
+
+use ir::attributes::{read_int_element, AttrData, Attribute};
+use ir::types::{Type, TypeData, DYNAMIC};
+use ir::{Body, Context, OpId, Value};
+
+/// A tensor's element type and, when the rank is known, its shape.
+#[derive(Clone, Debug)]
+pub struct Info {
+    pub elem: Type,
+    pub shape: Option<Vec<i64>>,
+}
+
+pub fn info(t: &Type) -> Option<Info> {
+    match t.data() {
+        TypeData::RankedTensor { shape, elem, .. } => Some(Info { elem: elem.clone(), shape: Some(shape.clone()) }),
+        TypeData::UnrankedTensor { elem } => Some(Info { elem: elem.clone(), shape: None }),
+        _ => None,
+    }
+}
+
+pub fn tensor(ctx: &Context, elem: &Type, shape: Option<Vec<i64>>) -> Type {
+    match shape {
+        Some(shape) => ctx.intern_type(TypeData::RankedTensor { shape, elem: elem.clone(), encoding: None }),
+        None => ctx.intern_type(TypeData::UnrankedTensor { elem: elem.clone() }),
+    }
+}
+
+/// The integer values of a constant operand (an `onnx.Constant` of integers).
+pub fn const_ints(body: &Body, v: Value) -> Option<Vec<i64>> {
+    // A tensor with no elements has known (no) values, constant or not.
+    if body.value_type(v).num_elements() == Some(0) {
+        return Some(vec![]);
+    }
+    let d = body.defining_op(v)?;
+    if body.name(d).as_str() != "onnx.Constant" {
+        return None;
+    }
+    let a = body.op(d).properties.get("value")?;
+    match a.data() {
+        AttrData::Dense { ty, data } => {
+            let elem = ty.scalar();
+            elem.int_width()?;
+            let n = ty.num_elements()? as usize;
+            Some((0..n).map(|i| read_int_element(&data.bytes, if data.splat { 0 } else { i }, elem) as i64).collect())
+        }
+        AttrData::DenseResource { ty, resource } => {
+            let elem = ty.scalar();
+            elem.int_width()?;
+            let bytes = &resource.blob.get()?.data;
+            let n = ty.num_elements()? as usize;
+            Some((0..n).map(|i| read_int_element(bytes, i, elem) as i64).collect())
+        }
+        _ => None,
+    }
+}
+
+fn is_none(body: &Body, v: Value) -> bool {
+    body.value_type(v).data() == &TypeData::None
+}
+
+fn ints_attr(a: Option<&Attribute>) -> Option<Vec<i64>> {
+    match a?.data() {
+        AttrData::DenseArray { data: ir::attributes::ArrayData::Int(v), .. } => Some(v.clone()),
+        _ => None,
+    }
+}
+
+fn int_attr(a: Option<&Attribute>) -> Option<i64> {
+    a.and_then(|a| a.as_int()).map(|v| v as i64)
+}
+
+/// Numpy-style broadcast of shapes (None: unknown rank).
+fn broadcast(shapes: &[Option<Vec<i64>>]) -> Option<Vec<i64>> {
+    let shapes: Vec<&Vec<i64>> = shapes.iter().map(|s| s.as_ref()).collect::<Option<_>>()?;
+    let rank = shapes.iter().map(|s| s.len()).max().unwrap_or(0);
+    let mut out = vec![1i64; rank];
+    for s in shapes {
+        for (i, &d) in s.iter().enumerate() {
+            let o = &mut out[rank - s.len() + i];
+            *o = match (*o, d) {
+                (1, d) => d,
+                (o, 1) => o,
+                (DYNAMIC, d) | (d, DYNAMIC) => d.max(DYNAMIC).max(if d == DYNAMIC { DYNAMIC } else { d }),
+                (o, d) if o == d => o,
+                _ => return None,
+            };
+        }
+    }
+    Some(out)
+}
+
+fn norm_axis(a: i64, rank: usize) -> Option<usize> {
+    let r = rank as i64;
+    let x = if a < 0 { a + r } else { a };
+    (0..r).contains(&x).then_some(x as usize)
+}
+
+/// Output size of a sliding window: floor or ceil((in + pads - dil*(k-1) - 1) / stride) + 1.
+fn window(input: i64, k: i64, pad: i64, stride: i64, dil: i64, ceil: bool) -> i64 {
+    if input == DYNAMIC {
+        return DYNAMIC;
+    }
+    let eff = dil * (k - 1) + 1;
+    let num = input + pad - eff;
+    if num < 0 || stride <= 0 {
+        return DYNAMIC;
+    }
+    if ceil {
+        let o = (num + stride - 1) / stride + 1;
+        // The last window must start inside the input (or its left padding).
+        if (o - 1) * stride >= input + pad / 2 { o - 1 } else { o }
+    } else {
+        num / stride + 1
+    }
+}
+
+const UNARY: &[&str] = &[
+    "Abs", "Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "Ceil", "Cos", "Cosh", "Elu", "Erf", "Exp", "Floor", "HardSigmoid", "HardSwish",
+    "Identity", "LeakyRelu", "Log", "LogSoftmax", "Mish", "Neg", "Reciprocal", "Relu", "Round", "Selu", "Sigmoid", "Sign", "Sin", "Sinh",
+    "Softmax", "Softplus", "Softsign", "Sqrt", "Tan", "Tanh", "ThresholdedRelu", "Celu", "Gelu", "Hardmax", "Shrink", "Not", "BitwiseNot",
+    "LRN", "MeanVarianceNormalization", "Clip", "CumSum", "Trilu", "ReverseSequence", "InstanceNormalization", "LayerNormalization",
+    "GroupNormalization", "BatchNormalization", "Swish", "RMSNormalization",
+];
+const BROADCAST: &[&str] = &["Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sum", "Mean", "BitShift", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Mod", "PRelu"];
+const COMPARE: &[&str] = &["And", "Or", "Xor", "Equal", "Greater", "Less", "GreaterOrEqual", "LessOrEqual"];
+const REDUCE: &[&str] = &[
+    "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare",
+];
+
+/// Result types for `op`, or `None` when no rule applies or inputs are too unknown.
+pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
+    let d = body.op(op);
+    let name = d.name.as_str().strip_prefix("onnx.")?;
+    let ops = d.operands();
+    let ins: Vec<Option<Info>> = ops.iter().map(|v| info(body.value_type(*v))).collect();
+    let attr = |n: &str| d.properties.get(n);
+    let in0 = || ins.first().cloned().flatten();
+    let t = |elem: &Type, shape: Option<Vec<i64>>| tensor(ctx, elem, shape);
+    let one = |ty: Type| Some(vec![ty]);
+    if UNARY.contains(&name) {
+        let i = in0()?;
+        let mut v = vec![t(&i.elem, i.shape.clone())];
+        // Extra outputs of normalizations (mean, inv std) and dropout's mask are not inferred here.
+        while v.len() < d.results().len() {
+            v.push(body.value_type(d.results()[v.len()]).clone());
+        }
+        return Some(v);
+    }
+    if name == "IsNaN" || name == "IsInf" {
+        return one(t(&ctx.i1(), in0()?.shape));
+    }
+    if BROADCAST.contains(&name) || COMPARE.contains(&name) {
+        let infos: Vec<Info> = ins.iter().cloned().collect::<Option<_>>()?;
+        let shape = broadcast(&infos.iter().map(|i| i.shape.clone()).collect::<Vec<_>>());
+        let elem = if COMPARE.contains(&name) && !matches!(name, "And" | "Or" | "Xor") { ctx.i1() } else { infos[0].elem.clone() };
+        let elem = if matches!(name, "And" | "Or" | "Xor") { ctx.i1() } else { elem };
+        return one(t(&elem, shape));
+    }
+    match name {
+        "Where" => {
+            let infos: Vec<Info> = ins.iter().cloned().collect::<Option<_>>()?;
+            one(t(&infos[1].elem, broadcast(&infos.iter().map(|i| i.shape.clone()).collect::<Vec<_>>())))
+        }
+        "Cast" => {
+            let to = int_attr(attr("to"))?;
+            one(t(&crate::types::elem_type(ctx, to as i32).ok()?, in0()?.shape))
+        }
+        "CastLike" => one(t(&ins.get(1)?.clone()?.elem, in0()?.shape)),
+        "Shape" => {
+            let r = in0()?.shape?.len() as i64;
+            let clamp = |x: i64| if x < 0 { (x + r).max(0) } else { x.min(r) };
+            let start = clamp(int_attr(attr("start")).unwrap_or(0));
+            let end = clamp(int_attr(attr("end")).unwrap_or(r));
+            one(t(&ctx.i64(), Some(vec![(end - start).max(0)])))
+        }
+        "Size" => one(t(&ctx.i64(), Some(vec![]))),
+        "MatMul" | "MatMulInteger" => {
+            let (a, b) = (in0()?.shape?, ins.get(1)?.clone()?.shape?);
+            let elem = if name == "MatMulInteger" { ctx.i32() } else { in0()?.elem };
+            if a.is_empty() || b.is_empty() {
+                return None;
+            }
+            let (a2, b2) = (if a.len() == 1 { vec![1, a[0]] } else { a.clone() }, if b.len() == 1 { vec![b[0], 1] } else { b.clone() });
+            let batch = broadcast(&[Some(a2[..a2.len() - 2].to_vec()), Some(b2[..b2.len() - 2].to_vec())])?;
+            let mut out = batch;
+            if a.len() > 1 {
+                out.push(a2[a2.len() - 2]);
+            }
+            if b.len() > 1 {
+                out.push(b2[b2.len() - 1]);
+            }
+            one(t(&elem, Some(out)))
+        }
+        "Gemm" => {
+            let (a, b) = (in0()?.shape?, ins.get(1)?.clone()?.shape?);
+            if a.len() != 2 || b.len() != 2 {
+                return None;
+            }
+            let m = if int_attr(attr("transA")).unwrap_or(0) != 0 { a[1] } else { a[0] };
+            let n = if int_attr(attr("transB")).unwrap_or(0) != 0 { b[0] } else { b[1] };
+            one(t(&in0()?.elem, Some(vec![m, n])))
+        }
+        "Conv" | "ConvInteger" | "MaxPool" | "AveragePool" | "LpPool" | "ConvTranspose" => {
+            let x = in0()?.shape?;
+            if x.len() < 3 {
+                return None;
+            }
+            let sp = x.len() - 2;
+            let kernel: Vec<i64> = match ints_attr(attr("kernel_shape")) {
+                Some(k) => k,
+                None if name.starts_with("Conv") => ins.get(1)?.clone()?.shape?[2..].to_vec(),
+                None => return None,
+            };
+            if kernel.len() != sp {
+                return None;
+            }
+            let strides = ints_attr(attr("strides")).unwrap_or(vec![1; sp]);
+            let dil = ints_attr(attr("dilations")).unwrap_or(vec![1; sp]);
+            let pads = ints_attr(attr("pads")).unwrap_or(vec![0; 2 * sp]);
+            let auto = attr("auto_pad").and_then(|a| a.as_str()).unwrap_or("NOTSET");
+            let ceil = int_attr(attr("ceil_mode")).unwrap_or(0) != 0;
+            let channels = if name.starts_with("Conv") {
+                let w = ins.get(1)?.clone()?.shape?;
+                if name == "ConvTranspose" { w.get(1).copied()? * int_attr(attr("group")).unwrap_or(1) } else { w[0] }
+            } else {
+                x[1]
+            };
+            let mut out = vec![x[0], channels];
+            for i in 0..sp {
+                let v = if name == "ConvTranspose" {
+                    if let Some(os) = ints_attr(attr("output_shape")) {
+                        *os.get(i)?
+                    } else if x[2 + i] == DYNAMIC {
+                        DYNAMIC
+                    } else {
+                        let op_pad = ints_attr(attr("output_padding")).map(|p| p[i]).unwrap_or(0);
+                        let total_pad = if auto == "NOTSET" { pads[i] + pads[i + sp] } else { 0 };
+                        let full = strides[i] * (x[2 + i] - 1) + op_pad + (kernel[i] - 1) * dil[i] + 1;
+                        if auto == "SAME_UPPER" || auto == "SAME_LOWER" { x[2 + i] * strides[i] } else { full - total_pad }
+                    }
+                } else {
+                    match auto {
+                        "SAME_UPPER" | "SAME_LOWER" => {
+                            if x[2 + i] == DYNAMIC { DYNAMIC } else { (x[2 + i] + strides[i] - 1) / strides[i] }
+                        }
+                        "VALID" => window(x[2 + i], kernel[i], 0, strides[i], dil[i], ceil),
+                        _ => window(x[2 + i], kernel[i], pads[i] + pads[i + sp], strides[i], dil[i], ceil),
+                    }
+                };
+                out.push(v);
+            }
+            let elem = if name == "ConvInteger" { ctx.i32() } else { in0()?.elem };
+            let mut v = vec![t(&elem, Some(out.clone()))];
+            if name == "MaxPool" && d.results().len() == 2 {
+                v.push(t(&ctx.i64(), Some(out)));
+            }
+            Some(v)
+        }
+        "GlobalAveragePool" | "GlobalMaxPool" | "GlobalLpPool" => {
+            let x = in0()?.shape?;
+            let mut out = x[..2.min(x.len())].to_vec();
+            out.extend(std::iter::repeat_n(1, x.len().saturating_sub(2)));
+            one(t(&in0()?.elem, Some(out)))
+        }
+        "Transpose" => {
+            let x = in0()?.shape?;
+            let perm = ints_attr(attr("perm")).unwrap_or_else(|| (0..x.len() as i64).rev().collect());
+            one(t(&in0()?.elem, Some(perm.iter().map(|p| x.get(*p as usize).copied()).collect::<Option<_>>()?)))
+        }
+        "Flatten" => {
+            let x = in0()?.shape?;
+            let axis = norm_axis(int_attr(attr("axis")).unwrap_or(1), x.len() + 1)?;
+            let prod = |s: &[i64]| if s.contains(&DYNAMIC) { DYNAMIC } else { s.iter().product() };
+            one(t(&in0()?.elem, Some(vec![prod(&x[..axis]), prod(&x[axis..])])))
+        }
+        "Reshape" => {
+            let x = in0()?;
+            let target = const_ints(body, *ops.get(1)?)?;
+            let allowzero = int_attr(attr("allowzero")).unwrap_or(0) != 0;
+            let mut out: Vec<i64> = vec![];
+            for (i, &s) in target.iter().enumerate() {
+                out.push(if s == 0 && !allowzero { *x.shape.as_ref()?.get(i)? } else { s });
+            }
+            if let Some(k) = out.iter().position(|s| *s == -1) {
+                let known: Vec<i64> = out.iter().enumerate().filter(|(j, _)| *j != k).map(|(_, s)| *s).collect();
+                let total = x.shape.as_ref().filter(|s| !s.contains(&DYNAMIC)).map(|s| s.iter().product::<i64>());
+                out[k] = match total {
+                    Some(tot) if !known.contains(&DYNAMIC) && known.iter().product::<i64>() != 0 => tot / known.iter().product::<i64>(),
+                    _ => DYNAMIC,
+                };
+            }
+            one(t(&x.elem, Some(out)))
+        }
+        "Squeeze" | "Unsqueeze" => {
+            let x = in0()?;
+            let shape = x.shape?;
+            let axes = match ops.get(1) {
+                Some(v) if !is_none(body, *v) => Some(const_ints(body, *v)?),
+                _ => ints_attr(attr("axes")),
+            };
+            if name == "Squeeze" {
+                let out: Vec<i64> = match axes {
+                    Some(a) => {
+                        let a: Vec<usize> = a.iter().map(|x| norm_axis(*x, shape.len())).collect::<Option<_>>()?;
+                        shape.iter().enumerate().filter(|(i, _)| !a.contains(i)).map(|(_, d)| *d).collect()
+                    }
+                    None => {
+                        if shape.contains(&DYNAMIC) {
+                            return None;
+                        }
+                        shape.iter().copied().filter(|d| *d != 1).collect()
+                    }
+                };
+                one(t(&x.elem, Some(out)))
+            } else {
+                let axes = axes?;
+                let rank = shape.len() + axes.len();
+                let mut a: Vec<usize> = axes.iter().map(|x| norm_axis(*x, rank)).collect::<Option<_>>()?;
+                a.sort();
+                let mut out = shape.clone();
+                for ax in a {
+                    out.insert(ax.min(out.len()), 1);
+                }
+                one(t(&x.elem, Some(out)))
+            }
+        }
+        "Concat" => {
+            let infos: Vec<Info> = ins.iter().cloned().collect::<Option<_>>()?;
+            let shapes: Vec<Vec<i64>> = infos.iter().map(|i| i.shape.clone()).collect::<Option<_>>()?;
+            let rank = shapes.first()?.len();
+            let axis = norm_axis(int_attr(attr("axis"))?, rank)?;
+            let mut out = shapes[0].clone();
+            out[axis] = shapes.iter().map(|s| s.get(axis).copied().unwrap_or(DYNAMIC)).try_fold(0i64, |a, d| if d == DYNAMIC { None } else { Some(a + d) }).unwrap_or(DYNAMIC);
+            one(t(&infos[0].elem, Some(out)))
+        }
+        "Gather" => {
+            let (x, idx) = (in0()?, ins.get(1)?.clone()?);
+            let (xs, is) = (x.shape?, idx.shape?);
+            let axis = norm_axis(int_attr(attr("axis")).unwrap_or(0), xs.len())?;
+            let mut out = xs[..axis].to_vec();
+            out.extend(is);
+            out.extend(&xs[axis + 1..]);
+            one(t(&x.elem, Some(out)))
+        }
+        "Expand" => {
+            let x = in0()?;
+            let target = const_ints(body, *ops.get(1)?)?;
+            one(t(&x.elem, broadcast(&[x.shape, Some(target)])))
+        }
+        "Tile" => {
+            let x = in0()?;
+            let reps = const_ints(body, *ops.get(1)?)?;
+            let xs = x.shape?;
+            one(t(&x.elem, Some(xs.iter().zip(&reps).map(|(a, r)| if *a == DYNAMIC { DYNAMIC } else { a * r }).collect())))
+        }
+        "ConstantOfShape" => {
+            let shape = const_ints(body, *ops.first()?)?;
+            let elem = attr("value").and_then(|a| a.typ()).map(|t| t.scalar().clone()).unwrap_or_else(|| ctx.f32());
+            one(t(&elem, Some(shape)))
+        }
+        "ArgMax" | "ArgMin" => {
+            let xs = in0()?.shape?;
+            let axis = norm_axis(int_attr(attr("axis")).unwrap_or(0), xs.len())?;
+            let keep = int_attr(attr("keepdims")).unwrap_or(1) != 0;
+            let mut out = xs.clone();
+            if keep { out[axis] = 1 } else { out.remove(axis); }
+            one(t(&ctx.i64(), Some(out)))
+        }
+        r if REDUCE.contains(&r) => {
+            let x = in0()?;
+            let xs = x.shape?;
+            let keep = int_attr(attr("keepdims")).unwrap_or(1) != 0;
+            let axes = match ops.get(1) {
+                Some(v) if !is_none(body, *v) => Some(const_ints(body, *v)?),
+                _ => ints_attr(attr("axes")),
+            };
+            let noop = int_attr(attr("noop_with_empty_axes")).unwrap_or(0) != 0;
+            let axes: Vec<usize> = match axes {
+                Some(a) if !a.is_empty() => a.iter().map(|x| norm_axis(*x, xs.len())).collect::<Option<_>>()?,
+                _ if noop => return one(t(&x.elem, Some(xs))),
+                _ => (0..xs.len()).collect(),
+            };
+            let mut out = vec![];
+            for (i, d) in xs.iter().enumerate() {
+                if axes.contains(&i) {
+                    if keep {
+                        out.push(1);
+                    }
+                } else {
+                    out.push(*d);
+                }
+            }
+            one(t(&x.elem, Some(out)))
+        }
+        "Slice" => {
+            let x = in0()?;
+            let xs = x.shape?;
+            let starts = const_ints(body, *ops.get(1)?)?;
+            let ends = const_ints(body, *ops.get(2)?)?;
+            let axes = match ops.get(3) {
+                Some(v) if !is_none(body, *v) => const_ints(body, *v)?,
+                _ => (0..starts.len() as i64).collect(),
+            };
+            let steps = match ops.get(4) {
+                Some(v) if !is_none(body, *v) => const_ints(body, *v)?,
+                _ => vec![1; starts.len()],
+            };
+            let mut out = xs.clone();
+            for i in 0..starts.len() {
+                let a = norm_axis(*axes.get(i)?, xs.len())?;
+                let dim = xs[a];
+                if dim == DYNAMIC {
+                    out[a] = DYNAMIC;
+                    continue;
+                }
+                let step = *steps.get(i)?;
+                if step == 0 {
+                    return None;
+                }
+                let clampi = |v: i64, lo: i64, hi: i64| v.max(lo).min(hi);
+                let (mut s, mut e) = (starts[i], *ends.get(i)?);
+                if s < 0 {
+                    s += dim;
+                }
+                if e < 0 {
+                    e += dim;
+                }
+                let len = if step > 0 {
+                    let (s, e) = (clampi(s, 0, dim), clampi(e, 0, dim));
+                    if e > s { (e - s + step - 1) / step } else { 0 }
+                } else {
+                    let (s, e) = (clampi(s, -1, dim - 1), clampi(e, -1, dim - 1));
+                    if s > e { (s - e + (-step) - 1) / (-step) } else { 0 }
+                };
+                out[a] = len;
+            }
+            one(t(&x.elem, Some(out)))
+        }
+        "Pad" => {
+            let x = in0()?;
+            let xs = x.shape?;
+            let pads = match ops.get(1) {
+                Some(v) if !is_none(body, *v) => const_ints(body, *v)?,
+                _ => ints_attr(attr("pads"))?,
+            };
+            let axes: Vec<usize> = match ops.get(3) {
+                Some(v) if !is_none(body, *v) => const_ints(body, *v)?.iter().map(|a| norm_axis(*a, xs.len())).collect::<Option<_>>()?,
+                _ => (0..xs.len()).collect(),
+            };
+            let n = axes.len();
+            if pads.len() != 2 * n {
+                return None;
+            }
+            let mut out = xs.clone();
+            for (k, a) in axes.iter().enumerate() {
+                if out[*a] != DYNAMIC {
+                    out[*a] += pads[k] + pads[k + n];
+                }
+            }
+            one(t(&x.elem, Some(out)))
+        }
+        "Split" => {
+            let x = in0()?;
+            let xs = x.shape?;
+            let axis = norm_axis(int_attr(attr("axis")).unwrap_or(0), xs.len())?;
+            let n = d.results().len();
+            let sizes: Vec<i64> = match ops.get(1) {
+                Some(v) if !is_none(body, *v) => const_ints(body, *v)?,
+                _ => match ints_attr(attr("split")) {
+                    Some(s) => s,
+                    None => {
+                        let dim = xs[axis];
+                        if dim == DYNAMIC {
+                            vec![DYNAMIC; n]
+                        } else {
+                            let chunk = (dim + n as i64 - 1) / n as i64;
+                            (0..n as i64).map(|i| (dim - i * chunk).clamp(0, chunk)).collect()
+                        }
+                    }
+                },
+            };
+            Some(sizes.iter().map(|s| {
+                let mut o = xs.clone();
+                o[axis] = *s;
+                t(&x.elem, Some(o))
+            }).collect())
+        }
+        "DepthToSpace" | "SpaceToDepth" => {
+            let xs = in0()?.shape?;
+            let b = int_attr(attr("blocksize"))?;
+            if xs.len() != 4 || xs.contains(&DYNAMIC) {
+                return None;
+            }
+            let out = if name == "DepthToSpace" { vec![xs[0], xs[1] / (b * b), xs[2] * b, xs[3] * b] } else { vec![xs[0], xs[1] * b * b, xs[2] / b, xs[3] / b] };
+            one(t(&in0()?.elem, Some(out)))
+        }
+        "Range" => {
+            let vals: Vec<i64> = ops.iter().map(|v| const_ints(body, *v).and_then(|x| x.first().copied())).collect::<Option<_>>()?;
+            let (s, l, dlt) = (vals[0], vals[1], vals[2]);
+            if dlt == 0 {
+                return None;
+            }
+            one(t(&in0()?.elem, Some(vec![(((l - s) as f64 / dlt as f64).ceil() as i64).max(0)])))
+        }
+        "TopK" => {
+            let x = in0()?;
+            let mut xs = x.shape?;
+            let k = const_ints(body, *ops.get(1)?)?.first().copied()?;
+            let axis = norm_axis(int_attr(attr("axis")).unwrap_or(-1), xs.len())?;
+            xs[axis] = k;
+            Some(vec![t(&x.elem, Some(xs.clone())), t(&ctx.i64(), Some(xs))])
+        }
+        "OneHot" => {
+            let idx = in0()?.shape?;
+            let depth = const_ints(body, *ops.get(1)?)?.first().copied()?;
+            let vals = ins.get(2)?.clone()?;
+            let axis = norm_axis(int_attr(attr("axis")).unwrap_or(-1), idx.len() + 1)?;
+            let mut out = idx.clone();
+            out.insert(axis, depth);
+            one(t(&vals.elem, Some(out)))
+        }
+        "Dropout" => {
+            let x = in0()?;
+            let mut v = vec![t(&x.elem, x.shape.clone())];
+            if d.results().len() > 1 {
+                v.push(t(&ctx.i1(), x.shape));
+            }
+            Some(v)
+        }
+        _ => None,
+    }
+}
+
+/// How many dimensions a type pins down (more is more precise).
+pub fn precision(t: &Type) -> i64 {
+    match t.data() {
+        TypeData::RankedTensor { shape, .. } => 1 + shape.iter().filter(|d| **d != DYNAMIC).count() as i64,
+        TypeData::UnrankedTensor { .. } => 0,
+        _ => -1,
+    }
+}

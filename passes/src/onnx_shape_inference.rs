@@ -1,0 +1,79 @@
+//! `onnx-shape-inference`: refines the result types of onnx ops from their
+//! operands (rules in `onnx::infer`), in program order until nothing changes,
+//! then gives each function the result types of what it returns. A type only
+//! ever becomes more precise; a rule that contradicts a static type is ignored.
+
+use ir::pass::{Pass, PassContext};
+use ir::types::{Type, TypeData, DYNAMIC};
+use ir::{Body, OpId};
+use onnx::infer::{infer, precision};
+
+pub struct ShapeInference;
+
+/// `new` agrees with `old` where `old` is known.
+fn compatible(old: &Type, new: &Type) -> bool {
+    match (old.data(), new.data()) {
+        (TypeData::None, _) => true,
+        (TypeData::UnrankedTensor { elem: a }, TypeData::UnrankedTensor { elem: b } | TypeData::RankedTensor { elem: b, .. }) => a == b,
+        (TypeData::RankedTensor { shape: s, elem: a, .. }, TypeData::RankedTensor { shape: t, elem: b, .. }) => {
+            a == b && s.len() == t.len() && s.iter().zip(t).all(|(x, y)| *x == DYNAMIC || x == y)
+        }
+        _ => false,
+    }
+}
+
+fn refine(body: &mut Body, op: OpId, ctx: &ir::Context) -> u64 {
+    let Some(types) = infer(ctx, body, op) else { return 0 };
+    let results = body.op(op).results().to_vec();
+    let mut changed = 0;
+    for (r, t) in results.iter().zip(types) {
+        let old = body.value_type(*r).clone();
+        if precision(&t) > precision(&old) && compatible(&old, &t) {
+            body.set_value_type(*r, t);
+            changed += 1;
+        }
+    }
+    changed
+}
+
+impl Pass for ShapeInference {
+    fn argument(&self) -> &'static str {
+        "onnx-shape-inference"
+    }
+    fn display_name(&self) -> &'static str {
+        "ONNXShapeInference"
+    }
+    fn run(&mut self, cx: &mut PassContext, root: OpId) -> Result<(), String> {
+        let ctx = cx.ctx;
+        let mut total = 0;
+        for _ in 0..8 {
+            let ops: Vec<OpId> = cx.body.walk_preorder(root).into_iter().filter(|o| cx.body.name(*o).dialect() == "onnx").collect();
+            let changed: u64 = ops.into_iter().map(|o| refine(cx.body, o, ctx)).sum();
+            total += changed;
+            if changed == 0 {
+                break;
+            }
+        }
+        // Function results follow what is returned, where that is more precise.
+        let funcs: Vec<OpId> = cx.body.walk_preorder(root).into_iter().filter(|o| cx.body.name(*o).as_str() == "func.func").collect();
+        for f in funcs {
+            let Some(entry) = cx.body.entry_block(f) else { continue };
+            let Some(ret) = cx.body.last_op(entry) else { continue };
+            if cx.body.name(ret).as_str() != "func.return" {
+                continue;
+            }
+            let Some((ins, outs)) = func::function_type(cx.body, f) else { continue };
+            let returned: Vec<Type> = cx.body.op(ret).operands().iter().map(|v| cx.body.value_type(*v).clone()).collect();
+            if returned.len() != outs.len() {
+                continue;
+            }
+            let new: Vec<Type> = outs.iter().zip(&returned).map(|(o, r)| if precision(r) > precision(o) && compatible(o, r) { r.clone() } else { o.clone() }).collect();
+            if new != outs {
+                let fty = ctx.intern_type(TypeData::Function { inputs: ins, results: new });
+                cx.body.op_mut(f).properties.set(ctx.ident("function_type"), ir::Attribute::type_attr(fty));
+            }
+        }
+        cx.stat("num-refined", "Result types made more precise", total);
+        Ok(())
+    }
+}
