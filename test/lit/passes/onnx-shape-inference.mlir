@@ -1,0 +1,43 @@
+// onnx-shape-inference: result types from operand types (and constant
+// operands), then the function signature from what it returns.
+// RUN: npu-opt %s --allow-unregistered-dialect --onnx-shape-inference | FileCheck %s
+
+// CHECK-LABEL: func.func @cnn(%arg0: tensor<1x3x32x32xf32>, %arg1: tensor<8x3x3x3xf32>, %arg2: tensor<8xf32>) -> tensor<1x4096xf32>
+func.func @cnn(%x: tensor<1x3x32x32xf32>, %w: tensor<8x3x3x3xf32>, %b: tensor<8xf32>) -> tensor<*xf32> {
+  // CHECK: "onnx.Conv"{{.*}} -> tensor<1x8x16x16xf32>
+  %0 = "onnx.Conv"(%x, %w, %b) <{pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}> : (tensor<1x3x32x32xf32>, tensor<8x3x3x3xf32>, tensor<8xf32>) -> tensor<*xf32>
+  // CHECK: "onnx.Relu"{{.*}} -> tensor<1x8x16x16xf32>
+  %1 = "onnx.Relu"(%0) : (tensor<*xf32>) -> tensor<*xf32>
+  // CHECK: "onnx.MaxPool"{{.*}} -> tensor<1x8x8x8xf32>
+  %2 = "onnx.MaxPool"(%1) <{kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>}> : (tensor<*xf32>) -> tensor<*xf32>
+  %shape = "onnx.Constant"() <{value = dense<[1, -1]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  // CHECK: "onnx.Reshape"{{.*}} -> tensor<1x512xf32>
+  %3 = "onnx.Reshape"(%2, %shape) : (tensor<*xf32>, tensor<2xi64>) -> tensor<*xf32>
+  // CHECK: "onnx.Concat"{{.*}} -> tensor<1x4096xf32>
+  %4 = "onnx.Concat"(%3, %3, %3, %3, %3, %3, %3, %3) <{axis = 1 : i64}> : (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
+  // CHECK: return %{{.*}} : tensor<1x4096xf32>
+  return %4 : tensor<*xf32>
+}
+
+// CHECK-LABEL: func.func @misc
+func.func @misc(%a: tensor<4x1x5xf32>, %b: tensor<3x5xf32>, %m: tensor<5x6xf32>) {
+  // CHECK: "onnx.Add"{{.*}} -> tensor<4x3x5xf32>
+  %0 = "onnx.Add"(%a, %b) : (tensor<4x1x5xf32>, tensor<3x5xf32>) -> tensor<*xf32>
+  // CHECK: "onnx.Less"{{.*}} -> tensor<4x3x5xi1>
+  %1 = "onnx.Less"(%a, %b) : (tensor<4x1x5xf32>, tensor<3x5xf32>) -> tensor<*xi1>
+  // CHECK: "onnx.MatMul"{{.*}} -> tensor<4x3x6xf32>
+  %2 = "onnx.MatMul"(%0, %m) : (tensor<*xf32>, tensor<5x6xf32>) -> tensor<*xf32>
+  // CHECK: "onnx.Transpose"{{.*}} -> tensor<6x4x3xf32>
+  %3 = "onnx.Transpose"(%2) <{perm = array<i64: 2, 0, 1>}> : (tensor<*xf32>) -> tensor<*xf32>
+  // CHECK: "onnx.ReduceSum"{{.*}} -> tensor<6x1x3xf32>
+  %axes = "onnx.Constant"() <{value = dense<1> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %4 = "onnx.ReduceSum"(%3, %axes) : (tensor<*xf32>, tensor<1xi64>) -> tensor<*xf32>
+  // CHECK: "onnx.Shape"{{.*}} -> tensor<3xi64>
+  %5 = "onnx.Shape"(%4) : (tensor<*xf32>) -> tensor<*xi64>
+  // CHECK: "onnx.Cast"{{.*}} -> tensor<3xf32>
+  %6 = "onnx.Cast"(%5) <{to = 1 : i64}> : (tensor<*xi64>) -> tensor<*xf32>
+  // CHECK: "onnx.Gemm"{{.*}} -> tensor<5x5xf32>
+  %7 = "onnx.Gemm"(%b, %b) <{transA = 1 : i64}> : (tensor<3x5xf32>, tensor<3x5xf32>) -> tensor<*xf32>
+  "test.use"(%1, %6, %7) : (tensor<*xi1>, tensor<*xf32>, tensor<*xf32>) -> ()
+  return
+}
