@@ -347,6 +347,12 @@ impl<'a> Importer<'a> {
                 self.declared_type(o).unwrap_or_else(|| self.infer_elem(schema, k, &operands))
             })
             .collect();
+        // Older forms become the newest (attributes that became inputs, Upsample → Resize).
+        let mut parts = crate::normalize::NodeParts { op_name, operands, props };
+        if let Err(e) = crate::normalize::normalize(self.ctx, &mut self.body, block, &loc, &op_type, schema.since, &mut parts) {
+            return self.err(loc, format!("{}: {}", where_(), e));
+        }
+        let crate::normalize::NodeParts { op_name, operands, props } = parts;
         let mut st = OperationState::new(self.ctx.op_name(&op_name), loc.clone()).operands(&operands).results(&result_types);
         st.properties = props;
         st.regions = regions.into_iter().map(|(_, r)| r).collect();

@@ -5,6 +5,7 @@
 pub mod dialect;
 pub mod import;
 pub mod infer;
+pub mod normalize;
 #[rustfmt::skip]
 pub mod op_table;
 pub mod proto;

@@ -1,0 +1,166 @@
+//! Older opset forms normalized on import to the newest one, so later passes
+//! see one form per operator: attributes that later became inputs
+//! (Unsqueeze/Squeeze/Reduce* `axes`, Split `split`, Slice, Pad, Clip, TopK `k`,
+//! Dropout `ratio`) become constant operands, Upsample becomes Resize, and
+//! attributes that no longer exist (`consumed_inputs`, `is_test`, `spatial`) are dropped.
+
+use ir::attributes::{ArrayData, AttrData, AttrDict, Attribute, DenseData};
+use ir::types::{Type, TypeData};
+use ir::{Block, Body, Context, InsertPoint, Location, OperationState, Value};
+
+/// What the importer builds: the op name, its operands and its properties.
+pub struct NodeParts {
+    pub op_name: String,
+    pub operands: Vec<Value>,
+    pub props: AttrDict,
+}
+
+struct Builder<'a> {
+    ctx: &'a Context,
+    body: &'a mut Body,
+    block: Block,
+    loc: Location,
+}
+
+impl Builder<'_> {
+    fn constant(&mut self, elem: Type, shape: Vec<i64>, bytes: Vec<u8>) -> Value {
+        let ty = self.ctx.intern_type(TypeData::RankedTensor { shape, elem, encoding: None });
+        let a = Attribute::new(AttrData::Dense { ty: ty.clone(), data: DenseData { bytes: bytes.into(), splat: false } });
+        let st = OperationState::new(self.ctx.op_name("onnx.Constant"), self.loc.clone()).property(self.ctx.ident("value"), a).results(&[ty]);
+        let op = self.body.build(st, InsertPoint::AtEnd(self.block));
+        self.body.op(op).result(0)
+    }
+    fn i64s(&mut self, v: &[i64]) -> Value {
+        let bytes = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        self.constant(self.ctx.i64(), vec![v.len() as i64], bytes)
+    }
+    /// A scalar of `elem` holding `x` (floats and integers).
+    fn scalar(&mut self, elem: &Type, x: f64) -> Value {
+        let bytes = match elem.float_kind() {
+            Some(ir::FloatKind::F64) => x.to_le_bytes().to_vec(),
+            Some(k) => {
+                let bits = ir::float::f64_to_bits(x, k).unwrap_or(0);
+                let w = (k.width() as usize).div_ceil(8);
+                bits.to_le_bytes()[..w].to_vec()
+            }
+            None => {
+                let w = ir::attributes::element_bytes(elem).unwrap_or(8);
+                (x as i64).to_le_bytes()[..w].to_vec()
+            }
+        };
+        self.constant(elem.clone(), vec![], bytes)
+    }
+    fn none(&mut self) -> Value {
+        let st = OperationState::new(self.ctx.op_name("onnx.NoValue"), self.loc.clone()).results(&[self.ctx.none_type()]);
+        let op = self.body.build(st, InsertPoint::AtEnd(self.block));
+        self.body.op(op).result(0)
+    }
+}
+
+fn ints(a: &Attribute) -> Option<Vec<i64>> {
+    match a.data() {
+        AttrData::DenseArray { data: ArrayData::Int(v), .. } => Some(v.clone()),
+        _ => None,
+    }
+}
+
+/// Rewrites an older form in place (constants are created before the node).
+pub fn normalize(ctx: &Context, body: &mut Body, block: Block, loc: &Location, op_type: &str, since: u32, parts: &mut NodeParts) -> Result<(), String> {
+    let mut b = Builder { ctx, body, block, loc: loc.clone() };
+    for dead in ["consumed_inputs", "is_test", "spatial"] {
+        parts.props.remove(dead);
+    }
+    let elem0 = parts.operands.first().and_then(|v| b.body.value_type(*v).element_type().cloned()).unwrap_or_else(|| ctx.f32());
+    let reduce = op_type.starts_with("Reduce");
+    let axes_became_input = match op_type {
+        "Unsqueeze" | "Squeeze" => since < 13,
+        "ReduceSum" => since < 13,
+        _ if reduce => since < 18,
+        _ => false,
+    };
+    if axes_became_input {
+        if let Some(axes) = parts.props.remove("axes") {
+            let v = ints(&axes).ok_or("axes must be a list of integers")?;
+            let c = b.i64s(&v);
+            parts.operands.push(c);
+        }
+    }
+    match op_type {
+        "Split" if since < 13 => {
+            if let Some(split) = parts.props.remove("split") {
+                let v = ints(&split).ok_or("split must be a list of integers")?;
+                let c = b.i64s(&v);
+                parts.operands.push(c);
+            }
+        }
+        "Slice" if since < 10 => {
+            let starts = parts.props.remove("starts").and_then(|a| ints(&a)).ok_or("Slice-1 needs starts")?;
+            let ends = parts.props.remove("ends").and_then(|a| ints(&a)).ok_or("Slice-1 needs ends")?;
+            let (s, e) = (b.i64s(&starts), b.i64s(&ends));
+            parts.operands.extend([s, e]);
+            if let Some(axes) = parts.props.remove("axes").and_then(|a| ints(&a)) {
+                let a = b.i64s(&axes);
+                parts.operands.push(a);
+            }
+        }
+        "Pad" if since < 11 => {
+            let pads = parts.props.remove("pads").or_else(|| parts.props.remove("paddings")).and_then(|a| ints(&a)).ok_or("Pad-2 needs pads")?;
+            let value = parts.props.remove("value").and_then(|a| a.as_float()).unwrap_or(0.0);
+            let p = b.i64s(&pads);
+            let v = b.scalar(&elem0, value);
+            parts.operands.extend([p, v]);
+        }
+        "Clip" if since < 11 => {
+            let min = parts.props.remove("min").and_then(|a| a.as_float());
+            let max = parts.props.remove("max").and_then(|a| a.as_float());
+            let lo = match min {
+                Some(x) => b.scalar(&elem0, x),
+                None => b.none(),
+            };
+            let hi = match max {
+                Some(x) => b.scalar(&elem0, x),
+                None => b.none(),
+            };
+            parts.operands.extend([lo, hi]);
+        }
+        "TopK" if since < 10 => {
+            let k = parts.props.remove("k").and_then(|a| a.as_int()).ok_or("TopK-1 needs k")? as i64;
+            let c = b.i64s(&[k]);
+            parts.operands.push(c);
+        }
+        "Dropout" if since < 12 => {
+            if let Some(r) = parts.props.remove("ratio").and_then(|a| a.as_float()) {
+                let c = b.scalar(&ctx.f32(), r);
+                parts.operands.push(c);
+            }
+        }
+        "Upsample" => {
+            // Upsample(X, scales) ≡ Resize(X, roi = none, scales) with the same mode.
+            let scales = match parts.props.remove("scales") {
+                Some(a) => match a.data() {
+                    AttrData::DenseArray { data: ArrayData::Float(v), .. } => {
+                        let bytes = v.iter().flat_map(|x| (*x as f32).to_le_bytes()).collect();
+                        b.constant(ctx.f32(), vec![v.len() as i64], bytes)
+                    }
+                    _ => return Err("Upsample scales must be a list of floats".into()),
+                },
+                None => *parts.operands.get(1).ok_or("Upsample needs scales")?,
+            };
+            let roi = b.none();
+            parts.operands = vec![parts.operands[0], roi, scales];
+            parts.op_name = "onnx.Resize".into();
+            if !parts.props.contains("mode") {
+                parts.props.set(ctx.ident("mode"), Attribute::string("nearest"));
+            }
+        }
+        "Resize" if since < 11 => {
+            // Resize-10(X, scales) → Resize(X, roi = none, scales).
+            let roi = b.none();
+            if parts.operands.len() == 2 {
+                parts.operands.insert(1, roi);
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
