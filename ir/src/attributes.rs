@@ -18,6 +18,17 @@ pub struct DenseData {
     pub splat: bool,
 }
 
+impl DenseData {
+    /// Canonical storage of `n` elements of `w` bytes: one element when all are
+    /// equal (as MLIR's `DenseElementsAttr` stores and prints a splat).
+    pub fn canonical(bytes: Vec<u8>, w: usize, n: usize) -> DenseData {
+        if n >= 1 && w > 0 && bytes.len() == n * w && bytes.chunks(w).all(|c| c == &bytes[..w]) {
+            return DenseData { bytes: Arc::from(&bytes[..w]), splat: true };
+        }
+        DenseData { bytes: Arc::from(bytes), splat: false }
+    }
+}
+
 /// The bytes behind a `dense_resource<name>`: an alignment and the data.
 #[derive(Debug)]
 pub struct Blob {

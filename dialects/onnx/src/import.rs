@@ -489,8 +489,10 @@ fn constant_value(ctx: &Context, props: &AttrDict) -> Result<Attribute, String> 
         return Err("Constant must have exactly one value attribute".into());
     }
     let tensor = |elem: Type, shape: Vec<i64>, bytes: Vec<u8>| {
+        let w = ir::attributes::element_bytes(&elem).unwrap_or(1);
+        let n = shape.iter().product::<i64>().max(0) as usize;
         let ty = ctx.intern_type(TypeData::RankedTensor { shape, elem, encoding: None });
-        Attribute::new(AttrData::Dense { ty, data: ir::attributes::DenseData { bytes: bytes.into(), splat: false } })
+        Attribute::new(AttrData::Dense { ty, data: ir::attributes::DenseData::canonical(bytes, w, n) })
     };
     Ok(match (name.as_str(), a.data()) {
         ("value", _) => a.clone(),

@@ -25,7 +25,9 @@ struct Builder<'a> {
 impl Builder<'_> {
     fn constant(&mut self, elem: Type, shape: Vec<i64>, bytes: Vec<u8>) -> Value {
         let ty = self.ctx.intern_type(TypeData::RankedTensor { shape, elem, encoding: None });
-        let a = Attribute::new(AttrData::Dense { ty: ty.clone(), data: DenseData { bytes: bytes.into(), splat: false } });
+        let n = ty.num_elements().unwrap_or(0) as usize;
+        let w = ir::attributes::element_bytes(ty.scalar()).unwrap_or(1);
+        let a = Attribute::new(AttrData::Dense { ty: ty.clone(), data: DenseData::canonical(bytes, w, n) });
         let st = OperationState::new(self.ctx.op_name("onnx.Constant"), self.loc.clone()).property(self.ctx.ident("value"), a).results(&[ty]);
         let op = self.body.build(st, InsertPoint::AtEnd(self.block));
         self.body.op(op).result(0)

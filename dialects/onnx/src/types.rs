@@ -247,7 +247,7 @@ pub fn tensor_attr(
         let res = Resource::new(&name, 16, Arc::from(bytes));
         return Ok(Attribute::new(AttrData::DenseResource { ty, resource: res }));
     }
-    Ok(Attribute::new(AttrData::Dense { ty, data: DenseData { bytes: Arc::from(bytes), splat: false } }))
+    Ok(Attribute::new(AttrData::Dense { ty, data: DenseData::canonical(bytes, store_w, n) }))
 }
 
 /// A resource or symbol name made of identifier characters.

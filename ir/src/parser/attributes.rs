@@ -284,7 +284,8 @@ impl<'a> Parser<'a> {
                 if bytes.len() != n * w && !splat {
                     return self.error_at(l, format!("elements hex data size is invalid for provided type: {} bytes for {} elements of {} bytes", bytes.len(), n, w));
                 }
-                Ok(Attribute::new(AttrData::Dense { ty, data: DenseData { bytes: Arc::from(bytes), splat } }))
+                let data = if splat { DenseData { bytes: Arc::from(bytes), splat: true } } else { DenseData::canonical(bytes, w, n) };
+                Ok(Attribute::new(AttrData::Dense { ty, data }))
             }
             Body::Lits { lits, shape: lshape, splat } => {
                 if let Some(ls) = &lshape {
@@ -297,8 +298,8 @@ impl<'a> Parser<'a> {
                 for (lit, l) in &lits {
                     self.push_element(&mut bytes, lit, &elem, w, l)?;
                 }
-                let splat = splat && n != 1;
-                Ok(Attribute::new(AttrData::Dense { ty, data: DenseData { bytes: Arc::from(bytes), splat } }))
+                let data = if splat { DenseData { bytes: Arc::from(bytes), splat: n != 0 } } else { DenseData::canonical(bytes, w, n) };
+                Ok(Attribute::new(AttrData::Dense { ty, data }))
             }
         }
     }

@@ -4,7 +4,7 @@
 // RUN: npu-translate --import-onnx %onnx_node/test_upsample_nearest/model.onnx | FileCheck %s --check-prefix=UPSAMPLE
 
 // Unsqueeze-11 had `axes` as an attribute:
-// UNSQUEEZE: %[[AXES:.*]] = "onnx.Constant"() <{value = dense<[0]> : tensor<1xi64>}>
+// UNSQUEEZE: %[[AXES:.*]] = "onnx.Constant"() <{value = dense<0> : tensor<1xi64>}>
 // UNSQUEEZE-NEXT: "onnx.Unsqueeze"(%arg3, %[[AXES]]) : (tensor<i64>, tensor<1xi64>)
 // UNSQUEEZE-NOT: axes =
 
