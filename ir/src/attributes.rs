@@ -29,11 +29,26 @@ impl DenseData {
     }
 }
 
+/// Anything that owns bytes and can be shared: a `Vec`, an `Arc<[u8]>`, or a
+/// slice of a model file's buffer, so importers can hand weights over without copying.
+pub type BlobBytes = Arc<dyn AsRef<[u8]> + Send + Sync>;
+
 /// The bytes behind a `dense_resource<name>`: an alignment and the data.
-#[derive(Debug)]
 pub struct Blob {
     pub alignment: u32,
-    pub data: Arc<[u8]>,
+    pub data: BlobBytes,
+}
+
+impl Blob {
+    pub fn bytes(&self) -> &[u8] {
+        (*self.data).as_ref()
+    }
+}
+
+impl std::fmt::Debug for Blob {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "Blob({} bytes, align {})", self.bytes().len(), self.alignment)
+    }
 }
 
 /// A named resource of the `builtin` dialect. Its blob may arrive after its
@@ -45,7 +60,7 @@ pub struct Resource {
 }
 
 impl Resource {
-    pub fn new(name: &str, alignment: u32, data: Arc<[u8]>) -> Arc<Resource> {
+    pub fn new(name: &str, alignment: u32, data: BlobBytes) -> Arc<Resource> {
         let r = Resource { name: name.to_string(), blob: OnceLock::new() };
         let _ = r.blob.set(Blob { alignment, data });
         Arc::new(r)

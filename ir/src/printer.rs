@@ -377,7 +377,7 @@ impl<'a> Printer<'a> {
             }
             self.out.push_str(": \"0x");
             push_hex(&mut self.out, &blob.alignment.to_le_bytes());
-            push_hex(&mut self.out, &blob.data);
+            push_hex(&mut self.out, blob.bytes());
             self.out.push('"');
             if i + 1 < res.len() {
                 self.out.push(',');

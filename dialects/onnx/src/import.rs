@@ -52,8 +52,14 @@ struct Importer<'a> {
     resources: HashSet<String>,
 }
 
-/// Imports a serialized model.
+/// Imports a serialized model (copies it; see `import_model_bytes` to hand it over).
 pub fn import_model(ctx: &Context, bytes: &[u8], opts: &ImportOptions) -> Result<Imported, Vec<Diagnostic>> {
+    import_model_bytes(ctx, bytes::Bytes::copy_from_slice(bytes), opts)
+}
+
+/// Imports a serialized model held in `bytes`: large initializers become
+/// `dense_resource` blobs that share the buffer, so the weights are not copied.
+pub fn import_model_bytes(ctx: &Context, bytes: bytes::Bytes, opts: &ImportOptions) -> Result<Imported, Vec<Diagnostic>> {
     let file: std::sync::Arc<str> = opts.model_path.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| "<model>".into()).into();
     let top = Location::file(file.clone(), 0, 0);
     let model = proto::decode_model(bytes).map_err(|e| vec![Diagnostic::error(top.clone(), e)])?;

@@ -50,7 +50,7 @@ pub fn const_ints(body: &Body, v: Value) -> Option<Vec<i64>> {
         AttrData::DenseResource { ty, resource } => {
             let elem = ty.scalar();
             elem.int_width()?;
-            let bytes = &resource.blob.get()?.data;
+            let bytes = resource.blob.get()?.bytes();
             let n = ty.num_elements()? as usize;
             Some((0..n).map(|i| read_int_element(bytes, i, elem) as i64).collect())
         }

@@ -204,8 +204,9 @@ pub struct TensorProto {
     pub name: Option<String>,
     #[prost(string, optional, tag = "12")]
     pub doc_string: Option<String>,
-    #[prost(bytes = "vec", optional, tag = "9")]
-    pub raw_data: Option<Vec<u8>>,
+    /// Decoded from a `Bytes` buffer, this is a slice of it: weights are never copied.
+    #[prost(bytes = "bytes", optional, tag = "9")]
+    pub raw_data: Option<bytes::Bytes>,
     #[prost(message, repeated, tag = "13")]
     pub external_data: Vec<StringStringEntryProto>,
     /// 0 default, 1 external.
@@ -320,6 +321,6 @@ pub struct FunctionProto {
 
 /// Decodes a model, refusing truncated or corrupt bytes (prost checks every
 /// length against the bytes left, so a corrupt length cannot cause a large allocation).
-pub fn decode_model(bytes: &[u8]) -> Result<ModelProto, String> {
+pub fn decode_model(bytes: bytes::Bytes) -> Result<ModelProto, String> {
     ModelProto::decode(bytes).map_err(|e| format!("not a valid ONNX model: {}", e))
 }

@@ -169,11 +169,26 @@ pub fn tensor_attr(
         let v = (byte >> (sub_bits * (i % per_byte))) & mask;
         if signed_sub && v >> (sub_bits - 1) & 1 == 1 { v | !mask } else { v }
     };
-    let raw: Option<Vec<u8>> = if t.data_location == Some(1) {
-        Some(external_bytes(t, model_dir, need_raw)?)
+    // `Bytes` clones share the model buffer: nothing is copied here.
+    let raw: Option<bytes::Bytes> = if t.data_location == Some(1) {
+        Some(bytes::Bytes::from(external_bytes(t, model_dir, need_raw)?))
     } else {
         t.raw_data.clone()
     };
+    // Large raw tensors go straight into a resource that shares the buffer.
+    if let Some(r) = &raw {
+        if raw_w != 0 && dtype != dt::BOOL && r.len() == need_raw && r.len() >= resource_threshold && n > 1 {
+            let base = sanitize(&t.name.clone().unwrap_or_default());
+            let mut name = base.clone();
+            let mut k = 1;
+            while !used_names.insert(name.clone()) {
+                name = format!("{}_{}", base, k);
+                k += 1;
+            }
+            let res = Resource::new(&name, 16, Arc::new(r.clone()));
+            return Ok(Attribute::new(AttrData::DenseResource { ty, resource: res }));
+        }
+    }
     let mut bytes: Vec<u8> = Vec::with_capacity(n * store_w);
     let mismatch = |got: usize| Err(format!("tensor '{}' has {} data elements but its shape {:?} needs {}", t.name.as_deref().unwrap_or(""), got, t.dims, n));
     match raw {
@@ -188,7 +203,7 @@ pub fn tensor_attr(
             } else if dtype == dt::BOOL {
                 bytes.extend(r.iter().map(|b| (*b != 0) as u8));
             } else {
-                bytes = r;
+                bytes = r.to_vec();
             }
         }
         None => match dtype {
@@ -244,7 +259,7 @@ pub fn tensor_attr(
             name = format!("{}_{}", base, k);
             k += 1;
         }
-        let res = Resource::new(&name, 16, Arc::from(bytes));
+        let res = Resource::new(&name, 16, Arc::new(bytes));
         return Ok(Attribute::new(AttrData::DenseResource { ty, resource: res }));
     }
     Ok(Attribute::new(AttrData::Dense { ty, data: DenseData::canonical(bytes, store_w, n) }))

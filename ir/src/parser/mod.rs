@@ -487,7 +487,7 @@ impl<'a> Parser<'a> {
         };
         let align = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
         let res = self.resource(&name);
-        if res.blob.set(crate::attributes::Blob { alignment: align, data: Arc::from(&bytes[4..]) }).is_err() {
+        if res.blob.set(crate::attributes::Blob { alignment: align, data: Arc::new(bytes[4..].to_vec()) }).is_err() {
             return self.error_at(loc, format!("duplicate resource '{}'", name));
         }
         Ok(())

@@ -26,6 +26,9 @@ struct Args {
     /// Print locations.
     #[arg(long = "mlir-print-debuginfo")]
     debuginfo: bool,
+    /// What to write: the imported IR (`mlir`), or nothing (`none`: import and verify only).
+    #[arg(long = "emit", default_value = "mlir", value_parser = ["mlir", "none"])]
+    emit: String,
     /// Tensors of at least this many bytes become dense_resource blobs.
     #[arg(long = "resource-threshold", default_value_t = 1024)]
     resource_threshold: usize,
@@ -50,7 +53,8 @@ fn main() -> ExitCode {
     };
     let ctx = tools::default_context(false);
     let opts = onnx::import::ImportOptions { model_path: Some(args.input.clone().into()), resource_threshold: args.resource_threshold, use_declared_types: true };
-    let imported = match onnx::import::import_model(&ctx, &bytes, &opts) {
+    // The buffer is handed over: large weights stay in it, shared, not copied.
+    let imported = match onnx::import::import_model_bytes(&ctx, bytes.into(), &opts) {
         Ok(m) => m,
         Err(diags) => {
             let sm = SourceMgr::new();
@@ -61,6 +65,9 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if args.emit == "none" {
+        return ExitCode::SUCCESS;
+    }
     let text = print_op(&ctx, &imported.body, imported.module, PrintOptions { generic: args.generic, debug_info: args.debuginfo });
     let written = if args.output == "-" {
         use std::io::Write;
