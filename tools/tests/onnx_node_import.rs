@@ -22,7 +22,7 @@ fn outcome(ctx: &ir::Context, dir: &std::path::Path) -> String {
         Ok(b) => b,
         Err(e) => return format!("unreadable: {}", e),
     };
-    let opts = onnx::import::ImportOptions { model_path: Some(path.clone()), resource_threshold: 1024, use_declared_types: true };
+    let opts = onnx::import::ImportOptions { model_path: Some(path.clone()), resource_threshold: 1024, use_declared_types: true, dims: Default::default() };
     let m = match onnx::import::import_model(ctx, &bytes, &opts) {
         Ok(m) => m,
         Err(d) => return d[0].message.clone(),
@@ -91,7 +91,7 @@ fn supported_ops_document_is_up_to_date() {
 fn inference_outcome(ctx: &ir::Context, reg: &ir::pass::PassRegistry, dir: &std::path::Path) -> String {
     let path = dir.join("model.onnx");
     let Ok(bytes) = std::fs::read(&path) else { return "unreadable".into() };
-    let opts = onnx::import::ImportOptions { model_path: Some(path), resource_threshold: 1024, use_declared_types: false };
+    let opts = onnx::import::ImportOptions { model_path: Some(path), resource_threshold: 1024, use_declared_types: false, dims: Default::default() };
     let mut m = match onnx::import::import_model(ctx, &bytes, &opts) {
         Ok(m) => m,
         Err(d) => return format!("import: {}", d[0].message),

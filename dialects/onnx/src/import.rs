@@ -24,11 +24,13 @@ pub struct ImportOptions {
     /// When false, results get only what the schema implies (to measure shape
     /// inference), and each output's declared type is kept as `onnx.declared_type`.
     pub use_declared_types: bool,
+    /// Free dimensions bound to a value (`--dim batch=1`, as ONNX Runtime's free dimension override).
+    pub dims: HashMap<String, i64>,
 }
 
 impl Default for ImportOptions {
     fn default() -> Self {
-        ImportOptions { model_path: None, resource_threshold: 1024, use_declared_types: true }
+        ImportOptions { model_path: None, resource_threshold: 1024, use_declared_types: true, dims: HashMap::new() }
     }
 }
 
@@ -134,7 +136,7 @@ impl<'a> Importer<'a> {
 
     fn value_info_type(&mut self, vi: &ValueInfoProto, dims: &mut Vec<String>) -> Result<Type, String> {
         match &vi.r#type {
-            Some(t) => types::value_type(self.ctx, t, dims),
+            Some(t) => types::value_type_with(self.ctx, t, dims, &self.opts.dims),
             None => Err(format!("'{}' has no type", vi.name.as_deref().unwrap_or(""))),
         }
     }

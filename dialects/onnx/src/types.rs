@@ -56,6 +56,16 @@ pub fn data_type_name(t: i32) -> String {
 
 /// A value type; `dim_names` receives the symbolic name of each dimension ("" when static or unnamed).
 pub fn value_type(ctx: &Context, tp: &TypeProto, dim_names: &mut Vec<String>) -> Result<Type, String> {
+    value_type_with(ctx, tp, dim_names, &std::collections::HashMap::new())
+}
+
+/// `value_type`, with symbolic dimensions named in `bound` replaced by their value (`--dim batch=1`).
+pub fn value_type_with(
+    ctx: &Context,
+    tp: &TypeProto,
+    dim_names: &mut Vec<String>,
+    bound: &std::collections::HashMap<String, i64>,
+) -> Result<Type, String> {
     match &tp.value {
         Some(TypeValue::TensorType(t)) | Some(TypeValue::SparseTensorType(t)) => {
             let elem = elem_type(ctx, t.elem_type.unwrap_or(0))?;
@@ -70,10 +80,16 @@ pub fn value_type(ctx: &Context, tp: &TypeProto, dim_names: &mut Vec<String>) ->
                                 dim_names.push(String::new());
                             }
                             Some(DimValue::DimValue(v)) => return Err(format!("negative dimension {}", v)),
-                            Some(DimValue::DimParam(p)) => {
-                                shape.push(DYNAMIC);
-                                dim_names.push(p.clone());
-                            }
+                            Some(DimValue::DimParam(p)) => match bound.get(p) {
+                                Some(v) => {
+                                    shape.push(*v);
+                                    dim_names.push(String::new());
+                                }
+                                None => {
+                                    shape.push(DYNAMIC);
+                                    dim_names.push(p.clone());
+                                }
+                            },
                             None => {
                                 shape.push(DYNAMIC);
                                 dim_names.push(String::new());
@@ -86,7 +102,7 @@ pub fn value_type(ctx: &Context, tp: &TypeProto, dim_names: &mut Vec<String>) ->
         }
         Some(TypeValue::SequenceType(s)) | Some(TypeValue::OptionalType(s)) => {
             let inner = match &s.elem_type {
-                Some(t) => value_type(ctx, t, &mut vec![])?,
+                Some(t) => value_type_with(ctx, t, &mut vec![], bound)?,
                 None => return Err("sequence or optional type without an element type".into()),
             };
             let kind = if matches!(tp.value, Some(TypeValue::SequenceType(_))) { "Seq" } else { "Opt" };

@@ -29,6 +29,9 @@ struct Args {
     /// What to write: the imported IR (`mlir`), or nothing (`none`: import and verify only).
     #[arg(long = "emit", default_value = "mlir", value_parser = ["mlir", "none"])]
     emit: String,
+    /// Bind a free (symbolic) dimension: `--dim batch=1` (repeatable).
+    #[arg(long = "dim")]
+    dims: Vec<String>,
     /// Tensors of at least this many bytes become dense_resource blobs.
     #[arg(long = "resource-threshold", default_value_t = 1024)]
     resource_threshold: usize,
@@ -52,7 +55,24 @@ fn main() -> ExitCode {
         }
     };
     let ctx = tools::default_context(false);
-    let opts = onnx::import::ImportOptions { model_path: Some(args.input.clone().into()), resource_threshold: args.resource_threshold, use_declared_types: true };
+    let mut dims = std::collections::HashMap::new();
+    for d in &args.dims {
+        match d.split_once('=').map(|(n, v)| (n, v.parse::<i64>())) {
+            Some((n, Ok(v))) if v >= 0 => {
+                dims.insert(n.to_string(), v);
+            }
+            _ => {
+                eprintln!("npu-translate: error: --dim expects NAME=SIZE with a non-negative size, got '{}'", d);
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let opts = onnx::import::ImportOptions {
+        model_path: Some(args.input.clone().into()),
+        resource_threshold: args.resource_threshold,
+        use_declared_types: true,
+        dims,
+    };
     // The buffer is handed over: large weights stay in it, shared, not copied.
     let imported = match onnx::import::import_model_bytes(&ctx, bytes.into(), &opts) {
         Ok(m) => m,
