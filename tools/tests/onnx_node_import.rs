@@ -96,7 +96,8 @@ fn inference_outcome(ctx: &ir::Context, reg: &ir::pass::PassRegistry, dir: &std:
         Ok(m) => m,
         Err(d) => return format!("import: {}", d[0].message),
     };
-    let pm = ir::pass::parse_pipeline("builtin.module(onnx-shape-inference)", reg).unwrap();
+    // Inference with constant folding of shape computations, to a fixed point in practice.
+    let pm = ir::pass::parse_pipeline("builtin.module(onnx-shape-inference,canonicalize,onnx-shape-inference,canonicalize,onnx-shape-inference)", reg).unwrap();
     let mut pm = ir::pass::PassManager::new(pm, Default::default());
     if let Err(e) = pm.run(ctx, &mut m.body, m.module) {
         return format!("inference: {}", e.diagnostics[0].message);

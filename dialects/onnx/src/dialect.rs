@@ -49,7 +49,13 @@ fn build() -> &'static [OpDef] {
             .filter(|a| a.ty != AttrType::Graph)
             .map(|a| optional(Box::leak(a.name.to_string().into_boxed_str()), attr_kind(a.ty)))
             .collect();
-        let traits: &'static [Trait] = if NOT_PURE.contains(&op.name) { &[] } else { &[Trait::Pure] };
+        let traits: &'static [Trait] = if NOT_PURE.contains(&op.name) {
+            &[]
+        } else if op.name == "Constant" {
+            &[Trait::Pure, Trait::ConstantLike]
+        } else {
+            &[Trait::Pure]
+        };
         defs.push(OpDef {
             name: Box::leak(format!("onnx.{}", op.name).into_boxed_str()),
             summary: "An ONNX operator (see the ONNX operator documentation).",
@@ -59,6 +65,8 @@ fn build() -> &'static [OpDef] {
             regions: if graphs == 0 { Count::Exactly(0) } else { Count::Any },
             traits: if graphs > 0 { &[] } else { traits },
             properties: leak(props),
+            fold: crate::fold::folder(op.name),
+            canonicalize: crate::canonicalize::patterns(op.name),
             ..OpDef::DEFAULT
         });
     }
@@ -86,5 +94,5 @@ pub fn ops() -> &'static [OpDef] {
 
 pub fn dialect() -> &'static DialectDef {
     static D: OnceLock<&'static DialectDef> = OnceLock::new();
-    D.get_or_init(|| Box::leak(Box::new(DialectDef { name: "onnx", ops: ops(), materialize_constant: None })))
+    D.get_or_init(|| Box::leak(Box::new(DialectDef { name: "onnx", ops: ops(), materialize_constant: Some(crate::fold::materialize) })))
 }

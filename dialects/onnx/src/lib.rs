@@ -2,7 +2,9 @@
 //! a table generated out of ONNX's own schemas), the protobuf messages, and the
 //! importer (`npu-translate --import-onnx`).
 
+pub mod canonicalize;
 pub mod dialect;
+pub mod fold;
 pub mod import;
 pub mod infer;
 pub mod normalize;

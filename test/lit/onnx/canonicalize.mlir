@@ -1,0 +1,57 @@
+// onnx canonicalizations and folders: the exporters' shape chain folds to a
+// constant so Reshape becomes static; Identity and inference Dropout vanish;
+// BatchNormalization folds into the Conv before it; Gemm's transposed
+// constant B is transposed in place. Values are computed by hand below.
+// RUN: npu-opt %s --canonicalize --onnx-shape-inference | FileCheck %s
+
+// CHECK-LABEL: func.func @shape_chain(%arg0: tensor<2x3x4xf32>) -> tensor<3x8xf32>
+// CHECK: %[[S:.*]] = "onnx.Constant"() <{value = dense<[3, -1]> : tensor<2xi64>}>
+// CHECK: "onnx.Reshape"(%arg0, %[[S]]) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<3x8xf32>
+// CHECK-NOT: onnx.Shape
+func.func @shape_chain(%x: tensor<2x3x4xf32>) -> tensor<*xf32> {
+  %s = "onnx.Shape"(%x) : (tensor<2x3x4xf32>) -> tensor<3xi64>
+  %one = "onnx.Constant"() <{value = dense<1> : tensor<i64>}> : () -> tensor<i64>
+  %d1 = "onnx.Gather"(%s, %one) <{axis = 0 : i64}> : (tensor<3xi64>, tensor<i64>) -> tensor<i64>
+  %zero = "onnx.Constant"() <{value = dense<0> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %u = "onnx.Unsqueeze"(%d1, %zero) : (tensor<i64>, tensor<1xi64>) -> tensor<1xi64>
+  %m1 = "onnx.Constant"() <{value = dense<-1> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %shape = "onnx.Concat"(%u, %m1) <{axis = 0 : i64}> : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %r = "onnx.Reshape"(%x, %shape) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<*xf32>
+  return %r : tensor<*xf32>
+}
+
+// CHECK-LABEL: func.func @identities
+// CHECK-NEXT: return %arg0
+func.func @identities(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "onnx.Identity"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = "onnx.Dropout"(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// s = scale / sqrt(var + eps) = [4/2, 3/3] = [2, 1]; W' = W·s = [2, 1];
+// B' = (B - mean)·s + bias = [(1 - 1)·2 + 0.5, (2 - 0)·1 - 1] = [0.5, 1].
+// CHECK-LABEL: func.func @bn_into_conv
+// CHECK-DAG: "onnx.Constant"() <{value = dense<{{\[\[\[\[}}2.000000e+00]]], {{\[\[\[}}1.000000e+00]]]]> : tensor<2x1x1x1xf32>}>
+// CHECK-DAG: "onnx.Constant"() <{value = dense<[5.000000e-01, 1.000000e+00]> : tensor<2xf32>}>
+// CHECK: "onnx.Conv"
+// CHECK-NOT: onnx.BatchNormalization
+func.func @bn_into_conv(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w = "onnx.Constant"() <{value = dense<1.0> : tensor<2x1x1x1xf32>}> : () -> tensor<2x1x1x1xf32>
+  %b = "onnx.Constant"() <{value = dense<[1.0, 2.0]> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %c = "onnx.Conv"(%x, %w, %b) : (tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+  %scale = "onnx.Constant"() <{value = dense<[4.0, 3.0]> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %bias = "onnx.Constant"() <{value = dense<[0.5, -1.0]> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %mean = "onnx.Constant"() <{value = dense<[1.0, 0.0]> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %var = "onnx.Constant"() <{value = dense<[3.0, 8.0]> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %y = "onnx.BatchNormalization"(%c, %scale, %bias, %mean, %var) <{epsilon = 1.0 : f32}> : (tensor<1x2x4x4xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+  return %y : tensor<1x2x4x4xf32>
+}
+
+// CHECK-LABEL: func.func @gemm_trans_b
+// CHECK: %[[B:.*]] = "onnx.Constant"() <{value = dense<{{\[\[}}1.000000e+00, 3.000000e+00], [2.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>}>
+// CHECK: "onnx.Gemm"(%arg0, %[[B]]) : (tensor<3x2xf32>, tensor<2x2xf32>) -> tensor<3x2xf32>
+func.func @gemm_trans_b(%a: tensor<3x2xf32>) -> tensor<3x2xf32> {
+  %b = "onnx.Constant"() <{value = dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>}> : () -> tensor<2x2xf32>
+  %y = "onnx.Gemm"(%a, %b) <{transB = 1 : i64}> : (tensor<3x2xf32>, tensor<2x2xf32>) -> tensor<3x2xf32>
+  return %y : tensor<3x2xf32>
+}
