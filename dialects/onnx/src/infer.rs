@@ -123,7 +123,7 @@ const UNARY: &[&str] = &[
     "Identity", "LeakyRelu", "Log", "LogSoftmax", "Mish", "Neg", "Reciprocal", "Relu", "Round", "Selu", "Sigmoid", "Sign", "Sin", "Sinh",
     "Softmax", "Softplus", "Softsign", "Sqrt", "Tan", "Tanh", "ThresholdedRelu", "Celu", "Gelu", "Hardmax", "Shrink", "Not", "BitwiseNot",
     "LRN", "MeanVarianceNormalization", "Clip", "CumSum", "Trilu", "ReverseSequence", "InstanceNormalization", "LayerNormalization",
-    "GroupNormalization", "BatchNormalization", "Swish", "RMSNormalization",
+    "GroupNormalization", "BatchNormalization", "Swish",
 ];
 const BROADCAST: &[&str] = &["Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sum", "Mean", "BitShift", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Mod", "PRelu"];
 const COMPARE: &[&str] = &["And", "Or", "Xor", "Equal", "Greater", "Less", "GreaterOrEqual", "LessOrEqual"];
@@ -522,6 +522,52 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
             let mut out = idx.clone();
             out.insert(axis, depth);
             one(t(&vals.elem, Some(out)))
+        }
+        "LayerNormalization" | "RMSNormalization" => {
+            // Y like X; Mean and InvStdDev keep the dims before `axis`, 1 from there on, in the stash type.
+            let x = in0()?;
+            let mut v = vec![t(&x.elem, x.shape.clone())];
+            if d.results().len() > 1 {
+                let xs = x.shape?;
+                let axis = norm_axis(int_attr(attr("axis")).unwrap_or(-1), xs.len())?;
+                let stats: Vec<i64> = xs.iter().enumerate().map(|(i, d)| if i < axis { *d } else { 1 }).collect();
+                let stash = crate::types::elem_type(ctx, int_attr(attr("stash_type")).unwrap_or(1) as i32).ok()?;
+                while v.len() < d.results().len() {
+                    v.push(t(&stash, Some(stats.clone())));
+                }
+            }
+            Some(v)
+        }
+        "SoftmaxCrossEntropyLoss" | "NegativeLogLikelihoodLoss" => {
+            // Reduced to a scalar unless reduction = none (then the target's shape); log_prob like the scores.
+            let x = in0()?;
+            let target = ins.get(1)?.clone()?;
+            let reduction = attr("reduction").and_then(|a| a.as_str()).unwrap_or("mean");
+            let out = if reduction == "none" { target.shape } else { Some(vec![]) };
+            let mut v = vec![t(&x.elem, out)];
+            if d.results().len() > 1 {
+                v.push(t(&x.elem, x.shape));
+            }
+            Some(v)
+        }
+        "Attention" => {
+            // 4-D: (B, Hq, Sq, Dh) → (B, Hq, Sq, Dv); 3-D: (B, Sq, Hq·Dh) → (B, Sq, Hq·Dv), Dv = V's last / kv_num_heads.
+            let q = in0()?;
+            let (qs, vs) = (q.shape?, ins.get(2)?.clone()?.shape?);
+            let out = match (qs.len(), vs.len()) {
+                (4, 4) => vec![qs[0], qs[1], qs[2], vs[3]],
+                (3, 3) => {
+                    let (hq, hkv) = (int_attr(attr("q_num_heads"))?, int_attr(attr("kv_num_heads"))?);
+                    let hidden = if vs[2] == DYNAMIC || hkv == 0 { DYNAMIC } else { hq * (vs[2] / hkv) };
+                    vec![qs[0], qs[1], hidden]
+                }
+                _ => return None,
+            };
+            let mut v = vec![t(&q.elem, Some(out))];
+            while v.len() < d.results().len() {
+                v.push(body.value_type(d.results()[v.len()]).clone());
+            }
+            Some(v)
         }
         "Dropout" => {
             let x = in0()?;
