@@ -122,7 +122,7 @@ const UNARY: &[&str] = &[
     "Abs", "Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "Ceil", "Cos", "Cosh", "Elu", "Erf", "Exp", "Floor", "HardSigmoid", "HardSwish",
     "Identity", "LeakyRelu", "Log", "LogSoftmax", "Mish", "Neg", "Reciprocal", "Relu", "Round", "Selu", "Sigmoid", "Sign", "Sin", "Sinh",
     "Softmax", "Softplus", "Softsign", "Sqrt", "Tan", "Tanh", "ThresholdedRelu", "Celu", "Gelu", "Hardmax", "Shrink", "Not", "BitwiseNot",
-    "LRN", "MeanVarianceNormalization", "Clip", "CumSum", "Trilu", "ReverseSequence", "InstanceNormalization", "LayerNormalization",
+    "LRN", "MeanVarianceNormalization", "Clip", "CumSum", "Trilu", "ReverseSequence", "InstanceNormalization",
     "GroupNormalization", "BatchNormalization", "Swish",
 ];
 const BROADCAST: &[&str] = &["Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sum", "Mean", "BitShift", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Mod", "PRelu"];

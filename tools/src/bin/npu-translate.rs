@@ -29,6 +29,10 @@ struct Args {
     /// What to write: the imported IR (`mlir`), or nothing (`none`: import and verify only).
     #[arg(long = "emit", default_value = "mlir", value_parser = ["mlir", "none"])]
     emit: String,
+    /// Ignore the types the model declares for intermediate values and outputs
+    /// (to see what shape inference alone derives); outputs keep theirs as `onnx.declared_type`.
+    #[arg(long = "ignore-value-info")]
+    ignore_value_info: bool,
     /// Bind a free (symbolic) dimension: `--dim batch=1` (repeatable).
     #[arg(long = "dim")]
     dims: Vec<String>,
@@ -70,7 +74,7 @@ fn main() -> ExitCode {
     let opts = onnx::import::ImportOptions {
         model_path: Some(args.input.clone().into()),
         resource_threshold: args.resource_threshold,
-        use_declared_types: true,
+        use_declared_types: !args.ignore_value_info,
         dims,
     };
     // The buffer is handed over: large weights stay in it, shared, not copied.
