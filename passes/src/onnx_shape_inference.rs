@@ -2,8 +2,12 @@
 //! operands (rules in `onnx::infer`), in program order until nothing changes,
 //! then gives each function the result types of what it returns. A type only
 //! ever becomes more precise; a rule that contradicts a static type is ignored.
+//! Ops whose types are refined are folded on the spot (as ONNX's data
+//! propagation does), so a `Shape → Gather → Concat → Reshape` chain resolves
+//! in one run of the pass rather than one run per link.
 
 use ir::pass::{Pass, PassContext};
+use ir::rewrite::OperationFolder;
 use ir::types::{Type, TypeData, DYNAMIC};
 use ir::{Body, OpId};
 use onnx::infer::{infer, precision};
@@ -45,10 +49,23 @@ impl Pass for ShapeInference {
     }
     fn run(&mut self, cx: &mut PassContext, root: OpId) -> Result<(), String> {
         let ctx = cx.ctx;
-        let mut total = 0;
-        for _ in 0..8 {
+        let (mut total, mut folded) = (0, 0);
+        let mut folder = OperationFolder::default();
+        for _ in 0..16 {
             let ops: Vec<OpId> = cx.body.walk_preorder(root).into_iter().filter(|o| cx.body.name(*o).dialect() == "onnx").collect();
-            let changed: u64 = ops.into_iter().map(|o| refine(cx.body, o, ctx)).sum();
+            let mut changed = 0;
+            for o in ops {
+                if cx.body.is_erased(o) {
+                    continue;
+                }
+                changed += refine(cx.body, o, ctx);
+                // Only fold ops whose result types are known, so a folded constant never loses a type.
+                let typed = cx.body.op(o).results().iter().all(|r| onnx::infer::info(cx.body.value_type(*r)).is_some());
+                if typed && folder.try_fold(ctx, cx.body, o).is_some() {
+                    changed += 1;
+                    folded += 1;
+                }
+            }
             total += changed;
             if changed == 0 {
                 break;
@@ -73,7 +90,8 @@ impl Pass for ShapeInference {
                 cx.body.op_mut(f).properties.set(ctx.ident("function_type"), ir::Attribute::type_attr(fty));
             }
         }
-        cx.stat("num-refined", "Result types made more precise", total);
+        cx.stat("num-refined", "Result types made more precise or ops folded", total);
+        cx.stat("num-folded", "Ops folded to constants or operands", folded);
         Ok(())
     }
 }

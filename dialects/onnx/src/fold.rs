@@ -108,6 +108,11 @@ pub fn arith(x: &FoldInput) -> Option<Vec<FoldResult>> {
     let (a, b) = (operand_ints(x, 0)?, operand_ints(x, 1)?);
     let (sa, sb) = (operand_shape(x, 0)?, operand_shape(x, 1)?);
     let (shape, n) = if a.len() >= b.len() { (sa, a.len()) } else { (sb, b.len()) };
+    // Broadcasting a scalar against a one-element vector gives the higher rank.
+    let shape = match result_type(x).shape() {
+        Some(r) if !r.contains(&DYNAMIC) && r.iter().product::<i64>() == n as i64 => r.to_vec(),
+        _ => shape,
+    };
     if (a.len() != n && a.len() != 1) || (b.len() != n && b.len() != 1) {
         return None;
     }
@@ -120,12 +125,97 @@ pub fn arith(x: &FoldInput) -> Option<Vec<FoldResult>> {
                 "onnx.Add" => p.checked_add(q),
                 "onnx.Sub" => p.checked_sub(q),
                 "onnx.Mul" => p.checked_mul(q),
+                "onnx.Max" => Some(p.max(q)),
+                "onnx.Min" => Some(p.min(q)),
                 // Integer division truncates toward zero, as ONNX Runtime computes it.
                 _ => (q != 0).then(|| p.wrapping_div(q)),
             }
         })
         .collect::<Option<_>>()?;
     i64_tensor(x, &vals, shape)
+}
+
+/// Size of a statically shaped tensor.
+pub fn size(x: &FoldInput) -> Option<Vec<FoldResult>> {
+    let s = operand_shape(x, 0)?;
+    if s.contains(&DYNAMIC) || result_type(x).shape() != Some(&[][..]) {
+        return None;
+    }
+    i64_tensor(x, &[s.iter().product()], vec![])
+}
+
+/// Slice of a 1-D integer constant (shape vectors are sliced this way).
+pub fn slice(x: &FoldInput) -> Option<Vec<FoldResult>> {
+    let data = operand_ints(x, 0)?;
+    if operand_shape(x, 0)?.len() != 1 {
+        return None;
+    }
+    let n = data.len() as i64;
+    let d = x.body.op(x.op);
+    let (starts, ends) = (operand_ints(x, 1)?, operand_ints(x, 2)?);
+    let given = |i: usize| d.operands().get(i).is_some_and(|v| !matches!(x.body.value_type(*v).data(), TypeData::None));
+    if given(3) && operand_ints(x, 3)?.iter().any(|a| *a != 0 && *a != -1) {
+        return None;
+    }
+    let step = if given(4) { *operand_ints(x, 4)?.first()? } else { 1 };
+    let (mut s, mut e) = (*starts.first()?, *ends.first()?);
+    if step == 0 {
+        return None;
+    }
+    if s < 0 {
+        s += n;
+    }
+    if e < 0 {
+        e += n;
+    }
+    let mut vals = vec![];
+    if step > 0 {
+        let (mut i, e) = (s.clamp(0, n), e.clamp(0, n));
+        while i < e {
+            vals.push(data[i as usize]);
+            i += step;
+        }
+    } else {
+        let (mut i, e) = (s.clamp(-1, n - 1), e.clamp(-1, n - 1));
+        while i > e {
+            vals.push(data[i as usize]);
+            i += step;
+        }
+    }
+    let len = vals.len() as i64;
+    i64_tensor(x, &vals, vec![len])
+}
+
+/// ConstantOfShape with a constant shape: a splat of its value (splats are stored once).
+pub fn constant_of_shape(x: &FoldInput) -> Option<Vec<FoldResult>> {
+    let ty = result_type(x);
+    if !ty.shape().is_some_and(|s| !s.contains(&DYNAMIC)) {
+        return None;
+    }
+    let n = ty.num_elements()?;
+    let d = x.body.op(x.op);
+    // The value is a one-element tensor, so its bytes are exactly one element.
+    let one: std::sync::Arc<[u8]> = match d.properties.get("value").map(|a| a.data()) {
+        Some(AttrData::Dense { data, ty: vty }) if vty.scalar() == ty.scalar() && vty.num_elements() == Some(1) => data.bytes.clone(),
+        None if ty.scalar() == &x.ctx.f32() => std::sync::Arc::from(&0f32.to_le_bytes()[..]),
+        _ => return None,
+    };
+    let data = if n == 0 { DenseData { bytes: std::sync::Arc::from(&[][..]), splat: false } } else { DenseData { bytes: one, splat: true } };
+    Some(vec![FoldResult::Attr(Attribute::new(AttrData::Dense { ty, data }))])
+}
+
+/// Integer Range with constant bounds.
+pub fn range(x: &FoldInput) -> Option<Vec<FoldResult>> {
+    let (s, l, d) = (*operand_ints(x, 0)?.first()?, *operand_ints(x, 1)?.first()?, *operand_ints(x, 2)?.first()?);
+    if d == 0 {
+        return None;
+    }
+    let n = ((l - s) as f64 / d as f64).ceil().max(0.0) as usize;
+    if n > MAX_FOLD {
+        return None;
+    }
+    let vals: Vec<i64> = (0..n as i64).map(|i| s + i * d).collect();
+    i64_tensor(x, &vals, vec![n as i64])
 }
 
 /// The folder of an onnx op, if it has one.
@@ -137,7 +227,11 @@ pub fn folder(name: &str) -> Option<ir::dialect::FoldFn> {
         "Unsqueeze" | "Squeeze" | "Reshape" | "Flatten" => reshape_like,
         "Concat" => concat,
         "Cast" => cast,
-        "Add" | "Sub" | "Mul" | "Div" => arith,
+        "Add" | "Sub" | "Mul" | "Div" | "Max" | "Min" => arith,
+        "Size" => size,
+        "Slice" => slice,
+        "ConstantOfShape" => constant_of_shape,
+        "Range" => range,
         _ => return None,
     })
 }

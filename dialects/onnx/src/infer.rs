@@ -3,6 +3,7 @@
 //! operator family in one table; an op without a rule keeps what it has.
 //! Unknown dimensions are `?`; an unknown rank is an unranked tensor.
 
+use std::collections::BTreeMap;
 use ir::attributes::{read_int_element, AttrData, Attribute};
 use ir::types::{Type, TypeData, DYNAMIC};
 use ir::{Body, Context, OpId, Value};
@@ -123,9 +124,10 @@ const UNARY: &[&str] = &[
     "Identity", "LeakyRelu", "Log", "LogSoftmax", "Mish", "Neg", "Reciprocal", "Relu", "Round", "Selu", "Sigmoid", "Sign", "Sin", "Sinh",
     "Softmax", "Softplus", "Softsign", "Sqrt", "Tan", "Tanh", "ThresholdedRelu", "Celu", "Gelu", "Hardmax", "Shrink", "Not", "BitwiseNot",
     "LRN", "MeanVarianceNormalization", "Clip", "CumSum", "Trilu", "ReverseSequence", "InstanceNormalization",
-    "GroupNormalization", "BatchNormalization", "Swish",
+    "GroupNormalization", "Swish", "CumProd", "LpNormalization", "RotaryEmbedding", "ScatterElements", "Scatter", "ScatterND",
+    "TensorScatter",
 ];
-const BROADCAST: &[&str] = &["Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sum", "Mean", "BitShift", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Mod", "PRelu"];
+const BROADCAST: &[&str] = &["StringConcat", "Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sum", "Mean", "BitShift", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Mod", "PRelu"];
 const COMPARE: &[&str] = &["And", "Or", "Xor", "Equal", "Greater", "Less", "GreaterOrEqual", "LessOrEqual"];
 const REDUCE: &[&str] = &[
     "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare",
@@ -141,6 +143,9 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
     let in0 = || ins.first().cloned().flatten();
     let t = |elem: &Type, shape: Option<Vec<i64>>| tensor(ctx, elem, shape);
     let one = |ty: Type| Some(vec![ty]);
+    if name == "Identity" {
+        return one(body.value_type(*ops.first()?).clone());
+    }
     if UNARY.contains(&name) {
         let i = in0()?;
         let mut v = vec![t(&i.elem, i.shape.clone())];
@@ -204,7 +209,7 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
             let n = if int_attr(attr("transB")).unwrap_or(0) != 0 { b[0] } else { b[1] };
             one(t(&in0()?.elem, Some(vec![m, n])))
         }
-        "Conv" | "ConvInteger" | "MaxPool" | "AveragePool" | "LpPool" | "ConvTranspose" => {
+        "Conv" | "ConvInteger" | "MaxPool" | "AveragePool" | "LpPool" | "ConvTranspose" | "DeformConv" => {
             let x = in0()?.shape?;
             if x.len() < 3 {
                 return None;
@@ -212,7 +217,7 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
             let sp = x.len() - 2;
             let kernel: Vec<i64> = match ints_attr(attr("kernel_shape")) {
                 Some(k) => k,
-                None if name.starts_with("Conv") => ins.get(1)?.clone()?.shape?[2..].to_vec(),
+                None if name.contains("Conv") => ins.get(1)?.clone()?.shape?[2..].to_vec(),
                 None => return None,
             };
             if kernel.len() != sp {
@@ -223,7 +228,7 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
             let pads = ints_attr(attr("pads")).unwrap_or(vec![0; 2 * sp]);
             let auto = attr("auto_pad").and_then(|a| a.as_str()).unwrap_or("NOTSET");
             let ceil = int_attr(attr("ceil_mode")).unwrap_or(0) != 0;
-            let channels = if name.starts_with("Conv") {
+            let channels = if name.contains("Conv") {
                 let w = ins.get(1)?.clone()?.shape?;
                 if name == "ConvTranspose" { w.get(1).copied()? * int_attr(attr("group")).unwrap_or(1) } else { w[0] }
             } else {
@@ -569,6 +574,265 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
             }
             Some(v)
         }
+        "BatchNormalization" => {
+            // Y like X; in training mode running mean and variance are per channel.
+            let x = in0()?;
+            let mut v = vec![t(&x.elem, x.shape.clone())];
+            while v.len() < d.results().len() {
+                let c = ins.get(3 + v.len() - 1).cloned().flatten().or_else(|| ins.get(1).cloned().flatten())?;
+                v.push(t(&c.elem, c.shape));
+            }
+            Some(v)
+        }
+        "GatherElements" => one(t(&in0()?.elem, ins.get(1)?.clone()?.shape)),
+        "GatherND" => {
+            let (ds, is) = (in0()?.shape?, ins.get(1)?.clone()?.shape?);
+            let b = int_attr(attr("batch_dims")).unwrap_or(0) as usize;
+            let k = *is.last()?;
+            if k == DYNAMIC || b + k as usize > ds.len() {
+                return None;
+            }
+            let mut out = is[..is.len() - 1].to_vec();
+            out.extend(&ds[b + k as usize..]);
+            one(t(&in0()?.elem, Some(out)))
+        }
+        "GridSample" => {
+            let (xs, gs) = (in0()?.shape?, ins.get(1)?.clone()?.shape?);
+            if xs.len() < 3 || gs.len() != xs.len() {
+                return None;
+            }
+            let mut out = vec![xs[0], xs[1]];
+            out.extend(&gs[1..gs.len() - 1]);
+            one(t(&in0()?.elem, Some(out)))
+        }
+        "QuantizeLinear" => {
+            // The zero point's type, else output_dtype, else uint8.
+            let x = in0()?;
+            let elem = match ins.get(2).cloned().flatten() {
+                Some(zp) => zp.elem,
+                None => match int_attr(attr("output_dtype")).filter(|d| *d != 0) {
+                    Some(dt) => crate::types::elem_type(ctx, dt as i32).ok()?,
+                    None => ctx.intern_type(TypeData::Integer { width: 8, signedness: ir::types::Signedness::Unsigned }),
+                },
+            };
+            one(t(&elem, x.shape))
+        }
+        "DequantizeLinear" => {
+            let x = in0()?;
+            let elem = match int_attr(attr("output_dtype")).filter(|d| *d != 0) {
+                Some(dt) => crate::types::elem_type(ctx, dt as i32).ok()?,
+                None => ins.get(1)?.clone()?.elem,
+            };
+            one(t(&elem, x.shape))
+        }
+        "DynamicQuantizeLinear" => {
+            let x = in0()?;
+            let u8t = ctx.intern_type(TypeData::Integer { width: 8, signedness: ir::types::Signedness::Unsigned });
+            Some(vec![t(&u8t, x.shape), t(&ctx.f32(), Some(vec![])), t(&u8t, Some(vec![]))])
+        }
+        "QLinearMatMul" | "QLinearConv" => {
+            // Shapes as MatMul / Conv of (x, w); the element type of y_zero_point.
+            let (a, b) = (in0()?.shape?, ins.get(3)?.clone()?.shape?);
+            let elem = ins.get(7)?.clone()?.elem;
+            if name == "QLinearMatMul" {
+                if a.len() < 2 || b.len() < 2 {
+                    return None;
+                }
+                let mut out = broadcast(&[Some(a[..a.len() - 2].to_vec()), Some(b[..b.len() - 2].to_vec())])?;
+                out.push(a[a.len() - 2]);
+                out.push(b[b.len() - 1]);
+                return one(t(&elem, Some(out)));
+            }
+            if a.len() < 3 || b.len() != a.len() {
+                return None;
+            }
+            let sp = a.len() - 2;
+            let strides = ints_attr(attr("strides")).unwrap_or(vec![1; sp]);
+            let dil = ints_attr(attr("dilations")).unwrap_or(vec![1; sp]);
+            let pads = ints_attr(attr("pads")).unwrap_or(vec![0; 2 * sp]);
+            let mut out = vec![a[0], b[0]];
+            for i in 0..sp {
+                out.push(window(a[2 + i], b[2 + i], pads[i] + pads[i + sp], strides[i], dil[i], false));
+            }
+            one(t(&elem, Some(out)))
+        }
+        "EyeLike" | "RandomUniformLike" | "RandomNormalLike" | "Bernoulli" => {
+            let x = in0()?;
+            let elem = match int_attr(attr("dtype")) {
+                Some(dt) => crate::types::elem_type(ctx, dt as i32).ok()?,
+                None => x.elem,
+            };
+            one(t(&elem, x.shape))
+        }
+        "RegexFullMatch" => one(t(&ctx.i1(), in0()?.shape)),
+        "Det" => {
+            let xs = in0()?.shape?;
+            one(t(&in0()?.elem, Some(xs[..xs.len().checked_sub(2)?].to_vec())))
+        }
+        "RoiAlign" => {
+            let (xs, rs) = (in0()?.shape?, ins.get(1)?.clone()?.shape?);
+            let (h, w) = (int_attr(attr("output_height")).unwrap_or(1), int_attr(attr("output_width")).unwrap_or(1));
+            one(t(&in0()?.elem, Some(vec![*rs.first()?, *xs.get(1)?, h, w])))
+        }
+        "MaxUnpool" => {
+            let xs = in0()?.shape?;
+            if let Some(v) = ops.get(2).filter(|v| !is_none(body, **v)) {
+                return one(t(&in0()?.elem, Some(const_ints(body, *v)?)));
+            }
+            let kernel = ints_attr(attr("kernel_shape"))?;
+            let sp = kernel.len();
+            if xs.len() != sp + 2 {
+                return None;
+            }
+            let strides = ints_attr(attr("strides")).unwrap_or(vec![1; sp]);
+            let pads = ints_attr(attr("pads")).unwrap_or(vec![0; 2 * sp]);
+            let mut out = xs[..2].to_vec();
+            for i in 0..sp {
+                out.push(if xs[2 + i] == DYNAMIC { DYNAMIC } else { (xs[2 + i] - 1) * strides[i] + kernel[i] - pads[i] - pads[i + sp] });
+            }
+            one(t(&in0()?.elem, Some(out)))
+        }
+        "TfIdfVectorizer" => {
+            let xs = in0()?.shape?;
+            let m = ints_attr(attr("ngram_indexes"))?.into_iter().max()? + 1;
+            let out = match xs.len() {
+                1 => vec![m],
+                2 => vec![xs[0], m],
+                _ => return None,
+            };
+            one(t(&ctx.f32(), Some(out)))
+        }
+        "RNN" | "GRU" | "LSTM" => {
+            // Y: (seq, dirs, batch, hidden), Y_h / Y_c: (dirs, batch, hidden); layout = 1 puts batch first.
+            let xs = in0()?.shape?;
+            if xs.len() != 3 {
+                return None;
+            }
+            let hidden = int_attr(attr("hidden_size"))?;
+            let dirs = if attr("direction").and_then(|a| a.as_str()) == Some("bidirectional") { 2 } else { 1 };
+            let batch_first = int_attr(attr("layout")).unwrap_or(0) != 0;
+            let (seq, batch) = if batch_first { (xs[1], xs[0]) } else { (xs[0], xs[1]) };
+            let y = if batch_first { vec![batch, seq, dirs, hidden] } else { vec![seq, dirs, batch, hidden] };
+            let yh = if batch_first { vec![batch, dirs, hidden] } else { vec![dirs, batch, hidden] };
+            let e = in0()?.elem;
+            let mut v = vec![t(&e, Some(y))];
+            while v.len() < d.results().len() {
+                v.push(t(&e, Some(yh.clone())));
+            }
+            Some(v)
+        }
+        "Einsum" => {
+            let eq: String = attr("equation")?.as_str()?.chars().filter(|c| !c.is_whitespace()).collect();
+            // Without "->" the output is every letter used once, in alphabetical order.
+            let implicit: String;
+            let (lhs, rhs) = match eq.split_once("->") {
+                Some(p) => p,
+                None => {
+                    let mut letters: Vec<char> = eq.chars().filter(|c| c.is_ascii_alphabetic()).collect();
+                    letters.sort();
+                    implicit = letters.iter().filter(|c| letters.iter().filter(|d| d == c).count() == 1).collect();
+                    (eq.as_str(), implicit.as_str())
+                }
+            };
+            let terms: Vec<&str> = lhs.split(',').collect();
+            if terms.len() != ins.len() || rhs.contains("...") {
+                return None;
+            }
+            let mut dims: BTreeMap<char, i64> = BTreeMap::new();
+            for (term, i) in terms.iter().zip(&ins) {
+                let s = i.clone()?.shape?;
+                if term.contains("...") || term.len() != s.len() {
+                    return None;
+                }
+                for (c, dim) in term.chars().zip(s) {
+                    let e = dims.entry(c).or_insert(dim);
+                    if *e == DYNAMIC || *e == 1 {
+                        *e = dim;
+                    }
+                }
+            }
+            let out: Vec<i64> = rhs.chars().map(|c| dims.get(&c).copied()).collect::<Option<_>>()?;
+            one(t(&in0()?.elem, Some(out)))
+        }
+        "BitCast" => {
+            // Same width: same shape; narrower: a new last dim of the ratio; wider: the last dim absorbed.
+            let x = in0()?;
+            let to = crate::types::elem_type(ctx, int_attr(attr("to"))? as i32).ok()?;
+            let (wi, wo) = (bit_width(&x.elem)?, bit_width(&to)?);
+            let mut xs = x.shape?;
+            if wi > wo {
+                xs.push((wi / wo) as i64);
+            } else if wi < wo {
+                if xs.last() != Some(&((wo / wi) as i64)) {
+                    return None;
+                }
+                xs.pop();
+            }
+            one(t(&to, Some(xs)))
+        }
+        "DFT" => {
+            // The last dim becomes (re, im), or 1 for a real inverse of a one-sided spectrum;
+            // the signal axis changes only with dft_length or onesided, so only then must it be known.
+            let x = in0()?;
+            let mut xs = x.shape?;
+            let inverse = int_attr(attr("inverse")).unwrap_or(0) != 0;
+            let onesided = int_attr(attr("onesided")).unwrap_or(0) != 0;
+            let length = match ops.get(1).filter(|v| !is_none(body, **v)) {
+                Some(v) => Some(*const_ints(body, *v)?.first()?),
+                None => None,
+            };
+            if length.is_some() || onesided {
+                let axis = match ops.get(2).filter(|v| !is_none(body, **v)) {
+                    Some(v) => *const_ints(body, *v)?.first()?,
+                    None => int_attr(attr("axis")).unwrap_or(if ops.len() > 2 { -2 } else { 1 }),
+                };
+                let a = norm_axis(axis, xs.len())?;
+                if a + 1 == xs.len() {
+                    return None;
+                }
+                let n = xs[a];
+                xs[a] = match (length, onesided, inverse) {
+                    (Some(l), true, false) => l / 2 + 1,
+                    (Some(l), _, _) => l,
+                    (None, true, false) if n != DYNAMIC => n / 2 + 1,
+                    (None, true, true) if n != DYNAMIC => 2 * (n - 1),
+                    _ => DYNAMIC,
+                };
+            }
+            *xs.last_mut()? = if inverse && onesided { 1 } else { 2 };
+            one(t(&x.elem, Some(xs)))
+        }
+        "SequenceLength" => one(t(&ctx.i64(), Some(vec![]))),
+        "OptionalHasElement" => one(t(&ctx.i1(), Some(vec![]))),
+        "SequenceEmpty" => {
+            let elem = match int_attr(attr("dtype")) {
+                Some(dt) => crate::types::elem_type(ctx, dt as i32).ok()?,
+                None => ctx.f32(),
+            };
+            one(wrap(ctx, "Seq", &t(&elem, None)))
+        }
+        "SequenceConstruct" => {
+            let tys: Vec<Type> = ops.iter().map(|v| body.value_type(*v).clone()).collect();
+            one(wrap(ctx, "Seq", &merge(ctx, &tys)?))
+        }
+        "SequenceInsert" => {
+            let inner = unwrap(ctx, body.value_type(*ops.first()?), "Seq")?;
+            one(wrap(ctx, "Seq", &merge(ctx, &[inner, body.value_type(*ops.get(1)?).clone()])?))
+        }
+        "SequenceErase" => one(wrap(ctx, "Seq", &unwrap(ctx, body.value_type(*ops.first()?), "Seq")?)),
+        "SequenceAt" => one(unwrap(ctx, body.value_type(*ops.first()?), "Seq")?),
+        "SplitToSequence" => one(wrap(ctx, "Seq", &t(&in0()?.elem, None))),
+        "Optional" => {
+            let inner = match ops.first() {
+                Some(v) => body.value_type(*v).clone(),
+                None => attr("type")?.typ()?.clone(),
+            };
+            one(wrap(ctx, "Opt", &inner))
+        }
+        "OptionalGetElement" => {
+            let ty = body.value_type(*ops.first()?);
+            one(unwrap(ctx, ty, "Opt").unwrap_or_else(|| ty.clone()))
+        }
         "Dropout" => {
             let x = in0()?;
             let mut v = vec![t(&x.elem, x.shape.clone())];
@@ -581,11 +845,50 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
     }
 }
 
+/// Bits per element of a scalar type.
+fn bit_width(t: &Type) -> Option<u32> {
+    // ONNX stores a bool in a byte.
+    t.int_width().map(|w| w.max(8)).or_else(|| t.float_kind().map(|k| k.width()))
+}
+
+/// `!onnx.Seq<inner>` or `!onnx.Opt<inner>`.
+pub fn wrap(ctx: &Context, kind: &str, inner: &Type) -> Type {
+    ctx.intern_type(TypeData::Opaque { dialect: "onnx".into(), body: format!(".{}<{}>", kind, inner) })
+}
+
+/// The element type of a `!onnx.Seq<...>` or `!onnx.Opt<...>`.
+pub fn unwrap(ctx: &Context, t: &Type, kind: &str) -> Option<Type> {
+    let TypeData::Opaque { dialect, body } = t.data() else { return None };
+    let inner = body.strip_prefix(&format!(".{}<", kind))?.strip_suffix('>')?;
+    if dialect != "onnx" {
+        return None;
+    }
+    ir::parser::Parser::new(ctx, inner, "", 1).parse_type().ok()
+}
+
+/// The most precise tensor type every one of `tys` has (as a sequence's element type).
+fn merge(ctx: &Context, tys: &[Type]) -> Option<Type> {
+    let infos: Vec<Info> = tys.iter().map(info).collect::<Option<_>>()?;
+    let first = infos.first()?;
+    if infos.iter().any(|i| i.elem != first.elem) {
+        return None;
+    }
+    let mut shape = first.shape.clone();
+    for i in &infos[1..] {
+        shape = match (shape, &i.shape) {
+            (Some(a), Some(b)) if a.len() == b.len() => Some(a.iter().zip(b).map(|(x, y)| if x == y { *x } else { DYNAMIC }).collect()),
+            _ => None,
+        };
+    }
+    Some(tensor(ctx, &first.elem, shape))
+}
+
 /// How many dimensions a type pins down (more is more precise).
 pub fn precision(t: &Type) -> i64 {
     match t.data() {
         TypeData::RankedTensor { shape, .. } => 1 + shape.iter().filter(|d| **d != DYNAMIC).count() as i64,
         TypeData::UnrankedTensor { .. } => 0,
+        TypeData::None => -2,
         _ => -1,
     }
 }

@@ -64,7 +64,8 @@ impl OperationFolder {
         for (r, f) in old.iter().zip(&results) {
             match f {
                 FoldResult::Value(v) => {
-                    if v == r {
+                    // A replacement must be the same value type (as MLIR's folder asserts).
+                    if v == r || body.value_type(*v) != body.value_type(*r) {
                         return None;
                     }
                     repl.push(*v)

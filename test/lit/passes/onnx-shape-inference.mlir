@@ -19,7 +19,10 @@ func.func @cnn(%x: tensor<1x3x32x32xf32>, %w: tensor<8x3x3x3xf32>, %b: tensor<8x
   return %4 : tensor<*xf32>
 }
 
+// Shape of a now-static tensor folds on the spot, its constant hoisted to the entry.
 // CHECK-LABEL: func.func @misc
+// CHECK-NEXT: %[[SHAPE:.*]] = "onnx.Constant"() <{value = dense<[6, 1, 3]> : tensor<3xi64>}>
+// CHECK-NOT: "onnx.Shape"
 func.func @misc(%a: tensor<4x1x5xf32>, %b: tensor<3x5xf32>, %m: tensor<5x6xf32>) {
   // CHECK: "onnx.Add"{{.*}} -> tensor<4x3x5xf32>
   %0 = "onnx.Add"(%a, %b) : (tensor<4x1x5xf32>, tensor<3x5xf32>) -> tensor<*xf32>
@@ -32,12 +35,43 @@ func.func @misc(%a: tensor<4x1x5xf32>, %b: tensor<3x5xf32>, %m: tensor<5x6xf32>)
   // CHECK: "onnx.ReduceSum"{{.*}} -> tensor<6x1x3xf32>
   %axes = "onnx.Constant"() <{value = dense<1> : tensor<1xi64>}> : () -> tensor<1xi64>
   %4 = "onnx.ReduceSum"(%3, %axes) : (tensor<*xf32>, tensor<1xi64>) -> tensor<*xf32>
-  // CHECK: "onnx.Shape"{{.*}} -> tensor<3xi64>
   %5 = "onnx.Shape"(%4) : (tensor<*xf32>) -> tensor<*xi64>
-  // CHECK: "onnx.Cast"{{.*}} -> tensor<3xf32>
+  // CHECK: "onnx.Cast"(%[[SHAPE]]){{.*}} -> tensor<3xf32>
   %6 = "onnx.Cast"(%5) <{to = 1 : i64}> : (tensor<*xi64>) -> tensor<*xf32>
   // CHECK: "onnx.Gemm"{{.*}} -> tensor<5x5xf32>
   %7 = "onnx.Gemm"(%b, %b) <{transA = 1 : i64}> : (tensor<3x5xf32>, tensor<3x5xf32>) -> tensor<*xf32>
   "test.use"(%1, %6, %7) : (tensor<*xi1>, tensor<*xf32>, tensor<*xf32>) -> ()
+  return
+}
+
+// The exporter's shape chain resolves in one run of the pass: every link folds
+// as soon as its operand types are known, and the Reshape ends static.
+// CHECK-LABEL: func.func @shape_chain
+// CHECK-NOT: "onnx.Shape"
+// CHECK-NOT: "onnx.Gather"
+// CHECK-NOT: "onnx.Concat"
+// CHECK: "onnx.Reshape"{{.*}} -> tensor<2x12xf32>
+func.func @shape_chain(%x: tensor<2x3x4xf32>) -> tensor<*xf32> {
+  %s = "onnx.Shape"(%x) : (tensor<2x3x4xf32>) -> tensor<*xi64>
+  %i = "onnx.Constant"() <{value = dense<0> : tensor<i64>}> : () -> tensor<i64>
+  %g = "onnx.Gather"(%s, %i) : (tensor<*xi64>, tensor<i64>) -> tensor<*xi64>
+  %ax = "onnx.Constant"() <{value = dense<0> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %u = "onnx.Unsqueeze"(%g, %ax) : (tensor<*xi64>, tensor<1xi64>) -> tensor<*xi64>
+  %m = "onnx.Constant"() <{value = dense<-1> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %c = "onnx.Concat"(%u, %m) <{axis = 0 : i64}> : (tensor<*xi64>, tensor<1xi64>) -> tensor<*xi64>
+  %r = "onnx.Reshape"(%x, %c) : (tensor<2x3x4xf32>, tensor<*xi64>) -> tensor<*xf32>
+  return %r : tensor<*xf32>
+}
+
+// Sequences take the most precise type all their elements share.
+// CHECK-LABEL: func.func @sequences
+// CHECK: "onnx.SequenceConstruct"{{.*}} -> !onnx.Seq<tensor<2x?xf32>>
+// CHECK: "onnx.SequenceAt"{{.*}} -> tensor<2x?xf32>
+// CHECK: "onnx.SequenceLength"{{.*}} -> tensor<i64>
+func.func @sequences(%a: tensor<2x3xf32>, %b: tensor<2x5xf32>, %i: tensor<i64>) {
+  %s = "onnx.SequenceConstruct"(%a, %b) : (tensor<2x3xf32>, tensor<2x5xf32>) -> none
+  %e = "onnx.SequenceAt"(%s, %i) : (none, tensor<i64>) -> none
+  %n = "onnx.SequenceLength"(%s) : (none) -> none
+  "test.use"(%e, %n) : (none, none) -> ()
   return
 }
