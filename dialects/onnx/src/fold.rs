@@ -135,6 +135,14 @@ pub fn arith(x: &FoldInput) -> Option<Vec<FoldResult>> {
     i64_tensor(x, &vals, shape)
 }
 
+/// Integer Neg / Abs of a constant.
+pub fn unary_int(x: &FoldInput) -> Option<Vec<FoldResult>> {
+    let a = operand_ints(x, 0)?;
+    let neg = x.body.name(x.op).as_str() == "onnx.Neg";
+    let vals: Vec<i64> = a.iter().map(|v| if neg { v.checked_neg() } else { v.checked_abs() }).collect::<Option<_>>()?;
+    i64_tensor(x, &vals, operand_shape(x, 0)?)
+}
+
 /// Size of a statically shaped tensor.
 pub fn size(x: &FoldInput) -> Option<Vec<FoldResult>> {
     let s = operand_shape(x, 0)?;
@@ -229,6 +237,7 @@ pub fn folder(name: &str) -> Option<ir::dialect::FoldFn> {
         "Cast" => cast,
         "Add" | "Sub" | "Mul" | "Div" | "Max" | "Min" => arith,
         "Size" => size,
+        "Neg" | "Abs" => unary_int,
         "Slice" => slice,
         "ConstantOfShape" => constant_of_shape,
         "Range" => range,

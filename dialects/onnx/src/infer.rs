@@ -278,7 +278,9 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
         }
         "Flatten" => {
             let x = in0()?.shape?;
-            let axis = norm_axis(int_attr(attr("axis")).unwrap_or(1), x.len() + 1)?;
+            // The axis may be rank itself (everything in the first factor); negative counts from rank.
+            let a = int_attr(attr("axis")).unwrap_or(1);
+            let axis = usize::try_from(if a < 0 { a + x.len() as i64 } else { a }).ok().filter(|a| *a <= x.len())?;
             let prod = |s: &[i64]| if s.contains(&DYNAMIC) { DYNAMIC } else { s.iter().product() };
             one(t(&in0()?.elem, Some(vec![prod(&x[..axis]), prod(&x[axis..])])))
         }
@@ -404,11 +406,17 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
         "Slice" => {
             let x = in0()?;
             let xs = x.shape?;
-            let starts = const_ints(body, *ops.get(1)?)?;
-            let ends = const_ints(body, *ops.get(2)?)?;
             let axes = match ops.get(3) {
                 Some(v) if !is_none(body, *v) => const_ints(body, *v)?,
-                _ => (0..starts.len() as i64).collect(),
+                _ => (0..body.value_type(*ops.get(1)?).shape()?.first().copied().filter(|n| *n != DYNAMIC)?).collect(),
+            };
+            let (Some(starts), Some(ends)) = (const_ints(body, *ops.get(1)?), const_ints(body, *ops.get(2)?)) else {
+                // Runtime bounds: the sliced axes become unknown, the rank stays.
+                let mut out = xs.clone();
+                for a in &axes {
+                    out[norm_axis(*a, xs.len())?] = DYNAMIC;
+                }
+                return one(t(&x.elem, Some(out)));
             };
             let steps = match ops.get(4) {
                 Some(v) if !is_none(body, *v) => const_ints(body, *v)?,
@@ -568,9 +576,38 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
                 }
                 _ => return None,
             };
+            // present_key / present_value: (B, Hkv, past + Skv, D) with the past concatenated in
+            // front; qk_matmul_output: (B, Hq, Sq, past + Skv).
+            let ks = ins.get(1)?.clone()?.shape?;
+            let heads4 = |s: &[i64], h: Option<i64>| -> Option<Vec<i64>> {
+                match s.len() {
+                    4 => Some(s.to_vec()),
+                    3 => {
+                        let h = h?;
+                        Some(vec![s[0], h, s[1], if s[2] == DYNAMIC || h == 0 { DYNAMIC } else { s[2] / h }])
+                    }
+                    _ => None,
+                }
+            };
+            let hkv = int_attr(attr("kv_num_heads"));
+            let (k4, v4) = (heads4(&ks, hkv), heads4(&vs, hkv));
+            let past = ins.get(4).cloned().flatten().and_then(|p| p.shape).and_then(|p| p.get(2).copied());
+            let total = match (k4.as_ref().map(|k| k[2]), past) {
+                (Some(s), _) if s == DYNAMIC => DYNAMIC,
+                (Some(s), Some(p)) if p != DYNAMIC => s + p,
+                (Some(_), Some(_)) => DYNAMIC,
+                (Some(s), None) => s,
+                (None, _) => DYNAMIC,
+            };
+            let present = |x: Option<Vec<i64>>| x.map(|mut x| {
+                x[2] = total;
+                x
+            });
+            let q4 = heads4(&qs, int_attr(attr("q_num_heads")));
             let mut v = vec![t(&q.elem, Some(out))];
-            while v.len() < d.results().len() {
-                v.push(body.value_type(d.results()[v.len()]).clone());
+            let extra = [present(k4), present(v4), q4.map(|q| vec![q[0], q[1], q[2], total])];
+            for e in extra.into_iter().take(d.results().len().saturating_sub(1)) {
+                v.push(t(&q.elem, e));
             }
             Some(v)
         }
@@ -833,6 +870,56 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
             let ty = body.value_type(*ops.first()?);
             one(unwrap(ctx, ty, "Opt").unwrap_or_else(|| ty.clone()))
         }
+        "If" => {
+            // Each result is what both branches yield, merged.
+            let a = yields(body, op, 0)?;
+            let b = yields(body, op, 1)?;
+            if a.len() != b.len() {
+                return None;
+            }
+            a.iter().zip(&b).map(|(x, y)| merge_any(ctx, x, y)).collect()
+        }
+        "Loop" => {
+            // Carried values: initial merged with what the body yields; scan outputs gain a leading
+            // iteration dim (unknown: the trip count and condition are runtime values).
+            let y = yields(body, op, 0)?;
+            let n = ops.len().checked_sub(2)?;
+            if y.len() < n + 1 {
+                return None;
+            }
+            let mut v: Vec<Type> = (0..n).map(|i| merge_any(ctx, body.value_type(ops[2 + i]), &y[1 + i])).collect::<Option<_>>()?;
+            for s in &y[1 + n..] {
+                let i = info(s)?;
+                v.push(t(&i.elem, i.shape.map(|sh| [vec![DYNAMIC], sh].concat())));
+            }
+            Some(v)
+        }
+        "Scan" => {
+            // Opset 9+: states then scan inputs; state results as the states, scan outputs stacked
+            // along scan_output_axes with the length of the first scan input's scanned axis.
+            if opset_of(body, op)? < 9 {
+                return None;
+            }
+            let y = yields(body, op, 0)?;
+            let m = int_attr(attr("num_scan_inputs"))? as usize;
+            let n = ops.len().checked_sub(m)?;
+            if y.len() < n {
+                return None;
+            }
+            let first = ins.get(n)?.clone()?.shape?;
+            let in_axis = ints_attr(attr("scan_input_axes")).and_then(|a| a.first().copied()).unwrap_or(0);
+            let len = *first.get(norm_axis(in_axis, first.len())?)?;
+            let out_axes = ints_attr(attr("scan_output_axes")).unwrap_or_default();
+            let mut v: Vec<Type> = (0..n).map(|i| merge_any(ctx, body.value_type(ops[i]), &y[i])).collect::<Option<_>>()?;
+            for (k, s) in y[n..].iter().enumerate() {
+                let i = info(s)?;
+                let mut sh = i.shape?;
+                let ax = norm_axis(out_axes.get(k).copied().unwrap_or(0), sh.len() + 1)?;
+                sh.insert(ax, len);
+                v.push(t(&i.elem, Some(sh)));
+            }
+            Some(v)
+        }
         "Dropout" => {
             let x = in0()?;
             let mut v = vec![t(&x.elem, x.shape.clone())];
@@ -864,6 +951,36 @@ pub fn unwrap(ctx: &Context, t: &Type, kind: &str) -> Option<Type> {
         return None;
     }
     ir::parser::Parser::new(ctx, inner, "", 1).parse_type().ok()
+}
+
+/// The types `op`'s region `r` yields (its entry block's terminator operands).
+fn yields(body: &Body, op: OpId, r: usize) -> Option<Vec<Type>> {
+    let region = *body.op(op).regions().get(r)?;
+    let block = *body.region_blocks(region).first()?;
+    let term = body.last_op(block)?;
+    Some(body.op(term).operands().iter().map(|v| body.value_type(*v).clone()).collect())
+}
+
+/// The opset the enclosing function was imported at (`onnx.opset`).
+fn opset_of(body: &Body, op: OpId) -> Option<i64> {
+    let mut cur = op;
+    while let Some(p) = body.parent_op(cur) {
+        if let Some(v) = body.op(p).attributes.get("onnx.opset").and_then(|a| a.as_int()) {
+            return Some(v as i64);
+        }
+        cur = p;
+    }
+    None
+}
+
+/// `merge` of two types, also for sequences and optionals of tensors.
+fn merge_any(ctx: &Context, a: &Type, b: &Type) -> Option<Type> {
+    for kind in ["Seq", "Opt"] {
+        if let (Some(x), Some(y)) = (unwrap(ctx, a, kind), unwrap(ctx, b, kind)) {
+            return Some(wrap(ctx, kind, &merge(ctx, &[x, y])?));
+        }
+    }
+    merge(ctx, &[a.clone(), b.clone()])
 }
 
 /// The most precise tensor type every one of `tys` has (as a sequence's element type).

@@ -75,3 +75,14 @@ func.func @sequences(%a: tensor<2x3xf32>, %b: tensor<2x5xf32>, %i: tensor<i64>) 
   "test.use"(%e, %n) : (none, none) -> ()
   return
 }
+
+// Flatten's axis counts from the rank when negative (-1 of a rank-4 tensor is 3).
+// CHECK-LABEL: func.func @flatten_negative
+// CHECK: "onnx.Flatten"{{.*}} -> tensor<24x5xf32>
+// CHECK: "onnx.Flatten"{{.*}} -> tensor<120x1xf32>
+func.func @flatten_negative(%x: tensor<2x3x4x5xf32>) {
+  %0 = "onnx.Flatten"(%x) <{axis = -1 : i64}> : (tensor<2x3x4x5xf32>) -> tensor<*xf32>
+  %1 = "onnx.Flatten"(%x) <{axis = 4 : i64}> : (tensor<2x3x4x5xf32>) -> tensor<*xf32>
+  "test.use"(%0, %1) : (tensor<*xf32>, tensor<*xf32>) -> ()
+  return
+}
