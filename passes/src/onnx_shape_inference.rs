@@ -26,6 +26,23 @@ fn compatible(old: &Type, new: &Type) -> bool {
     }
 }
 
+/// Refines the entry-block arguments of a Loop or Scan body from the op's operands.
+fn refine_body_args(body: &mut Body, op: OpId, ctx: &ir::Context) -> u64 {
+    let Some(types) = onnx::infer::body_arg_types(ctx, body, op) else { return 0 };
+    let Some(region) = body.op(op).regions().first().copied() else { return 0 };
+    let Some(entry) = body.region_blocks(region).first().copied() else { return 0 };
+    let args = body.block_args(entry).to_vec();
+    let mut changed = 0;
+    for (a, t) in args.iter().zip(types) {
+        let old = body.value_type(*a).clone();
+        if precision(&t) > precision(&old) && compatible(&old, &t) {
+            body.set_value_type(*a, t);
+            changed += 1;
+        }
+    }
+    changed
+}
+
 fn refine(body: &mut Body, op: OpId, ctx: &ir::Context) -> u64 {
     let Some(types) = infer(ctx, body, op) else { return 0 };
     let results = body.op(op).results().to_vec();
@@ -58,7 +75,7 @@ impl Pass for ShapeInference {
                 if cx.body.is_erased(o) {
                     continue;
                 }
-                changed += refine(cx.body, o, ctx);
+                changed += refine(cx.body, o, ctx) + refine_body_args(cx.body, o, ctx);
                 // Only fold ops whose result types are known, so a folded constant never loses a type.
                 let typed = cx.body.op(o).results().iter().all(|r| onnx::infer::info(cx.body.value_type(*r)).is_some());
                 if typed && folder.try_fold(ctx, cx.body, o).is_some() {

@@ -26,11 +26,15 @@ pub struct ImportOptions {
     pub use_declared_types: bool,
     /// Free dimensions bound to a value (`--dim batch=1`, as ONNX Runtime's free dimension override).
     pub dims: HashMap<String, i64>,
+    /// Graph inputs whose values are known ahead of time (`--bind-input name=file.pb`):
+    /// each becomes a constant, as an initializer would, so shapes it carries
+    /// (Reshape targets, Resize scales, Reduce axes) fold to static ones.
+    pub bound_inputs: Vec<(String, proto::TensorProto)>,
 }
 
 impl Default for ImportOptions {
     fn default() -> Self {
-        ImportOptions { model_path: None, resource_threshold: 1024, use_declared_types: true, dims: HashMap::new() }
+        ImportOptions { model_path: None, resource_threshold: 1024, use_declared_types: true, dims: HashMap::new(), bound_inputs: vec![] }
     }
 }
 
@@ -68,6 +72,39 @@ pub fn import_model_bytes(ctx: &Context, bytes: bytes::Bytes, opts: &ImportOptio
     import_proto(ctx, &model, opts)
 }
 
+/// `g` with the bound inputs turned into initializers, after checking that
+/// each names a graph input and agrees with its declared element type and static dims.
+fn bind_inputs(g: &GraphProto, bound: &[(String, proto::TensorProto)]) -> Result<GraphProto, String> {
+    use proto::{DimValue, TypeValue};
+    let mut g = g.clone();
+    for (name, t) in bound {
+        let vi = g.input.iter().find(|vi| vi.name.as_deref() == Some(name.as_str())).ok_or_else(|| {
+            let names: Vec<&str> = g.input.iter().filter_map(|vi| vi.name.as_deref()).collect();
+            format!("--bind-input: the graph has no input '{}' (its inputs: {})", name, names.join(", "))
+        })?;
+        if let Some(TypeValue::TensorType(tt)) = vi.r#type.as_ref().and_then(|t| t.value.as_ref()) {
+            if tt.elem_type.is_some() && tt.elem_type != t.data_type {
+                return Err(format!("--bind-input: input '{}' is declared with element type {} but the tensor has {}", name, tt.elem_type.unwrap_or(0), t.data_type.unwrap_or(0)));
+            }
+            if let Some(shape) = &tt.shape {
+                let declared: Vec<Option<i64>> = shape.dim.iter().map(|d| match &d.value {
+                    Some(DimValue::DimValue(v)) => Some(*v),
+                    _ => None,
+                }).collect();
+                let fits = declared.len() == t.dims.len() && declared.iter().zip(&t.dims).all(|(d, v)| d.is_none_or(|d| d == *v));
+                if !fits {
+                    return Err(format!("--bind-input: input '{}' is declared with shape {:?} but the tensor has dims {:?}", name, declared, t.dims));
+                }
+            }
+        }
+        let mut t = t.clone();
+        t.name = Some(name.clone());
+        g.initializer.retain(|i| i.name.as_deref() != Some(name.as_str()));
+        g.initializer.push(t);
+    }
+    Ok(g)
+}
+
 pub fn import_proto(ctx: &Context, model: &ModelProto, opts: &ImportOptions) -> Result<Imported, Vec<Diagnostic>> {
     let file: std::sync::Arc<str> = opts.model_path.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| "<model>".into()).into();
     let top = Location::file(file.clone(), 0, 0);
@@ -82,6 +119,13 @@ pub fn import_proto(ctx: &Context, model: &ModelProto, opts: &ImportOptions) -> 
         return Err(err1(format!("invalid opset version {}", opset)));
     }
     let graph = model.graph.as_ref().ok_or_else(|| err1("the model has no graph".into()))?;
+    let bound;
+    let graph = if opts.bound_inputs.is_empty() {
+        graph
+    } else {
+        bound = bind_inputs(graph, &opts.bound_inputs).map_err(err1)?;
+        &bound
+    };
     if !model.functions.is_empty() {
         let names: Vec<_> = model.functions.iter().map(|f| f.name.clone().unwrap_or_default()).collect();
         // Only an error when a node calls one; reported per node below.

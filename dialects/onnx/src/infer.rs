@@ -59,6 +59,27 @@ pub fn const_ints(body: &Body, v: Value) -> Option<Vec<i64>> {
     }
 }
 
+/// The values of a constant operand of any numeric type, as f64 (scales, float ranges).
+pub fn const_f64s(body: &Body, v: Value) -> Option<Vec<f64>> {
+    let elem = body.value_type(v).scalar().clone();
+    let Some(kind) = elem.float_kind() else { return const_ints(body, v).map(|x| x.into_iter().map(|i| i as f64).collect()) };
+    if body.value_type(v).num_elements() == Some(0) {
+        return Some(vec![]);
+    }
+    let d = body.defining_op(v)?;
+    if body.name(d).as_str() != "onnx.Constant" {
+        return None;
+    }
+    let (bytes, n): (&[u8], usize) = match body.op(d).properties.get("value")?.data() {
+        AttrData::Dense { ty, data } => (&data.bytes, if data.splat { 1 } else { ty.num_elements()? as usize }),
+        AttrData::DenseResource { ty, resource } => (resource.blob.get()?.bytes(), ty.num_elements()? as usize),
+        _ => return None,
+    };
+    let w = ir::attributes::element_bytes(&elem)?;
+    let total = body.value_type(v).num_elements()? as usize;
+    (0..total).map(|i| ir::float::bits_to_f64(ir::attributes::read_raw_element(bytes, if n == 1 { 0 } else { i }, w), kind)).collect()
+}
+
 fn is_none(body: &Body, v: Value) -> bool {
     body.value_type(v).data() == &TypeData::None
 }
@@ -512,12 +533,57 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
             one(t(&in0()?.elem, Some(out)))
         }
         "Range" => {
-            let vals: Vec<i64> = ops.iter().map(|v| const_ints(body, *v).and_then(|x| x.first().copied())).collect::<Option<_>>()?;
+            let vals: Vec<f64> = ops.iter().map(|v| const_f64s(body, *v).and_then(|x| x.first().copied())).collect::<Option<_>>()?;
             let (s, l, dlt) = (vals[0], vals[1], vals[2]);
-            if dlt == 0 {
+            if dlt == 0.0 || !((l - s) / dlt).is_finite() {
                 return None;
             }
-            one(t(&in0()?.elem, Some(vec![(((l - s) as f64 / dlt as f64).ceil() as i64).max(0)])))
+            one(t(&in0()?.elem, Some(vec![(((l - s) / dlt).ceil() as i64).max(0)])))
+        }
+        "Resize" | "Upsample" => {
+            // sizes if given (per keep_aspect_ratio_policy), else floor(dim × scale), over `axes` or all.
+            let x = in0()?;
+            let xs = x.shape?;
+            let given = |i: usize| ops.get(i).copied().filter(|v| !is_none(body, *v) && body.value_type(*v).num_elements() != Some(0));
+            let axes: Vec<usize> = match ints_attr(attr("axes")) {
+                Some(a) => a.iter().map(|a| norm_axis(*a, xs.len())).collect::<Option<_>>()?,
+                None => (0..xs.len()).collect(),
+            };
+            let mut out = xs.clone();
+            let (scales_at, sizes_at) = if name == "Upsample" { (1, usize::MAX) } else { (2, 3) };
+            if let Some(v) = given(sizes_at) {
+                let sizes = const_ints(body, v)?;
+                if sizes.len() != axes.len() {
+                    return None;
+                }
+                let policy = attr("keep_aspect_ratio_policy").and_then(|a| a.as_str()).unwrap_or("stretch");
+                if policy == "stretch" {
+                    for (a, n) in axes.iter().zip(&sizes) {
+                        out[*a] = *n;
+                    }
+                } else {
+                    if axes.iter().any(|a| xs[*a] == DYNAMIC) {
+                        return None;
+                    }
+                    let ratios = axes.iter().zip(&sizes).map(|(a, n)| *n as f64 / xs[*a] as f64);
+                    let r = if policy == "not_larger" { ratios.fold(f64::INFINITY, f64::min) } else { ratios.fold(0.0, f64::max) };
+                    for a in &axes {
+                        out[*a] = (r * xs[*a] as f64).round() as i64;
+                    }
+                }
+            } else {
+                let scales = match given(scales_at) {
+                    Some(v) => const_f64s(body, v)?,
+                    None => return None,
+                };
+                if scales.len() != axes.len() {
+                    return None;
+                }
+                for (a, sc) in axes.iter().zip(&scales) {
+                    out[*a] = if xs[*a] == DYNAMIC { DYNAMIC } else { (xs[*a] as f64 * sc).floor() as i64 };
+                }
+            }
+            one(t(&x.elem, Some(out)))
         }
         "TopK" => {
             let x = in0()?;
@@ -529,7 +595,8 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
         }
         "OneHot" => {
             let idx = in0()?.shape?;
-            let depth = const_ints(body, *ops.get(1)?)?.first().copied()?;
+            // Depth may be of any numeric type.
+            let depth = const_f64s(body, *ops.get(1)?)?.first().copied()? as i64;
             let vals = ins.get(2)?.clone()?;
             let axis = norm_axis(int_attr(attr("axis")).unwrap_or(-1), idx.len() + 1)?;
             let mut out = idx.clone();
@@ -920,6 +987,86 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
             }
             Some(v)
         }
+        "CenterCropPad" => {
+            let x = in0()?;
+            let mut xs = x.shape?;
+            let shape = const_ints(body, *ops.get(1)?)?;
+            let axes: Vec<usize> = match ints_attr(attr("axes")) {
+                Some(a) => a.iter().map(|a| norm_axis(*a, xs.len())).collect::<Option<_>>()?,
+                None => (0..xs.len()).collect(),
+            };
+            if shape.len() != axes.len() {
+                return None;
+            }
+            for (a, n) in axes.iter().zip(&shape) {
+                xs[*a] = *n;
+            }
+            one(t(&x.elem, Some(xs)))
+        }
+        "HannWindow" | "HammingWindow" | "BlackmanWindow" => {
+            let size = const_f64s(body, *ops.first()?)?.first().copied()? as i64;
+            let elem = crate::types::elem_type(ctx, int_attr(attr("output_datatype")).unwrap_or(1) as i32).ok()?;
+            one(t(&elem, Some(vec![size])))
+        }
+        "MelWeightMatrix" => {
+            let v: Vec<i64> = (0..2).map(|i| const_ints(body, *ops.get(i)?)?.first().copied()).collect::<Option<_>>()?;
+            let elem = crate::types::elem_type(ctx, int_attr(attr("output_datatype")).unwrap_or(1) as i32).ok()?;
+            one(t(&elem, Some(vec![v[1] / 2 + 1, v[0]])))
+        }
+        "AffineGrid" => {
+            // size (N, C, H, W) → (N, H, W, 2); (N, C, D, H, W) → (N, D, H, W, 3).
+            let size = const_ints(body, *ops.get(1)?)?;
+            if size.len() < 4 {
+                return None;
+            }
+            let mut out = vec![size[0]];
+            out.extend(&size[2..]);
+            out.push(size.len() as i64 - 2);
+            one(t(&in0()?.elem, Some(out)))
+        }
+        "STFT" => {
+            // (batch, frames, bins, 2): frames from frame_length and frame_step, bins halved if onesided.
+            let xs = in0()?.shape?;
+            let step = *const_ints(body, *ops.get(1)?)?.first()?;
+            let len = match ops.get(3).filter(|v| !is_none(body, **v)) {
+                Some(v) => *const_ints(body, *v)?.first()?,
+                None => *body.value_type(*ops.get(2).filter(|v| !is_none(body, **v))?).shape()?.first()?,
+            };
+            if xs.len() != 3 || xs[1] == DYNAMIC || len == DYNAMIC || step <= 0 {
+                return None;
+            }
+            let frames = (xs[1] - len) / step + 1;
+            let bins = if int_attr(attr("onesided")).unwrap_or(1) != 0 { len / 2 + 1 } else { len };
+            one(t(&in0()?.elem, Some(vec![xs[0], frames, bins, 2])))
+        }
+        "LinearAttention" => {
+            // Q (B, S, Hq·Dk), K (B, S, Hkv·Dk), V (B, S, Hkv·Dv) → output (B, S, Hq·Dv), state (B, Hkv, Dk, Dv).
+            let (qs, ks, vs) = (in0()?.shape?, ins.get(1)?.clone()?.shape?, ins.get(2)?.clone()?.shape?);
+            let (hq, hkv) = (int_attr(attr("q_num_heads"))?, int_attr(attr("kv_num_heads"))?);
+            if qs.len() != 3 || ks.len() != 3 || vs.len() != 3 || hkv <= 0 || ks[2] == DYNAMIC || vs[2] == DYNAMIC {
+                return None;
+            }
+            let (dk, dv) = (ks[2] / hkv, vs[2] / hkv);
+            let e = in0()?.elem;
+            let mut v = vec![t(&e, Some(vec![qs[0], qs[1], hq * dv]))];
+            if d.results().len() > 1 {
+                v.push(t(&e, Some(vec![qs[0], hkv, dk, dv])));
+            }
+            Some(v)
+        }
+        "CausalConvWithState" => {
+            // Depthwise causal conv over the last axis: output like the input; the state keeps K - 1 steps.
+            let x = in0()?;
+            let (xs, ws) = (x.shape.clone()?, ins.get(1)?.clone()?.shape?);
+            let k = *ws.last()?;
+            let mut v = vec![t(&x.elem, Some(xs.clone()))];
+            if d.results().len() > 1 {
+                let mut st = xs;
+                *st.last_mut()? = if k == DYNAMIC { DYNAMIC } else { k - 1 };
+                v.push(t(&x.elem, Some(st)));
+            }
+            Some(v)
+        }
         "Dropout" => {
             let x = in0()?;
             let mut v = vec![t(&x.elem, x.shape.clone())];
@@ -951,6 +1098,41 @@ pub fn unwrap(ctx: &Context, t: &Type, kind: &str) -> Option<Type> {
         return None;
     }
     ir::parser::Parser::new(ctx, inner, "", 1).parse_type().ok()
+}
+
+/// Types for the entry-block arguments of a Loop or Scan body, from the op's
+/// operands: Loop passes (iteration, condition, carried...); Scan (opset 9+)
+/// passes the states, then one slice of each scanned input (its scan axis removed).
+pub fn body_arg_types(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
+    let d = body.op(op);
+    let ops = d.operands();
+    match d.name.as_str() {
+        "onnx.Loop" => {
+            let mut v = vec![tensor(ctx, &ctx.i64(), Some(vec![])), tensor(ctx, &ctx.i1(), Some(vec![]))];
+            v.extend(ops.iter().skip(2).map(|o| body.value_type(*o).clone()));
+            Some(v)
+        }
+        "onnx.Scan" if opset_of(body, op)? >= 9 => {
+            let m = int_attr(d.properties.get("num_scan_inputs"))? as usize;
+            let n = ops.len().checked_sub(m)?;
+            let axes = ints_attr(d.properties.get("scan_input_axes")).unwrap_or_default();
+            let mut v: Vec<Type> = ops[..n].iter().map(|o| body.value_type(*o).clone()).collect();
+            for (k, o) in ops[n..].iter().enumerate() {
+                let i = info(body.value_type(*o))?;
+                let shape = match i.shape {
+                    Some(mut s) => {
+                        let a = norm_axis(axes.get(k).copied().unwrap_or(0), s.len())?;
+                        s.remove(a);
+                        Some(s)
+                    }
+                    None => None,
+                };
+                v.push(tensor(ctx, &i.elem, shape));
+            }
+            Some(v)
+        }
+        _ => None,
+    }
 }
 
 /// The types `op`'s region `r` yields (its entry block's terminator operands).

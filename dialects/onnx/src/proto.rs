@@ -319,6 +319,11 @@ pub struct FunctionProto {
     pub overload: Option<String>,
 }
 
+/// Decodes one serialized tensor (a `test_data_set_*/input_*.pb` file).
+pub fn decode_tensor(bytes: bytes::Bytes) -> Result<TensorProto, String> {
+    TensorProto::decode(bytes).map_err(|e| format!("not a valid ONNX tensor: {}", e))
+}
+
 /// Decodes a model, refusing truncated or corrupt bytes (prost checks every
 /// length against the bytes left, so a corrupt length cannot cause a large allocation).
 pub fn decode_model(bytes: bytes::Bytes) -> Result<ModelProto, String> {

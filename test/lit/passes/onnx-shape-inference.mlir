@@ -86,3 +86,18 @@ func.func @flatten_negative(%x: tensor<2x3x4x5xf32>) {
   "test.use"(%0, %1) : (tensor<*xf32>, tensor<*xf32>) -> ()
   return
 }
+
+// A Loop body's arguments take the iteration, condition and carried types; its
+// carried result merges the initial value with what the body yields.
+// CHECK-LABEL: func.func @loop_body
+// CHECK: ^bb0(%{{.*}}: tensor<i64>, %{{.*}}: tensor<i1>, %{{.*}}: tensor<2x3xf32>):
+// CHECK: "onnx.Relu"{{.*}} -> tensor<2x3xf32>
+// CHECK: }) : (tensor<i64>, tensor<i1>, tensor<2x3xf32>) -> tensor<2x3xf32>
+func.func @loop_body(%n: tensor<i64>, %c: tensor<i1>, %x: tensor<2x3xf32>) -> tensor<*xf32> {
+  %r = "onnx.Loop"(%n, %c, %x) ({
+  ^bb0(%i: none, %cond: none, %v: none):
+    %y = "onnx.Relu"(%v) : (none) -> none
+    "onnx.Yield"(%cond, %y) : (none, none) -> ()
+  }) : (tensor<i64>, tensor<i1>, tensor<2x3xf32>) -> tensor<*xf32>
+  return %r : tensor<*xf32>
+}

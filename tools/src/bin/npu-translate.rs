@@ -36,6 +36,10 @@ struct Args {
     /// Bind a free (symbolic) dimension: `--dim batch=1` (repeatable).
     #[arg(long = "dim")]
     dims: Vec<String>,
+    /// Bind a graph input to a known value, a serialized TensorProto (`--bind-input
+    /// shape=shape.pb`, repeatable): it becomes a constant, so shapes it carries fold.
+    #[arg(long = "bind-input")]
+    bind_inputs: Vec<String>,
     /// Tensors of at least this many bytes become dense_resource blobs.
     #[arg(long = "resource-threshold", default_value_t = 1024)]
     resource_threshold: usize,
@@ -71,11 +75,27 @@ fn main() -> ExitCode {
             }
         }
     }
+    let mut bound_inputs = vec![];
+    for b in &args.bind_inputs {
+        let Some((name, file)) = b.split_once('=') else {
+            eprintln!("npu-translate: error: --bind-input expects NAME=FILE.pb, got '{}'", b);
+            return ExitCode::FAILURE;
+        };
+        let tensor = std::fs::read(file).map_err(|e| e.to_string()).and_then(|b| onnx::proto::decode_tensor(b.into()));
+        match tensor {
+            Ok(t) => bound_inputs.push((name.to_string(), t)),
+            Err(e) => {
+                eprintln!("npu-translate: error: --bind-input {}: '{}': {}", name, file, e);
+                return ExitCode::FAILURE;
+            }
+        }
+    }
     let opts = onnx::import::ImportOptions {
         model_path: Some(args.input.clone().into()),
         resource_threshold: args.resource_threshold,
         use_declared_types: !args.ignore_value_info,
         dims,
+        bound_inputs,
     };
     // The buffer is handed over: large weights stay in it, shared, not copied.
     let imported = match onnx::import::import_model_bytes(&ctx, bytes.into(), &opts) {
