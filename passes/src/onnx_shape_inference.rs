@@ -26,35 +26,32 @@ fn compatible(old: &Type, new: &Type) -> bool {
     }
 }
 
-/// Refines the entry-block arguments of a Loop or Scan body from the op's operands.
-fn refine_body_args(body: &mut Body, op: OpId, ctx: &ir::Context) -> u64 {
-    let Some(types) = onnx::infer::body_arg_types(ctx, body, op) else { return 0 };
-    let Some(region) = body.op(op).regions().first().copied() else { return 0 };
-    let Some(entry) = body.region_blocks(region).first().copied() else { return 0 };
-    let args = body.block_args(entry).to_vec();
+/// Gives each value its new type where that is more precise and agrees with the old; how many changed.
+fn refine_values(body: &mut Body, values: &[ir::Value], types: Vec<Type>) -> u64 {
     let mut changed = 0;
-    for (a, t) in args.iter().zip(types) {
-        let old = body.value_type(*a).clone();
+    for (v, t) in values.iter().zip(types) {
+        let old = body.value_type(*v).clone();
         if precision(&t) > precision(&old) && compatible(&old, &t) {
-            body.set_value_type(*a, t);
+            body.set_value_type(*v, t);
             changed += 1;
         }
     }
     changed
 }
 
+/// Refines the entry-block arguments of a Loop or Scan body from the op's operands.
+fn refine_body_args(body: &mut Body, op: OpId, ctx: &ir::Context) -> u64 {
+    let Some(types) = onnx::infer::body_arg_types(ctx, body, op) else { return 0 };
+    let Some(region) = body.op(op).regions().first().copied() else { return 0 };
+    let Some(entry) = body.region_blocks(region).first().copied() else { return 0 };
+    let args = body.block_args(entry).to_vec();
+    refine_values(body, &args, types)
+}
+
 fn refine(body: &mut Body, op: OpId, ctx: &ir::Context) -> u64 {
     let Some(types) = infer(ctx, body, op) else { return 0 };
     let results = body.op(op).results().to_vec();
-    let mut changed = 0;
-    for (r, t) in results.iter().zip(types) {
-        let old = body.value_type(*r).clone();
-        if precision(&t) > precision(&old) && compatible(&old, &t) {
-            body.set_value_type(*r, t);
-            changed += 1;
-        }
-    }
-    changed
+    refine_values(body, &results, types)
 }
 
 impl Pass for ShapeInference {
