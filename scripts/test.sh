@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up the machine (scripts/setup.sh) and runs every test: the Rust unit and
-# property tests and the lit suite (run by `cargo test` through tools/tests/lit.rs).
+# property tests, the lit suite (run by `cargo test` through tools/tests/lit.rs)
+# and the exporter's round trip through ONNX Runtime (scripts/onnx_roundtrip.py).
 # Ends with one summary line, "N passed, M failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +11,13 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
 cargo test --workspace --release --lib --bins --tests "$@" 2>&1 | tee "$log" || status=$?
+# The round trip uses the release binaries the tests just built; it counts as one test.
+if python3 scripts/onnx_roundtrip.py --check 2>&1 | tee -a "$log"; then
+  echo "test result: ok. 1 passed; 0 failed (onnx round trip)" >> "$log"
+else
+  echo "test result: FAILED. 0 passed; 1 failed (onnx round trip)" >> "$log"
+  status=1
+fi
 # lit's own count (its tests run inside one cargo test) plus cargo's.
 read -r passed failed < <(awk '
   /^test result:/ { for (i = 1; i <= NF; i++) { if ($i ~ /^passed/) p += $(i-1); if ($i ~ /^failed/) f += $(i-1) } }

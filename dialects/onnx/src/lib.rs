@@ -4,6 +4,7 @@
 
 pub mod canonicalize;
 pub mod dialect;
+pub mod export;
 pub mod fold;
 pub mod import;
 pub mod infer;

@@ -1,4 +1,5 @@
-//! `npu-translate`: between external formats and IR. Today: `--import-onnx`.
+//! `npu-translate`: between external formats and IR: `--import-onnx` (ONNX
+//! model → onnx dialect) and `--export-onnx` (onnx dialect → ONNX model).
 
 use clap::Parser;
 use ir::diagnostics::SourceMgr;
@@ -11,6 +12,9 @@ struct Args {
     /// Import an ONNX model (binary ModelProto) into the onnx dialect.
     #[arg(long = "import-onnx")]
     import_onnx: bool,
+    /// Export a module of onnx dialect ops (IR text) as an ONNX model (binary ModelProto).
+    #[arg(long = "export-onnx")]
+    export_onnx: bool,
     /// Print the table of supported ONNX operators (markdown) and exit.
     #[arg(long = "list-onnx-ops")]
     list_onnx_ops: bool,
@@ -51,9 +55,12 @@ fn main() -> ExitCode {
         print!("{}", onnx::table::markdown());
         return ExitCode::SUCCESS;
     }
-    if !args.import_onnx {
-        eprintln!("npu-translate: error: choose a translation (--import-onnx)");
+    if args.import_onnx == args.export_onnx {
+        eprintln!("npu-translate: error: choose one translation (--import-onnx or --export-onnx)");
         return ExitCode::FAILURE;
+    }
+    if args.export_onnx {
+        return export(&args);
     }
     let bytes = match std::fs::read(&args.input) {
         Ok(b) => b,
@@ -119,6 +126,51 @@ fn main() -> ExitCode {
     } else {
         let tmp = format!("{}.tmp{}", args.output, std::process::id());
         std::fs::write(&tmp, text.as_bytes()).and_then(|_| std::fs::rename(&tmp, &args.output))
+    };
+    match written {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("npu-translate: error: could not write '{}': {}", args.output, e);
+            ExitCode::FAILURE
+        }
+        _ => ExitCode::SUCCESS,
+    }
+}
+
+/// IR text (a file or `-` for standard input) → verified module → ModelProto bytes, written only on success.
+fn export(args: &Args) -> ExitCode {
+    use std::io::{Read, Write};
+    let (file, mut src) = (if args.input.is_empty() { "-" } else { args.input.as_str() }, String::new());
+    let read = if file == "-" { std::io::stdin().read_to_string(&mut src).map(|_| ()) } else { std::fs::read_to_string(file).map(|s| src = s) };
+    if let Err(e) = read {
+        eprintln!("npu-translate: error: could not read '{}': {}", file, e);
+        return ExitCode::FAILURE;
+    }
+    let ctx = tools::default_context(false);
+    let mut sm = SourceMgr::new();
+    sm.add(file, &src);
+    let fail = |diags: Vec<ir::diagnostics::Diagnostic>| {
+        for d in &diags {
+            eprint!("{}", sm.render(d));
+        }
+        eprintln!("npu-translate: {} error{} exporting '{}'", diags.len(), if diags.len() == 1 { "" } else { "s" }, file);
+        ExitCode::FAILURE
+    };
+    let parsed = match ir::parser::parse_module(&ctx, &src, file, 1) {
+        Ok(p) => p,
+        Err(d) => return fail(vec![*d]),
+    };
+    if let Err(e) = ir::verifier::verify(&ctx, &parsed.body, parsed.module) {
+        return fail(e);
+    }
+    let bytes = match onnx::export::export_bytes(&ctx, &parsed.body, parsed.module) {
+        Ok(b) => b,
+        Err(e) => return fail(e),
+    };
+    let written = if args.output == "-" {
+        std::io::stdout().lock().write_all(&bytes)
+    } else {
+        let tmp = format!("{}.tmp{}", args.output, std::process::id());
+        std::fs::write(&tmp, &bytes).and_then(|_| std::fs::rename(&tmp, &args.output))
     };
     match written {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {

@@ -1,0 +1,418 @@
+//! The exporter (`npu-translate --export-onnx`): a module holding one
+//! `func.func` of `onnx` ops back to a `ModelProto`, so a model can be imported,
+//! transformed by our onnx-level passes and run again in ONNX Runtime.
+//!
+//! The dialect keeps one (the newest) form per operator; the exporter writes
+//! each op in the form its schema has at the function's opset (`onnx.opset`):
+//! a constant operand whose input was an attribute at that opset (`axes`,
+//! `split`, `pads`, Slice's bounds, Clip's `min`/`max`, ...) goes back to being
+//! that attribute. The mapping comes from the operator table, not per-op code.
+
+use crate::proto::{
+    attribute_type as at, AttributeProto, DimValue, Dimension, ElemTypeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto,
+    TensorProto, TensorShapeProto, TensorTypeProto, TypeProto, TypeValue, ValueInfoProto,
+};
+use crate::table::{self, AttrType, ParamKind};
+use ir::attributes::{ArrayData, AttrData, Attribute};
+use ir::diagnostics::Diagnostic;
+use ir::location::LocData;
+use ir::types::{Type, TypeData, DYNAMIC};
+use ir::{Block, Body, Context, Location, OpId, Value};
+use std::collections::{HashMap, HashSet};
+
+/// Inputs whose attribute of old had another name.
+const ATTR_ALIASES: &[(&str, &str, &str)] = &[("Pad", "constant_value", "value"), ("TopK", "K", "k")];
+
+/// The IR version that goes with an opset (the oldest that admits it).
+fn ir_version(opset: i64) -> i64 {
+    match opset {
+        ..=8 => 3,
+        9 => 4,
+        10 => 5,
+        11 => 6,
+        12..=14 => 7,
+        15..=18 => 8,
+        19..=20 => 9,
+        21..=22 => 10,
+        _ => 11,
+    }
+}
+
+/// The ONNX data type code of an element type.
+pub fn data_type(ctx: &Context, elem: &Type) -> Option<i32> {
+    (1..=26).find(|c| crate::types::elem_type(ctx, *c).ok().as_ref() == Some(elem))
+}
+
+struct Exporter<'a> {
+    ctx: &'a Context,
+    body: &'a Body,
+    opset: u32,
+    names: HashMap<Value, String>,
+    used: HashSet<String>,
+    errors: Vec<Diagnostic>,
+}
+
+pub fn export_module(ctx: &Context, body: &Body, module: OpId) -> Result<ModelProto, Vec<Diagnostic>> {
+    let err = |loc: Location, m: String| vec![Diagnostic::error(loc, m)];
+    let top = body.op(module).loc.clone();
+    let block = body.entry_block(module).ok_or_else(|| err(top.clone(), "the module has no body".into()))?;
+    let funcs: Vec<OpId> = body.block_ops(block).filter(|o| body.name(*o).as_str() == "func.func").collect();
+    let [f] = funcs[..] else { return Err(err(top, format!("export needs exactly one func.func in the module, found {}", funcs.len()))) };
+    let opset = body.op(f).attributes.get("onnx.opset").and_then(|a| a.as_int()).unwrap_or(21) as i64;
+    let mut ex = Exporter { ctx, body, opset: opset as u32, names: HashMap::new(), used: HashSet::new(), errors: vec![] };
+    let graph = ex.main_graph(f);
+    if !ex.errors.is_empty() {
+        return Err(ex.errors);
+    }
+    Ok(ModelProto {
+        ir_version: Some(ir_version(opset)),
+        opset_import: vec![OperatorSetIdProto { domain: Some(String::new()), version: Some(opset) }],
+        producer_name: Some("npu-translate".into()),
+        producer_version: Some(env!("CARGO_PKG_VERSION").into()),
+        graph: Some(graph),
+        ..Default::default()
+    })
+}
+
+/// `onnx.name` of each entry of a function's `arg_attrs` / `res_attrs`.
+fn names_of(body: &Body, f: OpId, key: &str, n: usize, fallback: &str) -> Vec<String> {
+    let dicts = body.op(f).properties.get(key).and_then(|a| a.as_array()).map(|a| a.to_vec()).unwrap_or_default();
+    (0..n)
+        .map(|i| {
+            dicts.get(i).and_then(|d| d.as_dict()).and_then(|d| d.get("onnx.name")).and_then(|a| a.as_str()).map(str::to_string).unwrap_or_else(|| format!("{}{}", fallback, i))
+        })
+        .collect()
+}
+
+impl Exporter<'_> {
+    fn error(&mut self, loc: &Location, m: String) {
+        self.errors.push(Diagnostic::error(loc.clone(), m));
+    }
+
+    /// A name not used before, as close to `want` as possible.
+    fn fresh(&mut self, want: &str) -> String {
+        let mut n = want.to_string();
+        let mut k = 1;
+        while n.is_empty() || self.used.contains(&n) {
+            n = format!("{}_{}", if want.is_empty() { "v" } else { want }, k);
+            k += 1;
+        }
+        self.used.insert(n.clone());
+        n
+    }
+
+    fn name(&mut self, v: Value) -> String {
+        if let Some(n) = self.names.get(&v) {
+            return n.clone();
+        }
+        let n = self.fresh(&format!("v{}", self.names.len()));
+        self.names.insert(v, n.clone());
+        n
+    }
+
+    fn main_graph(&mut self, f: OpId) -> GraphProto {
+        let body = self.body;
+        let sym = body.op(f).properties.get("sym_name").and_then(|a| a.as_str()).unwrap_or("main_graph").to_string();
+        let Some(entry) = body.entry_block(f) else {
+            self.error(&body.op(f).loc, "cannot export a function without a body".into());
+            return GraphProto::default();
+        };
+        let args = body.block_args(entry).to_vec();
+        let arg_names = names_of(body, f, "arg_attrs", args.len(), "input_");
+        let ret = body.last_op(entry);
+        let returned: Vec<Value> = ret.map(|r| body.op(r).operands().to_vec()).unwrap_or_default();
+        let res_names = names_of(body, f, "res_attrs", returned.len(), "output_");
+        let mut input = vec![];
+        for (a, n) in args.iter().zip(&arg_names) {
+            let n = self.fresh(n);
+            self.names.insert(*a, n.clone());
+            input.push(self.value_info(&n, body.value_type(*a)));
+        }
+        // Reserve the output names, so intermediate values do not take them.
+        for n in &res_names {
+            self.used.insert(n.clone());
+        }
+        let mut g = self.graph_body(entry, &sym);
+        g.input = input;
+        g.output = self.graph_outputs(&mut g, &returned, &res_names);
+        g
+    }
+
+    /// Outputs named `names`: a value defined in this graph and returned once
+    /// is renamed; anything else is passed through an Identity.
+    fn graph_outputs(&mut self, g: &mut GraphProto, returned: &[Value], names: &[String]) -> Vec<ValueInfoProto> {
+        let mut out = vec![];
+        let mut renamed = HashSet::new();
+        for (v, want) in returned.iter().zip(names) {
+            let cur = self.name(*v);
+            let producer = g.node.iter().position(|n| n.output.contains(&cur));
+            match producer {
+                Some(p) if renamed.insert(*v) => {
+                    for n in g.node.iter_mut().skip(p) {
+                        for s in n.input.iter_mut().chain(n.output.iter_mut()) {
+                            if *s == cur {
+                                *s = want.clone();
+                            }
+                        }
+                    }
+                    self.names.insert(*v, want.clone());
+                }
+                _ => g.node.push(NodeProto { input: vec![cur], output: vec![want.clone()], op_type: Some("Identity".into()), ..Default::default() }),
+            }
+            out.push(self.value_info(want, self.body.value_type(*v)));
+        }
+        out
+    }
+
+    fn graph_body(&mut self, block: Block, name: &str) -> GraphProto {
+        let mut g = GraphProto { name: Some(name.to_string()), ..Default::default() };
+        let ops: Vec<OpId> = self.body.block_ops(block).collect();
+        for op in ops {
+            let n = self.body.name(op).as_str().to_string();
+            match n.as_str() {
+                "func.return" | "onnx.Yield" => {}
+                "onnx.NoValue" => {
+                    let r = self.body.op(op).result(0);
+                    self.names.insert(r, String::new());
+                }
+                _ if n.starts_with("onnx.") => {
+                    if let Some(node) = self.node(op, &n["onnx.".len()..]) {
+                        g.node.push(node);
+                    }
+                }
+                _ => {
+                    let loc = self.body.op(op).loc.clone();
+                    self.error(&loc, format!("cannot export '{}': only onnx dialect ops have an ONNX form", n));
+                }
+            }
+        }
+        g
+    }
+
+    fn node(&mut self, op: OpId, op_type: &str) -> Option<NodeProto> {
+        let body = self.body;
+        let d = body.op(op);
+        let loc = d.loc.clone();
+        let node_name = match &*loc.data() {
+            LocData::Name { name, .. } => Some(name.clone()),
+            _ => None,
+        };
+        let mut node = NodeProto { op_type: Some(op_type.into()), name: node_name, ..Default::default() };
+        if op_type == "Constant" {
+            let v = d.properties.get("value")?;
+            let t = match self.tensor(v) {
+                Ok(t) => t,
+                Err(e) => {
+                    self.error(&loc, format!("onnx.Constant: {}", e));
+                    return None;
+                }
+            };
+            node.attribute.push(AttributeProto { name: Some("value".into()), r#type: Some(at::TENSOR), t: Some(t), ..Default::default() });
+            node.output.push(self.name(d.result(0)));
+            return Some(node);
+        }
+        // Resize did not exist before opset 10: it was Upsample.
+        let (op_type, target) = match (table::schema(op_type, self.opset), op_type) {
+            (None, "Resize") => ("Upsample", table::schema("Upsample", self.opset)),
+            (s, t) => (t, s),
+        };
+        node.op_type = Some(op_type.into());
+        let Some(target) = target else {
+            self.error(&loc, format!("onnx.{} has no form at opset {}", op_type, self.opset));
+            return None;
+        };
+        let newest = table::schema(d.name.as_str().trim_start_matches("onnx."), u32::MAX).unwrap_or(target);
+        let mut attrs: Vec<AttributeProto> = vec![];
+        let mut inputs: Vec<String> = vec![];
+        for (i, v) in d.operands().iter().enumerate() {
+            let param = newest.inputs.get(i).or_else(|| newest.inputs.last().filter(|p| p.kind == ParamKind::Variadic));
+            let pname = param.map(|p| p.name).unwrap_or("");
+            let in_target = target.inputs.iter().any(|p| p.name == pname) || target.inputs.last().is_some_and(|p| p.kind == ParamKind::Variadic && i >= target.inputs.len());
+            let absent = body.defining_op(*v).is_some_and(|o| body.name(o).as_str() == "onnx.NoValue");
+            if in_target && (op_type != "Upsample" || pname != "roi") {
+                inputs.push(if absent { String::new() } else { self.name(*v) });
+                continue;
+            }
+            if absent {
+                continue;
+            }
+            let aname = ATTR_ALIASES.iter().find(|(o, i, _)| *o == op_type && *i == pname).map(|(_, _, a)| *a).unwrap_or(pname);
+            match target.attr(aname).map(|s| s.ty).and_then(|ty| self.operand_attr(*v, aname, ty)) {
+                Some(a) => attrs.push(a),
+                None => {
+                    self.error(&loc, format!("onnx.{}: operand '{}' has no form at opset {} (it must be a constant to become attribute '{}')", op_type, pname, self.opset, aname));
+                    return None;
+                }
+            }
+        }
+        while inputs.last().is_some_and(|s| s.is_empty()) {
+            inputs.pop();
+        }
+        node.input = inputs;
+        for (k, v) in d.properties.iter() {
+            let k = k.as_str();
+            let Some(spec) = target.attr(k) else {
+                self.error(&loc, format!("onnx.{}: attribute '{}' does not exist at opset {}", op_type, k, self.opset));
+                return None;
+            };
+            match self.attribute(k, v, spec.ty) {
+                Ok(a) => attrs.push(a),
+                Err(e) => {
+                    self.error(&loc, format!("onnx.{}: attribute '{}': {}", op_type, k, e));
+                    return None;
+                }
+            }
+        }
+        // Regions are the graph attributes, in the schema's order.
+        let graph_attrs: Vec<&str> = target.attrs.iter().filter(|a| a.ty == AttrType::Graph).map(|a| a.name).collect();
+        for (r, gname) in d.regions().to_vec().into_iter().zip(graph_attrs) {
+            let g = self.subgraph(r, gname)?;
+            attrs.push(AttributeProto { name: Some(gname.into()), r#type: Some(at::GRAPH), g: Some(Box::new(g)), ..Default::default() });
+        }
+        node.attribute = attrs;
+        node.output = d.results().iter().map(|r| *r).collect::<Vec<_>>().into_iter().map(|r| self.name(r)).collect();
+        Some(node)
+    }
+
+    fn subgraph(&mut self, r: ir::Region, name: &str) -> Option<GraphProto> {
+        let body = self.body;
+        let block = *body.region_blocks(r).first()?;
+        let mut input = vec![];
+        for a in body.block_args(block).to_vec() {
+            let n = self.name(a);
+            input.push(self.value_info(&n, body.value_type(a)));
+        }
+        let yielded: Vec<Value> = body.last_op(block).map(|t| body.op(t).operands().to_vec()).unwrap_or_default();
+        let mut g = self.graph_body(block, name);
+        let outs: Vec<String> = yielded.iter().map(|_| self.fresh(&format!("{}_out", name))).collect();
+        g.input = input;
+        g.output = self.graph_outputs(&mut g, &yielded, &outs);
+        // Subgraph outputs keep only their element type: shapes we inferred inside a
+        // branch are no promise the ONNX checker should hold the other branch to.
+        for o in &mut g.output {
+            if let Some(TypeValue::TensorType(t)) = o.r#type.as_mut().and_then(|t| t.value.as_mut()) {
+                t.shape = None;
+            }
+        }
+        Some(g)
+    }
+
+    /// A constant operand as the attribute it was at an older opset.
+    fn operand_attr(&self, v: Value, name: &str, ty: AttrType) -> Option<AttributeProto> {
+        let mut a = AttributeProto { name: Some(name.into()), ..Default::default() };
+        match ty {
+            AttrType::Ints => {
+                a.r#type = Some(at::INTS);
+                a.ints = crate::infer::const_ints(self.body, v)?;
+            }
+            AttrType::Int => {
+                a.r#type = Some(at::INT);
+                a.i = Some(*crate::infer::const_ints(self.body, v)?.first()?);
+            }
+            AttrType::Floats => {
+                a.r#type = Some(at::FLOATS);
+                a.floats = crate::infer::const_f64s(self.body, v)?.into_iter().map(|x| x as f32).collect();
+            }
+            AttrType::Float => {
+                a.r#type = Some(at::FLOAT);
+                a.f = Some(*crate::infer::const_f64s(self.body, v)?.first()? as f32);
+            }
+            _ => return None,
+        }
+        Some(a)
+    }
+
+    fn attribute(&self, name: &str, v: &Attribute, ty: AttrType) -> Result<AttributeProto, String> {
+        let mut a = AttributeProto { name: Some(name.into()), ..Default::default() };
+        match (ty, v.data()) {
+            (AttrType::Int, _) => {
+                a.r#type = Some(at::INT);
+                a.i = Some(v.as_int().ok_or("expected an integer")? as i64);
+            }
+            (AttrType::Float, _) => {
+                a.r#type = Some(at::FLOAT);
+                a.f = Some(v.as_float().ok_or("expected a float")? as f32);
+            }
+            (AttrType::String, AttrData::String { bytes, .. }) => {
+                a.r#type = Some(at::STRING);
+                a.s = Some(bytes.to_vec());
+            }
+            (AttrType::Ints, AttrData::DenseArray { data: ArrayData::Int(x), .. }) => {
+                a.r#type = Some(at::INTS);
+                a.ints = x.clone();
+            }
+            (AttrType::Floats, AttrData::DenseArray { data: ArrayData::Float(x), .. }) => {
+                a.r#type = Some(at::FLOATS);
+                a.floats = x.iter().map(|f| *f as f32).collect();
+            }
+            (AttrType::Strings, AttrData::Array(items)) => {
+                a.r#type = Some(at::STRINGS);
+                for i in items {
+                    match i.data() {
+                        AttrData::String { bytes, .. } => a.strings.push(bytes.to_vec()),
+                        _ => return Err("expected strings".into()),
+                    }
+                }
+            }
+            (AttrType::Tensor, _) => {
+                a.r#type = Some(at::TENSOR);
+                a.t = Some(self.tensor(v)?);
+            }
+            (AttrType::TypeProto, _) => {
+                a.r#type = Some(at::TYPE_PROTO);
+                a.tp = Some(Box::new(self.type_proto(v.as_type().ok_or("expected a type")?).ok_or("a type ONNX cannot express")?));
+            }
+            (k, _) => return Err(format!("cannot write {} as an attribute of kind {:?}", v, k)),
+        }
+        Ok(a)
+    }
+
+    /// A dense elements attribute as a TensorProto with `raw_data` (splats expanded).
+    fn tensor(&self, v: &Attribute) -> Result<TensorProto, String> {
+        let (ty, bytes, splat): (&Type, &[u8], bool) = match v.data() {
+            AttrData::Dense { ty, data } => (ty, &data.bytes, data.splat),
+            AttrData::DenseResource { ty, resource } => (ty, resource.blob.get().ok_or("a dense_resource without its blob")?.bytes(), false),
+            _ => return Err(format!("{} is not a tensor", v)),
+        };
+        let elem = ty.scalar();
+        if elem.int_width().is_some_and(|w| w < 8 && w != 1) {
+            return Err(format!("exporting {}-bit integer tensors is not supported yet", elem.int_width().unwrap_or(0)));
+        }
+        let code = data_type(self.ctx, elem).ok_or_else(|| format!("element type {} has no ONNX data type", elem))?;
+        let n = ty.num_elements().ok_or("a tensor of unknown size")? as usize;
+        let raw = if splat { bytes.repeat(n) } else { bytes.to_vec() };
+        Ok(TensorProto { dims: ty.shape().unwrap_or(&[]).to_vec(), data_type: Some(code), raw_data: Some(raw.into()), ..Default::default() })
+    }
+
+    fn type_proto(&self, t: &Type) -> Option<TypeProto> {
+        let tensor = |elem: &Type, shape: Option<&[i64]>| -> Option<TypeProto> {
+            let shape = shape.map(|s| TensorShapeProto {
+                dim: s.iter().map(|d| Dimension { value: (*d != DYNAMIC).then_some(DimValue::DimValue(*d)), denotation: None }).collect(),
+            });
+            Some(TypeProto { value: Some(TypeValue::TensorType(TensorTypeProto { elem_type: Some(data_type(self.ctx, elem)?), shape })), denotation: None })
+        };
+        match t.data() {
+            TypeData::RankedTensor { shape, elem, .. } => tensor(elem, Some(shape)),
+            TypeData::UnrankedTensor { elem } => tensor(elem, None),
+            _ => {
+                for (kind, make) in [("Seq", TypeValue::SequenceType as fn(Box<ElemTypeProto>) -> TypeValue), ("Opt", TypeValue::OptionalType)] {
+                    if let Some(inner) = crate::infer::unwrap(self.ctx, t, kind) {
+                        let inner = self.type_proto(&inner)?;
+                        return Some(TypeProto { value: Some(make(Box::new(ElemTypeProto { elem_type: Some(Box::new(inner)) }))), denotation: None });
+                    }
+                }
+                None
+            }
+        }
+    }
+
+    fn value_info(&self, name: &str, t: &Type) -> ValueInfoProto {
+        ValueInfoProto { name: Some(name.into()), r#type: self.type_proto(t), doc_string: None }
+    }
+}
+
+/// Serialized bytes of the exported model.
+pub fn export_bytes(ctx: &Context, body: &Body, module: OpId) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    use prost::Message;
+    Ok(export_module(ctx, body, module)?.encode_to_vec())
+}
