@@ -11,6 +11,16 @@ fn data_dir() -> PathBuf {
     cache.join("onnx-1.22.0/node")
 }
 
+/// A deterministic generator (xorshift) of numbers below `n`, so failures reproduce.
+fn rng(mut x: u64) -> impl FnMut(usize) -> usize {
+    move |n| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % n.max(1) as u64) as usize
+    }
+}
+
 #[test]
 fn mutated_models_never_panic() {
     let dir = data_dir();
@@ -22,13 +32,7 @@ fn mutated_models_never_panic() {
     models.sort_by_key(|m| m.len());
     assert!(models.len() > 1700);
     let ctx = tools::default_context(false);
-    let mut x: u64 = 0x1234_5678;
-    let mut rnd = |n: usize| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x % n.max(1) as u64) as usize
-    };
+    let mut rnd = rng(0x1234_5678);
     let (mut ok, mut refused) = (0, 0);
     for case in 0..4000 {
         let mut m = models[rnd(models.len())].clone();
@@ -57,4 +61,61 @@ fn mutated_models_never_panic() {
         }
     }
     assert!(refused > 1000 && ok > 20, "{} imported, {} refused: the mutations are not exercising both paths", ok, refused);
+}
+
+/// The textual syntax too: edits of a model that uses every construct give a
+/// diagnostic with a position inside the text, or a model that imports.
+#[test]
+fn mutated_onnxtext_never_panics() {
+    let good = r#"<
+  ir_version: 8,
+  opset_import: [ "" : 18 ]
+>
+g (float[N, 4] X, bool[] c) => (float[N, 2] Y, float[2] Z)
+<float[4, 2] W = {1, 0, 0, 1, 1, 1, 0, 0}>
+{
+  [mm] T = MatMul(X, W)
+  U = Transpose <perm = [0, 1]> (T)
+  Y = LeakyRelu <alpha = 0.2> (U)
+  Z = If (c) <
+    then_branch = t () => (float[2] a) { a = Constant <value = float[2] {1, 2}> () },
+    else_branch = e () => (float[2] b) { b = Constant <value = float[2] {3, 4}> () }
+  >
+}
+"#;
+    let ctx = tools::default_context(false);
+    let import = |src: &str| onnx::text::parse_model(src).map(|m| onnx::import::import_proto(&ctx, &m, &Default::default()).is_ok());
+    assert_eq!(import(good).ok(), Some(true), "the unmutated model must import");
+    let pieces = ["<", ">", "(", ")", "{", "}", "[", "]", ",", "=", "=>", ":", "\"", "-1", "1e400", "float", "?", "@x", "seq(", "#"];
+    let mut rnd = rng(0x9e37_79b9);
+    let (mut ok, mut refused) = (0, 0);
+    for case in 0..3000 {
+        let mut s = good.to_string();
+        for _ in 0..1 + rnd(3) {
+            let mut i = rnd(s.len());
+            while !s.is_char_boundary(i) {
+                i -= 1;
+            }
+            match rnd(3) {
+                0 => {
+                    let end = (i + 1 + rnd(4)).min(s.len());
+                    if s.is_char_boundary(end) {
+                        s.replace_range(i..end, "");
+                    }
+                }
+                1 => s.insert_str(i, pieces[rnd(pieces.len())]),
+                _ => s.truncate(i),
+            }
+        }
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| import(&s)));
+        match r {
+            Ok(Ok(_)) => ok += 1,
+            Ok(Err(e)) => {
+                assert!(e.pos <= s.len(), "case {}: error position {} past the end", case, e.pos);
+                refused += 1
+            }
+            Err(_) => panic!("case {} panicked on:\n{}", case, s),
+        }
+    }
+    assert!(refused > 500 && ok > 50, "{} parsed, {} refused: the mutations are not exercising both paths", ok, refused);
 }

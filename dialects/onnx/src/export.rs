@@ -263,8 +263,8 @@ impl Exporter<'_> {
                 }
             }
         }
-        // Regions are the graph attributes, in the schema's order.
-        let graph_attrs: Vec<&str> = target.attrs.iter().filter(|a| a.ty == AttrType::Graph).map(|a| a.name).collect();
+        // Regions are the graph attributes, in the schema's region order.
+        let graph_attrs = target.region_attrs();
         for (r, gname) in d.regions().to_vec().into_iter().zip(graph_attrs) {
             let g = self.subgraph(r, gname)?;
             attrs.push(AttributeProto { name: Some(gname.into()), r#type: Some(at::GRAPH), g: Some(Box::new(g)), ..Default::default() });

@@ -373,8 +373,9 @@ impl<'a> Importer<'a> {
                 return self.err(loc, format!("{}: required attribute '{}' is missing", where_(), spec.name));
             }
         }
-        // Regions in the schema's attribute order (then_branch before else_branch).
-        regions.sort_by_key(|(n, _)| schema.attrs.iter().position(|s| s.name == n).unwrap_or(usize::MAX));
+        // Regions in the schema's region order (then_branch before else_branch).
+        let order = schema.region_attrs();
+        regions.sort_by_key(|(n, _)| order.iter().position(|s| s == n).unwrap_or(usize::MAX));
         // `Constant` of every form is `onnx.Constant` with a `value` elements attribute.
         let op_name = if op_type == "Constant" { "onnx.Constant".to_string() } else { format!("onnx.{}", op_type) };
         if op_type == "Constant" {

@@ -13,6 +13,7 @@ pub mod normalize;
 pub mod op_table;
 pub mod proto;
 pub mod table;
+pub mod text;
 pub mod types;
 
 /// Registers the dialect in a context.

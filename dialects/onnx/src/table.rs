@@ -79,6 +79,21 @@ impl OnnxOp {
     }
 }
 
+impl OnnxOp {
+    /// The graph attributes that become the op's regions, in region order:
+    /// schema order (alphabetical), except that `then_branch` precedes
+    /// `else_branch`, as regions of a conditional read everywhere else.
+    pub fn region_attrs(&self) -> Vec<&'static str> {
+        let mut v: Vec<&'static str> = self.attrs.iter().filter(|a| a.ty == AttrType::Graph).map(|a| a.name).collect();
+        v.sort_by_key(|n| match *n {
+            "then_branch" => 0,
+            "else_branch" => 1,
+            _ => 2,
+        });
+        v
+    }
+}
+
 /// The schema of `name` in effect at `opset`: the newest row not newer than it.
 pub fn schema(name: &str, opset: u32) -> Option<&'static OnnxOp> {
     crate::op_table::OPS.iter().filter(|o| o.name == name && o.since <= opset).max_by_key(|o| o.since)

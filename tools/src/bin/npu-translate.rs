@@ -12,6 +12,9 @@ struct Args {
     /// Import an ONNX model (binary ModelProto) into the onnx dialect.
     #[arg(long = "import-onnx")]
     import_onnx: bool,
+    /// Read the input as ONNX's textual syntax (implied by a `.onnxtext` file name).
+    #[arg(long = "onnx-text")]
+    onnx_text: bool,
     /// Export a module of onnx dialect ops (IR text) as an ONNX model (binary ModelProto).
     #[arg(long = "export-onnx")]
     export_onnx: bool,
@@ -104,11 +107,26 @@ fn main() -> ExitCode {
         dims,
         bound_inputs,
     };
-    // The buffer is handed over: large weights stay in it, shared, not copied.
-    let imported = match onnx::import::import_model_bytes(&ctx, bytes.into(), &opts) {
+    let text = args.onnx_text || args.input.ends_with(".onnxtext");
+    let mut sm = SourceMgr::new();
+    let result = if text {
+        // Textual syntax: parsed to a ModelProto, then imported like a binary model.
+        let src = String::from_utf8_lossy(&bytes).into_owned();
+        sm.add(&args.input, &src);
+        match onnx::text::parse_model(&src) {
+            Ok(model) => onnx::import::import_proto(&ctx, &model, &opts),
+            Err(e) => {
+                let (line, col) = onnx::text::line_col(&src, e.pos);
+                Err(vec![ir::diagnostics::Diagnostic::error(ir::Location::file(args.input.as_str().into(), line, col), e.message)])
+            }
+        }
+    } else {
+        // The buffer is handed over: large weights stay in it, shared, not copied.
+        onnx::import::import_model_bytes(&ctx, bytes.into(), &opts)
+    };
+    let imported = match result {
         Ok(m) => m,
         Err(diags) => {
-            let sm = SourceMgr::new();
             for d in &diags {
                 eprint!("{}", sm.render(d));
             }
