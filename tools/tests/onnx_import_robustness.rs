@@ -119,3 +119,15 @@ g (float[N, 4] X, bool[] c) => (float[N, 2] Y, float[2] Z)
     }
     assert!(refused > 500 && ok > 50, "{} parsed, {} refused: the mutations are not exercising both paths", ok, refused);
 }
+
+/// Inputs the fuzzer (`fuzz/`) found, kept as regression tests in test/onnx/fuzz.
+/// oom-huge-dims.onnx: 224 bytes whose Constant claims 3.8 G elements; the
+/// importer used to allocate for the dims before checking the data was there.
+#[test]
+fn fuzzer_findings_are_refused_cheaply() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../test/onnx/fuzz");
+    let ctx = tools::default_context(false);
+    let bytes = std::fs::read(dir.join("oom-huge-dims.onnx")).unwrap();
+    let err = onnx::import::import_model(&ctx, &bytes, &Default::default()).err().expect("must be refused");
+    assert!(err[0].message.contains("has 0 data elements but its shape") && err[0].message.contains("needs 3828000000"), "{}", err[0].message);
+}

@@ -205,7 +205,9 @@ pub fn tensor_attr(
             return Ok(Attribute::new(AttrData::DenseResource { ty, resource: res }));
         }
     }
-    let mut bytes: Vec<u8> = Vec::with_capacity(n * store_w);
+    // Allocated only as data is found to be there: the dims alone are no promise
+    // (the fuzzer found a 224-byte model whose dims asked for 3.8 GB up front).
+    let mut bytes: Vec<u8> = Vec::new();
     let mismatch = |got: usize| Err(format!("tensor '{}' has {} data elements but its shape {:?} needs {}", t.name.as_deref().unwrap_or(""), got, t.dims, n));
     match raw {
         Some(r) => {
