@@ -8,30 +8,18 @@
 
 use ir::pass::{Pass, PassContext};
 use ir::rewrite::OperationFolder;
-use ir::types::{Type, TypeData, DYNAMIC};
+use ir::types::{Type, TypeData};
 use ir::{Body, OpId};
-use onnx::infer::{infer, precision};
+use onnx::infer::{compatible, infer, precision_in};
 
 pub struct ShapeInference;
 
-/// `new` agrees with `old` where `old` is known.
-fn compatible(old: &Type, new: &Type) -> bool {
-    match (old.data(), new.data()) {
-        (TypeData::None, _) => true,
-        (TypeData::UnrankedTensor { elem: a }, TypeData::UnrankedTensor { elem: b } | TypeData::RankedTensor { elem: b, .. }) => a == b,
-        (TypeData::RankedTensor { shape: s, elem: a, .. }, TypeData::RankedTensor { shape: t, elem: b, .. }) => {
-            a == b && s.len() == t.len() && s.iter().zip(t).all(|(x, y)| *x == DYNAMIC || x == y)
-        }
-        _ => false,
-    }
-}
-
 /// Gives each value its new type where that is more precise and agrees with the old; how many changed.
-fn refine_values(body: &mut Body, values: &[ir::Value], types: Vec<Type>) -> u64 {
+fn refine_values(ctx: &ir::Context, body: &mut Body, values: &[ir::Value], types: Vec<Type>) -> u64 {
     let mut changed = 0;
     for (v, t) in values.iter().zip(types) {
         let old = body.value_type(*v).clone();
-        if precision(&t) > precision(&old) && compatible(&old, &t) {
+        if precision_in(ctx, &t) > precision_in(ctx, &old) && compatible(ctx, &old, &t) {
             body.set_value_type(*v, t);
             changed += 1;
         }
@@ -39,19 +27,19 @@ fn refine_values(body: &mut Body, values: &[ir::Value], types: Vec<Type>) -> u64
     changed
 }
 
-/// Refines the entry-block arguments of a Loop or Scan body from the op's operands.
+/// Refines the entry-block arguments of a Loop, Scan or SequenceMap body from the op's operands.
 fn refine_body_args(body: &mut Body, op: OpId, ctx: &ir::Context) -> u64 {
     let Some(types) = onnx::infer::body_arg_types(ctx, body, op) else { return 0 };
     let Some(region) = body.op(op).regions().first().copied() else { return 0 };
     let Some(entry) = body.region_blocks(region).first().copied() else { return 0 };
     let args = body.block_args(entry).to_vec();
-    refine_values(body, &args, types)
+    refine_values(ctx, body, &args, types)
 }
 
 fn refine(body: &mut Body, op: OpId, ctx: &ir::Context) -> u64 {
     let Some(types) = infer(ctx, body, op) else { return 0 };
     let results = body.op(op).results().to_vec();
-    refine_values(body, &results, types)
+    refine_values(ctx, body, &results, types)
 }
 
 impl Pass for ShapeInference {
@@ -98,7 +86,7 @@ impl Pass for ShapeInference {
             if returned.len() != outs.len() {
                 continue;
             }
-            let new: Vec<Type> = outs.iter().zip(&returned).map(|(o, r)| if precision(r) > precision(o) && compatible(o, r) { r.clone() } else { o.clone() }).collect();
+            let new: Vec<Type> = outs.iter().zip(&returned).map(|(o, r)| if precision_in(ctx, r) > precision_in(ctx, o) && compatible(ctx, o, r) { r.clone() } else { o.clone() }).collect();
             if new != outs {
                 let fty = ctx.intern_type(TypeData::Function { inputs: ins, results: new });
                 cx.body.op_mut(f).properties.set(ctx.ident("function_type"), ir::Attribute::type_attr(fty));

@@ -946,6 +946,11 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
             }
             a.iter().zip(&b).map(|(x, y)| merge_any(ctx, x, y)).collect()
         }
+        "SequenceMap" => {
+            // One sequence per body result, of what the body yields.
+            let y = yields(body, op, 0)?;
+            Some(y.iter().map(|t| wrap(ctx, "Seq", t)).collect())
+        }
         "Loop" => {
             // Carried values: initial merged with what the body yields; scan outputs gain a leading
             // iteration dim (unknown: the trip count and condition are runtime values).
@@ -1100,9 +1105,10 @@ pub fn unwrap(ctx: &Context, t: &Type, kind: &str) -> Option<Type> {
     ir::parser::Parser::new(ctx, inner, "", 1).parse_type().ok()
 }
 
-/// Types for the entry-block arguments of a Loop or Scan body, from the op's
-/// operands: Loop passes (iteration, condition, carried...); Scan (opset 9+)
-/// passes the states, then one slice of each scanned input (its scan axis removed).
+/// Types for the entry-block arguments of a Loop, Scan or SequenceMap body, from
+/// the op's operands: Loop passes (iteration, condition, carried...); Scan (opset
+/// 9+) the states, then one slice of each scanned input (its scan axis removed);
+/// SequenceMap one element of each sequence and the other inputs whole.
 pub fn body_arg_types(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
     let d = body.op(op);
     let ops = d.operands();
@@ -1112,6 +1118,10 @@ pub fn body_arg_types(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>>
             v.extend(ops.iter().skip(2).map(|o| body.value_type(*o).clone()));
             Some(v)
         }
+        "onnx.SequenceMap" => Some(ops.iter().map(|o| {
+            let t = body.value_type(*o);
+            unwrap(ctx, t, "Seq").unwrap_or_else(|| t.clone())
+        }).collect()),
         "onnx.Scan" if opset_of(body, op)? >= 9 => {
             let m = int_attr(d.properties.get("num_scan_inputs"))? as usize;
             let n = ops.len().checked_sub(m)?;
@@ -1180,6 +1190,37 @@ fn merge(ctx: &Context, tys: &[Type]) -> Option<Type> {
         };
     }
     Some(tensor(ctx, &first.elem, shape))
+}
+
+/// Whether `new` agrees with `old` wherever `old` is known, so it may replace it:
+/// anything replaces `none`, a declared `?` takes any size, an unranked tensor
+/// any rank, and sequences and optionals compare their elements.
+pub fn compatible(ctx: &Context, old: &Type, new: &Type) -> bool {
+    match (old.data(), new.data()) {
+        (TypeData::None, _) => true,
+        (TypeData::UnrankedTensor { elem: a }, TypeData::UnrankedTensor { elem: b } | TypeData::RankedTensor { elem: b, .. }) => a == b,
+        (TypeData::RankedTensor { shape: s, elem: a, .. }, TypeData::RankedTensor { shape: t, elem: b, .. }) => {
+            a == b && s.len() == t.len() && s.iter().zip(t).all(|(x, y)| *x == DYNAMIC || x == y)
+        }
+        _ => {
+            for kind in ["Seq", "Opt"] {
+                if let (Some(a), Some(b)) = (unwrap(ctx, old, kind), unwrap(ctx, new, kind)) {
+                    return compatible(ctx, &a, &b);
+                }
+            }
+            old == new
+        }
+    }
+}
+
+/// `precision`, also of the elements of sequences and optionals.
+pub fn precision_in(ctx: &Context, t: &Type) -> i64 {
+    for kind in ["Seq", "Opt"] {
+        if let Some(inner) = unwrap(ctx, t, kind) {
+            return precision_in(ctx, &inner);
+        }
+    }
+    precision(t)
 }
 
 /// How many dimensions a type pins down (more is more precise).
