@@ -2,8 +2,9 @@
 # The main job, as far as the project goes today: set up, build release tools,
 # then parse, verify, optimize and print a real program through npu-opt, check
 # that upstream mlir-opt accepts our generic output, and time both on a
-# generated 1,000,000-op module. (Compiling an ONNX model end to end comes with the
-# importer and CPU-path issues; see the README's status table.)
+# generated 1,000,000-op module; import ONNX models and round-trip them through
+# ONNX Runtime. (Compiling an ONNX model to native code comes with the CPU-path
+# issue; see the README's status table.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -20,6 +21,11 @@ echo "== NPU simulator: a hand-written int8 matmul, then the simulator benchmark
 cargo build --release -p tools -q
 target/release/npu-sim run test/lit/npu-sim/matmul.s --arg a=iota --arg w=iota --print c --report
 cargo run --release -q -p npu-sim --example bench 3
+echo "== ONNX: import a node-test model, infer shapes, export, and run both in ONNX Runtime"
+M="${NPU_CACHE:-$HOME/.cache/npu}/onnx-1.22.0/node/test_conv_with_strides_and_asymmetric_padding/model.onnx"
+target/release/npu-translate --import-onnx --ignore-value-info "$M" | target/release/npu-opt --onnx-shape-inference
+python3 scripts/onnx_roundtrip.py conv
+python3 bench/onnx_import.py
 echo "== benchmarks"
 python3 bench/core_roundtrip.py --mode roundtrip --runs "${RUNS:-3}"
 python3 bench/core_roundtrip.py --mode passes --runs "${RUNS:-3}"
