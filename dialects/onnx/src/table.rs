@@ -122,8 +122,9 @@ pub fn markdown() -> String {
     let mut s = format!(
         "# ONNX operators\n\nGenerated from the operator table (ONNX {} schemas, `scripts/gen_onnx_ops.py`); a test fails when this file is stale \
          (`npu-translate --list-onnx-ops > docs/onnx-ops.md`).\n\n\
-         Import: every operator below imports into the `onnx` dialect at every listed version. Shape inference, normalization of \
-         older forms and lowering are per operator and come with later work.\n\n\
+         Import: every operator below imports into the `onnx` dialect at every listed version; older forms are normalized to the \
+         newest (`normalize.rs`), and `npu-translate --export-onnx` writes each op back in its form at the model's opset. Shape \
+         rules live in `infer.rs`; lowering to the CPU and NPU paths comes with later work.\n\n\
          | operator | versions | inputs | outputs | attributes |\n|---|---|---|---|---|\n",
         crate::op_table::ONNX_VERSION
     );
