@@ -14,12 +14,17 @@ use onnx::infer::{compatible, infer, precision_in};
 
 pub struct ShapeInference;
 
+/// `new` is more precise than `old` and agrees with it where `old` is known.
+fn improves(ctx: &ir::Context, old: &Type, new: &Type) -> bool {
+    precision_in(ctx, new) > precision_in(ctx, old) && compatible(ctx, old, new)
+}
+
 /// Gives each value its new type where that is more precise and agrees with the old; how many changed.
 fn refine_values(ctx: &ir::Context, body: &mut Body, values: &[ir::Value], types: Vec<Type>) -> u64 {
     let mut changed = 0;
     for (v, t) in values.iter().zip(types) {
         let old = body.value_type(*v).clone();
-        if precision_in(ctx, &t) > precision_in(ctx, &old) && compatible(ctx, &old, &t) {
+        if improves(ctx, &old, &t) {
             body.set_value_type(*v, t);
             changed += 1;
         }
@@ -86,7 +91,7 @@ impl Pass for ShapeInference {
             if returned.len() != outs.len() {
                 continue;
             }
-            let new: Vec<Type> = outs.iter().zip(&returned).map(|(o, r)| if precision_in(ctx, r) > precision_in(ctx, o) && compatible(ctx, o, r) { r.clone() } else { o.clone() }).collect();
+            let new: Vec<Type> = outs.iter().zip(&returned).map(|(o, r)| if improves(ctx, o, r) { r.clone() } else { o.clone() }).collect();
             if new != outs {
                 let fty = ctx.intern_type(TypeData::Function { inputs: ins, results: new });
                 cx.body.op_mut(f).properties.set(ctx.ident("function_type"), ir::Attribute::type_attr(fty));

@@ -4,22 +4,12 @@
 
 use std::process::Command;
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+mod common;
+use common::Rng;
 
 /// One function returning a value computed from constants only.
 fn gen_function(r: &mut Rng, i: usize) -> String {
-    let ty = ["i8", "i16", "i32", "i64"][r.below(4) as usize];
+    let ty = ["i8", "i16", "i32", "i64"][r.below(4)];
     let w: u32 = ty[1..].parse().unwrap();
     let mut s = format!("func.func @f{}() -> ({}, f32, i1) {{\n", i, ty);
     let mut ints = vec![];
@@ -29,19 +19,19 @@ fn gen_function(r: &mut Rng, i: usize) -> String {
         ints.push(format!("%k{}", k));
     }
     // Shift amounts and divisors that are defined behaviour (no poison, no UB).
-    s.push_str(&format!("  %sh = arith.constant {} : {}\n", r.below(w as u64), ty));
+    s.push_str(&format!("  %sh = arith.constant {} : {}\n", r.below(w as usize), ty));
     s.push_str(&format!("  %dv = arith.constant {} : {}\n", 1 + r.below(100), ty));
     let ops = ["addi", "subi", "muli", "andi", "ori", "xori", "maxsi", "minsi", "maxui", "minui"];
     for k in 0..12 {
-        let a = ints[r.below(ints.len() as u64) as usize].clone();
-        let b = ints[r.below(ints.len() as u64) as usize].clone();
+        let a = ints[r.below(ints.len())].clone();
+        let b = ints[r.below(ints.len())].clone();
         let name = format!("%i{}", k);
         let line = match r.below(10) {
             0 => format!("  {} = arith.shli {}, %sh : {}\n", name, a, ty),
             1 => format!("  {} = arith.shrsi {}, %sh : {}\n", name, a, ty),
             2 => format!("  {} = arith.shrui {}, %sh : {}\n", name, a, ty),
-            3 => format!("  {} = arith.{} {}, %dv : {}\n", name, ["divsi", "divui", "remsi", "remui", "ceildivsi", "floordivsi"][r.below(6) as usize], a, ty),
-            _ => format!("  {} = arith.{} {}, {} : {}\n", name, ops[r.below(ops.len() as u64) as usize], a, b, ty),
+            3 => format!("  {} = arith.{} {}, %dv : {}\n", name, ["divsi", "divui", "remsi", "remui", "ceildivsi", "floordivsi"][r.below(6)], a, ty),
+            _ => format!("  {} = arith.{} {}, {} : {}\n", name, ops[r.below(ops.len())], a, b, ty),
         };
         s.push_str(&line);
         ints.push(name);
@@ -52,7 +42,7 @@ fn gen_function(r: &mut Rng, i: usize) -> String {
     s.push_str(&format!("  %y = arith.constant {}.{} : f32\n", r.below(200) as i64 - 100, r.below(1000)));
     s.push_str("  %f0 = arith.mulf %x, %y : f32\n  %f1 = arith.addf %f0, %x : f32\n  %f2 = arith.divf %f1, %y : f32\n  %f3 = arith.subf %f2, %x : f32\n");
     s.push_str(&format!("  %f4 = arith.sitofp {} : {} to f32\n  %f5 = arith.maximumf %f3, %f4 : f32\n  %f6 = arith.negf %f5 : f32\n", last, ty));
-    let pred = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"][r.below(10) as usize];
+    let pred = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"][r.below(10)];
     s.push_str(&format!("  %c = arith.cmpi {}, {}, %k0 : {}\n", pred, last, ty));
     s.push_str(&format!("  return {}, %f6, %c : {}, f32, i1\n}}\n", last, ty));
     s

@@ -3,36 +3,18 @@
 
 use std::path::PathBuf;
 
-fn data_dir() -> PathBuf {
-    if let Ok(d) = std::env::var("ONNX_NODE_TESTS") {
-        return PathBuf::from(d);
-    }
-    let cache = std::env::var("NPU_CACHE").map(PathBuf::from).unwrap_or_else(|_| PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cache/npu"));
-    cache.join("onnx-1.22.0/node")
-}
-
-/// A deterministic generator (xorshift) of numbers below `n`, so failures reproduce.
-fn rng(mut x: u64) -> impl FnMut(usize) -> usize {
-    move |n| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x % n.max(1) as u64) as usize
-    }
-}
+mod common;
+use common::Rng;
 
 #[test]
 fn mutated_models_never_panic() {
-    let dir = data_dir();
-    let mut models: Vec<Vec<u8>> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("ONNX node tests not found in {} ({}): run scripts/setup.sh", dir.display(), e))
-        .flatten()
-        .filter_map(|e| std::fs::read(e.path().join("model.onnx")).ok())
-        .collect();
+    let dir = common::onnx_node_dir();
+    let mut models: Vec<Vec<u8>> = common::onnx_node_tests().iter().filter_map(|n| std::fs::read(dir.join(n).join("model.onnx")).ok()).collect();
     models.sort_by_key(|m| m.len());
     assert!(models.len() > 1700);
     let ctx = tools::default_context(false);
-    let mut rnd = rng(0x1234_5678);
+    let mut r = Rng(0x1234_5678);
+    let mut rnd = |n: usize| r.below(n);
     let (mut ok, mut refused) = (0, 0);
     for case in 0..4000 {
         let mut m = models[rnd(models.len())].clone();
@@ -87,7 +69,8 @@ g (float[N, 4] X, bool[] c) => (float[N, 2] Y, float[2] Z)
     let import = |src: &str| onnx::text::parse_model(src).map(|m| onnx::import::import_proto(&ctx, &m, &Default::default()).is_ok());
     assert_eq!(import(good).ok(), Some(true), "the unmutated model must import");
     let pieces = ["<", ">", "(", ")", "{", "}", "[", "]", ",", "=", "=>", ":", "\"", "-1", "1e400", "float", "?", "@x", "seq(", "#"];
-    let mut rnd = rng(0x9e37_79b9);
+    let mut r = Rng(0x9e37_79b9);
+    let mut rnd = |n: usize| r.below(n);
     let (mut ok, mut refused) = (0, 0);
     for case in 0..3000 {
         let mut s = good.to_string();

@@ -7,13 +7,8 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-fn data_dir() -> PathBuf {
-    if let Ok(d) = std::env::var("ONNX_NODE_TESTS") {
-        return PathBuf::from(d);
-    }
-    let cache = std::env::var("NPU_CACHE").map(PathBuf::from).unwrap_or_else(|_| PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cache/npu"));
-    cache.join("onnx-1.22.0/node")
-}
+mod common;
+use common::{onnx_node_dir as data_dir, onnx_node_tests};
 
 /// "ok", or the first error's message.
 fn outcome(ctx: &ir::Context, dir: &std::path::Path) -> String {
@@ -40,14 +35,7 @@ fn outcome(ctx: &ir::Context, dir: &std::path::Path) -> String {
 #[test]
 fn node_tests_import_as_the_manifest_says() {
     let dir = data_dir();
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("ONNX node tests not found in {} ({}): run scripts/setup.sh", dir.display(), e))
-        .flatten()
-        .filter(|e| e.path().join("model.onnx").exists())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    assert!(names.len() > 1700, "only {} node tests in {}", names.len(), dir.display());
+    let names = onnx_node_tests();
     let ctx = tools::default_context(false);
     let results: BTreeMap<String, String> = names.iter().map(|n| (n.clone(), outcome(&ctx, &dir.join(n)))).collect();
     let manifest_path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../test/onnx/node-import.manifest");
@@ -155,13 +143,7 @@ fn shape_inference_with_inputs_bound_gives_the_declared_output_types() {
 
 fn inference_against_manifest(bind: bool, manifest: &str) {
     let dir = data_dir();
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("ONNX node tests not found in {} ({}): run scripts/setup.sh", dir.display(), e))
-        .flatten()
-        .filter(|e| e.path().join("model.onnx").exists())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
+    let names = onnx_node_tests();
     let ctx = tools::default_context(false);
     let reg = passes::registry();
     let results: BTreeMap<String, String> = names.iter().map(|n| (n.clone(), inference_outcome(&ctx, &reg, &dir.join(n), bind))).collect();

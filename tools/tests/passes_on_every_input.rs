@@ -3,22 +3,7 @@
 
 use ir::pass::{PassManager, PassManagerConfig};
 
-fn inputs() -> Vec<String> {
-    let mut v = vec![];
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/lit");
-    let mut stack = vec![root];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "mlir") {
-                v.extend(ir::split::split_input(&std::fs::read_to_string(&p).unwrap()).into_iter().map(|c| c.0));
-            }
-        }
-    }
-    v
-}
+mod common;
 
 #[test]
 fn core_passes_keep_every_valid_input_valid() {
@@ -35,7 +20,7 @@ fn core_passes_keep_every_valid_input_valid() {
     ];
     let ctx = tools::default_context(true);
     let mut runs = 0;
-    for (i, src) in inputs().iter().enumerate() {
+    for (i, src) in common::lit_inputs().iter().enumerate() {
         let Ok(m) = ir::parser::parse_module(&ctx, src, "in.mlir", 1) else { continue };
         if ir::verifier::verify(&ctx, &m.body, m.module).is_err() || m.reproducer_pipeline.is_some() {
             continue;

@@ -6,22 +6,8 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-/// A small deterministic generator (xorshift), so failures reproduce from the seed.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-        xs[self.below(xs.len())]
-    }
-}
+mod common;
+use common::Rng;
 
 const SCALARS: &[&str] = &["i1", "i8", "i32", "i64", "si16", "ui8", "index", "f16", "bf16", "f32", "f64"];
 
@@ -143,19 +129,7 @@ fn print_parse_is_a_fixed_point_on_generated_modules() {
 
 /// Valid seeds: every lit test input plus generated modules.
 fn seeds() -> Vec<String> {
-    let mut v = vec![];
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/lit");
-    let mut stack = vec![root];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "mlir") {
-                v.extend(ir::split::split_input(&std::fs::read_to_string(&p).unwrap()).into_iter().map(|c| c.0));
-            }
-        }
-    }
+    let mut v = common::lit_inputs();
     let mut r = Rng(7);
     v.extend((0..50).map(|_| gen_module(&mut r)));
     v

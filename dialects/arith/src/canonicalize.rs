@@ -2,9 +2,8 @@
 //! cancelling add/sub pairs, collapsing cast chains, inverting compares.
 
 use ir::attributes::{normalize_int, Attribute};
-use ir::rewrite::{MatchFailure, PatternSet, RewritePattern, Rewriter};
+use ir::rewrite::{MatchFailure, PatternSet, Rewriter};
 use ir::{Body, OpId, OperationState, Value};
-use std::sync::Arc;
 
 fn const_int(body: &Body, v: Value) -> Option<i128> {
     let d = body.defining_op(v)?;
@@ -28,149 +27,104 @@ fn constant(rw: &mut Rewriter, value: i128, like: Value) -> Value {
 }
 
 /// `(x + c1) + c2` → `x + (c1 + c2)` for scalar integers.
-struct AddAddConstant;
-impl RewritePattern for AddAddConstant {
-    fn name(&self) -> &'static str {
-        "arith-addi-addi-constant"
+fn add_add_constant(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
+    let b = &*rw.body;
+    let (lhs, rhs) = (b.op(op).operand(0), b.op(op).operand(1));
+    let Some(c2) = const_int(b, rhs) else { return rw.match_failure("rhs is not a constant") };
+    let Some(inner) = def_named(b, lhs, "arith.addi") else { return rw.match_failure("lhs is not an addi") };
+    let (x, c1v) = (b.op(inner).operand(0), b.op(inner).operand(1));
+    let Some(c1) = const_int(b, c1v) else { return rw.match_failure("inner rhs is not a constant") };
+    if b.value_type(x).is_shaped() {
+        return rw.match_failure("shaped operands");
     }
-    fn root(&self) -> Option<&'static str> {
-        Some("arith.addi")
-    }
-    fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
-        let b = &*rw.body;
-        let (lhs, rhs) = (b.op(op).operand(0), b.op(op).operand(1));
-        let Some(c2) = const_int(b, rhs) else { return rw.match_failure("rhs is not a constant") };
-        let Some(inner) = def_named(b, lhs, "arith.addi") else { return rw.match_failure("lhs is not an addi") };
-        let (x, c1v) = (b.op(inner).operand(0), b.op(inner).operand(1));
-        let Some(c1) = const_int(b, c1v) else { return rw.match_failure("inner rhs is not a constant") };
-        if b.value_type(x).is_shaped() {
-            return rw.match_failure("shaped operands");
-        }
-        let c = constant(rw, c1.wrapping_add(c2), rhs);
-        rw.modify_in_place(op, |body| body.set_operands(op, &[x, c]));
-        Ok(())
-    }
+    let c = constant(rw, c1.wrapping_add(c2), rhs);
+    rw.modify_in_place(op, |body| body.set_operands(op, &[x, c]));
+    Ok(())
 }
 
 /// `(x + y) - y` → `x` and `(x + y) - x` → `y`.
-struct SubOfAdd;
-impl RewritePattern for SubOfAdd {
-    fn name(&self) -> &'static str {
-        "arith-subi-addi"
-    }
-    fn root(&self) -> Option<&'static str> {
-        Some("arith.subi")
-    }
-    fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
-        let b = &*rw.body;
-        let (lhs, rhs) = (b.op(op).operand(0), b.op(op).operand(1));
-        let Some(add) = def_named(b, lhs, "arith.addi") else { return rw.match_failure("lhs is not an addi") };
-        let (x, y) = (b.op(add).operand(0), b.op(add).operand(1));
-        let keep = if y == rhs {
-            x
-        } else if x == rhs {
-            y
-        } else {
-            return rw.match_failure("no operand cancels");
-        };
-        rw.replace_op(op, &[keep]);
-        Ok(())
-    }
+fn sub_of_add(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
+    let b = &*rw.body;
+    let (lhs, rhs) = (b.op(op).operand(0), b.op(op).operand(1));
+    let Some(add) = def_named(b, lhs, "arith.addi") else { return rw.match_failure("lhs is not an addi") };
+    let (x, y) = (b.op(add).operand(0), b.op(add).operand(1));
+    let keep = if y == rhs {
+        x
+    } else if x == rhs {
+        y
+    } else {
+        return rw.match_failure("no operand cancels");
+    };
+    rw.replace_op(op, &[keep]);
+    Ok(())
 }
 
 /// `extsi(extsi x)` → `extsi x`; `extui(extui x)` → `extui x` (the root names which).
-struct ExtOfExt(&'static str);
-impl RewritePattern for ExtOfExt {
-    fn name(&self) -> &'static str {
-        "arith-ext-ext"
-    }
-    fn root(&self) -> Option<&'static str> {
-        Some(self.0)
-    }
-    fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
-        let name = rw.body.name(op);
-        let Some(inner) = def_named(rw.body, rw.body.op(op).operand(0), name.as_str()) else {
-            return rw.match_failure("operand is not the same extension");
-        };
-        let x = rw.body.op(inner).operand(0);
-        rw.modify_in_place(op, |body| body.set_operand(op, 0, x));
-        Ok(())
-    }
+fn ext_of_ext(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
+    let name = rw.body.name(op);
+    let Some(inner) = def_named(rw.body, rw.body.op(op).operand(0), name.as_str()) else {
+        return rw.match_failure("operand is not the same extension");
+    };
+    let x = rw.body.op(inner).operand(0);
+    rw.modify_in_place(op, |body| body.set_operand(op, 0, x));
+    Ok(())
 }
 
 /// `trunci(extsi x)` / `trunci(extui x)` back to x's type → `x`.
-struct TruncOfExt;
-impl RewritePattern for TruncOfExt {
-    fn name(&self) -> &'static str {
-        "arith-trunci-ext"
+fn trunc_of_ext(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
+    let b = &*rw.body;
+    let src = b.op(op).operand(0);
+    let Some(ext) = def_named(b, src, "arith.extsi").or_else(|| def_named(b, src, "arith.extui")) else {
+        return rw.match_failure("operand is not an extension");
+    };
+    let x = b.op(ext).operand(0);
+    if b.value_type(x) != b.value_type(b.op(op).result(0)) {
+        return rw.match_failure("truncation does not return to the original type");
     }
-    fn root(&self) -> Option<&'static str> {
-        Some("arith.trunci")
-    }
-    fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
-        let b = &*rw.body;
-        let src = b.op(op).operand(0);
-        let Some(ext) = def_named(b, src, "arith.extsi").or_else(|| def_named(b, src, "arith.extui")) else {
-            return rw.match_failure("operand is not an extension");
-        };
-        let x = b.op(ext).operand(0);
-        if b.value_type(x) != b.value_type(b.op(op).result(0)) {
-            return rw.match_failure("truncation does not return to the original type");
-        }
-        rw.replace_op(op, &[x]);
-        Ok(())
-    }
+    rw.replace_op(op, &[x]);
+    Ok(())
 }
 
 /// `xori(cmpi p a b, true)` → `cmpi !p a b`.
-struct NotOfCmp;
-impl RewritePattern for NotOfCmp {
-    fn name(&self) -> &'static str {
-        "arith-xori-cmpi"
+fn not_of_cmp(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
+    let b = &*rw.body;
+    let (lhs, rhs) = (b.op(op).operand(0), b.op(op).operand(1));
+    if b.value_type(rhs).int_width() != Some(1) || const_int(b, rhs) != Some(-1) && const_int(b, rhs) != Some(1) {
+        return rw.match_failure("not a negation");
     }
-    fn root(&self) -> Option<&'static str> {
-        Some("arith.xori")
+    let Some(cmp) = def_named(b, lhs, "arith.cmpi") else { return rw.match_failure("lhs is not a cmpi") };
+    if b.uses(lhs).len() != 1 {
+        return rw.match_failure("the comparison has other users");
     }
-    fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
-        let b = &*rw.body;
-        let (lhs, rhs) = (b.op(op).operand(0), b.op(op).operand(1));
-        if b.value_type(rhs).int_width() != Some(1) || const_int(b, rhs) != Some(-1) && const_int(b, rhs) != Some(1) {
-            return rw.match_failure("not a negation");
-        }
-        let Some(cmp) = def_named(b, lhs, "arith.cmpi") else { return rw.match_failure("lhs is not a cmpi") };
-        if b.uses(lhs).len() != 1 {
-            return rw.match_failure("the comparison has other users");
-        }
-        let pred = b.op(cmp).properties.get("predicate").and_then(|a| a.as_int()).unwrap_or(-1);
-        // eq<->ne, slt<->sge, sle<->sgt, ult<->uge, ule<->ugt
-        let inv = [1, 0, 5, 4, 3, 2, 9, 8, 7, 6];
-        let Some(&np) = inv.get(pred as usize) else { return rw.match_failure("unknown predicate") };
-        let (a, bb, loc) = (b.op(cmp).operand(0), b.op(cmp).operand(1), b.op(cmp).loc.clone());
-        let rt = b.value_type(b.op(op).result(0)).clone();
-        let st = OperationState::new(rw.ctx.op_name("arith.cmpi"), loc)
-            .operands(&[a, bb])
-            .property(rw.ctx.ident("predicate"), Attribute::integer(np, rw.ctx.i64()))
-            .results(&[rt]);
-        rw.replace_op_with_new(op, st);
-        Ok(())
-    }
+    let pred = b.op(cmp).properties.get("predicate").and_then(|a| a.as_int()).unwrap_or(-1);
+    // eq<->ne, slt<->sge, sle<->sgt, ult<->uge, ule<->ugt
+    let inv = [1, 0, 5, 4, 3, 2, 9, 8, 7, 6];
+    let Some(&np) = inv.get(pred as usize) else { return rw.match_failure("unknown predicate") };
+    let (a, bb, loc) = (b.op(cmp).operand(0), b.op(cmp).operand(1), b.op(cmp).loc.clone());
+    let rt = b.value_type(b.op(op).result(0)).clone();
+    let st = OperationState::new(rw.ctx.op_name("arith.cmpi"), loc)
+        .operands(&[a, bb])
+        .property(rw.ctx.ident("predicate"), Attribute::integer(np, rw.ctx.i64()))
+        .results(&[rt]);
+    rw.replace_op_with_new(op, st);
+    Ok(())
 }
 
 pub fn addi(p: &mut PatternSet) {
-    p.add(Arc::new(AddAddConstant));
+    p.add_fn("arith-addi-addi-constant", "arith.addi", add_add_constant);
 }
 pub fn subi(p: &mut PatternSet) {
-    p.add(Arc::new(SubOfAdd));
+    p.add_fn("arith-subi-addi", "arith.subi", sub_of_add);
 }
 pub fn extsi(p: &mut PatternSet) {
-    p.add(Arc::new(ExtOfExt("arith.extsi")));
+    p.add_fn("arith-ext-ext", "arith.extsi", ext_of_ext);
 }
 pub fn extui(p: &mut PatternSet) {
-    p.add(Arc::new(ExtOfExt("arith.extui")));
+    p.add_fn("arith-ext-ext", "arith.extui", ext_of_ext);
 }
 pub fn trunci(p: &mut PatternSet) {
-    p.add(Arc::new(TruncOfExt));
+    p.add_fn("arith-trunci-ext", "arith.trunci", trunc_of_ext);
 }
 pub fn xori(p: &mut PatternSet) {
-    p.add(Arc::new(NotOfCmp));
+    p.add_fn("arith-xori-cmpi", "arith.xori", not_of_cmp);
 }

@@ -4,7 +4,7 @@
 //! folded into the constant.
 
 use ir::attributes::{AttrData, Attribute, DenseData};
-use ir::rewrite::{MatchFailure, PatternSet, RewritePattern, Rewriter};
+use ir::rewrite::{MatchFailure, PatternSet, Rewriter};
 use ir::types::{Type, TypeData};
 use ir::{Body, OpId, OperationState, Value};
 use std::sync::Arc;
@@ -42,134 +42,107 @@ fn f32_constant(rw: &mut Rewriter, vals: &[f32], shape: Vec<i64>, loc: ir::Locat
 }
 
 /// Dropout in inference (no training-mode input, or a constant false one) with an unused mask is its input.
-struct DropoutIsIdentity;
-impl RewritePattern for DropoutIsIdentity {
-    fn name(&self) -> &'static str {
-        "onnx-dropout-inference"
+fn dropout_is_identity(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
+    let d = rw.body.op(op);
+    if d.results().len() > 1 && rw.body.has_uses(d.result(1)) {
+        return rw.match_failure("the mask is used");
     }
-    fn root(&self) -> Option<&'static str> {
-        Some("onnx.Dropout")
+    if let Some(&t) = d.operands().get(2) {
+        if rw.body.value_type(t).data() != &TypeData::None && crate::infer::const_ints(rw.body, t).unwrap_or(vec![1]) != vec![0] {
+            // A bool constant reads as 0/1 through const_ints; anything else may be training.
+            return rw.match_failure("training mode is not known to be off");
+        }
     }
-    fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
-        let d = rw.body.op(op);
-        if d.results().len() > 1 && rw.body.has_uses(d.result(1)) {
-            return rw.match_failure("the mask is used");
+    let x = d.operand(0);
+    let results = d.results().to_vec();
+    for r in results {
+        let users: Vec<_> = rw.body.uses(r).iter().map(|u| (u.op, u.index as usize)).collect();
+        for (u, i) in users {
+            rw.modify_in_place(u, |b| b.set_operand(u, i, x));
         }
-        if let Some(&t) = d.operands().get(2) {
-            if rw.body.value_type(t).data() != &TypeData::None && crate::infer::const_ints(rw.body, t).unwrap_or(vec![1]) != vec![0] {
-                // A bool constant reads as 0/1 through const_ints; anything else may be training.
-                return rw.match_failure("training mode is not known to be off");
-            }
-        }
-        let x = d.operand(0);
-        let results = d.results().to_vec();
-        for r in results {
-            let users: Vec<_> = rw.body.uses(r).iter().map(|u| (u.op, u.index as usize)).collect();
-            for (u, i) in users {
-                rw.modify_in_place(u, |b| b.set_operand(u, i, x));
-            }
-        }
-        rw.erase_op(op);
-        Ok(())
     }
+    rw.erase_op(op);
+    Ok(())
 }
 
 /// Conv(X, W, B) → BatchNormalization(scale, bias, mean, var) with constant
 /// parameters becomes one Conv with W' = W·s and B' = (B − mean)·s + bias,
 /// s = scale / √(var + ε), per output channel.
-struct FoldBatchNormIntoConv;
-impl RewritePattern for FoldBatchNormIntoConv {
-    fn name(&self) -> &'static str {
-        "onnx-fold-batchnorm-into-conv"
+fn fold_batch_norm_into_conv(bn: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
+    let b = &*rw.body;
+    let d = b.op(bn);
+    if d.results().len() != 1 || d.properties.get("training_mode").and_then(|a| a.as_int()).unwrap_or(0) != 0 {
+        return rw.match_failure("not inference-mode BatchNormalization");
     }
-    fn root(&self) -> Option<&'static str> {
-        Some("onnx.BatchNormalization")
+    let x = d.operand(0);
+    let Some(conv) = b.defining_op(x).filter(|c| b.name(*c).as_str() == "onnx.Conv") else { return rw.match_failure("input is not a Conv") };
+    if b.uses(x).len() != 1 {
+        return rw.match_failure("the Conv has other users");
     }
-    fn match_and_rewrite(&self, bn: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
-        let b = &*rw.body;
-        let d = b.op(bn);
-        if d.results().len() != 1 || d.properties.get("training_mode").and_then(|a| a.as_int()).unwrap_or(0) != 0 {
-            return rw.match_failure("not inference-mode BatchNormalization");
-        }
-        let x = d.operand(0);
-        let Some(conv) = b.defining_op(x).filter(|c| b.name(*c).as_str() == "onnx.Conv") else { return rw.match_failure("input is not a Conv") };
-        if b.uses(x).len() != 1 {
-            return rw.match_failure("the Conv has other users");
-        }
-        let eps = d.properties.get("epsilon").and_then(|a| a.as_float()).unwrap_or(1e-5) as f32;
-        let params: Option<Vec<Vec<f32>>> = (1..5).map(|i| const_f32(b, d.operand(i)).map(|p| p.0)).collect();
-        let Some(params) = params else { return rw.match_failure("parameters are not f32 constants") };
-        let c = b.op(conv);
-        let Some((w, wshape)) = const_f32(b, c.operand(1)) else { return rw.match_failure("weights are not an f32 constant") };
-        let f = *wshape.first().unwrap_or(&0) as usize;
-        if params.iter().any(|p| p.len() != f) || f == 0 {
-            return rw.match_failure("parameter sizes do not match the output channels");
-        }
-        let bias0: Vec<f32> = match c.operands().get(2) {
-            Some(&v) if b.value_type(v).data() != &TypeData::None => match const_f32(b, v) {
-                Some((bv, _)) if bv.len() == f => bv,
-                _ => return rw.match_failure("the Conv bias is not a matching f32 constant"),
-            },
-            _ => vec![0.0; f],
-        };
-        let (scale, shift, mean, var) = (&params[0], &params[1], &params[2], &params[3]);
-        let s: Vec<f32> = (0..f).map(|i| scale[i] / (var[i] + eps).sqrt()).collect();
-        let per = w.len() / f;
-        let w2: Vec<f32> = w.iter().enumerate().map(|(i, v)| v * s[i / per]).collect();
-        let b2: Vec<f32> = (0..f).map(|i| (bias0[i] - mean[i]) * s[i] + shift[i]).collect();
-        let (cx, loc, props, rt) = (c.operand(0), c.loc.clone(), c.properties.clone(), b.value_type(d.result(0)).clone());
-        let fused_loc = ir::Location::fused(&[loc, rw.body.op(bn).loc.clone()]);
-        rw.set_insertion_point(ir::InsertPoint::Before(bn));
-        let wv = f32_constant(rw, &w2, wshape, fused_loc.clone());
-        let bv = f32_constant(rw, &b2, vec![f as i64], fused_loc.clone());
-        let mut st = OperationState::new(rw.ctx.op_name("onnx.Conv"), fused_loc).operands(&[cx, wv, bv]).results(&[rt]);
-        st.properties = props;
-        let new = rw.create(st);
-        let nv = rw.body.op(new).result(0);
-        rw.replace_op(bn, &[nv]);
-        rw.erase_op(conv);
-        Ok(())
+    let eps = d.properties.get("epsilon").and_then(|a| a.as_float()).unwrap_or(1e-5) as f32;
+    let params: Option<Vec<Vec<f32>>> = (1..5).map(|i| const_f32(b, d.operand(i)).map(|p| p.0)).collect();
+    let Some(params) = params else { return rw.match_failure("parameters are not f32 constants") };
+    let c = b.op(conv);
+    let Some((w, wshape)) = const_f32(b, c.operand(1)) else { return rw.match_failure("weights are not an f32 constant") };
+    let f = *wshape.first().unwrap_or(&0) as usize;
+    if params.iter().any(|p| p.len() != f) || f == 0 {
+        return rw.match_failure("parameter sizes do not match the output channels");
     }
+    let bias0: Vec<f32> = match c.operands().get(2) {
+        Some(&v) if b.value_type(v).data() != &TypeData::None => match const_f32(b, v) {
+            Some((bv, _)) if bv.len() == f => bv,
+            _ => return rw.match_failure("the Conv bias is not a matching f32 constant"),
+        },
+        _ => vec![0.0; f],
+    };
+    let (scale, shift, mean, var) = (&params[0], &params[1], &params[2], &params[3]);
+    let s: Vec<f32> = (0..f).map(|i| scale[i] / (var[i] + eps).sqrt()).collect();
+    let per = w.len() / f;
+    let w2: Vec<f32> = w.iter().enumerate().map(|(i, v)| v * s[i / per]).collect();
+    let b2: Vec<f32> = (0..f).map(|i| (bias0[i] - mean[i]) * s[i] + shift[i]).collect();
+    let (cx, loc, props, rt) = (c.operand(0), c.loc.clone(), c.properties.clone(), b.value_type(d.result(0)).clone());
+    let fused_loc = ir::Location::fused(&[loc, rw.body.op(bn).loc.clone()]);
+    rw.set_insertion_point(ir::InsertPoint::Before(bn));
+    let wv = f32_constant(rw, &w2, wshape, fused_loc.clone());
+    let bv = f32_constant(rw, &b2, vec![f as i64], fused_loc.clone());
+    let mut st = OperationState::new(rw.ctx.op_name("onnx.Conv"), fused_loc).operands(&[cx, wv, bv]).results(&[rt]);
+    st.properties = props;
+    let new = rw.create(st);
+    let nv = rw.body.op(new).result(0);
+    rw.replace_op(bn, &[nv]);
+    rw.erase_op(conv);
+    Ok(())
 }
 
 /// Gemm with transB = 1 and a constant B: transpose the constant instead.
-struct GemmTransposeConstantB;
-impl RewritePattern for GemmTransposeConstantB {
-    fn name(&self) -> &'static str {
-        "onnx-gemm-transpose-constant-b"
+fn gemm_transpose_constant_b(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
+    let d = rw.body.op(op);
+    if d.properties.get("transB").and_then(|a| a.as_int()).unwrap_or(0) == 0 {
+        return rw.match_failure("transB is not set");
     }
-    fn root(&self) -> Option<&'static str> {
-        Some("onnx.Gemm")
+    let Some((bvals, bshape)) = const_f32(rw.body, d.operand(1)) else { return rw.match_failure("B is not an f32 constant") };
+    if bshape.len() != 2 {
+        return rw.match_failure("B is not 2-D");
     }
-    fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
-        let d = rw.body.op(op);
-        if d.properties.get("transB").and_then(|a| a.as_int()).unwrap_or(0) == 0 {
-            return rw.match_failure("transB is not set");
-        }
-        let Some((bvals, bshape)) = const_f32(rw.body, d.operand(1)) else { return rw.match_failure("B is not an f32 constant") };
-        if bshape.len() != 2 {
-            return rw.match_failure("B is not 2-D");
-        }
-        let (n, k) = (bshape[0] as usize, bshape[1] as usize);
-        let t: Vec<f32> = (0..k * n).map(|i| bvals[(i % n) * k + i / n]).collect();
-        let loc = d.loc.clone();
-        rw.set_insertion_point(ir::InsertPoint::Before(op));
-        let nb = f32_constant(rw, &t, vec![k as i64, n as i64], loc);
-        let name = rw.ctx.ident("transB");
-        rw.modify_in_place(op, |b| {
-            b.set_operand(op, 1, nb);
-            b.op_mut(op).properties.remove(name.as_str());
-        });
-        Ok(())
-    }
+    let (n, k) = (bshape[0] as usize, bshape[1] as usize);
+    let t: Vec<f32> = (0..k * n).map(|i| bvals[(i % n) * k + i / n]).collect();
+    let loc = d.loc.clone();
+    rw.set_insertion_point(ir::InsertPoint::Before(op));
+    let nb = f32_constant(rw, &t, vec![k as i64, n as i64], loc);
+    let name = rw.ctx.ident("transB");
+    rw.modify_in_place(op, |b| {
+        b.set_operand(op, 1, nb);
+        b.op_mut(op).properties.remove(name.as_str());
+    });
+    Ok(())
 }
 
 /// The canonicalization patterns of an onnx op, if it has any.
 pub fn patterns(name: &str) -> Option<fn(&mut PatternSet)> {
     Some(match name {
-        "Dropout" => |p| p.add(Arc::new(DropoutIsIdentity)),
-        "BatchNormalization" => |p| p.add(Arc::new(FoldBatchNormIntoConv)),
-        "Gemm" => |p| p.add(Arc::new(GemmTransposeConstantB)),
+        "Dropout" => |p| p.add_fn("onnx-dropout-inference", "onnx.Dropout", dropout_is_identity),
+        "BatchNormalization" => |p| p.add_fn("onnx-fold-batchnorm-into-conv", "onnx.BatchNormalization", fold_batch_norm_into_conv),
+        "Gemm" => |p| p.add_fn("onnx-gemm-transpose-constant-b", "onnx.Gemm", gemm_transpose_constant_b),
         _ => return None,
     })
 }

@@ -13,6 +13,7 @@ use crate::proto::{
     TensorProto, TensorShapeProto, TensorTypeProto, TypeProto, TypeValue, ValueInfoProto,
 };
 use crate::table::{self, AttrType, ParamKind};
+use crate::types::data_type;
 use ir::attributes::{ArrayData, AttrData, Attribute};
 use ir::diagnostics::Diagnostic;
 use ir::location::LocData;
@@ -36,11 +37,6 @@ fn ir_version(opset: i64) -> i64 {
         21..=22 => 10,
         _ => 11,
     }
-}
-
-/// The ONNX data type code of an element type.
-pub fn data_type(ctx: &Context, elem: &Type) -> Option<i32> {
-    (1..=26).find(|c| crate::types::elem_type(ctx, *c).ok().as_ref() == Some(elem))
 }
 
 struct Exporter<'a> {
@@ -89,16 +85,9 @@ impl Exporter<'_> {
         self.errors.push(Diagnostic::error(loc.clone(), m));
     }
 
-    /// A name not used before, as close to `want` as possible.
+    /// A name not used before, as close to `want` as possible (ONNX reserves "" for "absent").
     fn fresh(&mut self, want: &str) -> String {
-        let mut n = want.to_string();
-        let mut k = 1;
-        while n.is_empty() || self.used.contains(&n) {
-            n = format!("{}_{}", if want.is_empty() { "v" } else { want }, k);
-            k += 1;
-        }
-        self.used.insert(n.clone());
-        n
+        crate::types::unique_name(if want.is_empty() { "v" } else { want }, &mut self.used)
     }
 
     fn name(&mut self, v: Value) -> String {
@@ -132,36 +121,33 @@ impl Exporter<'_> {
         for n in &res_names {
             self.used.insert(n.clone());
         }
-        let mut g = self.graph_body(entry, &sym);
+        let mut g = self.graph(entry, &sym, &returned, &res_names);
         g.input = input;
-        g.output = self.graph_outputs(&mut g, &returned, &res_names);
         g
     }
 
-    /// Outputs named `names`: a value defined in this graph and returned once
-    /// is renamed; anything else is passed through an Identity.
-    fn graph_outputs(&mut self, g: &mut GraphProto, returned: &[Value], names: &[String]) -> Vec<ValueInfoProto> {
-        let mut out = vec![];
-        let mut renamed = HashSet::new();
-        for (v, want) in returned.iter().zip(names) {
-            let cur = self.name(*v);
-            let producer = g.node.iter().position(|n| n.output.contains(&cur));
-            match producer {
-                Some(p) if renamed.insert(*v) => {
-                    for n in g.node.iter_mut().skip(p) {
-                        for s in n.input.iter_mut().chain(n.output.iter_mut()) {
-                            if *s == cur {
-                                *s = want.clone();
-                            }
-                        }
-                    }
-                    self.names.insert(*v, want.clone());
-                }
-                _ => g.node.push(NodeProto { input: vec![cur], output: vec![want.clone()], op_type: Some("Identity".into()), ..Default::default() }),
+    /// The graph of `block`, returning `returned` under the (reserved) names
+    /// `out_names`. A value the block defines and returns once is given its
+    /// output name before any node is written, so every use (nested subgraphs
+    /// too) says it; block arguments, outer values and repeats go through an Identity.
+    fn graph(&mut self, block: Block, name: &str, returned: &[Value], out_names: &[String]) -> GraphProto {
+        let body = self.body;
+        let mut through_identity = vec![];
+        for (v, want) in returned.iter().zip(out_names) {
+            let here = body.defining_op(*v).is_some_and(|d| body.op(d).parent_block() == Some(block));
+            if here && !self.names.contains_key(v) {
+                self.names.insert(*v, want.clone());
+            } else {
+                through_identity.push((*v, want.clone()));
             }
-            out.push(self.value_info(want, self.body.value_type(*v)));
         }
-        out
+        let mut g = self.graph_body(block, name);
+        for (v, want) in through_identity {
+            let input = self.name(v);
+            g.node.push(NodeProto { input: vec![input], output: vec![want], op_type: Some("Identity".into()), ..Default::default() });
+        }
+        g.output = returned.iter().zip(out_names).map(|(v, n)| self.value_info(n, body.value_type(*v))).collect();
+        g
     }
 
     fn graph_body(&mut self, block: Block, name: &str) -> GraphProto {
@@ -229,7 +215,7 @@ impl Exporter<'_> {
             let pname = param.map(|p| p.name).unwrap_or("");
             let in_target = target.inputs.iter().any(|p| p.name == pname) || target.inputs.last().is_some_and(|p| p.kind == ParamKind::Variadic && i >= target.inputs.len());
             let absent = body.defining_op(*v).is_some_and(|o| body.name(o).as_str() == "onnx.NoValue");
-            if in_target && (op_type != "Upsample" || pname != "roi") {
+            if in_target {
                 inputs.push(if absent { String::new() } else { self.name(*v) });
                 continue;
             }
@@ -270,7 +256,7 @@ impl Exporter<'_> {
             attrs.push(AttributeProto { name: Some(gname.into()), r#type: Some(at::GRAPH), g: Some(Box::new(g)), ..Default::default() });
         }
         node.attribute = attrs;
-        node.output = d.results().iter().map(|r| *r).collect::<Vec<_>>().into_iter().map(|r| self.name(r)).collect();
+        node.output = d.results().to_vec().into_iter().map(|r| self.name(r)).collect();
         Some(node)
     }
 
@@ -283,10 +269,9 @@ impl Exporter<'_> {
             input.push(self.value_info(&n, body.value_type(a)));
         }
         let yielded: Vec<Value> = body.last_op(block).map(|t| body.op(t).operands().to_vec()).unwrap_or_default();
-        let mut g = self.graph_body(block, name);
         let outs: Vec<String> = yielded.iter().map(|_| self.fresh(&format!("{}_out", name))).collect();
+        let mut g = self.graph(block, name, &yielded, &outs);
         g.input = input;
-        g.output = self.graph_outputs(&mut g, &yielded, &outs);
         // Subgraph outputs keep only their element type: shapes we inferred inside a
         // branch are no promise the ONNX checker should hold the other branch to.
         for o in &mut g.output {
@@ -396,7 +381,7 @@ impl Exporter<'_> {
             TypeData::UnrankedTensor { elem } => tensor(elem, None),
             _ => {
                 for (kind, make) in [("Seq", TypeValue::SequenceType as fn(Box<ElemTypeProto>) -> TypeValue), ("Opt", TypeValue::OptionalType)] {
-                    if let Some(inner) = crate::infer::unwrap(self.ctx, t, kind) {
+                    if let Some(inner) = crate::types::unwrap(self.ctx, t, kind) {
                         let inner = self.type_proto(&inner)?;
                         return Some(TypeProto { value: Some(make(Box::new(ElemTypeProto { elem_type: Some(Box::new(inner)) }))), denotation: None });
                     }

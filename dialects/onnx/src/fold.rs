@@ -197,7 +197,7 @@ pub fn slice(x: &FoldInput) -> Option<Vec<FoldResult>> {
 /// ConstantOfShape with a constant shape: a splat of its value (splats are stored once).
 pub fn constant_of_shape(x: &FoldInput) -> Option<Vec<FoldResult>> {
     let ty = result_type(x);
-    if !ty.shape().is_some_and(|s| !s.contains(&DYNAMIC)) {
+    if ty.shape().is_none_or(|s| s.contains(&DYNAMIC)) {
         return None;
     }
     let n = ty.num_elements()?;

@@ -3,10 +3,11 @@
 //! operator family in one table; an op without a rule keeps what it has.
 //! Unknown dimensions are `?`; an unknown rank is an unranked tensor.
 
-use std::collections::BTreeMap;
+use crate::types::{unwrap, wrap};
 use ir::attributes::{read_int_element, AttrData, Attribute};
 use ir::types::{Type, TypeData, DYNAMIC};
 use ir::{Body, Context, OpId, Value};
+use std::collections::BTreeMap;
 
 /// A tensor's element type and, when the rank is known, its shape.
 #[derive(Clone, Debug)]
@@ -30,8 +31,10 @@ pub fn tensor(ctx: &Context, elem: &Type, shape: Option<Vec<i64>>) -> Type {
     }
 }
 
-/// The integer values of a constant operand (an `onnx.Constant` of integers).
-pub fn const_ints(body: &Body, v: Value) -> Option<Vec<i64>> {
+/// Every element of a constant operand (an `onnx.Constant`), read by `read`
+/// from the stored bytes; `None` if it is not constant, too short for its type
+/// (a hand-written `dense_resource` may be), or `read` refuses an element.
+fn const_values<T>(body: &Body, v: Value, read: impl Fn(&[u8], usize, &Type) -> Option<T>) -> Option<Vec<T>> {
     // A tensor with no elements has known (no) values, constant or not.
     if body.value_type(v).num_elements() == Some(0) {
         return Some(vec![]);
@@ -40,44 +43,36 @@ pub fn const_ints(body: &Body, v: Value) -> Option<Vec<i64>> {
     if body.name(d).as_str() != "onnx.Constant" {
         return None;
     }
-    let a = body.op(d).properties.get("value")?;
-    match a.data() {
-        AttrData::Dense { ty, data } => {
-            let elem = ty.scalar();
-            elem.int_width()?;
-            let n = ty.num_elements()? as usize;
-            Some((0..n).map(|i| read_int_element(&data.bytes, if data.splat { 0 } else { i }, elem) as i64).collect())
-        }
-        AttrData::DenseResource { ty, resource } => {
-            let elem = ty.scalar();
-            elem.int_width()?;
-            let bytes = resource.blob.get()?.bytes();
-            let n = ty.num_elements()? as usize;
-            Some((0..n).map(|i| read_int_element(bytes, i, elem) as i64).collect())
-        }
-        _ => None,
+    let (ty, bytes, splat): (&Type, &[u8], bool) = match body.op(d).properties.get("value")?.data() {
+        AttrData::Dense { ty, data } => (ty, &data.bytes, data.splat),
+        AttrData::DenseResource { ty, resource } => (ty, resource.blob.get()?.bytes(), false),
+        _ => return None,
+    };
+    let (elem, n) = (ty.scalar(), ty.num_elements()? as usize);
+    let stored = if splat { 1 } else { n };
+    if bytes.len() < stored * ir::attributes::element_bytes(elem)? {
+        return None;
     }
+    (0..n).map(|i| read(bytes, if splat { 0 } else { i }, elem)).collect()
+}
+
+/// The integer values of a constant operand (an `onnx.Constant` of integers).
+pub fn const_ints(body: &Body, v: Value) -> Option<Vec<i64>> {
+    const_values(body, v, |b, i, elem| {
+        elem.int_width()?;
+        Some(read_int_element(b, i, elem) as i64)
+    })
 }
 
 /// The values of a constant operand of any numeric type, as f64 (scales, float ranges).
 pub fn const_f64s(body: &Body, v: Value) -> Option<Vec<f64>> {
-    let elem = body.value_type(v).scalar().clone();
-    let Some(kind) = elem.float_kind() else { return const_ints(body, v).map(|x| x.into_iter().map(|i| i as f64).collect()) };
-    if body.value_type(v).num_elements() == Some(0) {
-        return Some(vec![]);
-    }
-    let d = body.defining_op(v)?;
-    if body.name(d).as_str() != "onnx.Constant" {
-        return None;
-    }
-    let (bytes, n): (&[u8], usize) = match body.op(d).properties.get("value")?.data() {
-        AttrData::Dense { ty, data } => (&data.bytes, if data.splat { 1 } else { ty.num_elements()? as usize }),
-        AttrData::DenseResource { ty, resource } => (resource.blob.get()?.bytes(), ty.num_elements()? as usize),
-        _ => return None,
-    };
-    let w = ir::attributes::element_bytes(&elem)?;
-    let total = body.value_type(v).num_elements()? as usize;
-    (0..total).map(|i| ir::float::bits_to_f64(ir::attributes::read_raw_element(bytes, if n == 1 { 0 } else { i }, w), kind)).collect()
+    const_values(body, v, |b, i, elem| match elem.float_kind() {
+        Some(kind) => ir::float::bits_to_f64(ir::attributes::read_raw_element(b, i, ir::attributes::element_bytes(elem)?), kind),
+        None => {
+            elem.int_width()?;
+            Some(read_int_element(b, i, elem) as f64)
+        }
+    })
 }
 
 fn is_none(body: &Body, v: Value) -> bool {
@@ -106,7 +101,8 @@ fn broadcast(shapes: &[Option<Vec<i64>>]) -> Option<Vec<i64>> {
             *o = match (*o, d) {
                 (1, d) => d,
                 (o, 1) => o,
-                (DYNAMIC, d) | (d, DYNAMIC) => d.max(DYNAMIC).max(if d == DYNAMIC { DYNAMIC } else { d }),
+                // An unknown size against a known one (not 1) must be that one.
+                (DYNAMIC, d) | (d, DYNAMIC) => d,
                 (o, d) if o == d => o,
                 _ => return None,
             };
@@ -164,6 +160,16 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
     let in0 = || ins.first().cloned().flatten();
     let t = |elem: &Type, shape: Option<Vec<i64>>| tensor(ctx, elem, shape);
     let one = |ty: Type| Some(vec![ty]);
+    // Operand `i` when present (not absent or `onnx.NoValue`).
+    let given = |i: usize| ops.get(i).copied().filter(|v| !is_none(body, *v));
+    // An integer list given as operand `i` (then it must be constant: outer `None`
+    // otherwise) or, in hand-written older forms, as attribute `name`.
+    let ints_operand = |i: usize, name: &str| -> Option<Option<Vec<i64>>> {
+        match given(i) {
+            Some(v) => const_ints(body, v).map(Some),
+            None => Some(ints_attr(attr(name))),
+        }
+    };
     if name == "Identity" {
         return one(body.value_type(*ops.first()?).clone());
     }
@@ -326,10 +332,7 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
         "Squeeze" | "Unsqueeze" => {
             let x = in0()?;
             let shape = x.shape?;
-            let axes = match ops.get(1) {
-                Some(v) if !is_none(body, *v) => Some(const_ints(body, *v)?),
-                _ => ints_attr(attr("axes")),
-            };
+            let axes = ints_operand(1, "axes")?;
             if name == "Squeeze" {
                 let out: Vec<i64> = match axes {
                     Some(a) => {
@@ -402,10 +405,7 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
             let x = in0()?;
             let xs = x.shape?;
             let keep = int_attr(attr("keepdims")).unwrap_or(1) != 0;
-            let axes = match ops.get(1) {
-                Some(v) if !is_none(body, *v) => Some(const_ints(body, *v)?),
-                _ => ints_attr(attr("axes")),
-            };
+            let axes = ints_operand(1, "axes")?;
             let noop = int_attr(attr("noop_with_empty_axes")).unwrap_or(0) != 0;
             let axes: Vec<usize> = match axes {
                 Some(a) if !a.is_empty() => a.iter().map(|x| norm_axis(*x, xs.len())).collect::<Option<_>>()?,
@@ -427,9 +427,9 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
         "Slice" => {
             let x = in0()?;
             let xs = x.shape?;
-            let axes = match ops.get(3) {
-                Some(v) if !is_none(body, *v) => const_ints(body, *v)?,
-                _ => (0..body.value_type(*ops.get(1)?).shape()?.first().copied().filter(|n| *n != DYNAMIC)?).collect(),
+            let axes = match given(3) {
+                Some(v) => const_ints(body, v)?,
+                None => (0..body.value_type(*ops.get(1)?).shape()?.first().copied().filter(|n| *n != DYNAMIC)?).collect(),
             };
             let (Some(starts), Some(ends)) = (const_ints(body, *ops.get(1)?), const_ints(body, *ops.get(2)?)) else {
                 // Runtime bounds: the sliced axes become unknown, the rank stays.
@@ -439,9 +439,9 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
                 }
                 return one(t(&x.elem, Some(out)));
             };
-            let steps = match ops.get(4) {
-                Some(v) if !is_none(body, *v) => const_ints(body, *v)?,
-                _ => vec![1; starts.len()],
+            let steps = match given(4) {
+                Some(v) => const_ints(body, v)?,
+                None => vec![1; starts.len()],
             };
             let mut out = xs.clone();
             for i in 0..starts.len() {
@@ -477,12 +477,9 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
         "Pad" => {
             let x = in0()?;
             let xs = x.shape?;
-            let pads = match ops.get(1) {
-                Some(v) if !is_none(body, *v) => const_ints(body, *v)?,
-                _ => ints_attr(attr("pads"))?,
-            };
-            let axes: Vec<usize> = match ops.get(3) {
-                Some(v) if !is_none(body, *v) => const_ints(body, *v)?.iter().map(|a| norm_axis(*a, xs.len())).collect::<Option<_>>()?,
+            let pads = ints_operand(1, "pads")??;
+            let axes: Vec<usize> = match given(3) {
+                Some(v) => const_ints(body, v)?.iter().map(|a| norm_axis(*a, xs.len())).collect::<Option<_>>()?,
                 _ => (0..xs.len()).collect(),
             };
             let n = axes.len();
@@ -502,20 +499,17 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
             let xs = x.shape?;
             let axis = norm_axis(int_attr(attr("axis")).unwrap_or(0), xs.len())?;
             let n = d.results().len();
-            let sizes: Vec<i64> = match ops.get(1) {
-                Some(v) if !is_none(body, *v) => const_ints(body, *v)?,
-                _ => match ints_attr(attr("split")) {
-                    Some(s) => s,
-                    None => {
-                        let dim = xs[axis];
-                        if dim == DYNAMIC {
-                            vec![DYNAMIC; n]
-                        } else {
-                            let chunk = (dim + n as i64 - 1) / n as i64;
-                            (0..n as i64).map(|i| (dim - i * chunk).clamp(0, chunk)).collect()
-                        }
+            let sizes: Vec<i64> = match ints_operand(1, "split")? {
+                Some(s) => s,
+                None => {
+                    let dim = xs[axis];
+                    if dim == DYNAMIC {
+                        vec![DYNAMIC; n]
+                    } else {
+                        let chunk = (dim + n as i64 - 1) / n as i64;
+                        (0..n as i64).map(|i| (dim - i * chunk).clamp(0, chunk)).collect()
                     }
-                },
+                }
             };
             Some(sizes.iter().map(|s| {
                 let mut o = xs.clone();
@@ -544,14 +538,15 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
             // sizes if given (per keep_aspect_ratio_policy), else floor(dim × scale), over `axes` or all.
             let x = in0()?;
             let xs = x.shape?;
-            let given = |i: usize| ops.get(i).copied().filter(|v| !is_none(body, *v) && body.value_type(*v).num_elements() != Some(0));
+            // An empty scales or sizes tensor means "not given" as well.
+            let nonempty = |i: usize| given(i).filter(|v| body.value_type(*v).num_elements() != Some(0));
             let axes: Vec<usize> = match ints_attr(attr("axes")) {
                 Some(a) => a.iter().map(|a| norm_axis(*a, xs.len())).collect::<Option<_>>()?,
                 None => (0..xs.len()).collect(),
             };
             let mut out = xs.clone();
             let (scales_at, sizes_at) = if name == "Upsample" { (1, usize::MAX) } else { (2, 3) };
-            if let Some(v) = given(sizes_at) {
+            if let Some(v) = nonempty(sizes_at) {
                 let sizes = const_ints(body, v)?;
                 if sizes.len() != axes.len() {
                     return None;
@@ -572,7 +567,7 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
                     }
                 }
             } else {
-                let scales = match given(scales_at) {
+                let scales = match nonempty(scales_at) {
                     Some(v) => const_f64s(body, v)?,
                     None => return None,
                 };
@@ -780,8 +775,8 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
         }
         "MaxUnpool" => {
             let xs = in0()?.shape?;
-            if let Some(v) = ops.get(2).filter(|v| !is_none(body, **v)) {
-                return one(t(&in0()?.elem, Some(const_ints(body, *v)?)));
+            if let Some(v) = given(2) {
+                return one(t(&in0()?.elem, Some(const_ints(body, v)?)));
             }
             let kernel = ints_attr(attr("kernel_shape"))?;
             let sp = kernel.len();
@@ -881,13 +876,13 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
             let mut xs = x.shape?;
             let inverse = int_attr(attr("inverse")).unwrap_or(0) != 0;
             let onesided = int_attr(attr("onesided")).unwrap_or(0) != 0;
-            let length = match ops.get(1).filter(|v| !is_none(body, **v)) {
-                Some(v) => Some(*const_ints(body, *v)?.first()?),
+            let length = match given(1) {
+                Some(v) => Some(*const_ints(body, v)?.first()?),
                 None => None,
             };
             if length.is_some() || onesided {
-                let axis = match ops.get(2).filter(|v| !is_none(body, **v)) {
-                    Some(v) => *const_ints(body, *v)?.first()?,
+                let axis = match given(2) {
+                    Some(v) => *const_ints(body, v)?.first()?,
                     None => int_attr(attr("axis")).unwrap_or(if ops.len() > 2 { -2 } else { 1 }),
                 };
                 let a = norm_axis(axis, xs.len())?;
@@ -1033,9 +1028,9 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
             // (batch, frames, bins, 2): frames from frame_length and frame_step, bins halved if onesided.
             let xs = in0()?.shape?;
             let step = *const_ints(body, *ops.get(1)?)?.first()?;
-            let len = match ops.get(3).filter(|v| !is_none(body, **v)) {
-                Some(v) => *const_ints(body, *v)?.first()?,
-                None => *body.value_type(*ops.get(2).filter(|v| !is_none(body, **v))?).shape()?.first()?,
+            let len = match given(3) {
+                Some(v) => *const_ints(body, v)?.first()?,
+                None => *body.value_type(given(2)?).shape()?.first()?,
             };
             if xs.len() != 3 || xs[1] == DYNAMIC || len == DYNAMIC || step <= 0 {
                 return None;
@@ -1088,21 +1083,6 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
 fn bit_width(t: &Type) -> Option<u32> {
     // ONNX stores a bool in a byte.
     t.int_width().map(|w| w.max(8)).or_else(|| t.float_kind().map(|k| k.width()))
-}
-
-/// `!onnx.Seq<inner>` or `!onnx.Opt<inner>`.
-pub fn wrap(ctx: &Context, kind: &str, inner: &Type) -> Type {
-    ctx.intern_type(TypeData::Opaque { dialect: "onnx".into(), body: format!(".{}<{}>", kind, inner) })
-}
-
-/// The element type of a `!onnx.Seq<...>` or `!onnx.Opt<...>`.
-pub fn unwrap(ctx: &Context, t: &Type, kind: &str) -> Option<Type> {
-    let TypeData::Opaque { dialect, body } = t.data() else { return None };
-    let inner = body.strip_prefix(&format!(".{}<", kind))?.strip_suffix('>')?;
-    if dialect != "onnx" {
-        return None;
-    }
-    ir::parser::Parser::new(ctx, inner, "", 1).parse_type().ok()
 }
 
 /// Types for the entry-block arguments of a Loop, Scan or SequenceMap body, from

@@ -45,6 +45,12 @@ pub fn elem_type(ctx: &Context, t: i32) -> Result<Type, String> {
     })
 }
 
+/// The ONNX data type of an element type: the inverse of `elem_type`, found
+/// through it so the two cannot disagree.
+pub fn data_type(ctx: &Context, elem: &Type) -> Option<i32> {
+    (1..=26).find(|c| elem_type(ctx, *c).ok().as_ref() == Some(elem))
+}
+
 pub fn data_type_name(t: i32) -> String {
     let names = [
         "UNDEFINED", "FLOAT", "UINT8", "INT8", "UINT16", "INT16", "INT32", "INT64", "STRING", "BOOL", "FLOAT16", "DOUBLE", "UINT32",
@@ -106,11 +112,26 @@ pub fn value_type_with(
                 None => return Err("sequence or optional type without an element type".into()),
             };
             let kind = if matches!(tp.value, Some(TypeValue::SequenceType(_))) { "Seq" } else { "Opt" };
-            Ok(ctx.intern_type(TypeData::Opaque { dialect: "onnx".into(), body: format!(".{}<{}>", kind, inner) }))
+            Ok(wrap(ctx, kind, &inner))
         }
         Some(TypeValue::MapType(_)) => Err("map types are not supported".into()),
         None => Err("value without a type".into()),
     }
+}
+
+/// `!onnx.Seq<inner>` or `!onnx.Opt<inner>` (`kind` is `Seq` or `Opt`).
+pub fn wrap(ctx: &Context, kind: &str, inner: &Type) -> Type {
+    ctx.intern_type(TypeData::Opaque { dialect: "onnx".into(), body: format!(".{}<{}>", kind, inner) })
+}
+
+/// The element type of a `!onnx.Seq<...>` or `!onnx.Opt<...>`.
+pub fn unwrap(ctx: &Context, t: &Type, kind: &str) -> Option<Type> {
+    let TypeData::Opaque { dialect, body } = t.data() else { return None };
+    let inner = body.strip_prefix(&format!(".{}<", kind))?.strip_suffix('>')?;
+    if dialect != "onnx" {
+        return None;
+    }
+    ir::parser::Parser::new(ctx, inner, "", 1).parse_type().ok()
 }
 
 /// Reads the bytes of external data, refusing paths outside the model's folder
@@ -139,6 +160,23 @@ fn external_bytes(t: &TensorProto, model_dir: Option<&Path>, expected: usize) ->
     let mut buf = vec![0u8; length as usize];
     f.read_exact(&mut buf).map_err(|e| format!("external data '{}': {}", loc, e))?;
     Ok(buf)
+}
+
+/// `base`, or `base_1`, `base_2`, ... : the first not in `used`, which then holds it.
+pub fn unique_name(base: &str, used: &mut std::collections::HashSet<String>) -> String {
+    let mut name = base.to_string();
+    let mut k = 1;
+    while !used.insert(name.clone()) {
+        name = format!("{}_{}", base, k);
+        k += 1;
+    }
+    name
+}
+
+/// A `dense_resource` holding `data`, named after the tensor (uniquely in the module).
+fn resource_attr(ty: Type, t: &TensorProto, used_names: &mut std::collections::HashSet<String>, data: ir::attributes::BlobBytes) -> Attribute {
+    let name = unique_name(&sanitize(t.name.as_deref().unwrap_or_default()), used_names);
+    Attribute::new(AttrData::DenseResource { ty, resource: Resource::new(&name, 16, data) })
 }
 
 /// The dense attribute of a tensor (`dense_resource` at or above `resource_threshold` bytes).
@@ -194,15 +232,7 @@ pub fn tensor_attr(
     // Large raw tensors go straight into a resource that shares the buffer.
     if let Some(r) = &raw {
         if raw_w != 0 && dtype != dt::BOOL && r.len() == need_raw && r.len() >= resource_threshold && n > 1 {
-            let base = sanitize(&t.name.clone().unwrap_or_default());
-            let mut name = base.clone();
-            let mut k = 1;
-            while !used_names.insert(name.clone()) {
-                name = format!("{}_{}", base, k);
-                k += 1;
-            }
-            let res = Resource::new(&name, 16, Arc::new(r.clone()));
-            return Ok(Attribute::new(AttrData::DenseResource { ty, resource: res }));
+            return Ok(resource_attr(ty, t, used_names, Arc::new(r.clone())));
         }
     }
     // Allocated only as data is found to be there: the dims alone are no promise
@@ -270,15 +300,7 @@ pub fn tensor_attr(
         },
     }
     if bytes.len() >= resource_threshold && n > 1 {
-        let base = sanitize(&t.name.clone().unwrap_or_default());
-        let mut name = base.clone();
-        let mut k = 1;
-        while !used_names.insert(name.clone()) {
-            name = format!("{}_{}", base, k);
-            k += 1;
-        }
-        let res = Resource::new(&name, 16, Arc::new(bytes));
-        return Ok(Attribute::new(AttrData::DenseResource { ty, resource: res }));
+        return Ok(resource_attr(ty, t, used_names, Arc::new(bytes)));
     }
     Ok(Attribute::new(AttrData::Dense { ty, data: DenseData::canonical(bytes, store_w, n) }))
 }

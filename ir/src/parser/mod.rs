@@ -390,7 +390,8 @@ impl<'a> Parser<'a> {
             return Ok(ops[0]);
         }
         let name = self.ctx.op_name("builtin.module");
-        let loc = Location::file(self.file.clone(), self.lex.line_col_here().0.min(1).max(1), 1);
+        // An implicit module is located at the start of the buffer, as upstream does.
+        let loc = Location::file(self.file.clone(), 1, 1);
         let st = OperationState::new(name, loc).region(region);
         Ok(self.body.create_op(st))
     }

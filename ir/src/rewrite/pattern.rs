@@ -21,6 +21,29 @@ pub trait RewritePattern: Send + Sync {
     fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure>;
 }
 
+/// The signature of a stateless rewrite of one op.
+pub type RewriteFn = fn(OpId, &mut Rewriter) -> Result<(), MatchFailure>;
+
+/// A pattern that is just a named function on one op kind: most patterns, with
+/// no state, need nothing more than this (`PatternSet::add_fn`).
+pub struct FnPattern {
+    pub name: &'static str,
+    pub root: &'static str,
+    pub rewrite: RewriteFn,
+}
+
+impl RewritePattern for FnPattern {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn root(&self) -> Option<&'static str> {
+        Some(self.root)
+    }
+    fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
+        (self.rewrite)(op, rw)
+    }
+}
+
 /// Patterns indexed by root name, each list sorted by decreasing benefit.
 #[derive(Default, Clone)]
 pub struct PatternSet {
@@ -39,6 +62,10 @@ impl PatternSet {
         };
         list.push(p);
         list.sort_by_key(|p| std::cmp::Reverse(p.benefit()));
+    }
+    /// Adds `rewrite` as the pattern `name` on ops named `root`.
+    pub fn add_fn(&mut self, name: &'static str, root: &'static str, rewrite: RewriteFn) {
+        self.add(Arc::new(FnPattern { name, root, rewrite }));
     }
     pub fn len(&self) -> usize {
         self.by_root.values().map(|v| v.len()).sum::<usize>() + self.any.len()

@@ -7,30 +7,20 @@ use npu_sim::isa::{self, Instr, Kind, ISA};
 use npu_sim::program::{ArgDecl, ArgDir, Program};
 use npu_sim::{asm, binary, disasm, HwConfig};
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+mod common;
+use common::Rng;
 
 fn random_instr(r: &mut Rng, nargs: usize) -> Instr {
-    let def = &ISA[r.below(ISA.len() as u64) as usize];
-    let dtype = (!def.dtypes.is_empty()).then(|| def.dtypes[r.below(def.dtypes.len() as u64) as usize]);
+    let def = &ISA[r.below(ISA.len())];
+    let dtype = (!def.dtypes.is_empty()).then(|| def.dtypes[r.below(def.dtypes.len())]);
     let mut values = vec![];
     let mut extra = vec![];
     for o in def.operands {
         let bits = o.loc.bits.min(20) as u32;
         let v = match o.kind {
-            Kind::Dram { .. } => r.below(nargs as u64) as i64,
+            Kind::Dram { .. } => r.below(nargs) as i64,
             Kind::QueueName => r.below(3) as i64,
-            Kind::Sem => r.below(isa::NUM_SEMS as u64) as i64,
+            Kind::Sem => r.below(isa::NUM_SEMS as usize) as i64,
             Kind::Flag => r.below(2) as i64,
             _ if o.loc.signed => r.below(1 << bits) as i64 - (1 << (bits - 1)),
             _ => r.below(1 << bits) as i64,
@@ -43,15 +33,15 @@ fn random_instr(r: &mut Rng, nargs: usize) -> Instr {
 
 fn random_program(r: &mut Rng) -> Program {
     let args: Vec<ArgDecl> = (0..1 + r.below(4))
-        .map(|i| ArgDecl { name: format!("a{}", i), dir: ArgDir::In, dtype: isa::Dtype::I8, shape: vec![1 + r.below(64), 1 + r.below(64)] })
+        .map(|i| ArgDecl { name: format!("a{}", i), dir: ArgDir::In, dtype: isa::Dtype::I8, shape: vec![1 + r.below(64) as u64, 1 + r.below(64) as u64] })
         .collect();
-    let n = 1 + r.below(40) as usize;
+    let n = 1 + r.below(40);
     let instrs: Vec<Instr> = (0..n).map(|_| random_instr(r, args.len())).collect();
     Program {
         target: "npu16".into(),
         args,
         lines: vec![0; n],
-        layers: vec![("l0".into(), 0), ("l1".into(), r.below(n as u64) as u32)],
+        layers: vec![("l0".into(), 0), ("l1".into(), r.below(n) as u32)],
         labels: vec![("start".into(), 0)],
         instrs,
     }
@@ -83,10 +73,10 @@ fn corrupted_binaries_are_refused_without_panicking() {
         let p = random_program(&mut r);
         let mut b = binary::write(&p);
         match case % 3 {
-            0 => b.truncate(r.below(b.len() as u64) as usize),
+            0 => b.truncate(r.below(b.len())),
             1 => {
                 for _ in 0..1 + r.below(8) {
-                    let i = r.below(b.len() as u64) as usize;
+                    let i = r.below(b.len());
                     b[i] = r.next() as u8;
                 }
             }

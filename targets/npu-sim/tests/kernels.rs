@@ -5,24 +5,8 @@
 use npu_sim::kernels::{reference_conv, reference_matmul, Conv, Matmul};
 use npu_sim::{asm, sim, HwConfig};
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn bytes_i8(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| (self.next() >> 56) as u8).collect()
-    }
-    fn bytes_f32(&mut self, n: usize) -> Vec<u8> {
-        (0..n).flat_map(|_| (((self.next() >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0).to_le_bytes()).collect()
-    }
-}
+mod common;
+use common::Rng;
 
 fn run(cfg: &HwConfig, text: &str, inputs: Vec<(String, Vec<u8>)>) -> Vec<u8> {
     let p = asm::assemble(text).unwrap_or_else(|e| panic!("{}\n{}", e, text));

@@ -3,7 +3,7 @@
 
 use clap::{Arg, ArgAction, CommandFactory, FromArgMatches, Parser};
 use ir::pass::{parse_option_list, IrPrinting, PassManagerConfig, PassTiming, TimingDisplay};
-use std::io::{Read, Write};
+use std::io::Read;
 use std::process::ExitCode;
 use tools::opt_driver::{build_pipeline, run, OptOptions, PipelineSpec};
 
@@ -176,7 +176,7 @@ fn main() -> ExitCode {
     for s in &out.statistics {
         eprint!("{}", s);
     }
-    let written = if out.ok { Some(timing.time("Output", || write_output(&args.output, &out.output))) } else { None };
+    let written = if out.ok { Some(timing.time("Output", || tools::write_output(&args.output, out.output.as_bytes()))) } else { None };
     if args.timing {
         let display = if args.timing_display == "tree" { TimingDisplay::Tree } else { TimingDisplay::List };
         eprint!("{}", timing.report(start.elapsed(), display));
@@ -191,17 +191,3 @@ fn main() -> ExitCode {
     }
 }
 
-fn write_output(path: &str, text: &str) -> std::io::Result<()> {
-    if path == "-" {
-        std::io::stdout().lock().write_all(text.as_bytes())
-    } else if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
-        // A device or pipe (/dev/null, a FIFO): write it directly; renaming over it would replace it.
-        std::fs::write(path, text.as_bytes())
-    } else {
-        // Write beside the target and rename, so a failure never leaves half a file.
-        let tmp = format!("{}.tmp{}", path, std::process::id());
-        std::fs::write(&tmp, text.as_bytes()).and_then(|_| std::fs::rename(&tmp, path)).inspect_err(|_| {
-            let _ = std::fs::remove_file(&tmp);
-        })
-    }
-}

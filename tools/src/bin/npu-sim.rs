@@ -93,15 +93,7 @@ fn hardware(h: &HwArgs) -> Result<HwConfig, String> {
 }
 
 fn write_file(path: &str, bytes: &[u8]) -> Result<(), String> {
-    if path == "-" {
-        use std::io::Write;
-        return std::io::stdout().write_all(bytes).map_err(|e| e.to_string());
-    }
-    let tmp = format!("{}.tmp{}", path, std::process::id());
-    std::fs::write(&tmp, bytes).and_then(|_| std::fs::rename(&tmp, path)).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("could not write '{}': {}", path, e)
-    })
+    tools::write_output(path, bytes).map_err(|e| format!("could not write '{}': {}", path, e))
 }
 
 /// Generated input contents (`iota`, `fill:V`, `random:SEED`), or `None` for a file name.

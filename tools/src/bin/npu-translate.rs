@@ -138,25 +138,12 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let text = print_op(&ctx, &imported.body, imported.module, PrintOptions { generic: args.generic, debug_info: args.debuginfo });
-    let written = if args.output == "-" {
-        use std::io::Write;
-        std::io::stdout().lock().write_all(text.as_bytes())
-    } else {
-        let tmp = format!("{}.tmp{}", args.output, std::process::id());
-        std::fs::write(&tmp, text.as_bytes()).and_then(|_| std::fs::rename(&tmp, &args.output))
-    };
-    match written {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            eprintln!("npu-translate: error: could not write '{}': {}", args.output, e);
-            ExitCode::FAILURE
-        }
-        _ => ExitCode::SUCCESS,
-    }
+    write(&args.output, text.as_bytes())
 }
 
 /// IR text (a file or `-` for standard input) → verified module → ModelProto bytes, written only on success.
 fn export(args: &Args) -> ExitCode {
-    use std::io::{Read, Write};
+    use std::io::Read;
     let (file, mut src) = (if args.input.is_empty() { "-" } else { args.input.as_str() }, String::new());
     let read = if file == "-" { std::io::stdin().read_to_string(&mut src).map(|_| ()) } else { std::fs::read_to_string(file).map(|s| src = s) };
     if let Err(e) = read {
@@ -184,15 +171,14 @@ fn export(args: &Args) -> ExitCode {
         Ok(b) => b,
         Err(e) => return fail(e),
     };
-    let written = if args.output == "-" {
-        std::io::stdout().lock().write_all(&bytes)
-    } else {
-        let tmp = format!("{}.tmp{}", args.output, std::process::id());
-        std::fs::write(&tmp, &bytes).and_then(|_| std::fs::rename(&tmp, &args.output))
-    };
-    match written {
+    write(&args.output, &bytes)
+}
+
+/// Writes the output (see `tools::write_output`); a closed pipe is not an error.
+fn write(path: &str, bytes: &[u8]) -> ExitCode {
+    match tools::write_output(path, bytes) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            eprintln!("npu-translate: error: could not write '{}': {}", args.output, e);
+            eprintln!("npu-translate: error: could not write '{}': {}", path, e);
             ExitCode::FAILURE
         }
         _ => ExitCode::SUCCESS,

@@ -1,0 +1,65 @@
+//! What several integration tests share: a deterministic generator, the lit
+//! inputs, and where the ONNX node tests are. Each test binary uses a part.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// A small deterministic generator (xorshift), so failures reproduce from the seed.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    /// A number below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    pub fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+        xs[self.below(xs.len())]
+    }
+}
+
+/// Every chunk (`// -----` split) of every `.mlir` file under test/lit.
+pub fn lit_inputs() -> Vec<String> {
+    let mut v = vec![];
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/lit");
+    let mut stack = vec![root];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "mlir") {
+                v.extend(ir::split::split_input(&std::fs::read_to_string(&p).unwrap()).into_iter().map(|c| c.0));
+            }
+        }
+    }
+    v
+}
+
+/// The ONNX node tests scripts/setup.sh fetches (`ONNX_NODE_TESTS` or `NPU_CACHE` move them).
+pub fn onnx_node_dir() -> PathBuf {
+    if let Ok(d) = std::env::var("ONNX_NODE_TESTS") {
+        return PathBuf::from(d);
+    }
+    let cache = std::env::var("NPU_CACHE").map(PathBuf::from).unwrap_or_else(|_| PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cache/npu"));
+    cache.join("onnx-1.22.0/node")
+}
+
+/// The names of the node tests (folders holding a model.onnx), sorted.
+pub fn onnx_node_tests() -> Vec<String> {
+    let dir = onnx_node_dir();
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("ONNX node tests not found in {} ({}): run scripts/setup.sh", dir.display(), e))
+        .flatten()
+        .filter(|e| e.path().join("model.onnx").exists())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert!(names.len() > 1700, "only {} node tests in {}", names.len(), dir.display());
+    names
+}
