@@ -31,3 +31,37 @@ pub fn write_output(path: &str, bytes: &[u8]) -> std::io::Result<()> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::FileTypeExt;
+
+    /// A pipe or device named as the output stays what it is (renaming over
+    /// /dev/null as root would replace the device with a file; it happened).
+    #[test]
+    fn write_output_writes_into_a_fifo_instead_of_replacing_it() {
+        let dir = std::env::temp_dir().join(format!("npu-write-output-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("out.fifo");
+        let _ = std::fs::remove_file(&fifo);
+        assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+        let reader_path = fifo.clone();
+        let reader = std::thread::spawn(move || std::fs::read(&reader_path).unwrap());
+        super::write_output(fifo.to_str().unwrap(), b"hello").unwrap();
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo(), "the fifo was replaced by a file");
+        assert_eq!(reader.join().unwrap(), b"hello");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn write_output_replaces_a_regular_file_whole() {
+        let dir = std::env::temp_dir().join(format!("npu-write-output-file-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("out.txt");
+        std::fs::write(&f, b"old contents that are longer").unwrap();
+        super::write_output(f.to_str().unwrap(), b"new").unwrap();
+        assert_eq!(std::fs::read(&f).unwrap(), b"new");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "no temporary file is left behind");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
