@@ -1,0 +1,98 @@
+//! JIT execution through MLIR's ExecutionEngine. A function is called through
+//! its packed wrapper (`_mlir_<name>`), whose arguments are the LLVM-level
+//! arguments after MLIR's memref lowering: each `memref<d0 x ... x T>` becomes
+//! (allocated pointer, aligned pointer, offset, sizes..., strides...).
+
+use crate::mlir::Session;
+
+/// A compiled module, ready to call.
+pub struct Jit {
+    // The engine borrows nothing from the session's module once created, but
+    // MLIR objects must be dropped engine first, then context.
+    engine: mlir_sys::MlirExecutionEngine,
+    _session: Box<Session>,
+}
+
+impl Drop for Jit {
+    fn drop(&mut self) {
+        unsafe { mlir_sys::mlirExecutionEngineDestroy(self.engine) }
+    }
+}
+
+/// One memref argument: a dense row-major buffer and its shape.
+pub struct MemRefArg {
+    pub data: *mut u8,
+    pub shape: Vec<i64>,
+}
+
+impl Jit {
+    /// Parses, lowers and JIT-compiles a loop-level module.
+    pub fn compile(text: &str, opt_level: usize) -> Result<Jit, String> {
+        let session = Box::new(Session::new());
+        let engine = {
+            let module = session.lower(text)?;
+            let e = unsafe { mlir_sys::mlirExecutionEngineCreate(module.to_raw(), opt_level as i32, 0, std::ptr::null(), false, false) };
+            if e.ptr.is_null() {
+                return Err(format!("MLIR could not JIT-compile the module:\n{}", session.diags.borrow().join("\n")));
+            }
+            unsafe { mlir_sys::mlirExecutionEngineInitialize(e) };
+            e
+        };
+        Ok(Jit { engine, _session: session })
+    }
+
+    /// Whether the module defines a function of this name.
+    pub fn has_function(&self, name: &str) -> bool {
+        !self.packed(name).is_null()
+    }
+
+    /// The packed wrapper MLIR generates for every public function.
+    fn packed(&self, name: &str) -> *mut std::ffi::c_void {
+        let full = format!("_mlir_{}", name);
+        let s = mlir_sys::MlirStringRef { data: full.as_ptr() as *const _, length: full.len() };
+        unsafe { mlir_sys::mlirExecutionEngineLookup(self.engine, s) }
+    }
+
+    /// Calls `name`, whose arguments are all memrefs and which returns nothing.
+    ///
+    /// # Safety
+    /// Every buffer must be live, large enough for its shape, and aligned for
+    /// its element type; the shapes must be the ones the function was compiled for.
+    pub unsafe fn call_memrefs(&self, name: &str, args: &[MemRefArg]) -> Result<(), String> {
+        // Storage for each LLVM-level argument; the packed wrapper reads them
+        // through pointers, so nothing here may move while calling.
+        let mut ptrs: Vec<*mut u8> = Vec::new();
+        let mut ints: Vec<i64> = Vec::new();
+        for a in args {
+            ptrs.push(a.data);
+            ptrs.push(a.data);
+            ints.push(0);
+            ints.extend(a.shape.iter().copied());
+            let mut stride = 1i64;
+            let mut strides = vec![0i64; a.shape.len()];
+            for (i, d) in a.shape.iter().enumerate().rev() {
+                strides[i] = stride;
+                stride *= *d;
+            }
+            ints.extend(strides);
+        }
+        let mut packed: Vec<*mut ()> = Vec::new();
+        let (mut pi, mut ii) = (0usize, 0usize);
+        for a in args {
+            packed.push(&mut ptrs[pi] as *mut *mut u8 as *mut ());
+            packed.push(&mut ptrs[pi + 1] as *mut *mut u8 as *mut ());
+            pi += 2;
+            for _ in 0..1 + 2 * a.shape.len() {
+                packed.push(&mut ints[ii] as *mut i64 as *mut ());
+                ii += 1;
+            }
+        }
+        let f = self.packed(name);
+        if f.is_null() {
+            return Err(format!("the compiled module has no function @{}", name));
+        }
+        let f: unsafe extern "C" fn(*mut *mut ()) = unsafe { std::mem::transmute(f) };
+        unsafe { f(packed.as_mut_ptr()) };
+        Ok(())
+    }
+}

@@ -1,0 +1,104 @@
+//! The bridge to MLIR: parse our generic text, run the standard lowering to
+//! the LLVM dialect, translate. Every MLIR diagnostic is collected and returned
+//! as our error text, so nothing is printed behind the caller's back.
+
+use melior::dialect::DialectRegistry;
+use melior::ir::Module;
+use melior::pass::PassManager;
+use melior::utility::{parse_pass_pipeline, register_all_dialects, register_all_llvm_translations, register_all_passes};
+use melior::Context;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// MLIR's standard conversions from the loop level to the LLVM dialect.
+/// `math` ops without an LLVM intrinsic (erf, atan, ...) become libm calls,
+/// which the JIT resolves in this process and a linker in libm.
+pub const LOWERING_PIPELINE: &str = "builtin.module(\
+func.func(convert-vector-to-scf), \
+lower-affine, convert-scf-to-cf, \
+convert-vector-to-llvm, \
+expand-strided-metadata, lower-affine, \
+convert-math-to-llvm, convert-math-to-libm, \
+finalize-memref-to-llvm, \
+convert-arith-to-llvm, convert-index-to-llvm, convert-cf-to-llvm, \
+convert-func-to-llvm, convert-ub-to-llvm, reconcile-unrealized-casts)";
+
+/// An MLIR context with every dialect, pass and LLVM translation registered,
+/// and a diagnostic handler that collects messages.
+pub(crate) struct Session {
+    pub context: Context,
+    pub diags: Rc<RefCell<Vec<String>>>,
+}
+
+impl Session {
+    pub fn new() -> Session {
+        let registry = DialectRegistry::new();
+        register_all_dialects(&registry);
+        register_all_passes();
+        let context = Context::new_with_registry(&registry, false);
+        context.load_all_available_dialects();
+        register_all_llvm_translations(&context);
+        let diags = Rc::new(RefCell::new(Vec::new()));
+        let sink = diags.clone();
+        context.attach_diagnostic_handler(move |d| {
+            sink.borrow_mut().push(format!("{}: {}", d.location(), d));
+            true
+        });
+        Session { context, diags }
+    }
+
+    fn take_diags(&self) -> String {
+        std::mem::take(&mut *self.diags.borrow_mut()).join("\n")
+    }
+
+    /// Parses generic-form text and lowers it to the LLVM dialect.
+    pub fn lower(&self, text: &str) -> Result<Module<'_>, String> {
+        let mut module = Module::parse(&self.context, text)
+            .ok_or_else(|| format!("MLIR rejected the loop-level module:\n{}", self.take_diags()))?;
+        let pm = PassManager::new(&self.context);
+        parse_pass_pipeline(pm.as_operation_pass_manager(), LOWERING_PIPELINE).map_err(|e| format!("lowering pipeline: {}", e))?;
+        pm.run(&mut module).map_err(|_| format!("MLIR lowering to the LLVM dialect failed:\n{}", self.take_diags()))?;
+        Ok(module)
+    }
+}
+
+/// Loop-level text → LLVM dialect text (for `npu-translate --emit=llvm-dialect`
+/// and tests).
+pub fn lower_to_llvm_dialect(text: &str) -> Result<String, String> {
+    let s = Session::new();
+    let m = s.lower(text)?;
+    Ok(m.as_operation().to_string())
+}
+
+/// Loop-level text → LLVM IR text.
+pub fn emit_llvm_ir(text: &str) -> Result<String, String> {
+    let s = Session::new();
+    let m = s.lower(text)?;
+    unsafe {
+        let raw = mlir_sys::mlirTranslateModuleToLLVMIRToString(m.as_operation().to_raw());
+        if raw.is_null() {
+            return Err(format!("translation to LLVM IR failed:\n{}", s.take_diags()));
+        }
+        let out = std::ffi::CStr::from_ptr(raw).to_string_lossy().into_owned();
+        libc_free(raw as *mut std::ffi::c_void);
+        Ok(out)
+    }
+}
+
+/// Loop-level text → a native object file for this host (opt level 3).
+pub fn emit_object(text: &str, path: &str) -> Result<(), String> {
+    let s = Session::new();
+    let m = s.lower(text)?;
+    let engine = melior::ExecutionEngine::new(&m, 3, &[], true, true);
+    engine.dump_to_object_file(path);
+    if std::path::Path::new(path).exists() {
+        Ok(())
+    } else {
+        Err(format!("MLIR wrote no object file to {}:\n{}", path, s.take_diags()))
+    }
+}
+
+extern "C" {
+    #[link_name = "free"]
+    fn libc_free(p: *mut std::ffi::c_void);
+}
