@@ -8,6 +8,9 @@ mod cse;
 mod dce;
 mod inline;
 mod onnx_shape_inference;
+pub mod onnx_to_tensor;
+mod bufferize;
+mod tensor_to_loops;
 mod sccp;
 mod symbol_dce;
 mod test_passes;
@@ -69,6 +72,24 @@ pub fn register_all(reg: &mut PassRegistry) {
         summary: "Infer the element types and shapes of onnx ops and refine function signatures",
         options: vec![],
         create: |_| Ok(Box::new(onnx_shape_inference::ShapeInference)),
+    });
+    reg.register(PassInfo {
+        argument: "convert-onnx-to-tensor",
+        summary: "Lower onnx ops to tensor.generic loop nests and tensor reshapes (static shapes)",
+        options: vec![],
+        create: |_| Ok(Box::new(onnx_to_tensor::OnnxToTensor)),
+    });
+    reg.register(PassInfo {
+        argument: "bufferize",
+        summary: "Tensors to memrefs: results become output arguments, constants globals, generics write in place",
+        options: vec![],
+        create: |_| Ok(Box::new(bufferize::Bufferize)),
+    });
+    reg.register(PassInfo {
+        argument: "convert-tensor-to-loops",
+        summary: "tensor.generic on memrefs to scf.for nests with memref loads and stores",
+        options: vec![],
+        create: |_| Ok(Box::new(tensor_to_loops::TensorToLoops)),
     });
     test_passes::register(reg);
 }

@@ -12,6 +12,11 @@ pub fn default_context(allow_unregistered: bool) -> Context {
     func::register(&ctx);
     arith::register(&ctx);
     onnx::register(&ctx);
+    tensor::register(&ctx);
+    scf::register(&ctx);
+    memref::register(&ctx);
+    math::register(&ctx);
+    vector::register(&ctx);
     ctx
 }
 

@@ -1,0 +1,231 @@
+//! `tensor.generic`: a loop nest described as data. Each operand has an affine
+//! indexing map from the loop indices to its element; loops are `parallel` or
+//! `reduction`; the body computes the output elements from the input elements
+//! (block arguments: inputs, then the outputs' current values) and yields them.
+//! On tensors it returns the filled outputs; on memrefs it writes them in place.
+
+use ir::affine::AffineMap;
+use ir::attributes::{ArrayData, AttrData, Attribute};
+use ir::dialect::{optional, required, AttrKind, Count, OpDef, Trait};
+use ir::{Block, Body, Context, InsertPoint, Location, OpId, OperationState, Type, Value};
+
+pub const PARALLEL: &str = "parallel";
+pub const REDUCTION: &str = "reduction";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Iterator {
+    Parallel,
+    Reduction,
+}
+
+/// Read access to a `tensor.generic`.
+pub struct Generic<'a> {
+    body: &'a Body,
+    op: OpId,
+}
+
+impl<'a> Generic<'a> {
+    pub fn new(body: &'a Body, op: OpId) -> Generic<'a> {
+        Generic { body, op }
+    }
+    fn segments(&self) -> (usize, usize) {
+        let d = self.body.op(self.op);
+        match d.attr("operandSegmentSizes").map(|a| a.data()) {
+            Some(AttrData::DenseArray { data: ArrayData::Int(v), .. }) if v.len() == 2 => (v[0].max(0) as usize, v[1].max(0) as usize),
+            _ => (d.operands().len(), 0),
+        }
+    }
+    pub fn inputs(&self) -> &'a [Value] {
+        let (n, _) = self.segments();
+        &self.body.op(self.op).operands()[..n.min(self.body.op(self.op).operands().len())]
+    }
+    pub fn outputs(&self) -> &'a [Value] {
+        let (n, _) = self.segments();
+        &self.body.op(self.op).operands()[n.min(self.body.op(self.op).operands().len())..]
+    }
+    pub fn maps(&self) -> Vec<AffineMap> {
+        let d = self.body.op(self.op);
+        d.attr("indexing_maps")
+            .and_then(|a| a.as_array())
+            .map(|v| v.iter().filter_map(|m| if let AttrData::AffineMap(m) = m.data() { Some(m.clone()) } else { None }).collect())
+            .unwrap_or_default()
+    }
+    pub fn iterators(&self) -> Vec<Iterator> {
+        let d = self.body.op(self.op);
+        d.attr("iterator_types")
+            .and_then(|a| a.as_array())
+            .map(|v| v.iter().map(|s| if s.as_str() == Some(REDUCTION) { Iterator::Reduction } else { Iterator::Parallel }).collect())
+            .unwrap_or_default()
+    }
+    pub fn block(&self) -> Block {
+        self.body.region_blocks(self.body.op(self.op).regions()[0])[0]
+    }
+    /// The size of each loop: the `loop_ranges` property when present (loops
+    /// that index no operand directly, like a pooling window, need it), else
+    /// read off the first operand whose map gives that loop as a plain result
+    /// dimension (`None` if no operand does).
+    pub fn loop_sizes(&self) -> Vec<Option<i64>> {
+        if let Some(AttrData::DenseArray { data: ArrayData::Int(v), .. }) = self.body.op(self.op).attr("loop_ranges").map(|a| a.data()) {
+            return v.iter().map(|&x| Some(x)).collect();
+        }
+        self.derived_loop_sizes()
+    }
+    fn derived_loop_sizes(&self) -> Vec<Option<i64>> {
+        let maps = self.maps();
+        let mut sizes = vec![None; self.iterators().len()];
+        let operands: Vec<Value> = self.inputs().iter().chain(self.outputs()).copied().collect();
+        for (m, v) in maps.iter().zip(&operands) {
+            let Some(shape) = self.body.value_type(*v).shape() else { continue };
+            for (r, e) in m.results.iter().enumerate() {
+                if let ir::affine::AffineExpr::Dim(d) = e {
+                    if sizes[*d as usize].is_none() && r < shape.len() {
+                        sizes[*d as usize] = Some(shape[r]);
+                    }
+                }
+            }
+        }
+        sizes
+    }
+}
+
+fn verify(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+    let g = Generic::new(body, op);
+    let d = body.op(op);
+    let (ni, no) = g.segments();
+    if ni + no != d.operands().len() {
+        return Err(format!("operandSegmentSizes says {} inputs and {} outputs but the op has {} operands", ni, no, d.operands().len()));
+    }
+    let on_tensors = g.outputs().iter().all(|&v| matches!(body.value_type(v).data(), ir::types::TypeData::RankedTensor { .. }));
+    if on_tensors && d.results().len() != no {
+        return Err(format!("expects one result per output on tensors ({}), got {}", no, d.results().len()));
+    }
+    if !on_tensors && !d.results().is_empty() {
+        return Err("expects no results when the outputs are memrefs".into());
+    }
+    let maps = g.maps();
+    let iters = g.iterators();
+    let n_maps = d.attr("indexing_maps").and_then(|a| a.as_array()).map(|a| a.len()).unwrap_or(0);
+    if n_maps != maps.len() {
+        return Err("expects indexing_maps to hold affine maps".into());
+    }
+    if maps.len() != ni + no {
+        return Err(format!("expects one indexing map per operand ({}), got {}", ni + no, maps.len()));
+    }
+    for (i, (m, v)) in maps.iter().zip(d.operands()).enumerate() {
+        if m.num_dims as usize != iters.len() {
+            return Err(format!("indexing map #{} has {} dims but the op has {} loops", i, m.num_dims, iters.len()));
+        }
+        let rank = body.value_type(*v).shape().map(|s| s.len()).unwrap_or(0);
+        if m.results.len() != rank {
+            return Err(format!("indexing map #{} has {} results but operand #{} has rank {}", i, m.results.len(), i, rank));
+        }
+    }
+    for (i, m) in maps[ni..].iter().enumerate() {
+        // Outputs are written at the mapped element: each must be a projection
+        // of the loops (or 0 for a kept size-1 dim), so a store's position is exact.
+        if m.results.iter().any(|e| !matches!(e, ir::affine::AffineExpr::Dim(_) | ir::affine::AffineExpr::Const(0))) {
+            return Err(format!("output #{} must be indexed by plain loop dimensions", i));
+        }
+    }
+    let sizes = g.loop_sizes();
+    if sizes.len() != iters.len() {
+        return Err(format!("loop_ranges has {} entries but the op has {} loops", sizes.len(), iters.len()));
+    }
+    if let Some(i) = sizes.iter().position(|s| s.is_none()) {
+        return Err(format!("the size of loop #{} is not given by any operand; set loop_ranges", i));
+    }
+    let Some(&block) = body.region_blocks(d.regions()[0]).first() else { return Err("expects a body block".into()) };
+    let args = body.block_args(block);
+    if args.len() != ni + no {
+        return Err(format!("expects the body to take {} element arguments, got {}", ni + no, args.len()));
+    }
+    for (i, (a, v)) in args.iter().zip(d.operands()).enumerate() {
+        let elem = body.value_type(*v).element_type().unwrap_or(body.value_type(*v));
+        if body.value_type(*a) != elem {
+            return Err(format!("body argument #{} must have the element type of operand #{}", i, i));
+        }
+    }
+    if let Some(y) = body.last_op(block) {
+        let ys = body.op(y).operands();
+        if ys.len() != no {
+            return Err(format!("expects the body to yield {} values, got {}", no, ys.len()));
+        }
+        for (i, (yv, o)) in ys.iter().zip(g.outputs()).enumerate() {
+            if Some(body.value_type(*yv)) != body.value_type(*o).element_type() {
+                return Err(format!("yielded value #{} must have output #{}'s element type", i, i));
+            }
+        }
+    }
+    Ok(())
+}
+
+pub const GENERIC: OpDef = OpDef {
+    name: "tensor.generic",
+    summary: "A loop nest as data: indexing maps, iterator types and a scalar body.",
+    operands: Count::AtLeast(1),
+    results: Count::Any,
+    regions: Count::Exactly(1),
+    traits: &[Trait::SingleBlock],
+    properties: &[
+        required("indexing_maps", AttrKind::Array),
+        required("iterator_types", AttrKind::Array),
+        required("operandSegmentSizes", AttrKind::Any),
+        optional("loop_ranges", AttrKind::Any),
+    ],
+    verify: Some(verify),
+    ..OpDef::DEFAULT
+};
+
+/// Builds a `tensor.generic` on tensors; `f` fills the body given the block
+/// arguments and returns the values to yield.
+pub struct GenericBuilder<'c> {
+    pub ctx: &'c Context,
+    pub loc: Location,
+}
+
+impl<'c> GenericBuilder<'c> {
+    pub fn build(
+        &self,
+        body: &mut Body,
+        at: InsertPoint,
+        ins: &[Value],
+        outs: &[Value],
+        maps: Vec<AffineMap>,
+        iters: &[Iterator],
+        ranges: Option<Vec<i64>>,
+        f: impl FnOnce(&mut Body, Block, &[Value]) -> Vec<Value>,
+    ) -> OpId {
+        let ctx = self.ctx;
+        let elem = |body: &Body, v: Value| -> Type { body.value_type(v).element_type().cloned().unwrap_or_else(|| body.value_type(v).clone()) };
+        let arg_types: Vec<Type> = ins.iter().chain(outs).map(|&v| elem(body, v)).collect();
+        let result_types: Vec<Type> = outs
+            .iter()
+            .filter(|&&v| matches!(body.value_type(v).data(), ir::types::TypeData::RankedTensor { .. }))
+            .map(|&v| body.value_type(v).clone())
+            .collect();
+        let region = body.new_region();
+        let block = body.add_block(region, &arg_types);
+        let args: Vec<Value> = body.block_args(block).to_vec();
+        let yields = f(body, block, &args);
+        body.build(OperationState::new(ctx.op_name("tensor.yield"), self.loc.clone()).operands(&yields), InsertPoint::AtEnd(block));
+        let operands: Vec<Value> = ins.iter().chain(outs).copied().collect();
+        let st = OperationState::new(ctx.op_name("tensor.generic"), self.loc.clone())
+            .operands(&operands)
+            .results(&result_types)
+            .property(ctx.ident("indexing_maps"), Attribute::new(AttrData::Array(maps.into_iter().map(|m| Attribute::new(AttrData::AffineMap(m))).collect())))
+            .property(
+                ctx.ident("iterator_types"),
+                Attribute::new(AttrData::Array(iters.iter().map(|i| Attribute::string(if *i == Iterator::Reduction { REDUCTION } else { PARALLEL })).collect())),
+            )
+            .property(
+                ctx.ident("operandSegmentSizes"),
+                Attribute::new(AttrData::DenseArray { elem: ctx.i32(), data: ArrayData::Int(vec![ins.len() as i64, outs.len() as i64]) }),
+            )
+            .region(region);
+        let st = match ranges {
+            Some(r) => st.property(ctx.ident("loop_ranges"), Attribute::new(AttrData::DenseArray { elem: ctx.i64(), data: ArrayData::Int(r) })),
+            None => st,
+        };
+        body.build(st, at)
+    }
+}

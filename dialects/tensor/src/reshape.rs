@@ -1,0 +1,60 @@
+//! `tensor.collapse_shape` / `tensor.expand_shape`: reshapes that keep the
+//! row-major order, so bufferization can give them the source's buffer.
+//! `reassociation = [[0, 1], [2]]` lists which dims of the larger shape form
+//! each dim of the smaller one.
+
+use ir::attributes::{AttrData, Attribute};
+use ir::{Body, Context, OpId, Type};
+
+pub fn reassociation(a: &Attribute) -> Option<Vec<Vec<usize>>> {
+    a.as_array()?.iter().map(|g| g.as_array()?.iter().map(|i| i.as_int().map(|v| v as usize)).collect()).collect()
+}
+
+pub fn reassociation_attr(ctx: &Context, groups: &[Vec<usize>]) -> Attribute {
+    Attribute::new(AttrData::Array(
+        groups.iter().map(|g| Attribute::new(AttrData::Array(g.iter().map(|&i| Attribute::integer(i as i128, ctx.i64())).collect()))).collect(),
+    ))
+}
+
+/// Checks that `small` is `large` with each group of dims multiplied together.
+fn check(body: &Body, op: OpId, large: &Type, small: &Type) -> Result<(), String> {
+    let groups = body.op(op).attr("reassociation").and_then(reassociation).ok_or("expects reassociation to be a list of lists of dims")?;
+    let (l, s) = (large.shape().ok_or("expects ranked types")?, small.shape().ok_or("expects ranked types")?);
+    if large.element_type() != small.element_type() {
+        return Err("expects source and result of one element type".into());
+    }
+    if groups.len() != s.len() {
+        return Err(format!("expects {} reassociation groups, got {}", s.len(), groups.len()));
+    }
+    let mut next = 0;
+    for (g, &sd) in groups.iter().zip(s) {
+        if g.is_empty() && !l.is_empty() {
+            return Err("expects non-empty reassociation groups".into());
+        }
+        let mut prod = 1i64;
+        for &d in g {
+            if d != next || d >= l.len() {
+                return Err("expects reassociation groups to list consecutive dims in order".into());
+            }
+            next += 1;
+            prod = prod.saturating_mul(l[d]);
+        }
+        if prod != sd {
+            return Err(format!("expects dims {:?} (product {}) to form a dim of size {}", g, prod, sd));
+        }
+    }
+    if next != l.len() {
+        return Err("expects reassociation groups to cover every dim".into());
+    }
+    Ok(())
+}
+
+pub fn verify_collapse(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+    let d = body.op(op);
+    check(body, op, body.value_type(d.operand(0)), body.value_type(d.result(0)))
+}
+
+pub fn verify_expand(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+    let d = body.op(op);
+    check(body, op, body.value_type(d.result(0)), body.value_type(d.operand(0)))
+}

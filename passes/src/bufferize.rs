@@ -1,0 +1,324 @@
+//! `bufferize`: tensors become memrefs, one function at a time.
+//!
+//! - Function arguments become memrefs; results become extra output arguments
+//!   (destination-passing at the function boundary, so the caller owns every
+//!   buffer it sees and the function returns nothing).
+//! - `tensor.empty` becomes `memref.alloc`; a tensor constant becomes a private
+//!   `memref.global` read with `memref.get_global`.
+//! - `tensor.generic` on tensors becomes the same op on memrefs, writing its
+//!   outputs in place: into its init's buffer when that init is a generic result
+//!   used by nothing else (a reduction's filled accumulator), else into a copy.
+//! - Reshapes become `memref.reinterpret_cast` views of their source.
+//! - A returned value computed into a fresh buffer is computed straight into
+//!   the output argument; anything else is copied there.
+//! - Each allocation is freed right after its last use (views extend it).
+
+use ir::attributes::{ArrayData, AttrData, Attribute};
+use ir::pass::{Pass, PassContext};
+use ir::types::TypeData;
+use ir::{Body, Context, InsertPoint, OpId, OperationState, Type, Value};
+use std::collections::HashMap;
+
+pub struct Bufferize;
+
+pub fn memref_type(ctx: &Context, t: &Type) -> Option<Type> {
+    match t.data() {
+        TypeData::RankedTensor { shape, elem, .. } => Some(ctx.intern_type(TypeData::MemRef { shape: shape.clone(), elem: elem.clone(), layout: None, memory_space: None })),
+        _ => None,
+    }
+}
+
+fn i32_array(ctx: &Context, v: &[i64]) -> Attribute {
+    Attribute::new(AttrData::DenseArray { elem: ctx.i32(), data: ArrayData::Int(v.to_vec()) })
+}
+fn i64_array(ctx: &Context, v: &[i64]) -> Attribute {
+    Attribute::new(AttrData::DenseArray { elem: ctx.i64(), data: ArrayData::Int(v.to_vec()) })
+}
+
+struct State<'a> {
+    ctx: &'a Context,
+    /// tensor value → its buffer
+    buf: HashMap<Value, Value>,
+    /// buffer → the allocation it views (for liveness and in-place checks)
+    root: HashMap<Value, Value>,
+    allocs: Vec<Value>,
+    globals: Vec<(String, Attribute, Type)>,
+    module_globals: usize,
+}
+
+impl State<'_> {
+    fn alloc(&mut self, body: &mut Body, at: InsertPoint, t: &Type, loc: ir::Location) -> Value {
+        let mt = memref_type(self.ctx, t).unwrap_or_else(|| t.clone());
+        let st = OperationState::new(self.ctx.op_name("memref.alloc"), loc)
+            .results(&[mt])
+            .property(self.ctx.ident("operandSegmentSizes"), i32_array(self.ctx, &[0, 0]))
+            .property(self.ctx.ident("alignment"), Attribute::integer(64, self.ctx.i64()));
+        let op = body.build(st, at);
+        let v = body.op(op).result(0);
+        self.allocs.push(v);
+        self.root.insert(v, v);
+        v
+    }
+    fn root_of(&self, b: Value) -> Value {
+        *self.root.get(&b).unwrap_or(&b)
+    }
+}
+
+fn copy(ctx: &Context, body: &mut Body, at: InsertPoint, from: Value, to: Value, loc: ir::Location) {
+    body.build(OperationState::new(ctx.op_name("memref.copy"), loc).operands(&[from, to]), at);
+}
+
+impl Pass for Bufferize {
+    fn argument(&self) -> &'static str {
+        "bufferize"
+    }
+    fn display_name(&self) -> &'static str {
+        "Bufferize"
+    }
+    fn anchor(&self) -> Option<&'static str> {
+        Some("func.func")
+    }
+    fn run(&mut self, cx: &mut PassContext, func: OpId) -> Result<(), String> {
+        let ctx = cx.ctx;
+        let body = &mut *cx.body;
+        let Some(&entry) = body.region_blocks(body.op(func).regions()[0]).first() else { return Ok(()) };
+        let module = body.parent_op(func).ok_or("bufferize needs the function inside a module")?;
+        let existing = body.walk_preorder(module).iter().filter(|o| body.name(**o).as_str() == "memref.global").count();
+        let mut st = State { ctx, buf: HashMap::new(), root: HashMap::new(), allocs: vec![], globals: vec![], module_globals: existing };
+        let fname = body.op(func).properties.get("sym_name").and_then(|a| a.as_str()).unwrap_or("f").to_string();
+
+        // Arguments.
+        for a in body.block_args(entry).to_vec() {
+            if let Some(mt) = memref_type(ctx, body.value_type(a)) {
+                let t = body.value_type(a).clone();
+                body.set_value_type(a, mt);
+                // Users are rebuilt on buffers, which they find here.
+                st.buf.insert(a, a);
+                let _ = t;
+            }
+        }
+        let ops: Vec<OpId> = body.block_ops(entry).collect();
+        let mut ret: Option<OpId> = None;
+        for op in ops {
+            let name = body.name(op).as_str();
+            let loc = body.op(op).loc.clone();
+            match name {
+                "arith.constant" if memref_type(ctx, body.value_type(body.op(op).result(0))).is_some() => {
+                    let r = body.op(op).result(0);
+                    let t = body.value_type(r).clone();
+                    let mt = memref_type(ctx, &t).unwrap();
+                    let value = body.op(op).properties.get("value").cloned().unwrap();
+                    let gname = format!("__constant_{}_{}", ir_safe(&fname), st.module_globals + st.globals.len());
+                    st.globals.push((gname.clone(), value, mt.clone()));
+                    let g = OperationState::new(ctx.op_name("memref.get_global"), loc).results(&[mt]).property(ctx.ident("name"), Attribute::symbol(&gname));
+                    let gop = body.build(g, InsertPoint::Before(op));
+                    let gv = body.op(gop).result(0);
+                    st.buf.insert(r, gv);
+                }
+                "tensor.empty" => {
+                    let r = body.op(op).result(0);
+                    let t = body.value_type(r).clone();
+                    let b = st.alloc(body, InsertPoint::Before(op), &t, loc);
+                    st.buf.insert(r, b);
+                }
+                "tensor.collapse_shape" | "tensor.expand_shape" => {
+                    let r = body.op(op).result(0);
+                    let src = *st.buf.get(&body.op(op).operand(0)).ok_or("reshape of a value with no buffer")?;
+                    let t = body.value_type(r).clone();
+                    let shape = t.shape().unwrap().to_vec();
+                    let mut strides = vec![1i64; shape.len()];
+                    for i in (0..shape.len().saturating_sub(1)).rev() {
+                        strides[i] = strides[i + 1] * shape[i + 1];
+                    }
+                    let mt = memref_type(ctx, &t).unwrap();
+                    let s = OperationState::new(ctx.op_name("memref.reinterpret_cast"), loc)
+                        .operands(&[src])
+                        .results(&[mt])
+                        .property(ctx.ident("operandSegmentSizes"), i32_array(ctx, &[1, 0, 0, 0]))
+                        .property(ctx.ident("static_offsets"), i64_array(ctx, &[0]))
+                        .property(ctx.ident("static_sizes"), i64_array(ctx, &shape))
+                        .property(ctx.ident("static_strides"), i64_array(ctx, &strides));
+                    let v = body.build(s, InsertPoint::Before(op));
+                    let v = body.op(v).result(0);
+                    let root = st.root_of(src);
+                    st.root.insert(v, root);
+                    st.buf.insert(r, v);
+                }
+                "tensor.generic" => {
+                    let (ins, outs) = {
+                        let g = tensor::Generic::new(body, op);
+                        (g.inputs().to_vec(), g.outputs().to_vec())
+                    };
+                    let mut new_ins = Vec::new();
+                    for v in &ins {
+                        new_ins.push(*st.buf.get(v).ok_or("generic input with no buffer")?);
+                    }
+                    let mut new_outs = Vec::new();
+                    for v in &outs {
+                        let b = *st.buf.get(v).ok_or("generic output with no buffer")?;
+                        let def = body.defining_op(*v);
+                        let fresh_empty = def.is_some_and(|d| body.name(d).as_str() == "tensor.empty") && body.uses(*v).len() == 1;
+                        let reusable = def.is_some_and(|d| body.name(d).as_str() == "tensor.generic") && body.uses(*v).len() == 1 && st.allocs.contains(&b);
+                        if fresh_empty || reusable {
+                            new_outs.push(b);
+                        } else {
+                            let t = body.value_type(*v).clone();
+                            let nb = st.alloc(body, InsertPoint::Before(op), &t, loc.clone());
+                            copy(ctx, body, InsertPoint::Before(op), b, nb, loc.clone());
+                            new_outs.push(nb);
+                        }
+                    }
+                    let results = body.op(op).results().to_vec();
+                    let mut operands = new_ins.clone();
+                    operands.extend(&new_outs);
+                    rebuild_on_buffers(body, op, &operands);
+                    // The new op writes in place: the old results are its output buffers.
+                    for (r, b) in results.iter().zip(&new_outs) {
+                        st.buf.insert(*r, *b);
+                    }
+                }
+                "func.return" => ret = Some(op),
+                _ => {
+                    for &v in body.op(op).operands() {
+                        if is_tensor(body.value_type(v)) {
+                            return Err(format!("bufferize: '{}' uses a tensor and has no bufferization", name));
+                        }
+                    }
+                }
+            }
+        }
+        // Reads of tensors inside bodies: tensor.extract on the buffer.
+        for op in body.walk_preorder(func) {
+            if body.name(op).as_str() == "tensor.extract" {
+                let t = body.op(op).operand(0);
+                if let Some(&b) = st.buf.get(&t) {
+                    body.set_operand(op, 0, b);
+                }
+            }
+        }
+        // Results become output arguments.
+        let ret = ret.ok_or("function without func.return")?;
+        let returned = body.op(ret).operands().to_vec();
+        let mut out_args = Vec::new();
+        for (i, v) in returned.iter().enumerate() {
+            let t = body.value_type(*v).clone();
+            let mt = memref_type(ctx, &t).ok_or("a function result is not a ranked tensor")?;
+            let a = body.add_block_arg(entry, mt, None);
+            out_args.push(a);
+            let b = *st.buf.get(v).ok_or("returned value with no buffer")?;
+            let first = returned.iter().position(|x| x == v) == Some(i);
+            let direct = first && st.allocs.contains(&b) && st.root_of(b) == b;
+            if direct {
+                // Compute straight into the caller's buffer.
+                let alloc = body.defining_op(b).unwrap();
+                body.replace_all_uses(b, a);
+                body.erase(alloc);
+                st.allocs.retain(|x| *x != b);
+                for r in st.root.values_mut() {
+                    if *r == b {
+                        *r = a;
+                    }
+                }
+                for bv in st.buf.values_mut() {
+                    if *bv == b {
+                        *bv = a;
+                    }
+                }
+            } else {
+                copy(ctx, body, InsertPoint::Before(ret), b, a, body.op(ret).loc.clone());
+            }
+        }
+        body.set_operands(ret, &[]);
+        // Frees: after the last op (in the entry block) using the buffer or a view of it.
+        let order: Vec<OpId> = body.block_ops(entry).collect();
+        let pos: HashMap<OpId, usize> = order.iter().enumerate().map(|(i, o)| (*o, i)).collect();
+        for a in st.allocs.clone() {
+            let mut last = pos[&body.defining_op(a).unwrap()];
+            let views: Vec<Value> = st.root.iter().filter(|(_, r)| **r == a).map(|(v, _)| *v).collect();
+            for v in views.iter().chain(std::iter::once(&a)) {
+                for u in body.uses(*v) {
+                    // The user may be nested (a tensor.extract in a body): use its top-level ancestor.
+                    let mut o = u.op;
+                    while body.op(o).parent_block() != Some(entry) {
+                        match body.parent_op(o) {
+                            Some(p) => o = p,
+                            None => break,
+                        }
+                    }
+                    if let Some(&p) = pos.get(&o) {
+                        last = last.max(p);
+                    }
+                }
+            }
+            let at = if order[last] == ret { InsertPoint::Before(ret) } else { InsertPoint::After(order[last]) };
+            body.build(OperationState::new(ctx.op_name("memref.dealloc"), body.op(ret).loc.clone()).operands(&[a]), at);
+        }
+        // Erase the tensor-level ops, users first.
+        for op in order.iter().rev() {
+            if body.op(*op).results().iter().any(|r| is_tensor(body.value_type(*r))) {
+                body.erase(*op);
+            }
+        }
+        // The new signature, with arg_attrs carrying the result names.
+        let inputs: Vec<Type> = body.block_args(entry).iter().map(|a| body.value_type(*a).clone()).collect();
+        let fty = ctx.intern_type(TypeData::Function { inputs, results: vec![] });
+        let props = &mut body.op_mut(func).properties;
+        props.set(ctx.ident("function_type"), Attribute::type_attr(fty));
+        let arg_attrs = props.get("arg_attrs").and_then(|a| a.as_array()).map(|a| a.to_vec());
+        let res_attrs = props.remove("res_attrs").and_then(|a| a.as_array().map(|a| a.to_vec()));
+        if arg_attrs.is_some() || res_attrs.is_some() {
+            let n_in = body.block_args(entry).len() - out_args.len();
+            let mut all = arg_attrs.unwrap_or_else(|| vec![Attribute::new(AttrData::Dict(Default::default())); n_in]);
+            all.extend(res_attrs.unwrap_or_else(|| vec![Attribute::new(AttrData::Dict(Default::default())); out_args.len()]));
+            body.op_mut(func).properties.set(ctx.ident("arg_attrs"), Attribute::new(AttrData::Array(all)));
+        }
+        body.op_mut(func).attributes.set(ctx.ident("llvm.emit_c_interface"), Attribute::unit());
+        // Globals go at the start of the module.
+        let mblock = body.region_blocks(body.op(module).regions()[0])[0];
+        for (name, value, mt) in st.globals {
+            let value = retype(ctx, &value);
+            let g = OperationState::new(ctx.op_name("memref.global"), body.op(func).loc.clone())
+                .property(ctx.ident("sym_name"), Attribute::string(&name))
+                .property(ctx.ident("sym_visibility"), Attribute::string("private"))
+                .property(ctx.ident("type"), Attribute::type_attr(mt))
+                .property(ctx.ident("initial_value"), value)
+                .property(ctx.ident("constant"), Attribute::unit())
+                .property(ctx.ident("alignment"), Attribute::integer(64, ctx.i64()));
+            body.build(g, InsertPoint::AtStart(mblock));
+        }
+        Ok(())
+    }
+}
+
+fn ir_safe(s: &str) -> String {
+    s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
+}
+
+/// Constants keep their tensor-typed value (memref.global's initial value is a tensor attribute).
+fn retype(_ctx: &Context, a: &Attribute) -> Attribute {
+    a.clone()
+}
+
+/// Builds the memref form of a tensor generic: same maps and body, buffers
+/// as operands, no results. The old op stays (emptied) until the end.
+fn rebuild_on_buffers(body: &mut Body, op: OpId, operands: &[Value]) {
+    let d = body.op(op);
+    let mut st = OperationState::new(d.name, d.loc.clone()).operands(operands);
+    for (k, v) in d.properties.iter() {
+        st = st.property(*k, v.clone());
+    }
+    for (k, v) in d.attributes.iter() {
+        st = st.attribute(*k, v.clone());
+    }
+    let region = d.regions()[0];
+    let new_region = body.new_region();
+    for b in body.region_blocks(region).to_vec() {
+        body.remove_block(b);
+        body.append_block(new_region, b);
+    }
+    body.build(st.region(new_region), InsertPoint::Before(op));
+}
+
+fn is_tensor(t: &Type) -> bool {
+    matches!(t.data(), TypeData::RankedTensor { .. } | TypeData::UnrankedTensor { .. })
+}

@@ -1,0 +1,249 @@
+//! Building scalar code (arith, math) inside a `tensor.generic` body, with the
+//! ONNX element kind deciding the op: `Add` is `arith.addf` on floats,
+//! `arith.addi` on integers; `Div` is `divsi` or `divui` by signedness.
+
+use ir::attributes::Attribute;
+use ir::types::{Signedness, TypeData};
+use ir::{Body, Context, InsertPoint, Location, OpId, OperationState, Type, Value};
+
+/// What an ONNX element type is, arithmetically.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Float,
+    Signed,
+    Unsigned,
+    Bool,
+}
+
+/// An element type as the loop level sees it: signless, with its kind.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sc {
+    pub ty: Type,
+    pub kind: Kind,
+}
+
+impl Sc {
+    pub fn of(ctx: &Context, elem: &Type) -> Option<Sc> {
+        let kind = match elem.data() {
+            TypeData::Float(_) => Kind::Float,
+            TypeData::Integer { width: 1, .. } => Kind::Bool,
+            TypeData::Integer { signedness: Signedness::Unsigned, .. } => Kind::Unsigned,
+            TypeData::Integer { .. } => Kind::Signed,
+            _ => return None,
+        };
+        Some(Sc { ty: signless(ctx, elem), kind })
+    }
+    pub fn is_float(&self) -> bool {
+        self.kind == Kind::Float
+    }
+    pub fn width(&self) -> u32 {
+        self.ty.int_width().or_else(|| self.ty.float_kind().map(|k| k.width())).unwrap_or(0)
+    }
+}
+
+/// The type with every integer made signless (arith's convention); tensors and
+/// memrefs keep their shape.
+pub fn signless(ctx: &Context, t: &Type) -> Type {
+    match t.data() {
+        TypeData::Integer { width, signedness } if *signedness != Signedness::Signless => ctx.int_type(*width),
+        TypeData::RankedTensor { shape, elem, encoding } => {
+            let e = signless(ctx, elem);
+            if &e == elem {
+                return t.clone();
+            }
+            ctx.intern_type(TypeData::RankedTensor { shape: shape.clone(), elem: e, encoding: encoding.clone() })
+        }
+        TypeData::Function { inputs, results } => ctx.intern_type(TypeData::Function {
+            inputs: inputs.iter().map(|x| signless(ctx, x)).collect(),
+            results: results.iter().map(|x| signless(ctx, x)).collect(),
+        }),
+        _ => t.clone(),
+    }
+}
+
+/// Comparison predicates by meaning; the emitter picks the arith spelling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+pub struct Emit<'a> {
+    pub ctx: &'a Context,
+    pub body: &'a mut Body,
+    pub at: InsertPoint,
+    pub loc: Location,
+}
+
+impl<'a> Emit<'a> {
+    pub fn new(ctx: &'a Context, body: &'a mut Body, at: InsertPoint, loc: Location) -> Emit<'a> {
+        Emit { ctx, body, at, loc }
+    }
+
+    pub fn build(&mut self, st: OperationState) -> OpId {
+        let op = self.body.build(st, self.at);
+        if let InsertPoint::Before(_) = self.at {
+        } else if let InsertPoint::After(_) = self.at {
+            self.at = InsertPoint::After(op);
+        }
+        op
+    }
+
+    pub fn op(&mut self, name: &str, operands: &[Value], ty: &Type) -> Value {
+        let st = OperationState::new(self.ctx.op_name(name), self.loc.clone()).operands(operands).results(&[ty.clone()]);
+        let op = self.build(st);
+        self.body.op(op).result(0)
+    }
+
+    pub fn op_with(&mut self, name: &str, operands: &[Value], ty: &Type, props: &[(&str, Attribute)]) -> Value {
+        let mut st = OperationState::new(self.ctx.op_name(name), self.loc.clone()).operands(operands).results(&[ty.clone()]);
+        for (k, v) in props {
+            st = st.property(self.ctx.ident(k), v.clone());
+        }
+        let op = self.build(st);
+        self.body.op(op).result(0)
+    }
+
+    pub fn constant(&mut self, value: Attribute) -> Value {
+        let ty = value.typ().expect("typed constant").clone();
+        self.op_with("arith.constant", &[], &ty, &[("value", value)])
+    }
+    pub fn float(&mut self, v: f64, ty: &Type) -> Value {
+        self.constant(Attribute::float(v, ty.clone()))
+    }
+    pub fn int(&mut self, v: i128, ty: &Type) -> Value {
+        let t = signless(self.ctx, ty);
+        self.constant(Attribute::integer(ir::attributes::normalize_int(v, &t), t))
+    }
+    pub fn index(&mut self, v: i64) -> Value {
+        let t = self.ctx.index();
+        self.constant(Attribute::integer(v as i128, t))
+    }
+    /// A constant of the element kind: `v` converted as ONNX would (float or integer).
+    pub fn scalar(&mut self, v: f64, s: &Sc) -> Value {
+        if s.is_float() {
+            self.float(v, &s.ty)
+        } else {
+            self.int(v as i128, &s.ty)
+        }
+    }
+
+    pub fn cmp(&mut self, c: Cmp, a: Value, b: Value, s: &Sc) -> Value {
+        let i1 = self.ctx.i1();
+        if s.is_float() {
+            // Ordered predicates: any comparison with NaN is false, except `ne` (unordered).
+            let p = match c {
+                Cmp::Eq => 1,
+                Cmp::Gt => 2,
+                Cmp::Ge => 3,
+                Cmp::Lt => 4,
+                Cmp::Le => 5,
+                Cmp::Ne => 13,
+            };
+            self.op_with("arith.cmpf", &[a, b], &i1, &[("predicate", Attribute::integer(p, self.ctx.i64()))])
+        } else {
+            let unsigned = matches!(s.kind, Kind::Unsigned | Kind::Bool);
+            let p = match (c, unsigned) {
+                (Cmp::Eq, _) => 0,
+                (Cmp::Ne, _) => 1,
+                (Cmp::Lt, false) => 2,
+                (Cmp::Le, false) => 3,
+                (Cmp::Gt, false) => 4,
+                (Cmp::Ge, false) => 5,
+                (Cmp::Lt, true) => 6,
+                (Cmp::Le, true) => 7,
+                (Cmp::Gt, true) => 8,
+                (Cmp::Ge, true) => 9,
+            };
+            self.op_with("arith.cmpi", &[a, b], &i1, &[("predicate", Attribute::integer(p, self.ctx.i64()))])
+        }
+    }
+
+    pub fn select(&mut self, c: Value, a: Value, b: Value) -> Value {
+        let t = self.body.value_type(a).clone();
+        self.op("arith.select", &[c, a, b], &t)
+    }
+
+    /// An arith op chosen by kind: `(float, signed, unsigned)` names.
+    pub fn by_kind(&mut self, names: (&str, &str, &str), operands: &[Value], s: &Sc) -> Value {
+        let name = match s.kind {
+            Kind::Float => names.0,
+            Kind::Signed => names.1,
+            Kind::Unsigned | Kind::Bool => names.2,
+        };
+        self.op(name, operands, &s.ty)
+    }
+    pub fn add(&mut self, a: Value, b: Value, s: &Sc) -> Value {
+        self.by_kind(("arith.addf", "arith.addi", "arith.addi"), &[a, b], s)
+    }
+    pub fn sub(&mut self, a: Value, b: Value, s: &Sc) -> Value {
+        self.by_kind(("arith.subf", "arith.subi", "arith.subi"), &[a, b], s)
+    }
+    pub fn mul(&mut self, a: Value, b: Value, s: &Sc) -> Value {
+        self.by_kind(("arith.mulf", "arith.muli", "arith.muli"), &[a, b], s)
+    }
+    pub fn div(&mut self, a: Value, b: Value, s: &Sc) -> Value {
+        self.by_kind(("arith.divf", "arith.divsi", "arith.divui"), &[a, b], s)
+    }
+    /// NaN-propagating maximum for floats (ONNX Max/ReduceMax/MaxPool).
+    pub fn max(&mut self, a: Value, b: Value, s: &Sc) -> Value {
+        self.by_kind(("arith.maximumf", "arith.maxsi", "arith.maxui"), &[a, b], s)
+    }
+    pub fn min(&mut self, a: Value, b: Value, s: &Sc) -> Value {
+        self.by_kind(("arith.minimumf", "arith.minsi", "arith.minui"), &[a, b], s)
+    }
+    pub fn index_cast(&mut self, v: Value, to: &Type, unsigned: bool) -> Value {
+        self.op(if unsigned { "arith.index_castui" } else { "arith.index_cast" }, &[v], to)
+    }
+
+    /// Converts between element kinds as ONNX's Cast does (float→int truncates
+    /// toward zero, →bool is `!= 0`, bool→ is 0 or 1).
+    pub fn cast(&mut self, v: Value, from: &Sc, to: &Sc) -> Value {
+        if from.ty == to.ty && (from.kind == to.kind || !from.is_float() && !to.is_float() && to.kind != Kind::Bool) {
+            return v;
+        }
+        if to.kind == Kind::Bool {
+            let zero = self.scalar(0.0, from);
+            return self.cmp(Cmp::Ne, v, zero, from);
+        }
+        let (fw, tw) = (from.width(), to.width());
+        match (from.is_float(), to.is_float()) {
+            (true, true) => {
+                if fw < tw {
+                    self.op("arith.extf", &[v], &to.ty)
+                } else if fw > tw {
+                    self.op("arith.truncf", &[v], &to.ty)
+                } else if from.ty != to.ty {
+                    // f16 <-> bf16: through f32.
+                    let f32 = self.ctx.f32();
+                    let w = self.op("arith.extf", &[v], &f32);
+                    self.op("arith.truncf", &[w], &to.ty)
+                } else {
+                    v
+                }
+            }
+            (false, true) => {
+                let name = if matches!(from.kind, Kind::Unsigned | Kind::Bool) { "arith.uitofp" } else { "arith.sitofp" };
+                self.op(name, &[v], &to.ty)
+            }
+            (true, false) => {
+                let name = if to.kind == Kind::Unsigned { "arith.fptoui" } else { "arith.fptosi" };
+                self.op(name, &[v], &to.ty)
+            }
+            (false, false) => {
+                if fw < tw {
+                    let name = if matches!(from.kind, Kind::Unsigned | Kind::Bool) { "arith.extui" } else { "arith.extsi" };
+                    self.op(name, &[v], &to.ty)
+                } else if fw > tw {
+                    self.op("arith.trunci", &[v], &to.ty)
+                } else {
+                    v
+                }
+            }
+        }
+    }
+}

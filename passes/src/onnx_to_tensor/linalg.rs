@@ -1,0 +1,180 @@
+//! Contractions: MatMul, Gemm and Einsum become one reduction
+//! `tensor.generic` each, every index letter a loop (output letters parallel,
+//! the rest reductions), accumulating `acc + a * b` into an initialized output.
+
+use super::{broadcast_map, d, expr_map, Lower, LowerFn, Sc};
+use ir::affine::{AffineExpr, AffineMap};
+use ir::Value;
+use tensor::Iterator;
+
+pub const TABLE: &[(&str, LowerFn)] = &[("onnx.MatMul", matmul), ("onnx.Gemm", gemm), ("onnx.Einsum", einsum), ("onnx.MatMulInteger", matmul)];
+
+/// `out[out_map] = init + sum over reductions of cast(a) * cast(b)` (scaled by alpha).
+#[allow(clippy::too_many_arguments)]
+pub fn contract(l: &mut Lower, a: Value, a_map: AffineMap, b: Value, b_map: AffineMap, init: Value, iters: &[Iterator], alpha: f64, zero_points: (Option<Value>, Option<Value>)) -> Value {
+    let sa = Sc::of(l.ctx, l.body.value_type(a).element_type().unwrap()).unwrap();
+    let sb = Sc::of(l.ctx, l.body.value_type(b).element_type().unwrap()).unwrap();
+    let so = Sc::of(l.ctx, l.body.value_type(init).element_type().unwrap()).unwrap();
+    let n = iters.len();
+    let out_dims: Vec<usize> = (0..n).filter(|&i| iters[i] == Iterator::Parallel).collect();
+    let mut ins = vec![a, b];
+    let mut maps = vec![a_map, b_map];
+    for z in [zero_points.0, zero_points.1].into_iter().flatten() {
+        ins.push(z);
+        maps.push(expr_map(n, vec![]));
+    }
+    let has_zp = (zero_points.0.is_some(), zero_points.1.is_some());
+    maps.push(super::dims_map(n, &out_dims));
+    l.generic(&ins, &[init], maps, iters, |e, args| {
+        let mut x = e.cast(args[0], &sa, &so);
+        let mut y = e.cast(args[1], &sb, &so);
+        let mut k = 2;
+        if has_zp.0 {
+            let z = e.cast(args[k], &sa, &so);
+            x = e.sub(x, z, &so);
+            k += 1;
+        }
+        if has_zp.1 {
+            let z = e.cast(args[k], &sb, &so);
+            y = e.sub(y, z, &so);
+            k += 1;
+        }
+        let mut p = e.mul(x, y, &so);
+        if alpha != 1.0 {
+            let al = e.scalar(alpha, &so);
+            p = e.mul(p, al, &so);
+        }
+        vec![e.add(args[k], p, &so)]
+    })[0]
+}
+
+fn matmul(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let a = l.in_info(0)?;
+    let b = l.in_info(1)?;
+    let out = l.out_info(0)?;
+    let (ra, rb, r) = (a.rank(), b.rank(), out.rank());
+    if ra == 0 || rb == 0 {
+        return Err("MatMul operands must have rank 1 or more".into());
+    }
+    // Loops: the output dims, then k.
+    let k = r;
+    let n_loops = r + 1;
+    let batch = r - (if ra >= 2 { 1 } else { 0 }) - (if rb >= 2 { 1 } else { 0 });
+    let batch_out: Vec<i64> = out.shape[..batch].to_vec();
+    let operand_map = |shape: &[i64], matrix: Vec<AffineExpr>| -> AffineMap {
+        let nb = shape.len() - matrix.len();
+        let bm = broadcast_map(&shape[..nb], &batch_out);
+        let mut res: Vec<AffineExpr> = bm.results;
+        res.extend(matrix);
+        expr_map(n_loops, res)
+    };
+    let (m_loop, n_loop) = match (ra >= 2, rb >= 2) {
+        (true, true) => (Some(r - 2), Some(r - 1)),
+        (true, false) => (Some(r - 1), None),
+        (false, true) => (None, Some(r - 1)),
+        (false, false) => (None, None),
+    };
+    let a_map = operand_map(&a.shape, if let Some(m) = m_loop { vec![d(m), d(k)] } else { vec![d(k)] });
+    let b_map = operand_map(&b.shape, if let Some(n) = n_loop { vec![d(k), d(n)] } else { vec![d(k)] });
+    let mut iters = vec![Iterator::Parallel; r];
+    iters.push(Iterator::Reduction);
+    let (va, vb) = (l.operand(0)?, l.operand(1)?);
+    let zps = if l.name() == "onnx.MatMulInteger" { (l.opt(2), l.opt(3)) } else { (None, None) };
+    if zps.0.is_some_and(|z| l.info(z).map(|i| i.numel() != 1).unwrap_or(true)) || zps.1.is_some_and(|z| l.info(z).map(|i| i.numel() != 1).unwrap_or(true)) {
+        return Err("per-row or per-column zero points are not supported yet".into());
+    }
+    let zps = (zps.0.map(|z| super::shape::reshape(l, z, &[])), zps.1.map(|z| super::shape::reshape(l, z, &[])));
+    let sc = out.sc.clone();
+    let init = l.fill(&out.shape, &sc, 0.0);
+    Ok(vec![contract(l, va, a_map, vb, b_map, init, &iters, 1.0, zps)])
+}
+
+fn gemm(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let out = l.out_info(0)?;
+    let (ta, tb) = (l.int_attr("transA", 0) != 0, l.int_attr("transB", 0) != 0);
+    let (alpha, beta) = (l.float_attr("alpha", 1.0), l.float_attr("beta", 1.0));
+    // Loops: m, n, k.
+    let a_map = expr_map(3, if ta { vec![d(2), d(0)] } else { vec![d(0), d(2)] });
+    let b_map = expr_map(3, if tb { vec![d(1), d(2)] } else { vec![d(2), d(1)] });
+    let sc = out.sc.clone();
+    let init = match l.opt(2) {
+        Some(cv) if beta != 0.0 => {
+            let ci = l.info(cv)?;
+            let m = broadcast_map(&ci.shape, &out.shape);
+            let csc = ci.sc.clone();
+            let osc = sc.clone();
+            l.map_op(&out.shape, &sc.ty.clone(), &[cv], vec![m], move |e, a| {
+                let x = e.cast(a[0], &csc, &osc);
+                if beta == 1.0 {
+                    x
+                } else {
+                    let b = e.scalar(beta, &osc);
+                    e.mul(x, b, &osc)
+                }
+            })
+        }
+        _ => l.fill(&out.shape, &sc, 0.0),
+    };
+    let (va, vb) = (l.operand(0)?, l.operand(1)?);
+    Ok(vec![contract(l, va, a_map, vb, b_map, init, &[Iterator::Parallel, Iterator::Parallel, Iterator::Reduction], alpha, (None, None))])
+}
+
+/// Einsum with one or two operands and an explicit or implicit output; each
+/// letter is a loop. Ellipses are not supported yet.
+fn einsum(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let eq = l.str_attr("equation").ok_or("Einsum needs an equation")?.replace(' ', "");
+    if eq.contains("...") {
+        return Err("Einsum with '...' is not supported yet".into());
+    }
+    let (lhs, rhs) = match eq.split_once("->") {
+        Some((a, b)) => (a.to_string(), Some(b.to_string())),
+        None => (eq.clone(), None),
+    };
+    let terms: Vec<&str> = lhs.split(',').collect();
+    if terms.len() != l.num_operands() || terms.is_empty() || terms.len() > 2 {
+        return Err("Einsum supports one or two operands".into());
+    }
+    let rhs = rhs.unwrap_or_else(|| {
+        // Implicit output: letters that appear once, in alphabetical order.
+        let mut letters: Vec<char> = lhs.chars().filter(|c| c.is_alphabetic()).collect();
+        letters.sort();
+        let once: Vec<char> = letters.iter().copied().filter(|c| lhs.matches(*c).count() == 1).collect();
+        let mut o: Vec<char> = once;
+        o.dedup();
+        o.into_iter().collect()
+    });
+    let mut letters: Vec<char> = rhs.chars().collect();
+    for ch in lhs.chars().filter(|c| c.is_alphabetic()) {
+        if !letters.contains(&ch) {
+            letters.push(ch);
+        }
+    }
+    let n = letters.len();
+    let pos = |ch: char| letters.iter().position(|&x| x == ch).unwrap();
+    let out = l.out_info(0)?;
+    let sc = out.sc.clone();
+    let mut iters = vec![Iterator::Parallel; rhs.len()];
+    iters.extend(vec![Iterator::Reduction; n - rhs.len()]);
+    let maps: Vec<AffineMap> = terms.iter().map(|t| expr_map(n, t.chars().map(|c| d(pos(c))).collect())).collect();
+    for (i, t) in terms.iter().enumerate() {
+        if l.in_info(i)?.rank() != t.len() {
+            return Err(format!("Einsum term '{}' does not match operand #{}'s rank", t, i));
+        }
+    }
+    let init = l.fill(&out.shape, &sc, 0.0);
+    if terms.len() == 2 {
+        let (va, vb) = (l.operand(0)?, l.operand(1)?);
+        let mut it = maps.into_iter();
+        let (am, bm) = (it.next().unwrap(), it.next().unwrap());
+        return Ok(vec![contract(l, va, am, vb, bm, init, &iters, 1.0, (None, None))]);
+    }
+    let va = l.operand(0)?;
+    let sa = l.in_info(0)?.sc;
+    let mut all = maps;
+    all.push(super::dims_map(n, &(0..rhs.len()).collect::<Vec<_>>()));
+    let r = l.generic(&[va], &[init], all, &iters, |e, a| {
+        let x = e.cast(a[0], &sa, &sc);
+        vec![e.add(a[1], x, &sc)]
+    });
+    Ok(r)
+}

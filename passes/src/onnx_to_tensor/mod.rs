@@ -1,0 +1,350 @@
+//! `convert-onnx-to-tensor`: each onnx op becomes `tensor` dialect ops
+//! (`tensor.generic` loop nests, `tensor.empty` destinations, reshapes) with
+//! `arith`/`math` bodies. One table maps op names to lowering functions, each
+//! in the file of its family. Shapes must be static (run
+//! `onnx-shape-inference` first); an op or dtype without a lowering is an
+//! error naming the node, never a crash later. At the end every integer type
+//! in the function is made signless, as arith requires.
+
+mod elementwise;
+mod emit;
+mod linalg;
+mod nn;
+mod reduce;
+mod shape;
+
+pub use emit::{signless, Cmp, Emit, Kind, Sc};
+
+use ir::affine::{AffineExpr, AffineMap};
+use ir::attributes::{ArrayData, AttrData, Attribute};
+use ir::diagnostics::Diagnostic;
+use ir::pass::{Pass, PassContext};
+use ir::types::{TypeData, DYNAMIC};
+use ir::{Block, Body, Context, InsertPoint, Location, OpId, OperationState, Type, Value};
+use tensor::{GenericBuilder, Iterator};
+
+pub type LowerFn = fn(&mut Lower) -> Result<Vec<Value>, String>;
+
+/// Every onnx op with a CPU lowering, and where it is.
+pub fn table() -> Vec<(&'static str, LowerFn)> {
+    let mut t: Vec<(&'static str, LowerFn)> = Vec::new();
+    t.extend(elementwise::TABLE.iter().map(|(n, _)| (*n, elementwise::lower as LowerFn)));
+    t.extend_from_slice(shape::TABLE);
+    t.extend_from_slice(linalg::TABLE);
+    t.extend_from_slice(nn::TABLE);
+    t.extend_from_slice(reduce::TABLE);
+    t
+}
+
+/// One onnx op being lowered: its operands, attributes and where new ops go.
+pub struct Lower<'a> {
+    pub ctx: &'a Context,
+    pub body: &'a mut Body,
+    pub op: OpId,
+    pub loc: Location,
+}
+
+/// A static tensor's shape and element kind.
+#[derive(Clone, Debug)]
+pub struct TInfo {
+    pub shape: Vec<i64>,
+    pub sc: Sc,
+}
+
+impl TInfo {
+    pub fn rank(&self) -> usize {
+        self.shape.len()
+    }
+    pub fn numel(&self) -> i64 {
+        self.shape.iter().product()
+    }
+}
+
+impl<'a> Lower<'a> {
+    pub fn name(&self) -> &'static str {
+        self.body.name(self.op).as_str()
+    }
+    pub fn num_operands(&self) -> usize {
+        self.body.op(self.op).operands().len()
+    }
+    /// Operand `i` if present (ONNX's optional inputs are `none` values).
+    pub fn opt(&self, i: usize) -> Option<Value> {
+        let v = *self.body.op(self.op).operands().get(i)?;
+        (self.body.value_type(v).data() != &TypeData::None).then_some(v)
+    }
+    pub fn operand(&self, i: usize) -> Result<Value, String> {
+        self.opt(i).ok_or_else(|| format!("input #{} is required", i))
+    }
+    pub fn result(&self, i: usize) -> Value {
+        self.body.op(self.op).result(i)
+    }
+    pub fn num_results(&self) -> usize {
+        self.body.op(self.op).results().len()
+    }
+    pub fn info(&self, v: Value) -> Result<TInfo, String> {
+        let t = self.body.value_type(v);
+        let (shape, elem) = match t.data() {
+            TypeData::RankedTensor { shape, elem, .. } => (shape, elem),
+            _ => return Err(format!("needs ranked tensor types, got {}", t)),
+        };
+        if shape.contains(&DYNAMIC) {
+            return Err(format!("needs static shapes, got {} (bind the inputs' shapes, e.g. --dim)", t));
+        }
+        let sc = Sc::of(self.ctx, elem).ok_or_else(|| format!("element type {} is not supported on the CPU", elem))?;
+        Ok(TInfo { shape: shape.clone(), sc })
+    }
+    pub fn in_info(&self, i: usize) -> Result<TInfo, String> {
+        self.info(self.operand(i)?)
+    }
+    pub fn out_info(&self, i: usize) -> Result<TInfo, String> {
+        self.info(self.result(i))
+    }
+
+    pub fn attr(&self, name: &str) -> Option<&Attribute> {
+        self.body.op(self.op).properties.get(name).or_else(|| self.body.op(self.op).attributes.get(name))
+    }
+    pub fn int_attr(&self, name: &str, default: i64) -> i64 {
+        self.attr(name).and_then(|a| a.as_int()).map(|v| v as i64).unwrap_or(default)
+    }
+    pub fn float_attr(&self, name: &str, default: f64) -> f64 {
+        self.attr(name).and_then(|a| a.as_float()).unwrap_or(default)
+    }
+    pub fn str_attr(&self, name: &str) -> Option<String> {
+        self.attr(name).and_then(|a| a.as_str()).map(|s| s.to_string())
+    }
+    pub fn ints_attr(&self, name: &str) -> Option<Vec<i64>> {
+        match self.attr(name)?.data() {
+            AttrData::DenseArray { data: ArrayData::Int(v), .. } => Some(v.clone()),
+            AttrData::Array(a) => a.iter().map(|x| x.as_int().map(|v| v as i64)).collect(),
+            _ => None,
+        }
+    }
+    pub fn floats_attr(&self, name: &str) -> Option<Vec<f64>> {
+        match self.attr(name)?.data() {
+            AttrData::DenseArray { data: ArrayData::Float(v), .. } => Some(v.clone()),
+            AttrData::DenseArray { data: ArrayData::Int(v), .. } => Some(v.iter().map(|&x| x as f64).collect()),
+            _ => None,
+        }
+    }
+    /// The values of a constant integer operand (axes, shapes, pads).
+    pub fn const_ints(&self, i: usize) -> Result<Option<Vec<i64>>, String> {
+        match self.opt(i) {
+            None => Ok(None),
+            Some(v) => onnx::infer::const_ints(self.body, v)
+                .map(Some)
+                .ok_or_else(|| format!("input #{} must be a constant (bind it with --bind-input, or fold it)", i)),
+        }
+    }
+    pub fn const_f64s(&self, i: usize) -> Result<Option<Vec<f64>>, String> {
+        match self.opt(i) {
+            None => Ok(None),
+            Some(v) => onnx::infer::const_f64s(self.body, v).map(Some).ok_or_else(|| format!("input #{} must be a constant", i)),
+        }
+    }
+
+    pub fn at(&self) -> InsertPoint {
+        InsertPoint::Before(self.op)
+    }
+    pub fn emit(&mut self) -> Emit<'_> {
+        let at = self.at();
+        Emit::new(self.ctx, self.body, at, self.loc.clone())
+    }
+    pub fn tensor_type(&self, shape: &[i64], elem: &Type) -> Type {
+        self.ctx.intern_type(TypeData::RankedTensor { shape: shape.to_vec(), elem: elem.clone(), encoding: None })
+    }
+    /// `tensor.empty` of a static shape: a destination for a generic.
+    pub fn empty(&mut self, shape: &[i64], elem: &Type) -> Value {
+        let t = self.tensor_type(shape, elem);
+        let st = OperationState::new(self.ctx.op_name("tensor.empty"), self.loc.clone()).results(&[t]);
+        let op = self.body.build(st, InsertPoint::Before(self.op));
+        self.body.op(op).result(0)
+    }
+    /// A `tensor.generic` inserted before the op being lowered; returns its results.
+    pub fn generic(
+        &mut self,
+        ins: &[Value],
+        outs: &[Value],
+        maps: Vec<AffineMap>,
+        iters: &[Iterator],
+        f: impl FnOnce(&mut Emit, &[Value]) -> Vec<Value>,
+    ) -> Vec<Value> {
+        self.generic_ranged(ins, outs, maps, iters, None, f)
+    }
+    /// A generic whose loop sizes are given (for loops no operand is indexed by).
+    pub fn generic_ranged(
+        &mut self,
+        ins: &[Value],
+        outs: &[Value],
+        maps: Vec<AffineMap>,
+        iters: &[Iterator],
+        ranges: Option<Vec<i64>>,
+        f: impl FnOnce(&mut Emit, &[Value]) -> Vec<Value>,
+    ) -> Vec<Value> {
+        let (ctx, loc) = (self.ctx, self.loc.clone());
+        let gb = GenericBuilder { ctx, loc: loc.clone() };
+        let op = gb.build(self.body, InsertPoint::Before(self.op), ins, outs, maps, iters, ranges, |body: &mut Body, block: Block, args: &[Value]| {
+            let mut e = Emit::new(ctx, body, InsertPoint::AtEnd(block), loc);
+            f(&mut e, args)
+        });
+        self.body.op(op).results().to_vec()
+    }
+    /// A parallel generic over `shape` writing one new tensor of `elem`.
+    pub fn map_op(
+        &mut self,
+        shape: &[i64],
+        elem: &Type,
+        ins: &[Value],
+        in_maps: Vec<AffineMap>,
+        f: impl FnOnce(&mut Emit, &[Value]) -> Value,
+    ) -> Value {
+        let out = self.empty(shape, elem);
+        let mut maps = in_maps;
+        maps.push(AffineMap::identity(shape.len() as u32));
+        let iters = vec![Iterator::Parallel; shape.len()];
+        self.generic(ins, &[out], maps, &iters, |e, a| vec![f(e, a)])[0]
+    }
+    /// A filled tensor (reduction inits, pads).
+    pub fn fill(&mut self, shape: &[i64], sc: &Sc, value: f64) -> Value {
+        let sc = sc.clone();
+        self.map_op(shape, &sc.ty.clone(), &[], vec![], move |e, _| e.scalar(value, &sc))
+    }
+    pub fn fill_with(&mut self, shape: &[i64], elem: &Type, f: impl FnOnce(&mut Emit) -> Value) -> Value {
+        self.map_op(shape, elem, &[], vec![], |e, _| f(e))
+    }
+}
+
+/// The map from an output of rank `out_rank` to an operand broadcast to it
+/// (numpy rules: dims aligned right, size-1 dims read index 0).
+pub fn broadcast_map(in_shape: &[i64], out_shape: &[i64]) -> AffineMap {
+    let (r, k) = (out_shape.len(), in_shape.len());
+    let results = (0..k)
+        .map(|i| {
+            let od = r - k + i;
+            if in_shape[i] == 1 && out_shape[od] != 1 {
+                AffineExpr::Const(0)
+            } else {
+                AffineExpr::Dim(od as u32)
+            }
+        })
+        .collect();
+    AffineMap { num_dims: r as u32, num_syms: 0, results }
+}
+
+pub fn dims_map(n: usize, dims: &[usize]) -> AffineMap {
+    AffineMap { num_dims: n as u32, num_syms: 0, results: dims.iter().map(|&d| AffineExpr::Dim(d as u32)).collect() }
+}
+
+pub fn expr_map(n: usize, results: Vec<AffineExpr>) -> AffineMap {
+    AffineMap { num_dims: n as u32, num_syms: 0, results }
+}
+
+pub fn d(i: usize) -> AffineExpr {
+    AffineExpr::Dim(i as u32)
+}
+pub fn c(v: i64) -> AffineExpr {
+    AffineExpr::Const(v)
+}
+pub fn add(a: AffineExpr, b: AffineExpr) -> AffineExpr {
+    match (&a, &b) {
+        (_, AffineExpr::Const(0)) => a,
+        (AffineExpr::Const(0), _) => b,
+        _ => AffineExpr::Add(Box::new(a), Box::new(b)),
+    }
+}
+pub fn mul(a: AffineExpr, k: i64) -> AffineExpr {
+    match k {
+        1 => a,
+        0 => AffineExpr::Const(0),
+        _ => AffineExpr::Mul(Box::new(a), Box::new(AffineExpr::Const(k))),
+    }
+}
+
+/// Normalizes a possibly negative axis.
+pub fn axis(a: i64, rank: usize) -> Result<usize, String> {
+    let r = rank as i64;
+    let v = if a < 0 { a + r } else { a };
+    if v < 0 || v >= r.max(1) {
+        return Err(format!("axis {} is out of range for rank {}", a, rank));
+    }
+    Ok(v as usize)
+}
+
+pub struct OnnxToTensor;
+
+impl Pass for OnnxToTensor {
+    fn argument(&self) -> &'static str {
+        "convert-onnx-to-tensor"
+    }
+    fn display_name(&self) -> &'static str {
+        "ConvertONNXToTensor"
+    }
+    fn anchor(&self) -> Option<&'static str> {
+        Some("func.func")
+    }
+    fn run(&mut self, cx: &mut PassContext, root: OpId) -> Result<(), String> {
+        let ctx = cx.ctx;
+        let table = table();
+        // Constants last: lowerings read constant operands (axes, shapes) off onnx.Constant.
+        let mut ops: Vec<OpId> = cx.body.walk_preorder(root).into_iter().filter(|o| cx.body.name(*o).dialect() == "onnx").collect();
+        ops.sort_by_key(|o| cx.body.name(*o).as_str() == "onnx.Constant");
+        let mut failed = 0;
+        for op in ops {
+            if cx.body.is_erased(op) {
+                continue;
+            }
+            let name = cx.body.name(op).as_str();
+            let loc = cx.body.op(op).loc.clone();
+            if name == "onnx.Constant" && cx.body.op(op).results().iter().all(|r| !cx.body.has_uses(*r)) {
+                cx.body.erase(op);
+                continue;
+            }
+            let Some((_, f)) = table.iter().find(|(n, _)| *n == name) else {
+                cx.emit(Diagnostic::error(loc, format!("'{}' has no CPU lowering yet", name)));
+                failed += 1;
+                continue;
+            };
+            let mut l = Lower { ctx, body: cx.body, op, loc: loc.clone() };
+            match f(&mut l) {
+                Ok(vals) => {
+                    let results = cx.body.op(op).results().to_vec();
+                    for (r, v) in results.iter().zip(&vals) {
+                        // Keep the result's (static) type where a lowering produced the same data under another type.
+                        cx.body.replace_all_uses(*r, *v);
+                    }
+                    cx.body.erase(op);
+                }
+                Err(e) => {
+                    cx.emit(Diagnostic::error(loc, format!("cannot lower '{}' to the CPU: {}", name, e)));
+                    failed += 1;
+                }
+            }
+        }
+        if failed > 0 {
+            return Err(format!("{} op(s) could not be lowered", failed));
+        }
+        make_signless(ctx, cx.body, root);
+        Ok(())
+    }
+}
+
+/// Gives every value, constant and the function type in `root` signless integer types.
+fn make_signless(ctx: &Context, body: &mut Body, root: OpId) {
+    for op in body.walk_preorder(root) {
+        for r in body.op(op).regions().to_vec() {
+            for b in body.region_blocks(r).to_vec() {
+                for a in body.block_args(b).to_vec() {
+                    let t = signless(ctx, body.value_type(a));
+                    body.set_value_type(a, t);
+                }
+            }
+        }
+        for r in body.op(op).results().to_vec() {
+            let t = signless(ctx, body.value_type(r));
+            body.set_value_type(r, t);
+        }
+    }
+    if let Some(ft) = body.op(root).properties.get("function_type").and_then(|a| a.as_type()).cloned() {
+        let nt = signless(ctx, &ft);
+        body.op_mut(root).properties.set(ctx.ident("function_type"), Attribute::type_attr(nt));
+    }
+}

@@ -1,0 +1,593 @@
+//! Neural-network ops: convolutions and pooling as reduction `tensor.generic`s
+//! over (channels, kernel window); normalizations and softmax as reductions
+//! followed by an elementwise step.
+
+use super::reduce::{out_map, reduce, reduced_shape, Combine};
+use super::{add, axis, broadcast_map, c, d, dims_map, expr_map, mul, Cmp, Emit, Lower, LowerFn, Sc};
+use ir::affine::{AffineExpr, AffineMap};
+use ir::{Attribute, Value};
+use tensor::Iterator;
+
+pub const TABLE: &[(&str, LowerFn)] = &[
+    ("onnx.Conv", conv),
+    ("onnx.ConvTranspose", conv_transpose),
+    ("onnx.MaxPool", pool),
+    ("onnx.AveragePool", pool),
+    ("onnx.GlobalAveragePool", global_pool),
+    ("onnx.GlobalMaxPool", global_pool),
+    ("onnx.BatchNormalization", batch_norm),
+    ("onnx.InstanceNormalization", instance_norm),
+    ("onnx.LayerNormalization", layer_norm),
+    ("onnx.Softmax", softmax),
+    ("onnx.LogSoftmax", softmax),
+    ("onnx.Hardmax", softmax),
+];
+
+fn loop_index(e: &mut Emit, i: usize) -> Value {
+    let it = e.ctx.index();
+    e.op_with("tensor.index", &[], &it, &[("dim", Attribute::integer(i as i128, e.ctx.i64()))])
+}
+
+/// Window geometry of a conv or pool: per spatial dim, kernel, stride,
+/// dilation and padding before/after (explicit or from auto_pad).
+struct Window {
+    strides: Vec<i64>,
+    dilations: Vec<i64>,
+    before: Vec<i64>,
+    after: Vec<i64>,
+}
+
+fn window(l: &Lower, input: &[i64], output: &[i64], kernel: Vec<i64>) -> Result<Window, String> {
+    let s = kernel.len();
+    let strides = l.ints_attr("strides").unwrap_or_else(|| vec![1; s]);
+    let dilations = l.ints_attr("dilations").unwrap_or_else(|| vec![1; s]);
+    if strides.len() != s || dilations.len() != s {
+        return Err("strides and dilations must have one entry per spatial dim".into());
+    }
+    let auto = l.str_attr("auto_pad").unwrap_or_else(|| "NOTSET".into());
+    let (mut before, mut after) = (vec![0; s], vec![0; s]);
+    match auto.as_str() {
+        "SAME_UPPER" | "SAME_LOWER" => {
+            for i in 0..s {
+                let keff = (kernel[i] - 1) * dilations[i] + 1;
+                let total = ((output[i] - 1) * strides[i] + keff - input[i]).max(0);
+                let small = total / 2;
+                if auto == "SAME_UPPER" {
+                    before[i] = small;
+                    after[i] = total - small;
+                } else {
+                    before[i] = total - small;
+                    after[i] = small;
+                }
+            }
+        }
+        "VALID" => {}
+        _ => {
+            if let Some(p) = l.ints_attr("pads") {
+                if p.len() != 2 * s {
+                    return Err("pads must have two entries per spatial dim".into());
+                }
+                before = p[..s].to_vec();
+                after = p[s..].to_vec();
+            }
+        }
+    }
+    Ok(Window { strides, dilations, before, after })
+}
+
+/// Zero-pads the spatial dims (from dim 2) of `x`.
+fn pad_spatial(l: &mut Lower, x: Value, before: &[i64], after: &[i64]) -> Value {
+    if before.iter().chain(after).all(|&p| p == 0) {
+        return x;
+    }
+    let t = l.body.value_type(x).clone();
+    let shape = t.shape().unwrap().to_vec();
+    let sc = Sc::of(l.ctx, t.element_type().unwrap()).unwrap();
+    let mut oshape = shape.clone();
+    for i in 0..before.len() {
+        oshape[2 + i] += before[i] + after[i];
+    }
+    let r = shape.len();
+    let (b, sh) = (before.to_vec(), shape.clone());
+    l.map_op(&oshape, &sc.ty.clone(), &[], vec![], move |e, _| {
+        let it = e.ctx.index();
+        let i1 = e.ctx.i1();
+        let isc = Sc { ty: it.clone(), kind: super::Kind::Signed };
+        let mut at = Vec::new();
+        let mut ok: Option<Value> = None;
+        for i in 0..r {
+            let o = loop_index(e, i);
+            if i < 2 {
+                at.push(o);
+                continue;
+            }
+            let p = e.index(b[i - 2]);
+            let q = e.op("arith.subi", &[o, p], &it);
+            let zero = e.index(0);
+            let n = e.index(sh[i]);
+            let ge = e.cmp(Cmp::Ge, q, zero, &isc);
+            let lt = e.cmp(Cmp::Lt, q, n, &isc);
+            let inb = e.op("arith.andi", &[ge, lt], &i1);
+            ok = Some(match ok {
+                None => inb,
+                Some(prev) => e.op("arith.andi", &[prev, inb], &i1),
+            });
+            let m = e.index(sh[i] - 1);
+            let q = e.op("arith.maxsi", &[q, zero], &it);
+            let q = e.op("arith.minsi", &[q, m], &it);
+            at.push(q);
+        }
+        let mut ops = vec![x];
+        ops.extend(at);
+        let v = e.op("tensor.extract", &ops, &sc.ty);
+        let z = e.scalar(0.0, &sc);
+        e.select(ok.unwrap(), v, z)
+    })
+}
+
+/// Conv: loops (n, m, o_1..o_s | c, k_1..k_s); X read at
+/// (n, group_base(m) + c, o_i * stride_i + k_i * dilation_i) after zero padding.
+fn conv(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let xi = l.in_info(0)?;
+    let wi = l.in_info(1)?;
+    let out = l.out_info(0)?;
+    if xi.rank() < 3 || wi.rank() != xi.rank() {
+        return Err("Conv needs input and weight of rank 3 or more".into());
+    }
+    let s = xi.rank() - 2;
+    let g = l.int_attr("group", 1);
+    let kernel = wi.shape[2..].to_vec();
+    let w = window(l, &xi.shape[2..], &out.shape[2..], kernel)?;
+    let (m_total, c_per) = (wi.shape[0], wi.shape[1]);
+    if g <= 0 || m_total % g != 0 || xi.shape[1] != c_per * g {
+        return Err(format!("group {} does not divide the channels ({} in, {} out)", g, xi.shape[1], m_total));
+    }
+    let x = l.operand(0)?;
+    let x = pad_spatial(l, x, &w.before, &w.after);
+    let n_loops = 3 + 2 * s;
+    let cl = 2 + s;
+    let chan = if g == 1 { d(cl) } else { add(mul(AffineExpr::FloorDiv(Box::new(d(1)), Box::new(c(m_total / g))), c_per), d(cl)) };
+    let mut xres = vec![d(0), chan];
+    for i in 0..s {
+        xres.push(add(mul(d(2 + i), w.strides[i]), mul(d(cl + 1 + i), w.dilations[i])));
+    }
+    let mut wres = vec![d(1), d(cl)];
+    wres.extend((0..s).map(|i| d(cl + 1 + i)));
+    let sc = out.sc.clone();
+    let init = match l.opt(2) {
+        Some(b) => {
+            let r = out.rank();
+            l.map_op(&out.shape, &sc.ty.clone(), &[b], vec![dims_map(r, &[1])], |_, a| a[0])
+        }
+        None => l.fill(&out.shape, &sc, 0.0),
+    };
+    let mut iters = vec![Iterator::Parallel; 2 + s];
+    iters.extend(vec![Iterator::Reduction; 1 + s]);
+    let wv = l.operand(1)?;
+    Ok(vec![super::linalg::contract(l, x, expr_map(n_loops, xres), wv, expr_map(n_loops, wres), init, &iters, 1.0, (None, None))])
+}
+
+/// ConvTranspose: out[n, m, o] = sum over (c, k) of x[n, c, i] * w[c, m, k]
+/// where o = i * stride + k * dilation - pad, read by solving for i in the body.
+fn conv_transpose(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let xi = l.in_info(0)?;
+    let wi = l.in_info(1)?;
+    let out = l.out_info(0)?;
+    let s = xi.rank() - 2;
+    let g = l.int_attr("group", 1);
+    let kernel = wi.shape[2..].to_vec();
+    let strides = l.ints_attr("strides").unwrap_or_else(|| vec![1; s]);
+    let dil = l.ints_attr("dilations").unwrap_or_else(|| vec![1; s]);
+    let opad = l.ints_attr("output_padding").unwrap_or_else(|| vec![0; s]);
+    let auto = l.str_attr("auto_pad").unwrap_or_else(|| "NOTSET".into());
+    let mut before = vec![0i64; s];
+    if let (Some(p), true) = (l.ints_attr("pads"), auto == "NOTSET") {
+        before = p[..s].to_vec();
+    } else if auto.starts_with("SAME") || l.ints_attr("output_shape").is_some() {
+        for i in 0..s {
+            let total = strides[i] * (xi.shape[2 + i] - 1) + opad[i] + (kernel[i] - 1) * dil[i] + 1 - out.shape[2 + i];
+            before[i] = if auto == "SAME_LOWER" { total - total / 2 } else { total / 2 };
+        }
+    }
+    let c_in = xi.shape[1];
+    let m_per = wi.shape[1];
+    let c_per = c_in / g;
+    let (x, wv) = (l.operand(0)?, l.operand(1)?);
+    let sc = out.sc.clone();
+    let init = match l.opt(2) {
+        Some(b) => {
+            let r = out.rank();
+            l.map_op(&out.shape, &sc.ty.clone(), &[b], vec![dims_map(r, &[1])], |_, a| a[0])
+        }
+        None => l.fill(&out.shape, &sc, 0.0),
+    };
+    // Loops: n, m, o_1..o_s | c (within group), k_1..k_s.
+    let n_loops = 3 + 2 * s;
+    let cl = 2 + s;
+    let mut iters = vec![Iterator::Parallel; 2 + s];
+    iters.extend(vec![Iterator::Reduction; 1 + s]);
+    let out_m = dims_map(n_loops, &(0..2 + s).collect::<Vec<_>>());
+    let xs = xi.shape.clone();
+    let mut ranges = out.shape.clone();
+    ranges.push(c_per);
+    ranges.extend(&kernel);
+    let r = l.generic_ranged(&[], &[init], vec![out_m], &iters, Some(ranges), move |e, a| {
+        let it = e.ctx.index();
+        let i1 = e.ctx.i1();
+        let isc = Sc { ty: it.clone(), kind: super::Kind::Signed };
+        let n = loop_index(e, 0);
+        let m = loop_index(e, 1);
+        let cc = loop_index(e, cl);
+        let mp = e.index(m_per);
+        let grp = e.op("arith.divsi", &[m, mp], &it);
+        let mm = e.op("arith.remsi", &[m, mp], &it);
+        let cpv = e.index(c_per);
+        let gbase = e.op("arith.muli", &[grp, cpv], &it);
+        let ch = e.op("arith.addi", &[gbase, cc], &it);
+        let mut ok: Option<Value> = None;
+        let mut xat = vec![n, ch];
+        let mut wat = vec![ch, mm];
+        for i in 0..s {
+            let o = loop_index(e, 2 + i);
+            let k = loop_index(e, cl + 1 + i);
+            let pb = e.index(before[i]);
+            let dv = e.index(dil[i]);
+            let kd = e.op("arith.muli", &[k, dv], &it);
+            let num = e.op("arith.addi", &[o, pb], &it);
+            let num = e.op("arith.subi", &[num, kd], &it);
+            let sv = e.index(strides[i]);
+            let q = e.op("arith.divsi", &[num, sv], &it);
+            let rem = e.op("arith.remsi", &[num, sv], &it);
+            let zero = e.index(0);
+            let hi = e.index(xs[2 + i]);
+            let c1 = e.cmp(Cmp::Ge, num, zero, &isc);
+            let c2 = e.cmp(Cmp::Eq, rem, zero, &isc);
+            let c3 = e.cmp(Cmp::Lt, q, hi, &isc);
+            let a12 = e.op("arith.andi", &[c1, c2], &i1);
+            let inb = e.op("arith.andi", &[a12, c3], &i1);
+            ok = Some(match ok {
+                None => inb,
+                Some(p) => e.op("arith.andi", &[p, inb], &i1),
+            });
+            let mx = e.index(xs[2 + i] - 1);
+            let q = e.op("arith.maxsi", &[q, zero], &it);
+            let q = e.op("arith.minsi", &[q, mx], &it);
+            xat.push(q);
+            wat.push(k);
+        }
+        let mut xo = vec![x];
+        xo.extend(xat);
+        let xv = e.op("tensor.extract", &xo, &sc.ty);
+        let mut wo = vec![wv];
+        wo.extend(wat);
+        let wvv = e.op("tensor.extract", &wo, &sc.ty);
+        let p = e.mul(xv, wvv, &sc);
+        let sum = e.add(a[0], p, &sc);
+        vec![e.select(ok.unwrap(), sum, a[0])]
+    });
+    Ok(r)
+}
+
+/// MaxPool / AveragePool: loops (n, c, o_1..o_s | k_1..k_s); out-of-bounds
+/// window positions are skipped; AveragePool also counts the positions it
+/// divides by (padding included when `count_include_pad`).
+fn pool(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let xi = l.in_info(0)?;
+    let out = l.out_info(0)?;
+    if l.num_results() > 1 && l.body.has_uses(l.result(1)) {
+        return Err("MaxPool's Indices output is not supported yet".into());
+    }
+    let s = xi.rank() - 2;
+    let kernel = l.ints_attr("kernel_shape").ok_or("pooling needs kernel_shape")?;
+    let w = window(l, &xi.shape[2..], &out.shape[2..], kernel.clone())?;
+    let is_max = l.name() == "onnx.MaxPool";
+    let include_pad = l.int_attr("count_include_pad", 0) != 0;
+    let x = l.operand(0)?;
+    let sc = out.sc.clone();
+    let n_loops = 2 + 2 * s;
+    let mut iters = vec![Iterator::Parallel; 2 + s];
+    iters.extend(vec![Iterator::Reduction; s]);
+    let om = dims_map(n_loops, &(0..2 + s).collect::<Vec<_>>());
+    let init = l.fill(&out.shape, &sc, if is_max { super::reduce::identity(Combine::Max, &sc) } else { 0.0 });
+    let cnt = l.fill(&out.shape, &sc, 0.0);
+    let xs = xi.shape.clone();
+    let outs: Vec<Value> = if is_max { vec![init] } else { vec![init, cnt] };
+    let maps = if is_max { vec![om] } else { vec![om.clone(), om] };
+    let sc_body = sc.clone();
+    let mut ranges = out.shape.clone();
+    ranges.extend(&kernel);
+    let r = l.generic_ranged(&[], &outs, maps, &iters, Some(ranges), move |e, a| {
+        let sc = sc_body;
+        let it = e.ctx.index();
+        let i1 = e.ctx.i1();
+        let isc = Sc { ty: it.clone(), kind: super::Kind::Signed };
+        let mut at = vec![loop_index(e, 0), loop_index(e, 1)];
+        let mut inb: Option<Value> = None;
+        let mut counted: Option<Value> = None;
+        for i in 0..s {
+            let o = loop_index(e, 2 + i);
+            let k = loop_index(e, 2 + s + i);
+            let sv = e.index(w.strides[i]);
+            let dv = e.index(w.dilations[i]);
+            let pb = e.index(w.before[i]);
+            let os = e.op("arith.muli", &[o, sv], &it);
+            let kd = e.op("arith.muli", &[k, dv], &it);
+            let p = e.op("arith.addi", &[os, kd], &it);
+            let p = e.op("arith.subi", &[p, pb], &it);
+            let zero = e.index(0);
+            let n = e.index(xs[2 + i]);
+            let ge = e.cmp(Cmp::Ge, p, zero, &isc);
+            let lt = e.cmp(Cmp::Lt, p, n, &isc);
+            let ok = e.op("arith.andi", &[ge, lt], &i1);
+            inb = Some(match inb {
+                None => ok,
+                Some(q) => e.op("arith.andi", &[q, ok], &i1),
+            });
+            if include_pad {
+                let lo = e.index(-w.before[i]);
+                let hi = e.index(xs[2 + i] + w.after[i]);
+                let ge = e.cmp(Cmp::Ge, p, lo, &isc);
+                let lt = e.cmp(Cmp::Lt, p, hi, &isc);
+                let okp = e.op("arith.andi", &[ge, lt], &i1);
+                counted = Some(match counted {
+                    None => okp,
+                    Some(q) => e.op("arith.andi", &[q, okp], &i1),
+                });
+            }
+            let m = e.index(xs[2 + i] - 1);
+            let p = e.op("arith.maxsi", &[p, zero], &it);
+            let p = e.op("arith.minsi", &[p, m], &it);
+            at.push(p);
+        }
+        let inb = inb.unwrap();
+        let mut ops = vec![x];
+        ops.extend(at);
+        let v = e.op("tensor.extract", &ops, &sc.ty);
+        if is_max {
+            let m = e.max(a[0], v, &sc);
+            vec![e.select(inb, m, a[0])]
+        } else {
+            let sum = e.add(a[0], v, &sc);
+            let sum = e.select(inb, sum, a[0]);
+            let one = e.scalar(1.0, &sc);
+            let c1 = e.add(a[1], one, &sc);
+            let counted = counted.unwrap_or(inb);
+            vec![sum, e.select(counted, c1, a[1])]
+        }
+    });
+    if is_max {
+        return Ok(vec![r[0]]);
+    }
+    let id = AffineMap::identity(out.rank() as u32);
+    let s2 = sc.clone();
+    Ok(vec![l.map_op(&out.shape, &sc.ty.clone(), &[r[0], r[1]], vec![id.clone(), id], move |e, a| e.div(a[0], a[1], &s2))])
+}
+
+fn global_pool(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let xi = l.in_info(0)?;
+    let out = l.out_info(0)?;
+    let x = l.operand(0)?;
+    let axes: Vec<usize> = (2..xi.rank()).collect();
+    let sc = xi.sc.clone();
+    if l.name() == "onnx.GlobalMaxPool" {
+        return Ok(vec![reduce(l, x, &axes, true, Combine::Max, &sc, |_, v| v)]);
+    }
+    let sum = reduce(l, x, &axes, true, Combine::Add, &sc, |_, v| v);
+    let n: i64 = xi.shape[2..].iter().product();
+    let s2 = sc.clone();
+    Ok(vec![l.map_op(&out.shape, &sc.ty.clone(), &[sum], vec![AffineMap::identity(out.rank() as u32)], move |e, a| {
+        let nv = e.scalar(n as f64, &s2);
+        e.div(a[0], nv, &s2)
+    })])
+}
+
+fn batch_norm(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let xi = l.in_info(0)?;
+    if l.int_attr("training_mode", 0) != 0 {
+        return Err("BatchNormalization in training mode is not supported (inference only)".into());
+    }
+    let eps = l.float_attr("epsilon", 1e-5);
+    let r = xi.rank();
+    let ins: Vec<Value> = (0..5).map(|i| l.operand(i)).collect::<Result<_, _>>()?;
+    let scs: Vec<Sc> = (0..5).map(|i| l.in_info(i).map(|t| t.sc)).collect::<Result<_, _>>()?;
+    let ch = if r >= 2 { vec![1] } else { vec![] };
+    let cmap = dims_map(r, &ch);
+    let maps = vec![AffineMap::identity(r as u32), cmap.clone(), cmap.clone(), cmap.clone(), cmap];
+    let sc = xi.sc.clone();
+    Ok(vec![l.map_op(&xi.shape, &sc.ty.clone(), &ins, maps, move |e, a| {
+        let v: Vec<Value> = (0..5).map(|i| e.cast(a[i], &scs[i], &sc)).collect();
+        let ep = e.scalar(eps, &sc);
+        let var = e.add(v[4], ep, &sc);
+        let sd = e.op("math.sqrt", &[var], &sc.ty);
+        let xm = e.sub(v[0], v[3], &sc);
+        let n = e.div(xm, sd, &sc);
+        let y = e.mul(n, v[1], &sc);
+        e.add(y, v[2], &sc)
+    })])
+}
+
+/// Mean and 1/sqrt(var + eps) of `x` over `axes` (kept as size-1 dims), in `sc`.
+fn moments(l: &mut Lower, x: Value, axes: &[usize], eps: f64, sc: &Sc) -> (Value, Value) {
+    let shape = l.body.value_type(x).shape().unwrap().to_vec();
+    let r = shape.len();
+    let n: i64 = axes.iter().map(|&a| shape[a]).product();
+    let sum = reduce(l, x, axes, true, Combine::Add, sc, |_, v| v);
+    let rshape = reduced_shape(&shape, axes, true);
+    let s1 = sc.clone();
+    let id = AffineMap::identity(r as u32);
+    let mean = l.map_op(&rshape, &sc.ty.clone(), &[sum], vec![id.clone()], move |e, a| {
+        let nv = e.scalar(n as f64, &s1);
+        e.div(a[0], nv, &s1)
+    });
+    let init = l.fill(&rshape, sc, 0.0);
+    let iters: Vec<Iterator> = (0..r).map(|i| if axes.contains(&i) { Iterator::Reduction } else { Iterator::Parallel }).collect();
+    let om = out_map(r, axes, true);
+    let s2 = sc.clone();
+    let sq = l.generic(&[x, mean], &[init], vec![id.clone(), om.clone(), om], &iters, move |e, a| {
+        let dlt = e.sub(a[0], a[1], &s2);
+        let p = e.mul(dlt, dlt, &s2);
+        vec![e.add(a[2], p, &s2)]
+    })[0];
+    let s3 = sc.clone();
+    let inv = l.map_op(&rshape, &sc.ty.clone(), &[sq], vec![id], move |e, a| {
+        let nv = e.scalar(n as f64, &s3);
+        let var = e.div(a[0], nv, &s3);
+        let ep = e.scalar(eps, &s3);
+        let v = e.add(var, ep, &s3);
+        let sd = e.op("math.sqrt", &[v], &s3.ty);
+        let one = e.scalar(1.0, &s3);
+        e.div(one, sd, &s3)
+    });
+    (mean, inv)
+}
+
+/// Computes in f32 when the input is narrower (ONNX's stash_type).
+fn compute_type(l: &Lower, sc: &Sc) -> Sc {
+    if sc.width() < 32 {
+        Sc { ty: l.ctx.f32(), kind: super::Kind::Float }
+    } else {
+        sc.clone()
+    }
+}
+
+fn cast_all(l: &mut Lower, x: Value, from: &Sc, to: &Sc) -> Value {
+    if from.ty == to.ty {
+        return x;
+    }
+    let shape = l.body.value_type(x).shape().unwrap().to_vec();
+    let (f, t) = (from.clone(), to.clone());
+    l.map_op(&shape, &to.ty.clone(), &[x], vec![AffineMap::identity(shape.len() as u32)], move |e, a| e.cast(a[0], &f, &t))
+}
+
+fn instance_norm(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let xi = l.in_info(0)?;
+    let eps = l.float_attr("epsilon", 1e-5);
+    let r = xi.rank();
+    let sc = xi.sc.clone();
+    let cs = compute_type(l, &sc);
+    let x0 = l.operand(0)?;
+    let x = cast_all(l, x0, &sc, &cs);
+    let axes: Vec<usize> = (2..r).collect();
+    let (mean, inv) = moments(l, x, &axes, eps, &cs);
+    let (scale, bias) = (l.operand(1)?, l.operand(2)?);
+    let (ss, bs) = (l.in_info(1)?.sc, l.in_info(2)?.sc);
+    let km = out_map(r, &axes, true);
+    let cm = dims_map(r, &[1]);
+    let maps = vec![AffineMap::identity(r as u32), km.clone(), km, cm.clone(), cm];
+    Ok(vec![l.map_op(&xi.shape, &sc.ty.clone(), &[x, mean, inv, scale, bias], maps, move |e, a| {
+        let dlt = e.sub(a[0], a[1], &cs);
+        let nrm = e.mul(dlt, a[2], &cs);
+        let s = e.cast(a[3], &ss, &cs);
+        let b = e.cast(a[4], &bs, &cs);
+        let y = e.mul(nrm, s, &cs);
+        let y = e.add(y, b, &cs);
+        e.cast(y, &cs, &sc)
+    })])
+}
+
+fn layer_norm(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let xi = l.in_info(0)?;
+    let r = xi.rank();
+    let ax = axis(l.int_attr("axis", -1), r)?;
+    let eps = l.float_attr("epsilon", 1e-5);
+    let sc = xi.sc.clone();
+    let cs = compute_type(l, &sc);
+    let x0 = l.operand(0)?;
+    let x = cast_all(l, x0, &sc, &cs);
+    let axes: Vec<usize> = (ax..r).collect();
+    let (mean, inv) = moments(l, x, &axes, eps, &cs);
+    let scale = l.operand(1)?;
+    let ssc = l.in_info(1)?.sc;
+    let sshape = l.in_info(1)?.shape;
+    let km = out_map(r, &axes, true);
+    let mut ins = vec![x, mean, inv, scale];
+    let mut maps = vec![AffineMap::identity(r as u32), km.clone(), km, broadcast_map(&sshape, &xi.shape)];
+    let bias = l.opt(2);
+    let mut bsc = ssc.clone();
+    if let Some(b) = bias {
+        let bi = l.in_info(2)?;
+        bsc = bi.sc.clone();
+        ins.push(b);
+        maps.push(broadcast_map(&bi.shape, &xi.shape));
+    }
+    let has_bias = bias.is_some();
+    let (cs2, sc2) = (cs.clone(), sc.clone());
+    let y = l.map_op(&xi.shape, &sc.ty.clone(), &ins, maps, move |e, a| {
+        let dlt = e.sub(a[0], a[1], &cs2);
+        let nrm = e.mul(dlt, a[2], &cs2);
+        let s = e.cast(a[3], &ssc, &cs2);
+        let mut y = e.mul(nrm, s, &cs2);
+        if has_bias {
+            let b = e.cast(a[4], &bsc, &cs2);
+            y = e.add(y, b, &cs2);
+        }
+        e.cast(y, &cs2, &sc2)
+    });
+    let mut res = vec![y];
+    for (i, v) in [mean, inv].into_iter().enumerate() {
+        if l.num_results() > i + 1 {
+            let oi = l.out_info(i + 1)?;
+            let v = cast_all(l, v, &cs, &oi.sc);
+            res.push(v);
+        }
+    }
+    Ok(res)
+}
+
+/// Softmax, LogSoftmax and Hardmax along one axis (opset 13 semantics).
+fn softmax(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let xi = l.in_info(0)?;
+    let r = xi.rank();
+    let ax = axis(l.int_attr("axis", -1), r)?;
+    let x = l.operand(0)?;
+    let sc = xi.sc.clone();
+    let name = l.name();
+    let mx = reduce(l, x, &[ax], true, Combine::Max, &sc, |_, v| v);
+    let id = AffineMap::identity(r as u32);
+    let km = out_map(r, &[ax], true);
+    if name == "onnx.Hardmax" {
+        // 1 at the first position equal to the max, 0 elsewhere: find that
+        // position with an ArgMax-like reduction, then compare indices.
+        let isc = Sc { ty: l.ctx.i64(), kind: super::Kind::Signed };
+        let first = l.fill(&reduced_shape(&xi.shape, &[ax], true), &isc, xi.shape[ax] as f64);
+        let iters: Vec<Iterator> = (0..r).map(|i| if i == ax { Iterator::Reduction } else { Iterator::Parallel }).collect();
+        let (s1, i1) = (sc.clone(), isc.clone());
+        let pos = l.generic(&[x, mx], &[first], vec![id.clone(), km.clone(), km.clone()], &iters, move |e, a| {
+            let k = loop_index(e, ax);
+            let k = e.index_cast(k, &i1.ty, false);
+            let eq = e.cmp(Cmp::Eq, a[0], a[1], &s1);
+            let m = e.min(a[2], k, &i1);
+            vec![e.select(eq, m, a[2])]
+        })[0];
+        let s2 = sc.clone();
+        return Ok(vec![l.map_op(&xi.shape, &sc.ty.clone(), &[pos], vec![km], move |e, a| {
+            let k = loop_index(e, ax);
+            let k = e.index_cast(k, &isc.ty, false);
+            let eq = e.cmp(Cmp::Eq, a[0], k, &isc);
+            let one = e.scalar(1.0, &s2);
+            let zero = e.scalar(0.0, &s2);
+            e.select(eq, one, zero)
+        })]);
+    }
+    let init = l.fill(&reduced_shape(&xi.shape, &[ax], true), &sc, 0.0);
+    let iters: Vec<Iterator> = (0..r).map(|i| if i == ax { Iterator::Reduction } else { Iterator::Parallel }).collect();
+    let s1 = sc.clone();
+    let sum = l.generic(&[x, mx], &[init], vec![id.clone(), km.clone(), km.clone()], &iters, move |e, a| {
+        let dlt = e.sub(a[0], a[1], &s1);
+        let ex = e.op("math.exp", &[dlt], &s1.ty);
+        vec![e.add(a[2], ex, &s1)]
+    })[0];
+    let s2 = sc.clone();
+    let log = name == "onnx.LogSoftmax";
+    Ok(vec![l.map_op(&xi.shape, &sc.ty.clone(), &[x, mx, sum], vec![id, km.clone(), km], move |e, a| {
+        let dlt = e.sub(a[0], a[1], &s2);
+        if log {
+            let ls = e.op("math.log", &[a[2]], &s2.ty);
+            e.sub(dlt, ls, &s2)
+        } else {
+            let ex = e.op("math.exp", &[dlt], &s2.ty);
+            e.div(ex, a[2], &s2)
+        }
+    })])
+}
+

@@ -1,0 +1,492 @@
+//! Data movement: constants, reshapes (`tensor.collapse_shape` +
+//! `tensor.expand_shape`, free after bufferization), and ops that read their
+//! input at computed positions (Transpose, Slice, Concat, Split, Gather, Pad,
+//! Expand, Tile), written as `tensor.generic`s whose maps or `tensor.extract`
+//! indices say where each output element comes from.
+
+use super::{add, axis, broadcast_map, c, d, dims_map, expr_map, mul, Cmp, Emit, Lower, LowerFn, Sc, TInfo};
+use ir::affine::{AffineExpr, AffineMap};
+use ir::attributes::{AttrData, Attribute};
+use ir::{OperationState, Value};
+
+pub const TABLE: &[(&str, LowerFn)] = &[
+    ("onnx.Constant", constant),
+    ("onnx.Shape", shape_of),
+    ("onnx.Size", size_of),
+    ("onnx.ConstantOfShape", constant_of_shape),
+    ("onnx.Range", range),
+    ("onnx.Reshape", reshape_like),
+    ("onnx.Flatten", reshape_like),
+    ("onnx.Squeeze", reshape_like),
+    ("onnx.Unsqueeze", reshape_like),
+    ("onnx.Transpose", transpose),
+    ("onnx.Expand", expand),
+    ("onnx.Tile", tile),
+    ("onnx.Slice", slice),
+    ("onnx.Split", split),
+    ("onnx.Concat", concat),
+    ("onnx.Gather", gather),
+    ("onnx.GatherElements", gather_elements),
+    ("onnx.Pad", pad),
+    ("onnx.DepthToSpace", depth_space),
+    ("onnx.SpaceToDepth", depth_space),
+];
+
+/// An `arith.constant` holding the same elements under the signless type.
+fn constant(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let v = l.attr("value").cloned().ok_or("Constant without a value")?;
+    let out = l.out_info(0)?;
+    let ty = l.tensor_type(&out.shape, &out.sc.ty);
+    let a = match v.data() {
+        AttrData::Dense { data, .. } => Attribute::new(AttrData::Dense { ty, data: data.clone() }),
+        AttrData::DenseResource { resource, .. } => Attribute::new(AttrData::DenseResource { ty, resource: resource.clone() }),
+        _ => return Err("only dense tensor constants are supported".into()),
+    };
+    Ok(vec![l.emit().constant(a)])
+}
+
+fn ints_constant(l: &mut Lower, vals: &[i64], out: &TInfo) -> Value {
+    let bytes: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let ty = l.tensor_type(&out.shape, &out.sc.ty);
+    let data = ir::attributes::DenseData::canonical(bytes, 8, vals.len());
+    l.emit().constant(Attribute::new(AttrData::Dense { ty, data }))
+}
+
+fn shape_of(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let x = l.in_info(0)?;
+    let r = x.rank() as i64;
+    let clamp = |v: i64| if v < 0 { (v + r).max(0) } else { v.min(r) };
+    let (s, e) = (clamp(l.int_attr("start", 0)), clamp(l.int_attr("end", r)));
+    let dims: Vec<i64> = x.shape[s as usize..(e.max(s)) as usize].to_vec();
+    let out = l.out_info(0)?;
+    Ok(vec![ints_constant(l, &dims, &out)])
+}
+
+fn size_of(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let n = l.in_info(0)?.numel();
+    let out = l.out_info(0)?;
+    Ok(vec![ints_constant(l, &[n], &out)])
+}
+
+fn constant_of_shape(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let out = l.out_info(0)?;
+    let value = match l.attr("value").map(|a| a.data().clone()) {
+        Some(AttrData::Dense { data, ty }) => {
+            let elem = ty.scalar().clone();
+            let b = &data.bytes[..];
+            if let Some(k) = elem.float_kind() {
+                ir::float::bits_to_f64(ir::attributes::read_raw_element(b, 0, ir::attributes::element_bytes(&elem).unwrap_or(4)), k).unwrap_or(0.0)
+            } else {
+                ir::attributes::read_int_element(b, 0, &elem) as f64
+            }
+        }
+        _ => 0.0,
+    };
+    let sc = out.sc.clone();
+    Ok(vec![l.fill(&out.shape, &sc, value)])
+}
+
+fn range(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let out = l.out_info(0)?;
+    let (start, delta) = (l.operand(0)?, l.operand(2)?);
+    let sc = out.sc.clone();
+    let ins = [start, delta];
+    let maps = vec![expr_map(1, vec![]), expr_map(1, vec![])];
+    let o = l.map_op(&out.shape, &sc.ty.clone(), &ins, maps, |e, a| {
+        let i = e.op_with("tensor.index", &[], &e.ctx.index(), &[("dim", Attribute::integer(0, e.ctx.i64()))]);
+        let i64t = e.ctx.i64();
+        let ii = e.index_cast(i, &i64t, false);
+        let isc = Sc { ty: i64t, kind: super::Kind::Signed };
+        let fi = e.cast(ii, &isc, &sc);
+        let step = e.mul(fi, a[1], &sc);
+        e.add(a[0], step, &sc)
+    });
+    Ok(vec![o])
+}
+
+/// Reshapes `v` to `shape` keeping row-major order: collapse to one dim, then
+/// expand (each a no-op view after bufferization).
+pub fn reshape(l: &mut Lower, v: Value, shape: &[i64]) -> Value {
+    let t = l.body.value_type(v).clone();
+    let (src, elem) = (t.shape().unwrap().to_vec(), t.element_type().unwrap().clone());
+    if src == shape {
+        return v;
+    }
+    let n: i64 = src.iter().product();
+    let mut cur = v;
+    if src.len() != 1 {
+        let groups: Vec<Vec<usize>> = if src.is_empty() { vec![] } else { vec![(0..src.len()).collect()] };
+        let flat = if src.is_empty() { vec![] } else { vec![n] };
+        if flat != src {
+            let ty = l.tensor_type(&flat, &elem);
+            let st = OperationState::new(l.ctx.op_name("tensor.collapse_shape"), l.loc.clone())
+                .operands(&[cur])
+                .results(&[ty])
+                .property(l.ctx.ident("reassociation"), tensor::reassociation_attr(l.ctx, &groups));
+            let op = l.body.build(st, l.at());
+            cur = l.body.op(op).result(0);
+        }
+    }
+    let cur_shape = l.body.value_type(cur).shape().unwrap().to_vec();
+    if cur_shape != shape {
+        let groups: Vec<Vec<usize>> = if cur_shape.is_empty() { vec![] } else { vec![(0..shape.len()).collect()] };
+        let ty = l.tensor_type(shape, &elem);
+        let st = OperationState::new(l.ctx.op_name("tensor.expand_shape"), l.loc.clone())
+            .operands(&[cur])
+            .results(&[ty])
+            .property(l.ctx.ident("reassociation"), tensor::reassociation_attr(l.ctx, &groups))
+            .property(
+                l.ctx.ident("static_output_shape"),
+                Attribute::new(AttrData::DenseArray { elem: l.ctx.i64(), data: ir::attributes::ArrayData::Int(shape.to_vec()) }),
+            );
+        let op = l.body.build(st, l.at());
+        cur = l.body.op(op).result(0);
+    }
+    cur
+}
+
+fn reshape_like(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let out = l.out_info(0)?;
+    let x = l.operand(0)?;
+    l.in_info(0)?;
+    Ok(vec![reshape(l, x, &out.shape)])
+}
+
+fn transpose(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let x = l.in_info(0)?;
+    let out = l.out_info(0)?;
+    let r = x.rank();
+    let perm: Vec<usize> = l.ints_attr("perm").map(|p| p.iter().map(|&v| v as usize).collect()).unwrap_or_else(|| (0..r).rev().collect());
+    // out[i0..] = in[j..] where in dim perm[k] is out dim k.
+    let mut res = vec![c(0); r];
+    for (k, &p) in perm.iter().enumerate() {
+        res[p] = d(k);
+    }
+    let v = l.operand(0)?;
+    Ok(vec![l.map_op(&out.shape, &out.sc.ty.clone(), &[v], vec![expr_map(r, res)], |_, a| a[0])])
+}
+
+fn expand(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let x = l.in_info(0)?;
+    let out = l.out_info(0)?;
+    let v = l.operand(0)?;
+    let m = broadcast_map(&x.shape, &out.shape);
+    Ok(vec![l.map_op(&out.shape, &out.sc.ty.clone(), &[v], vec![m], |_, a| a[0])])
+}
+
+fn tile(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let x = l.in_info(0)?;
+    let out = l.out_info(0)?;
+    let v = l.operand(0)?;
+    let res = (0..x.rank()).map(|i| if x.shape[i] == out.shape[i] { d(i) } else { AffineExpr::Mod(Box::new(d(i)), Box::new(c(x.shape[i]))) }).collect();
+    Ok(vec![l.map_op(&out.shape, &out.sc.ty.clone(), &[v], vec![expr_map(x.rank(), res)], |_, a| a[0])])
+}
+
+/// Normalized (start, step) per dim of a Slice, given the output shape.
+fn slice(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let x = l.in_info(0)?;
+    let out = l.out_info(0)?;
+    let r = x.rank();
+    let starts = l.const_ints(1)?.ok_or("Slice needs starts")?;
+    let ends = l.const_ints(2)?.ok_or("Slice needs ends")?;
+    let axes = l.const_ints(3)?.unwrap_or_else(|| (0..starts.len() as i64).collect());
+    let steps = l.const_ints(4)?.unwrap_or_else(|| vec![1; starts.len()]);
+    let mut res: Vec<AffineExpr> = (0..r).map(d).collect();
+    for (k, &a) in axes.iter().enumerate() {
+        let ax = axis(a, r)?;
+        let dim = x.shape[ax];
+        let step = steps[k];
+        if step == 0 {
+            return Err("Slice step must not be 0".into());
+        }
+        let s = starts[k];
+        let s = if s < 0 { s + dim } else { s };
+        let s = if step > 0 { s.clamp(0, dim) } else { s.clamp(0, dim - 1) };
+        let _ = ends;
+        res[ax] = add(mul(d(ax), step), c(s));
+    }
+    let v = l.operand(0)?;
+    Ok(vec![l.map_op(&out.shape, &out.sc.ty.clone(), &[v], vec![expr_map(r, res)], |_, a| a[0])])
+}
+
+fn split(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let x = l.in_info(0)?;
+    let ax = axis(l.int_attr("axis", 0), x.rank())?;
+    let v = l.operand(0)?;
+    let mut offset = 0;
+    let mut outs = Vec::new();
+    for i in 0..l.num_results() {
+        let o = l.out_info(i)?;
+        let mut res: Vec<AffineExpr> = (0..x.rank()).map(d).collect();
+        res[ax] = add(d(ax), c(offset));
+        offset += o.shape[ax];
+        outs.push(l.map_op(&o.shape, &o.sc.ty.clone(), &[v], vec![expr_map(x.rank(), res)], |_, a| a[0]));
+    }
+    Ok(outs)
+}
+
+/// Reads `t` at `idx` (index values).
+fn extract(e: &mut Emit, t: Value, idx: &[Value]) -> Value {
+    let elem = e.body.value_type(t).element_type().unwrap().clone();
+    let mut ops = vec![t];
+    ops.extend_from_slice(idx);
+    e.op("tensor.extract", &ops, &elem)
+}
+
+fn loop_index(e: &mut Emit, i: usize) -> Value {
+    let it = e.ctx.index();
+    e.op_with("tensor.index", &[], &it, &[("dim", Attribute::integer(i as i128, e.ctx.i64()))])
+}
+
+fn index_sc(e: &Emit) -> Sc {
+    Sc { ty: e.ctx.index(), kind: super::Kind::Signed }
+}
+
+/// Concat: each output element reads the input that covers its position on
+/// the axis (a chain of selects over clamped reads).
+fn concat(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let out = l.out_info(0)?;
+    let r = out.rank();
+    let ax = axis(l.int_attr("axis", 0), r)?;
+    let mut parts = Vec::new();
+    for i in 0..l.num_operands() {
+        let v = l.operand(i)?;
+        let info = l.info(v)?;
+        if info.shape[ax] > 0 {
+            parts.push((v, info.shape[ax]));
+        }
+    }
+    let sc = out.sc.clone();
+    let o = l.map_op(&out.shape, &sc.ty.clone(), &[], vec![], |e, _| {
+        let idx: Vec<Value> = (0..r).map(|i| loop_index(e, i)).collect();
+        let isc = index_sc(e);
+        let mut result: Option<Value> = None;
+        let mut start = 0i64;
+        // From the last part back, so the first matching part wins.
+        let mut bounds = Vec::new();
+        for (_, n) in &parts {
+            bounds.push(start);
+            start += n;
+        }
+        for (k, (v, n)) in parts.iter().enumerate().rev() {
+            let off = e.index(bounds[k]);
+            let local = e.op("arith.subi", &[idx[ax], off], &e.ctx.index());
+            let zero = e.index(0);
+            let maxi = e.index(n - 1);
+            let lo = e.op("arith.maxsi", &[local, zero], &e.ctx.index());
+            let cl = e.op("arith.minsi", &[lo, maxi], &e.ctx.index());
+            let mut at = idx.clone();
+            at[ax] = cl;
+            let val = extract(e, *v, &at);
+            result = Some(match result {
+                None => val,
+                Some(prev) => {
+                    let end = e.index(bounds[k] + n);
+                    let inside = e.cmp(Cmp::Lt, idx[ax], end, &isc);
+                    e.select(inside, val, prev)
+                }
+            });
+        }
+        result.unwrap_or_else(|| e.scalar(0.0, &sc))
+    });
+    Ok(vec![o])
+}
+
+/// Converts an integer index element to `index`, wrapping negatives by `dim`
+/// and clamping into range so a bad index never reads outside the buffer.
+fn to_index(e: &mut Emit, v: Value, vsc: &Sc, dim: i64) -> Value {
+    let it = e.ctx.index();
+    let i = e.index_cast(v, &it, false);
+    let isc = index_sc(e);
+    let zero = e.index(0);
+    let n = e.index(dim);
+    let neg = e.cmp(Cmp::Lt, i, zero, &isc);
+    let wrapped = e.op("arith.addi", &[i, n], &it);
+    let i = e.select(neg, wrapped, i);
+    let _ = vsc;
+    let maxi = e.index((dim - 1).max(0));
+    let i = e.op("arith.maxsi", &[i, zero], &it);
+    e.op("arith.minsi", &[i, maxi], &it)
+}
+
+fn gather(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let x = l.in_info(0)?;
+    let ind = l.in_info(1)?;
+    let out = l.out_info(0)?;
+    let ax = axis(l.int_attr("axis", 0), x.rank())?;
+    let (data, indices) = (l.operand(0)?, l.operand(1)?);
+    let q = ind.rank();
+    // out[pre, idx..., post] = data[pre, indices[idx...], post]
+    let ind_map = dims_map(out.rank(), &(ax..ax + q).collect::<Vec<_>>());
+    let r = out.rank();
+    let xs = x.clone();
+    let o = l.map_op(&out.shape, &out.sc.ty.clone(), &[indices], vec![ind_map], move |e, a| {
+        let k = to_index(e, a[0], &ind.sc, xs.shape[ax]);
+        let mut at = Vec::new();
+        for i in 0..ax {
+            at.push(loop_index(e, i));
+        }
+        at.push(k);
+        for i in ax + q..r {
+            at.push(loop_index(e, i));
+        }
+        extract(e, data, &at)
+    });
+    Ok(vec![o])
+}
+
+fn gather_elements(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let x = l.in_info(0)?;
+    let ind = l.in_info(1)?;
+    let out = l.out_info(0)?;
+    let ax = axis(l.int_attr("axis", 0), x.rank())?;
+    let (data, indices) = (l.operand(0)?, l.operand(1)?);
+    let r = out.rank();
+    let o = l.map_op(&out.shape, &out.sc.ty.clone(), &[indices], vec![AffineMap::identity(r as u32)], move |e, a| {
+        let k = to_index(e, a[0], &ind.sc, x.shape[ax]);
+        let mut at: Vec<Value> = (0..r).map(|i| loop_index(e, i)).collect();
+        at[ax] = k;
+        extract(e, data, &at)
+    });
+    Ok(vec![o])
+}
+
+/// Pad: constant, reflect, edge and wrap modes. Each output index maps back to
+/// an input index per mode; constant mode selects the pad value outside.
+fn pad(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let x = l.in_info(0)?;
+    let out = l.out_info(0)?;
+    let r = x.rank();
+    let pads = l.const_ints(1)?.ok_or("Pad needs pads")?;
+    let axes: Vec<usize> = match l.const_ints(3)? {
+        Some(a) => a.iter().map(|&v| axis(v, r)).collect::<Result<_, _>>()?,
+        None => (0..r).collect(),
+    };
+    let mut before = vec![0i64; r];
+    for (k, &a) in axes.iter().enumerate() {
+        before[a] = pads[k];
+    }
+    let mode = l.str_attr("mode").unwrap_or_else(|| "constant".into());
+    let data = l.operand(0)?;
+    let value = l.opt(2);
+    let sc = out.sc.clone();
+    let ins: Vec<Value> = value.into_iter().collect();
+    let maps: Vec<AffineMap> = ins.iter().map(|_| expr_map(r, vec![])).collect();
+    let o = l.map_op(&out.shape, &sc.ty.clone(), &ins, maps, move |e, a| {
+        let isc = index_sc(e);
+        let it = e.ctx.index();
+        let i1 = e.ctx.i1();
+        let mut at = Vec::new();
+        let mut inside: Option<Value> = None;
+        for i in 0..r {
+            let o = loop_index(e, i);
+            let b = e.index(before[i]);
+            let n = x.shape[i];
+            let p = e.op("arith.subi", &[o, b], &it);
+            let idx = match mode.as_str() {
+                "edge" => {
+                    let zero = e.index(0);
+                    let m = e.index(n - 1);
+                    let p = e.op("arith.maxsi", &[p, zero], &it);
+                    e.op("arith.minsi", &[p, m], &it)
+                }
+                "wrap" => {
+                    let nn = e.index(n);
+                    let big = e.index(n * (1 + before[i] / n.max(1)));
+                    let s = e.op("arith.addi", &[p, big], &it);
+                    e.op("arith.remsi", &[s, nn], &it)
+                }
+                "reflect" => {
+                    // Reflect about the ends without repeating them: period 2(n-1).
+                    if n == 1 {
+                        e.index(0)
+                    } else {
+                        let per = 2 * (n - 1);
+                        let big = e.index(per * (1 + before[i] / per));
+                        let pv = e.index(per);
+                        let s = e.op("arith.addi", &[p, big], &it);
+                        let m = e.op("arith.remsi", &[s, pv], &it);
+                        let nm1 = e.index(n - 1);
+                        let gt = e.cmp(Cmp::Gt, m, nm1, &isc);
+                        let refl = e.op("arith.subi", &[pv, m], &it);
+                        e.select(gt, refl, m)
+                    }
+                }
+                _ => {
+                    let zero = e.index(0);
+                    let nn = e.index(n);
+                    let ge = e.cmp(Cmp::Ge, p, zero, &isc);
+                    let lt = e.cmp(Cmp::Lt, p, nn, &isc);
+                    let ok = e.op("arith.andi", &[ge, lt], &i1);
+                    inside = Some(match inside {
+                        None => ok,
+                        Some(prev) => e.op("arith.andi", &[prev, ok], &i1),
+                    });
+                    let m = e.index((n - 1).max(0));
+                    let p = e.op("arith.maxsi", &[p, zero], &it);
+                    e.op("arith.minsi", &[p, m], &it)
+                }
+            };
+            at.push(idx);
+        }
+        let v = extract(e, data, &at);
+        match inside {
+            Some(ok) => {
+                let pv = if a.is_empty() { e.scalar(0.0, &sc) } else { a[0] };
+                e.select(ok, v, pv)
+            }
+            None => v,
+        }
+    });
+    Ok(vec![o])
+}
+
+/// DepthToSpace / SpaceToDepth as one gather-like generic.
+fn depth_space(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let x = l.in_info(0)?;
+    let out = l.out_info(0)?;
+    let b = l.int_attr("blocksize", 1);
+    let crd = l.str_attr("mode").as_deref() == Some("CRD");
+    let to_space = l.name() == "onnx.DepthToSpace";
+    let data = l.operand(0)?;
+    let c_in = x.shape[1];
+    let c_out = out.shape[1];
+    let o = l.map_op(&out.shape, &out.sc.ty.clone(), &[], vec![], move |e, _| {
+        let it = e.ctx.index();
+        let (n, c, h, w) = (loop_index(e, 0), loop_index(e, 1), loop_index(e, 2), loop_index(e, 3));
+        let bv = e.index(b);
+        if to_space {
+            // out[n, c, h, w] = in[n, ch, h / b, w / b], with the block offset in the channel.
+            let hb = e.op("arith.divsi", &[h, bv], &it);
+            let wb = e.op("arith.divsi", &[w, bv], &it);
+            let hr = e.op("arith.remsi", &[h, bv], &it);
+            let wr = e.op("arith.remsi", &[w, bv], &it);
+            let off = e.op("arith.muli", &[hr, bv], &it);
+            let off = e.op("arith.addi", &[off, wr], &it);
+            let ch = if crd {
+                let bb = e.index(b * b);
+                let cc = e.op("arith.muli", &[c, bb], &it);
+                e.op("arith.addi", &[cc, off], &it)
+            } else {
+                let co = e.index(c_out);
+                let oo = e.op("arith.muli", &[off, co], &it);
+                e.op("arith.addi", &[oo, c], &it)
+            };
+            extract(e, data, &[n, ch, hb, wb])
+        } else {
+            // out[n, c, h, w] = in[n, c % C, h*b + off / b, w*b + off % b], off = c / C.
+            let ci = e.index(c_in);
+            let cc = e.op("arith.remsi", &[c, ci], &it);
+            let off = e.op("arith.divsi", &[c, ci], &it);
+            let oh = e.op("arith.divsi", &[off, bv], &it);
+            let ow = e.op("arith.remsi", &[off, bv], &it);
+            let hh = e.op("arith.muli", &[h, bv], &it);
+            let hh = e.op("arith.addi", &[hh, oh], &it);
+            let ww = e.op("arith.muli", &[w, bv], &it);
+            let ww = e.op("arith.addi", &[ww, ow], &it);
+            extract(e, data, &[n, cc, hh, ww])
+        }
+    });
+    Ok(vec![o])
+}
+

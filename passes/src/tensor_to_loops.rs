@@ -1,0 +1,242 @@
+//! `convert-tensor-to-loops`: each `tensor.generic` on memrefs becomes an
+//! `scf.for` nest. Parallel loops are outermost; when the innermost loops are
+//! reductions, the outputs are loaded once before them, carried through
+//! `iter_args`, and stored once after (so the accumulator lives in a register,
+//! which LLVM cannot prove safe on its own when buffers may alias). Operands are
+//! read with `memref.load` at their affine index expressions; `tensor.index`
+//! becomes the induction variable and `tensor.extract` a `memref.load`.
+
+use ir::affine::AffineExpr;
+use ir::attributes::Attribute;
+use ir::pass::{Pass, PassContext};
+use ir::{Body, Context, InsertPoint, Location, OpId, OperationState, Type, Value};
+use std::collections::HashMap;
+use tensor::{Generic, Iterator};
+
+pub struct TensorToLoops;
+
+struct B<'a> {
+    ctx: &'a Context,
+    loc: Location,
+}
+
+impl B<'_> {
+    fn op(&self, body: &mut Body, at: &mut InsertPoint, name: &str, operands: &[Value], results: &[Type], props: &[(&str, Attribute)]) -> OpId {
+        let mut st = OperationState::new(self.ctx.op_name(name), self.loc.clone()).operands(operands).results(results);
+        for (k, v) in props {
+            st = st.property(self.ctx.ident(k), v.clone());
+        }
+        let op = body.build(st, *at);
+        if let InsertPoint::After(_) = at {
+            *at = InsertPoint::After(op);
+        }
+        op
+    }
+    fn index(&self, body: &mut Body, at: &mut InsertPoint, v: i64) -> Value {
+        let it = self.ctx.index();
+        let op = self.op(body, at, "arith.constant", &[], &[it.clone()], &[("value", Attribute::integer(v as i128, it))]);
+        body.op(op).result(0)
+    }
+    fn bin(&self, body: &mut Body, at: &mut InsertPoint, name: &str, a: Value, b: Value) -> Value {
+        let it = self.ctx.index();
+        let op = self.op(body, at, name, &[a, b], &[it], &[]);
+        body.op(op).result(0)
+    }
+    /// Index arithmetic for one affine result.
+    fn expr(&self, body: &mut Body, at: &mut InsertPoint, e: &AffineExpr, ivs: &[Value]) -> Value {
+        match e {
+            AffineExpr::Dim(i) => ivs[*i as usize],
+            AffineExpr::Sym(_) => self.index(body, at, 0),
+            AffineExpr::Const(c) => self.index(body, at, *c),
+            AffineExpr::Add(a, b) => {
+                let (x, y) = (self.expr(body, at, a, ivs), self.expr(body, at, b, ivs));
+                self.bin(body, at, "arith.addi", x, y)
+            }
+            AffineExpr::Mul(a, b) => {
+                let (x, y) = (self.expr(body, at, a, ivs), self.expr(body, at, b, ivs));
+                self.bin(body, at, "arith.muli", x, y)
+            }
+            AffineExpr::Mod(a, b) => {
+                let (x, y) = (self.expr(body, at, a, ivs), self.expr(body, at, b, ivs));
+                self.bin(body, at, "arith.remsi", x, y)
+            }
+            AffineExpr::FloorDiv(a, b) => {
+                let (x, y) = (self.expr(body, at, a, ivs), self.expr(body, at, b, ivs));
+                self.bin(body, at, "arith.floordivsi", x, y)
+            }
+            AffineExpr::CeilDiv(a, b) => {
+                let (x, y) = (self.expr(body, at, a, ivs), self.expr(body, at, b, ivs));
+                self.bin(body, at, "arith.ceildivsi", x, y)
+            }
+        }
+    }
+    fn load(&self, body: &mut Body, at: &mut InsertPoint, m: Value, idx: &[Value]) -> Value {
+        let elem = body.value_type(m).element_type().unwrap().clone();
+        let mut ops = vec![m];
+        ops.extend_from_slice(idx);
+        let op = self.op(body, at, "memref.load", &ops, &[elem], &[]);
+        body.op(op).result(0)
+    }
+    fn store(&self, body: &mut Body, at: &mut InsertPoint, v: Value, m: Value, idx: &[Value]) {
+        let mut ops = vec![v, m];
+        ops.extend_from_slice(idx);
+        self.op(body, at, "memref.store", &ops, &[], &[]);
+    }
+    /// `scf.for %iv = 0 to n step 1 iter_args(carried)`: returns (op, body block, iv, carried args).
+    fn for_loop(&self, body: &mut Body, at: &mut InsertPoint, n: i64, carried: &[Value]) -> (OpId, ir::Block, Value, Vec<Value>) {
+        let lb = self.index(body, at, 0);
+        let ub = self.index(body, at, n);
+        let step = self.index(body, at, 1);
+        let region = body.new_region();
+        let mut arg_types = vec![self.ctx.index()];
+        arg_types.extend(carried.iter().map(|v| body.value_type(*v).clone()));
+        let block = body.add_block(region, &arg_types);
+        let mut operands = vec![lb, ub, step];
+        operands.extend_from_slice(carried);
+        let results: Vec<Type> = carried.iter().map(|v| body.value_type(*v).clone()).collect();
+        let st = OperationState::new(self.ctx.op_name("scf.for"), self.loc.clone()).operands(&operands).results(&results).region(region);
+        let op = body.build(st, *at);
+        if let InsertPoint::After(_) = at {
+            *at = InsertPoint::After(op);
+        }
+        let args = body.block_args(block).to_vec();
+        (op, block, args[0], args[1..].to_vec())
+    }
+    fn yield_(&self, body: &mut Body, block: ir::Block, vals: &[Value]) {
+        body.build(OperationState::new(self.ctx.op_name("scf.yield"), self.loc.clone()).operands(vals), InsertPoint::AtEnd(block));
+    }
+}
+
+/// Clones the generic's body at `at`, mapping block args to `args` and loop
+/// indices to `ivs`; returns the yielded values.
+fn inline_body(b: &B, body: &mut Body, at: &mut InsertPoint, g_block: ir::Block, args: &[Value], ivs: &[Value]) -> Vec<Value> {
+    let mut map: HashMap<Value, Value> = HashMap::new();
+    for (a, v) in body.block_args(g_block).to_vec().iter().zip(args) {
+        map.insert(*a, *v);
+    }
+    let ops: Vec<OpId> = body.block_ops(g_block).collect();
+    let mut yields = vec![];
+    for op in ops {
+        let name = body.name(op).as_str();
+        let operands: Vec<Value> = body.op(op).operands().iter().map(|v| *map.get(v).unwrap_or(v)).collect();
+        match name {
+            "tensor.yield" => yields = operands,
+            "tensor.index" => {
+                let dim = body.op(op).attr("dim").and_then(|a| a.as_int()).unwrap_or(0) as usize;
+                map.insert(body.op(op).result(0), ivs[dim]);
+            }
+            "tensor.extract" => {
+                let v = b.load(body, at, operands[0], &operands[1..]);
+                map.insert(body.op(op).result(0), v);
+            }
+            _ => {
+                let new = body.clone_op(op, &mut map);
+                body.set_operands(new, &operands);
+                body.insert(new, *at);
+                if let InsertPoint::After(_) = at {
+                    *at = InsertPoint::After(new);
+                }
+                for (r, n) in body.op(op).results().to_vec().iter().zip(body.op(new).results().to_vec()) {
+                    map.insert(*r, n);
+                }
+            }
+        }
+    }
+    yields
+}
+
+fn lower_generic(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
+    let (ins, outs, maps, iters, sizes, g_block) = {
+        let g = Generic::new(body, op);
+        (g.inputs().to_vec(), g.outputs().to_vec(), g.maps(), g.iterators(), g.loop_sizes(), g.block())
+    };
+    if outs.iter().any(|o| !matches!(body.value_type(*o).data(), ir::types::TypeData::MemRef { .. })) {
+        return Err("tensor.generic must be bufferized before lowering to loops".into());
+    }
+    let sizes: Vec<i64> = sizes.into_iter().map(|s| s.ok_or("a loop without a known size")).collect::<Result<_, _>>()?;
+    let b = B { ctx, loc: body.op(op).loc.clone() };
+    let n = iters.len();
+    // Parallel loops first, then reductions (the order the lowering built them in is kept within each kind).
+    let order: Vec<usize> = (0..n).filter(|&i| iters[i] == Iterator::Parallel).chain((0..n).filter(|&i| iters[i] == Iterator::Reduction)).collect();
+    let first_red = order.iter().position(|&i| iters[i] == Iterator::Reduction).unwrap_or(n);
+    let mut at = InsertPoint::Before(op);
+    let mut ivs = vec![None; n];
+    for &l in &order[..first_red] {
+        let (_, block, iv, _) = b.for_loop(body, &mut at, sizes[l], &[]);
+        b.yield_(body, block, &[]);
+        ivs[l] = Some(iv);
+        let term = body.last_op(block).unwrap();
+        at = InsertPoint::Before(term);
+    }
+    let n_in = ins.len();
+    let out_maps = maps[n_in..].to_vec();
+    if first_red == n {
+        let ivs: Vec<Value> = ivs.into_iter().map(|v| v.unwrap()).collect();
+        let mut args = Vec::new();
+        for (v, m) in ins.iter().chain(&outs).zip(&maps) {
+            let idx: Vec<Value> = m.results.iter().map(|e| b.expr(body, &mut at, e, &ivs)).collect();
+            args.push(b.load(body, &mut at, *v, &idx));
+        }
+        let ys = inline_body(&b, body, &mut at, g_block, &args, &ivs);
+        for ((y, o), m) in ys.iter().zip(&outs).zip(&out_maps) {
+            let idx: Vec<Value> = m.results.iter().map(|e| b.expr(body, &mut at, e, &ivs)).collect();
+            b.store(body, &mut at, *y, *o, &idx);
+        }
+    } else {
+        // Outputs depend on parallel loops only: load them here, carry them through the reductions.
+        let pivs: Vec<Value> = ivs.iter().map(|v| v.unwrap_or_else(|| body.block_args(g_block)[0])).collect();
+        let mut out_idx = Vec::new();
+        let mut accs = Vec::new();
+        for (o, m) in outs.iter().zip(&out_maps) {
+            let idx: Vec<Value> = m.results.iter().map(|e| b.expr(body, &mut at, e, &pivs)).collect();
+            accs.push(b.load(body, &mut at, *o, &idx));
+            out_idx.push(idx);
+        }
+        let outer_at = at;
+        let mut loops = Vec::new();
+        let mut carried = accs.clone();
+        for &l in &order[first_red..] {
+            let (fop, block, iv, args) = b.for_loop(body, &mut at, sizes[l], &carried);
+            ivs[l] = Some(iv);
+            loops.push((fop, block));
+            carried = args;
+            at = InsertPoint::AtEnd(block);
+        }
+        let ivs: Vec<Value> = ivs.into_iter().map(|v| v.unwrap()).collect();
+        let mut args = Vec::new();
+        for (v, m) in ins.iter().zip(&maps) {
+            let idx: Vec<Value> = m.results.iter().map(|e| b.expr(body, &mut at, e, &ivs)).collect();
+            args.push(b.load(body, &mut at, *v, &idx));
+        }
+        args.extend(&carried);
+        let ys = inline_body(&b, body, &mut at, g_block, &args, &ivs);
+        // Yield up through the reduction loops.
+        let mut vals = ys;
+        for (fop, block) in loops.iter().rev() {
+            b.yield_(body, *block, &vals);
+            vals = body.op(*fop).results().to_vec();
+        }
+        let mut at = outer_at;
+        for ((v, o), idx) in vals.iter().zip(&outs).zip(&out_idx) {
+            b.store(body, &mut at, *v, *o, idx);
+        }
+    }
+    body.erase(op);
+    Ok(())
+}
+
+impl Pass for TensorToLoops {
+    fn argument(&self) -> &'static str {
+        "convert-tensor-to-loops"
+    }
+    fn display_name(&self) -> &'static str {
+        "ConvertTensorToLoops"
+    }
+    fn run(&mut self, cx: &mut PassContext, root: OpId) -> Result<(), String> {
+        let generics: Vec<OpId> = cx.body.walk_preorder(root).into_iter().filter(|o| cx.body.name(*o).as_str() == "tensor.generic").collect();
+        for g in generics {
+            lower_generic(cx.ctx, cx.body, g)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,288 @@
+//! ONNX model → JIT-compiled CPU function: import (with the inputs' shapes,
+//! and the values of inputs that decide shapes), the pass pipeline down to
+//! loops, then MLIR through `llvm-cpu`.
+
+use crate::tensor::HostTensor;
+use ir::pass::{parse_pipeline, PassManager, PassManagerConfig};
+use ir::types::{TypeData, DYNAMIC};
+use ir::{Body, Context, OpId};
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// Our half of the CPU pipeline; MLIR's half is `llvm_cpu::LOWERING_PIPELINE`.
+pub const CPU_PIPELINE: &str =
+    "builtin.module(onnx-shape-inference, canonicalize, func.func(convert-onnx-to-tensor), func.func(bufferize), convert-tensor-to-loops, cse, canonicalize)";
+
+/// A model input or output: name, ONNX dtype and static shape.
+#[derive(Clone, Debug)]
+pub struct TensorSpec {
+    pub name: String,
+    pub dtype: i32,
+    pub shape: Vec<i64>,
+}
+
+impl std::fmt::Display for TensorSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        let dims: Vec<String> = self.shape.iter().map(|d| if *d == DYNAMIC { "?".into() } else { d.to_string() }).collect();
+        write!(f, "{}: {}[{}]", self.name, onnx::types::data_type_name(self.dtype), dims.join(", "))
+    }
+}
+
+pub fn context() -> Context {
+    let ctx = Context::new();
+    func::register(&ctx);
+    arith::register(&ctx);
+    onnx::register(&ctx);
+    tensor::register(&ctx);
+    scf::register(&ctx);
+    memref::register(&ctx);
+    math::register(&ctx);
+    vector::register(&ctx);
+    ctx
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct CompileOptions {
+    /// MLIR/LLVM optimization level (0–3).
+    pub opt_level: usize,
+    /// Free dimensions by name (`--dim N=1`).
+    pub dims: HashMap<String, i64>,
+}
+
+/// The loop-level module of a model, and its signature.
+pub struct Lowered {
+    pub ctx: Context,
+    pub body: Body,
+    pub module: OpId,
+    pub func: String,
+    pub inputs: Vec<TensorSpec>,
+    pub outputs: Vec<TensorSpec>,
+    /// Inputs compiled in as constants (they decide shapes); not passed at run time.
+    pub bound: Vec<String>,
+}
+
+/// Inputs that feed an operand which must be constant for static shapes:
+/// `(op, operand positions)`. Such inputs are specialized on their values.
+const SHAPE_OPERANDS: &[(&str, &[usize])] = &[
+    ("onnx.Reshape", &[1]),
+    ("onnx.Expand", &[1]),
+    ("onnx.Tile", &[1]),
+    ("onnx.Slice", &[1, 2, 3, 4]),
+    ("onnx.Pad", &[1, 3]),
+    ("onnx.Squeeze", &[1]),
+    ("onnx.Unsqueeze", &[1]),
+    ("onnx.ConstantOfShape", &[0]),
+    ("onnx.Range", &[0, 1, 2]),
+    ("onnx.Split", &[1]),
+    ("onnx.Resize", &[1, 2, 3]),
+    ("onnx.Upsample", &[1]),
+    ("onnx.TopK", &[1]),
+    ("onnx.OneHot", &[1]),
+    ("onnx.ReduceSum", &[1]),
+    ("onnx.ReduceMean", &[1]),
+    ("onnx.ReduceMax", &[1]),
+    ("onnx.ReduceMin", &[1]),
+    ("onnx.ReduceProd", &[1]),
+    ("onnx.ReduceL1", &[1]),
+    ("onnx.ReduceL2", &[1]),
+    ("onnx.ReduceLogSum", &[1]),
+    ("onnx.ReduceLogSumExp", &[1]),
+    ("onnx.ReduceSumSquare", &[1]),
+    ("onnx.CenterCropPad", &[1]),
+    ("onnx.Dropout", &[1, 2]),
+    ("onnx.Trilu", &[1]),
+    ("onnx.CumSum", &[1]),
+];
+
+fn func_of(body: &Body, module: OpId) -> Option<OpId> {
+    body.walk_preorder(module).into_iter().find(|o| body.name(*o).as_str() == "func.func")
+}
+
+fn names(body: &Body, func: OpId, key: &str) -> Vec<String> {
+    body.op(func)
+        .properties
+        .get(key)
+        .and_then(|a| a.as_array())
+        .map(|a| a.iter().map(|d| d.as_dict().and_then(|d| d.get("onnx.name")).and_then(|n| n.as_str()).unwrap_or("").to_string()).collect())
+        .unwrap_or_default()
+}
+
+fn spec(ctx: &Context, name: String, t: &ir::Type) -> Result<TensorSpec, String> {
+    let (shape, elem) = match t.data() {
+        TypeData::RankedTensor { shape, elem, .. } => (shape.clone(), elem),
+        _ => return Err(format!("'{}' has type {}; the CPU path needs ranked tensors", name, t)),
+    };
+    let dtype = onnx::types::data_type(ctx, elem).ok_or_else(|| format!("'{}' has element type {} with no ONNX equivalent", name, elem))?;
+    Ok(TensorSpec { name, dtype, shape })
+}
+
+/// The signature of the imported graph function.
+fn signature(ctx: &Context, body: &Body, func: OpId) -> Result<(Vec<TensorSpec>, Vec<TensorSpec>), String> {
+    let (ins, outs) = func::function_type(body, func).ok_or("the model function has no type")?;
+    let (in_names, out_names) = (names(body, func, "arg_attrs"), names(body, func, "res_attrs"));
+    let name = |v: &Vec<String>, i: usize, p: &str| v.get(i).filter(|s| !s.is_empty()).cloned().unwrap_or_else(|| format!("{}{}", p, i));
+    let inputs = ins.iter().enumerate().map(|(i, t)| spec(ctx, name(&in_names, i, "input"), t)).collect::<Result<_, _>>()?;
+    let outputs = outs.iter().enumerate().map(|(i, t)| spec(ctx, name(&out_names, i, "output"), t)).collect::<Result<_, _>>()?;
+    Ok((inputs, outputs))
+}
+
+fn render(diags: &[ir::diagnostics::Diagnostic]) -> String {
+    diags.iter().map(|d| format!("{}: error: {}", d.loc, d.message)).collect::<Vec<_>>().join("\n")
+}
+
+fn import(ctx: &Context, model: &[u8], path: Option<&std::path::Path>, dims: &HashMap<String, i64>, bound: Vec<(String, onnx::proto::TensorProto)>) -> Result<onnx::import::Imported, String> {
+    let opts = onnx::import::ImportOptions { model_path: path.map(|p| p.to_path_buf()), dims: dims.clone(), bound_inputs: bound, ..Default::default() };
+    onnx::import::import_model(ctx, model, &opts).map_err(|d| render(&d))
+}
+
+/// Imports `model` specialized to `given` inputs' shapes (and, for inputs that
+/// decide shapes, their values), and lowers it to loops.
+pub fn lower_model(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions) -> Result<Lowered, String> {
+    let ctx = context();
+    // First import: find the declared inputs and which of them decide shapes.
+    let first = import(&ctx, model, path, &opts.dims, vec![])?;
+    let f = func_of(&first.body, first.module).ok_or("the model has no graph")?;
+    let (declared, _) = signature(&ctx, &first.body, f)?;
+    let entry = first.body.region_blocks(first.body.op(f).regions()[0])[0];
+    let args = first.body.block_args(entry).to_vec();
+    let mut dims = opts.dims.clone();
+    let mut bound = Vec::new();
+    for (i, a) in args.iter().enumerate() {
+        let name = &declared[i].name;
+        let shape_like = first.body.uses(*a).iter().any(|u| {
+            let op = first.body.name(u.op).as_str();
+            SHAPE_OPERANDS.iter().any(|(n, pos)| *n == op && pos.contains(&(u.index as usize)))
+        });
+        if let Some(t) = given.get(name) {
+            if shape_like {
+                bound.push((name.clone(), t.to_proto(name)));
+            }
+        }
+    }
+    // Symbolic dims of the given inputs, read off the model's declarations.
+    let proto = onnx::proto::decode_model(bytes::Bytes::copy_from_slice(model))?;
+    if let Some(g) = &proto.graph {
+        for vi in &g.input {
+            let (Some(name), Some(t)) = (vi.name.as_ref(), given.get(vi.name.as_deref().unwrap_or(""))) else { continue };
+            let _ = name;
+            if let Some(onnx::proto::TypeValue::TensorType(tt)) = vi.r#type.as_ref().and_then(|t| t.value.as_ref()) {
+                if let Some(sh) = &tt.shape {
+                    for (k, d) in sh.dim.iter().enumerate() {
+                        if let (Some(onnx::proto::DimValue::DimParam(p)), Some(v)) = (d.value.as_ref(), t.shape.get(k)) {
+                            dims.entry(p.clone()).or_insert(*v);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut imp = import(&ctx, model, path, &dims, bound.clone())?;
+    let f = func_of(&imp.body, imp.module).ok_or("the model has no graph")?;
+    // Inputs whose declared shape is not static take the given tensor's shape.
+    let entry = imp.body.region_blocks(imp.body.op(f).regions()[0])[0];
+    let (ins, _) = signature(&ctx, &imp.body, f)?;
+    for (i, a) in imp.body.block_args(entry).to_vec().iter().enumerate() {
+        if let Some(t) = given.get(&ins[i].name) {
+            let ty = imp.body.value_type(*a).clone();
+            if let TypeData::RankedTensor { shape, elem, .. } = ty.data() {
+                if shape.contains(&DYNAMIC) && shape.len() == t.shape.len() {
+                    let nt = ctx.intern_type(TypeData::RankedTensor { shape: t.shape.clone(), elem: elem.clone(), encoding: None });
+                    imp.body.set_value_type(*a, nt);
+                }
+            }
+        }
+    }
+    set_arg_types_in_signature(&ctx, &mut imp.body, f, entry);
+    let func_name = imp.body.op(f).properties.get("sym_name").and_then(|a| a.as_str()).unwrap_or("main").to_string();
+    // Shape inference first, so the signature is known before lowering.
+    run(&ctx, &mut imp.body, imp.module, "builtin.module(onnx-shape-inference)")?;
+    let (inputs, outputs) = signature(&ctx, &imp.body, f)?;
+    for o in &outputs {
+        if o.shape.contains(&DYNAMIC) {
+            return Err(format!("output {} has a shape that is not known at compile time; the CPU path needs static shapes", o));
+        }
+    }
+    run(&ctx, &mut imp.body, imp.module, CPU_PIPELINE)?;
+    let bound_names = bound.into_iter().map(|(n, _)| n).collect();
+    Ok(Lowered { ctx, body: imp.body, module: imp.module, func: func_name, inputs, outputs, bound: bound_names })
+}
+
+fn set_arg_types_in_signature(ctx: &Context, body: &mut Body, f: OpId, entry: ir::Block) {
+    let Some((_, results)) = func::function_type(body, f) else { return };
+    let inputs: Vec<ir::Type> = body.block_args(entry).iter().map(|a| body.value_type(*a).clone()).collect();
+    let ft = ctx.intern_type(TypeData::Function { inputs, results });
+    body.op_mut(f).properties.set(ctx.ident("function_type"), ir::Attribute::type_attr(ft));
+}
+
+pub fn run(ctx: &Context, body: &mut Body, module: OpId, pipeline: &str) -> Result<(), String> {
+    let reg = passes::registry();
+    let pm = parse_pipeline(pipeline, &reg).map_err(|e| e.render(pipeline))?;
+    let mut pm = PassManager::new(pm, PassManagerConfig::default());
+    pm.run(ctx, body, module).map_err(|e| render(&e.diagnostics))
+}
+
+/// A compiled model, ready to run.
+pub struct Compiled {
+    pub jit: llvm_cpu::Jit,
+    pub func: String,
+    pub inputs: Vec<TensorSpec>,
+    pub outputs: Vec<TensorSpec>,
+    pub bound: Vec<String>,
+    pub compile_ms: f64,
+}
+
+pub fn compile(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions) -> Result<Compiled, String> {
+    let t0 = Instant::now();
+    let l = lower_model(model, path, given, opts)?;
+    let text = llvm_cpu::to_mlir_text(&l.ctx, &l.body, l.module);
+    let jit = llvm_cpu::Jit::compile(&text, opts.opt_level)?;
+    Ok(Compiled { jit, func: l.func, inputs: l.inputs, outputs: l.outputs, bound: l.bound, compile_ms: t0.elapsed().as_secs_f64() * 1e3 })
+}
+
+impl Compiled {
+    /// The inputs a caller must pass (those not compiled in).
+    pub fn runtime_inputs(&self) -> impl Iterator<Item = &TensorSpec> {
+        self.inputs.iter().filter(|i| !self.bound.contains(&i.name))
+    }
+
+    /// Runs once; `inputs` by name must match the compiled signature.
+    pub fn run(&self, inputs: &HashMap<String, HostTensor>) -> Result<Vec<HostTensor>, String> {
+        let mut outs: Vec<HostTensor> = self.outputs.iter().map(|o| HostTensor::zeros(o.dtype, &o.shape)).collect::<Result<_, _>>()?;
+        self.run_into(inputs, &mut outs)?;
+        Ok(outs)
+    }
+
+    pub fn check_inputs(&self, inputs: &HashMap<String, HostTensor>) -> Result<(), String> {
+        let expected = || self.runtime_inputs().map(|s| format!("  {}", s)).collect::<Vec<_>>().join("\n");
+        for spec in self.runtime_inputs() {
+            let t = inputs.get(&spec.name).ok_or_else(|| format!("missing input '{}'; the model expects:\n{}", spec.name, expected()))?;
+            if t.dtype != spec.dtype || t.shape != spec.shape {
+                let got = TensorSpec { name: spec.name.clone(), dtype: t.dtype, shape: t.shape.clone() };
+                return Err(format!("input {} does not match the compiled model; the model expects:\n{}", got, expected()));
+            }
+        }
+        for k in inputs.keys() {
+            if !self.inputs.iter().any(|s| &s.name == k) {
+                return Err(format!("the model has no input '{}'; it expects:\n{}", k, expected()));
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs into preallocated outputs (for timing loops).
+    pub fn run_into(&self, inputs: &HashMap<String, HostTensor>, outs: &mut [HostTensor]) -> Result<(), String> {
+        self.check_inputs(inputs)?;
+        // Input buffers are only read; the JIT's signature takes mutable pointers.
+        let mut args = Vec::new();
+        for spec in self.runtime_inputs() {
+            let t = &inputs[&spec.name];
+            args.push(llvm_cpu::MemRefArg { data: t.data.as_ref().as_ptr() as *mut u8, shape: t.shape.clone() });
+        }
+        for o in outs.iter_mut() {
+            let shape = o.shape.clone();
+            args.push(llvm_cpu::MemRefArg { data: o.data.as_mut_ptr(), shape });
+        }
+        // SAFETY: every buffer is live for the call and sized by its checked shape.
+        unsafe { self.jit.call_memrefs(&self.func, &args) }
+    }
+}

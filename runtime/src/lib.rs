@@ -1,0 +1,12 @@
+//! Runs compiled models. Today: the CPU path (ONNX → loops → MLIR → JIT) and
+//! host tensors in `.npy` and ONNX `TensorProto` form; the NPU simulator joins
+//! when the NPU path exists.
+
+mod compile;
+mod compare;
+pub mod node_test;
+pub mod tensor;
+
+pub use compare::{compare, Mismatch};
+pub use compile::{compile, context, lower_model, run, CompileOptions, Compiled, Lowered, TensorSpec, CPU_PIPELINE};
+pub use tensor::HostTensor;

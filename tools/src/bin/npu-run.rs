@@ -1,0 +1,353 @@
+//! `npu-run`: compile and run an ONNX model (`npu-run model.onnx --target cpu`),
+//! or run ONNX's node tests (`npu-run onnx-tests DIR`). Thin: flags here, the
+//! work in `runtime`.
+
+use clap::Parser;
+use runtime::{CompileOptions, HostTensor};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(name = "npu-run", about = "Compile and run an ONNX model; `npu-run onnx-tests DIR` runs ONNX's node tests", version)]
+struct RunArgs {
+    /// The model (.onnx).
+    model: PathBuf,
+    /// Where to run: `cpu` (the NPU target does not exist yet).
+    #[arg(long, default_value = "cpu")]
+    target: String,
+    /// An input: NAME=FILE with FILE a .npy or an ONNX TensorProto .pb (repeatable).
+    #[arg(long = "input")]
+    inputs: Vec<String>,
+    /// A node-test data set directory: inputs from input_*.pb, expected outputs from output_*.pb.
+    #[arg(long = "test-data")]
+    test_data: Option<PathBuf>,
+    /// Seed for random inputs (inputs not given are random).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// A free dimension's size, NAME=N (repeatable).
+    #[arg(long = "dim")]
+    dims: Vec<String>,
+    /// Write each output to DIR/<output name>.npy.
+    #[arg(long = "output-dir")]
+    output_dir: Option<PathBuf>,
+    /// Compare outputs with DIR/<name>.npy (or .pb, or output_<i>.pb): per-output max abs/rel error.
+    #[arg(long)]
+    compare: Option<PathBuf>,
+    #[arg(long, default_value_t = 1e-3)]
+    rtol: f64,
+    #[arg(long, default_value_t = 1e-5)]
+    atol: f64,
+    /// Time N runs after the first: compile time, first run, P50/P90/P99.
+    #[arg(long)]
+    perf: Option<usize>,
+    /// Print the --perf figures as one JSON object on stdout.
+    #[arg(long)]
+    json: bool,
+    /// Optimization level for MLIR/LLVM (0–3).
+    #[arg(short = 'O', default_value_t = 3)]
+    opt: usize,
+}
+
+#[derive(Parser)]
+#[command(name = "npu-run onnx-tests", about = "Run ONNX backend node tests on the CPU path")]
+struct TestArgs {
+    /// The node test directory (e.g. ~/.cache/npu/onnx-1.22.0/node).
+    dir: PathBuf,
+    /// Tests expected to pass, one per line: a listed test that fails fails the run.
+    #[arg(long)]
+    manifest: Option<PathBuf>,
+    /// Rewrite the manifest with the tests that pass now.
+    #[arg(long = "update-manifest")]
+    update_manifest: bool,
+    /// Only tests whose name contains this (repeatable).
+    #[arg(long)]
+    filter: Vec<String>,
+    /// Write a markdown table of pass rates per op.
+    #[arg(long)]
+    report: Option<PathBuf>,
+    /// Tests run at once, each in its own process (a crash fails one test, not the run).
+    #[arg(short = 'j', default_value_t = 2)]
+    jobs: usize,
+    /// Print every test's outcome.
+    #[arg(short = 'v')]
+    verbose: bool,
+    /// Run one test in this process and print its outcome (used by the runner).
+    #[arg(long, hide = true)]
+    single: bool,
+    #[arg(short = 'O', default_value_t = 1)]
+    opt: usize,
+}
+
+fn parse_kv(s: &str, what: &str) -> Result<(String, String), String> {
+    s.split_once('=').map(|(a, b)| (a.to_string(), b.to_string())).ok_or_else(|| format!("--{} expects NAME=VALUE, got '{}'", what, s))
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let i = ((p / 100.0) * (sorted.len() - 1) as f64).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+fn expected_output(dir: &Path, name: &str, index: usize) -> Option<PathBuf> {
+    [format!("{}.npy", name), format!("{}.pb", name), format!("output_{}.pb", index)].into_iter().map(|f| dir.join(f)).find(|p| p.exists())
+}
+
+fn run_model(a: RunArgs) -> Result<bool, String> {
+    if a.target != "cpu" {
+        return Err(format!("unknown target '{}': only 'cpu' exists today", a.target));
+    }
+    let model = std::fs::read(&a.model).map_err(|e| format!("{}: {}", a.model.display(), e))?;
+    let mut given: HashMap<String, HostTensor> = HashMap::new();
+    let names = runtime::node_test::input_names(&model).map_err(|e| format!("{}: {}", a.model.display(), e))?;
+    if let Some(d) = &a.test_data {
+        for (i, n) in names.iter().enumerate() {
+            let p = d.join(format!("input_{}.pb", i));
+            if p.exists() {
+                given.insert(n.clone(), HostTensor::read_file(&p)?);
+            }
+        }
+    }
+    for s in &a.inputs {
+        let (n, f) = parse_kv(s, "input")?;
+        if !names.contains(&n) {
+            return Err(format!("the model has no input '{}'; its inputs are: {}", n, names.join(", ")));
+        }
+        given.insert(n, HostTensor::read_file(Path::new(&f))?);
+    }
+    let mut dims = HashMap::new();
+    for s in &a.dims {
+        let (n, v) = parse_kv(s, "dim")?;
+        dims.insert(n, v.parse::<i64>().map_err(|_| format!("--dim {}: not an integer", s))?);
+    }
+    let opts = CompileOptions { opt_level: a.opt, dims };
+    // Inputs not given: random, after a first look at the declared shapes.
+    if given.len() < names.len() {
+        let l = runtime::lower_model(&model, Some(&a.model), &given, &opts);
+        let specs = match l {
+            Ok(l) => l.inputs,
+            Err(e) => return Err(e),
+        };
+        for (k, s) in specs.iter().enumerate() {
+            if !given.contains_key(&s.name) {
+                if s.shape.contains(&ir::types::DYNAMIC) {
+                    return Err(format!("input {} has a free dimension: give the input (--input) or its size (--dim)", s));
+                }
+                given.insert(s.name.clone(), HostTensor::random(s.dtype, &s.shape, a.seed.wrapping_add(k as u64))?);
+            }
+        }
+    }
+    let c = runtime::compile(&model, Some(&a.model), &given, &opts)?;
+    let inputs: HashMap<String, HostTensor> = given.into_iter().filter(|(k, _)| !c.bound.contains(k)).collect();
+    let t0 = Instant::now();
+    let outs = c.run(&inputs)?;
+    let first_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let mut ok = true;
+    if let Some(dir) = &a.output_dir {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {}", dir.display(), e))?;
+        for (o, spec) in outs.iter().zip(&c.outputs) {
+            let p = dir.join(format!("{}.npy", spec.name.replace('/', "_")));
+            tools::write_output(p.to_str().unwrap_or_default(), &o.to_npy()?).map_err(|e| format!("{}: {}", p.display(), e))?;
+        }
+    }
+    let compare_dir = a.compare.clone().or(a.test_data.clone());
+    if let Some(dir) = compare_dir {
+        for (i, (o, spec)) in outs.iter().zip(&c.outputs).enumerate() {
+            let Some(p) = expected_output(&dir, &spec.name, i) else {
+                eprintln!("{}: no expected output in {}", spec.name, dir.display());
+                ok = false;
+                continue;
+            };
+            let want = HostTensor::read_file(&p)?;
+            match runtime::compare(o, &want, a.rtol, a.atol) {
+                Ok((abs, rel)) => eprintln!("{}: ok (max abs {:.3e}, max rel {:.3e})", spec.name, abs, rel),
+                Err(e) => {
+                    eprintln!("{}: MISMATCH: {}", spec.name, e);
+                    ok = false;
+                }
+            }
+        }
+    }
+    if let Some(n) = a.perf {
+        let mut outs = outs;
+        let mut times = Vec::with_capacity(n);
+        for _ in 0..n {
+            let t = Instant::now();
+            c.run_into(&inputs, &mut outs)?;
+            times.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+        times.sort_by(|x, y| x.partial_cmp(y).unwrap());
+        let (p50, p90, p99) = (percentile(&times, 50.0), percentile(&times, 90.0), percentile(&times, 99.0));
+        if a.json {
+            println!(
+                "{}",
+                serde_json::json!({"compile_ms": c.compile_ms, "first_run_ms": first_ms, "p50_ms": p50, "p90_ms": p90, "p99_ms": p99, "runs": n})
+            );
+        } else {
+            println!("compile time:   {:.1} ms", c.compile_ms);
+            println!("first run:      {:.3} ms", first_ms);
+            println!("latency over {} runs: P50 {:.3} ms, P90 {:.3} ms, P99 {:.3} ms", n, p50, p90, p99);
+        }
+    }
+    Ok(ok)
+}
+
+fn test_dirs(dir: &Path, filters: &[String]) -> Result<Vec<PathBuf>, String> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {}", dir.display(), e))?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.join("model.onnx").exists())
+        .filter(|p| filters.is_empty() || filters.iter().any(|f| p.file_name().unwrap().to_string_lossy().contains(f.as_str())))
+        .collect();
+    v.sort();
+    Ok(v)
+}
+
+/// Runs one test in a child process; its last stdout line is `PASS`, `FAIL: ...` or `ERROR: ...`.
+fn run_child(dir: &Path, opt: usize) -> runtime::node_test::Outcome {
+    use runtime::node_test::Outcome;
+    let exe = std::env::current_exe().unwrap();
+    let out = std::process::Command::new(exe).args(["onnx-tests", "--single", "-O", &opt.to_string()]).arg(dir).output();
+    match out {
+        Ok(o) => {
+            let s = String::from_utf8_lossy(&o.stdout);
+            let line = s.lines().last().unwrap_or("").to_string();
+            if line == "PASS" {
+                Outcome::Pass
+            } else if let Some(r) = line.strip_prefix("FAIL: ") {
+                Outcome::Fail(r.to_string())
+            } else if let Some(r) = line.strip_prefix("ERROR: ") {
+                Outcome::Error(r.to_string())
+            } else {
+                Outcome::Error(format!("crashed ({}): {}", o.status, String::from_utf8_lossy(&o.stderr).lines().last().unwrap_or("")))
+            }
+        }
+        Err(e) => Outcome::Error(format!("could not start: {}", e)),
+    }
+}
+
+fn run_tests(a: TestArgs) -> Result<bool, String> {
+    use runtime::node_test::Outcome;
+    if a.single {
+        let o = runtime::node_test::run_node_test(&a.dir, a.opt);
+        match o {
+            Outcome::Pass => println!("PASS"),
+            Outcome::Fail(r) => println!("FAIL: {}", r.replace('\n', " | ")),
+            Outcome::Error(r) => println!("ERROR: {}", r.replace('\n', " | ")),
+        }
+        return Ok(true);
+    }
+    let dirs = test_dirs(&a.dir, &a.filter)?;
+    if dirs.is_empty() {
+        return Err(format!("no node tests (directories with model.onnx) in {}", a.dir.display()));
+    }
+    let manifest: Vec<String> = match &a.manifest {
+        Some(p) if p.exists() => std::fs::read_to_string(p)
+            .map_err(|e| format!("{}: {}", p.display(), e))?
+            .lines()
+            .map(|l| l.trim())
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(|l| l.to_string())
+            .collect(),
+        _ => vec![],
+    };
+    let jobs = a.jobs.max(1);
+    let results = std::sync::Mutex::new(Vec::new());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                if i >= dirs.len() {
+                    break;
+                }
+                let o = run_child(&dirs[i], a.opt);
+                results.lock().unwrap().push((i, o));
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap();
+    results.sort_by_key(|r| r.0);
+    let name = |i: usize| dirs[i].file_name().unwrap().to_string_lossy().to_string();
+    let (mut passed, mut failed) = (0, 0);
+    let mut regressions = Vec::new();
+    let mut newly = Vec::new();
+    let mut per_op: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
+    for (i, o) in &results {
+        let n = name(*i);
+        let pass = *o == Outcome::Pass;
+        if pass {
+            passed += 1;
+        } else {
+            failed += 1;
+        }
+        if a.verbose || (!pass && manifest.contains(&n)) {
+            match o {
+                Outcome::Pass => println!("PASS  {}", n),
+                Outcome::Fail(r) => println!("FAIL  {}: {}", n, r),
+                Outcome::Error(r) => println!("ERROR {}: {}", n, r),
+            }
+        }
+        if !pass && manifest.contains(&n) {
+            regressions.push(n.clone());
+        }
+        if pass && !manifest.contains(&n) {
+            newly.push(n.clone());
+        }
+        if a.report.is_some() {
+            let e = per_op.entry(runtime::node_test::test_op(&dirs[*i])).or_default();
+            e.0 += pass as usize;
+            e.1 += 1;
+        }
+    }
+    if let Some(p) = &a.report {
+        let mut md = String::from("# CPU path: ONNX node tests per op\n\nGenerated by `npu-run onnx-tests DIR --report FILE`; do not edit.\n\n| op | passed | tests | rate |\n|---|---|---|---|\n");
+        for (op, (p_, t)) in &per_op {
+            md.push_str(&format!("| {} | {} | {} | {:.0}% |\n", op, p_, t, 100.0 * *p_ as f64 / *t as f64));
+        }
+        md.push_str(&format!("\nTotal: {} of {} ({:.1}%).\n", passed, passed + failed, 100.0 * passed as f64 / (passed + failed) as f64));
+        tools::write_output(p.to_str().unwrap_or_default(), md.as_bytes()).map_err(|e| format!("{}: {}", p.display(), e))?;
+    }
+    if a.update_manifest {
+        if let Some(p) = &a.manifest {
+            let mut list: Vec<String> = results.iter().filter(|(_, o)| *o == Outcome::Pass).map(|(i, _)| name(*i)).collect();
+            list.sort();
+            let text = format!("# ONNX node tests that pass on the CPU path (npu-run onnx-tests --update-manifest).\n{}\n", list.join("\n"));
+            tools::write_output(p.to_str().unwrap_or_default(), text.as_bytes()).map_err(|e| format!("{}: {}", p.display(), e))?;
+        }
+    } else if !newly.is_empty() && a.manifest.is_some() {
+        println!("{} test(s) pass that the manifest does not list (add them with --update-manifest): {}", newly.len(), newly.join(", "));
+    }
+    if !regressions.is_empty() {
+        println!("{} manifest test(s) failed: {}", regressions.len(), regressions.join(", "));
+    }
+    println!("{} passed, {} failed", passed, failed);
+    Ok(regressions.is_empty() || a.update_manifest)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    let r = if args.get(1).map(|s| s.as_str()) == Some("onnx-tests") {
+        let mut rest = vec![format!("{} onnx-tests", args[0])];
+        rest.extend(args[2..].iter().cloned());
+        run_tests(TestArgs::parse_from(rest))
+    } else {
+        run_model(RunArgs::parse())
+    };
+    match r {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            if e.contains(": error: ") {
+                eprintln!("{}", e);
+            } else {
+                eprintln!("npu-run: error: {}", e);
+            }
+            ExitCode::FAILURE
+        }
+    }
+}
