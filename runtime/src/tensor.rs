@@ -66,8 +66,13 @@ const NPY: &[(i32, &str)] = &[
 impl HostTensor {
     pub fn zeros(dtype: i32, shape: &[i64]) -> Result<HostTensor, String> {
         let size = dtype_size(dtype).ok_or_else(|| format!("element type {} is not supported by the CPU runtime", onnx::types::data_type_name(dtype)))?;
-        let n: i64 = shape.iter().product();
-        Ok(HostTensor { dtype, shape: shape.to_vec(), data: AlignedBytes::zeroed(n as usize * size) })
+        // Checked: a corrupt file's dims must not become a huge allocation.
+        let bytes = shape
+            .iter()
+            .try_fold(size as u64, |a, &d| if d < 0 { None } else { a.checked_mul(d as u64) })
+            .filter(|b| *b <= 1 << 36)
+            .ok_or_else(|| format!("tensor shape {:?} is negative or too large", shape))?;
+        Ok(HostTensor { dtype, shape: shape.to_vec(), data: AlignedBytes::zeroed(bytes as usize) })
     }
     pub fn numel(&self) -> usize {
         self.shape.iter().product::<i64>() as usize
@@ -136,8 +141,9 @@ impl HostTensor {
     pub fn from_proto(tp: &onnx::proto::TensorProto) -> Result<HostTensor, String> {
         let ctx = ir::Context::new();
         let dtype = tp.data_type.unwrap_or(0);
-        let mut t = HostTensor::zeros(dtype, &tp.dims)?;
+        // tensor_attr checks the data against the dims before anything is allocated.
         let a = onnx::types::tensor_attr(&ctx, tp, None, usize::MAX, &mut Default::default())?;
+        let mut t = HostTensor::zeros(dtype, &tp.dims)?;
         let (bytes, splat): (&[u8], bool) = match a.data() {
             ir::attributes::AttrData::Dense { data, .. } => (&data.bytes, data.splat),
             _ => return Err("unexpected tensor encoding".into()),

@@ -11,6 +11,7 @@ mod emit;
 mod linalg;
 mod nn;
 mod reduce;
+mod resize;
 mod shape;
 
 pub use emit::{signless, Cmp, Emit, Kind, Sc};
@@ -33,6 +34,7 @@ pub fn table() -> Vec<(&'static str, LowerFn)> {
     t.extend_from_slice(linalg::TABLE);
     t.extend_from_slice(nn::TABLE);
     t.extend_from_slice(reduce::TABLE);
+    t.extend_from_slice(resize::TABLE);
     t
 }
 
@@ -201,7 +203,9 @@ impl<'a> Lower<'a> {
         let mut maps = in_maps;
         maps.push(AffineMap::identity(shape.len() as u32));
         let iters = vec![Iterator::Parallel; shape.len()];
-        self.generic(ins, &[out], maps, &iters, |e, a| vec![f(e, a)])[0]
+        let n_in = ins.len();
+        // The formula sees the inputs only (not the destination's old value).
+        self.generic(ins, &[out], maps, &iters, |e, a| vec![f(e, &a[..n_in])])[0]
     }
     /// A filled tensor (reduction inits, pads).
     pub fn fill(&mut self, shape: &[i64], sc: &Sc, value: f64) -> Value {
@@ -286,7 +290,7 @@ impl Pass for OnnxToTensor {
         let table = table();
         // Constants last: lowerings read constant operands (axes, shapes) off onnx.Constant.
         let mut ops: Vec<OpId> = cx.body.walk_preorder(root).into_iter().filter(|o| cx.body.name(*o).dialect() == "onnx").collect();
-        ops.sort_by_key(|o| cx.body.name(*o).as_str() == "onnx.Constant");
+        ops.sort_by_key(|o| matches!(cx.body.name(*o).as_str(), "onnx.Constant" | "onnx.NoValue"));
         let mut failed = 0;
         for op in ops {
             if cx.body.is_erased(op) {
@@ -294,7 +298,7 @@ impl Pass for OnnxToTensor {
             }
             let name = cx.body.name(op).as_str();
             let loc = cx.body.op(op).loc.clone();
-            if name == "onnx.Constant" && cx.body.op(op).results().iter().all(|r| !cx.body.has_uses(*r)) {
+            if matches!(name, "onnx.Constant" | "onnx.NoValue") && cx.body.op(op).results().iter().all(|r| !cx.body.has_uses(*r)) {
                 cx.body.erase(op);
                 continue;
             }

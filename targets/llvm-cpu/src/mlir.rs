@@ -14,7 +14,7 @@ use std::rc::Rc;
 /// `math` ops without an LLVM intrinsic (erf, atan, ...) become libm calls,
 /// which the JIT resolves in this process and a linker in libm.
 pub const LOWERING_PIPELINE: &str = "builtin.module(\
-func.func(convert-vector-to-scf), \
+convert-math-to-funcs, func.func(convert-vector-to-scf), \
 lower-affine, convert-scf-to-cf, \
 convert-vector-to-llvm, \
 expand-strided-metadata, lower-affine, \
