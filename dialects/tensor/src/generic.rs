@@ -73,8 +73,14 @@ impl<'a> Generic<'a> {
     fn derived_loop_sizes(&self) -> Vec<Option<i64>> {
         let maps = self.maps();
         let mut sizes = vec![None; self.iterators().len()];
-        let operands: Vec<Value> = self.inputs().iter().chain(self.outputs()).copied().collect();
-        for (m, v) in maps.iter().zip(&operands) {
+        // Outputs first: they are written whole, so they define the parallel
+        // loops exactly; an input may be read in part (a slice, a gate).
+        let n_in = self.inputs().len();
+        let pairs = maps.iter().zip(self.inputs().iter().chain(self.outputs()).copied()).enumerate();
+        let mut ordered: Vec<(usize, (&AffineMap, Value))> = pairs.collect();
+        ordered.sort_by_key(|(i, _)| *i < n_in);
+        for (_, (m, v)) in ordered {
+            let v = &v;
             let Some(shape) = self.body.value_type(*v).shape() else { continue };
             for (r, e) in m.results.iter().enumerate() {
                 if let ir::affine::AffineExpr::Dim(d) = e {
@@ -122,8 +128,8 @@ fn verify(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     }
     for (i, m) in maps[ni..].iter().enumerate() {
         // Outputs are written at the mapped element: each must be a projection
-        // of the loops (or 0 for a kept size-1 dim), so a store's position is exact.
-        if m.results.iter().any(|e| !matches!(e, ir::affine::AffineExpr::Dim(_) | ir::affine::AffineExpr::Const(0))) {
+        // of the loops or a constant (writing one slice, the rest unchanged).
+        if m.results.iter().any(|e| !matches!(e, ir::affine::AffineExpr::Dim(_) | ir::affine::AffineExpr::Const(_))) {
             return Err(format!("output #{} must be indexed by plain loop dimensions", i));
         }
     }
@@ -133,6 +139,20 @@ fn verify(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     }
     if let Some(i) = sizes.iter().position(|s| s.is_none()) {
         return Err(format!("the size of loop #{} is not given by any operand; set loop_ranges", i));
+    }
+    // Every access stays inside its operand: a lowering bug must fail here,
+    // not write past a buffer at run time.
+    let ranges: Vec<i64> = sizes.iter().map(|s| s.unwrap_or(0)).collect();
+    if ranges.iter().all(|&n| n > 0) {
+        for (i, (m, v)) in maps.iter().zip(d.operands()).enumerate() {
+            let Some(shape) = body.value_type(*v).shape() else { continue };
+            for (k, e) in m.results.iter().enumerate() {
+                let (lo, hi) = interval(e, &ranges).ok_or_else(|| format!("indexing map #{} result {} cannot be bounded", i, k))?;
+                if shape[k] >= 0 && (lo < 0 || hi >= shape[k]) {
+                    return Err(format!("indexing map #{} reads dim {} of operand #{} at {}..={}, outside 0..{}", i, k, i, lo, hi, shape[k]));
+                }
+            }
+        }
     }
     let Some(&block) = body.region_blocks(d.regions()[0]).first() else { return Err("expects a body block".into()) };
     let args = body.block_args(block);
@@ -228,4 +248,43 @@ impl<'c> GenericBuilder<'c> {
         };
         body.build(st, at)
     }
+}
+
+/// The range of values an affine expression takes with loop `i` in 0..ranges[i].
+fn interval(e: &ir::affine::AffineExpr, ranges: &[i64]) -> Option<(i64, i64)> {
+    use ir::affine::AffineExpr as E;
+    Some(match e {
+        E::Dim(i) => (0, ranges.get(*i as usize)? - 1),
+        E::Sym(_) => return None,
+        E::Const(c) => (*c, *c),
+        E::Add(a, b) => {
+            let (x, y) = (interval(a, ranges)?, interval(b, ranges)?);
+            (x.0.checked_add(y.0)?, x.1.checked_add(y.1)?)
+        }
+        E::Mul(a, b) => {
+            let (x, y) = (interval(a, ranges)?, interval(b, ranges)?);
+            let c = [x.0.checked_mul(y.0)?, x.0.checked_mul(y.1)?, x.1.checked_mul(y.0)?, x.1.checked_mul(y.1)?];
+            (*c.iter().min()?, *c.iter().max()?)
+        }
+        E::Mod(a, b) => {
+            let (x, k) = (interval(a, ranges)?, interval(b, ranges)?);
+            if k.0 != k.1 || k.0 <= 0 {
+                return None;
+            }
+            if x.0 >= 0 && x.1 < k.0 {
+                x
+            } else {
+                (0, k.0 - 1)
+            }
+        }
+        E::FloorDiv(a, b) | E::CeilDiv(a, b) => {
+            let (x, k) = (interval(a, ranges)?, interval(b, ranges)?);
+            if k.0 != k.1 || k.0 <= 0 {
+                return None;
+            }
+            let ceil = matches!(e, E::CeilDiv(..));
+            let div = |v: i64| if ceil { -((-v).div_euclid(k.0)) } else { v.div_euclid(k.0) };
+            (div(x.0), div(x.1))
+        }
+    })
 }

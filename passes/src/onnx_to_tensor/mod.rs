@@ -12,6 +12,7 @@ mod linalg;
 mod nn;
 mod reduce;
 mod resize;
+mod rnn;
 mod shape;
 
 pub use emit::{signless, Cmp, Emit, Kind, Sc};
@@ -35,6 +36,7 @@ pub fn table() -> Vec<(&'static str, LowerFn)> {
     t.extend_from_slice(nn::TABLE);
     t.extend_from_slice(reduce::TABLE);
     t.extend_from_slice(resize::TABLE);
+    t.extend_from_slice(rnn::TABLE);
     t
 }
 

@@ -1,0 +1,353 @@
+//! LSTM, GRU and RNN, unrolled over the (static) sequence: each time step is a
+//! few `tensor.generic`s — the input and recurrent contractions into the gate
+//! pre-activations (bias-initialized), then one elementwise step computing the
+//! new hidden (and cell) state — and writes its hidden state into Y in place.
+
+use super::linalg::contract;
+use super::{c, d, expr_map, Emit, Lower, LowerFn, Sc};
+use ir::affine::AffineExpr;
+use ir::Value;
+use tensor::Iterator;
+
+pub const TABLE: &[(&str, LowerFn)] = &[("onnx.LSTM", recurrent), ("onnx.GRU", recurrent), ("onnx.RNN", recurrent)];
+
+#[derive(Clone, Copy, PartialEq)]
+enum Cell {
+    Lstm,
+    Gru,
+    Rnn,
+}
+
+#[derive(Clone)]
+struct Act {
+    name: String,
+    alpha: f64,
+    beta: f64,
+}
+
+fn apply(e: &mut Emit, a: &Act, x: Value, s: &Sc) -> Value {
+    let t = s.ty.clone();
+    match a.name.to_ascii_lowercase().as_str() {
+        "sigmoid" => {
+            let one = e.float(1.0, &t);
+            let n = e.op("arith.negf", &[x], &t);
+            let ex = e.op("math.exp", &[n], &t);
+            let den = e.op("arith.addf", &[one, ex], &t);
+            e.op("arith.divf", &[one, den], &t)
+        }
+        "tanh" => e.op("math.tanh", &[x], &t),
+        "relu" => {
+            let z = e.float(0.0, &t);
+            e.op("arith.maximumf", &[x, z], &t)
+        }
+        "leakyrelu" => {
+            let z = e.float(0.0, &t);
+            let al = e.float(a.alpha, &t);
+            let neg = e.cmp(super::Cmp::Lt, x, z, s);
+            let m = e.op("arith.mulf", &[x, al], &t);
+            e.select(neg, m, x)
+        }
+        "hardsigmoid" => {
+            let al = e.float(a.alpha, &t);
+            let be = e.float(a.beta, &t);
+            let z = e.float(0.0, &t);
+            let one = e.float(1.0, &t);
+            let m = e.op("arith.mulf", &[al, x], &t);
+            let y = e.op("arith.addf", &[m, be], &t);
+            let y = e.op("arith.maximumf", &[y, z], &t);
+            e.op("arith.minimumf", &[y, one], &t)
+        }
+        "affine" => {
+            let al = e.float(a.alpha, &t);
+            let be = e.float(a.beta, &t);
+            let m = e.op("arith.mulf", &[al, x], &t);
+            e.op("arith.addf", &[m, be], &t)
+        }
+        "scaledtanh" => {
+            let al = e.float(a.alpha, &t);
+            let be = e.float(a.beta, &t);
+            let m = e.op("arith.mulf", &[be, x], &t);
+            let th = e.op("math.tanh", &[m], &t);
+            e.op("arith.mulf", &[al, th], &t)
+        }
+        _ => x,
+    }
+}
+
+fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let cell = match l.name() {
+        "onnx.LSTM" => Cell::Lstm,
+        "onnx.GRU" => Cell::Gru,
+        _ => Cell::Rnn,
+    };
+    let gates = match cell {
+        Cell::Lstm => 4,
+        Cell::Gru => 3,
+        Cell::Rnn => 1,
+    };
+    let xi = l.in_info(0)?;
+    let wi = l.in_info(1)?;
+    let sc = xi.sc.clone();
+    if !sc.is_float() {
+        return Err("recurrent ops need float inputs".into());
+    }
+    let batch_first = l.int_attr("layout", 0) != 0;
+    let (seq, batch) = if batch_first { (xi.shape[1], xi.shape[0]) } else { (xi.shape[0], xi.shape[1]) };
+    let hidden = wi.shape[1] / gates;
+    let dirs = wi.shape[0];
+    let direction = l.str_attr("direction").unwrap_or_else(|| "forward".into());
+    if l.opt(4).is_some() {
+        // sequence_lens: only the all-full case is the same computation.
+        let lens = l.const_ints(4).ok().flatten();
+        if lens.is_none_or(|v| v.iter().any(|&x| x != seq)) {
+            return Err("sequence_lens shorter than the sequence are not supported yet".into());
+        }
+    }
+    if cell == Cell::Lstm && l.int_attr("input_forget", 0) != 0 {
+        return Err("LSTM input_forget is not supported yet".into());
+    }
+    let clip = l.attr("clip").and_then(|a| a.as_float());
+    let lbr = l.int_attr("linear_before_reset", 0) != 0;
+    let names: Vec<String> = l.attr("activations").and_then(|a| a.as_array()).map(|a| a.iter().filter_map(|s| s.as_str().map(|x| x.to_string())).collect()).unwrap_or_default();
+    let alphas = l.floats_attr("activation_alpha").unwrap_or_default();
+    let betas = l.floats_attr("activation_beta").unwrap_or_default();
+    let defaults: &[&str] = match cell {
+        Cell::Lstm => &["Sigmoid", "Tanh", "Tanh"],
+        Cell::Gru => &["Sigmoid", "Tanh"],
+        Cell::Rnn => &["Tanh"],
+    };
+    let per_dir = defaults.len();
+    let acts: Vec<Act> = (0..per_dir * dirs as usize)
+        .map(|i| {
+            let name = names.get(i).cloned().unwrap_or_else(|| defaults[i % per_dir].to_string());
+            let default_alpha = match name.as_str() {
+                "LeakyRelu" => 0.01,
+                "HardSigmoid" => 0.2,
+                _ => 1.0,
+            };
+            let default_beta = if name == "HardSigmoid" { 0.5 } else { 0.0 };
+            Act { name, alpha: alphas.get(i).copied().unwrap_or(default_alpha), beta: betas.get(i).copied().unwrap_or(default_beta) }
+        })
+        .collect();
+    for a in &acts {
+        if !matches!(a.name.to_ascii_lowercase().as_str(), "sigmoid" | "tanh" | "relu" | "leakyrelu" | "hardsigmoid" | "affine" | "scaledtanh") {
+            return Err(format!("activation '{}' is not supported yet", a.name));
+        }
+    }
+    let (x, w, r) = (l.operand(0)?, l.operand(1)?, l.operand(2)?);
+    let b = l.opt(3);
+    let h0 = l.opt(5);
+    let c0 = if cell == Cell::Lstm { l.opt(6) } else { None };
+    let p = if cell == Cell::Lstm { l.opt(7) } else { None };
+    let g = gates * hidden;
+    // Y: [seq, dirs, batch, H] (layout 0) or [batch, seq, dirs, H].
+    let y_shape = if batch_first { vec![batch, seq, dirs, hidden] } else { vec![seq, dirs, batch, hidden] };
+    let mut y = l.fill(&y_shape, &sc, 0.0);
+    let state_shape = vec![batch, hidden];
+    let mut last_h = Vec::new();
+    let mut last_c = Vec::new();
+    for dir in 0..dirs {
+        let reverse = direction == "reverse" || (direction == "bidirectional" && dir == 1);
+        // Initial states: [batch, H] slices of initial_h / initial_c (or zeros).
+        let init_state = |l: &mut Lower, v: Option<Value>| -> Value {
+            match v {
+                Some(v) => {
+                    let m = if batch_first { expr_map(2, vec![d(0), c(dir), d(1)]) } else { expr_map(2, vec![c(dir), d(0), d(1)]) };
+                    l.map_op(&state_shape, &sc.ty.clone(), &[v], vec![m], |_, a| a[0])
+                }
+                None => l.fill(&state_shape, &sc, 0.0),
+            }
+        };
+        let mut h = init_state(l, h0);
+        let mut cst = if cell == Cell::Lstm { Some(init_state(l, c0)) } else { None };
+        let acts_d: Vec<Act> = acts[dir as usize * per_dir..(dir as usize + 1) * per_dir].to_vec();
+        for step in 0..seq {
+            let t = if reverse { seq - 1 - step } else { step };
+            // Pre-activations: bias-initialized [batch, gates*H], then X_t W^T.
+            let s = sc.clone();
+            let bias_init = match b {
+                Some(bv) => {
+                    let m_w = expr_map(2, vec![c(dir), d(1)]);
+                    let m_r = expr_map(2, vec![c(dir), add_c(d(1), g)]);
+                    let s2 = s.clone();
+                    // For GRU with linear_before_reset the recurrent bias of the h gate stays with R.
+                    l.map_op(&[batch, g], &sc.ty.clone(), &[bv, bv], vec![m_w, m_r], move |e, a| {
+                        if cell == Cell::Gru && lbr {
+                            let j = e.op_with("tensor.index", &[], &e.ctx.index(), &[("dim", ir::Attribute::integer(1, e.ctx.i64()))]);
+                            let lim = e.index(2 * hidden);
+                            let isc = Sc { ty: e.ctx.index(), kind: super::Kind::Signed };
+                            let in_h = e.cmp(super::Cmp::Ge, j, lim, &isc);
+                            let sum = e.add(a[0], a[1], &s2);
+                            e.select(in_h, a[0], sum)
+                        } else {
+                            e.add(a[0], a[1], &s2)
+                        }
+                    })
+                }
+                None => l.fill(&[batch, g], &sc, 0.0),
+            };
+            let xmap = if batch_first { expr_map(3, vec![d(0), c(t), d(2)]) } else { expr_map(3, vec![c(t), d(0), d(2)]) };
+            let wmap = expr_map(3, vec![c(dir), d(1), d(2)]);
+            let it3 = [Iterator::Parallel, Iterator::Parallel, Iterator::Reduction];
+            let xw = contract(l, x, xmap, w, wmap, bias_init, &it3, 1.0, (None, None));
+            // H_{t-1} R^T: for GRU's h gate (rows 2H..3H) this must wait for the reset gate, so it is kept apart.
+            let rinit = if cell == Cell::Gru && lbr {
+                match b {
+                    Some(bv) => l.map_op(&[batch, g], &sc.ty.clone(), &[bv], vec![expr_map(2, vec![c(dir), add_c(d(1), g)])], |_, a| a[0]),
+                    None => l.fill(&[batch, g], &sc, 0.0),
+                }
+            } else {
+                l.fill(&[batch, g], &sc, 0.0)
+            };
+            let hmap = expr_map(3, vec![d(0), d(2)]);
+            let rmap = expr_map(3, vec![c(dir), d(1), d(2)]);
+            let hr = contract(l, h, hmap, r, rmap, rinit, &it3, 1.0, (None, None));
+            let (nh, nc) = match cell {
+                Cell::Rnn => {
+                    let (s, a0) = (sc.clone(), acts_d[0].clone());
+                    let m = expr_map(2, vec![d(0), d(1)]);
+                    let nh = l.map_op(&state_shape, &sc.ty.clone(), &[xw, hr], vec![m.clone(), m], move |e, a| {
+                        let v = e.add(a[0], a[1], &s);
+                        let v = clip_val(e, v, clip, &s);
+                        apply(e, &a0, v, &s)
+                    });
+                    (nh, None)
+                }
+                Cell::Lstm => {
+                    let gate = |k: i64| expr_map(2, vec![d(0), add_c(d(1), k * hidden)]);
+                    let st = expr_map(2, vec![d(0), d(1)]);
+                    let mut ins = vec![xw, xw, xw, xw, hr, hr, hr, hr, cst.unwrap()];
+                    let mut maps = vec![gate(0), gate(1), gate(2), gate(3), gate(0), gate(1), gate(2), gate(3), st.clone()];
+                    if let Some(pv) = p {
+                        for k in 0..3 {
+                            ins.push(pv);
+                            maps.push(expr_map(2, vec![c(dir), add_c(d(1), k * hidden)]));
+                        }
+                    }
+                    let has_p = p.is_some();
+                    let s = sc.clone();
+                    let ad = acts_d.clone();
+                    let outs = [l.empty(&state_shape, &sc.ty.clone()), l.empty(&state_shape, &sc.ty.clone())];
+                    maps.push(st.clone());
+                    maps.push(st);
+                    let res = l.generic(&ins, &outs, maps, &[Iterator::Parallel, Iterator::Parallel], move |e, a| {
+                        let pre = |e: &mut Emit, k: usize| {
+                            let v = e.add(a[k], a[4 + k], &s);
+                            clip_val(e, v, clip, &s)
+                        };
+                        let (gi, go, gf, gc) = (pre(e, 0), pre(e, 1), pre(e, 2), pre(e, 3));
+                        let cprev = a[8];
+                        let (gi, gf) = if has_p {
+                            let pi = e.mul(a[9], cprev, &s);
+                            let pf = e.mul(a[11], cprev, &s);
+                            (e.add(gi, pi, &s), e.add(gf, pf, &s))
+                        } else {
+                            (gi, gf)
+                        };
+                        let i = apply(e, &ad[0], gi, &s);
+                        let f = apply(e, &ad[0], gf, &s);
+                        let cc = apply(e, &ad[1], gc, &s);
+                        let fc = e.mul(f, cprev, &s);
+                        let ic = e.mul(i, cc, &s);
+                        let cnew = e.add(fc, ic, &s);
+                        let go = if has_p {
+                            let po = e.mul(a[10], cnew, &s);
+                            e.add(go, po, &s)
+                        } else {
+                            go
+                        };
+                        let o = apply(e, &ad[0], go, &s);
+                        let hc = apply(e, &ad[2], cnew, &s);
+                        vec![e.mul(o, hc, &s), cnew]
+                    });
+                    (res[0], Some(res[1]))
+                }
+                Cell::Gru => {
+                    let gate = |k: i64| expr_map(2, vec![d(0), add_c(d(1), k * hidden)]);
+                    let st = expr_map(2, vec![d(0), d(1)]);
+                    let s = sc.clone();
+                    let ad = acts_d.clone();
+                    // z and r first; the h gate's recurrent term needs r.
+                    let zr = [l.empty(&state_shape, &sc.ty.clone()), l.empty(&state_shape, &sc.ty.clone())];
+                    let s1 = s.clone();
+                    let ad1 = ad.clone();
+                    let zr = l.generic(&[xw, xw, hr, hr], &zr, vec![gate(0), gate(1), gate(0), gate(1), st.clone(), st.clone()], &[Iterator::Parallel, Iterator::Parallel], move |e, a| {
+                        let z = e.add(a[0], a[2], &s1);
+                        let z = clip_val(e, z, clip, &s1);
+                        let r = e.add(a[1], a[3], &s1);
+                        let r = clip_val(e, r, clip, &s1);
+                        vec![apply(e, &ad1[0], z, &s1), apply(e, &ad1[0], r, &s1)]
+                    });
+                    let (z, rg) = (zr[0], zr[1]);
+                    // The h gate's recurrent term: (r ⊙ H) R_h^T, or r ⊙ (H R_h^T + Rb_h) before reset.
+                    let rec = if lbr {
+                        let s2 = s.clone();
+                        l.map_op(&state_shape, &sc.ty.clone(), &[rg, hr], vec![st.clone(), gate(2)], move |e, a| e.mul(a[0], a[1], &s2))
+                    } else {
+                        let s2 = s.clone();
+                        let rh = l.map_op(&state_shape, &sc.ty.clone(), &[rg, h], vec![st.clone(), st.clone()], move |e, a| e.mul(a[0], a[1], &s2));
+                        // Rb_h is already in the bias-initialized input term.
+                        let init = l.fill(&state_shape, &sc, 0.0);
+                        let rmap = expr_map(3, vec![c(dir), add_c(d(1), 2 * hidden), d(2)]);
+                        contract(l, rh, expr_map(3, vec![d(0), d(2)]), r, rmap, init, &it3, 1.0, (None, None))
+                    };
+                    let s3 = s.clone();
+                    let nh = l.map_op(&state_shape, &sc.ty.clone(), &[xw, rec, z, h], vec![gate(2), st.clone(), st.clone(), st], move |e, a| {
+                        let v = e.add(a[0], a[1], &s3);
+                        let v = clip_val(e, v, clip, &s3);
+                        let hh = apply(e, &ad[1], v, &s3);
+                        let one = e.scalar(1.0, &s3);
+                        let omz = e.sub(one, a[2], &s3);
+                        let p1 = e.mul(omz, hh, &s3);
+                        let p2 = e.mul(a[2], a[3], &s3);
+                        e.add(p1, p2, &s3)
+                    });
+                    (nh, None)
+                }
+            };
+            h = nh;
+            cst = nc;
+            // Y[t, dir] = H_t, written in place into Y.
+            let ymap = if batch_first { expr_map(2, vec![d(0), c(t), c(dir), d(1)]) } else { expr_map(2, vec![c(t), c(dir), d(0), d(1)]) };
+            y = l.generic(&[h], &[y], vec![expr_map(2, vec![d(0), d(1)]), ymap], &[Iterator::Parallel, Iterator::Parallel], |_, a| vec![a[0]])[0];
+        }
+        last_h.push(h);
+        if let Some(cv) = cst {
+            last_c.push(cv);
+        }
+    }
+    // Y_h, Y_c: [dirs, batch, H] (layout 0) or [batch, dirs, H].
+    let stack = |l: &mut Lower, parts: &[Value]| -> Value {
+        let shape = if batch_first { vec![batch, dirs, hidden] } else { vec![dirs, batch, hidden] };
+        let mut acc = l.fill(&shape, &sc, 0.0);
+        for (k, v) in parts.iter().enumerate() {
+            let m = if batch_first { expr_map(2, vec![d(0), c(k as i64), d(1)]) } else { expr_map(2, vec![c(k as i64), d(0), d(1)]) };
+            acc = l.generic(&[*v], &[acc], vec![expr_map(2, vec![d(0), d(1)]), m], &[Iterator::Parallel, Iterator::Parallel], |_, a| vec![a[0]])[0];
+        }
+        acc
+    };
+    let mut res = vec![y];
+    if l.num_results() > 1 {
+        res.push(stack(l, &last_h));
+    }
+    if l.num_results() > 2 {
+        res.push(stack(l, &last_c));
+    }
+    Ok(res)
+}
+
+fn add_c(e: AffineExpr, k: i64) -> AffineExpr {
+    super::add(e, c(k))
+}
+
+fn clip_val(e: &mut Emit, v: Value, clip: Option<f64>, s: &Sc) -> Value {
+    match clip {
+        Some(k) => {
+            let hi = e.scalar(k, s);
+            let lo = e.scalar(-k, s);
+            let v = e.min(v, hi, s);
+            e.max(v, lo, s)
+        }
+        None => v,
+    }
+}
