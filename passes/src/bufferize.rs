@@ -202,7 +202,11 @@ impl Pass for Bufferize {
         let mut out_args = Vec::new();
         for (i, v) in returned.iter().enumerate() {
             let t = body.value_type(*v).clone();
-            let mt = memref_type(ctx, &t).ok_or("a function result is not a ranked tensor")?;
+            // A returned argument already has its memref type.
+            let mt = match t.data() {
+                TypeData::MemRef { .. } => t.clone(),
+                _ => memref_type(ctx, &t).ok_or("a function result is not a ranked tensor")?,
+            };
             let a = body.add_block_arg(entry, mt, None);
             out_args.push(a);
             let b = *st.buf.get(v).ok_or("returned value with no buffer")?;

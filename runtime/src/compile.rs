@@ -92,6 +92,7 @@ const SHAPE_OPERANDS: &[(&str, &[usize])] = &[
     ("onnx.Dropout", &[1, 2]),
     ("onnx.Trilu", &[1]),
     ("onnx.CumSum", &[1]),
+    ("onnx.CumProd", &[1]),
 ];
 
 fn func_of(body: &Body, module: OpId) -> Option<OpId> {

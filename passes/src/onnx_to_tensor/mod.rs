@@ -8,6 +8,7 @@
 
 mod elementwise;
 mod emit;
+mod index;
 mod linalg;
 mod nn;
 mod reduce;
@@ -37,6 +38,7 @@ pub fn table() -> Vec<(&'static str, LowerFn)> {
     t.extend_from_slice(reduce::TABLE);
     t.extend_from_slice(resize::TABLE);
     t.extend_from_slice(rnn::TABLE);
+    t.extend_from_slice(index::TABLE);
     t
 }
 

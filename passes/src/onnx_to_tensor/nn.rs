@@ -21,6 +21,9 @@ pub const TABLE: &[(&str, LowerFn)] = &[
     ("onnx.Softmax", softmax),
     ("onnx.LogSoftmax", softmax),
     ("onnx.Hardmax", softmax),
+    ("onnx.RMSNormalization", rms_norm),
+    ("onnx.LpNormalization", lp_norm),
+    ("onnx.LpPool", pool),
 ];
 
 fn loop_index(e: &mut Emit, i: usize) -> Value {
@@ -281,6 +284,7 @@ fn pool(l: &mut Lower) -> Result<Vec<Value>, String> {
     let kernel = l.ints_attr("kernel_shape").ok_or("pooling needs kernel_shape")?;
     let w = window(l, &xi.shape[2..], &out.shape[2..], kernel.clone())?;
     let is_max = l.name() == "onnx.MaxPool";
+    let lp = (l.name() == "onnx.LpPool").then(|| l.int_attr("p", 2) as f64);
     let include_pad = l.int_attr("count_include_pad", 0) != 0;
     let x = l.operand(0)?;
     let sc = out.sc.clone();
@@ -343,7 +347,13 @@ fn pool(l: &mut Lower) -> Result<Vec<Value>, String> {
         let mut ops = vec![x];
         ops.extend(at);
         let v = e.op("tensor.extract", &ops, &sc.ty);
-        if is_max {
+        if let Some(p) = lp {
+            let av = e.op("math.absf", &[v], &sc.ty);
+            let pv = e.scalar(p, &sc);
+            let t = e.op("math.powf", &[av, pv], &sc.ty);
+            let sum = e.add(a[0], t, &sc);
+            vec![e.select(inb, sum, a[0]), a[1]]
+        } else if is_max {
             let m = e.max(a[0], v, &sc);
             vec![e.select(inb, m, a[0])]
         } else {
@@ -360,6 +370,12 @@ fn pool(l: &mut Lower) -> Result<Vec<Value>, String> {
     }
     let id = AffineMap::identity(out.rank() as u32);
     let s2 = sc.clone();
+    if let Some(p) = lp {
+        return Ok(vec![l.map_op(&out.shape, &sc.ty.clone(), &[r[0]], vec![id], move |e, a| {
+            let inv = e.scalar(1.0 / p, &s2);
+            e.op("math.powf", &[a[0], inv], &s2.ty)
+        })]);
+    }
     Ok(vec![l.map_op(&out.shape, &sc.ty.clone(), &[r[0], r[1]], vec![id.clone(), id], move |e, a| e.div(a[0], a[1], &s2))])
 }
 
@@ -591,3 +607,53 @@ fn softmax(l: &mut Lower) -> Result<Vec<Value>, String> {
     })])
 }
 
+
+fn rms_norm(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let xi = l.in_info(0)?;
+    let r = xi.rank();
+    let ax = axis(l.int_attr("axis", -1), r)?;
+    let eps = l.float_attr("epsilon", 1e-5);
+    let sc = xi.sc.clone();
+    let cs = compute_type(l, &sc);
+    let x0 = l.operand(0)?;
+    let x = cast_all(l, x0, &sc, &cs);
+    let axes: Vec<usize> = (ax..r).collect();
+    let n: i64 = axes.iter().map(|&a| xi.shape[a]).product();
+    let c1 = cs.clone();
+    let ss = reduce(l, x, &axes, true, Combine::Add, &cs, move |e, v| e.mul(v, v, &c1));
+    let scale = l.operand(1)?;
+    let si = l.in_info(1)?;
+    let km = out_map(r, &axes, true);
+    let (c2, s2, ssc) = (cs.clone(), sc.clone(), si.sc.clone());
+    Ok(vec![l.map_op(&xi.shape, &sc.ty.clone(), &[x, ss, scale], vec![AffineMap::identity(r as u32), km, broadcast_map(&si.shape, &xi.shape)], move |e, a| {
+        let nv = e.scalar(n as f64, &c2);
+        let ms = e.div(a[1], nv, &c2);
+        let ep = e.scalar(eps, &c2);
+        let v = e.add(ms, ep, &c2);
+        let rs = e.op("math.sqrt", &[v], &c2.ty);
+        let y = e.div(a[0], rs, &c2);
+        let s = e.cast(a[2], &ssc, &c2);
+        let y = e.mul(y, s, &c2);
+        e.cast(y, &c2, &s2)
+    })])
+}
+
+fn lp_norm(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let xi = l.in_info(0)?;
+    let r = xi.rank();
+    let ax = axis(l.int_attr("axis", -1), r)?;
+    let p = l.int_attr("p", 2);
+    if p != 1 && p != 2 {
+        return Err(format!("LpNormalization p must be 1 or 2, got {}", p));
+    }
+    let sc = xi.sc.clone();
+    let x = l.operand(0)?;
+    let c1 = sc.clone();
+    let norm = reduce(l, x, &[ax], true, Combine::Add, &sc, move |e, v| if p == 1 { e.op("math.absf", &[v], &c1.ty) } else { e.mul(v, v, &c1) });
+    let km = out_map(r, &[ax], true);
+    let s2 = sc.clone();
+    Ok(vec![l.map_op(&xi.shape, &sc.ty.clone(), &[x, norm], vec![AffineMap::identity(r as u32), km], move |e, a| {
+        let nrm = if p == 2 { e.op("math.sqrt", &[a[1]], &s2.ty) } else { a[1] };
+        e.div(a[0], nrm, &s2)
+    })])
+}

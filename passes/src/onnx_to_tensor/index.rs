@@ -1,0 +1,294 @@
+//! Ops defined by index arithmetic: Trilu, EyeLike, OneHot, CumSum/CumProd,
+//! GatherND, and the scatters (ScatterElements, ScatterND) written in gather
+//! form — each output element reduces over the updates that land on it — so
+//! every write stays a plain `tensor.generic` output.
+
+use super::reduce::{combine, identity, Combine};
+use super::{axis, d, expr_map, Cmp, Emit, Kind, Lower, LowerFn, Sc};
+use ir::affine::{AffineExpr, AffineMap};
+use ir::{Attribute, Value};
+use tensor::Iterator;
+
+pub const TABLE: &[(&str, LowerFn)] = &[
+    ("onnx.Trilu", trilu),
+    ("onnx.EyeLike", eye_like),
+    ("onnx.OneHot", one_hot),
+    ("onnx.CumSum", cumulative),
+    ("onnx.CumProd", cumulative),
+    ("onnx.GatherND", gather_nd),
+    ("onnx.ScatterElements", scatter_elements),
+    ("onnx.Scatter", scatter_elements),
+    ("onnx.ScatterND", scatter_nd),
+];
+
+fn ix(e: &mut Emit, i: usize) -> Value {
+    let it = e.ctx.index();
+    e.op_with("tensor.index", &[], &it, &[("dim", Attribute::integer(i as i128, e.ctx.i64()))])
+}
+
+fn isc(e: &Emit) -> Sc {
+    Sc { ty: e.ctx.index(), kind: Kind::Signed }
+}
+
+/// An integer element as an index, negative values counted from `n`.
+fn wrap_index(e: &mut Emit, v: Value, n: i64) -> Value {
+    let it = e.ctx.index();
+    let i = e.index_cast(v, &it, false);
+    let s = isc(e);
+    let zero = e.index(0);
+    let nn = e.index(n);
+    let neg = e.cmp(Cmp::Lt, i, zero, &s);
+    let w = e.op("arith.addi", &[i, nn], &it);
+    e.select(neg, w, i)
+}
+
+fn clamp(e: &mut Emit, i: Value, n: i64) -> Value {
+    let it = e.ctx.index();
+    let zero = e.index(0);
+    let hi = e.index((n - 1).max(0));
+    let i = e.op("arith.maxsi", &[i, zero], &it);
+    e.op("arith.minsi", &[i, hi], &it)
+}
+
+fn extract(e: &mut Emit, t: Value, at: &[Value]) -> Value {
+    let elem = e.body.value_type(t).element_type().unwrap().clone();
+    let mut ops = vec![t];
+    ops.extend_from_slice(at);
+    e.op("tensor.extract", &ops, &elem)
+}
+
+fn trilu(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let xi = l.in_info(0)?;
+    let r = xi.rank();
+    let k = l.const_ints(1)?.and_then(|v| v.first().copied()).unwrap_or(0);
+    let upper = l.int_attr("upper", 1) != 0;
+    let x = l.operand(0)?;
+    let sc = xi.sc.clone();
+    Ok(vec![l.map_op(&xi.shape, &sc.ty.clone(), &[x], vec![AffineMap::identity(r as u32)], move |e, a| {
+        let (i, j) = (ix(e, r - 2), ix(e, r - 1));
+        let it = e.ctx.index();
+        let dj = e.op("arith.subi", &[j, i], &it);
+        let kv = e.index(k);
+        let s = isc(e);
+        let keep = e.cmp(if upper { Cmp::Ge } else { Cmp::Le }, dj, kv, &s);
+        let z = e.scalar(0.0, &sc);
+        e.select(keep, a[0], z)
+    })])
+}
+
+fn eye_like(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let out = l.out_info(0)?;
+    let k = l.int_attr("k", 0);
+    let sc = out.sc.clone();
+    Ok(vec![l.fill_with(&out.shape, &sc.ty.clone(), move |e| {
+        let (i, j) = (ix(e, 0), ix(e, 1));
+        let it = e.ctx.index();
+        let dj = e.op("arith.subi", &[j, i], &it);
+        let kv = e.index(k);
+        let s = isc(e);
+        let on = e.cmp(Cmp::Eq, dj, kv, &s);
+        let one = e.scalar(1.0, &sc);
+        let z = e.scalar(0.0, &sc);
+        e.select(on, one, z)
+    })])
+}
+
+fn one_hot(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let ii = l.in_info(0)?;
+    let out = l.out_info(0)?;
+    let r = out.rank();
+    let ax = axis(l.int_attr("axis", -1), r)?;
+    let depth = l.const_f64s(1)?.and_then(|v| v.first().copied()).ok_or("OneHot needs a constant depth")? as i64;
+    let (ind, values) = (l.operand(0)?, l.operand(2)?);
+    let in_map = expr_map(r, (0..r).filter(|&i| i != ax).map(d).collect());
+    let sc = out.sc.clone();
+    let isc_in = ii.sc.clone();
+    Ok(vec![l.map_op(&out.shape, &sc.ty.clone(), &[ind], vec![in_map], move |e, a| {
+        let f64s = Sc { ty: e.ctx.f64(), kind: Kind::Float };
+        let i64s = Sc { ty: e.ctx.i64(), kind: Kind::Signed };
+        // Indices may be floats: truncate as ONNX's reference does.
+        let v = if isc_in.is_float() {
+            let f = e.cast(a[0], &isc_in, &f64s);
+            e.cast(f, &f64s, &i64s)
+        } else {
+            e.cast(a[0], &isc_in, &i64s)
+        };
+        let w = wrap_index(e, v, depth);
+        let pos = ix(e, ax);
+        let s = isc(e);
+        let hit = e.cmp(Cmp::Eq, w, pos, &s);
+        let zero = e.index(0);
+        let one = e.index(1);
+        let off = extract(e, values, &[zero]);
+        let on = extract(e, values, &[one]);
+        e.select(hit, on, off)
+    })])
+}
+
+/// CumSum / CumProd: out[i] = fold over k of x[k] with k ≤ i (or ≥ for
+/// reverse; strictly for exclusive), as a reduction loop over the axis.
+fn cumulative(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let xi = l.in_info(0)?;
+    let r = xi.rank();
+    let ax = axis(l.const_ints(1)?.and_then(|v| v.first().copied()).ok_or("the axis must be a constant")?, r)?;
+    let exclusive = l.int_attr("exclusive", 0) != 0;
+    let reverse = l.int_attr("reverse", 0) != 0;
+    let comb = if l.name() == "onnx.CumProd" { Combine::Mul } else { Combine::Add };
+    let sc = xi.sc.clone();
+    let x = l.operand(0)?;
+    let init = l.fill(&xi.shape, &sc, identity(comb, &sc));
+    // Loops: the output's, then k along the axis.
+    let mut in_res: Vec<AffineExpr> = (0..r).map(d).collect();
+    in_res[ax] = d(r);
+    let mut iters = vec![Iterator::Parallel; r];
+    iters.push(Iterator::Reduction);
+    let maps = vec![expr_map(r + 1, in_res), expr_map(r + 1, (0..r).map(d).collect())];
+    Ok(l.generic(&[x], &[init], maps, &iters, move |e, a| {
+        let (i, k) = (ix(e, ax), ix(e, r));
+        let s = isc(e);
+        let pred = match (reverse, exclusive) {
+            (false, false) => Cmp::Le,
+            (false, true) => Cmp::Lt,
+            (true, false) => Cmp::Ge,
+            (true, true) => Cmp::Gt,
+        };
+        let take = e.cmp(pred, k, i, &s);
+        let v = combine(e, comb, a[1], a[0], &sc);
+        vec![e.select(take, v, a[1])]
+    }))
+}
+
+fn gather_nd(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let di = l.in_info(0)?;
+    let ii = l.in_info(1)?;
+    let out = l.out_info(0)?;
+    let b = l.int_attr("batch_dims", 0) as usize;
+    let last = *ii.shape.last().ok_or("GatherND indices must have rank 1 or more")? as usize;
+    let (data, ind) = (l.operand(0)?, l.operand(1)?);
+    let q = ii.rank();
+    let isc_in = ii.sc.clone();
+    let dshape = di.shape.clone();
+    Ok(vec![l.map_op(&out.shape, &out.sc.ty.clone(), &[], vec![], move |e, _| {
+        // Output index: indices.shape[:-1] then data.shape[b + last:].
+        let lead: Vec<Value> = (0..q - 1).map(|i| ix(e, i)).collect();
+        let mut at: Vec<Value> = lead[..b].to_vec();
+        for k in 0..last {
+            let kk = e.index(k as i64);
+            let mut iat = lead.clone();
+            iat.push(kk);
+            let v = extract(e, ind, &iat);
+            let i64s = Sc { ty: e.ctx.i64(), kind: Kind::Signed };
+            let v = e.cast(v, &isc_in, &i64s);
+            let w = wrap_index(e, v, dshape[b + k]);
+            at.push(clamp(e, w, dshape[b + k]));
+        }
+        for t in 0..dshape.len() - b - last {
+            at.push(ix(e, q - 1 + t));
+        }
+        extract(e, data, &at)
+    })])
+}
+
+fn reduction_of(l: &Lower) -> Result<Option<Combine>, String> {
+    Ok(match l.str_attr("reduction").as_deref().unwrap_or("none") {
+        "none" => None,
+        "add" => Some(Combine::Add),
+        "mul" => Some(Combine::Mul),
+        "max" => Some(Combine::Max),
+        "min" => Some(Combine::Min),
+        other => return Err(format!("unknown reduction '{}'", other)),
+    })
+}
+
+/// out[p] = data[p] folded with every update q whose target is p.
+fn scatter_elements(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let di = l.in_info(0)?;
+    let ui = l.in_info(2)?;
+    let ii = l.in_info(1)?;
+    let r = di.rank();
+    let ax = axis(l.int_attr("axis", 0), r)?;
+    let red = reduction_of(l)?;
+    let (data, ind, upd) = (l.operand(0)?, l.operand(1)?, l.operand(2)?);
+    let sc = di.sc.clone();
+    let n = di.shape[ax];
+    // Loops: p (output, parallel), q (updates, reduction).
+    let nl = 2 * r;
+    let mut iters = vec![Iterator::Parallel; r];
+    iters.extend(vec![Iterator::Reduction; r]);
+    let qmap = expr_map(nl, (r..2 * r).map(d).collect());
+    let init = l.map_op(&di.shape, &sc.ty.clone(), &[data], vec![AffineMap::identity(r as u32)], |_, a| a[0]);
+    let isc_in = ii.sc.clone();
+    let _ = ui;
+    Ok(l.generic(&[ind, upd], &[init], vec![qmap.clone(), qmap, expr_map(nl, (0..r).map(d).collect())], &iters, move |e, a| {
+        let s = isc(e);
+        let i1 = e.ctx.i1();
+        let i64s = Sc { ty: e.ctx.i64(), kind: Kind::Signed };
+        let t = e.cast(a[0], &isc_in, &i64s);
+        let t = wrap_index(e, t, n);
+        let mut hit: Option<Value> = None;
+        for k in 0..r {
+            let p = ix(e, k);
+            let target = if k == ax { t } else { ix(e, r + k) };
+            let eq = e.cmp(Cmp::Eq, p, target, &s);
+            hit = Some(match hit {
+                None => eq,
+                Some(h) => e.op("arith.andi", &[h, eq], &i1),
+            });
+        }
+        let v = match red {
+            None => a[1],
+            Some(cmb) => combine(e, cmb, a[2], a[1], &sc),
+        };
+        vec![e.select(hit.unwrap(), v, a[2])]
+    }))
+}
+
+fn scatter_nd(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let di = l.in_info(0)?;
+    let ii = l.in_info(1)?;
+    let r = di.rank();
+    let k = *ii.shape.last().ok_or("ScatterND indices must have rank 1 or more")? as usize;
+    let red = reduction_of(l)?;
+    let (data, ind, upd) = (l.operand(0)?, l.operand(1)?, l.operand(2)?);
+    let sc = di.sc.clone();
+    let u = ii.rank() - 1;
+    // Loops: p (output, parallel), then the update positions (reduction).
+    let nl = r + u;
+    let mut iters = vec![Iterator::Parallel; r];
+    iters.extend(vec![Iterator::Reduction; u]);
+    let mut upd_res: Vec<AffineExpr> = (r..r + u).map(d).collect();
+    upd_res.extend((k..r).map(d));
+    let upd_map = expr_map(nl, upd_res);
+    let init = l.map_op(&di.shape, &sc.ty.clone(), &[data], vec![AffineMap::identity(r as u32)], |_, a| a[0]);
+    let isc_in = ii.sc.clone();
+    let dshape = di.shape.clone();
+    let mut ranges: Vec<i64> = di.shape.clone();
+    ranges.extend(&ii.shape[..u]);
+    Ok(l.generic_ranged(&[upd], &[init], vec![upd_map, expr_map(nl, (0..r).map(d).collect())], &iters, Some(ranges), move |e, a| {
+        let s = isc(e);
+        let i1 = e.ctx.i1();
+        let uidx: Vec<Value> = (r..r + u).map(|i| ix(e, i)).collect();
+        let mut hit: Option<Value> = None;
+        for j in 0..k {
+            let jj = e.index(j as i64);
+            let mut at = uidx.clone();
+            at.push(jj);
+            let v = extract(e, ind, &at);
+            let i64s = Sc { ty: e.ctx.i64(), kind: Kind::Signed };
+            let v = e.cast(v, &isc_in, &i64s);
+            let t = wrap_index(e, v, dshape[j]);
+            let p = ix(e, j);
+            let eq = e.cmp(Cmp::Eq, p, t, &s);
+            hit = Some(match hit {
+                None => eq,
+                Some(h) => e.op("arith.andi", &[h, eq], &i1),
+            });
+        }
+        let v = match red {
+            None => a[0],
+            Some(cmb) => combine(e, cmb, a[1], a[0], &sc),
+        };
+        vec![e.select(hit.unwrap(), v, a[1])]
+    }))
+}
+
