@@ -10,7 +10,9 @@ mod elementwise;
 mod emit;
 mod index;
 mod linalg;
+mod loss;
 mod nn;
+mod quant;
 mod reduce;
 mod resize;
 mod rnn;
@@ -39,6 +41,8 @@ pub fn table() -> Vec<(&'static str, LowerFn)> {
     t.extend_from_slice(resize::TABLE);
     t.extend_from_slice(rnn::TABLE);
     t.extend_from_slice(index::TABLE);
+    t.extend_from_slice(loss::TABLE);
+    t.extend_from_slice(quant::TABLE);
     t
 }
 

@@ -585,7 +585,18 @@ fn softmax(l: &mut Lower) -> Result<Vec<Value>, String> {
             e.select(eq, one, zero)
         })]);
     }
-    let init = l.fill(&reduced_shape(&xi.shape, &[ax], true), &sc, 0.0);
+    Ok(vec![softmax_along(l, x, mx, ax, name == "onnx.LogSoftmax")])
+}
+
+/// Softmax (or log-softmax) of `x` along `ax`, given its max along `ax` (kept dim).
+pub fn softmax_along(l: &mut Lower, x: Value, mx: Value, ax: usize, log: bool) -> Value {
+    let t = l.body.value_type(x).clone();
+    let shape = t.shape().unwrap().to_vec();
+    let sc = Sc::of(l.ctx, t.element_type().unwrap()).unwrap();
+    let r = shape.len();
+    let id = AffineMap::identity(r as u32);
+    let km = out_map(r, &[ax], true);
+    let init = l.fill(&reduced_shape(&shape, &[ax], true), &sc, 0.0);
     let iters: Vec<Iterator> = (0..r).map(|i| if i == ax { Iterator::Reduction } else { Iterator::Parallel }).collect();
     let s1 = sc.clone();
     let sum = l.generic(&[x, mx], &[init], vec![id.clone(), km.clone(), km.clone()], &iters, move |e, a| {
@@ -594,8 +605,7 @@ fn softmax(l: &mut Lower) -> Result<Vec<Value>, String> {
         vec![e.add(a[2], ex, &s1)]
     })[0];
     let s2 = sc.clone();
-    let log = name == "onnx.LogSoftmax";
-    Ok(vec![l.map_op(&xi.shape, &sc.ty.clone(), &[x, mx, sum], vec![id, km.clone(), km], move |e, a| {
+    l.map_op(&shape, &sc.ty.clone(), &[x, mx, sum], vec![id, km.clone(), km], move |e, a| {
         let dlt = e.sub(a[0], a[1], &s2);
         if log {
             let ls = e.op("math.log", &[a[2]], &s2.ty);
@@ -604,9 +614,8 @@ fn softmax(l: &mut Lower) -> Result<Vec<Value>, String> {
             let ex = e.op("math.exp", &[dlt], &s2.ty);
             e.div(ex, a[2], &s2)
         }
-    })])
+    })
 }
-
 
 fn rms_norm(l: &mut Lower) -> Result<Vec<Value>, String> {
     let xi = l.in_info(0)?;
