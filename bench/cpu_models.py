@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""CPU speed against ONNX Runtime, one thread each, on models of real
+architectures with random weights (built here with the `onnx` package):
+a MobileNetV2-like and a ResNet-18-like CNN at 224x224, a transformer encoder
+block, an MLP and a two-layer LSTM.
+
+For each model, in one run: our median latency (`npu-run --perf N --json`,
+after a warm-up run) and ONNX Runtime's median (InferenceSession with
+intra_op_num_threads=1, same number of runs, after a warm-up), the ratio
+ours/ORT, our compile time, and that our outputs match ORT's. Ends with the
+geometric mean of the ratios.
+
+usage: bench/cpu_models.py [--runs 20] [--only NAME ...] [--keep DIR]
+"""
+import argparse
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NPU_RUN = os.path.join(ROOT, "target", "release", "npu-run")
+
+
+class G:
+    """A tiny graph builder: nodes, initializers with random weights, unique names."""
+
+    def __init__(self, seed=0):
+        self.nodes, self.inits, self.n = [], [], 0
+        self.rng = np.random.default_rng(seed)
+
+    def name(self, p):
+        self.n += 1
+        return f"{p}{self.n}"
+
+    def weight(self, shape, scale=None):
+        fan_in = int(np.prod(shape[1:])) if len(shape) > 1 else shape[0]
+        scale = scale or (1.0 / math.sqrt(max(fan_in, 1)))
+        n = self.name("w")
+        self.inits.append(numpy_helper.from_array((self.rng.standard_normal(shape) * scale).astype(np.float32), n))
+        return n
+
+    def const(self, arr, dtype=np.int64):
+        n = self.name("c")
+        self.inits.append(numpy_helper.from_array(np.array(arr, dtype=dtype), n))
+        return n
+
+    def op(self, ty, ins, n_out=1, **attrs):
+        outs = [self.name(ty.lower()) for _ in range(n_out)]
+        self.nodes.append(helper.make_node(ty, ins, outs, name=outs[0], **attrs))
+        return outs[0] if n_out == 1 else outs
+
+    def conv_bn(self, x, cin, cout, k, stride=1, group=1, act="relu"):
+        w = self.weight([cout, cin // group, k, k])
+        y = self.op("Conv", [x, w], kernel_shape=[k, k], strides=[stride, stride], pads=[k // 2] * 4, group=group)
+        scale = self.const(self.rng.uniform(0.5, 1.5, cout), np.float32)
+        bias = self.const(self.rng.uniform(-0.1, 0.1, cout), np.float32)
+        mean = self.const(self.rng.uniform(-0.1, 0.1, cout), np.float32)
+        var = self.const(self.rng.uniform(0.5, 1.5, cout), np.float32)
+        y = self.op("BatchNormalization", [y, scale, bias, mean, var])
+        if act == "relu":
+            y = self.op("Relu", [y])
+        elif act == "relu6":
+            y = self.op("Clip", [y, self.const(0.0, np.float32), self.const(6.0, np.float32)])
+        return y
+
+    def model(self, inputs, outputs):
+        g = helper.make_graph(self.nodes, "bench", inputs, outputs, self.inits)
+        m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], producer_name="bench")
+        m.ir_version = 8
+        return m
+
+
+def vi(name, shape):
+    return helper.make_tensor_value_info(name, TensorProto.FLOAT, shape)
+
+
+def resnet18():
+    g = G(1)
+    x = g.conv_bn("x", 3, 64, 7, stride=2)
+    x = g.op("MaxPool", [x], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])
+    cin = 64
+    for cout, stride in [(64, 1), (128, 2), (256, 2), (512, 2)]:
+        for b in range(2):
+            s = stride if b == 0 else 1
+            y = g.conv_bn(x, cin, cout, 3, stride=s)
+            y = g.conv_bn(y, cout, cout, 3, act=None)
+            sc = x if (s == 1 and cin == cout) else g.conv_bn(x, cin, cout, 1, stride=s, act=None)
+            x = g.op("Relu", [g.op("Add", [y, sc])])
+            cin = cout
+    x = g.op("GlobalAveragePool", [x])
+    x = g.op("Flatten", [x])
+    x = g.op("Gemm", [x, g.weight([1000, 512]), g.const(np.zeros(1000), np.float32)], transB=1)
+    g.nodes[-1].output[0] = "y"
+    return g.model([vi("x", [1, 3, 224, 224])], [vi("y", [1, 1000])])
+
+
+def mobilenetv2():
+    g = G(2)
+    x = g.conv_bn("x", 3, 32, 3, stride=2, act="relu6")
+    cin = 32
+    for t, c, n, s in [(1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2), (6, 96, 3, 1), (6, 160, 3, 2), (6, 320, 1, 1)]:
+        for i in range(n):
+            stride = s if i == 0 else 1
+            hid = cin * t
+            y = x if t == 1 else g.conv_bn(x, cin, hid, 1, act="relu6")
+            y = g.conv_bn(y, hid, hid, 3, stride=stride, group=hid, act="relu6")
+            y = g.conv_bn(y, hid, c, 1, act=None)
+            x = g.op("Add", [x, y]) if (stride == 1 and cin == c) else y
+            cin = c
+    x = g.conv_bn(x, cin, 1280, 1, act="relu6")
+    x = g.op("GlobalAveragePool", [x])
+    x = g.op("Flatten", [x])
+    x = g.op("Gemm", [x, g.weight([1000, 1280]), g.const(np.zeros(1000), np.float32)], transB=1)
+    g.nodes[-1].output[0] = "y"
+    return g.model([vi("x", [1, 3, 224, 224])], [vi("y", [1, 1000])])
+
+
+def transformer(seq=128, d=256, heads=4, ff=1024):
+    g = G(3)
+    dh = d // heads
+
+    def ln(x):
+        return g.op("LayerNormalization", [x, g.const(np.ones(d), np.float32), g.const(np.zeros(d), np.float32)], axis=-1)
+
+    def proj(x, din, dout):
+        return g.op("Add", [g.op("MatMul", [x, g.weight([din, dout])]), g.const(np.zeros(dout), np.float32)])
+
+    def split_heads(x):
+        x = g.op("Reshape", [x, g.const([1, seq, heads, dh])])
+        return g.op("Transpose", [x], perm=[0, 2, 1, 3])
+
+    x = "x"
+    q, k, v = (split_heads(proj(x, d, d)) for _ in range(3))
+    att = g.op("MatMul", [q, g.op("Transpose", [k], perm=[0, 1, 3, 2])])
+    att = g.op("Mul", [att, g.const(1.0 / math.sqrt(dh), np.float32)])
+    att = g.op("Softmax", [att], axis=-1)
+    o = g.op("MatMul", [att, v])
+    o = g.op("Reshape", [g.op("Transpose", [o], perm=[0, 2, 1, 3]), g.const([1, seq, d])])
+    x1 = ln(g.op("Add", [x, proj(o, d, d)]))
+    h = proj(x1, d, ff)
+    h = g.op("Mul", [h, g.op("Add", [g.const(1.0, np.float32), g.op("Erf", [g.op("Div", [h, g.const(math.sqrt(2.0), np.float32)])])])])
+    h = g.op("Mul", [h, g.const(0.5, np.float32)])
+    y = ln(g.op("Add", [x1, proj(h, ff, d)]))
+    g.nodes[-1].output[0] = "y"
+    return g.model([vi("x", [1, seq, d])], [vi("y", [1, seq, d])])
+
+
+def mlp(batch=64, widths=(784, 1024, 1024, 10)):
+    g = G(4)
+    x = "x"
+    for i in range(len(widths) - 1):
+        x = g.op("Gemm", [x, g.weight([widths[i], widths[i + 1]]), g.const(np.zeros(widths[i + 1]), np.float32)])
+        if i < len(widths) - 2:
+            x = g.op("Relu", [x])
+    g.nodes[-1].output[0] = "y"
+    return g.model([vi("x", [batch, widths[0]])], [vi("y", [batch, widths[-1]])])
+
+
+def lstm2(seq=32, batch=1, inp=128, hid=256):
+    g = G(5)
+    x = "x"
+    size = inp
+    for layer in range(2):
+        w, r = g.weight([1, 4 * hid, size]), g.weight([1, 4 * hid, hid])
+        b = g.const(np.zeros((1, 8 * hid)), np.float32)
+        y, _, _ = g.op("LSTM", [x, w, r, b], n_out=3, hidden_size=hid)
+        x = g.op("Squeeze", [y, g.const([1])])
+        size = hid
+    g.nodes[-1].output[0] = "y"
+    return g.model([vi("x", [seq, batch, inp])], [vi("y", [seq, batch, hid])])
+
+
+MODELS = {"mobilenetv2": mobilenetv2, "resnet18": resnet18, "transformer": transformer, "mlp": mlp, "lstm2": lstm2}
+
+
+def ort_median(path, feeds, runs):
+    import onnxruntime as ort
+
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = 1
+    so.inter_op_num_threads = 1
+    sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+    out = sess.run(None, feeds)
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        sess.run(None, feeds)
+        times.append((time.perf_counter() - t) * 1e3)
+    return statistics.median(times), out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=20)
+    ap.add_argument("--only", nargs="*")
+    ap.add_argument("--keep")
+    a = ap.parse_args()
+    if not os.path.exists(NPU_RUN):
+        subprocess.run(["cargo", "build", "--release", "-q", "-p", "tools"], cwd=ROOT, check=True)
+    d = a.keep or tempfile.mkdtemp(prefix="npu-bench-")
+    os.makedirs(d, exist_ok=True)
+    rows = []
+    print(f"{'model':<12} {'ours p50 ms':>12} {'ORT p50 ms':>11} {'ratio':>7} {'compile s':>10}  outputs")
+    for name, build in MODELS.items():
+        if a.only and name not in a.only:
+            continue
+        m = build()
+        path = os.path.join(d, f"{name}.onnx")
+        onnx.save(m, path)
+        x = m.graph.input[0]
+        shape = [dim.dim_value for dim in x.type.tensor_type.shape.dim]
+        data = np.random.default_rng(7).standard_normal(shape).astype(np.float32)
+        np.save(os.path.join(d, f"{name}.x.npy"), data)
+        ort_ms, ort_out = ort_median(path, {x.name: data}, a.runs)
+        outdir = os.path.join(d, f"{name}.out")
+        r = subprocess.run(
+            [NPU_RUN, path, "--input", f"{x.name}={os.path.join(d, name + '.x.npy')}", "--output-dir", outdir, "--perf", str(a.runs), "--json"],
+            capture_output=True, text=True,
+        )
+        if r.returncode != 0:
+            print(f"{name:<12} failed: {r.stderr.strip().splitlines()[-1] if r.stderr.strip() else r.returncode}")
+            continue
+        perf = json.loads(r.stdout.strip().splitlines()[-1])
+        ours = np.load(os.path.join(outdir, m.graph.output[0].name + ".npy"))
+        err = float(np.max(np.abs(ours - ort_out[0])))
+        ok = np.allclose(ours, ort_out[0], rtol=1e-3, atol=1e-4)
+        ratio = perf["p50_ms"] / ort_ms
+        rows.append(ratio)
+        print(f"{name:<12} {perf['p50_ms']:>12.2f} {ort_ms:>11.2f} {ratio:>7.2f} {perf['compile_ms'] / 1e3:>10.2f}  {'match' if ok else 'MISMATCH'} (max abs diff {err:.1e})")
+    if rows:
+        gm = math.exp(sum(math.log(r) for r in rows) / len(rows))
+        print(f"geometric mean ratio (ours / ONNX Runtime, lower is better): {gm:.2f}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
