@@ -39,6 +39,29 @@ pub const OPS: &[OpDef] = &[
         properties: &[required("kind", AttrKind::Any), optional("fastmath", AttrKind::Any)],
         ..OpDef::DEFAULT
     },
+    OpDef {
+        name: "vector.create_mask",
+        summary: "A mask whose first n lanes are set (n clamped to the vector's length).",
+        operands: Count::AtLeast(1),
+        results: Count::Exactly(1),
+        traits: &[Trait::Pure],
+        ..OpDef::DEFAULT
+    },
+    OpDef {
+        name: "vector.maskedload",
+        summary: "Reads the lanes a mask sets from consecutive memref elements; the others come from a pass-through vector.",
+        operands: Count::AtLeast(3),
+        results: Count::Exactly(1),
+        properties: &[optional("alignment", AttrKind::Any)],
+        ..OpDef::DEFAULT
+    },
+    OpDef {
+        name: "vector.maskedstore",
+        summary: "Writes the lanes a mask sets to consecutive memref elements.",
+        operands: Count::AtLeast(3),
+        properties: &[optional("alignment", AttrKind::Any)],
+        ..OpDef::DEFAULT
+    },
 ];
 
 pub static DIALECT: DialectDef = DialectDef { name: "vector", ops: OPS, materialize_constant: None };

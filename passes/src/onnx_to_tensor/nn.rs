@@ -128,7 +128,8 @@ fn pad_spatial(l: &mut Lower, x: Value, before: &[i64], after: &[i64]) -> Value 
     })
 }
 
-/// Conv: loops (n, m, o_1..o_s | c, k_1..k_s); X read at
+/// Conv: with one group, a matrix product (below); grouped, loops
+/// (n, m, o_1..o_s | c, k_1..k_s) with X read at
 /// (n, group_base(m) + c, o_i * stride_i + k_i * dilation_i) after zero padding.
 fn conv(l: &mut Lower) -> Result<Vec<Value>, String> {
     let xi = l.in_info(0)?;
@@ -147,16 +148,21 @@ fn conv(l: &mut Lower) -> Result<Vec<Value>, String> {
     }
     let x = l.operand(0)?;
     let x = pad_spatial(l, x, &w.before, &w.after);
+    let sc = out.sc.clone();
+    let wv = l.operand(1)?;
+    if g == 1 {
+        return Ok(vec![conv_as_matmul(l, x, wv, l.opt(2), &w, &out.shape, &sc)?]);
+    }
     let n_loops = 3 + 2 * s;
     let cl = 2 + s;
-    let chan = if g == 1 { d(cl) } else { add(mul(AffineExpr::FloorDiv(Box::new(d(1)), Box::new(c(m_total / g))), c_per), d(cl)) };
+    // Grouped: input channel = (m / (M/g)) · (C/g) + c.
+    let chan = add(mul(AffineExpr::FloorDiv(Box::new(d(1)), Box::new(c(m_total / g))), c_per), d(cl));
     let mut xres = vec![d(0), chan];
     for i in 0..s {
         xres.push(add(mul(d(2 + i), w.strides[i]), mul(d(cl + 1 + i), w.dilations[i])));
     }
     let mut wres = vec![d(1), d(cl)];
     wres.extend((0..s).map(|i| d(cl + 1 + i)));
-    let sc = out.sc.clone();
     let init = match l.opt(2) {
         Some(b) => {
             let r = out.rank();
@@ -166,8 +172,47 @@ fn conv(l: &mut Lower) -> Result<Vec<Value>, String> {
     };
     let mut iters = vec![Iterator::Parallel; 2 + s];
     iters.extend(vec![Iterator::Reduction; 1 + s]);
-    let wv = l.operand(1)?;
     Ok(vec![super::linalg::contract(l, x, expr_map(n_loops, xres), wv, expr_map(n_loops, wres), init, &iters, 1.0, (None, None))])
+}
+
+/// Conv with one group as a matrix product (im2col): the (padded) input is
+/// gathered into columns [N, C·K, P] (P = output positions; no copy at all
+/// for an unstrided 1×1 kernel), the weight viewed as [M, C·K], and
+/// out[n, m, p] = Σ_q W[m, q] · col[n, q, p] is one contraction, which the
+/// loop lowering register-tiles.
+fn conv_as_matmul(l: &mut Lower, x: Value, wv: Value, bias: Option<Value>, w: &Window, out_shape: &[i64], sc: &Sc) -> Result<Value, String> {
+    let xs = l.body.value_type(x).shape().unwrap().to_vec();
+    let ws = l.body.value_type(wv).shape().unwrap().to_vec();
+    let s = xs.len() - 2;
+    let (n, c, m) = (xs[0], xs[1], ws[0]);
+    let kernel = &ws[2..];
+    let k: i64 = kernel.iter().product();
+    let p: i64 = out_shape[2..].iter().product();
+    let direct = kernel.iter().all(|&k| k == 1) && w.strides.iter().all(|&s| s == 1) && xs[2..] == out_shape[2..];
+    let col = if direct {
+        super::shape::reshape(l, x, &[n, c, p])
+    } else {
+        // col[n, c, k_1..k_s, o_1..o_s] = x[n, c, o_i * stride_i + k_i * dilation_i]
+        let mut cshape = vec![n, c];
+        cshape.extend_from_slice(kernel);
+        cshape.extend_from_slice(&out_shape[2..]);
+        let r = cshape.len();
+        let mut res = vec![d(0), d(1)];
+        for i in 0..s {
+            res.push(add(mul(d(2 + s + i), w.strides[i]), mul(d(2 + i), w.dilations[i])));
+        }
+        let col = l.map_op(&cshape, &sc.ty.clone(), &[x], vec![expr_map(r, res)], |_, a| a[0]);
+        super::shape::reshape(l, col, &[n, c * k, p])
+    };
+    let w2 = super::shape::reshape(l, wv, &[m, c * k]);
+    let init = match bias {
+        Some(b) => l.map_op(&[n, m, p], &sc.ty.clone(), &[b], vec![dims_map(3, &[1])], |_, a| a[0]),
+        None => l.fill(&[n, m, p], sc, 0.0),
+    };
+    // Loops: n, m, p | q.
+    let iters = [Iterator::Parallel, Iterator::Parallel, Iterator::Parallel, Iterator::Reduction];
+    let y = super::linalg::contract(l, w2, expr_map(4, vec![d(1), d(3)]), col, expr_map(4, vec![d(0), d(3), d(2)]), init, &iters, 1.0, (None, None));
+    Ok(super::shape::reshape(l, y, out_shape))
 }
 
 /// ConvTranspose: out[n, m, o] = sum over (c, k) of x[n, c, i] * w[c, m, k]

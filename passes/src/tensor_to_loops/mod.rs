@@ -13,9 +13,11 @@ use ir::{Body, Context, InsertPoint, Location, OpId, OperationState, Type, Value
 use std::collections::HashMap;
 use tensor::{Generic, Iterator};
 
+mod contraction;
+
 pub struct TensorToLoops;
 
-struct B<'a> {
+pub(crate) struct B<'a> {
     ctx: &'a Context,
     loc: Location,
 }
@@ -81,6 +83,18 @@ impl B<'_> {
         let mut ops = vec![v, m];
         ops.extend_from_slice(idx);
         self.op(body, at, "memref.store", &ops, &[], &[]);
+    }
+    /// `scf.for %iv = lb to ub step st` without carried values: (op, body block, iv).
+    fn for_range(&self, body: &mut Body, at: &mut InsertPoint, lb: Value, ub: Value, step: Value) -> (OpId, ir::Block, Value) {
+        let region = body.new_region();
+        let block = body.add_block(region, &[self.ctx.index()]);
+        let st = OperationState::new(self.ctx.op_name("scf.for"), self.loc.clone()).operands(&[lb, ub, step]).region(region);
+        let op = body.build(st, *at);
+        if let InsertPoint::After(_) = at {
+            *at = InsertPoint::After(op);
+        }
+        let iv = body.block_args(block)[0];
+        (op, block, iv)
     }
     /// `scf.for %iv = 0 to n step 1 iter_args(carried)`: returns (op, body block, iv, carried args).
     fn for_loop(&self, body: &mut Body, at: &mut InsertPoint, n: i64, carried: &[Value]) -> (OpId, ir::Block, Value, Vec<Value>) {
@@ -155,6 +169,10 @@ fn lower_generic(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String>
     }
     let sizes: Vec<i64> = sizes.into_iter().map(|s| s.ok_or("a loop without a known size")).collect::<Result<_, _>>()?;
     let b = B { ctx, loc: body.op(op).loc.clone() };
+    if let Some(p) = contraction::plan(ctx, body, op) {
+        contraction::lower(&b, body, op, &p, &sizes);
+        return Ok(());
+    }
     let n = iters.len();
     // Parallel loops first, then reductions (the order the lowering built them in is kept within each kind).
     let order: Vec<usize> = (0..n).filter(|&i| iters[i] == Iterator::Parallel).chain((0..n).filter(|&i| iters[i] == Iterator::Reduction)).collect();

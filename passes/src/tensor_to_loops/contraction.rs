@@ -1,0 +1,251 @@
+//! The fast path for contractions (`C[.., i, j] += A[.., i, k] * B[.., k, j]`
+//! in any affine form: matmul, batched matmul, Gemm, convolution after
+//! im2col): a register-tiled, vectorized loop nest.
+//!
+//! `j` must be the output's last dim and B's last dim at unit stride (so a row
+//! of B and of C are contiguous vectors); `i` indexes A and C but not B; one
+//! reduction loop `k`. For each tile of MR rows × NV vectors of 16 lanes the
+//! accumulators live in registers (`scf.for` iter_args) across the whole k
+//! loop: per k, NV vector loads of B, MR scalar loads of A broadcast, MR×NV
+//! fused multiply-adds. The j tail is masked (`vector.maskedload/store`); the
+//! i tail runs the same kernel one row at a time. Tiles iterate j-outer so a
+//! K×(16·NV) panel of B stays in cache while every row block of A passes.
+
+use super::B;
+use ir::affine::AffineExpr;
+use ir::attributes::{AttrData, Attribute, DenseData};
+use ir::types::TypeData;
+use ir::{Body, Context, InsertPoint, OpId, Type, Value};
+use tensor::{Generic, Iterator};
+
+const LANES: i64 = 16;
+const NV: usize = 2;
+const MR: usize = 8;
+
+pub struct Plan {
+    a: usize,
+    b: usize,
+    i: Option<usize>,
+    j: usize,
+    k: usize,
+    batch: Vec<usize>,
+}
+
+fn uses_dim(e: &AffineExpr, d: usize) -> bool {
+    match e {
+        AffineExpr::Dim(x) => *x as usize == d,
+        AffineExpr::Sym(_) | AffineExpr::Const(_) => false,
+        AffineExpr::Add(a, b) | AffineExpr::Mul(a, b) | AffineExpr::Mod(a, b) | AffineExpr::FloorDiv(a, b) | AffineExpr::CeilDiv(a, b) => uses_dim(a, d) || uses_dim(b, d),
+    }
+}
+
+/// Whether the body is exactly `yield acc + x * y` over the two inputs.
+fn is_mul_add(body: &Body, block: ir::Block) -> bool {
+    let args = body.block_args(block).to_vec();
+    let ops: Vec<OpId> = body.block_ops(block).collect();
+    if ops.len() != 3 || args.len() != 3 {
+        return false;
+    }
+    let (m, a, y) = (ops[0], ops[1], ops[2]);
+    if body.name(m).as_str() != "arith.mulf" || body.name(a).as_str() != "arith.addf" || body.name(y).as_str() != "tensor.yield" {
+        return false;
+    }
+    let mo = body.op(m).operands();
+    let ins_ok = (mo[0] == args[0] && mo[1] == args[1]) || (mo[0] == args[1] && mo[1] == args[0]);
+    let p = body.op(m).result(0);
+    let ao = body.op(a).operands();
+    let add_ok = (ao[0] == args[2] && ao[1] == p) || (ao[1] == args[2] && ao[0] == p);
+    ins_ok && add_ok && body.op(y).operands() == [body.op(a).result(0)]
+}
+
+fn is_f32_memref(ctx: &Context, t: &Type) -> bool {
+    matches!(t.data(), TypeData::MemRef { elem, layout: None, shape, .. } if *elem == ctx.f32() && !shape.contains(&ir::types::DYNAMIC))
+}
+
+pub fn plan(ctx: &Context, body: &Body, op: OpId) -> Option<Plan> {
+    let g = Generic::new(body, op);
+    let (ins, outs) = (g.inputs(), g.outputs());
+    if ins.len() != 2 || outs.len() != 1 || !ins.iter().chain(outs).all(|v| is_f32_memref(ctx, body.value_type(*v))) {
+        return None;
+    }
+    if !is_mul_add(body, g.block()) {
+        return None;
+    }
+    let iters = g.iterators();
+    let reds: Vec<usize> = (0..iters.len()).filter(|&l| iters[l] == Iterator::Reduction).collect();
+    if reds.len() != 1 {
+        return None;
+    }
+    let k = reds[0];
+    let maps = g.maps();
+    let cm = &maps[2];
+    let AffineExpr::Dim(j) = cm.results.last()? else { return None };
+    let j = *j as usize;
+    if cm.results.iter().any(|e| !matches!(e, AffineExpr::Dim(_))) {
+        return None;
+    }
+    for b in 0..2 {
+        let bm = &maps[b];
+        let am = &maps[1 - b];
+        if bm.results.last() != Some(&AffineExpr::Dim(j as u32)) || bm.results[..bm.results.len() - 1].iter().any(|e| uses_dim(e, j)) || am.results.iter().any(|e| uses_dim(e, j)) {
+            continue;
+        }
+        let i = if cm.results.len() >= 2 {
+            match &cm.results[cm.results.len() - 2] {
+                AffineExpr::Dim(i) if !bm.results.iter().any(|e| uses_dim(e, *i as usize)) => Some(*i as usize),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        let batch = (0..iters.len()).filter(|&l| l != j && l != k && Some(l) != i).collect();
+        return Some(Plan { a: 1 - b, b, i, j, k, batch });
+    }
+    None
+}
+
+fn vec_type(ctx: &Context, elem: &Type) -> Type {
+    ctx.intern_type(TypeData::Vector { shape: vec![LANES], scalable: vec![false], elem: elem.clone() })
+}
+
+pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
+    let ctx = b.ctx;
+    let g = Generic::new(body, op);
+    let (ins, out) = (g.inputs().to_vec(), g.outputs()[0]);
+    let maps = g.maps();
+    let (am, bm, cm) = (maps[p.a].clone(), maps[p.b].clone(), maps[2].clone());
+    let (av, bv) = (ins[p.a], ins[p.b]);
+    let f32t = ctx.f32();
+    let vt = vec_type(ctx, &f32t);
+    let mt = ctx.intern_type(TypeData::Vector { shape: vec![LANES], scalable: vec![false], elem: ctx.i1() });
+    let n = sizes.len();
+    let mut at = InsertPoint::Before(op);
+    let mut ivs: Vec<Option<Value>> = vec![None; n];
+    // Batch loops.
+    for &l in &p.batch {
+        let (_, block, iv, _) = b.for_loop(body, &mut at, sizes[l], &[]);
+        b.yield_(body, block, &[]);
+        ivs[l] = Some(iv);
+        at = InsertPoint::Before(body.last_op(block).unwrap());
+    }
+    let zero_attr = Attribute::new(AttrData::Dense { ty: vt.clone(), data: DenseData::canonical(vec![0u8; 4 * LANES as usize], 4, LANES as usize) });
+    let zero = {
+        let o = b.op(body, &mut at, "arith.constant", &[], &[vt.clone()], &[("value", zero_attr)]);
+        body.op(o).result(0)
+    };
+    // j0 loop, step 16·NV.
+    let nj = sizes[p.j];
+    let step = LANES * NV as i64;
+    let (jblock, j0) = {
+        let lb = b.index(body, &mut at, 0);
+        let ub = b.index(body, &mut at, nj);
+        let st = b.index(body, &mut at, step);
+        let (fop, block, iv) = b.for_range(body, &mut at, lb, ub, st);
+        let _ = fop;
+        (block, iv)
+    };
+    b.yield_(body, jblock, &[]);
+    let mut at_j = InsertPoint::Before(body.last_op(jblock).unwrap());
+    // Lane offsets and masks of this column tile.
+    let mut jvs = Vec::new();
+    let mut masks = Vec::new();
+    let nj_v = b.index(body, &mut at_j, nj);
+    for v in 0..NV {
+        let off = b.index(body, &mut at_j, LANES * v as i64);
+        let jv = b.bin(body, &mut at_j, "arith.addi", j0, off);
+        let rem = b.bin(body, &mut at_j, "arith.subi", nj_v, jv);
+        let m = b.op(body, &mut at_j, "vector.create_mask", &[rem], &[mt.clone()], &[]);
+        jvs.push(jv);
+        masks.push(body.op(m).result(0));
+    }
+    let m_total = p.i.map(|i| sizes[i]).unwrap_or(1);
+    let full = m_total - m_total % MR as i64;
+    // Row tiles of MR, then the remaining rows one at a time.
+    let emit_rows = |body: &mut Body, at: &mut InsertPoint, lo: i64, hi: i64, mr: usize| {
+        if lo >= hi {
+            return;
+        }
+        let lbv = b.index(body, at, lo);
+        let ubv = b.index(body, at, hi);
+        let stv = b.index(body, at, mr as i64);
+        let (_, iblock, i0) = b.for_range(body, at, lbv, ubv, stv);
+        b.yield_(body, iblock, &[]);
+        let mut ati = InsertPoint::Before(body.last_op(iblock).unwrap());
+        let mut rows = Vec::new();
+        for r in 0..mr {
+            let rv = b.index(body, &mut ati, r as i64);
+            rows.push(b.bin(body, &mut ati, "arith.addi", i0, rv));
+        }
+        // Index lists for C at (row r, vector v), with k unused.
+        let idx_at = |body: &mut Body, at: &mut InsertPoint, map: &ir::affine::AffineMap, r: usize, v: Option<usize>, k: Option<Value>| -> Vec<Value> {
+            let mut iv: Vec<Value> = Vec::with_capacity(n);
+            for l in 0..n {
+                let val = if l == p.j {
+                    v.map(|v| jvs[v]).unwrap_or(j0)
+                } else if Some(l) == p.i {
+                    rows[r]
+                } else if l == p.k {
+                    k.unwrap_or(j0)
+                } else {
+                    ivs[l].unwrap_or(j0)
+                };
+                iv.push(val);
+            }
+            map.results.iter().map(|e| b.expr(body, at, e, &iv)).collect()
+        };
+        let mut accs = Vec::new();
+        for r in 0..mr {
+            for v in 0..NV {
+                let idx = idx_at(body, &mut ati, &cm, r, Some(v), None);
+                let mut ops = vec![out];
+                ops.extend(idx);
+                ops.push(masks[v]);
+                ops.push(zero);
+                let o = b.op(body, &mut ati, "vector.maskedload", &ops, &[vt.clone()], &[]);
+                accs.push(body.op(o).result(0));
+            }
+        }
+        let (kop, kblock, kiv, kargs) = b.for_loop(body, &mut ati, sizes[p.k], &accs);
+        let mut atk = InsertPoint::AtEnd(kblock);
+        let mut bvecs = Vec::new();
+        for v in 0..NV {
+            let idx = idx_at(body, &mut atk, &bm, 0, Some(v), Some(kiv));
+            let mut ops = vec![bv];
+            ops.extend(idx);
+            ops.push(masks[v]);
+            ops.push(zero);
+            let o = b.op(body, &mut atk, "vector.maskedload", &ops, &[vt.clone()], &[]);
+            bvecs.push(body.op(o).result(0));
+        }
+        let mut new_accs = Vec::new();
+        for r in 0..mr {
+            let idx = idx_at(body, &mut atk, &am, r, None, Some(kiv));
+            let a = b.load(body, &mut atk, av, &idx);
+            let ab = b.op(body, &mut atk, "vector.broadcast", &[a], &[vt.clone()], &[]);
+            let ab = body.op(ab).result(0);
+            for v in 0..NV {
+                let o = b.op(body, &mut atk, "vector.fma", &[ab, bvecs[v], kargs[r * NV + v]], &[vt.clone()], &[]);
+                new_accs.push(body.op(o).result(0));
+            }
+        }
+        b.yield_(body, kblock, &new_accs);
+        let results = body.op(kop).results().to_vec();
+        for r in 0..mr {
+            for v in 0..NV {
+                let idx = idx_at(body, &mut ati, &cm, r, Some(v), None);
+                let mut ops = vec![out];
+                ops.extend(idx);
+                ops.push(masks[v]);
+                ops.push(results[r * NV + v]);
+                b.op(body, &mut ati, "vector.maskedstore", &ops, &[], &[]);
+            }
+        }
+    };
+    if p.i.is_some() {
+        emit_rows(body, &mut at_j, 0, full, MR);
+        emit_rows(body, &mut at_j, full, m_total, 1);
+    } else {
+        emit_rows(body, &mut at_j, 0, 1, 1);
+    }
+    body.erase(op);
+}
