@@ -95,7 +95,7 @@ fn gemm(l: &mut Lower) -> Result<Vec<Value>, String> {
     let (alpha, beta) = (l.float_attr("alpha", 1.0), l.float_attr("beta", 1.0));
     // Loops: m, n, k.
     let a_map = expr_map(3, if ta { vec![d(2), d(0)] } else { vec![d(0), d(2)] });
-    let b_map = expr_map(3, if tb { vec![d(1), d(2)] } else { vec![d(2), d(1)] });
+    let b_map = expr_map(3, vec![d(2), d(1)]);
     let sc = out.sc.clone();
     let init = match l.opt(2) {
         Some(cv) if beta != 0.0 => {
@@ -115,7 +115,13 @@ fn gemm(l: &mut Lower) -> Result<Vec<Value>, String> {
         }
         _ => l.fill(&out.shape, &sc, 0.0),
     };
-    let (va, vb) = (l.operand(0)?, l.operand(1)?);
+    let (va, mut vb) = (l.operand(0)?, l.operand(1)?);
+    if tb {
+        // B transposed to [K, N] first, so the product reads its rows contiguously (vectorized).
+        let bi = l.in_info(1)?;
+        let t = [bi.shape[1], bi.shape[0]];
+        vb = l.map_op(&t, &bi.sc.ty.clone(), &[vb], vec![expr_map(2, vec![d(1), d(0)])], |_, a| a[0]);
+    }
     Ok(vec![contract(l, va, a_map, vb, b_map, init, &[Iterator::Parallel, Iterator::Parallel, Iterator::Reduction], alpha, (None, None))])
 }
 

@@ -134,7 +134,17 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
             return Err(format!("activation '{}' is not supported yet", a.name));
         }
     }
-    let (x, w, r) = (l.operand(0)?, l.operand(1)?, l.operand(2)?);
+    let (x, w0, r0) = (l.operand(0)?, l.operand(1)?, l.operand(2)?);
+    // W and R transposed once to [dirs, K, gates·H], so every step's products
+    // read weight rows contiguously along the gates (the vectorized form).
+    let transpose_last2 = |l: &mut Lower, v: Value| -> Result<Value, String> {
+        let sh = l.info(v)?.shape;
+        l.info(v)?;
+        let t = vec![sh[0], sh[2], sh[1]];
+        Ok(l.map_op(&t, &sc.ty.clone(), &[v], vec![expr_map(3, vec![d(0), d(2), d(1)])], |_, a| a[0]))
+    };
+    let w = transpose_last2(l, w0)?;
+    let r = transpose_last2(l, r0)?;
     let b = l.opt(3);
     let h0 = l.opt(5);
     let c0 = if cell == Cell::Lstm { l.opt(6) } else { None };
@@ -187,7 +197,7 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
                 None => l.fill(&[batch, g], &sc, 0.0),
             };
             let xmap = if batch_first { expr_map(3, vec![d(0), c(t), d(2)]) } else { expr_map(3, vec![c(t), d(0), d(2)]) };
-            let wmap = expr_map(3, vec![c(dir), d(1), d(2)]);
+            let wmap = expr_map(3, vec![c(dir), d(2), d(1)]);
             let it3 = [Iterator::Parallel, Iterator::Parallel, Iterator::Reduction];
             let xw = contract(l, x, xmap, w, wmap, bias_init, &it3, 1.0, (None, None));
             // H_{t-1} R^T: for GRU's h gate (rows 2H..3H) this must wait for the reset gate, so it is kept apart.
@@ -200,7 +210,7 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
                 l.fill(&[batch, g], &sc, 0.0)
             };
             let hmap = expr_map(3, vec![d(0), d(2)]);
-            let rmap = expr_map(3, vec![c(dir), d(1), d(2)]);
+            let rmap = expr_map(3, vec![c(dir), d(2), d(1)]);
             let hr = contract(l, h, hmap, r, rmap, rinit, &it3, 1.0, (None, None));
             let (nh, nc) = match cell {
                 Cell::Rnn => {
@@ -288,7 +298,7 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
                         let rh = l.map_op(&state_shape, &sc.ty.clone(), &[rg, h], vec![st.clone(), st.clone()], move |e, a| e.mul(a[0], a[1], &s2));
                         // Rb_h is already in the bias-initialized input term.
                         let init = l.fill(&state_shape, &sc, 0.0);
-                        let rmap = expr_map(3, vec![c(dir), add_c(d(1), 2 * hidden), d(2)]);
+                        let rmap = expr_map(3, vec![c(dir), d(2), add_c(d(1), 2 * hidden)]);
                         contract(l, rh, expr_map(3, vec![d(0), d(2)]), r, rmap, init, &it3, 1.0, (None, None))
                     };
                     let s3 = s.clone();
