@@ -191,7 +191,13 @@ fn lower_generic(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String>
     if first_red == n {
         let ivs: Vec<Value> = ivs.into_iter().map(|v| v.unwrap()).collect();
         let mut args = Vec::new();
-        for (v, m) in ins.iter().chain(&outs).zip(&maps) {
+        let block_args = body.block_args(g_block).to_vec();
+        for (k, (v, m)) in ins.iter().chain(&outs).zip(&maps).enumerate() {
+            if !body.has_uses(block_args[k]) {
+                // An element the body never reads (usually the destination's old value): no load.
+                args.push(block_args[k]);
+                continue;
+            }
             let idx: Vec<Value> = m.results.iter().map(|e| b.expr(body, &mut at, e, &ivs)).collect();
             args.push(b.load(body, &mut at, *v, &idx));
         }

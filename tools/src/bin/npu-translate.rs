@@ -33,9 +33,15 @@ struct Args {
     /// Print locations.
     #[arg(long = "mlir-print-debuginfo")]
     debuginfo: bool,
-    /// What to write: the imported IR (`mlir`), or nothing (`none`: import and verify only).
-    #[arg(long = "emit", default_value = "mlir", value_parser = ["mlir", "none"])]
-    emit: String,
+    /// Compile IR (any level: onnx, tensor or loops) for the CPU; `--emit` says to what (default llvm-ir).
+    #[arg(long = "mlir-to-llvmir")]
+    mlir_to_llvmir: bool,
+    /// What to write: the imported IR (`mlir`); nothing (`none`: import and verify
+    /// only); or compiled for the CPU: the loop-level IR (`loops`), the LLVM
+    /// dialect (`llvm-dialect`), LLVM IR (`llvm-ir`), an object file (`obj`) or a
+    /// shared library (`lib`) whose C entry point is `_mlir_ciface_<graph name>`.
+    #[arg(long = "emit", value_parser = ["mlir", "none", "loops", "llvm-dialect", "llvm-ir", "obj", "lib"])]
+    emit: Option<String>,
     /// Ignore the types the model declares for intermediate values and outputs
     /// (to see what shape inference alone derives); outputs keep theirs as `onnx.declared_type`.
     #[arg(long = "ignore-value-info")]
@@ -58,12 +64,15 @@ fn main() -> ExitCode {
         print!("{}", onnx::table::markdown());
         return ExitCode::SUCCESS;
     }
-    if args.import_onnx == args.export_onnx {
-        eprintln!("npu-translate: error: choose one translation (--import-onnx or --export-onnx)");
+    if [args.import_onnx, args.export_onnx, args.mlir_to_llvmir].iter().filter(|b| **b).count() != 1 {
+        eprintln!("npu-translate: error: choose one translation (--import-onnx, --export-onnx or --mlir-to-llvmir)");
         return ExitCode::FAILURE;
     }
     if args.export_onnx {
         return export(&args);
+    }
+    if args.mlir_to_llvmir {
+        return from_ir(&args);
     }
     let bytes = match std::fs::read(&args.input) {
         Ok(b) => b,
@@ -134,11 +143,100 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    if args.emit == "none" {
+    let emit = args.emit.clone().unwrap_or_else(|| "mlir".into());
+    if emit == "none" {
         return ExitCode::SUCCESS;
+    }
+    if emit != "mlir" {
+        let mut imported = imported;
+        return compile(&args, &ctx, &mut imported.body, imported.module, &emit);
     }
     let text = print_op(&ctx, &imported.body, imported.module, PrintOptions { generic: args.generic, debug_info: args.debuginfo });
     write(&args.output, text.as_bytes())
+}
+
+/// IR text → the CPU pipeline → what `--emit` asks for (LLVM IR by default).
+fn from_ir(args: &Args) -> ExitCode {
+    use std::io::Read;
+    let (file, mut src) = (if args.input.is_empty() { "-" } else { args.input.as_str() }, String::new());
+    let read = if file == "-" { std::io::stdin().read_to_string(&mut src).map(|_| ()) } else { std::fs::read_to_string(file).map(|s| src = s) };
+    if let Err(e) = read {
+        eprintln!("npu-translate: error: could not read '{}': {}", file, e);
+        return ExitCode::FAILURE;
+    }
+    let ctx = tools::default_context(false);
+    let mut sm = SourceMgr::new();
+    sm.add(file, &src);
+    let mut parsed = match ir::parser::parse_module(&ctx, &src, file, 1).map_err(|d| vec![*d]).and_then(|p| ir::verifier::verify(&ctx, &p.body, p.module).map(|_| p)) {
+        Ok(p) => p,
+        Err(diags) => {
+            for d in &diags {
+                eprint!("{}", sm.render(d));
+            }
+            return ExitCode::FAILURE;
+        }
+    };
+    let emit = args.emit.clone().unwrap_or_else(|| "llvm-ir".into());
+    if emit == "mlir" || emit == "none" {
+        eprintln!("npu-translate: error: --mlir-to-llvmir emits loops, llvm-dialect, llvm-ir, obj or lib");
+        return ExitCode::FAILURE;
+    }
+    compile(args, &ctx, &mut parsed.body, parsed.module, &emit)
+}
+
+/// Runs the CPU pipeline on `module` and writes the requested form.
+fn compile(args: &Args, ctx: &ir::Context, body: &mut ir::Body, module: ir::OpId, emit: &str) -> ExitCode {
+    if let Err(e) = runtime::run(ctx, body, module, runtime::CPU_PIPELINE) {
+        eprintln!("{}", e);
+        eprintln!("npu-translate: could not compile '{}' for the CPU", args.input);
+        return ExitCode::FAILURE;
+    }
+    let text = print_op(ctx, body, module, PrintOptions { generic: emit != "loops" || args.generic, debug_info: args.debuginfo });
+    let fail = |e: String| {
+        eprintln!("npu-translate: error: {}", e);
+        ExitCode::FAILURE
+    };
+    match emit {
+        "loops" => write(&args.output, text.as_bytes()),
+        "llvm-dialect" => match llvm_cpu::lower_to_llvm_dialect(&text) {
+            Ok(t) => write(&args.output, t.as_bytes()),
+            Err(e) => fail(e),
+        },
+        "llvm-ir" => match llvm_cpu::emit_llvm_ir(&text) {
+            Ok(t) => write(&args.output, t.as_bytes()),
+            Err(e) => fail(e),
+        },
+        _ => {
+            if args.output == "-" {
+                return fail(format!("--emit={} writes a binary file: give -o FILE", emit));
+            }
+            // Written beside the target and renamed, so a failure leaves nothing half-written.
+            let tmp = format!("{}.tmp{}.o", args.output, std::process::id());
+            if let Err(e) = llvm_cpu::emit_object(&text, &tmp) {
+                let _ = std::fs::remove_file(&tmp);
+                return fail(e);
+            }
+            let result = if emit == "obj" {
+                std::fs::rename(&tmp, &args.output).map_err(|e| e.to_string())
+            } else {
+                let so = format!("{}.tmp{}.so", args.output, std::process::id());
+                let r = std::process::Command::new("cc").args(["-shared", "-o", &so, &tmp, "-lm"]).status();
+                let _ = std::fs::remove_file(&tmp);
+                match r {
+                    Ok(s) if s.success() => std::fs::rename(&so, &args.output).map_err(|e| e.to_string()),
+                    Ok(s) => {
+                        let _ = std::fs::remove_file(&so);
+                        Err(format!("linking the shared library failed ({})", s))
+                    }
+                    Err(e) => Err(format!("could not run the linker 'cc': {}", e)),
+                }
+            };
+            match result {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => fail(e),
+            }
+        }
+    }
 }
 
 /// IR text (a file or `-` for standard input) → verified module → ModelProto bytes, written only on success.
