@@ -1,0 +1,30 @@
+// npu-run compiles and runs a model on the CPU: random inputs with a seed,
+// outputs as .npy, comparison with expected outputs, --perf in text and JSON,
+// and clear errors for wrong inputs and ops the CPU path cannot lower.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: npu-translate --export-onnx %S/Inputs/mlp.mlir -o %t/mlp.onnx
+// RUN: npu-run %t/mlp.onnx --target cpu --seed 3 --output-dir %t/out
+// RUN: ls %t/out | FileCheck %s --check-prefix=FILES
+// FILES: y.npy
+// RUN: npu-run %t/mlp.onnx --seed 3 --compare %t/out 2>&1 | FileCheck %s --check-prefix=SAME
+// SAME: y: ok (max abs 0.000e0, max rel 0.000e0)
+// RUN: not npu-run %t/mlp.onnx --seed 4 --compare %t/out 2>&1 | FileCheck %s --check-prefix=DIFF
+// DIFF: y: MISMATCH: {{[0-9]+}} of 8 elements differ
+// RUN: npu-run %t/mlp.onnx --perf 3 --json | FileCheck %s --check-prefix=JSON
+// JSON: {"compile_ms":{{.*}},"first_run_ms":{{.*}},"p50_ms":{{.*}},"p90_ms":{{.*}},"p99_ms":{{.*}}
+// RUN: npu-run %t/mlp.onnx --perf 3 | FileCheck %s --check-prefix=PERF
+// PERF: compile time:
+// PERF: first run:
+// PERF: latency over 3 runs: P50 {{.*}} ms, P90 {{.*}} ms, P99 {{.*}} ms
+// RUN: not npu-run %t/mlp.onnx --input nope=%t/out/y.npy 2>&1 | FileCheck %s --check-prefix=NAME
+// NAME: npu-run: error: the model has no input 'nope'; its inputs are: x
+// RUN: not npu-run %t/mlp.onnx --input x=%t/out/y.npy 2>&1 | FileCheck %s --check-prefix=SHAPE
+// SHAPE: input x: FLOAT[2, 4] does not match the compiled model; the model expects:
+// SHAPE-NEXT: x: FLOAT[2, 8]
+// RUN: not npu-run %t/mlp.onnx --target npu 2>&1 | FileCheck %s --check-prefix=TARGET
+// TARGET: unknown target 'npu'
+// RUN: npu-translate --export-onnx %S/Inputs/nonzero.mlir -o %t/nz.onnx
+// RUN: not npu-run %t/nz.onnx 2>&1 | FileCheck %s --check-prefix=OP
+// OP: error: 'onnx.NonZero' has no CPU lowering yet
+// RUN: not npu-run %t/missing.onnx 2>&1 | FileCheck %s --check-prefix=MISSING
+// MISSING: npu-run: error: {{.*}}missing.onnx: No such file or directory

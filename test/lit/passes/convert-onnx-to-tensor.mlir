@@ -1,0 +1,86 @@
+// convert-onnx-to-tensor: onnx ops become tensor.generic loop nests (maps say
+// how operands are read), reshapes and constants; integers become signless;
+// what cannot be lowered is an error at the node's location.
+// RUN: npu-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(func.func(convert-onnx-to-tensor))' | FileCheck %s
+
+// Broadcasting Add: the [3] operand is read through (d0, d1) -> (d1).
+// CHECK-LABEL: func.func @add
+// CHECK: "tensor.empty"() : () -> tensor<2x3xf32>
+// CHECK: "tensor.generic"(%arg0, %arg1, %{{.*}}) <{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]
+// CHECK: arith.addf
+// CHECK-NOT: onnx.
+func.func @add(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {
+  %0 = "onnx.Add"(%a, %b) : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// MatMul: a zero-filled accumulator, then one reduction generic over k.
+// CHECK-LABEL: func.func @matmul
+// CHECK: "tensor.generic"(%arg0, %arg1, %{{.*}}) <{indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK: arith.mulf
+// CHECK: arith.addf
+func.func @matmul(%a: tensor<4x5xf32>, %b: tensor<5x6xf32>) -> tensor<4x6xf32> {
+  %0 = "onnx.MatMul"(%a, %b) : (tensor<4x5xf32>, tensor<5x6xf32>) -> tensor<4x6xf32>
+  return %0 : tensor<4x6xf32>
+}
+
+// -----
+
+// Unsigned integers: signless types, unsigned ops.
+// CHECK-LABEL: func.func @udiv(%arg0: tensor<4xi8>, %arg1: tensor<4xi8>) -> tensor<4xi8>
+// CHECK: arith.divui
+func.func @udiv(%a: tensor<4xui8>, %b: tensor<4xui8>) -> tensor<4xui8> {
+  %0 = "onnx.Div"(%a, %b) : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  return %0 : tensor<4xui8>
+}
+
+// -----
+
+// Reshape is a collapse then an expand: free views after bufferization.
+// CHECK-LABEL: func.func @reshape
+// CHECK: "tensor.collapse_shape"(%arg0) <{reassociation = {{\[\[}}0 : i64, 1 : i64]]}> : (tensor<2x6xf32>) -> tensor<12xf32>
+// CHECK: "tensor.expand_shape"
+// CHECK-SAME: -> tensor<3x4xf32>
+func.func @reshape(%a: tensor<2x6xf32>) -> tensor<3x4xf32> {
+  %s = "onnx.Constant"() <{value = dense<[3, 4]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %0 = "onnx.Reshape"(%a, %s) : (tensor<2x6xf32>, tensor<2xi64>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+// Conv with one group: im2col columns then a contraction.
+// CHECK-LABEL: func.func @conv
+// CHECK: "tensor.generic"{{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]
+// CHECK: "tensor.collapse_shape"
+// CHECK: iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+func.func @conv(%x: tensor<1x2x5x5xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1x4x3x3xf32> {
+  %0 = "onnx.Conv"(%x, %w) <{kernel_shape = array<i64: 3, 3>}> : (tensor<1x2x5x5xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x3x3xf32>
+  return %0 : tensor<1x4x3x3xf32>
+}
+
+// -----
+
+func.func @unsupported(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'onnx.NonZero' has no CPU lowering yet}}
+  %0 = "onnx.NonZero"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @dynamic(%x: tensor<?xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{cannot lower 'onnx.Relu' to the CPU: needs static shapes, got tensor<?xf32>}}
+  %0 = "onnx.Relu"(%x) : (tensor<?xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+func.func @axes_not_constant(%x: tensor<4x5xf32>, %axes: tensor<1xi64>) -> tensor<1x5xf32> {
+  // expected-error @+1 {{cannot lower 'onnx.ReduceSum' to the CPU: input #1 must be a constant}}
+  %0 = "onnx.ReduceSum"(%x, %axes) : (tensor<4x5xf32>, tensor<1xi64>) -> tensor<1x5xf32>
+  return %0 : tensor<1x5xf32>
+}
