@@ -63,6 +63,12 @@ const NPY: &[(i32, &str)] = &[
     (dt::BOOL, "|b1"),
 ];
 
+impl std::fmt::Debug for HostTensor {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "HostTensor({}, {:?})", onnx::types::data_type_name(self.dtype), self.shape)
+    }
+}
+
 impl HostTensor {
     pub fn zeros(dtype: i32, shape: &[i64]) -> Result<HostTensor, String> {
         let size = dtype_size(dtype).ok_or_else(|| format!("element type {} is not supported by the CPU runtime", onnx::types::data_type_name(dtype)))?;

@@ -25,6 +25,6 @@
 // TARGET: unknown target 'npu'
 // RUN: npu-translate --export-onnx %S/Inputs/nonzero.mlir -o %t/nz.onnx
 // RUN: not npu-run %t/nz.onnx 2>&1 | FileCheck %s --check-prefix=OP
-// OP: error: 'onnx.NonZero' has no CPU lowering yet
+// OP: loc("nz_node"): error: 'onnx.NonZero' has no CPU lowering yet
 // RUN: not npu-run %t/missing.onnx 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: npu-run: error: {{.*}}missing.onnx: No such file or directory
