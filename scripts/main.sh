@@ -3,8 +3,9 @@
 # then parse, verify, optimize and print a real program through npu-opt, check
 # that upstream mlir-opt accepts our generic output, and time both on a
 # generated 1,000,000-op module; import ONNX models and round-trip them through
-# ONNX Runtime. (Compiling an ONNX model to native code comes with the CPU-path
-# issue; see the README's status table.)
+# ONNX Runtime; compile real models (ResNet-18-, MobileNetV2-like CNNs, a
+# transformer block, an MLP, an LSTM) to native code with npu-run and time them
+# against ONNX Runtime; run ONNX's node tests on the CPU path.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -26,6 +27,13 @@ M="${NPU_CACHE:-$HOME/.cache/npu}/onnx-1.22.0/node/test_conv_with_strides_and_as
 target/release/npu-translate --import-onnx --ignore-value-info "$M" | target/release/npu-opt --onnx-shape-inference
 python3 scripts/onnx_roundtrip.py conv
 python3 bench/onnx_import.py
+echo "== CPU path: compile and run a node-test model, check its outputs"
+D="${NPU_CACHE:-$HOME/.cache/npu}/onnx-1.22.0/node/test_conv_with_strides_and_asymmetric_padding"
+target/release/npu-run "$D/model.onnx" --target cpu --test-data "$D/test_data_set_0" --perf 20
+echo "== CPU path: real models against ONNX Runtime (one thread each)"
+python3 bench/cpu_models.py --runs "${RUNS:-10}"
+echo "== CPU path: ONNX node tests"
+target/release/npu-run onnx-tests "${NPU_CACHE:-$HOME/.cache/npu}/onnx-1.22.0/node" --manifest test/onnx/cpu-node.manifest
 echo "== benchmarks"
 python3 bench/core_roundtrip.py --mode roundtrip --runs "${RUNS:-3}"
 python3 bench/core_roundtrip.py --mode passes --runs "${RUNS:-3}"
