@@ -270,12 +270,22 @@ impl Pass for Bufferize {
         props.set(ctx.ident("function_type"), Attribute::type_attr(fty));
         let arg_attrs = props.get("arg_attrs").and_then(|a| a.as_array()).map(|a| a.to_vec());
         let res_attrs = props.remove("res_attrs").and_then(|a| a.as_array().map(|a| a.to_vec()));
-        if arg_attrs.is_some() || res_attrs.is_some() {
-            let n_in = body.block_args(entry).len() - out_args.len();
-            let mut all = arg_attrs.unwrap_or_else(|| vec![Attribute::new(AttrData::Dict(Default::default())); n_in]);
-            all.extend(res_attrs.unwrap_or_else(|| vec![Attribute::new(AttrData::Dict(Default::default())); out_args.len()]));
-            body.op_mut(func).properties.set(ctx.ident("arg_attrs"), Attribute::new(AttrData::Array(all)));
+        let n_all = body.block_args(entry).len();
+        let n_in = n_all - out_args.len();
+        let empty = || Attribute::new(AttrData::Dict(Default::default()));
+        let mut all = arg_attrs.unwrap_or_default();
+        all.resize(n_in, empty());
+        let mut outs = res_attrs.unwrap_or_default();
+        outs.resize(out_args.len(), empty());
+        all.extend(outs);
+        // Every argument is a distinct buffer (the runtime never passes one
+        // twice): `llvm.noalias` spares LLVM runtime alias checks and loop versions.
+        for a in all.iter_mut() {
+            let mut d = a.as_dict().cloned().unwrap_or_default();
+            d.set(ctx.ident("llvm.noalias"), Attribute::unit());
+            *a = Attribute::new(AttrData::Dict(d));
         }
+        body.op_mut(func).properties.set(ctx.ident("arg_attrs"), Attribute::new(AttrData::Array(all)));
         body.op_mut(func).attributes.set(ctx.ident("llvm.emit_c_interface"), Attribute::unit());
         // Globals go at the start of the module.
         let mblock = body.region_blocks(body.op(module).regions()[0])[0];

@@ -47,6 +47,9 @@ pub struct CompileOptions {
     pub opt_level: usize,
     /// Free dimensions by name (`--dim N=1`).
     pub dims: HashMap<String, i64>,
+    /// Pass large constants to the compiled function at run time (JIT) rather
+    /// than compiling them in as globals (what an object file needs).
+    pub weights_as_arguments: bool,
 }
 
 /// The loop-level module of a model, and its signature.
@@ -59,6 +62,77 @@ pub struct Lowered {
     pub outputs: Vec<TensorSpec>,
     /// Inputs compiled in as constants (they decide shapes); not passed at run time.
     pub bound: Vec<String>,
+    /// Large constants turned into arguments (after the inputs), to pass at run time.
+    pub weights: Vec<HostTensor>,
+}
+
+/// Float constants of at least this many bytes become arguments of the JIT'd
+/// function instead of LLVM globals: LLVM then never sees the weights (a
+/// ResNet-18 compiles in a fraction of the time) and they stay in the
+/// runtime's memory, as ONNX Runtime keeps its initializers.
+pub const WEIGHT_ARGUMENT_BYTES: usize = 4096;
+
+/// Replaces each large float `onnx.Constant` in `func` by a new argument
+/// (appended after the inputs) and returns their contents in argument order.
+fn weights_to_arguments(ctx: &Context, body: &mut Body, func: OpId) -> Result<Vec<HostTensor>, String> {
+    let entry = body.region_blocks(body.op(func).regions()[0])[0];
+    let consts: Vec<OpId> = body.block_ops(entry).filter(|o| body.name(*o).as_str() == "onnx.Constant").collect();
+    let mut weights = Vec::new();
+    let mut names = Vec::new();
+    for op in consts {
+        let r = body.op(op).result(0);
+        let t = body.value_type(r).clone();
+        let (Some(elem), Some(n)) = (t.element_type(), t.num_elements()) else { continue };
+        let Some(dtype) = onnx::types::data_type(ctx, elem) else { continue };
+        let Some(size) = crate::tensor::dtype_size(dtype) else { continue };
+        if !elem.is_float() || (n as usize) * size < WEIGHT_ARGUMENT_BYTES {
+            continue;
+        }
+        let Some(value) = body.op(op).properties.get("value") else { continue };
+        let (bytes, splat): (&[u8], bool) = match value.data() {
+            ir::attributes::AttrData::Dense { data, .. } => (&data.bytes, data.splat),
+            ir::attributes::AttrData::DenseResource { resource, .. } => match resource.blob.get() {
+                Some(b) => (b.bytes(), false),
+                None => continue,
+            },
+            _ => continue,
+        };
+        let shape = t.shape().unwrap_or(&[]).to_vec();
+        let mut h = HostTensor::zeros(dtype, &shape)?;
+        let out = h.data.as_mut();
+        if splat {
+            for chunk in out.chunks_mut(size) {
+                chunk.copy_from_slice(&bytes[..size]);
+            }
+        } else if bytes.len() >= out.len() {
+            out.copy_from_slice(&bytes[..out.len()]);
+        } else {
+            continue;
+        }
+        let a = body.add_block_arg(entry, t.clone(), None);
+        body.replace_all_uses(r, a);
+        body.erase(op);
+        names.push(format!("__weight_{}", weights.len()));
+        weights.push(h);
+    }
+    if weights.is_empty() {
+        return Ok(weights);
+    }
+    let (_, results) = func::function_type(body, func).ok_or("no function type")?;
+    let inputs: Vec<ir::Type> = body.block_args(entry).iter().map(|a| body.value_type(*a).clone()).collect();
+    let n_old = inputs.len() - weights.len();
+    let ft = ctx.intern_type(TypeData::Function { inputs, results });
+    let props = &mut body.op_mut(func).properties;
+    props.set(ctx.ident("function_type"), ir::Attribute::type_attr(ft));
+    let mut attrs = props.get("arg_attrs").and_then(|a| a.as_array()).map(|a| a.to_vec()).unwrap_or_default();
+    attrs.resize(n_old, ir::Attribute::new(ir::attributes::AttrData::Dict(Default::default())));
+    for n in names {
+        let mut d = ir::attributes::AttrDict::new();
+        d.set(ctx.ident("onnx.name"), ir::Attribute::string(&n));
+        attrs.push(ir::Attribute::new(ir::attributes::AttrData::Dict(d)));
+    }
+    props.set(ctx.ident("arg_attrs"), ir::Attribute::new(ir::attributes::AttrData::Array(attrs)));
+    Ok(weights)
 }
 
 /// Inputs that feed an operand which must be constant for static shapes:
@@ -203,9 +277,15 @@ pub fn lower_model(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
             return Err(format!("output {} has a shape that is not known at compile time; the CPU path needs static shapes", o));
         }
     }
+    let weights = if opts.weights_as_arguments {
+        run(&ctx, &mut imp.body, imp.module, "builtin.module(canonicalize)")?;
+        weights_to_arguments(&ctx, &mut imp.body, f)?
+    } else {
+        vec![]
+    };
     run(&ctx, &mut imp.body, imp.module, CPU_PIPELINE)?;
     let bound_names = bound.into_iter().map(|(n, _)| n).collect();
-    Ok(Lowered { ctx, body: imp.body, module: imp.module, func: func_name, inputs, outputs, bound: bound_names })
+    Ok(Lowered { ctx, body: imp.body, module: imp.module, func: func_name, inputs, outputs, bound: bound_names, weights })
 }
 
 fn set_arg_types_in_signature(ctx: &Context, body: &mut Body, f: OpId, entry: ir::Block) {
@@ -229,15 +309,35 @@ pub struct Compiled {
     pub inputs: Vec<TensorSpec>,
     pub outputs: Vec<TensorSpec>,
     pub bound: Vec<String>,
+    pub weights: Vec<HostTensor>,
     pub compile_ms: f64,
 }
 
+/// Compiles for the JIT (weights passed as arguments).
 pub fn compile(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions) -> Result<Compiled, String> {
     let t0 = Instant::now();
+    let opts = CompileOptions { weights_as_arguments: true, ..opts.clone() };
+    let opts = &opts;
     let l = lower_model(model, path, given, opts)?;
+    let t1 = Instant::now();
     let text = llvm_cpu::to_mlir_text(&l.ctx, &l.body, l.module);
+    let t2 = Instant::now();
     let jit = llvm_cpu::Jit::compile(&text, opts.opt_level)?;
-    Ok(Compiled { jit, func: l.func, inputs: l.inputs, outputs: l.outputs, bound: l.bound, compile_ms: t0.elapsed().as_secs_f64() * 1e3 })
+    // Materialize the code now (the JIT compiles on first lookup), so compile
+    // time is not charged to the first run.
+    if !jit.has_function(&l.func) {
+        return Err(format!("the compiled module has no function @{}", l.func));
+    }
+    if std::env::var_os("NPU_COMPILE_TIMES").is_some() {
+        eprintln!(
+            "compile: import+lower {:.3} s, print {:.3} s ({} MB), MLIR+LLVM {:.3} s",
+            (t1 - t0).as_secs_f64(),
+            (t2 - t1).as_secs_f64(),
+            text.len() >> 20,
+            t2.elapsed().as_secs_f64()
+        );
+    }
+    Ok(Compiled { jit, func: l.func, inputs: l.inputs, outputs: l.outputs, bound: l.bound, weights: l.weights, compile_ms: t0.elapsed().as_secs_f64() * 1e3 })
 }
 
 impl Compiled {
@@ -278,6 +378,9 @@ impl Compiled {
         for spec in self.runtime_inputs() {
             let t = &inputs[&spec.name];
             args.push(llvm_cpu::MemRefArg { data: t.data.as_ref().as_ptr() as *mut u8, shape: t.shape.clone() });
+        }
+        for w in &self.weights {
+            args.push(llvm_cpu::MemRefArg { data: w.data.as_ref().as_ptr() as *mut u8, shape: w.shape.clone() });
         }
         for o in outs.iter_mut() {
             let shape = o.shape.clone();

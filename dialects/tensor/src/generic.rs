@@ -127,9 +127,18 @@ fn verify(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
         }
     }
     for (i, m) in maps[ni..].iter().enumerate() {
-        // Outputs are written at the mapped element: each must be a projection
-        // of the loops or a constant (writing one slice, the rest unchanged).
-        if m.results.iter().any(|e| !matches!(e, ir::affine::AffineExpr::Dim(_) | ir::affine::AffineExpr::Const(_))) {
+        // Outputs are written at the mapped element: each index must be a loop
+        // dimension, maybe offset, or a constant (writing one window or slice,
+        // the rest unchanged), so distinct iterations write distinct elements.
+        let plain = |e: &ir::affine::AffineExpr| {
+            use ir::affine::AffineExpr as E;
+            match e {
+                E::Dim(_) | E::Const(_) => true,
+                E::Add(a, b) => matches!((&**a, &**b), (E::Dim(_), E::Const(_)) | (E::Const(_), E::Dim(_))),
+                _ => false,
+            }
+        };
+        if !m.results.iter().all(plain) {
             return Err(format!("output #{} must be indexed by plain loop dimensions", i));
         }
     }

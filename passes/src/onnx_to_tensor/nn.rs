@@ -78,7 +78,9 @@ fn window(l: &Lower, input: &[i64], output: &[i64], kernel: Vec<i64>) -> Result<
     Ok(Window { strides, dilations, before, after })
 }
 
-/// Zero-pads the spatial dims (from dim 2) of `x`.
+/// Zero-pads the spatial dims (from dim 2) of `x`: a zero fill, then `x`
+/// copied into its interior (an output map with offsets), two contiguous loops
+/// without a bounds test per element.
 fn pad_spatial(l: &mut Lower, x: Value, before: &[i64], after: &[i64]) -> Value {
     if before.iter().chain(after).all(|&p| p == 0) {
         return x;
@@ -91,41 +93,9 @@ fn pad_spatial(l: &mut Lower, x: Value, before: &[i64], after: &[i64]) -> Value 
         oshape[2 + i] += before[i] + after[i];
     }
     let r = shape.len();
-    let (b, sh) = (before.to_vec(), shape.clone());
-    l.map_op(&oshape, &sc.ty.clone(), &[], vec![], move |e, _| {
-        let it = e.ctx.index();
-        let i1 = e.ctx.i1();
-        let isc = Sc { ty: it.clone(), kind: super::Kind::Signed };
-        let mut at = Vec::new();
-        let mut ok: Option<Value> = None;
-        for i in 0..r {
-            let o = loop_index(e, i);
-            if i < 2 {
-                at.push(o);
-                continue;
-            }
-            let p = e.index(b[i - 2]);
-            let q = e.op("arith.subi", &[o, p], &it);
-            let zero = e.index(0);
-            let n = e.index(sh[i]);
-            let ge = e.cmp(Cmp::Ge, q, zero, &isc);
-            let lt = e.cmp(Cmp::Lt, q, n, &isc);
-            let inb = e.op("arith.andi", &[ge, lt], &i1);
-            ok = Some(match ok {
-                None => inb,
-                Some(prev) => e.op("arith.andi", &[prev, inb], &i1),
-            });
-            let m = e.index(sh[i] - 1);
-            let q = e.op("arith.maxsi", &[q, zero], &it);
-            let q = e.op("arith.minsi", &[q, m], &it);
-            at.push(q);
-        }
-        let mut ops = vec![x];
-        ops.extend(at);
-        let v = e.op("tensor.extract", &ops, &sc.ty);
-        let z = e.scalar(0.0, &sc);
-        e.select(ok.unwrap(), v, z)
-    })
+    let zeros = l.fill(&oshape, &sc, 0.0);
+    let out_map = expr_map(r, (0..r).map(|i| if i < 2 { d(i) } else { add(d(i), c(before[i - 2])) }).collect());
+    l.generic(&[x], &[zeros], vec![AffineMap::identity(r as u32), out_map], &vec![Iterator::Parallel; r], |_, a| vec![a[0]])[0]
 }
 
 /// Conv: with one group, a matrix product (below); grouped, loops
@@ -155,8 +125,10 @@ fn conv(l: &mut Lower) -> Result<Vec<Value>, String> {
     }
     let n_loops = 3 + 2 * s;
     let cl = 2 + s;
-    // Grouped: input channel = (m / (M/g)) · (C/g) + c.
-    let chan = add(mul(AffineExpr::FloorDiv(Box::new(d(1)), Box::new(c(m_total / g))), c_per), d(cl));
+    // Grouped: input channel = (m / (M/g)) · (C/g) + c; depthwise (one output
+    // channel per group) needs no division.
+    let group_of_m = if m_total / g == 1 { d(1) } else { AffineExpr::FloorDiv(Box::new(d(1)), Box::new(c(m_total / g))) };
+    let chan = add(mul(group_of_m, c_per), d(cl));
     let mut xres = vec![d(0), chan];
     for i in 0..s {
         xres.push(add(mul(d(2 + i), w.strides[i]), mul(d(cl + 1 + i), w.dilations[i])));
