@@ -7,6 +7,7 @@ mod canonicalize;
 mod cse;
 mod dce;
 mod inline;
+pub mod insert_profiling;
 mod onnx_shape_inference;
 pub mod onnx_to_tensor;
 mod bufferize;
@@ -90,6 +91,12 @@ pub fn register_all(reg: &mut PassRegistry) {
         summary: "tensor.generic on memrefs to scf.for nests with memref loads and stores",
         options: vec![],
         create: |_| Ok(Box::new(tensor_to_loops::TensorToLoops)),
+    });
+    reg.register(PassInfo {
+        argument: "insert-profiling",
+        summary: "Bracket each model node's loop-level code with calls to the runtime's profiling hooks",
+        options: vec![],
+        create: |_| Ok(Box::new(insert_profiling::InsertProfiling)),
     });
     test_passes::register(reg);
 }

@@ -50,6 +50,8 @@ pub struct CompileOptions {
     /// Pass large constants to the compiled function at run time (JIT) rather
     /// than compiling them in as globals (what an object file needs).
     pub weights_as_arguments: bool,
+    /// Time each model node (`npu-run --profile`).
+    pub profile: bool,
 }
 
 /// The loop-level module of a model, and its signature.
@@ -284,6 +286,9 @@ pub fn lower_model(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
         vec![]
     };
     run(&ctx, &mut imp.body, imp.module, CPU_PIPELINE)?;
+    if opts.profile {
+        run(&ctx, &mut imp.body, imp.module, "builtin.module(insert-profiling)")?;
+    }
     let bound_names = bound.into_iter().map(|(n, _)| n).collect();
     Ok(Lowered { ctx, body: imp.body, module: imp.module, func: func_name, inputs, outputs, bound: bound_names, weights })
 }
@@ -311,6 +316,8 @@ pub struct Compiled {
     pub bound: Vec<String>,
     pub weights: Vec<HostTensor>,
     pub compile_ms: f64,
+    /// The node of each profiling region (empty unless compiled with `profile`).
+    pub profile_regions: Vec<String>,
 }
 
 /// Compiles for the JIT (weights passed as arguments).
@@ -322,7 +329,11 @@ pub fn compile(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<Str
     let t1 = Instant::now();
     let text = llvm_cpu::to_mlir_text(&l.ctx, &l.body, l.module);
     let t2 = Instant::now();
-    let jit = llvm_cpu::Jit::compile(&text, opts.opt_level)?;
+    let regions: Vec<String> = ir::symbols::lookup_symbol_in(&l.body, l.module, &l.func)
+        .and_then(|f| l.body.op(f).attributes.get("npu.profile_regions").and_then(|a| a.as_array()).map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect()))
+        .unwrap_or_default();
+    crate::profile::reset(regions.len());
+    let jit = llvm_cpu::Jit::compile_with_symbols(&text, opts.opt_level, &crate::profile::symbols())?;
     // Materialize the code now (the JIT compiles on first lookup), so compile
     // time is not charged to the first run.
     if !jit.has_function(&l.func) {
@@ -337,7 +348,7 @@ pub fn compile(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<Str
             t2.elapsed().as_secs_f64()
         );
     }
-    Ok(Compiled { jit, func: l.func, inputs: l.inputs, outputs: l.outputs, bound: l.bound, weights: l.weights, compile_ms: t0.elapsed().as_secs_f64() * 1e3 })
+    Ok(Compiled { jit, func: l.func, inputs: l.inputs, outputs: l.outputs, bound: l.bound, weights: l.weights, compile_ms: t0.elapsed().as_secs_f64() * 1e3, profile_regions: regions })
 }
 
 impl Compiled {

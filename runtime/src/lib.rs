@@ -5,6 +5,7 @@
 mod compile;
 mod compare;
 pub mod node_test;
+pub mod profile;
 pub mod tensor;
 
 pub use compare::{compare, Mismatch};

@@ -95,7 +95,8 @@ fn pad_spatial(l: &mut Lower, x: Value, before: &[i64], after: &[i64]) -> Value 
     let r = shape.len();
     let zeros = l.fill(&oshape, &sc, 0.0);
     let out_map = expr_map(r, (0..r).map(|i| if i < 2 { d(i) } else { add(d(i), c(before[i - 2])) }).collect());
-    l.generic(&[x], &[zeros], vec![AffineMap::identity(r as u32), out_map], &vec![Iterator::Parallel; r], |_, a| vec![a[0]])[0]
+    // The loops run over the input (the output is larger), so their sizes are given.
+    l.generic_ranged(&[x], &[zeros], vec![AffineMap::identity(r as u32), out_map], &vec![Iterator::Parallel; r], Some(shape.clone()), |_, a| vec![a[0]])[0]
 }
 
 /// Conv: with one group, a matrix product (below); grouped, loops
@@ -305,6 +306,9 @@ fn pool(l: &mut Lower) -> Result<Vec<Value>, String> {
     let include_pad = l.int_attr("count_include_pad", 0) != 0;
     let x = l.operand(0)?;
     let sc = out.sc.clone();
+    if let Some(v) = pool_affine(l, x, &w, &kernel, &xi.shape, &out.shape, &sc, is_max, lp, include_pad)? {
+        return Ok(vec![v]);
+    }
     let n_loops = 2 + 2 * s;
     let mut iters = vec![Iterator::Parallel; 2 + s];
     iters.extend(vec![Iterator::Reduction; s]);
@@ -394,6 +398,77 @@ fn pool(l: &mut Lower) -> Result<Vec<Value>, String> {
         })]);
     }
     Ok(vec![l.map_op(&out.shape, &sc.ty.clone(), &[r[0], r[1]], vec![id.clone(), id], move |e, a| e.div(a[0], a[1], &s2))])
+}
+
+/// Pooling whose every window has the same number of counted elements, as a
+/// reduction with affine maps: the input padded once with the reduction's
+/// identity (−inf for max, 0 for sums), read at `o·stride + k·dilation`
+/// without a bounds test. `None` when windows differ (average pooling that
+/// excludes padding at the borders, or ceil-mode overhang): the general path.
+#[allow(clippy::too_many_arguments)]
+fn pool_affine(l: &mut Lower, x: Value, w: &Window, kernel: &[i64], xs: &[i64], os: &[i64], sc: &Sc, is_max: bool, lp: Option<f64>, include_pad: bool) -> Result<Option<Value>, String> {
+    let s = kernel.len();
+    // Padding needed at the end so the last window fits (ceil mode), per dim.
+    let mut extra = vec![0i64; s];
+    for i in 0..s {
+        let reach = (os[2 + i] - 1) * w.strides[i] + (kernel[i] - 1) * w.dilations[i] + 1;
+        extra[i] = (reach - (xs[2 + i] + w.before[i] + w.after[i])).max(0);
+    }
+    let padded = w.before.iter().chain(&w.after).any(|&p| p > 0);
+    let uniform = is_max || ((include_pad || !padded) && extra.iter().all(|&e| e == 0));
+    if !uniform || !sc.is_float() {
+        return Ok(None);
+    }
+    let ident = if is_max { super::reduce::identity(Combine::Max, sc) } else { 0.0 };
+    let mut xp = x;
+    if padded || extra.iter().any(|&e| e > 0) {
+        let mut pshape = xs.to_vec();
+        for i in 0..s {
+            pshape[2 + i] += w.before[i] + w.after[i] + extra[i];
+        }
+        let r = xs.len();
+        let fill = l.fill(&pshape, sc, ident);
+        let out_map = expr_map(r, (0..r).map(|i| if i < 2 { d(i) } else { add(d(i), c(w.before[i - 2])) }).collect());
+        xp = l.generic_ranged(&[x], &[fill], vec![AffineMap::identity(r as u32), out_map], &vec![Iterator::Parallel; r], Some(xs.to_vec()), |_, a| vec![a[0]])[0];
+    }
+    let n_loops = 2 + 2 * s;
+    let mut iters = vec![Iterator::Parallel; 2 + s];
+    iters.extend(vec![Iterator::Reduction; s]);
+    let mut xres = vec![d(0), d(1)];
+    for i in 0..s {
+        xres.push(add(mul(d(2 + i), w.strides[i]), mul(d(2 + s + i), w.dilations[i])));
+    }
+    let mut ranges = os.to_vec();
+    ranges.extend_from_slice(kernel);
+    let init = l.fill(os, sc, ident);
+    let s1 = sc.clone();
+    let acc = l.generic_ranged(&[xp], &[init], vec![expr_map(n_loops, xres), dims_map(n_loops, &(0..2 + s).collect::<Vec<_>>())], &iters, Some(ranges), move |e, a| {
+        let v = match lp {
+            Some(p) => {
+                let av = e.op("math.absf", &[a[0]], &s1.ty);
+                let pv = e.scalar(p, &s1);
+                e.op("math.powf", &[av, pv], &s1.ty)
+            }
+            None => a[0],
+        };
+        vec![if is_max { e.max(a[1], v, &s1) } else { e.add(a[1], v, &s1) }]
+    })[0];
+    if is_max {
+        return Ok(Some(acc));
+    }
+    let count: i64 = kernel.iter().product();
+    let s2 = sc.clone();
+    let id = AffineMap::identity(os.len() as u32);
+    Ok(Some(l.map_op(os, &sc.ty.clone(), &[acc], vec![id], move |e, a| match lp {
+        Some(p) => {
+            let inv = e.scalar(1.0 / p, &s2);
+            e.op("math.powf", &[a[0], inv], &s2.ty)
+        }
+        None => {
+            let n = e.scalar(count as f64, &s2);
+            e.div(a[0], n, &s2)
+        }
+    })))
 }
 
 fn global_pool(l: &mut Lower) -> Result<Vec<Value>, String> {

@@ -28,12 +28,23 @@ pub struct MemRefArg {
 impl Jit {
     /// Parses, lowers and JIT-compiles a loop-level module.
     pub fn compile(text: &str, opt_level: usize) -> Result<Jit, String> {
+        Jit::compile_with_symbols(text, opt_level, &[])
+    }
+
+    /// As `compile`, with host functions the module may call (declared there
+    /// as external `func.func private @name`), bound before any code is looked up.
+    pub fn compile_with_symbols(text: &str, opt_level: usize, symbols: &[(&str, *mut ())]) -> Result<Jit, String> {
         let session = Box::new(Session::new());
         let engine = {
             let module = session.lower(text)?;
             let e = unsafe { mlir_sys::mlirExecutionEngineCreate(module.to_raw(), opt_level as i32, 0, std::ptr::null(), false, false) };
             if e.ptr.is_null() {
                 return Err(format!("MLIR could not JIT-compile the module:\n{}", session.diags.borrow().join("\n")));
+            }
+            for (name, ptr) in symbols {
+                let s = mlir_sys::MlirStringRef { data: name.as_ptr() as *const _, length: name.len() };
+                // SAFETY: the pointer is a host function with the C ABI the module declares.
+                unsafe { mlir_sys::mlirExecutionEngineRegisterSymbol(e, s, *ptr as *mut std::ffi::c_void) };
             }
             unsafe { mlir_sys::mlirExecutionEngineInitialize(e) };
             e

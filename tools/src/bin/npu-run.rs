@@ -45,6 +45,9 @@ struct RunArgs {
     /// Print the --perf figures as one JSON object on stdout.
     #[arg(long)]
     json: bool,
+    /// Time every model node and print where the time goes (per node and per op type).
+    #[arg(long)]
+    profile: bool,
     /// Optimization level for MLIR/LLVM (0–3). 2 runs as fast as 3 on our
     /// benchmark models and compiles up to 6× faster (O3's extra loop passes).
     #[arg(short = 'O', default_value_t = 2)]
@@ -127,7 +130,7 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
         let (n, v) = parse_kv(s, "dim")?;
         dims.insert(n, v.parse::<i64>().map_err(|_| format!("--dim {}: not an integer", s))?);
     }
-    let opts = CompileOptions { opt_level: a.opt, dims, weights_as_arguments: true };
+    let opts = CompileOptions { opt_level: a.opt, dims, weights_as_arguments: true, profile: a.profile };
     // Inputs not given: random, after a first look at the declared shapes.
     if given.len() < names.len() {
         let l = runtime::lower_model(&model, Some(&a.model), &given, &opts);
@@ -149,6 +152,9 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
     let t0 = Instant::now();
     let outs = c.run(&inputs)?;
     let first_ms = t0.elapsed().as_secs_f64() * 1e3;
+    if a.profile {
+        runtime::profile::reset(c.profile_regions.len());
+    }
     let mut ok = true;
     if let Some(dir) = &a.output_dir {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {}", dir.display(), e))?;
@@ -196,7 +202,48 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
             println!("latency over {} runs: P50 {:.3} ms, P90 {:.3} ms, P99 {:.3} ms", n, p50, p90, p99);
         }
     }
+    if a.profile {
+        print_profile(&model, &c, a.perf.unwrap_or(0).max(1));
+    }
     Ok(ok)
+}
+
+/// Where the time goes: per node (top 25) and per op type, averaged over the timed runs.
+fn print_profile(model: &[u8], c: &runtime::Compiled, runs: usize) {
+    let mut kinds: HashMap<String, String> = HashMap::new();
+    if let Ok(m) = onnx::proto::decode_model(bytes_of(model)) {
+        for n in m.graph.map(|g| g.node).unwrap_or_default() {
+            if let (Some(name), Some(op)) = (n.name.clone(), n.op_type.clone()) {
+                kinds.insert(name, op);
+            }
+        }
+    }
+    let totals = runtime::profile::totals();
+    let all: f64 = totals.iter().map(|t| t.0).sum::<f64>() / runs as f64;
+    let mut rows: Vec<(f64, &str)> = totals.iter().zip(&c.profile_regions).map(|(t, n)| (t.0 / runs as f64, n.as_str())).collect();
+    rows.sort_by(|x, y| y.0.partial_cmp(&x.0).unwrap());
+    let kind = |n: &str| kinds.get(n).cloned().unwrap_or_else(|| n.split('#').next().unwrap_or(n).to_string());
+    println!("time per run by node (mean of {} runs; {:.3} ms in profiled nodes):", runs, all);
+    println!("  {:>9} {:>6}  {:<20} node", "ms", "%", "op");
+    for (ms, n) in rows.iter().take(25) {
+        println!("  {:>9.3} {:>5.1}%  {:<20} {}", ms, 100.0 * ms / all.max(1e-12), kind(n), n);
+    }
+    let mut by_op: HashMap<String, (f64, usize)> = HashMap::new();
+    for (ms, n) in &rows {
+        let e = by_op.entry(kind(n)).or_default();
+        e.0 += ms;
+        e.1 += 1;
+    }
+    let mut ops: Vec<_> = by_op.into_iter().collect();
+    ops.sort_by(|x, y| y.1 .0.partial_cmp(&x.1 .0).unwrap());
+    println!("time per run by op type:");
+    for (op, (ms, n)) in ops {
+        println!("  {:>9.3} {:>5.1}%  {:<20} ({} nodes)", ms, 100.0 * ms / all.max(1e-12), op, n);
+    }
+}
+
+fn bytes_of(b: &[u8]) -> bytes::Bytes {
+    bytes::Bytes::copy_from_slice(b)
 }
 
 fn test_dirs(dir: &Path, filters: &[String]) -> Result<Vec<PathBuf>, String> {

@@ -1,0 +1,90 @@
+//! `insert-profiling`: brackets the code of each model node with calls to
+//! `@npu_profile_enter(id)` / `@npu_profile_exit(id)` (external functions the
+//! runtime provides), so a run can say where its time goes, per ONNX node.
+//! Runs on loop-level functions: consecutive top-level ops with the same
+//! location (the node's, kept by every lowering) form one region; the region
+//! ids index the `npu.profile_regions` array attribute set on the function.
+
+use ir::attributes::{AttrData, Attribute};
+use ir::location::LocData;
+use ir::pass::{Pass, PassContext};
+use ir::types::TypeData;
+use ir::{InsertPoint, Location, OpId, OperationState};
+
+pub struct InsertProfiling;
+
+pub const ENTER: &str = "npu_profile_enter";
+pub const EXIT: &str = "npu_profile_exit";
+
+/// The node a location names (`loc("conv1"(...))` → `conv1`), if any.
+pub fn node_name(loc: &Location) -> Option<String> {
+    match &*loc.data() {
+        LocData::Name { name, .. } => Some(name.clone()),
+        LocData::Fused { locs, .. } => locs.iter().find_map(node_name),
+        LocData::CallSite { callee, .. } => node_name(callee),
+        _ => None,
+    }
+}
+
+impl Pass for InsertProfiling {
+    fn argument(&self) -> &'static str {
+        "insert-profiling"
+    }
+    fn display_name(&self) -> &'static str {
+        "InsertProfiling"
+    }
+    fn run(&mut self, cx: &mut PassContext, module: OpId) -> Result<(), String> {
+        let ctx = cx.ctx;
+        let body = &mut *cx.body;
+        let mblock = body.region_blocks(body.op(module).regions()[0])[0];
+        let funcs: Vec<OpId> = body.block_ops(mblock).filter(|o| body.name(*o).as_str() == "func.func" && !body.op(*o).regions().is_empty() && !body.region_blocks(body.op(*o).regions()[0]).is_empty()).collect();
+        let i32t = ctx.i32();
+        for f in &funcs {
+            let entry = body.region_blocks(body.op(*f).regions()[0])[0];
+            let ops: Vec<OpId> = body.block_ops(entry).collect();
+            // Regions: runs of ops with one node name (constants and terminators ignored).
+            let mut regions: Vec<(String, OpId, OpId)> = Vec::new();
+            for op in ops {
+                let n = body.name(op).as_str();
+                if n == "arith.constant" || n == "func.return" {
+                    continue;
+                }
+                let Some(name) = node_name(&body.op(op).loc) else { continue };
+                match regions.last_mut() {
+                    Some((last, _, end)) if *last == name => *end = op,
+                    _ => regions.push((name, op, op)),
+                }
+            }
+            let mut names = Vec::new();
+            for (id, (name, first, last)) in regions.into_iter().enumerate() {
+                let loc = body.op(first).loc.clone();
+                let c = OperationState::new(ctx.op_name("arith.constant"), loc.clone())
+                    .results(&[i32t.clone()])
+                    .property(ctx.ident("value"), Attribute::integer(id as i128, i32t.clone()));
+                let c = body.build(c, InsertPoint::Before(first));
+                let cv = body.op(c).result(0);
+                for (callee, at) in [(ENTER, InsertPoint::Before(first)), (EXIT, InsertPoint::After(last))] {
+                    let call = OperationState::new(ctx.op_name("func.call"), loc.clone()).operands(&[cv]).property(ctx.ident("callee"), Attribute::symbol(callee));
+                    body.build(call, at);
+                }
+                names.push(Attribute::string(&name));
+            }
+            body.op_mut(*f).attributes.set(ctx.ident("npu.profile_regions"), Attribute::new(AttrData::Array(names)));
+        }
+        // The runtime's hooks, declared once.
+        for callee in [ENTER, EXIT] {
+            if ir::symbols::lookup_symbol_in(body, module, callee).is_some() {
+                continue;
+            }
+            let fty = ctx.intern_type(TypeData::Function { inputs: vec![i32t.clone()], results: vec![] });
+            let region = body.new_region();
+            let st = OperationState::new(ctx.op_name("func.func"), Location::unknown())
+                .property(ctx.ident("sym_name"), Attribute::string(callee))
+                .property(ctx.ident("function_type"), Attribute::type_attr(fty))
+                .property(ctx.ident("sym_visibility"), Attribute::string("private"))
+                .region(region);
+            body.build(st, InsertPoint::AtStart(mblock));
+        }
+        Ok(())
+    }
+}
