@@ -324,13 +324,17 @@ fn rebuild_on_buffers(body: &mut Body, op: OpId, operands: &[Value]) {
     for (k, v) in d.attributes.iter() {
         st = st.attribute(*k, v.clone());
     }
-    let region = d.regions()[0];
-    let new_region = body.new_region();
-    for b in body.region_blocks(region).to_vec() {
-        body.remove_block(b);
-        body.append_block(new_region, b);
+    let mut st = st;
+    // The body and, if fused, the epilogue.
+    for region in d.regions().to_vec() {
+        let new_region = body.new_region();
+        for b in body.region_blocks(region).to_vec() {
+            body.remove_block(b);
+            body.append_block(new_region, b);
+        }
+        st = st.region(new_region);
     }
-    body.build(st.region(new_region), InsertPoint::Before(op));
+    body.build(st, InsertPoint::Before(op));
 }
 
 fn is_tensor(t: &Type) -> bool {

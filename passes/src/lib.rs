@@ -6,6 +6,7 @@
 mod canonicalize;
 mod cse;
 mod dce;
+mod fuse_elementwise;
 mod inline;
 pub mod insert_profiling;
 mod onnx_shape_inference;
@@ -79,6 +80,12 @@ pub fn register_all(reg: &mut PassRegistry) {
         summary: "Lower onnx ops to tensor.generic loop nests and tensor reshapes (static shapes)",
         options: vec![],
         create: |_| Ok(Box::new(onnx_to_tensor::OnnxToTensor)),
+    });
+    reg.register(PassInfo {
+        argument: "fuse-elementwise",
+        summary: "Fuse elementwise tensor.generic consumers into their producers (parallel bodies merged; after a reduction, as its epilogue)",
+        options: vec![],
+        create: |_| Ok(Box::new(fuse_elementwise::FuseElementwise)),
     });
     reg.register(PassInfo {
         argument: "bufferize",

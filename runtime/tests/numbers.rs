@@ -137,3 +137,27 @@ fn wrong_inputs_are_refused_with_what_the_model_expects() {
     let err = c.run(&HashMap::new()).unwrap_err();
     assert!(err.contains("missing input 'X'"), "{}", err);
 }
+
+/// MatMul → Add (per-column bias) → Add (residual, a full matrix) → Relu:
+/// all three fuse into the product's epilogue and run on the accumulator
+/// vectors (bias broadcast, residual loaded along the row, masked tails).
+#[test]
+fn fused_epilogue_bias_residual_relu() {
+    let (m, k, n) = (11usize, 9usize, 37usize);
+    let (a, av) = random(&[m as i64, k as i64], 21);
+    let (w, wv) = random(&[k as i64, n as i64], 22);
+    let (b, bv) = random(&[n as i64], 23);
+    let (r, rv) = random(&[m as i64, n as i64], 24);
+    let got = run(
+        "<ir_version: 8, opset_import: [\"\" : 17]> g (float[11,9] A, float[9,37] W, float[37] B, float[11,37] R) => (float[11,37] Y) { P = MatMul(A, W) Q = Add(P, B) S = Add(Q, R) Y = Relu(S) }",
+        vec![("A", a), ("W", w), ("B", b), ("R", r)],
+    );
+    let want: Vec<f64> = (0..m * n)
+        .map(|p| {
+            let (i, j) = (p / n, p % n);
+            let s: f64 = (0..k).map(|q| av[i * k + q] * wv[q * n + j]).sum::<f64>() + bv[j] + rv[p];
+            s.max(0.0)
+        })
+        .collect();
+    close(&got, &want);
+}

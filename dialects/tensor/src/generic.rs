@@ -3,6 +3,12 @@
 //! `reduction`; the body computes the output elements from the input elements
 //! (block arguments: inputs, then the outputs' current values) and yields them.
 //! On tensors it returns the filled outputs; on memrefs it writes them in place.
+//!
+//! An optional second region, the epilogue, runs once per output element after
+//! every reduction is complete (a fused activation, bias or residual add): its
+//! block takes the outputs' final values, then every input's element (only
+//! inputs whose maps use no reduction loop may be read there), and yields the
+//! values stored.
 
 use ir::affine::AffineMap;
 use ir::attributes::{ArrayData, AttrData, Attribute};
@@ -59,6 +65,11 @@ impl<'a> Generic<'a> {
     }
     pub fn block(&self) -> Block {
         self.body.region_blocks(self.body.op(self.op).regions()[0])[0]
+    }
+    /// The epilogue's block, if the op has one.
+    pub fn epilogue(&self) -> Option<Block> {
+        let r = *self.body.op(self.op).regions().get(1)?;
+        self.body.region_blocks(r).first().copied()
     }
     /// The size of each loop: the `loop_ranges` property when present (loops
     /// that index no operand directly, like a pooling window, need it), else
@@ -174,6 +185,43 @@ fn verify(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
             return Err(format!("body argument #{} must have the element type of operand #{}", i, i));
         }
     }
+    verify_yield(body, block, &g)?;
+    if d.regions().len() > 2 {
+        return Err("expects a body and at most an epilogue region".into());
+    }
+    if let Some(ep) = g.epilogue() {
+        let args = body.block_args(ep);
+        if args.len() != no + ni {
+            return Err(format!("expects the epilogue to take {} output values then {} input elements, got {} arguments", no, ni, args.len()));
+        }
+        for (i, (a, v)) in args.iter().zip(g.outputs().iter().chain(g.inputs())).enumerate() {
+            if Some(body.value_type(*a)) != body.value_type(*v).element_type() {
+                return Err(format!("epilogue argument #{} must have its operand's element type", i));
+            }
+        }
+        for (k, a) in args[no..].iter().enumerate() {
+            let reads_reduction = maps[k].results.iter().any(|e| iters.iter().enumerate().any(|(l, it)| *it == Iterator::Reduction && uses_dim(e, l)));
+            if body.has_uses(*a) && reads_reduction {
+                return Err(format!("the epilogue reads input #{}, whose map uses a reduction loop", k));
+            }
+        }
+        verify_yield(body, ep, &g)?;
+    }
+    Ok(())
+}
+
+fn uses_dim(e: &ir::affine::AffineExpr, d: usize) -> bool {
+    use ir::affine::AffineExpr as E;
+    match e {
+        E::Dim(x) => *x as usize == d,
+        E::Sym(_) | E::Const(_) => false,
+        E::Add(a, b) | E::Mul(a, b) | E::Mod(a, b) | E::FloorDiv(a, b) | E::CeilDiv(a, b) => uses_dim(a, d) || uses_dim(b, d),
+    }
+}
+
+/// A region's terminator yields one value of each output's element type.
+fn verify_yield(body: &Body, block: Block, g: &Generic) -> Result<(), String> {
+    let no = g.outputs().len();
     if let Some(y) = body.last_op(block) {
         let ys = body.op(y).operands();
         if ys.len() != no {
@@ -193,7 +241,7 @@ pub const GENERIC: OpDef = OpDef {
     summary: "A loop nest as data: indexing maps, iterator types and a scalar body.",
     operands: Count::AtLeast(1),
     results: Count::Any,
-    regions: Count::Exactly(1),
+    regions: Count::AtLeast(1),
     traits: &[Trait::SingleBlock],
     properties: &[
         required("indexing_maps", AttrKind::Array),

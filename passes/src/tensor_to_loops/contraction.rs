@@ -39,13 +39,15 @@ fn uses_dim(e: &AffineExpr, d: usize) -> bool {
     }
 }
 
-/// Whether the body is exactly `yield acc + x * y` over the two inputs.
-fn is_mul_add(body: &Body, block: ir::Block) -> bool {
-    let args = body.block_args(block).to_vec();
+/// Whether the body is exactly `yield acc + x * y` over the first two inputs
+/// (other inputs, read only by an epilogue, unused).
+fn is_mul_add(body: &Body, block: ir::Block, n_in: usize) -> bool {
+    let all = body.block_args(block).to_vec();
     let ops: Vec<OpId> = body.block_ops(block).collect();
-    if ops.len() != 3 || args.len() != 3 {
+    if ops.len() != 3 || all.len() != n_in + 1 || all[2..n_in].iter().any(|a| body.has_uses(*a)) {
         return false;
     }
+    let args = [all[0], all[1], all[n_in]];
     let (m, a, y) = (ops[0], ops[1], ops[2]);
     if body.name(m).as_str() != "arith.mulf" || body.name(a).as_str() != "arith.addf" || body.name(y).as_str() != "tensor.yield" {
         return false;
@@ -65,10 +67,10 @@ fn is_f32_memref(ctx: &Context, t: &Type) -> bool {
 pub fn plan(ctx: &Context, body: &Body, op: OpId) -> Option<Plan> {
     let g = Generic::new(body, op);
     let (ins, outs) = (g.inputs(), g.outputs());
-    if ins.len() != 2 || outs.len() != 1 || !ins.iter().chain(outs).all(|v| is_f32_memref(ctx, body.value_type(*v))) {
+    if ins.len() < 2 || outs.len() != 1 || !ins[..2].iter().chain(outs).all(|v| is_f32_memref(ctx, body.value_type(*v))) {
         return None;
     }
-    if !is_mul_add(body, g.block()) {
+    if !is_mul_add(body, g.block(), ins.len()) {
         return None;
     }
     let iters = g.iterators();
@@ -78,7 +80,7 @@ pub fn plan(ctx: &Context, body: &Body, op: OpId) -> Option<Plan> {
     }
     let k = reds[0];
     let maps = g.maps();
-    let cm = &maps[2];
+    let cm = &maps[ins.len()];
     let AffineExpr::Dim(j) = cm.results.last()? else { return None };
     let j = *j as usize;
     if cm.results.iter().any(|e| !matches!(e, AffineExpr::Dim(_))) {
@@ -99,9 +101,38 @@ pub fn plan(ctx: &Context, body: &Body, op: OpId) -> Option<Plan> {
             None
         };
         let batch = (0..iters.len()).filter(|&l| l != j && l != k && Some(l) != i).collect();
+        if let Some(ep) = g.epilogue() {
+            if !epilogue_vectorizes(ctx, body, ep, ins, &maps, j) {
+                return None;
+            }
+        }
         return Some(Plan { a: 1 - b, b, i, j, k, batch });
     }
     None
+}
+
+/// Ops an epilogue may hold to run on whole vectors: elementwise arith and math.
+fn vectorizable(name: &str) -> bool {
+    (name.starts_with("arith.") && !matches!(name, "arith.index_cast" | "arith.index_castui")) || name.starts_with("math.") || name == "tensor.yield"
+}
+
+/// The epilogue runs on vectors of the j dimension: its ops are elementwise,
+/// and each input it reads is f32 and either contiguous along j (last index
+/// j, at unit stride) or independent of j (broadcast).
+fn epilogue_vectorizes(ctx: &Context, body: &Body, ep: ir::Block, ins: &[Value], maps: &[ir::affine::AffineMap], j: usize) -> bool {
+    if !body.block_ops(ep).all(|o| vectorizable(body.name(o).as_str())) {
+        return false;
+    }
+    let args = body.block_args(ep);
+    ins.iter().enumerate().all(|(k, v)| {
+        if !body.has_uses(args[1 + k]) {
+            return true;
+        }
+        let m = &maps[k];
+        let uses_j = m.results.iter().any(|e| uses_dim(e, j));
+        let contiguous = m.results.last() == Some(&AffineExpr::Dim(j as u32)) && !m.results[..m.results.len() - 1].iter().any(|e| uses_dim(e, j));
+        is_f32_memref(ctx, body.value_type(*v)) && (!uses_j || contiguous)
+    })
 }
 
 fn vec_type(ctx: &Context, elem: &Type) -> Type {
@@ -113,7 +144,8 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
     let g = Generic::new(body, op);
     let (ins, out) = (g.inputs().to_vec(), g.outputs()[0]);
     let maps = g.maps();
-    let (am, bm, cm) = (maps[p.a].clone(), maps[p.b].clone(), maps[2].clone());
+    let ep = g.epilogue();
+    let (am, bm, cm) = (maps[p.a].clone(), maps[p.b].clone(), maps[ins.len()].clone());
     let (av, bv) = (ins[p.a], ins[p.b]);
     let f32t = ctx.f32();
     let vt = vec_type(ctx, &f32t);
@@ -232,11 +264,64 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         let results = body.op(kop).results().to_vec();
         for r in 0..mr {
             for v in 0..NV {
+                let mut value = results[r * NV + v];
+                if let Some(ep) = ep {
+                    // The fused epilogue on the accumulator vector: inputs along j
+                    // as vectors, the others broadcast, each op on vectors.
+                    let eargs = body.block_args(ep).to_vec();
+                    let mut map: std::collections::HashMap<Value, Value> = std::collections::HashMap::new();
+                    map.insert(eargs[0], value);
+                    for (k, input) in ins.iter().enumerate() {
+                        if !body.has_uses(eargs[1 + k]) {
+                            continue;
+                        }
+                        let idx = idx_at(body, &mut ati, &maps[k], r, Some(v), None);
+                        let along_j = maps[k].results.iter().any(|e| uses_dim(e, p.j));
+                        let x = if along_j {
+                            let mut ops = vec![*input];
+                            ops.extend(idx);
+                            ops.push(masks[v]);
+                            ops.push(zero);
+                            let o = b.op(body, &mut ati, "vector.maskedload", &ops, &[vt.clone()], &[]);
+                            body.op(o).result(0)
+                        } else {
+                            let s = b.load(body, &mut ati, *input, &idx);
+                            let o = b.op(body, &mut ati, "vector.broadcast", &[s], &[vt.clone()], &[]);
+                            body.op(o).result(0)
+                        };
+                        map.insert(eargs[1 + k], x);
+                    }
+                    for o in body.block_ops(ep).collect::<Vec<_>>() {
+                        if body.name(o).as_str() == "tensor.yield" {
+                            value = *map.get(&body.op(o).operand(0)).unwrap_or(&value);
+                            continue;
+                        }
+                        let c = body.clone_op(o, &mut map);
+                        body.insert(c, ati);
+                        if let InsertPoint::After(_) = ati {
+                            ati = InsertPoint::After(c);
+                        }
+                        let is_const = body.name(c).as_str() == "arith.constant";
+                        for res in body.op(c).results().to_vec() {
+                            let scalar = body.value_type(res).clone();
+                            let vty = ctx.intern_type(TypeData::Vector { shape: vec![LANES], scalable: vec![false], elem: scalar.clone() });
+                            if is_const {
+                                // A scalar constant, splat.
+                                let bc = b.op(body, &mut ati, "vector.broadcast", &[res], &[vty], &[]);
+                                let bv = body.op(bc).result(0);
+                                let old = *map.iter().find(|(_, n)| **n == res).map(|(o, _)| o).unwrap();
+                                map.insert(old, bv);
+                            } else {
+                                body.set_value_type(res, vty);
+                            }
+                        }
+                    }
+                }
                 let idx = idx_at(body, &mut ati, &cm, r, Some(v), None);
                 let mut ops = vec![out];
                 ops.extend(idx);
                 ops.push(masks[v]);
-                ops.push(results[r * NV + v]);
+                ops.push(value);
                 b.op(body, &mut ati, "vector.maskedstore", &ops, &[], &[]);
             }
         }

@@ -159,10 +159,29 @@ fn inline_body(b: &B, body: &mut Body, at: &mut InsertPoint, g_block: ir::Block,
     yields
 }
 
+/// The values to store: `finals` passed through the epilogue if the op has
+/// one (its input elements loaded at `ivs`, which must cover their maps).
+#[allow(clippy::too_many_arguments)]
+fn apply_epilogue(b: &B, body: &mut Body, at: &mut InsertPoint, ep: Option<ir::Block>, finals: Vec<Value>, ins: &[Value], maps: &[ir::affine::AffineMap], ivs: &[Value]) -> Vec<Value> {
+    let Some(ep) = ep else { return finals };
+    let args = body.block_args(ep).to_vec();
+    let mut vals = finals.clone();
+    for (k, v) in ins.iter().enumerate() {
+        let a = args[finals.len() + k];
+        if body.has_uses(a) {
+            let idx: Vec<Value> = maps[k].results.iter().map(|e| b.expr(body, at, e, ivs)).collect();
+            vals.push(b.load(body, at, *v, &idx));
+        } else {
+            vals.push(a);
+        }
+    }
+    inline_body(b, body, at, ep, &vals, ivs)
+}
+
 fn lower_generic(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
-    let (ins, outs, maps, iters, sizes, g_block) = {
+    let (ins, outs, maps, iters, sizes, g_block, g_ep) = {
         let g = Generic::new(body, op);
-        (g.inputs().to_vec(), g.outputs().to_vec(), g.maps(), g.iterators(), g.loop_sizes(), g.block())
+        (g.inputs().to_vec(), g.outputs().to_vec(), g.maps(), g.iterators(), g.loop_sizes(), g.block(), g.epilogue())
     };
     if outs.iter().any(|o| !matches!(body.value_type(*o).data(), ir::types::TypeData::MemRef { .. })) {
         return Err("tensor.generic must be bufferized before lowering to loops".into());
@@ -202,6 +221,7 @@ fn lower_generic(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String>
             args.push(b.load(body, &mut at, *v, &idx));
         }
         let ys = inline_body(&b, body, &mut at, g_block, &args, &ivs);
+        let ys = apply_epilogue(&b, body, &mut at, g_ep, ys, &ins, &maps, &ivs);
         for ((y, o), m) in ys.iter().zip(&outs).zip(&out_maps) {
             let idx: Vec<Value> = m.results.iter().map(|e| b.expr(body, &mut at, e, &ivs)).collect();
             b.store(body, &mut at, *y, *o, &idx);
@@ -241,6 +261,7 @@ fn lower_generic(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String>
             vals = body.op(*fop).results().to_vec();
         }
         let mut at = outer_at;
+        let vals = apply_epilogue(&b, body, &mut at, g_ep, vals, &ins, &maps, &pivs);
         for ((v, o), idx) in vals.iter().zip(&outs).zip(&out_idx) {
             b.store(body, &mut at, *v, *o, idx);
         }
