@@ -255,3 +255,81 @@ func.func @f(%t: tensor<2x3x4xf32>) {
   %c = "tensor.collapse_shape"(%t) <{reassociation = [[0, 1]]}> : (tensor<2x3x4xf32>) -> tensor<6xf32>
   return
 }
+
+// -----
+
+func.func @f(%a: tensor<4x5xf32>, %e: tensor<4xf32>) {
+  // expected-error @+1 {{'tensor.generic' op expects the epilogue to take 1 output values then 1 input elements, got 1 arguments}}
+  %r = "tensor.generic"(%a, %e) <{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"], operandSegmentSizes = array<i32: 1, 1>}> ({
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %acc, %x : f32
+    "tensor.yield"(%s) : (f32) -> ()
+  }, {
+  ^bb0(%v: f32):
+    "tensor.yield"(%v) : (f32) -> ()
+  }) : (tensor<4x5xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<4x5xf32>, %e: tensor<4xf32>) {
+  // expected-error @+1 {{'tensor.generic' op epilogue argument #1 must have its operand's element type}}
+  %r = "tensor.generic"(%a, %e) <{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"], operandSegmentSizes = array<i32: 1, 1>}> ({
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %acc, %x : f32
+    "tensor.yield"(%s) : (f32) -> ()
+  }, {
+  ^bb0(%v: f32, %y: f64):
+    "tensor.yield"(%v) : (f32) -> ()
+  }) : (tensor<4x5xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<4x5xf32>, %e: tensor<4xf32>) {
+  // expected-error @+1 {{'tensor.generic' op the epilogue reads input #0, whose map uses a reduction loop}}
+  %r = "tensor.generic"(%a, %e) <{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"], operandSegmentSizes = array<i32: 1, 1>}> ({
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %acc, %x : f32
+    "tensor.yield"(%s) : (f32) -> ()
+  }, {
+  ^bb0(%v: f32, %y: f32):
+    %t = arith.addf %v, %y : f32
+    "tensor.yield"(%t) : (f32) -> ()
+  }) : (tensor<4x5xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @f(%e: tensor<4xf32>) {
+  // expected-error @+1 {{'tensor.generic' op expects a body and at most an epilogue region}}
+  %r = "tensor.generic"(%e) <{indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"], operandSegmentSizes = array<i32: 0, 1>}> ({
+  ^bb0(%y: f32):
+    "tensor.yield"(%y) : (f32) -> ()
+  }, {
+  ^bb0(%v: f32):
+    "tensor.yield"(%v) : (f32) -> ()
+  }, {
+  ^bb0(%w: f32):
+    "tensor.yield"(%w) : (f32) -> ()
+  }) : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<4x5xf32>, %e: tensor<4xf32>, %i: i32) {
+  // expected-error @+1 {{'tensor.generic' op yielded value #0 must have output #0's element type}}
+  %r = "tensor.generic"(%a, %e) <{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"], operandSegmentSizes = array<i32: 1, 1>}> ({
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %acc, %x : f32
+    "tensor.yield"(%s) : (f32) -> ()
+  }, {
+  ^bb0(%v: f32, %y: f32):
+    "tensor.yield"(%i) : (i32) -> ()
+  }) : (tensor<4x5xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
