@@ -171,35 +171,40 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
         let mut h = init_state(l, h0);
         let mut cst = if cell == Cell::Lstm { Some(init_state(l, c0)) } else { None };
         let acts_d: Vec<Act> = acts[dir as usize * per_dir..(dir as usize + 1) * per_dir].to_vec();
+        // The input projection for every step at once: X as [rows, input]
+        // (rows = the sequence and batch, in X's order) times W^T, bias-initialized:
+        // one well-shaped product instead of one per step.
+        let rows = seq * batch;
+        let x2 = super::shape::reshape(l, x, &[rows, xi.shape[2]]);
+        let s = sc.clone();
+        let bias_init = match b {
+            Some(bv) => {
+                let m_w = expr_map(2, vec![c(dir), d(1)]);
+                let m_r = expr_map(2, vec![c(dir), add_c(d(1), g)]);
+                let s2 = s.clone();
+                // For GRU with linear_before_reset the recurrent bias of the h gate stays with R.
+                l.map_op(&[rows, g], &sc.ty.clone(), &[bv, bv], vec![m_w, m_r], move |e, a| {
+                    if cell == Cell::Gru && lbr {
+                        let j = e.op_with("tensor.index", &[], &e.ctx.index(), &[("dim", ir::Attribute::integer(1, e.ctx.i64()))]);
+                        let lim = e.index(2 * hidden);
+                        let isc = Sc { ty: e.ctx.index(), kind: super::Kind::Signed };
+                        let in_h = e.cmp(super::Cmp::Ge, j, lim, &isc);
+                        let sum = e.add(a[0], a[1], &s2);
+                        e.select(in_h, a[0], sum)
+                    } else {
+                        e.add(a[0], a[1], &s2)
+                    }
+                })
+            }
+            None => l.fill(&[rows, g], &sc, 0.0),
+        };
+        let it3 = [Iterator::Parallel, Iterator::Parallel, Iterator::Reduction];
+        let xw = contract(l, x2, expr_map(3, vec![d(0), d(2)]), w, expr_map(3, vec![c(dir), d(2), d(1)]), bias_init, &it3, 1.0, (None, None));
         for step in 0..seq {
             let t = if reverse { seq - 1 - step } else { step };
-            // Pre-activations: bias-initialized [batch, gates*H], then X_t W^T.
-            let s = sc.clone();
-            let bias_init = match b {
-                Some(bv) => {
-                    let m_w = expr_map(2, vec![c(dir), d(1)]);
-                    let m_r = expr_map(2, vec![c(dir), add_c(d(1), g)]);
-                    let s2 = s.clone();
-                    // For GRU with linear_before_reset the recurrent bias of the h gate stays with R.
-                    l.map_op(&[batch, g], &sc.ty.clone(), &[bv, bv], vec![m_w, m_r], move |e, a| {
-                        if cell == Cell::Gru && lbr {
-                            let j = e.op_with("tensor.index", &[], &e.ctx.index(), &[("dim", ir::Attribute::integer(1, e.ctx.i64()))]);
-                            let lim = e.index(2 * hidden);
-                            let isc = Sc { ty: e.ctx.index(), kind: super::Kind::Signed };
-                            let in_h = e.cmp(super::Cmp::Ge, j, lim, &isc);
-                            let sum = e.add(a[0], a[1], &s2);
-                            e.select(in_h, a[0], sum)
-                        } else {
-                            e.add(a[0], a[1], &s2)
-                        }
-                    })
-                }
-                None => l.fill(&[batch, g], &sc, 0.0),
-            };
-            let xmap = if batch_first { expr_map(3, vec![d(0), c(t), d(2)]) } else { expr_map(3, vec![c(t), d(0), d(2)]) };
-            let wmap = expr_map(3, vec![c(dir), d(2), d(1)]);
-            let it3 = [Iterator::Parallel, Iterator::Parallel, Iterator::Reduction];
-            let xw = contract(l, x, xmap, w, wmap, bias_init, &it3, 1.0, (None, None));
+            // Row of (t, b) in the projected input.
+            let xrow = if batch_first { super::add(super::mul(d(0), seq), c(t)) } else { super::add(c(t * batch), d(0)) };
+            let xgate = |k: i64| expr_map(2, vec![xrow.clone(), add_c(d(1), k * hidden)]);
             // H_{t-1} R^T: for GRU's h gate (rows 2H..3H) this must wait for the reset gate, so it is kept apart.
             let rinit = if cell == Cell::Gru && lbr {
                 match b {
@@ -216,7 +221,7 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
                 Cell::Rnn => {
                     let (s, a0) = (sc.clone(), acts_d[0].clone());
                     let m = expr_map(2, vec![d(0), d(1)]);
-                    let nh = l.map_op(&state_shape, &sc.ty.clone(), &[xw, hr], vec![m.clone(), m], move |e, a| {
+                    let nh = l.map_op(&state_shape, &sc.ty.clone(), &[xw, hr], vec![xgate(0), m], move |e, a| {
                         let v = e.add(a[0], a[1], &s);
                         let v = clip_val(e, v, clip, &s);
                         apply(e, &a0, v, &s)
@@ -227,7 +232,7 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
                     let gate = |k: i64| expr_map(2, vec![d(0), add_c(d(1), k * hidden)]);
                     let st = expr_map(2, vec![d(0), d(1)]);
                     let mut ins = vec![xw, xw, xw, xw, hr, hr, hr, hr, cst.unwrap()];
-                    let mut maps = vec![gate(0), gate(1), gate(2), gate(3), gate(0), gate(1), gate(2), gate(3), st.clone()];
+                    let mut maps = vec![xgate(0), xgate(1), xgate(2), xgate(3), gate(0), gate(1), gate(2), gate(3), st.clone()];
                     if let Some(pv) = p {
                         for k in 0..3 {
                             ins.push(pv);
@@ -281,7 +286,7 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
                     let zr = [l.empty(&state_shape, &sc.ty.clone()), l.empty(&state_shape, &sc.ty.clone())];
                     let s1 = s.clone();
                     let ad1 = ad.clone();
-                    let zr = l.generic(&[xw, xw, hr, hr], &zr, vec![gate(0), gate(1), gate(0), gate(1), st.clone(), st.clone()], &[Iterator::Parallel, Iterator::Parallel], move |e, a| {
+                    let zr = l.generic(&[xw, xw, hr, hr], &zr, vec![xgate(0), xgate(1), gate(0), gate(1), st.clone(), st.clone()], &[Iterator::Parallel, Iterator::Parallel], move |e, a| {
                         let z = e.add(a[0], a[2], &s1);
                         let z = clip_val(e, z, clip, &s1);
                         let r = e.add(a[1], a[3], &s1);
@@ -302,7 +307,7 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
                         contract(l, rh, expr_map(3, vec![d(0), d(2)]), r, rmap, init, &it3, 1.0, (None, None))
                     };
                     let s3 = s.clone();
-                    let nh = l.map_op(&state_shape, &sc.ty.clone(), &[xw, rec, z, h], vec![gate(2), st.clone(), st.clone(), st], move |e, a| {
+                    let nh = l.map_op(&state_shape, &sc.ty.clone(), &[xw, rec, z, h], vec![xgate(2), st.clone(), st.clone(), st], move |e, a| {
                         let v = e.add(a[0], a[1], &s3);
                         let v = clip_val(e, v, clip, &s3);
                         let hh = apply(e, &ad[1], v, &s3);

@@ -12,13 +12,15 @@ use std::rc::Rc;
 
 /// MLIR's standard conversions from the loop level to the LLVM dialect.
 /// `math` ops without an LLVM intrinsic (erf, atan, ...) become libm calls,
-/// which the JIT resolves in this process and a linker in libm.
+/// which the JIT resolves in this process and a linker in libm. The libm
+/// conversion scalarizes vector operands with vector.extract/insert, so it
+/// must run before the vector dialect is lowered (after, MLIR 22 crashes).
 pub const LOWERING_PIPELINE: &str = "builtin.module(\
 convert-math-to-funcs, func.func(convert-vector-to-scf), \
 lower-affine, convert-scf-to-cf, \
+convert-math-to-llvm, convert-math-to-libm, \
 convert-vector-to-llvm, \
 expand-strided-metadata, lower-affine, \
-convert-math-to-llvm, convert-math-to-libm, \
 finalize-memref-to-llvm, \
 convert-arith-to-llvm, convert-index-to-llvm, convert-cf-to-llvm, \
 convert-func-to-llvm, convert-ub-to-llvm, reconcile-unrealized-casts)";

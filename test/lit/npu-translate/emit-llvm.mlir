@@ -12,7 +12,7 @@
 // CHECK: define void @model(
 // CHECK: call float @erff(
 // CHECK: define void @_mlir_ciface_model(
-// LOOPS: func.func @model(%arg0: memref<2x8xf32>, %arg1: memref<8x4xf32>, %arg2: memref<2x4xf32>)
+// LOOPS: func.func @model(%arg0: memref<2x8xf32> {llvm.noalias}, %arg1: memref<8x4xf32> {llvm.noalias}, %arg2: memref<2x4xf32> {llvm.noalias})
 // LOOPS: scf.for
 // OBJ: T _mlir_ciface_model
 // NOFILE: error: --emit=obj writes a binary file: give -o FILE

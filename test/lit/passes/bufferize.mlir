@@ -4,7 +4,7 @@
 // RUN: npu-opt %s --pass-pipeline='builtin.module(func.func(convert-onnx-to-tensor), func.func(bufferize))' | FileCheck %s
 
 // CHECK: "memref.global"() <{alignment = 64 : i64, constant, initial_value = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00]> : tensor<3xf32>, sym_name = "__constant_f_0", sym_visibility = "private", type = memref<3xf32>}>
-// CHECK-LABEL: func.func @f(%arg0: memref<2x3xf32>, %arg1: memref<2x3xf32>) attributes {llvm.emit_c_interface}
+// CHECK-LABEL: func.func @f(%arg0: memref<2x3xf32> {llvm.noalias}, %arg1: memref<2x3xf32> {llvm.noalias}) attributes {llvm.emit_c_interface}
 // CHECK: %[[C:.*]] = "memref.get_global"() <{name = @__constant_f_0}> : () -> memref<3xf32>
 // CHECK: %[[T:.*]] = "memref.alloc"() <{alignment = 64 : i64, operandSegmentSizes = array<i32: 0, 0>}> : () -> memref<2x3xf32>
 // CHECK: "tensor.generic"(%arg0, %[[C]], %[[T]])
