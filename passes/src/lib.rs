@@ -7,6 +7,7 @@ mod canonicalize;
 mod cse;
 mod dce;
 mod fuse_elementwise;
+mod generalize;
 mod inline;
 pub mod insert_profiling;
 mod onnx_shape_inference;
@@ -80,6 +81,12 @@ pub fn register_all(reg: &mut PassRegistry) {
         summary: "Lower onnx ops to tensor.generic loop nests and tensor reshapes (static shapes)",
         options: vec![],
         create: |_| Ok(Box::new(onnx_to_tensor::OnnxToTensor)),
+    });
+    reg.register(PassInfo {
+        argument: "tensor-generalize",
+        summary: "Turn named structured ops (tensor.matmul, tensor.conv_2d_nchw_fchw, tensor.fill, ...) into tensor.generic",
+        options: vec![],
+        create: |_| Ok(Box::new(generalize::Generalize)),
     });
     reg.register(PassInfo {
         argument: "fuse-elementwise",

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 /// Our half of the CPU pipeline; MLIR's half is `llvm_cpu::LOWERING_PIPELINE`.
 pub const CPU_PIPELINE: &str =
-    "builtin.module(onnx-shape-inference, canonicalize, func.func(convert-onnx-to-tensor), func.func(fuse-elementwise), func.func(bufferize), convert-tensor-to-loops, cse, canonicalize)";
+    "builtin.module(onnx-shape-inference, canonicalize, func.func(convert-onnx-to-tensor), tensor-generalize, func.func(fuse-elementwise), func.func(bufferize), convert-tensor-to-loops, cse, canonicalize)";
 
 /// A model input or output: name, ONNX dtype and static shape.
 #[derive(Clone, Debug)]

@@ -7,6 +7,7 @@
 //! `linalg.generic` does, and `tensor-to-loops` turns it into `scf.for` nests.
 
 mod generic;
+pub mod named;
 mod reshape;
 
 pub use generic::{Generic, GenericBuilder, Iterator, PARALLEL, REDUCTION};
@@ -111,6 +112,20 @@ pub const OPS: &[OpDef] = &[
         verify: Some(reshape::verify_expand),
         ..OpDef::DEFAULT
     },
+    // Named structured ops (named.rs): each generalizes to a tensor.generic.
+    named::FILL,
+    named::TRANSPOSE,
+    named::BROADCAST,
+    named::MATMUL,
+    named::BATCH_MATMUL,
+    named::CONV_2D_NCHW_FCHW,
+    named::CONV_2D_NHWC_HWCF,
+    named::DEPTHWISE_CONV_2D_NCHW_CHW,
+    named::POOLING_NCHW_MAX,
+    named::POOLING_NCHW_SUM,
+    named::REDUCE,
+    named::EXTRACT_SLICE,
+    named::INSERT_SLICE,
 ];
 
 pub static DIALECT: DialectDef = DialectDef { name: "tensor", ops: OPS, materialize_constant: None };

@@ -86,6 +86,14 @@ fn matmul(l: &mut Lower) -> Result<Vec<Value>, String> {
     let zps = (zps.0.map(|z| super::shape::reshape(l, z, &[])), zps.1.map(|z| super::shape::reshape(l, z, &[])));
     let sc = out.sc.clone();
     let init = l.fill(&out.shape, &sc, 0.0);
+    // Plain (batched) matrix products of one element type: the named ops.
+    let same = a.sc == b.sc && a.sc == sc && zps.0.is_none() && zps.1.is_none();
+    if same && ra == 2 && rb == 2 {
+        return Ok(vec![l.named("tensor.matmul", &[va, vb, init], &[])]);
+    }
+    if same && ra == 3 && rb == 3 && a.shape[0] == b.shape[0] {
+        return Ok(vec![l.named("tensor.batch_matmul", &[va, vb, init], &[])]);
+    }
     Ok(vec![contract(l, va, a_map, vb, b_map, init, &iters, 1.0, zps)])
 }
 

@@ -215,10 +215,22 @@ impl<'a> Lower<'a> {
         // The formula sees the inputs only (not the destination's old value).
         self.generic(ins, &[out], maps, &iters, |e, a| vec![f(e, &a[..n_in])])[0]
     }
-    /// A filled tensor (reduction inits, pads).
+    /// A named structured op (`tensor.matmul`, ...) writing into `init`.
+    pub fn named(&mut self, name: &str, operands: &[Value], props: &[(&str, Attribute)]) -> Value {
+        let init = *operands.last().unwrap();
+        let ty = self.body.value_type(init).clone();
+        let mut st = OperationState::new(self.ctx.op_name(name), self.loc.clone()).operands(operands).results(&[ty]);
+        for (k, v) in props {
+            st = st.property(self.ctx.ident(k), v.clone());
+        }
+        let op = self.body.build(st, InsertPoint::Before(self.op));
+        self.body.op(op).result(0)
+    }
+    /// A filled tensor (reduction inits, pads): `tensor.fill`.
     pub fn fill(&mut self, shape: &[i64], sc: &Sc, value: f64) -> Value {
-        let sc = sc.clone();
-        self.map_op(shape, &sc.ty.clone(), &[], vec![], move |e, _| e.scalar(value, &sc))
+        let v = self.emit().scalar(value, sc);
+        let e = self.empty(shape, &sc.ty.clone());
+        self.named("tensor.fill", &[v, e], &[])
     }
     pub fn fill_with(&mut self, shape: &[i64], elem: &Type, f: impl FnOnce(&mut Emit) -> Value) -> Value {
         self.map_op(shape, elem, &[], vec![], |e, _| f(e))
@@ -240,6 +252,10 @@ pub fn broadcast_map(in_shape: &[i64], out_shape: &[i64]) -> AffineMap {
         })
         .collect();
     AffineMap { num_dims: r as u32, num_syms: 0, results }
+}
+
+pub fn i64_array(ctx: &Context, v: &[i64]) -> Attribute {
+    Attribute::new(AttrData::DenseArray { elem: ctx.i64(), data: ArrayData::Int(v.to_vec()) })
 }
 
 pub fn dims_map(n: usize, dims: &[usize]) -> AffineMap {

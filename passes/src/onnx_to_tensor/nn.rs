@@ -124,6 +124,19 @@ fn conv(l: &mut Lower) -> Result<Vec<Value>, String> {
     if g == 1 {
         return Ok(vec![conv_as_matmul(l, x, wv, l.opt(2), &w, &out.shape, &sc)?]);
     }
+    if s == 2 && c_per == 1 && m_total == g {
+        // Depthwise: the named op, filters viewed as [C, kh, kw].
+        let w3 = super::shape::reshape(l, wv, &[m_total, wi.shape[2], wi.shape[3]]);
+        let init = match l.opt(2) {
+            Some(b) => {
+                let r = out.rank();
+                l.map_op(&out.shape, &sc.ty.clone(), &[b], vec![dims_map(r, &[1])], |_, a| a[0])
+            }
+            None => l.fill(&out.shape, &sc, 0.0),
+        };
+        let (st, dl) = (super::i64_array(l.ctx, &w.strides), super::i64_array(l.ctx, &w.dilations));
+        return Ok(vec![l.named("tensor.depthwise_conv_2d_nchw_chw", &[x, w3, init], &[("strides", st), ("dilations", dl)])]);
+    }
     let n_loops = 3 + 2 * s;
     let cl = 2 + s;
     // Grouped: input channel = (m / (M/g)) · (C/g) + c; depthwise (one output
@@ -442,7 +455,12 @@ fn pool_affine(l: &mut Lower, x: Value, w: &Window, kernel: &[i64], xs: &[i64], 
     ranges.extend_from_slice(kernel);
     let init = l.fill(os, sc, ident);
     let s1 = sc.clone();
-    let acc = l.generic_ranged(&[xp], &[init], vec![expr_map(n_loops, xres), dims_map(n_loops, &(0..2 + s).collect::<Vec<_>>())], &iters, Some(ranges), move |e, a| {
+    let acc = if lp.is_none() {
+        let (k, st, dl) = (super::i64_array(l.ctx, kernel), super::i64_array(l.ctx, &w.strides), super::i64_array(l.ctx, &w.dilations));
+        let name = if is_max { "tensor.pooling_nchw_max" } else { "tensor.pooling_nchw_sum" };
+        l.named(name, &[xp, init], &[("kernel", k), ("strides", st), ("dilations", dl)])
+    } else {
+        l.generic_ranged(&[xp], &[init], vec![expr_map(n_loops, xres), dims_map(n_loops, &(0..2 + s).collect::<Vec<_>>())], &iters, Some(ranges), move |e, a| {
         let v = match lp {
             Some(p) => {
                 let av = e.op("math.absf", &[a[0]], &s1.ty);
@@ -452,7 +470,8 @@ fn pool_affine(l: &mut Lower, x: Value, w: &Window, kernel: &[i64], xs: &[i64], 
             None => a[0],
         };
         vec![if is_max { e.max(a[1], v, &s1) } else { e.add(a[1], v, &s1) }]
-    })[0];
+    })[0]
+    };
     if is_max {
         return Ok(Some(acc));
     }

@@ -158,12 +158,11 @@ fn transpose(l: &mut Lower) -> Result<Vec<Value>, String> {
     let r = x.rank();
     let perm: Vec<usize> = l.ints_attr("perm").map(|p| p.iter().map(|&v| v as usize).collect()).unwrap_or_else(|| (0..r).rev().collect());
     // out[i0..] = in[j..] where in dim perm[k] is out dim k.
-    let mut res = vec![c(0); r];
-    for (k, &p) in perm.iter().enumerate() {
-        res[p] = d(k);
-    }
     let v = l.operand(0)?;
-    Ok(vec![l.map_op(&out.shape, &out.sc.ty.clone(), &[v], vec![expr_map(r, res)], |_, a| a[0])])
+    let init = l.empty(&out.shape, &out.sc.ty.clone());
+    let p: Vec<i64> = perm.iter().map(|&x| x as i64).collect();
+    let attr = super::i64_array(l.ctx, &p);
+    Ok(vec![l.named("tensor.transpose", &[v, init], &[("permutation", attr)])])
 }
 
 fn expand(l: &mut Lower) -> Result<Vec<Value>, String> {
@@ -206,6 +205,32 @@ fn slice(l: &mut Lower) -> Result<Vec<Value>, String> {
         res[ax] = add(mul(d(ax), step), c(s));
     }
     let v = l.operand(0)?;
+    // With positive steps this is a strided window: tensor.extract_slice.
+    let window: Option<(Vec<i64>, Vec<i64>)> = res
+        .iter()
+        .map(|e| match e {
+            AffineExpr::Dim(_) => Some((0, 1)),
+            AffineExpr::Add(a, b) => match (&**a, &**b) {
+                (AffineExpr::Dim(_), AffineExpr::Const(o)) => Some((*o, 1)),
+                (AffineExpr::Mul(_, k), AffineExpr::Const(o)) => match &**k {
+                    AffineExpr::Const(k) if *k > 0 => Some((*o, *k)),
+                    _ => None,
+                },
+                _ => None,
+            },
+            AffineExpr::Mul(_, k) => match &**k {
+                AffineExpr::Const(k) if *k > 0 => Some((0, *k)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect::<Option<Vec<_>>>()
+        .map(|v| v.into_iter().unzip());
+    if let Some((offs, strides)) = window {
+        let init = l.empty(&out.shape, &out.sc.ty.clone());
+        let (o, s) = (super::i64_array(l.ctx, &offs), super::i64_array(l.ctx, &strides));
+        return Ok(vec![l.named("tensor.extract_slice", &[v, init], &[("static_offsets", o), ("static_strides", s)])]);
+    }
     Ok(vec![l.map_op(&out.shape, &out.sc.ty.clone(), &[v], vec![expr_map(r, res)], |_, a| a[0])])
 }
 
@@ -242,54 +267,27 @@ fn index_sc(e: &Emit) -> Sc {
     Sc { ty: e.ctx.index(), kind: super::Kind::Signed }
 }
 
-/// Concat: each output element reads the input that covers its position on
-/// the axis (a chain of selects over clamped reads).
+/// Concat: each input inserted at its offset along the axis
+/// (`tensor.insert_slice` into one destination).
 fn concat(l: &mut Lower) -> Result<Vec<Value>, String> {
     let out = l.out_info(0)?;
     let r = out.rank();
     let ax = axis(l.int_attr("axis", 0), r)?;
-    let mut parts = Vec::new();
+    let mut acc = l.empty(&out.shape, &out.sc.ty.clone());
+    let mut offset = 0;
     for i in 0..l.num_operands() {
         let v = l.operand(i)?;
         let info = l.info(v)?;
-        if info.shape[ax] > 0 {
-            parts.push((v, info.shape[ax]));
+        if info.shape[ax] == 0 {
+            continue;
         }
+        let mut offs = vec![0i64; r];
+        offs[ax] = offset;
+        offset += info.shape[ax];
+        let o = super::i64_array(l.ctx, &offs);
+        acc = l.named("tensor.insert_slice", &[v, acc], &[("static_offsets", o)]);
     }
-    let sc = out.sc.clone();
-    let o = l.map_op(&out.shape, &sc.ty.clone(), &[], vec![], |e, _| {
-        let idx: Vec<Value> = (0..r).map(|i| loop_index(e, i)).collect();
-        let isc = index_sc(e);
-        let mut result: Option<Value> = None;
-        let mut start = 0i64;
-        // From the last part back, so the first matching part wins.
-        let mut bounds = Vec::new();
-        for (_, n) in &parts {
-            bounds.push(start);
-            start += n;
-        }
-        for (k, (v, n)) in parts.iter().enumerate().rev() {
-            let off = e.index(bounds[k]);
-            let local = e.op("arith.subi", &[idx[ax], off], &e.ctx.index());
-            let zero = e.index(0);
-            let maxi = e.index(n - 1);
-            let lo = e.op("arith.maxsi", &[local, zero], &e.ctx.index());
-            let cl = e.op("arith.minsi", &[lo, maxi], &e.ctx.index());
-            let mut at = idx.clone();
-            at[ax] = cl;
-            let val = extract(e, *v, &at);
-            result = Some(match result {
-                None => val,
-                Some(prev) => {
-                    let end = e.index(bounds[k] + n);
-                    let inside = e.cmp(Cmp::Lt, idx[ax], end, &isc);
-                    e.select(inside, val, prev)
-                }
-            });
-        }
-        result.unwrap_or_else(|| e.scalar(0.0, &sc))
-    });
-    Ok(vec![o])
+    Ok(vec![acc])
 }
 
 /// Converts an integer index element to `index`, wrapping negatives by `dim`

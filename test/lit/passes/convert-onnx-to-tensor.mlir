@@ -16,11 +16,12 @@ func.func @add(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {
 
 // -----
 
-// MatMul: a zero-filled accumulator, then one reduction generic over k.
+// MatMul: a zero-filled accumulator, then the named tensor.matmul.
 // CHECK-LABEL: func.func @matmul
-// CHECK: "tensor.generic"(%arg0, %arg1, %{{.*}}) <{indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]
-// CHECK: arith.mulf
-// CHECK: arith.addf
+// CHECK: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[E:.*]] = "tensor.empty"() : () -> tensor<4x6xf32>
+// CHECK: %[[F:.*]] = "tensor.fill"(%[[Z]], %[[E]])
+// CHECK: "tensor.matmul"(%arg0, %arg1, %[[F]]) : (tensor<4x5xf32>, tensor<5x6xf32>, tensor<4x6xf32>) -> tensor<4x6xf32>
 func.func @matmul(%a: tensor<4x5xf32>, %b: tensor<5x6xf32>) -> tensor<4x6xf32> {
   %0 = "onnx.MatMul"(%a, %b) : (tensor<4x5xf32>, tensor<5x6xf32>) -> tensor<4x6xf32>
   return %0 : tensor<4x6xf32>

@@ -1,8 +1,8 @@
 // fuse-elementwise: elementwise consumers merge into their producers at the
 // tensor level — parallel chains into one loop nest, and a consumer of a
 // reduction into that reduction's epilogue (run once per output element).
-// RUN: npu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(convert-onnx-to-tensor, fuse-elementwise))' | FileCheck %s
-// RUN: npu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(convert-onnx-to-tensor, fuse-elementwise))' --mlir-pass-statistics 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
+// RUN: npu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(convert-onnx-to-tensor), tensor-generalize, func.func(fuse-elementwise))' | FileCheck %s
+// RUN: npu-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(convert-onnx-to-tensor), tensor-generalize, func.func(fuse-elementwise))' --mlir-pass-statistics 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
 // STATS: (S) 1 num-fused
 // STATS: (S) 2 num-fused
 // STATS: (S) 0 num-fused
