@@ -10,6 +10,53 @@ use tensor::GenericBuilder;
 
 pub struct Generalize;
 
+fn i64_array(ctx: &ir::Context, v: &[i64]) -> ir::Attribute {
+    ir::Attribute::new(ir::attributes::AttrData::DenseArray { elem: ctx.i64(), data: ir::attributes::ArrayData::Int(v.to_vec()) })
+}
+
+/// `tensor.pad` becomes a fill and an insert; `tensor.concat` a chain of
+/// inserts into one destination (both then generalize like the rest).
+fn decompose(ctx: &ir::Context, body: &mut ir::Body, root: OpId) -> Result<(), String> {
+    let ops: Vec<OpId> = body.walk_preorder(root).into_iter().filter(|o| matches!(body.name(*o).as_str(), "tensor.pad" | "tensor.concat")).collect();
+    for op in ops {
+        let loc = body.op(op).loc.clone();
+        let rt = body.value_type(body.op(op).result(0)).clone();
+        let mk = |body: &mut ir::Body, name: &str, operands: &[Value], props: Vec<(&str, ir::Attribute)>| -> Value {
+            let mut st = OperationState::new(ctx.op_name(name), loc.clone()).operands(operands).results(&[rt.clone()]);
+            for (k, v) in props {
+                st = st.property(ctx.ident(k), v);
+            }
+            let o = body.build(st, InsertPoint::Before(op));
+            body.op(o).result(0)
+        };
+        let empty = mk(body, "tensor.empty", &[], vec![]);
+        let result = if body.name(op).as_str() == "tensor.pad" {
+            let (low, _) = tensor::named::pad_parts(body, op)?;
+            let (src, value) = (body.op(op).operand(0), body.op(op).operand(1));
+            let filled = mk(body, "tensor.fill", &[value, empty], vec![]);
+            mk(body, "tensor.insert_slice", &[src, filled], vec![("static_offsets", i64_array(ctx, &low))])
+        } else {
+            let dim = tensor::named::concat_dim(body, op)?;
+            let mut acc = empty;
+            let mut offset = 0;
+            for v in body.op(op).operands().to_vec() {
+                let s = body.value_type(v).shape().unwrap().to_vec();
+                if s[dim] > 0 {
+                    let mut offs = vec![0; s.len()];
+                    offs[dim] = offset;
+                    acc = mk(body, "tensor.insert_slice", &[v, acc], vec![("static_offsets", i64_array(ctx, &offs))]);
+                }
+                offset += s[dim];
+            }
+            acc
+        };
+        let old = body.op(op).result(0);
+        body.replace_all_uses(old, result);
+        body.erase(op);
+    }
+    Ok(())
+}
+
 fn is_named(name: &str) -> bool {
     tensor::named::NAMES.contains(&name)
 }
@@ -23,6 +70,7 @@ impl Pass for Generalize {
     }
     fn run(&mut self, cx: &mut PassContext, root: OpId) -> Result<(), String> {
         let ctx = cx.ctx;
+        decompose(ctx, cx.body, root)?;
         let ops: Vec<OpId> = cx.body.walk_preorder(root).into_iter().filter(|o| is_named(cx.body.name(*o).as_str())).collect();
         let mut n = 0;
         for op in ops {

@@ -100,6 +100,7 @@ pub const OPS: &[OpDef] = &[
         traits: &[Trait::Pure],
         properties: &[required("reassociation", AttrKind::Array)],
         verify: Some(reshape::verify_collapse),
+        fold: Some(reshape::fold_inverse),
         ..OpDef::DEFAULT
     },
     OpDef {
@@ -110,6 +111,7 @@ pub const OPS: &[OpDef] = &[
         traits: &[Trait::Pure],
         properties: &[required("reassociation", AttrKind::Array), required("static_output_shape", AttrKind::Any)],
         verify: Some(reshape::verify_expand),
+        fold: Some(reshape::fold_inverse),
         ..OpDef::DEFAULT
     },
     // Named structured ops (named.rs): each generalizes to a tensor.generic.
@@ -125,6 +127,8 @@ pub const OPS: &[OpDef] = &[
     named::POOLING_NCHW_SUM,
     named::REDUCE,
     named::EXTRACT_SLICE,
+    named::PAD,
+    named::CONCAT,
     named::INSERT_SLICE,
 ];
 

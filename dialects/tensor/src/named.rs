@@ -254,6 +254,69 @@ fn verify(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     generalize(body, op).map(|_| ())
 }
 
+/// `tensor.pad(%src, %value) {low, high}`: the result is `src` surrounded by
+/// `value`. Not one generic: `tensor-generalize` writes it as a fill and an
+/// insert of the source.
+pub fn pad_parts(body: &Body, op: OpId) -> Result<(Vec<i64>, Vec<i64>), String> {
+    let d = body.op(op);
+    let (src, res) = (shape(body, d.operand(0))?, shape(body, d.result(0))?);
+    let low = ints(body, op, "low").ok_or("expects low padding")?;
+    let high = ints(body, op, "high").ok_or("expects high padding")?;
+    expect(low.len() == src.len() && high.len() == src.len() && res.len() == src.len(), "expects low and high padding for every dim")?;
+    expect(low.iter().chain(&high).all(|&p| p >= 0), "expects non-negative padding")?;
+    expect((0..src.len()).all(|i| res[i] == src[i] + low[i] + high[i]), "expects the result to be the source's shape plus the padding")?;
+    expect(Some(body.value_type(d.operand(1))) == body.value_type(d.result(0)).element_type(), "expects the padding value to have the element type")?;
+    Ok((low, high))
+}
+
+fn verify_pad(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+    pad_parts(body, op).map(|_| ())
+}
+
+/// `tensor.concat(%a, %b, ...) {dim}`: the operands joined along `dim`
+/// (written as inserts into one destination by `tensor-generalize`).
+pub fn concat_dim(body: &Body, op: OpId) -> Result<usize, String> {
+    let d = body.op(op);
+    let res = shape(body, d.result(0))?;
+    let dim = body.op(op).attr("dim").and_then(|a| a.as_int()).ok_or("expects a dim")? as usize;
+    expect(dim < res.len(), "expects dim to be a dim of the result")?;
+    let mut total = 0;
+    for &v in d.operands() {
+        let s = shape(body, v)?;
+        expect(s.len() == res.len() && (0..res.len()).all(|i| i == dim || s[i] == res[i]), "expects operands equal to the result except along dim")?;
+        expect(body.value_type(v).element_type() == body.value_type(d.result(0)).element_type(), "expects operands of the result's element type")?;
+        total += s[dim];
+    }
+    expect(total == res[dim], "expects the operands' sizes along dim to add up to the result's")?;
+    Ok(dim)
+}
+
+fn verify_concat(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+    concat_dim(body, op).map(|_| ())
+}
+
+pub const PAD: OpDef = OpDef {
+    name: "tensor.pad",
+    summary: "The source surrounded by a scalar: `low`/`high` elements before/after along each dim.",
+    operands: Count::Exactly(2),
+    results: Count::Exactly(1),
+    traits: &[Trait::Pure],
+    properties: &[required("low", AttrKind::Any), required("high", AttrKind::Any)],
+    verify: Some(verify_pad),
+    ..OpDef::DEFAULT
+};
+
+pub const CONCAT: OpDef = OpDef {
+    name: "tensor.concat",
+    summary: "The operands joined along `dim`.",
+    operands: Count::AtLeast(1),
+    results: Count::Exactly(1),
+    traits: &[Trait::Pure],
+    properties: &[required("dim", AttrKind::Integer)],
+    verify: Some(verify_concat),
+    ..OpDef::DEFAULT
+};
+
 const fn named(name: &'static str, summary: &'static str, operands: usize, properties: &'static [AttrSpec]) -> OpDef {
     OpDef { name, summary, operands: Count::Exactly(operands), results: Count::Any, traits: &[Trait::Pure], properties, verify: Some(verify), ..OpDef::DEFAULT }
 }

@@ -58,3 +58,19 @@ pub fn verify_expand(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     let d = body.op(op);
     check(body, op, body.value_type(d.result(0)), body.value_type(d.operand(0)))
 }
+
+/// `collapse(expand(x))` and `expand(collapse(x))` back to `x`'s type are `x`.
+pub fn fold_inverse(input: &ir::dialect::FoldInput) -> Option<Vec<ir::dialect::FoldResult>> {
+    let (body, op) = (input.body, input.op);
+    let src = body.op(op).operand(0);
+    let def = body.defining_op(src)?;
+    let inverse = match body.name(op).as_str() {
+        "tensor.collapse_shape" => "tensor.expand_shape",
+        _ => "tensor.collapse_shape",
+    };
+    if body.name(def).as_str() != inverse {
+        return None;
+    }
+    let orig = body.op(def).operand(0);
+    (body.value_type(orig) == body.value_type(body.op(op).result(0))).then(|| vec![ir::dialect::FoldResult::Value(orig)])
+}

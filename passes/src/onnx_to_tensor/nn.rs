@@ -78,25 +78,32 @@ fn window(l: &Lower, input: &[i64], output: &[i64], kernel: Vec<i64>) -> Result<
     Ok(Window { strides, dilations, before, after })
 }
 
-/// Zero-pads the spatial dims (from dim 2) of `x`: a zero fill, then `x`
-/// copied into its interior (an output map with offsets), two contiguous loops
-/// without a bounds test per element.
-fn pad_spatial(l: &mut Lower, x: Value, before: &[i64], after: &[i64]) -> Value {
+/// Pads the spatial dims (from dim 2) of `x` with `value`: `tensor.pad`
+/// (a fill and an insert once generalized: no bounds test per element).
+fn pad_with(l: &mut Lower, x: Value, before: &[i64], after: &[i64], value: f64) -> Value {
     if before.iter().chain(after).all(|&p| p == 0) {
         return x;
     }
     let t = l.body.value_type(x).clone();
     let shape = t.shape().unwrap().to_vec();
     let sc = Sc::of(l.ctx, t.element_type().unwrap()).unwrap();
-    let mut oshape = shape.clone();
-    for i in 0..before.len() {
-        oshape[2 + i] += before[i] + after[i];
-    }
-    let r = shape.len();
-    let zeros = l.fill(&oshape, &sc, 0.0);
-    let out_map = expr_map(r, (0..r).map(|i| if i < 2 { d(i) } else { add(d(i), c(before[i - 2])) }).collect());
-    // The loops run over the input (the output is larger), so their sizes are given.
-    l.generic_ranged(&[x], &[zeros], vec![AffineMap::identity(r as u32), out_map], &vec![Iterator::Parallel; r], Some(shape.clone()), |_, a| vec![a[0]])[0]
+    let (mut low, mut high) = (vec![0i64; 2], vec![0i64; 2]);
+    low.extend_from_slice(before);
+    high.extend_from_slice(after);
+    let oshape: Vec<i64> = (0..shape.len()).map(|i| shape[i] + low[i] + high[i]).collect();
+    let v = l.emit().scalar(value, &sc);
+    let ty = l.tensor_type(&oshape, &sc.ty);
+    let st = ir::OperationState::new(l.ctx.op_name("tensor.pad"), l.loc.clone())
+        .operands(&[x, v])
+        .results(&[ty])
+        .property(l.ctx.ident("low"), super::i64_array(l.ctx, &low))
+        .property(l.ctx.ident("high"), super::i64_array(l.ctx, &high));
+    let op = l.body.build(st, l.at());
+    l.body.op(op).result(0)
+}
+
+fn pad_spatial(l: &mut Lower, x: Value, before: &[i64], after: &[i64]) -> Value {
+    pad_with(l, x, before, after, 0.0)
 }
 
 /// Conv: with one group, a matrix product (below); grouped, loops
@@ -433,17 +440,8 @@ fn pool_affine(l: &mut Lower, x: Value, w: &Window, kernel: &[i64], xs: &[i64], 
         return Ok(None);
     }
     let ident = if is_max { super::reduce::identity(Combine::Max, sc) } else { 0.0 };
-    let mut xp = x;
-    if padded || extra.iter().any(|&e| e > 0) {
-        let mut pshape = xs.to_vec();
-        for i in 0..s {
-            pshape[2 + i] += w.before[i] + w.after[i] + extra[i];
-        }
-        let r = xs.len();
-        let fill = l.fill(&pshape, sc, ident);
-        let out_map = expr_map(r, (0..r).map(|i| if i < 2 { d(i) } else { add(d(i), c(w.before[i - 2])) }).collect());
-        xp = l.generic_ranged(&[x], &[fill], vec![AffineMap::identity(r as u32), out_map], &vec![Iterator::Parallel; r], Some(xs.to_vec()), |_, a| vec![a[0]])[0];
-    }
+    let after: Vec<i64> = (0..s).map(|i| w.after[i] + extra[i]).collect();
+    let xp = pad_with(l, x, &w.before, &after, ident);
     let n_loops = 2 + 2 * s;
     let mut iters = vec![Iterator::Parallel; 2 + s];
     iters.extend(vec![Iterator::Reduction; s]);

@@ -267,27 +267,23 @@ fn index_sc(e: &Emit) -> Sc {
     Sc { ty: e.ctx.index(), kind: super::Kind::Signed }
 }
 
-/// Concat: each input inserted at its offset along the axis
-/// (`tensor.insert_slice` into one destination).
+/// Concat: `tensor.concat` (inserts into one destination once generalized).
 fn concat(l: &mut Lower) -> Result<Vec<Value>, String> {
     let out = l.out_info(0)?;
-    let r = out.rank();
-    let ax = axis(l.int_attr("axis", 0), r)?;
-    let mut acc = l.empty(&out.shape, &out.sc.ty.clone());
-    let mut offset = 0;
+    let ax = axis(l.int_attr("axis", 0), out.rank())?;
+    let mut parts = Vec::new();
     for i in 0..l.num_operands() {
         let v = l.operand(i)?;
-        let info = l.info(v)?;
-        if info.shape[ax] == 0 {
-            continue;
-        }
-        let mut offs = vec![0i64; r];
-        offs[ax] = offset;
-        offset += info.shape[ax];
-        let o = super::i64_array(l.ctx, &offs);
-        acc = l.named("tensor.insert_slice", &[v, acc], &[("static_offsets", o)]);
+        l.info(v)?;
+        parts.push(v);
     }
-    Ok(vec![acc])
+    let ty = l.tensor_type(&out.shape, &out.sc.ty);
+    let st = OperationState::new(l.ctx.op_name("tensor.concat"), l.loc.clone())
+        .operands(&parts)
+        .results(&[ty])
+        .property(l.ctx.ident("dim"), Attribute::integer(ax as i128, l.ctx.i64()));
+    let op = l.body.build(st, l.at());
+    Ok(vec![l.body.op(op).result(0)])
 }
 
 /// Converts an integer index element to `index`, wrapping negatives by `dim`

@@ -198,3 +198,67 @@ func.func @f(%a: tensor<2x2xf32>, %e: tensor<4x6xf32>) {
   %r = "tensor.insert_slice"(%a, %e) <{static_offsets = array<i64: 0, 0>, static_strides = array<i64: 1, 2>}> : (tensor<2x2xf32>, tensor<4x6xf32>) -> tensor<4x6xf32>
   return
 }
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>, %v: f32) {
+  // expected-error @+1 {{'tensor.pad' op expects low and high padding for every dim}}
+  %r = "tensor.pad"(%a, %v) <{low = array<i64: 1>, high = array<i64: 0, 2>}> : (tensor<2x3xf32>, f32) -> tensor<3x5xf32>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>, %v: f32) {
+  // expected-error @+1 {{'tensor.pad' op expects non-negative padding}}
+  %r = "tensor.pad"(%a, %v) <{low = array<i64: -1, 0>, high = array<i64: 2, 2>}> : (tensor<2x3xf32>, f32) -> tensor<3x5xf32>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>, %v: f32) {
+  // expected-error @+1 {{'tensor.pad' op expects the result to be the source's shape plus the padding}}
+  %r = "tensor.pad"(%a, %v) <{low = array<i64: 1, 0>, high = array<i64: 0, 1>}> : (tensor<2x3xf32>, f32) -> tensor<3x5xf32>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>, %v: f64) {
+  // expected-error @+1 {{'tensor.pad' op expects the padding value to have the element type}}
+  %r = "tensor.pad"(%a, %v) <{low = array<i64: 1, 0>, high = array<i64: 0, 2>}> : (tensor<2x3xf32>, f64) -> tensor<3x5xf32>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{'tensor.concat' op expects dim to be a dim of the result}}
+  %r = "tensor.concat"(%a) <{dim = 2 : i64}> : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>) {
+  // expected-error @+1 {{'tensor.concat' op expects operands equal to the result except along dim}}
+  %r = "tensor.concat"(%a, %b) <{dim = 0 : i64}> : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>, %b: tensor<2x3xf64>) {
+  // expected-error @+1 {{'tensor.concat' op expects operands of the result's element type}}
+  %r = "tensor.concat"(%a, %b) <{dim = 0 : i64}> : (tensor<2x3xf32>, tensor<2x3xf64>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) {
+  // expected-error @+1 {{'tensor.concat' op expects the operands' sizes along dim to add up to the result's}}
+  %r = "tensor.concat"(%a, %b) <{dim = 0 : i64}> : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<5x3xf32>
+  return
+}
