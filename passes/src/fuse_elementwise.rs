@@ -64,6 +64,24 @@ fn elem(body: &Body, v: Value) -> ir::Type {
     body.value_type(v).element_type().cloned().unwrap_or_else(|| body.value_type(v).clone())
 }
 
+/// A new region whose block takes the elements of `ins` then `outs`, holding
+/// a copy of the producer's body (its inputs are the first arguments, its
+/// destination value the first output's); returns the producer's yields.
+fn with_producer_body(body: &mut Body, pg: &G, ins: &[Value], outs: &[Value]) -> (ir::Region, Block, Vec<Value>, Vec<Value>) {
+    let region = body.new_region();
+    let types: Vec<ir::Type> = ins.iter().chain(outs).map(|v| elem(body, *v)).collect();
+    let block = body.add_block(region, &types);
+    let args = body.block_args(block).to_vec();
+    let mut map = HashMap::new();
+    let pargs = body.block_args(pg.block).to_vec();
+    for (k, a) in pargs.iter().enumerate().take(pg.ins.len()) {
+        map.insert(*a, args[k]);
+    }
+    map.insert(pargs[pg.ins.len()], args[ins.len()]);
+    let ys = clone_block(body, pg.block, block, &mut map);
+    (region, block, args, ys)
+}
+
 /// Builds a tensor generic from parts (regions already filled).
 #[allow(clippy::too_many_arguments)]
 fn build(ctx: &Context, body: &mut Body, at: OpId, ins: &[Value], outs: &[Value], maps: Vec<AffineMap>, iters: &[Iterator], ranges: Option<Attribute>, regions: Vec<ir::Region>) -> OpId {
@@ -100,16 +118,9 @@ fn fuse_parallel(ctx: &Context, body: &mut Body, p: OpId, c: OpId, idx: usize) -
         }
     }
     maps.push(cg.maps[cg.ins.len()].clone());
-    let region = body.new_region();
-    let types: Vec<ir::Type> = ins.iter().chain(&cg.outs).map(|v| elem(body, *v)).collect();
-    let block = body.add_block(region, &types);
-    let args = body.block_args(block).to_vec();
+    let (region, block, args, pys) = with_producer_body(body, &pg, &ins, &cg.outs);
     let mut map = HashMap::new();
-    let pargs = body.block_args(pg.block).to_vec();
-    for (k, a) in pargs.iter().enumerate().take(pg.ins.len()) {
-        map.insert(*a, args[k]);
-    }
-    let pv = clone_block(body, pg.block, block, &mut map)[0];
+    let pv = pys[0];
     let cargs = body.block_args(cg.block).to_vec();
     let mut next = pg.ins.len();
     for (k, a) in cargs.iter().enumerate().take(cg.ins.len()) {
@@ -158,17 +169,7 @@ fn fuse_epilogue(ctx: &Context, body: &mut Body, p: OpId, c: OpId, idx: usize, p
     }
     maps.push(pg.maps[pg.ins.len()].clone());
     // The main body: P's, ignoring the new inputs.
-    let region = body.new_region();
-    let types: Vec<ir::Type> = ins.iter().chain(&pg.outs).map(|v| elem(body, *v)).collect();
-    let block = body.add_block(region, &types);
-    let args = body.block_args(block).to_vec();
-    let mut map = HashMap::new();
-    let pargs = body.block_args(pg.block).to_vec();
-    for (k, a) in pargs.iter().enumerate().take(pg.ins.len()) {
-        map.insert(*a, args[k]);
-    }
-    map.insert(pargs[pg.ins.len()], args[ins.len()]);
-    let ys = clone_block(body, pg.block, block, &mut map);
+    let (region, block, _, ys) = with_producer_body(body, &pg, &ins, &pg.outs);
     yield_in(ctx, body, block, &ys, body.op(p).loc.clone());
     // The epilogue: (final output value, then every input's element) → C's body.
     let ep = body.new_region();

@@ -5,18 +5,10 @@ pub mod opt_driver;
 
 use ir::Context;
 
-/// A context with every dialect of the project registered.
+/// A context with every dialect of the project registered (the runtime's).
 pub fn default_context(allow_unregistered: bool) -> Context {
-    let mut ctx = Context::new();
+    let mut ctx = runtime::context();
     ctx.allow_unregistered = allow_unregistered;
-    func::register(&ctx);
-    arith::register(&ctx);
-    onnx::register(&ctx);
-    tensor::register(&ctx);
-    scf::register(&ctx);
-    memref::register(&ctx);
-    math::register(&ctx);
-    vector::register(&ctx);
     ctx
 }
 

@@ -21,6 +21,21 @@ const fn same(name: &'static str, summary: &'static str, arity: usize, ty: &'sta
     }
 }
 const F: &[TC] = &[TC::FloatLike];
+
+/// A float predicate: `i1` (or a vector of them) from a float.
+const fn test(name: &'static str, summary: &'static str) -> OpDef {
+    OpDef {
+        name,
+        summary,
+        operands: Count::Exactly(1),
+        results: Count::Exactly(1),
+        traits: &[Trait::Pure],
+        operand_types: F,
+        result_types: &[TC::BoolLike],
+        properties: FASTMATH,
+        ..OpDef::DEFAULT
+    }
+}
 const I: &[TC] = &[TC::SignlessIntegerLike];
 
 pub const OPS: &[OpDef] = &[
@@ -72,28 +87,8 @@ pub const OPS: &[OpDef] = &[
         properties: FASTMATH,
         ..OpDef::DEFAULT
     },
-    OpDef {
-        name: "math.isnan",
-        summary: "Whether x is NaN.",
-        operands: Count::Exactly(1),
-        results: Count::Exactly(1),
-        traits: &[Trait::Pure],
-        operand_types: F,
-        result_types: &[TC::BoolLike],
-        properties: FASTMATH,
-        ..OpDef::DEFAULT
-    },
-    OpDef {
-        name: "math.isinf",
-        summary: "Whether x is infinite.",
-        operands: Count::Exactly(1),
-        results: Count::Exactly(1),
-        traits: &[Trait::Pure],
-        operand_types: F,
-        result_types: &[TC::BoolLike],
-        properties: FASTMATH,
-        ..OpDef::DEFAULT
-    },
+    test("math.isnan", "Whether x is NaN."),
+    test("math.isinf", "Whether x is infinite."),
 ];
 
 pub static DIALECT: DialectDef = DialectDef { name: "math", ops: OPS, materialize_constant: None };

@@ -67,25 +67,43 @@ fn verify_copy(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
 
 const MEM: &[TC] = &[TC::Any];
 
+/// An allocation: one size operand per dynamic dimension.
+const fn alloc(name: &'static str, summary: &'static str) -> OpDef {
+    OpDef {
+        name,
+        summary,
+        operands: Count::Any,
+        results: Count::Exactly(1),
+        properties: ALLOC_PROPS,
+        verify: Some(verify_alloc),
+        ..OpDef::DEFAULT
+    }
+}
+
+const ALLOC_PROPS: &[ir::dialect::AttrSpec] = &[optional("operandSegmentSizes", AttrKind::Any), optional("alignment", AttrKind::Integer)];
+const VIEW_PROPS: &[ir::dialect::AttrSpec] = &[
+    required("operandSegmentSizes", AttrKind::Any),
+    required("static_offsets", AttrKind::Any),
+    required("static_sizes", AttrKind::Any),
+    required("static_strides", AttrKind::Any),
+];
+
+/// A view of a buffer with static offsets, sizes and strides.
+const fn view(name: &'static str, summary: &'static str) -> OpDef {
+    OpDef {
+        name,
+        summary,
+        operands: Count::AtLeast(1),
+        results: Count::Exactly(1),
+        traits: &[Trait::Pure],
+        properties: VIEW_PROPS,
+        ..OpDef::DEFAULT
+    }
+}
+
 pub const OPS: &[OpDef] = &[
-    OpDef {
-        name: "memref.alloc",
-        summary: "Allocates a buffer on the heap.",
-        operands: Count::Any,
-        results: Count::Exactly(1),
-        properties: &[optional("operandSegmentSizes", AttrKind::Any), optional("alignment", AttrKind::Integer)],
-        verify: Some(verify_alloc),
-        ..OpDef::DEFAULT
-    },
-    OpDef {
-        name: "memref.alloca",
-        summary: "Allocates a buffer on the stack, freed when the enclosing function returns.",
-        operands: Count::Any,
-        results: Count::Exactly(1),
-        properties: &[optional("operandSegmentSizes", AttrKind::Any), optional("alignment", AttrKind::Integer)],
-        verify: Some(verify_alloc),
-        ..OpDef::DEFAULT
-    },
+    alloc("memref.alloc", "Allocates a buffer on the heap."),
+    alloc("memref.alloca", "Allocates a buffer on the stack, freed when the enclosing function returns."),
     OpDef { name: "memref.dealloc", summary: "Frees a heap buffer.", operands: Count::Exactly(1), operand_types: MEM, ..OpDef::DEFAULT },
     OpDef {
         name: "memref.load",
@@ -127,34 +145,8 @@ pub const OPS: &[OpDef] = &[
         properties: &[required("name", AttrKind::SymbolRef)],
         ..OpDef::DEFAULT
     },
-    OpDef {
-        name: "memref.reinterpret_cast",
-        summary: "Views a buffer with another shape, offset and strides.",
-        operands: Count::AtLeast(1),
-        results: Count::Exactly(1),
-        traits: &[Trait::Pure],
-        properties: &[
-            required("operandSegmentSizes", AttrKind::Any),
-            required("static_offsets", AttrKind::Any),
-            required("static_sizes", AttrKind::Any),
-            required("static_strides", AttrKind::Any),
-        ],
-        ..OpDef::DEFAULT
-    },
-    OpDef {
-        name: "memref.subview",
-        summary: "A strided window of a buffer.",
-        operands: Count::AtLeast(1),
-        results: Count::Exactly(1),
-        traits: &[Trait::Pure],
-        properties: &[
-            required("operandSegmentSizes", AttrKind::Any),
-            required("static_offsets", AttrKind::Any),
-            required("static_sizes", AttrKind::Any),
-            required("static_strides", AttrKind::Any),
-        ],
-        ..OpDef::DEFAULT
-    },
+    view("memref.reinterpret_cast", "Views a buffer with another shape, offset and strides."),
+    view("memref.subview", "A strided window of a buffer."),
     OpDef { name: "memref.cast", summary: "Changes static/dynamic shape information.", operands: Count::Exactly(1), results: Count::Exactly(1), traits: &[Trait::Pure], ..OpDef::DEFAULT },
     OpDef {
         name: "memref.dim",

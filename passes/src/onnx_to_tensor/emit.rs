@@ -196,6 +196,19 @@ impl<'a> Emit<'a> {
     pub fn min(&mut self, a: Value, b: Value, s: &Sc) -> Value {
         self.by_kind(("arith.minimumf", "arith.minsi", "arith.minui"), &[a, b], s)
     }
+    /// The enclosing generic's index along loop `dim` (`tensor.index`).
+    pub fn loop_index(&mut self, dim: usize) -> Value {
+        let it = self.ctx.index();
+        self.op_with("tensor.index", &[], &it, &[("dim", Attribute::integer(dim as i128, self.ctx.i64()))])
+    }
+    /// `i` clamped into 0..n, so a computed read never leaves its tensor.
+    pub fn clamp_index(&mut self, i: Value, n: i64) -> Value {
+        let it = self.ctx.index();
+        let zero = self.index(0);
+        let hi = self.index((n - 1).max(0));
+        let i = self.op("arith.maxsi", &[i, zero], &it);
+        self.op("arith.minsi", &[i, hi], &it)
+    }
     pub fn index_cast(&mut self, v: Value, to: &Type, unsigned: bool) -> Value {
         self.op(if unsigned { "arith.index_castui" } else { "arith.index_cast" }, &[v], to)
     }

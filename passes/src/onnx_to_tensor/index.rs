@@ -6,7 +6,7 @@
 use super::reduce::{combine, identity, Combine};
 use super::{axis, d, expr_map, Cmp, Emit, Kind, Lower, LowerFn, Sc};
 use ir::affine::{AffineExpr, AffineMap};
-use ir::{Attribute, Value};
+use ir::Value;
 use tensor::Iterator;
 
 pub const TABLE: &[(&str, LowerFn)] = &[
@@ -20,11 +20,6 @@ pub const TABLE: &[(&str, LowerFn)] = &[
     ("onnx.Scatter", scatter_elements),
     ("onnx.ScatterND", scatter_nd),
 ];
-
-fn ix(e: &mut Emit, i: usize) -> Value {
-    let it = e.ctx.index();
-    e.op_with("tensor.index", &[], &it, &[("dim", Attribute::integer(i as i128, e.ctx.i64()))])
-}
 
 fn isc(e: &Emit) -> Sc {
     Sc { ty: e.ctx.index(), kind: Kind::Signed }
@@ -42,14 +37,6 @@ fn wrap_index(e: &mut Emit, v: Value, n: i64) -> Value {
     e.select(neg, w, i)
 }
 
-fn clamp(e: &mut Emit, i: Value, n: i64) -> Value {
-    let it = e.ctx.index();
-    let zero = e.index(0);
-    let hi = e.index((n - 1).max(0));
-    let i = e.op("arith.maxsi", &[i, zero], &it);
-    e.op("arith.minsi", &[i, hi], &it)
-}
-
 fn extract(e: &mut Emit, t: Value, at: &[Value]) -> Value {
     let elem = e.body.value_type(t).element_type().unwrap().clone();
     let mut ops = vec![t];
@@ -65,7 +52,7 @@ fn trilu(l: &mut Lower) -> Result<Vec<Value>, String> {
     let x = l.operand(0)?;
     let sc = xi.sc.clone();
     Ok(vec![l.map_op(&xi.shape, &sc.ty.clone(), &[x], vec![AffineMap::identity(r as u32)], move |e, a| {
-        let (i, j) = (ix(e, r - 2), ix(e, r - 1));
+        let (i, j) = (e.loop_index(r - 2), e.loop_index(r - 1));
         let it = e.ctx.index();
         let dj = e.op("arith.subi", &[j, i], &it);
         let kv = e.index(k);
@@ -81,7 +68,7 @@ fn eye_like(l: &mut Lower) -> Result<Vec<Value>, String> {
     let k = l.int_attr("k", 0);
     let sc = out.sc.clone();
     Ok(vec![l.fill_with(&out.shape, &sc.ty.clone(), move |e| {
-        let (i, j) = (ix(e, 0), ix(e, 1));
+        let (i, j) = (e.loop_index(0), e.loop_index(1));
         let it = e.ctx.index();
         let dj = e.op("arith.subi", &[j, i], &it);
         let kv = e.index(k);
@@ -114,7 +101,7 @@ fn one_hot(l: &mut Lower) -> Result<Vec<Value>, String> {
             e.cast(a[0], &isc_in, &i64s)
         };
         let w = wrap_index(e, v, depth);
-        let pos = ix(e, ax);
+        let pos = e.loop_index(ax);
         let s = isc(e);
         let hit = e.cmp(Cmp::Eq, w, pos, &s);
         let zero = e.index(0);
@@ -144,7 +131,7 @@ fn cumulative(l: &mut Lower) -> Result<Vec<Value>, String> {
     iters.push(Iterator::Reduction);
     let maps = vec![expr_map(r + 1, in_res), expr_map(r + 1, (0..r).map(d).collect())];
     Ok(l.generic(&[x], &[init], maps, &iters, move |e, a| {
-        let (i, k) = (ix(e, ax), ix(e, r));
+        let (i, k) = (e.loop_index(ax), e.loop_index(r));
         let s = isc(e);
         let pred = match (reverse, exclusive) {
             (false, false) => Cmp::Le,
@@ -170,7 +157,7 @@ fn gather_nd(l: &mut Lower) -> Result<Vec<Value>, String> {
     let dshape = di.shape.clone();
     Ok(vec![l.map_op(&out.shape, &out.sc.ty.clone(), &[], vec![], move |e, _| {
         // Output index: indices.shape[:-1] then data.shape[b + last:].
-        let lead: Vec<Value> = (0..q - 1).map(|i| ix(e, i)).collect();
+        let lead: Vec<Value> = (0..q - 1).map(|i| e.loop_index(i)).collect();
         let mut at: Vec<Value> = lead[..b].to_vec();
         for k in 0..last {
             let kk = e.index(k as i64);
@@ -180,10 +167,10 @@ fn gather_nd(l: &mut Lower) -> Result<Vec<Value>, String> {
             let i64s = Sc { ty: e.ctx.i64(), kind: Kind::Signed };
             let v = e.cast(v, &isc_in, &i64s);
             let w = wrap_index(e, v, dshape[b + k]);
-            at.push(clamp(e, w, dshape[b + k]));
+            at.push(e.clamp_index(w, dshape[b + k]));
         }
         for t in 0..dshape.len() - b - last {
-            at.push(ix(e, q - 1 + t));
+            at.push(e.loop_index(q - 1 + t));
         }
         extract(e, data, &at)
     })])
@@ -227,8 +214,8 @@ fn scatter_elements(l: &mut Lower) -> Result<Vec<Value>, String> {
         let t = wrap_index(e, t, n);
         let mut hit: Option<Value> = None;
         for k in 0..r {
-            let p = ix(e, k);
-            let target = if k == ax { t } else { ix(e, r + k) };
+            let p = e.loop_index(k);
+            let target = if k == ax { t } else { e.loop_index(r + k) };
             let eq = e.cmp(Cmp::Eq, p, target, &s);
             hit = Some(match hit {
                 None => eq,
@@ -267,7 +254,7 @@ fn scatter_nd(l: &mut Lower) -> Result<Vec<Value>, String> {
     Ok(l.generic_ranged(&[upd], &[init], vec![upd_map, expr_map(nl, (0..r).map(d).collect())], &iters, Some(ranges), move |e, a| {
         let s = isc(e);
         let i1 = e.ctx.i1();
-        let uidx: Vec<Value> = (r..r + u).map(|i| ix(e, i)).collect();
+        let uidx: Vec<Value> = (r..r + u).map(|i| e.loop_index(i)).collect();
         let mut hit: Option<Value> = None;
         for j in 0..k {
             let jj = e.index(j as i64);
@@ -277,7 +264,7 @@ fn scatter_nd(l: &mut Lower) -> Result<Vec<Value>, String> {
             let i64s = Sc { ty: e.ctx.i64(), kind: Kind::Signed };
             let v = e.cast(v, &isc_in, &i64s);
             let t = wrap_index(e, v, dshape[j]);
-            let p = ix(e, j);
+            let p = e.loop_index(j);
             let eq = e.cmp(Cmp::Eq, p, t, &s);
             hit = Some(match hit {
                 None => eq,

@@ -5,16 +5,11 @@
 
 use super::nn::softmax_along;
 use super::reduce::{reduce, Combine};
-use super::{d, expr_map, Cmp, Emit, Kind, Lower, LowerFn, Sc};
+use super::{d, expr_map, Cmp, Kind, Lower, LowerFn, Sc};
 use ir::affine::AffineMap;
-use ir::{Attribute, Value};
+use ir::Value;
 
 pub const TABLE: &[(&str, LowerFn)] = &[("onnx.NegativeLogLikelihoodLoss", nll), ("onnx.SoftmaxCrossEntropyLoss", sce)];
-
-fn ix(e: &mut Emit, i: usize) -> Value {
-    let it = e.ctx.index();
-    e.op_with("tensor.index", &[], &it, &[("dim", Attribute::integer(i as i128, e.ctx.i64()))])
-}
 
 /// (loss per target position, weight per target position), both shaped like the target.
 fn per_element(l: &mut Lower, logp: Value, target: Value, weight: Option<Value>, ignore: Option<i64>) -> Result<(Value, Value), String> {
@@ -35,10 +30,7 @@ fn per_element(l: &mut Lower, logp: Value, target: Value, weight: Option<Value>,
             Some(wv) => {
                 let it = e.ctx.index();
                 let ti = e.index_cast(t, &it, false);
-                let zero = e.index(0);
-                let hi = e.index(classes - 1);
-                let ti = e.op("arith.maxsi", &[ti, zero], &it);
-                let ti = e.op("arith.minsi", &[ti, hi], &it);
+                let ti = e.clamp_index(ti, classes);
                 e.op("tensor.extract", &[wv, ti], &s1.ty)
             }
             None => e.scalar(1.0, &s1),
@@ -59,13 +51,10 @@ fn per_element(l: &mut Lower, logp: Value, target: Value, weight: Option<Value>,
         let t = e.cast(a[0], &tsc, &i64s);
         let it = e.ctx.index();
         let ti = e.index_cast(t, &it, false);
-        let zero = e.index(0);
-        let hi = e.index(classes - 1);
-        let ti = e.op("arith.maxsi", &[ti, zero], &it);
-        let ti = e.op("arith.minsi", &[ti, hi], &it);
-        let mut at = vec![ix(e, 0), ti];
+        let ti = e.clamp_index(ti, classes);
+        let mut at = vec![e.loop_index(0), ti];
         for k in 1..r {
-            at.push(ix(e, k));
+            at.push(e.loop_index(k));
         }
         let mut ops = vec![logp];
         ops.extend(at);

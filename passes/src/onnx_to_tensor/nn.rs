@@ -3,9 +3,9 @@
 //! followed by an elementwise step.
 
 use super::reduce::{out_map, reduce, reduced_shape, Combine};
-use super::{add, axis, broadcast_map, c, d, dims_map, expr_map, mul, Cmp, Emit, Lower, LowerFn, Sc};
+use super::{add, axis, broadcast_map, c, d, dims_map, expr_map, mul, Cmp, Lower, LowerFn, Sc, TInfo};
 use ir::affine::{AffineExpr, AffineMap};
-use ir::{Attribute, Value};
+use ir::Value;
 use tensor::Iterator;
 
 pub const TABLE: &[(&str, LowerFn)] = &[
@@ -25,11 +25,6 @@ pub const TABLE: &[(&str, LowerFn)] = &[
     ("onnx.LpNormalization", lp_norm),
     ("onnx.LpPool", pool),
 ];
-
-fn loop_index(e: &mut Emit, i: usize) -> Value {
-    let it = e.ctx.index();
-    e.op_with("tensor.index", &[], &it, &[("dim", Attribute::integer(i as i128, e.ctx.i64()))])
-}
 
 /// Window geometry of a conv or pool: per spatial dim, kernel, stride,
 /// dilation and padding before/after (explicit or from auto_pad).
@@ -256,9 +251,9 @@ fn conv_transpose(l: &mut Lower) -> Result<Vec<Value>, String> {
         let it = e.ctx.index();
         let i1 = e.ctx.i1();
         let isc = Sc { ty: it.clone(), kind: super::Kind::Signed };
-        let n = loop_index(e, 0);
-        let m = loop_index(e, 1);
-        let cc = loop_index(e, cl);
+        let n = e.loop_index(0);
+        let m = e.loop_index(1);
+        let cc = e.loop_index(cl);
         let mp = e.index(m_per);
         let grp = e.op("arith.divsi", &[m, mp], &it);
         let mm = e.op("arith.remsi", &[m, mp], &it);
@@ -269,8 +264,8 @@ fn conv_transpose(l: &mut Lower) -> Result<Vec<Value>, String> {
         let mut xat = vec![n, ch];
         let mut wat = vec![ch, mm];
         for i in 0..s {
-            let o = loop_index(e, 2 + i);
-            let k = loop_index(e, cl + 1 + i);
+            let o = e.loop_index(2 + i);
+            let k = e.loop_index(cl + 1 + i);
             let pb = e.index(before[i]);
             let dv = e.index(dil[i]);
             let kd = e.op("arith.muli", &[k, dv], &it);
@@ -346,12 +341,12 @@ fn pool(l: &mut Lower) -> Result<Vec<Value>, String> {
         let it = e.ctx.index();
         let i1 = e.ctx.i1();
         let isc = Sc { ty: it.clone(), kind: super::Kind::Signed };
-        let mut at = vec![loop_index(e, 0), loop_index(e, 1)];
+        let mut at = vec![e.loop_index(0), e.loop_index(1)];
         let mut inb: Option<Value> = None;
         let mut counted: Option<Value> = None;
         for i in 0..s {
-            let o = loop_index(e, 2 + i);
-            let k = loop_index(e, 2 + s + i);
+            let o = e.loop_index(2 + i);
+            let k = e.loop_index(2 + s + i);
             let sv = e.index(w.strides[i]);
             let dv = e.index(w.dilations[i]);
             let pb = e.index(w.before[i]);
@@ -610,16 +605,32 @@ fn instance_norm(l: &mut Lower) -> Result<Vec<Value>, String> {
     })])
 }
 
-fn layer_norm(l: &mut Lower) -> Result<Vec<Value>, String> {
+/// What Layer and RMS normalization share: the input in the compute type and
+/// the normalized axes (from `axis` to the last).
+struct NormInput {
+    xi: TInfo,
+    axes: Vec<usize>,
+    eps: f64,
+    sc: Sc,
+    cs: Sc,
+    x: Value,
+}
+
+fn norm_input(l: &mut Lower) -> Result<NormInput, String> {
     let xi = l.in_info(0)?;
-    let r = xi.rank();
-    let ax = axis(l.int_attr("axis", -1), r)?;
+    let ax = axis(l.int_attr("axis", -1), xi.rank())?;
     let eps = l.float_attr("epsilon", 1e-5);
     let sc = xi.sc.clone();
     let cs = compute_type(l, &sc);
     let x0 = l.operand(0)?;
     let x = cast_all(l, x0, &sc, &cs);
-    let axes: Vec<usize> = (ax..r).collect();
+    let axes = (ax..xi.rank()).collect();
+    Ok(NormInput { xi, axes, eps, sc, cs, x })
+}
+
+fn layer_norm(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let NormInput { xi, axes, eps, sc, cs, x } = norm_input(l)?;
+    let r = xi.rank();
     let (mean, inv) = moments(l, x, &axes, eps, &cs);
     let scale = l.operand(1)?;
     let ssc = l.in_info(1)?.sc;
@@ -678,7 +689,7 @@ fn softmax(l: &mut Lower) -> Result<Vec<Value>, String> {
         let iters: Vec<Iterator> = (0..r).map(|i| if i == ax { Iterator::Reduction } else { Iterator::Parallel }).collect();
         let (s1, i1) = (sc.clone(), isc.clone());
         let pos = l.generic(&[x, mx], &[first], vec![id.clone(), km.clone(), km.clone()], &iters, move |e, a| {
-            let k = loop_index(e, ax);
+            let k = e.loop_index(ax);
             let k = e.index_cast(k, &i1.ty, false);
             let eq = e.cmp(Cmp::Eq, a[0], a[1], &s1);
             let m = e.min(a[2], k, &i1);
@@ -686,7 +697,7 @@ fn softmax(l: &mut Lower) -> Result<Vec<Value>, String> {
         })[0];
         let s2 = sc.clone();
         return Ok(vec![l.map_op(&xi.shape, &sc.ty.clone(), &[pos], vec![km], move |e, a| {
-            let k = loop_index(e, ax);
+            let k = e.loop_index(ax);
             let k = e.index_cast(k, &isc.ty, false);
             let eq = e.cmp(Cmp::Eq, a[0], k, &isc);
             let one = e.scalar(1.0, &s2);
@@ -727,15 +738,8 @@ pub fn softmax_along(l: &mut Lower, x: Value, mx: Value, ax: usize, log: bool) -
 }
 
 fn rms_norm(l: &mut Lower) -> Result<Vec<Value>, String> {
-    let xi = l.in_info(0)?;
+    let NormInput { xi, axes, eps, sc, cs, x } = norm_input(l)?;
     let r = xi.rank();
-    let ax = axis(l.int_attr("axis", -1), r)?;
-    let eps = l.float_attr("epsilon", 1e-5);
-    let sc = xi.sc.clone();
-    let cs = compute_type(l, &sc);
-    let x0 = l.operand(0)?;
-    let x = cast_all(l, x0, &sc, &cs);
-    let axes: Vec<usize> = (ax..r).collect();
     let n: i64 = axes.iter().map(|&a| xi.shape[a]).product();
     let c1 = cs.clone();
     let ss = reduce(l, x, &axes, true, Combine::Add, &cs, move |e, v| e.mul(v, v, &c1));

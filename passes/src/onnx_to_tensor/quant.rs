@@ -6,6 +6,34 @@ use super::{axis, dims_map, Kind, Lower, LowerFn, Sc};
 use ir::affine::AffineMap;
 use ir::Value;
 
+/// The operands both ops read: x, the scale and the optional zero point, with
+/// their maps, and the element kinds involved.
+struct Operands {
+    ins: Vec<Value>,
+    maps: Vec<AffineMap>,
+    shape: Vec<i64>,
+    xsc: super::Sc,
+    ssc: super::Sc,
+    osc: super::Sc,
+    zp: Option<Value>,
+}
+
+fn operands(l: &mut Lower) -> Result<Operands, String> {
+    let xi = l.in_info(0)?;
+    let out = l.out_info(0)?;
+    let r = xi.rank();
+    let (x, scale) = (l.operand(0)?, l.operand(1)?);
+    let ssc = l.in_info(1)?.sc;
+    let mut ins = vec![x, scale];
+    let mut maps = vec![AffineMap::identity(r as u32), param_map(l, scale, r)?];
+    let zp = l.opt(2);
+    if let Some(z) = zp {
+        ins.push(z);
+        maps.push(param_map(l, z, r)?);
+    }
+    Ok(Operands { ins, maps, shape: out.shape, xsc: xi.sc, ssc, osc: out.sc, zp })
+}
+
 pub const TABLE: &[(&str, LowerFn)] = &[("onnx.QuantizeLinear", quantize), ("onnx.DequantizeLinear", dequantize)];
 
 /// The map reading a scale or zero point: scalar, or 1-D along `axis`.
@@ -22,19 +50,7 @@ fn param_map(l: &Lower, v: Value, rank: usize) -> Result<AffineMap, String> {
 }
 
 fn quantize(l: &mut Lower) -> Result<Vec<Value>, String> {
-    let xi = l.in_info(0)?;
-    let out = l.out_info(0)?;
-    let r = xi.rank();
-    let (x, scale) = (l.operand(0)?, l.operand(1)?);
-    let ssc = l.in_info(1)?.sc;
-    let mut ins = vec![x, scale];
-    let mut maps = vec![AffineMap::identity(r as u32), param_map(l, scale, r)?];
-    let zp = l.opt(2);
-    if let Some(z) = zp {
-        ins.push(z);
-        maps.push(param_map(l, z, r)?);
-    }
-    let (xsc, osc) = (xi.sc.clone(), out.sc.clone());
+    let Operands { ins, maps, shape, xsc, ssc, osc, zp } = operands(l)?;
     if osc.is_float() {
         return Err(format!("quantizing to {} is not supported yet", osc.ty));
     }
@@ -43,7 +59,7 @@ fn quantize(l: &mut Lower) -> Result<Vec<Value>, String> {
         (_, w) => (-(2f64.powi(w as i32 - 1)), 2f64.powi(w as i32 - 1) - 1.0),
     };
     let has_zp = zp.is_some();
-    Ok(vec![l.map_op(&out.shape, &osc.ty.clone(), &ins, maps, move |e, a| {
+    Ok(vec![l.map_op(&shape, &osc.ty.clone(), &ins, maps, move |e, a| {
         let f = if ssc.ty == e.ctx.f64() { ssc.clone() } else { Sc { ty: e.ctx.f32(), kind: Kind::Float } };
         let xv = e.cast(a[0], &xsc, &f);
         let sv = e.cast(a[1], &ssc, &f);
@@ -64,24 +80,12 @@ fn quantize(l: &mut Lower) -> Result<Vec<Value>, String> {
 }
 
 fn dequantize(l: &mut Lower) -> Result<Vec<Value>, String> {
-    let xi = l.in_info(0)?;
-    let out = l.out_info(0)?;
-    let r = xi.rank();
-    let (x, scale) = (l.operand(0)?, l.operand(1)?);
-    let ssc = l.in_info(1)?.sc;
-    let mut ins = vec![x, scale];
-    let mut maps = vec![AffineMap::identity(r as u32), param_map(l, scale, r)?];
-    let zp = l.opt(2);
-    if let Some(z) = zp {
-        ins.push(z);
-        maps.push(param_map(l, z, r)?);
-    }
-    let (xsc, osc) = (xi.sc.clone(), out.sc.clone());
+    let Operands { ins, maps, shape, xsc, ssc, osc, zp } = operands(l)?;
     if xsc.is_float() {
         return Err(format!("dequantizing {} is not supported yet", xsc.ty));
     }
     let has_zp = zp.is_some();
-    Ok(vec![l.map_op(&out.shape, &osc.ty.clone(), &ins, maps, move |e, a| {
+    Ok(vec![l.map_op(&shape, &osc.ty.clone(), &ins, maps, move |e, a| {
         let f = if osc.ty == e.ctx.f64() { osc.clone() } else { Sc { ty: e.ctx.f32(), kind: Kind::Float } };
         let mut q = e.cast(a[0], &xsc, &f);
         if has_zp {

@@ -5,7 +5,7 @@
 //! reference does.
 
 use super::{Cmp, Emit, Kind, Lower, LowerFn, Sc};
-use ir::{Attribute, Value};
+use ir::Value;
 
 pub const TABLE: &[(&str, LowerFn)] = &[("onnx.Resize", resize)];
 
@@ -14,11 +14,6 @@ struct Dim {
     out_len: i64,
     scale: f64,
     roi: (f64, f64),
-}
-
-fn loop_index(e: &mut Emit, i: usize) -> Value {
-    let it = e.ctx.index();
-    e.op_with("tensor.index", &[], &it, &[("dim", Attribute::integer(i as i128, e.ctx.i64()))])
 }
 
 /// The input coordinate of output index `x` along one dim.
@@ -138,7 +133,7 @@ fn resize(l: &mut Lower) -> Result<Vec<Value>, String> {
         let f = Sc { ty: e.ctx.f64(), kind: Kind::Float };
         let it = e.ctx.index();
         let i1 = e.ctx.i1();
-        let mut base: Vec<Value> = (0..r).map(|i| loop_index(e, i)).collect();
+        let mut base: Vec<Value> = (0..r).map(|i| e.loop_index(i)).collect();
         let mut outside: Option<Value> = None;
         // Per interpolated dim: (dim, [(index, weight)]) — 2 taps for linear, 4 for cubic.
         let mut lin: Vec<(usize, Vec<(Value, Value)>)> = Vec::new();

@@ -258,11 +258,6 @@ fn extract(e: &mut Emit, t: Value, idx: &[Value]) -> Value {
     e.op("tensor.extract", &ops, &elem)
 }
 
-fn loop_index(e: &mut Emit, i: usize) -> Value {
-    let it = e.ctx.index();
-    e.op_with("tensor.index", &[], &it, &[("dim", Attribute::integer(i as i128, e.ctx.i64()))])
-}
-
 fn index_sc(e: &Emit) -> Sc {
     Sc { ty: e.ctx.index(), kind: super::Kind::Signed }
 }
@@ -298,9 +293,7 @@ fn to_index(e: &mut Emit, v: Value, vsc: &Sc, dim: i64) -> Value {
     let wrapped = e.op("arith.addi", &[i, n], &it);
     let i = e.select(neg, wrapped, i);
     let _ = vsc;
-    let maxi = e.index((dim - 1).max(0));
-    let i = e.op("arith.maxsi", &[i, zero], &it);
-    e.op("arith.minsi", &[i, maxi], &it)
+    e.clamp_index(i, dim)
 }
 
 fn gather(l: &mut Lower) -> Result<Vec<Value>, String> {
@@ -318,11 +311,11 @@ fn gather(l: &mut Lower) -> Result<Vec<Value>, String> {
         let k = to_index(e, a[0], &ind.sc, xs.shape[ax]);
         let mut at = Vec::new();
         for i in 0..ax {
-            at.push(loop_index(e, i));
+            at.push(e.loop_index(i));
         }
         at.push(k);
         for i in ax + q..r {
-            at.push(loop_index(e, i));
+            at.push(e.loop_index(i));
         }
         extract(e, data, &at)
     });
@@ -338,7 +331,7 @@ fn gather_elements(l: &mut Lower) -> Result<Vec<Value>, String> {
     let r = out.rank();
     let o = l.map_op(&out.shape, &out.sc.ty.clone(), &[indices], vec![AffineMap::identity(r as u32)], move |e, a| {
         let k = to_index(e, a[0], &ind.sc, x.shape[ax]);
-        let mut at: Vec<Value> = (0..r).map(|i| loop_index(e, i)).collect();
+        let mut at: Vec<Value> = (0..r).map(|i| e.loop_index(i)).collect();
         at[ax] = k;
         extract(e, data, &at)
     });
@@ -373,7 +366,7 @@ fn pad(l: &mut Lower) -> Result<Vec<Value>, String> {
         let mut at = Vec::new();
         let mut inside: Option<Value> = None;
         for i in 0..r {
-            let o = loop_index(e, i);
+            let o = e.loop_index(i);
             let b = e.index(before[i]);
             let n = x.shape[i];
             let p = e.op("arith.subi", &[o, b], &it);
@@ -447,7 +440,7 @@ fn depth_space(l: &mut Lower) -> Result<Vec<Value>, String> {
     let c_out = out.shape[1];
     let o = l.map_op(&out.shape, &out.sc.ty.clone(), &[], vec![], move |e, _| {
         let it = e.ctx.index();
-        let (n, c, h, w) = (loop_index(e, 0), loop_index(e, 1), loop_index(e, 2), loop_index(e, 3));
+        let (n, c, h, w) = (e.loop_index(0), e.loop_index(1), e.loop_index(2), e.loop_index(3));
         let bv = e.index(b);
         if to_space {
             // out[n, c, h, w] = in[n, ch, h / b, w / b], with the block offset in the channel.

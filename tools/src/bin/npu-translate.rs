@@ -157,13 +157,11 @@ fn main() -> ExitCode {
 
 /// IR text → the CPU pipeline → what `--emit` asks for (LLVM IR by default).
 fn from_ir(args: &Args) -> ExitCode {
-    use std::io::Read;
-    let (file, mut src) = (if args.input.is_empty() { "-" } else { args.input.as_str() }, String::new());
-    let read = if file == "-" { std::io::stdin().read_to_string(&mut src).map(|_| ()) } else { std::fs::read_to_string(file).map(|s| src = s) };
-    if let Err(e) = read {
-        eprintln!("npu-translate: error: could not read '{}': {}", file, e);
-        return ExitCode::FAILURE;
-    }
+    let (file, src) = match read_ir(args) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let file = file.as_str();
     let ctx = tools::default_context(false);
     let mut sm = SourceMgr::new();
     sm.add(file, &src);
@@ -239,15 +237,28 @@ fn compile(args: &Args, ctx: &ir::Context, body: &mut ir::Body, module: ir::OpId
     }
 }
 
+/// The IR text to translate: the input file, or standard input for `-` or none.
+fn read_ir(args: &Args) -> Result<(String, String), ExitCode> {
+    use std::io::Read;
+    let file = if args.input.is_empty() { "-".to_string() } else { args.input.clone() };
+    let mut src = String::new();
+    let read = if file == "-" { std::io::stdin().read_to_string(&mut src).map(|_| ()) } else { std::fs::read_to_string(&file).map(|s| src = s) };
+    match read {
+        Ok(()) => Ok((file, src)),
+        Err(e) => {
+            eprintln!("npu-translate: error: could not read '{}': {}", file, e);
+            Err(ExitCode::FAILURE)
+        }
+    }
+}
+
 /// IR text (a file or `-` for standard input) → verified module → ModelProto bytes, written only on success.
 fn export(args: &Args) -> ExitCode {
-    use std::io::Read;
-    let (file, mut src) = (if args.input.is_empty() { "-" } else { args.input.as_str() }, String::new());
-    let read = if file == "-" { std::io::stdin().read_to_string(&mut src).map(|_| ()) } else { std::fs::read_to_string(file).map(|s| src = s) };
-    if let Err(e) = read {
-        eprintln!("npu-translate: error: could not read '{}': {}", file, e);
-        return ExitCode::FAILURE;
-    }
+    let (file, src) = match read_ir(args) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let file = file.as_str();
     let ctx = tools::default_context(false);
     let mut sm = SourceMgr::new();
     sm.add(file, &src);
