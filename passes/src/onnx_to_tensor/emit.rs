@@ -209,6 +209,18 @@ impl<'a> Emit<'a> {
         let i = self.op("arith.maxsi", &[i, zero], &it);
         self.op("arith.minsi", &[i, hi], &it)
     }
+    /// An integer element as an index, negative values counted from `n` (as
+    /// ONNX's Gather, OneHot and Scatter read their indices).
+    pub fn wrap_index(&mut self, v: Value, n: i64) -> Value {
+        let it = self.ctx.index();
+        let i = self.index_cast(v, &it, false);
+        let s = Sc { ty: it.clone(), kind: Kind::Signed };
+        let zero = self.index(0);
+        let nn = self.index(n);
+        let neg = self.cmp(Cmp::Lt, i, zero, &s);
+        let w = self.op("arith.addi", &[i, nn], &it);
+        self.select(neg, w, i)
+    }
     pub fn index_cast(&mut self, v: Value, to: &Type, unsigned: bool) -> Value {
         self.op(if unsigned { "arith.index_castui" } else { "arith.index_cast" }, &[v], to)
     }

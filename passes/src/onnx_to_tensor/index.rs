@@ -25,18 +25,6 @@ fn isc(e: &Emit) -> Sc {
     Sc { ty: e.ctx.index(), kind: Kind::Signed }
 }
 
-/// An integer element as an index, negative values counted from `n`.
-fn wrap_index(e: &mut Emit, v: Value, n: i64) -> Value {
-    let it = e.ctx.index();
-    let i = e.index_cast(v, &it, false);
-    let s = isc(e);
-    let zero = e.index(0);
-    let nn = e.index(n);
-    let neg = e.cmp(Cmp::Lt, i, zero, &s);
-    let w = e.op("arith.addi", &[i, nn], &it);
-    e.select(neg, w, i)
-}
-
 fn extract(e: &mut Emit, t: Value, at: &[Value]) -> Value {
     let elem = e.body.value_type(t).element_type().unwrap().clone();
     let mut ops = vec![t];
@@ -100,7 +88,7 @@ fn one_hot(l: &mut Lower) -> Result<Vec<Value>, String> {
         } else {
             e.cast(a[0], &isc_in, &i64s)
         };
-        let w = wrap_index(e, v, depth);
+        let w = e.wrap_index(v, depth);
         let pos = e.loop_index(ax);
         let s = isc(e);
         let hit = e.cmp(Cmp::Eq, w, pos, &s);
@@ -166,7 +154,7 @@ fn gather_nd(l: &mut Lower) -> Result<Vec<Value>, String> {
             let v = extract(e, ind, &iat);
             let i64s = Sc { ty: e.ctx.i64(), kind: Kind::Signed };
             let v = e.cast(v, &isc_in, &i64s);
-            let w = wrap_index(e, v, dshape[b + k]);
+            let w = e.wrap_index(v, dshape[b + k]);
             at.push(e.clamp_index(w, dshape[b + k]));
         }
         for t in 0..dshape.len() - b - last {
@@ -211,7 +199,7 @@ fn scatter_elements(l: &mut Lower) -> Result<Vec<Value>, String> {
         let i1 = e.ctx.i1();
         let i64s = Sc { ty: e.ctx.i64(), kind: Kind::Signed };
         let t = e.cast(a[0], &isc_in, &i64s);
-        let t = wrap_index(e, t, n);
+        let t = e.wrap_index(t, n);
         let mut hit: Option<Value> = None;
         for k in 0..r {
             let p = e.loop_index(k);
@@ -263,7 +251,7 @@ fn scatter_nd(l: &mut Lower) -> Result<Vec<Value>, String> {
             let v = extract(e, ind, &at);
             let i64s = Sc { ty: e.ctx.i64(), kind: Kind::Signed };
             let v = e.cast(v, &isc_in, &i64s);
-            let t = wrap_index(e, v, dshape[j]);
+            let t = e.wrap_index(v, dshape[j]);
             let p = e.loop_index(j);
             let eq = e.cmp(Cmp::Eq, p, t, &s);
             hit = Some(match hit {

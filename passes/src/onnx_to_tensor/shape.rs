@@ -283,16 +283,8 @@ fn concat(l: &mut Lower) -> Result<Vec<Value>, String> {
 
 /// Converts an integer index element to `index`, wrapping negatives by `dim`
 /// and clamping into range so a bad index never reads outside the buffer.
-fn to_index(e: &mut Emit, v: Value, vsc: &Sc, dim: i64) -> Value {
-    let it = e.ctx.index();
-    let i = e.index_cast(v, &it, false);
-    let isc = index_sc(e);
-    let zero = e.index(0);
-    let n = e.index(dim);
-    let neg = e.cmp(Cmp::Lt, i, zero, &isc);
-    let wrapped = e.op("arith.addi", &[i, n], &it);
-    let i = e.select(neg, wrapped, i);
-    let _ = vsc;
+fn to_index(e: &mut Emit, v: Value, dim: i64) -> Value {
+    let i = e.wrap_index(v, dim);
     e.clamp_index(i, dim)
 }
 
@@ -308,7 +300,7 @@ fn gather(l: &mut Lower) -> Result<Vec<Value>, String> {
     let r = out.rank();
     let xs = x.clone();
     let o = l.map_op(&out.shape, &out.sc.ty.clone(), &[indices], vec![ind_map], move |e, a| {
-        let k = to_index(e, a[0], &ind.sc, xs.shape[ax]);
+        let k = to_index(e, a[0], xs.shape[ax]);
         let mut at = Vec::new();
         for i in 0..ax {
             at.push(e.loop_index(i));
@@ -324,13 +316,13 @@ fn gather(l: &mut Lower) -> Result<Vec<Value>, String> {
 
 fn gather_elements(l: &mut Lower) -> Result<Vec<Value>, String> {
     let x = l.in_info(0)?;
-    let ind = l.in_info(1)?;
+    l.in_info(1)?;
     let out = l.out_info(0)?;
     let ax = axis(l.int_attr("axis", 0), x.rank())?;
     let (data, indices) = (l.operand(0)?, l.operand(1)?);
     let r = out.rank();
     let o = l.map_op(&out.shape, &out.sc.ty.clone(), &[indices], vec![AffineMap::identity(r as u32)], move |e, a| {
-        let k = to_index(e, a[0], &ind.sc, x.shape[ax]);
+        let k = to_index(e, a[0], x.shape[ax]);
         let mut at: Vec<Value> = (0..r).map(|i| e.loop_index(i)).collect();
         at[ax] = k;
         extract(e, data, &at)
