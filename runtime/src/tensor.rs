@@ -30,6 +30,32 @@ impl AlignedBytes {
     }
 }
 
+/// A 4- or 2-bit integer stored in a byte (upper bits unspecified), sign- or
+/// zero-extended per its type.
+fn narrow_int(byte: u8, dtype: i32) -> i64 {
+    let bits = if matches!(dtype, dt::INT2 | dt::UINT2) { 2 } else { 4 };
+    let v = (byte & ((1u16 << bits) - 1) as u8) as i64;
+    if matches!(dtype, dt::INT4 | dt::INT2) && v >> (bits - 1) & 1 == 1 {
+        v - (1 << bits)
+    } else {
+        v
+    }
+}
+
+/// The float kind and width in bits of an 8- or 4-bit float dtype.
+fn narrow_float(dtype: i32) -> Option<(ir::types::FloatKind, u32)> {
+    use ir::types::FloatKind as K;
+    Some(match dtype {
+        dt::FLOAT8E4M3FN => (K::F8E4M3FN, 8),
+        dt::FLOAT8E4M3FNUZ => (K::F8E4M3FNUZ, 8),
+        dt::FLOAT8E5M2 => (K::F8E5M2, 8),
+        dt::FLOAT8E5M2FNUZ => (K::F8E5M2FNUZ, 8),
+        dt::FLOAT8E8M0 => (K::F8E8M0FNU, 8),
+        dt::FLOAT4E2M1 => (K::F4E2M1FN, 4),
+        _ => return None,
+    })
+}
+
 pub struct HostTensor {
     pub dtype: i32,
     pub shape: Vec<i64>,
@@ -43,6 +69,9 @@ pub fn dtype_size(t: i32) -> Option<usize> {
         dt::DOUBLE | dt::INT64 | dt::UINT64 => 8,
         dt::FLOAT16 | dt::BFLOAT16 | dt::INT16 | dt::UINT16 => 2,
         dt::INT8 | dt::UINT8 | dt::BOOL => 1,
+        // One byte per element here (ONNX packs the 4- and 2-bit ones in files).
+        dt::FLOAT8E4M3FN | dt::FLOAT8E4M3FNUZ | dt::FLOAT8E5M2 | dt::FLOAT8E5M2FNUZ | dt::FLOAT8E8M0 => 1,
+        dt::INT4 | dt::UINT4 | dt::FLOAT4E2M1 | dt::INT2 | dt::UINT2 => 1,
         _ => return None,
     })
 }
@@ -204,7 +233,12 @@ impl HostTensor {
                 dt::UINT32 => u32::from_le_bytes(b[i * 4..i * 4 + 4].try_into().unwrap()) as f64,
                 dt::INT64 => i64::from_le_bytes(b[i * 8..i * 8 + 8].try_into().unwrap()) as f64,
                 dt::UINT64 => u64::from_le_bytes(b[i * 8..i * 8 + 8].try_into().unwrap()) as f64,
-                _ => f64::NAN,
+                dt::INT4 | dt::UINT4 | dt::INT2 | dt::UINT2 => narrow_int(b[i], self.dtype) as f64,
+                _ => match narrow_float(self.dtype) {
+                    // Compiled code leaves the bits above a 4-bit value unspecified.
+                    Some((kind, bits)) => ir::float::bits_to_f64((b[i] & ((1u16 << bits) - 1) as u8) as u64, kind).unwrap_or(f64::NAN),
+                    None => f64::NAN,
+                },
             })
             .collect()
     }
@@ -214,6 +248,9 @@ impl HostTensor {
         let b = self.data.as_ref();
         let n = self.numel();
         let w = dtype_size(self.dtype)?;
+        if matches!(self.dtype, dt::INT4 | dt::UINT4 | dt::INT2 | dt::UINT2) {
+            return Some(b[..n].iter().map(|&x| narrow_int(x, self.dtype) as i128).collect());
+        }
         let signed = matches!(self.dtype, dt::INT8 | dt::INT16 | dt::INT32 | dt::INT64);
         if !signed && !matches!(self.dtype, dt::UINT8 | dt::UINT16 | dt::UINT32 | dt::UINT64 | dt::BOOL) {
             return None;

@@ -18,6 +18,7 @@ struct Params {
     detect_pos: bool,
     approximate: String,
     direction: String,
+    saturate: bool,
 }
 
 /// The ops lowered here; the value says how many operands a formula takes
@@ -77,6 +78,7 @@ pub fn lower(l: &mut Lower) -> Result<Vec<Value>, String> {
         detect_pos: l.int_attr("detect_positive", 1) != 0,
         approximate: l.str_attr("approximate").unwrap_or_else(|| "none".into()),
         direction: l.str_attr("direction").unwrap_or_default(),
+        saturate: l.int_attr("saturate", 1) != 0,
     };
     if name == "onnx.Mod" && p.fmod == 0 && scs[0].is_float() {
         return Err("Mod with fmod=0 on floats is not defined by ONNX".into());
@@ -377,7 +379,7 @@ fn formula(e: &mut Emit, name: &str, a: &[Value], scs: &[Sc], o: &Sc, p: &Params
             y
         }
         "onnx.Sum" | "onnx.Mean" | "onnx.Max" | "onnx.Min" => fold_variadic(e, name, a, scs, o),
-        "onnx.Cast" | "onnx.CastLike" => e.cast(x, s0, o),
+        "onnx.Cast" | "onnx.CastLike" => e.cast_saturating(x, s0, o, p.saturate),
         "onnx.Identity" | "onnx.Dropout" => x,
         _ => unreachable!("{} is in the elementwise table without a formula", name),
     }

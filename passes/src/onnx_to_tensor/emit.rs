@@ -13,6 +13,8 @@ pub enum Kind {
     Signed,
     Unsigned,
     Bool,
+    /// An 8- or 4-bit float: stored narrow, converted through its bits (minifloat.rs).
+    Mini(super::minifloat::Mini),
 }
 
 /// An element type as the loop level sees it: signless, with its kind.
@@ -25,7 +27,10 @@ pub struct Sc {
 impl Sc {
     pub fn of(ctx: &Context, elem: &Type) -> Option<Sc> {
         let kind = match elem.data() {
-            TypeData::Float(_) => Kind::Float,
+            TypeData::Float(k) => match super::minifloat::Mini::of(*k) {
+                Some(m) => Kind::Mini(m),
+                None => Kind::Float,
+            },
             TypeData::Integer { width: 1, .. } => Kind::Bool,
             TypeData::Integer { signedness: Signedness::Unsigned, .. } => Kind::Unsigned,
             TypeData::Integer { .. } => Kind::Signed,
@@ -171,7 +176,7 @@ impl<'a> Emit<'a> {
     /// An arith op chosen by kind: `(float, signed, unsigned)` names.
     pub fn by_kind(&mut self, names: (&str, &str, &str), operands: &[Value], s: &Sc) -> Value {
         let name = match s.kind {
-            Kind::Float => names.0,
+            Kind::Float | Kind::Mini(_) => names.0,
             Kind::Signed => names.1,
             Kind::Unsigned | Kind::Bool => names.2,
         };
@@ -228,6 +233,23 @@ impl<'a> Emit<'a> {
     /// Converts between element kinds as ONNX's Cast does (float→int truncates
     /// toward zero, →bool is `!= 0`, bool→ is 0 or 1).
     pub fn cast(&mut self, v: Value, from: &Sc, to: &Sc) -> Value {
+        self.cast_saturating(v, from, to, true)
+    }
+
+    /// `cast`, with ONNX's `saturate` for 8-bit float targets.
+    pub fn cast_saturating(&mut self, v: Value, from: &Sc, to: &Sc, saturate: bool) -> Value {
+        let f32s = Sc { ty: self.ctx.f32(), kind: Kind::Float };
+        if let Kind::Mini(m) = from.kind {
+            if from.ty == to.ty {
+                return v;
+            }
+            let f = super::minifloat::decode(self, v, m);
+            return self.cast_saturating(f, &f32s, to, saturate);
+        }
+        if let Kind::Mini(m) = to.kind {
+            let f = self.cast(v, from, &f32s);
+            return super::minifloat::encode(self, f, m, saturate, &to.ty);
+        }
         if from.ty == to.ty && (from.kind == to.kind || !from.is_float() && !to.is_float() && to.kind != Kind::Bool) {
             return v;
         }

@@ -11,6 +11,7 @@ mod emit;
 mod index;
 mod linalg;
 mod loss;
+mod minifloat;
 mod nn;
 mod quant;
 mod reduce;

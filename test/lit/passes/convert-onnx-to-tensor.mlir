@@ -85,3 +85,23 @@ func.func @axes_not_constant(%x: tensor<4x5xf32>, %axes: tensor<1xi64>) -> tenso
   %0 = "onnx.ReduceSum"(%x, %axes) : (tensor<4x5xf32>, tensor<1xi64>) -> tensor<1x5xf32>
   return %0 : tensor<1x5xf32>
 }
+
+// -----
+
+// Casts to and from 8-bit floats go through the bits (no LLVM type exists):
+// round to nearest even on the format's grid, then saturate.
+// CHECK-LABEL: func.func @cast_f8
+// CHECK: "tensor.generic"
+// CHECK: math.absf
+// CHECK: math.roundeven
+// CHECK: arith.trunci %{{.*}} : i32 to i8
+// CHECK: arith.bitcast %{{.*}} : i8 to f8E4M3FN
+// CHECK: "tensor.generic"
+// CHECK: arith.bitcast %{{.*}} : f8E4M3FN to i8
+// CHECK: arith.extui
+// CHECK: arith.sitofp
+func.func @cast_f8(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "onnx.Cast"(%x) <{to = 17 : i64}> : (tensor<4xf32>) -> tensor<4xf8E4M3FN>
+  %1 = "onnx.Cast"(%0) <{to = 1 : i64}> : (tensor<4xf8E4M3FN>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
