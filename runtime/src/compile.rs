@@ -169,6 +169,9 @@ const SHAPE_OPERANDS: &[(&str, &[usize])] = &[
     ("onnx.Trilu", &[1]),
     ("onnx.CumSum", &[1]),
     ("onnx.CumProd", &[1]),
+    ("onnx.LSTM", &[4]),
+    ("onnx.GRU", &[4]),
+    ("onnx.RNN", &[4]),
 ];
 
 fn func_of(body: &Body, module: OpId) -> Option<OpId> {

@@ -53,8 +53,10 @@ pub fn lower(l: &mut Lower) -> Result<Vec<Value>, String> {
     };
     if name == "onnx.Dropout" {
         if let Some(t) = l.const_ints(2).ok().flatten() {
-            if t.first().copied().unwrap_or(0) != 0 {
-                return Err("Dropout in training mode is not supported (inference only)".into());
+            // Training with a zero ratio drops nothing; otherwise the mask is random.
+            let ratio = l.const_f64s(1).ok().flatten().and_then(|r| r.first().copied()).unwrap_or(0.5);
+            if t.first().copied().unwrap_or(0) != 0 && ratio != 0.0 {
+                return Err("Dropout in training mode (a random mask) is not supported".into());
             }
         }
     }

@@ -133,13 +133,46 @@ fn gemm(l: &mut Lower) -> Result<Vec<Value>, String> {
     Ok(vec![contract(l, va, a_map, vb, b_map, init, &[Iterator::Parallel, Iterator::Parallel, Iterator::Reduction], alpha, (None, None))])
 }
 
+/// Replaces `...` by capital letters for the dims it stands for (aligned from
+/// the right across terms, as numpy does); an implicit output lists them first.
+fn expand_ellipsis(l: &Lower, eq: &str) -> Result<String, String> {
+    if !eq.contains("...") {
+        return Ok(eq.to_string());
+    }
+    let (lhs, rhs) = match eq.split_once("->") {
+        Some((a, b)) => (a.to_string(), Some(b.to_string())),
+        None => (eq.to_string(), None),
+    };
+    let terms: Vec<&str> = lhs.split(',').collect();
+    let mut widths = Vec::new();
+    for (i, t) in terms.iter().enumerate() {
+        let rank = l.in_info(i)?.rank();
+        let explicit = t.replace("...", "").len();
+        widths.push(if t.contains("...") { rank.checked_sub(explicit).ok_or("Einsum term has more letters than its operand's rank")? } else { 0 });
+    }
+    let e = widths.iter().copied().max().unwrap_or(0);
+    let letters: Vec<char> = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".chars().collect();
+    if e > letters.len() || eq.chars().any(|c| c.is_ascii_uppercase()) {
+        return Err("Einsum with '...' and capital letters is not supported".into());
+    }
+    let fill = |w: usize| -> String { letters[e - w..e].iter().collect() };
+    let new_terms: Vec<String> = terms.iter().zip(&widths).map(|(t, w)| t.replace("...", &fill(*w))).collect();
+    let out = match rhs {
+        Some(r) => r.replace("...", &fill(e)),
+        None => {
+            let mut once: Vec<char> = lhs.chars().filter(|c| c.is_ascii_lowercase()).filter(|c| lhs.matches(*c).count() == 1).collect();
+            once.sort();
+            fill(e) + &once.into_iter().collect::<String>()
+        }
+    };
+    Ok(format!("{}->{}", new_terms.join(","), out))
+}
+
 /// Einsum with one or two operands and an explicit or implicit output; each
-/// letter is a loop. Ellipses are not supported yet.
+/// letter is a loop; an ellipsis becomes capital letters first.
 fn einsum(l: &mut Lower) -> Result<Vec<Value>, String> {
     let eq = l.str_attr("equation").ok_or("Einsum needs an equation")?.replace(' ', "");
-    if eq.contains("...") {
-        return Err("Einsum with '...' is not supported yet".into());
-    }
+    let eq = expand_ellipsis(l, &eq)?;
     let (lhs, rhs) = match eq.split_once("->") {
         Some((a, b)) => (a.to_string(), Some(b.to_string())),
         None => (eq.clone(), None),

@@ -310,9 +310,9 @@ fn conv_transpose(l: &mut Lower) -> Result<Vec<Value>, String> {
 fn pool(l: &mut Lower) -> Result<Vec<Value>, String> {
     let xi = l.in_info(0)?;
     let out = l.out_info(0)?;
-    if l.num_results() > 1 && l.body.has_uses(l.result(1)) {
-        return Err("MaxPool's Indices output is not supported yet".into());
-    }
+    // MaxPool's optional Indices output: the flat position of each maximum.
+    let with_indices = l.num_results() > 1 && l.body.has_uses(l.result(1));
+    let storage_col = l.int_attr("storage_order", 0) != 0;
     let s = xi.rank() - 2;
     let kernel = l.ints_attr("kernel_shape").ok_or("pooling needs kernel_shape")?;
     let w = window(l, &xi.shape[2..], &out.shape[2..], kernel.clone())?;
@@ -321,8 +321,10 @@ fn pool(l: &mut Lower) -> Result<Vec<Value>, String> {
     let include_pad = l.int_attr("count_include_pad", 0) != 0;
     let x = l.operand(0)?;
     let sc = out.sc.clone();
-    if let Some(v) = pool_affine(l, x, &w, &kernel, &xi.shape, &out.shape, &sc, is_max, lp, include_pad)? {
-        return Ok(vec![v]);
+    if !with_indices {
+        if let Some(v) = pool_affine(l, x, &w, &kernel, &xi.shape, &out.shape, &sc, is_max, lp, include_pad)? {
+            return Ok(vec![v]);
+        }
     }
     let n_loops = 2 + 2 * s;
     let mut iters = vec![Iterator::Parallel; 2 + s];
@@ -331,8 +333,15 @@ fn pool(l: &mut Lower) -> Result<Vec<Value>, String> {
     let init = l.fill(&out.shape, &sc, if is_max { super::reduce::identity(Combine::Max, &sc) } else { 0.0 });
     let cnt = l.fill(&out.shape, &sc, 0.0);
     let xs = xi.shape.clone();
-    let outs: Vec<Value> = if is_max { vec![init] } else { vec![init, cnt] };
-    let maps = if is_max { vec![om] } else { vec![om.clone(), om] };
+    let isc64 = Sc { ty: l.ctx.i64(), kind: super::Kind::Signed };
+    let outs: Vec<Value> = if is_max && !with_indices {
+        vec![init]
+    } else if is_max {
+        vec![init, l.fill(&out.shape, &isc64, 0.0)]
+    } else {
+        vec![init, cnt]
+    };
+    let maps = if outs.len() == 1 { vec![om] } else { vec![om.clone(), om] };
     let sc_body = sc.clone();
     let mut ranges = out.shape.clone();
     ranges.extend(&kernel);
@@ -380,6 +389,7 @@ fn pool(l: &mut Lower) -> Result<Vec<Value>, String> {
             at.push(p);
         }
         let inb = inb.unwrap();
+        let at_copy = at.clone();
         let mut ops = vec![x];
         ops.extend(at);
         let v = e.op("tensor.extract", &ops, &sc.ty);
@@ -389,6 +399,21 @@ fn pool(l: &mut Lower) -> Result<Vec<Value>, String> {
             let t = e.op("math.powf", &[av, pv], &sc.ty);
             let sum = e.add(a[0], t, &sc);
             vec![e.select(inb, sum, a[0]), a[1]]
+        } else if is_max && with_indices {
+            // Flat index of the element read, row- or column-major in the spatial dims.
+            let it = e.ctx.index();
+            let mut flat = at_copy[0];
+            let dims: Vec<usize> = if storage_col { std::iter::once(1).chain((2..2 + s).rev()).collect() } else { (1..2 + s).collect() };
+            for dd in dims {
+                let size = e.index(xs[dd]);
+                let f = e.op("arith.muli", &[flat, size], &it);
+                flat = e.op("arith.addi", &[f, at_copy[dd]], &it);
+            }
+            let i64t = e.ctx.i64();
+            let flat = e.index_cast(flat, &i64t, false);
+            let gt = e.cmp(Cmp::Gt, v, a[0], &sc);
+            let take = e.op("arith.andi", &[inb, gt], &e.ctx.i1());
+            vec![e.select(take, v, a[0]), e.select(take, flat, a[1])]
         } else if is_max {
             let m = e.max(a[0], v, &sc);
             vec![e.select(inb, m, a[0])]
@@ -402,7 +427,7 @@ fn pool(l: &mut Lower) -> Result<Vec<Value>, String> {
         }
     });
     if is_max {
-        return Ok(vec![r[0]]);
+        return Ok(r);
     }
     let id = AffineMap::identity(out.rank() as u32);
     let s2 = sc.clone();
@@ -504,7 +529,7 @@ fn global_pool(l: &mut Lower) -> Result<Vec<Value>, String> {
 fn batch_norm(l: &mut Lower) -> Result<Vec<Value>, String> {
     let xi = l.in_info(0)?;
     if l.int_attr("training_mode", 0) != 0 {
-        return Err("BatchNormalization in training mode is not supported (inference only)".into());
+        return batch_norm_training(l);
     }
     let eps = l.float_attr("epsilon", 1e-5);
     let r = xi.rank();
@@ -524,6 +549,62 @@ fn batch_norm(l: &mut Lower) -> Result<Vec<Value>, String> {
         let y = e.mul(n, v[1], &sc);
         e.add(y, v[2], &sc)
     })])
+}
+
+/// Training mode: normalize with the batch's statistics (over every axis but
+/// the channels) and return the updated running mean and variance,
+/// `running = input · momentum + current · (1 − momentum)`.
+fn batch_norm_training(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let xi = l.in_info(0)?;
+    let (eps, momentum) = (l.float_attr("epsilon", 1e-5), l.float_attr("momentum", 0.9));
+    let r = xi.rank();
+    let sc = xi.sc.clone();
+    if !sc.is_float() || r < 2 {
+        return Err("BatchNormalization training needs a float input of rank 2 or more".into());
+    }
+    let x = l.operand(0)?;
+    let axes: Vec<usize> = (0..r).filter(|&a| a != 1).collect();
+    let (mean, inv) = moments(l, x, &axes, eps, &sc);
+    let c = xi.shape[1];
+    let mean_c = super::shape::reshape(l, mean, &[c]);
+    let inv_c = super::shape::reshape(l, inv, &[c]);
+    let (scale, bias, in_mean, in_var) = (l.operand(1)?, l.operand(2)?, l.operand(3)?, l.operand(4)?);
+    let cm = dims_map(r, &[1]);
+    let s1 = sc.clone();
+    let y = l.map_op(&xi.shape, &sc.ty.clone(), &[x, mean_c, inv_c, scale, bias], vec![AffineMap::identity(r as u32), cm.clone(), cm.clone(), cm.clone(), cm], move |e, a| {
+        let d = e.sub(a[0], a[1], &s1);
+        let n = e.mul(d, a[2], &s1);
+        let y = e.mul(n, a[3], &s1);
+        e.add(y, a[4], &s1)
+    });
+    let mut res = vec![y];
+    if l.num_results() > 1 {
+        // var = 1/inv^2 - eps.
+        let id = AffineMap::identity(1);
+        let (s2, s3) = (sc.clone(), sc.clone());
+        let rm = l.map_op(&[c], &sc.ty.clone(), &[in_mean, mean_c], vec![id.clone(), id.clone()], move |e, a| {
+            let m = e.scalar(momentum, &s2);
+            let om = e.scalar(1.0 - momentum, &s2);
+            let p = e.mul(a[0], m, &s2);
+            let q = e.mul(a[1], om, &s2);
+            e.add(p, q, &s2)
+        });
+        let rv = l.map_op(&[c], &sc.ty.clone(), &[in_var, inv_c], vec![id.clone(), id], move |e, a| {
+            let one = e.scalar(1.0, &s3);
+            let sd = e.div(one, a[1], &s3);
+            let var = e.mul(sd, sd, &s3);
+            let ep = e.scalar(eps, &s3);
+            let var = e.sub(var, ep, &s3);
+            let m = e.scalar(momentum, &s3);
+            let om = e.scalar(1.0 - momentum, &s3);
+            let p = e.mul(a[0], m, &s3);
+            let q = e.mul(var, om, &s3);
+            e.add(p, q, &s3)
+        });
+        res.push(rm);
+        res.push(rv);
+    }
+    Ok(res)
 }
 
 /// Mean and 1/sqrt(var + eps) of `x` over `axes` (kept as size-1 dims), in `sc`.
