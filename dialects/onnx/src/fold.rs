@@ -103,9 +103,10 @@ pub fn cast(x: &FoldInput) -> Option<Vec<FoldResult>> {
     i64_tensor(x, &vals, operand_shape(x, 0)?)
 }
 
-/// Integer Add/Sub/Mul/Div on constants (with scalar broadcast), as shape arithmetic needs.
-pub fn arith(x: &FoldInput) -> Option<Vec<FoldResult>> {
-    let (a, b) = (operand_ints(x, 0)?, operand_ints(x, 1)?);
+/// Integer (or bool) constants of a binary op, broadcast one-element operands,
+/// and the result's shape.
+fn binary_operands(x: &FoldInput, read: fn(&FoldInput, usize) -> Option<Vec<i64>>) -> Option<(Vec<i64>, Vec<i64>, Vec<i64>, usize)> {
+    let (a, b) = (read(x, 0)?, read(x, 1)?);
     let (sa, sb) = (operand_shape(x, 0)?, operand_shape(x, 1)?);
     let (shape, n) = if a.len() >= b.len() { (sa, a.len()) } else { (sb, b.len()) };
     // Broadcasting a scalar against a one-element vector gives the higher rank.
@@ -116,8 +117,22 @@ pub fn arith(x: &FoldInput) -> Option<Vec<FoldResult>> {
     if (a.len() != n && a.len() != 1) || (b.len() != n && b.len() != 1) {
         return None;
     }
-    let at = |v: &Vec<i64>, i: usize| if v.len() == 1 { v[0] } else { v[i] };
+    Some((a, b, shape, n))
+}
+
+fn at(v: &[i64], i: usize) -> i64 {
+    if v.len() == 1 {
+        v[0]
+    } else {
+        v[i]
+    }
+}
+
+/// Integer Add/Sub/Mul/Div/Max/Min/Mod on constants (with scalar broadcast), as shape arithmetic needs.
+pub fn arith(x: &FoldInput) -> Option<Vec<FoldResult>> {
+    let (a, b, shape, n) = binary_operands(x, operand_ints)?;
     let op = x.body.name(x.op).as_str();
+    let fmod = x.body.op(x.op).attr("fmod").and_then(|a| a.as_int()).unwrap_or(0) != 0;
     let vals: Vec<i64> = (0..n)
         .map(|i| {
             let (p, q) = (at(&a, i), at(&b, i));
@@ -127,11 +142,81 @@ pub fn arith(x: &FoldInput) -> Option<Vec<FoldResult>> {
                 "onnx.Mul" => p.checked_mul(q),
                 "onnx.Max" => Some(p.max(q)),
                 "onnx.Min" => Some(p.min(q)),
+                // Python's modulo (the divisor's sign) unless fmod.
+                "onnx.Mod" if fmod => (q != 0).then(|| p.wrapping_rem(q)),
+                "onnx.Mod" => (q != 0).then(|| ((p % q) + q) % q),
                 // Integer division truncates toward zero, as ONNX Runtime computes it.
                 _ => (q != 0).then(|| p.wrapping_div(q)),
             }
         })
         .collect::<Option<_>>()?;
+    i64_tensor(x, &vals, shape)
+}
+
+fn bool_tensor(x: &FoldInput, vals: &[bool], shape: Vec<i64>) -> Option<Vec<FoldResult>> {
+    let ty = x.ctx.intern_type(TypeData::RankedTensor { shape, elem: x.ctx.i1(), encoding: None });
+    let bytes: Vec<u8> = vals.iter().map(|v| *v as u8).collect();
+    Some(vec![FoldResult::Attr(Attribute::new(AttrData::Dense { ty, data: DenseData::canonical(bytes, 1, vals.len()) }))])
+}
+
+fn operand_bools(x: &FoldInput, i: usize) -> Option<Vec<i64>> {
+    let v = *x.body.op(x.op).operands().get(i)?;
+    if x.body.value_type(v).scalar() != &x.ctx.i1() {
+        return None;
+    }
+    const_ints(x.body, v).filter(|v| v.len() <= MAX_FOLD).map(|v| v.into_iter().map(|b| (b != 0) as i64).collect())
+}
+
+/// Integer comparisons of constants (shape checks in expanded functions).
+pub fn compare(x: &FoldInput) -> Option<Vec<FoldResult>> {
+    let (a, b, shape, n) = binary_operands(x, operand_ints)?;
+    let op = x.body.name(x.op).as_str();
+    let vals: Vec<bool> = (0..n)
+        .map(|i| {
+            let (p, q) = (at(&a, i), at(&b, i));
+            match op {
+                "onnx.Equal" => p == q,
+                "onnx.Less" => p < q,
+                "onnx.Greater" => p > q,
+                "onnx.LessOrEqual" => p <= q,
+                _ => p >= q,
+            }
+        })
+        .collect();
+    bool_tensor(x, &vals, shape)
+}
+
+/// And/Or/Xor of bool constants; Not of one.
+pub fn logic(x: &FoldInput) -> Option<Vec<FoldResult>> {
+    let op = x.body.name(x.op).as_str();
+    if op == "onnx.Not" {
+        let a = operand_bools(x, 0)?;
+        return bool_tensor(x, &a.iter().map(|v| *v == 0).collect::<Vec<_>>(), operand_shape(x, 0)?);
+    }
+    let (a, b, shape, n) = binary_operands(x, operand_bools)?;
+    let vals: Vec<bool> = (0..n)
+        .map(|i| {
+            let (p, q) = (at(&a, i) != 0, at(&b, i) != 0);
+            match op {
+                "onnx.And" => p && q,
+                "onnx.Or" => p || q,
+                _ => p != q,
+            }
+        })
+        .collect();
+    bool_tensor(x, &vals, shape)
+}
+
+/// Where on constant integers: picks shape values in expanded functions.
+pub fn where_(x: &FoldInput) -> Option<Vec<FoldResult>> {
+    let c = operand_bools(x, 0)?;
+    let (a, b) = (operand_ints(x, 1)?, operand_ints(x, 2)?);
+    let n = c.len().max(a.len()).max(b.len());
+    if [c.len(), a.len(), b.len()].iter().any(|&l| l != n && l != 1) {
+        return None;
+    }
+    let shape = result_type(x).shape().filter(|s| !s.contains(&DYNAMIC) && s.iter().product::<i64>() == n as i64)?.to_vec();
+    let vals: Vec<i64> = (0..n).map(|i| if at(&c, i) != 0 { at(&a, i) } else { at(&b, i) }).collect();
     i64_tensor(x, &vals, shape)
 }
 
@@ -235,7 +320,10 @@ pub fn folder(name: &str) -> Option<ir::dialect::FoldFn> {
         "Unsqueeze" | "Squeeze" | "Reshape" | "Flatten" => reshape_like,
         "Concat" => concat,
         "Cast" => cast,
-        "Add" | "Sub" | "Mul" | "Div" | "Max" | "Min" => arith,
+        "Add" | "Sub" | "Mul" | "Div" | "Max" | "Min" | "Mod" => arith,
+        "Equal" | "Less" | "Greater" | "LessOrEqual" | "GreaterOrEqual" => compare,
+        "And" | "Or" | "Xor" | "Not" => logic,
+        "Where" => where_,
         "Size" => size,
         "Neg" | "Abs" => unary_int,
         "Slice" => slice,
