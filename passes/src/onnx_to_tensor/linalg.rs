@@ -12,6 +12,18 @@ pub const TABLE: &[(&str, LowerFn)] = &[("onnx.MatMul", matmul), ("onnx.Gemm", g
 /// `out[out_map] = init + sum over reductions of cast(a) * cast(b)` (scaled by alpha).
 #[allow(clippy::too_many_arguments)]
 pub fn contract(l: &mut Lower, a: Value, a_map: AffineMap, b: Value, b_map: AffineMap, init: Value, iters: &[Iterator], alpha: f64, zero_points: (Option<Value>, Option<Value>)) -> Value {
+    // Half-precision products accumulate in f32 (as ONNX Runtime and numpy
+    // do), rounded to the output type once at the end.
+    let so = Sc::of(l.ctx, l.body.value_type(init).element_type().unwrap()).unwrap();
+    if so.is_float() && so.width() < 32 {
+        let f32s = Sc { ty: l.ctx.f32(), kind: super::Kind::Float };
+        let shape = l.body.value_type(init).shape().unwrap().to_vec();
+        let id = AffineMap::identity(shape.len() as u32);
+        let (s1, s2) = ((so.clone(), f32s.clone()), (f32s.clone(), so.clone()));
+        let wide = l.map_op(&shape, &l.ctx.f32(), &[init], vec![id.clone()], move |e, x| e.cast(x[0], &s1.0, &s1.1));
+        let acc = contract(l, a, a_map, b, b_map, wide, iters, alpha, zero_points);
+        return l.map_op(&shape, &so.ty.clone(), &[acc], vec![id], move |e, x| e.cast(x[0], &s2.0, &s2.1));
+    }
     let sa = Sc::of(l.ctx, l.body.value_type(a).element_type().unwrap()).unwrap();
     let sb = Sc::of(l.ctx, l.body.value_type(b).element_type().unwrap()).unwrap();
     let so = Sc::of(l.ctx, l.body.value_type(init).element_type().unwrap()).unwrap();
@@ -87,7 +99,7 @@ fn matmul(l: &mut Lower) -> Result<Vec<Value>, String> {
     let sc = out.sc.clone();
     let init = l.fill(&out.shape, &sc, 0.0);
     // Plain (batched) matrix products of one element type: the named ops.
-    let same = a.sc == b.sc && a.sc == sc && zps.0.is_none() && zps.1.is_none();
+    let same = a.sc == b.sc && a.sc == sc && zps.0.is_none() && zps.1.is_none() && !(sc.is_float() && sc.width() < 32);
     if same && ra == 2 && rb == 2 {
         return Ok(vec![l.named("tensor.matmul", &[va, vb, init], &[])]);
     }

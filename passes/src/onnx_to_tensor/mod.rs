@@ -6,6 +6,7 @@
 //! error naming the node, never a crash later. At the end every integer type
 //! in the function is made signless, as arith requires.
 
+mod attention;
 mod elementwise;
 mod emit;
 mod index;
@@ -44,6 +45,7 @@ pub fn table() -> Vec<(&'static str, LowerFn)> {
     t.extend_from_slice(index::TABLE);
     t.extend_from_slice(loss::TABLE);
     t.extend_from_slice(quant::TABLE);
+    t.extend_from_slice(attention::TABLE);
     t
 }
 

@@ -350,7 +350,12 @@ fn pad(l: &mut Lower) -> Result<Vec<Value>, String> {
     let value = l.opt(2);
     let sc = out.sc.clone();
     let ins: Vec<Value> = value.into_iter().collect();
-    let maps: Vec<AffineMap> = ins.iter().map(|_| expr_map(r, vec![])).collect();
+    // The pad value: a scalar, or a one-element tensor read at 0.
+    let mut maps = Vec::new();
+    for v in &ins {
+        let rank = l.info(*v)?.rank();
+        maps.push(expr_map(r, vec![c(0); rank]));
+    }
     let o = l.map_op(&out.shape, &sc.ty.clone(), &ins, maps, move |e, a| {
         let isc = index_sc(e);
         let it = e.ctx.index();

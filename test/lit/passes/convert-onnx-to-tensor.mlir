@@ -105,3 +105,18 @@ func.func @cast_f8(%x: tensor<4xf32>) -> tensor<4xf32> {
   %1 = "onnx.Cast"(%0) <{to = 1 : i64}> : (tensor<4xf8E4M3FN>) -> tensor<4xf32>
   return %1 : tensor<4xf32>
 }
+
+// -----
+
+// Attention with grouped-query heads: 6 query heads share 2 key/value heads
+// (head h reads K/V head h floordiv 3); the cache is concatenated in front.
+// CHECK-LABEL: func.func @gqa
+// CHECK: "tensor.concat"(%arg3, %arg1) <{dim = 2 : i64}>
+// CHECK: affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 floordiv 3, d3, d4)>
+// CHECK: math.exp
+// CHECK: affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 floordiv 3, d4, d3)>
+func.func @gqa(%q: tensor<1x6x4x8xf32>, %k: tensor<1x2x5x8xf32>, %v: tensor<1x2x5x8xf32>, %pk: tensor<1x2x3x8xf32>, %pv: tensor<1x2x3x8xf32>) -> tensor<1x6x4x8xf32> {
+  %none = "onnx.NoValue"() : () -> none
+  %0:3 = "onnx.Attention"(%q, %k, %v, %none, %pk, %pv) : (tensor<1x6x4x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, none, tensor<1x2x3x8xf32>, tensor<1x2x3x8xf32>) -> (tensor<1x6x4x8xf32>, tensor<1x2x8x8xf32>, tensor<1x2x8x8xf32>)
+  return %0#0 : tensor<1x6x4x8xf32>
+}
