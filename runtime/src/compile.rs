@@ -170,6 +170,7 @@ const SHAPE_OPERANDS: &[(&str, &[usize])] = &[
     ("onnx.CumSum", &[1]),
     ("onnx.CumProd", &[1]),
     ("onnx.LSTM", &[4]),
+    ("onnx.Compress", &[1]),
     ("onnx.GRU", &[4]),
     ("onnx.RNN", &[4]),
 ];

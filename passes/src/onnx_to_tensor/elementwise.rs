@@ -36,7 +36,7 @@ pub const TABLE: &[(&str, usize)] = &[
     ("onnx.BitwiseOr", 2), ("onnx.BitwiseXor", 2), ("onnx.BitShift", 2), ("onnx.Equal", 2), ("onnx.Less", 2),
     ("onnx.Greater", 2), ("onnx.LessOrEqual", 2), ("onnx.GreaterOrEqual", 2), ("onnx.Where", 3), ("onnx.Clip", 0),
     ("onnx.Sum", 0), ("onnx.Mean", 0), ("onnx.Max", 0), ("onnx.Min", 0), ("onnx.Cast", 1), ("onnx.CastLike", 2),
-    ("onnx.Identity", 1), ("onnx.Dropout", 1),
+    ("onnx.Identity", 1), ("onnx.Dropout", 1), ("onnx.BitCast", 1),
 ];
 
 pub fn lower(l: &mut Lower) -> Result<Vec<Value>, String> {
@@ -383,6 +383,16 @@ fn formula(e: &mut Emit, name: &str, a: &[Value], scs: &[Sc], o: &Sc, p: &Params
         "onnx.Sum" | "onnx.Mean" | "onnx.Max" | "onnx.Min" => fold_variadic(e, name, a, scs, o),
         "onnx.Cast" | "onnx.CastLike" => e.cast_saturating(x, s0, o, p.saturate),
         "onnx.Identity" | "onnx.Dropout" => x,
+        // The same bits under another type (a bool is a byte, 0 or 1).
+        "onnx.BitCast" => {
+            if s0.ty == o.ty {
+                x
+            } else if s0.kind == Kind::Bool {
+                e.op("arith.extui", &[x], &t)
+            } else {
+                e.op("arith.bitcast", &[x], &t)
+            }
+        }
         _ => unreachable!("{} is in the elementwise table without a formula", name),
     }
 }

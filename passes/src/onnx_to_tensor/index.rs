@@ -4,7 +4,7 @@
 //! every write stays a plain `tensor.generic` output.
 
 use super::reduce::{combine, identity, Combine};
-use super::{axis, d, expr_map, Cmp, Emit, Kind, Lower, LowerFn, Sc};
+use super::{axis, d, dims_map, expr_map, Cmp, Emit, Kind, Lower, LowerFn, Sc};
 use ir::affine::{AffineExpr, AffineMap};
 use ir::Value;
 use tensor::Iterator;
@@ -19,6 +19,9 @@ pub const TABLE: &[(&str, LowerFn)] = &[
     ("onnx.ScatterElements", scatter_elements),
     ("onnx.Scatter", scatter_elements),
     ("onnx.ScatterND", scatter_nd),
+    ("onnx.TopK", top_k),
+    ("onnx.ReverseSequence", reverse_sequence),
+    ("onnx.Compress", compress),
 ];
 
 fn isc(e: &Emit) -> Sc {
@@ -267,3 +270,123 @@ fn scatter_nd(l: &mut Lower) -> Result<Vec<Value>, String> {
     }))
 }
 
+
+/// TopK by ranking: each element's rank along the axis is how many elements
+/// come before it (larger — or smaller — values first, ties by position);
+/// output r is the element of rank r. O(n²) along the axis, no sorting network.
+fn top_k(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let xi = l.in_info(0)?;
+    let r = xi.rank();
+    let ax = axis(l.int_attr("axis", -1), r)?;
+    let k = l.const_ints(1)?.and_then(|v| v.first().copied()).ok_or("TopK needs k")?;
+    let largest = l.int_attr("largest", 1) != 0;
+    let x = l.operand(0)?;
+    let sc = xi.sc.clone();
+    let i64s = Sc { ty: l.ctx.i64(), kind: Kind::Signed };
+    // rank[.., i, ..] = Σ_j before(j, i); loops: x's, then j.
+    let mut jres: Vec<AffineExpr> = (0..r).map(d).collect();
+    jres[ax] = d(r);
+    let mut iters = vec![Iterator::Parallel; r];
+    iters.push(Iterator::Reduction);
+    let zero = l.fill(&xi.shape, &i64s, 0.0);
+    let (s1, i1) = (sc.clone(), i64s.clone());
+    let ranks = l.generic(&[x, x], &[zero], vec![expr_map(r + 1, (0..r).map(d).collect()), expr_map(r + 1, jres), expr_map(r + 1, (0..r).map(d).collect())], &iters, move |e, a| {
+        let (xi_, xj) = (a[0], a[1]);
+        let (i, j) = (e.loop_index(ax), e.loop_index(r));
+        let isc = Sc { ty: e.ctx.index(), kind: Kind::Signed };
+        let better = e.cmp(if largest { Cmp::Gt } else { Cmp::Lt }, xj, xi_, &s1);
+        let same = e.cmp(Cmp::Eq, xj, xi_, &s1);
+        let earlier = e.cmp(Cmp::Lt, j, i, &isc);
+        let b1 = e.ctx.i1();
+        let tie = e.op("arith.andi", &[same, earlier], &b1);
+        let before = e.op("arith.ori", &[better, tie], &b1);
+        let one = e.int(1, &i1.ty);
+        let plus = e.add(a[2], one, &i1);
+        vec![e.select(before, plus, a[2])]
+    })[0];
+    // out[.., q, ..] = the element whose rank is q; loops: out's, then i.
+    let mut oshape = xi.shape.clone();
+    oshape[ax] = k;
+    let mut ires: Vec<AffineExpr> = (0..r).map(d).collect();
+    ires[ax] = d(r);
+    let vinit = l.fill(&oshape, &sc, 0.0);
+    let iinit = l.fill(&oshape, &i64s, 0.0);
+    let om = expr_map(r + 1, (0..r).map(d).collect());
+    let mut ranges = oshape.clone();
+    ranges.push(xi.shape[ax]);
+    let (s2, i2) = (sc.clone(), i64s.clone());
+    let outs = l.generic_ranged(&[x, ranks], &[vinit, iinit], vec![expr_map(r + 1, ires.clone()), expr_map(r + 1, ires), om.clone(), om], &iters, Some(ranges), move |e, a| {
+        let q = e.loop_index(ax);
+        let i = e.loop_index(r);
+        let qv = e.index_cast(q, &i2.ty, false);
+        let hit = e.cmp(Cmp::Eq, a[1], qv, &i2);
+        let iv = e.index_cast(i, &i2.ty, false);
+        let _ = &s2;
+        vec![e.select(hit, a[0], a[2]), e.select(hit, iv, a[3])]
+    });
+    Ok(outs)
+}
+
+/// ReverseSequence: along the time axis, the first `len[b]` steps of each
+/// batch entry reversed, the rest kept.
+fn reverse_sequence(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let xi = l.in_info(0)?;
+    let r = xi.rank();
+    let (bax, tax) = (axis(l.int_attr("batch_axis", 1), r)?, axis(l.int_attr("time_axis", 0), r)?);
+    let (x, lens) = (l.operand(0)?, l.operand(1)?);
+    let lsc = l.in_info(1)?.sc;
+    let n = xi.shape[tax];
+    Ok(vec![l.map_op(&xi.shape.clone(), &xi.sc.ty.clone(), &[lens], vec![dims_map(r, &[bax])], move |e, a| {
+        let it = e.ctx.index();
+        let i64s = Sc { ty: e.ctx.i64(), kind: Kind::Signed };
+        let len = e.cast(a[0], &lsc, &i64s);
+        let len = e.index_cast(len, &it, false);
+        let t = e.loop_index(tax);
+        let isc = Sc { ty: it.clone(), kind: Kind::Signed };
+        let inside = e.cmp(Cmp::Lt, t, len, &isc);
+        let one = e.index(1);
+        let last = e.op("arith.subi", &[len, one], &it);
+        let rev = e.op("arith.subi", &[last, t], &it);
+        let src = e.select(inside, rev, t);
+        let src = e.clamp_index(src, n);
+        let mut at: Vec<Value> = (0..r).map(|i| e.loop_index(i)).collect();
+        at[tax] = src;
+        extract(e, x, &at)
+    })])
+}
+
+/// Compress with a constant condition: the selected positions along the axis
+/// (or of the flattened input), read like a Gather.
+fn compress(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let xi = l.in_info(0)?;
+    let cond = l.const_ints(1)?.ok_or("Compress needs a condition")?;
+    let out = l.out_info(0)?;
+    let mut x = l.operand(0)?;
+    let ax = match l.attr("axis").and_then(|a| a.as_int()) {
+        Some(a) => axis(a as i64, xi.rank())?,
+        None => {
+            x = super::shape::reshape(l, x, &[xi.numel()]);
+            0
+        }
+    };
+    let picked: Vec<i64> = cond.iter().enumerate().filter(|(_, c)| **c != 0).map(|(i, _)| i as i64).collect();
+    if out.shape[ax] != picked.len() as i64 {
+        return Err("Compress's output shape does not match its condition".into());
+    }
+    let r = out.rank();
+    Ok(vec![l.map_op(&out.shape, &out.sc.ty.clone(), &[], vec![], move |e, _| {
+        let q = e.loop_index(ax);
+        // The source position: a chain of selects over the (few) picked indices.
+        let mut src = e.index(*picked.last().unwrap_or(&0));
+        let isc = Sc { ty: e.ctx.index(), kind: Kind::Signed };
+        for (k, p) in picked.iter().enumerate().rev().skip(1) {
+            let kv = e.index(k as i64);
+            let is = e.cmp(Cmp::Eq, q, kv, &isc);
+            let pv = e.index(*p);
+            src = e.select(is, pv, src);
+        }
+        let mut at: Vec<Value> = (0..r).map(|i| e.loop_index(i)).collect();
+        at[ax] = src;
+        extract(e, x, &at)
+    })])
+}

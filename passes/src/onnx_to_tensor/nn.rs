@@ -22,6 +22,7 @@ pub const TABLE: &[(&str, LowerFn)] = &[
     ("onnx.LogSoftmax", softmax),
     ("onnx.Hardmax", softmax),
     ("onnx.RMSNormalization", rms_norm),
+    ("onnx.LRN", lrn),
     ("onnx.LpNormalization", lp_norm),
     ("onnx.LpPool", pool),
 ];
@@ -858,5 +859,62 @@ fn lp_norm(l: &mut Lower) -> Result<Vec<Value>, String> {
     Ok(vec![l.map_op(&xi.shape, &sc.ty.clone(), &[x, norm], vec![AffineMap::identity(r as u32), km], move |e, a| {
         let nrm = if p == 2 { e.op("math.sqrt", &[a[1]], &s2.ty) } else { a[1] };
         e.div(a[0], nrm, &s2)
+    })])
+}
+
+/// Local response normalization across channels:
+/// y = x / (bias + alpha / size · Σ over the channel window of x²)^beta,
+/// the window summed from x² padded with zeros along the channels.
+fn lrn(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let xi = l.in_info(0)?;
+    let r = xi.rank();
+    let sc = xi.sc.clone();
+    if !sc.is_float() || r < 3 {
+        return Err("LRN needs a float input of rank 3 or more".into());
+    }
+    let size = l.int_attr("size", 0);
+    if size <= 0 {
+        return Err("LRN needs a positive size".into());
+    }
+    let (alpha, beta, bias) = (l.float_attr("alpha", 1e-4), l.float_attr("beta", 0.75), l.float_attr("bias", 1.0));
+    let x = l.operand(0)?;
+    let s1 = sc.clone();
+    let sq = l.map_op(&xi.shape, &sc.ty.clone(), &[x], vec![AffineMap::identity(r as u32)], move |e, a| e.mul(a[0], a[0], &s1));
+    let (lo, hi) = ((size - 1) / 2, size - 1 - (size - 1) / 2);
+    let mut low = vec![0i64; r];
+    let mut high = vec![0i64; r];
+    low[1] = lo;
+    high[1] = hi;
+    let zero = l.emit().scalar(0.0, &sc);
+    let mut pshape = xi.shape.clone();
+    pshape[1] += lo + hi;
+    let ty = l.tensor_type(&pshape, &sc.ty);
+    let st = ir::OperationState::new(l.ctx.op_name("tensor.pad"), l.loc.clone())
+        .operands(&[sq, zero])
+        .results(&[ty])
+        .property(l.ctx.ident("low"), super::i64_array(l.ctx, &low))
+        .property(l.ctx.ident("high"), super::i64_array(l.ctx, &high));
+    let op = l.body.build(st, l.at());
+    let padded = l.body.op(op).result(0);
+    // Loops: the output's, then k over the window: padded[n, c + k, ...].
+    let mut res: Vec<AffineExpr> = (0..r).map(d).collect();
+    res[1] = add(d(1), d(r));
+    let mut iters = vec![Iterator::Parallel; r];
+    iters.push(Iterator::Reduction);
+    let init = l.fill(&xi.shape, &sc, 0.0);
+    let mut ranges = xi.shape.clone();
+    ranges.push(size);
+    let s2 = sc.clone();
+    let sum = l.generic_ranged(&[padded], &[init], vec![expr_map(r + 1, res), dims_map(r + 1, &(0..r).collect::<Vec<_>>())], &iters, Some(ranges), move |e, a| vec![e.add(a[1], a[0], &s2)])[0];
+    let s3 = sc.clone();
+    let id = AffineMap::identity(r as u32);
+    Ok(vec![l.map_op(&xi.shape, &sc.ty.clone(), &[x, sum], vec![id.clone(), id], move |e, a| {
+        let k = e.scalar(alpha / size as f64, &s3);
+        let b = e.scalar(bias, &s3);
+        let t = e.mul(a[1], k, &s3);
+        let t = e.add(t, b, &s3);
+        let be = e.scalar(beta, &s3);
+        let p = e.op("math.powf", &[t, be], &s3.ty);
+        e.div(a[0], p, &s3)
     })])
 }
