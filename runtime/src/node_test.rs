@@ -59,6 +59,17 @@ fn try_run(dir: &Path, opt_level: usize) -> Result<Outcome, String> {
     let path = dir.join("model.onnx");
     let model = std::fs::read(&path).map_err(|e| format!("{}: {}", path.display(), e))?;
     let names = input_names(&model)?;
+    // Sequence and optional values (their .pb files are not TensorProtos) are
+    // not something the CPU path compiles yet: say so rather than misread them.
+    let m = onnx::proto::decode_model(bytes::Bytes::copy_from_slice(&model))?;
+    if let Some(g) = &m.graph {
+        for vi in g.input.iter().chain(&g.output) {
+            let kind = vi.r#type.as_ref().and_then(|t| t.value.as_ref());
+            if !matches!(kind, Some(onnx::proto::TypeValue::TensorType(_)) | None) {
+                return Err(format!("'{}' is a sequence, map or optional value; the CPU path takes tensors only", vi.name.as_deref().unwrap_or("")));
+            }
+        }
+    }
     let sets = data_sets(dir);
     if sets.is_empty() {
         return Err("no test data sets".into());
