@@ -1,4 +1,5 @@
-//! Resize (nearest and linear; every coordinate transformation mode) as one
+//! Resize (nearest, linear, cubic; every coordinate transformation mode) and
+//! GridSample, each as one
 //! gather-like `tensor.generic`: per resized dim, the output index is mapped
 //! back to a fractional input coordinate (in f64), then read at the nearest
 //! index or blended from the two neighbours, edges replicated as ONNX's
@@ -7,7 +8,7 @@
 use super::{Cmp, Emit, Kind, Lower, LowerFn, Sc};
 use ir::Value;
 
-pub const TABLE: &[(&str, LowerFn)] = &[("onnx.Resize", resize)];
+pub const TABLE: &[(&str, LowerFn)] = &[("onnx.Resize", resize), ("onnx.GridSample", grid_sample)];
 
 struct Dim {
     in_len: i64,
@@ -247,37 +248,7 @@ fn cubic_taps(e: &mut Emit, xc: Value, n: i64, a: f64, exclude_outside: bool, f:
     let fl = e.op("math.floor", &[xc], &t);
     let r = e.op("arith.subf", &[xc, fl], &t);
     let k = |e: &mut Emit, v: f64| e.float(v, &t);
-    // Distances from x to each tap: 1 + r, r, 1 - r, 2 - r.
-    let one = k(e, 1.0);
-    let two = k(e, 2.0);
-    let d0 = e.op("arith.addf", &[one, r], &t);
-    let d2 = e.op("arith.subf", &[one, r], &t);
-    let d3 = e.op("arith.subf", &[two, r], &t);
-    let near = |e: &mut Emit, d: Value| {
-        // (a+2)|d|^3 - (a+3)|d|^2 + 1
-        let a2 = k(e, a + 2.0);
-        let a3 = k(e, a + 3.0);
-        let one = k(e, 1.0);
-        let x = e.op("arith.mulf", &[a2, d], &t);
-        let x = e.op("arith.subf", &[x, a3], &t);
-        let x = e.op("arith.mulf", &[x, d], &t);
-        let x = e.op("arith.mulf", &[x, d], &t);
-        e.op("arith.addf", &[x, one], &t)
-    };
-    let far = |e: &mut Emit, d: Value| {
-        // a|d|^3 - 5a|d|^2 + 8a|d| - 4a
-        let av = k(e, a);
-        let a5 = k(e, 5.0 * a);
-        let a8 = k(e, 8.0 * a);
-        let a4 = k(e, 4.0 * a);
-        let x = e.op("arith.mulf", &[av, d], &t);
-        let x = e.op("arith.subf", &[x, a5], &t);
-        let x = e.op("arith.mulf", &[x, d], &t);
-        let x = e.op("arith.addf", &[x, a8], &t);
-        let x = e.op("arith.mulf", &[x, d], &t);
-        e.op("arith.subf", &[x, a4], &t)
-    };
-    let mut ws = vec![far(e, d0), near(e, r), near(e, d2), far(e, d3)];
+    let mut ws = cubic_weights(e, r, a, &t);
     let mut idx = Vec::new();
     let it = e.ctx.index();
     let i64t = e.ctx.i64();
@@ -310,4 +281,216 @@ fn cubic_taps(e: &mut Emit, xc: Value, n: i64, a: f64, exclude_outside: bool, f:
         }
     }
     idx.into_iter().zip(ws).collect()
+}
+
+/// Keys' cubic convolution weights of the taps at floor(x) − 1 .. floor(x) + 2,
+/// for `r` = x − floor(x): distances 1 + r, r, 1 − r, 2 − r.
+pub fn cubic_weights(e: &mut Emit, r: Value, a: f64, t: &ir::Type) -> Vec<Value> {
+    let k = |e: &mut Emit, v: f64| e.float(v, t);
+    let one = k(e, 1.0);
+    let two = k(e, 2.0);
+    let d0 = e.op("arith.addf", &[one, r], t);
+    let d2 = e.op("arith.subf", &[one, r], t);
+    let d3 = e.op("arith.subf", &[two, r], t);
+    let near = |e: &mut Emit, d: Value| {
+        // (a+2)|d|^3 - (a+3)|d|^2 + 1
+        let (a2, a3, one) = (k(e, a + 2.0), k(e, a + 3.0), k(e, 1.0));
+        let x = e.op("arith.mulf", &[a2, d], t);
+        let x = e.op("arith.subf", &[x, a3], t);
+        let x = e.op("arith.mulf", &[x, d], t);
+        let x = e.op("arith.mulf", &[x, d], t);
+        e.op("arith.addf", &[x, one], t)
+    };
+    let far = |e: &mut Emit, d: Value| {
+        // a|d|^3 - 5a|d|^2 + 8a|d| - 4a
+        let (av, a5, a8, a4) = (k(e, a), k(e, 5.0 * a), k(e, 8.0 * a), k(e, 4.0 * a));
+        let x = e.op("arith.mulf", &[av, d], t);
+        let x = e.op("arith.subf", &[x, a5], t);
+        let x = e.op("arith.mulf", &[x, d], t);
+        let x = e.op("arith.addf", &[x, a8], t);
+        let x = e.op("arith.mulf", &[x, d], t);
+        e.op("arith.subf", &[x, a4], t)
+    };
+    vec![far(e, d0), near(e, r), near(e, d2), far(e, d3)]
+}
+
+/// Reflects `x` into [lo, hi] by the nearer border, as often as needed
+/// (ONNX's GridSample reflection padding).
+fn reflect(e: &mut Emit, x: Value, lo: f64, hi: f64, f: &Sc) -> Value {
+    let t = f.ty.clone();
+    let (lov, hiv) = (e.float(lo, &t), e.float(hi, &t));
+    let rng = e.float(hi - lo, &t);
+    let two = e.float(2.0, &t);
+    // Distance past the border, whole periods, remainder, parity.
+    let fold = |e: &mut Emit, dx: Value, near: Value, far: Value, toward_far: bool| {
+        let q = e.op("arith.divf", &[dx, rng], &t);
+        let n = e.op("math.trunc", &[q], &t);
+        let nr = e.op("arith.mulf", &[n, rng], &t);
+        let r = e.op("arith.subf", &[dx, nr], &t);
+        let half = e.op("arith.divf", &[n, two], &t);
+        let hf = e.op("math.floor", &[half], &t);
+        let even_chk = e.op("arith.mulf", &[hf, two], &t);
+        let even = e.cmp(Cmp::Eq, even_chk, n, f);
+        let from_near = if toward_far { e.op("arith.addf", &[near, r], &t) } else { e.op("arith.subf", &[near, r], &t) };
+        let from_far = if toward_far { e.op("arith.subf", &[far, r], &t) } else { e.op("arith.addf", &[far, r], &t) };
+        e.select(even, from_near, from_far)
+    };
+    let below = e.cmp(Cmp::Lt, x, lov, f);
+    let above = e.cmp(Cmp::Gt, x, hiv, f);
+    let dlo = e.op("arith.subf", &[lov, x], &t);
+    let dhi = e.op("arith.subf", &[x, hiv], &t);
+    let from_lo = fold(e, dlo, lov, hiv, true);
+    let from_hi = fold(e, dhi, hiv, lov, false);
+    let y = e.select(above, from_hi, x);
+    e.select(below, from_lo, y)
+}
+
+/// GridSample (any number of spatial dims): each output position reads the
+/// input at the grid's coordinates (last grid dim in x, y, z order), with
+/// nearest (ties to even), linear or cubic interpolation and zeros, border or
+/// reflection padding, as ONNX's reference does.
+fn grid_sample(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let xi = l.in_info(0)?;
+    let gi = l.in_info(1)?;
+    let out = l.out_info(0)?;
+    let s = xi.rank() - 2;
+    if gi.rank() != s + 2 || gi.shape[s + 1] != s as i64 {
+        return Err("GridSample needs a grid [N, spatial..., spatial rank]".into());
+    }
+    let mode = l.str_attr("mode").unwrap_or_else(|| "linear".into());
+    let mode = match mode.as_str() {
+        "bilinear" => "linear".to_string(),
+        "bicubic" => "cubic".to_string(),
+        m => m.to_string(),
+    };
+    let padding = l.str_attr("padding_mode").unwrap_or_else(|| "zeros".into());
+    let align = l.int_attr("align_corners", 0) != 0;
+    let (x, grid) = (l.operand(0)?, l.operand(1)?);
+    let (xsc, gsc, osc) = (xi.sc.clone(), gi.sc.clone(), out.sc.clone());
+    let dims: Vec<i64> = xi.shape[2..].to_vec();
+    Ok(vec![l.map_op(&out.shape, &osc.ty.clone(), &[], vec![], move |e, _| {
+        let f = Sc { ty: if xsc.ty == e.ctx.f64() { e.ctx.f64() } else { e.ctx.f32() }, kind: Kind::Float };
+        let t = f.ty.clone();
+        let it = e.ctx.index();
+        let i1 = e.ctx.i1();
+        let isc = Sc { ty: it.clone(), kind: Kind::Signed };
+        let n = e.loop_index(0);
+        let c = e.loop_index(1);
+        let outs: Vec<Value> = (0..s).map(|i| e.loop_index(2 + i)).collect();
+        // Per spatial dim: taps (index as f, weight).
+        let mut taps: Vec<Vec<(Value, Value)>> = Vec::new();
+        for i in 0..s {
+            let k = e.index((s - 1 - i) as i64);
+            let mut at = vec![n];
+            at.extend(&outs);
+            at.push(k);
+            let g = extract(e, grid, &at);
+            let g = e.cast(g, &gsc, &f);
+            let len = dims[i] as f64;
+            let one = e.float(1.0, &t);
+            let gp = e.op("arith.addf", &[g, one], &t);
+            let mut xc = if align {
+                let kf = e.float((len - 1.0) / 2.0, &t);
+                e.op("arith.mulf", &[gp, kf], &t)
+            } else {
+                let lv = e.float(len, &t);
+                let m = e.op("arith.mulf", &[gp, lv], &t);
+                let m = e.op("arith.subf", &[m, one], &t);
+                let half = e.float(0.5, &t);
+                e.op("arith.mulf", &[m, half], &t)
+            };
+            if mode == "nearest" {
+                xc = e.op("math.roundeven", &[xc], &t);
+            }
+            let (lo, hi) = if align { (0.0, len - 1.0) } else { (-0.5, len - 0.5) };
+            match padding.as_str() {
+                "border" => {
+                    let (z, m) = (e.float(0.0, &t), e.float(len - 1.0, &t));
+                    let (lov, hiv) = (e.float(lo, &t), e.float(hi, &t));
+                    let below = e.cmp(Cmp::Lt, xc, lov, &f);
+                    let above = e.cmp(Cmp::Gt, xc, hiv, &f);
+                    let outside = e.op("arith.ori", &[below, above], &i1);
+                    let cl = e.op("arith.maximumf", &[xc, z], &t);
+                    let cl = e.op("arith.minimumf", &[cl, m], &t);
+                    xc = e.select(outside, cl, xc);
+                }
+                "reflection" => xc = reflect(e, xc, lo, hi, &f),
+                _ => {}
+            }
+            let tl: Vec<(Value, Value)> = match mode.as_str() {
+                "nearest" => vec![(xc, e.float(1.0, &t))],
+                "cubic" => {
+                    let fl = e.op("math.floor", &[xc], &t);
+                    let r = e.op("arith.subf", &[xc, fl], &t);
+                    let ws = cubic_weights(e, r, -0.75, &t);
+                    (0..4).map(|j| {
+                        let o = e.float(j as f64 - 1.0, &t);
+                        (e.op("arith.addf", &[fl, o], &t), ws[j])
+                    }).collect()
+                }
+                _ => {
+                    let fl = e.op("math.floor", &[xc], &t);
+                    let r = e.op("arith.subf", &[xc, fl], &t);
+                    let one = e.float(1.0, &t);
+                    let w0 = e.op("arith.subf", &[one, r], &t);
+                    let f1 = e.op("arith.addf", &[fl, one], &t);
+                    vec![(fl, w0), (f1, r)]
+                }
+            };
+            taps.push(tl);
+        }
+        // Σ over tap combinations of Π weights · pixel (padding applied per index).
+        let combos: usize = taps.iter().map(|t| t.len()).product();
+        let mut acc: Option<Value> = None;
+        for combo in 0..combos {
+            let mut rest = combo;
+            let mut at = vec![n, c];
+            let mut w: Option<Value> = None;
+            let mut inb: Option<Value> = None;
+            for i in 0..s {
+                let (pos, wt) = taps[i][rest % taps[i].len()];
+                rest /= taps[i].len();
+                let (lo, hi) = if align { (0.0, dims[i] as f64 - 1.0) } else { (-0.5, dims[i] as f64 - 0.5) };
+                let pos = if padding == "reflection" { reflect(e, pos, lo, hi, &f) } else { pos };
+                let i64t = e.ctx.i64();
+                let pi = e.op("arith.fptosi", &[pos], &i64t);
+                let pi = e.index_cast(pi, &it, false);
+                let zero = e.index(0);
+                let dv = e.index(dims[i]);
+                let ge = e.cmp(Cmp::Ge, pi, zero, &isc);
+                let lt = e.cmp(Cmp::Lt, pi, dv, &isc);
+                let ok = e.op("arith.andi", &[ge, lt], &i1);
+                inb = Some(match inb {
+                    None => ok,
+                    Some(p) => e.op("arith.andi", &[p, ok], &i1),
+                });
+                at.push(e.clamp_index(pi, dims[i]));
+                w = Some(match w {
+                    None => wt,
+                    Some(p) => e.op("arith.mulf", &[p, wt], &t),
+                });
+            }
+            let v = extract(e, x, &at);
+            let v = e.cast(v, &xsc, &f);
+            let v = if padding == "zeros" {
+                let z = e.float(0.0, &t);
+                e.select(inb.unwrap(), v, z)
+            } else {
+                v
+            };
+            let term = e.op("arith.mulf", &[v, w.unwrap()], &t);
+            acc = Some(match acc {
+                None => term,
+                Some(p) => e.op("arith.addf", &[p, term], &t),
+            });
+        }
+        e.cast(acc.unwrap(), &f, &osc)
+    })])
+}
+
+fn extract(e: &mut Emit, t: Value, at: &[Value]) -> Value {
+    let elem = e.body.value_type(t).element_type().unwrap().clone();
+    let mut ops = vec![t];
+    ops.extend_from_slice(at);
+    e.op("tensor.extract", &ops, &elem)
 }
