@@ -171,6 +171,7 @@ const SHAPE_OPERANDS: &[(&str, &[usize])] = &[
     ("onnx.CumProd", &[1]),
     ("onnx.LSTM", &[4]),
     ("onnx.Compress", &[1]),
+    ("onnx.MaxUnpool", &[2]),
     ("onnx.GRU", &[4]),
     ("onnx.RNN", &[4]),
 ];

@@ -22,6 +22,9 @@ pub const TABLE: &[(&str, LowerFn)] = &[
     ("onnx.TopK", top_k),
     ("onnx.ReverseSequence", reverse_sequence),
     ("onnx.Compress", compress),
+    ("onnx.CenterCropPad", center_crop_pad),
+    ("onnx.AffineGrid", affine_grid),
+    ("onnx.MaxUnpool", max_unpool),
 ];
 
 fn isc(e: &Emit) -> Sc {
@@ -389,4 +392,165 @@ fn compress(l: &mut Lower) -> Result<Vec<Value>, String> {
         at[ax] = src;
         extract(e, x, &at)
     })])
+}
+
+/// CenterCropPad: per axis, a centered window of a larger input, or the input
+/// centered in zeros when the target is larger.
+fn center_crop_pad(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let xi = l.in_info(0)?;
+    let out = l.out_info(0)?;
+    let r = xi.rank();
+    let x = l.operand(0)?;
+    // Offset of output index i in the input: i + (in − out) / 2 when cropping,
+    // i − (out − in) / 2 when padding (floor either way, as ONNX's reference).
+    let offs: Vec<i64> = (0..r).map(|i| if xi.shape[i] >= out.shape[i] { (xi.shape[i] - out.shape[i]) / 2 } else { -((out.shape[i] - xi.shape[i]) / 2) }).collect();
+    let (ins, sc) = (xi.shape.clone(), out.sc.clone());
+    Ok(vec![l.map_op(&out.shape, &sc.ty.clone(), &[], vec![], move |e, _| {
+        let it = e.ctx.index();
+        let isc = Sc { ty: it.clone(), kind: Kind::Signed };
+        let b1 = e.ctx.i1();
+        let mut at = Vec::new();
+        let mut ok: Option<Value> = None;
+        for i in 0..r {
+            let o = e.loop_index(i);
+            let k = e.index(offs[i]);
+            let p = e.op("arith.addi", &[o, k], &it);
+            let zero = e.index(0);
+            let n = e.index(ins[i]);
+            let ge = e.cmp(Cmp::Ge, p, zero, &isc);
+            let lt = e.cmp(Cmp::Lt, p, n, &isc);
+            let inb = e.op("arith.andi", &[ge, lt], &b1);
+            ok = Some(match ok {
+                None => inb,
+                Some(q) => e.op("arith.andi", &[q, inb], &b1),
+            });
+            at.push(e.clamp_index(p, ins[i]));
+        }
+        let v = extract(e, x, &at);
+        let z = e.scalar(0.0, &sc);
+        match ok {
+            Some(ok) => e.select(ok, v, z),
+            None => v,
+        }
+    })])
+}
+
+/// AffineGrid: grid[n, spatial..., k] = Σ_j theta[n, k, j] · base_j, where
+/// base = (x, y[, z], 1) are the normalized coordinates of the position
+/// (linspace(−1, 1) with align_corners, pixel centers otherwise).
+fn affine_grid(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let ti = l.in_info(0)?;
+    let out = l.out_info(0)?;
+    let s = out.rank() - 2;
+    if ti.rank() != 3 || ti.shape[1] != s as i64 || ti.shape[2] != s as i64 + 1 {
+        return Err("AffineGrid needs theta [N, s, s + 1] for s spatial dims".into());
+    }
+    let align = l.int_attr("align_corners", 0) != 0;
+    let theta = l.operand(0)?;
+    let sizes: Vec<i64> = out.shape[1..1 + s].to_vec();
+    let (tsc, osc) = (ti.sc.clone(), out.sc.clone());
+    Ok(vec![l.map_op(&out.shape, &osc.ty.clone(), &[], vec![], move |e, _| {
+        let f = Sc { ty: if osc.ty == e.ctx.f64() { e.ctx.f64() } else { e.ctx.f32() }, kind: Kind::Float };
+        let t = f.ty.clone();
+        let n = e.loop_index(0);
+        let k = e.loop_index(1 + s);
+        let i64t = e.ctx.i64();
+        // base_j for j = 0.. is x (the last spatial dim), y, z, then 1.
+        let mut acc: Option<Value> = None;
+        for j in 0..=s {
+            let base = if j == s {
+                e.float(1.0, &t)
+            } else {
+                let dim = s - 1 - j;
+                let len = sizes[dim] as f64;
+                let iv = e.loop_index(1 + dim);
+                let ii = e.index_cast(iv, &i64t, false);
+                let fi = e.op("arith.sitofp", &[ii], &t);
+                if align {
+                    if len <= 1.0 {
+                        e.float(0.0, &t)
+                    } else {
+                        let a = e.float(2.0 / (len - 1.0), &t);
+                        let m = e.op("arith.mulf", &[fi, a], &t);
+                        let one = e.float(1.0, &t);
+                        e.op("arith.subf", &[m, one], &t)
+                    }
+                } else {
+                    let a = e.float(2.0 / len, &t);
+                    let b = e.float(1.0 / len - 1.0, &t);
+                    let m = e.op("arith.mulf", &[fi, a], &t);
+                    e.op("arith.addf", &[m, b], &t)
+                }
+            };
+            let jv = e.index(j as i64);
+            let th = extract(e, theta, &[n, k, jv]);
+            let th = e.cast(th, &tsc, &f);
+            let term = e.op("arith.mulf", &[th, base], &t);
+            acc = Some(match acc {
+                None => term,
+                Some(p) => e.op("arith.addf", &[p, term], &t),
+            });
+        }
+        e.cast(acc.unwrap(), &f, &osc)
+    })])
+}
+
+/// MaxUnpool in gather form: out[p] = the input element whose index (flat over
+/// the whole output) is p, or 0; a reduction over the input positions of the
+/// same batch entry and channel.
+fn max_unpool(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let xi = l.in_info(0)?;
+    let ii = l.in_info(1)?;
+    let out = l.out_info(0)?;
+    let r = xi.rank();
+    let (x, ind) = (l.operand(0)?, l.operand(1)?);
+    let s = r - 2;
+    let init = l.fill(&out.shape, &out.sc, 0.0);
+    // Loops: n, c, output spatial | input spatial.
+    let n_loops = 2 + 2 * s;
+    let mut iters = vec![Iterator::Parallel; 2 + s];
+    iters.extend(vec![Iterator::Reduction; s]);
+    let mut xres = vec![d(0), d(1)];
+    xres.extend((0..s).map(|i| d(2 + s + i)));
+    let om = expr_map(n_loops, (0..2 + s).map(d).collect());
+    let mut ranges = out.shape.clone();
+    ranges.extend(&xi.shape[2..]);
+    // Indices address the default output ((in − 1)·stride − pads + kernel);
+    // a larger output_shape only adds zeros after it.
+    let kernel = l.ints_attr("kernel_shape").ok_or("MaxUnpool needs kernel_shape")?;
+    let strides = l.ints_attr("strides").unwrap_or_else(|| vec![1; s]);
+    let pads = l.ints_attr("pads").unwrap_or_else(|| vec![0; 2 * s]);
+    let mut oshape = out.shape.clone();
+    for i in 0..s {
+        oshape[2 + i] = (xi.shape[2 + i] - 1) * strides[i] - pads[i] - pads[s + i] + kernel[i];
+    }
+    let real = out.shape.clone();
+    let (isc_in, sc) = (ii.sc.clone(), out.sc.clone());
+    Ok(l.generic_ranged(&[x, ind], &[init], vec![expr_map(n_loops, xres.clone()), expr_map(n_loops, xres), om], &iters, Some(ranges), move |e, a| {
+        let it = e.ctx.index();
+        let mut flat = e.loop_index(0);
+        for dd in 1..2 + s {
+            let size = e.index(oshape[dd]);
+            let m = e.op("arith.muli", &[flat, size], &it);
+            let o = e.loop_index(dd);
+            flat = e.op("arith.addi", &[m, o], &it);
+        }
+        let i64s = Sc { ty: e.ctx.i64(), kind: Kind::Signed };
+        let want = e.cast(a[1], &isc_in, &i64s);
+        let flat = e.index_cast(flat, &i64s.ty, false);
+        let hit = e.cmp(Cmp::Eq, want, flat, &i64s);
+        // Positions past the default output stay zero.
+        let isc = Sc { ty: it.clone(), kind: Kind::Signed };
+        let mut hit = hit;
+        for dd in 2..2 + s {
+            if oshape[dd] < real[dd] {
+                let o = e.loop_index(dd);
+                let lim = e.index(oshape[dd]);
+                let inside = e.cmp(Cmp::Lt, o, lim, &isc);
+                hit = e.op("arith.andi", &[hit, inside], &e.ctx.i1());
+            }
+        }
+        let _ = &sc;
+        vec![e.select(hit, a[0], a[2])]
+    }))
 }
