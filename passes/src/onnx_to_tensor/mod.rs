@@ -18,6 +18,7 @@ mod quant;
 mod reduce;
 mod resize;
 mod rnn;
+mod rotary;
 mod shape;
 
 pub use emit::{signless, Cmp, Emit, Kind, Sc};
@@ -46,6 +47,7 @@ pub fn table() -> Vec<(&'static str, LowerFn)> {
     t.extend_from_slice(loss::TABLE);
     t.extend_from_slice(quant::TABLE);
     t.extend_from_slice(attention::TABLE);
+    t.extend_from_slice(rotary::TABLE);
     t
 }
 
