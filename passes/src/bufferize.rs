@@ -17,6 +17,7 @@ use ir::attributes::{ArrayData, AttrData, Attribute};
 use ir::pass::{Pass, PassContext};
 use ir::types::TypeData;
 use ir::{Body, Context, InsertPoint, OpId, OperationState, Type, Value};
+use crate::onnx_to_tensor::i64_array;
 use std::collections::HashMap;
 
 pub struct Bufferize;
@@ -30,9 +31,6 @@ pub fn memref_type(ctx: &Context, t: &Type) -> Option<Type> {
 
 fn i32_array(ctx: &Context, v: &[i64]) -> Attribute {
     Attribute::new(AttrData::DenseArray { elem: ctx.i32(), data: ArrayData::Int(v.to_vec()) })
-}
-fn i64_array(ctx: &Context, v: &[i64]) -> Attribute {
-    Attribute::new(AttrData::DenseArray { elem: ctx.i64(), data: ArrayData::Int(v.to_vec()) })
 }
 
 struct State<'a> {
@@ -90,11 +88,9 @@ impl Pass for Bufferize {
         // Arguments.
         for a in body.block_args(entry).to_vec() {
             if let Some(mt) = memref_type(ctx, body.value_type(a)) {
-                let t = body.value_type(a).clone();
                 body.set_value_type(a, mt);
                 // Users are rebuilt on buffers, which they find here.
                 st.buf.insert(a, a);
-                let _ = t;
             }
         }
         let ops: Vec<OpId> = body.block_ops(entry).collect();
@@ -290,7 +286,6 @@ impl Pass for Bufferize {
         // Globals go at the start of the module.
         let mblock = body.region_blocks(body.op(module).regions()[0])[0];
         for (name, value, mt) in st.globals {
-            let value = retype(ctx, &value);
             let g = OperationState::new(ctx.op_name("memref.global"), body.op(func).loc.clone())
                 .property(ctx.ident("sym_name"), Attribute::string(&name))
                 .property(ctx.ident("sym_visibility"), Attribute::string("private"))
@@ -306,11 +301,6 @@ impl Pass for Bufferize {
 
 fn ir_safe(s: &str) -> String {
     s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
-}
-
-/// Constants keep their tensor-typed value (memref.global's initial value is a tensor attribute).
-fn retype(_ctx: &Context, a: &Attribute) -> Attribute {
-    a.clone()
 }
 
 /// Builds the memref form of a tensor generic: same maps and body, buffers

@@ -7,12 +7,9 @@ use ir::pass::{Pass, PassContext};
 use ir::{InsertPoint, OpId, OperationState, Type, Value};
 use tensor::named::{generalize, Combine, NamedBody};
 use tensor::GenericBuilder;
+use crate::onnx_to_tensor::i64_array;
 
 pub struct Generalize;
-
-fn i64_array(ctx: &ir::Context, v: &[i64]) -> ir::Attribute {
-    ir::Attribute::new(ir::attributes::AttrData::DenseArray { elem: ctx.i64(), data: ir::attributes::ArrayData::Int(v.to_vec()) })
-}
 
 /// `tensor.pad` becomes a fill and an insert; `tensor.concat` a chain of
 /// inserts into one destination (both then generalize like the rest).

@@ -212,53 +212,55 @@ fn render(diags: &[ir::diagnostics::Diagnostic]) -> String {
     diags.iter().map(|d| format!("{}: error: {}", d.loc, d.message)).collect::<Vec<_>>().join("\n")
 }
 
-fn import(ctx: &Context, model: &[u8], path: Option<&std::path::Path>, dims: &HashMap<String, i64>, bound: Vec<(String, onnx::proto::TensorProto)>) -> Result<onnx::import::Imported, String> {
+fn import(ctx: &Context, model: &onnx::proto::ModelProto, path: Option<&std::path::Path>, dims: &HashMap<String, i64>, bound: Vec<(String, onnx::proto::TensorProto)>) -> Result<onnx::import::Imported, String> {
     let opts = onnx::import::ImportOptions { model_path: path.map(|p| p.to_path_buf()), dims: dims.clone(), bound_inputs: bound, ..Default::default() };
-    onnx::import::import_model(ctx, model, &opts).map_err(|d| render(&d))
+    onnx::import::import_proto(ctx, model, &opts).map_err(|d| render(&d))
 }
 
-/// Imports `model` specialized to `given` inputs' shapes (and, for inputs that
-/// decide shapes, their values), and lowers it to loops.
-pub fn lower_model(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions) -> Result<Lowered, String> {
+/// A model imported for the inputs at hand: their symbolic dims bound, the
+/// inputs that decide shapes compiled in as constants, dynamic input shapes
+/// replaced by the given tensors'.
+struct Specialized {
+    ctx: Context,
+    imp: onnx::import::Imported,
+    func: OpId,
+    bound: Vec<String>,
+}
+
+fn specialize(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions) -> Result<Specialized, String> {
     let ctx = context();
-    // First import: find the declared inputs and which of them decide shapes.
-    let first = import(&ctx, model, path, &opts.dims, vec![])?;
+    // Decoded once; both imports below read the same message (large tensors share its buffer).
+    let proto = onnx::proto::decode_model(bytes::Bytes::copy_from_slice(model))?;
+    // Symbolic dims of the given inputs, read off the model's declarations.
+    let mut dims = opts.dims.clone();
+    for vi in proto.graph.iter().flat_map(|g| &g.input) {
+        let Some(t) = given.get(vi.name.as_deref().unwrap_or("")) else { continue };
+        if let Some(onnx::proto::TypeValue::TensorType(tt)) = vi.r#type.as_ref().and_then(|t| t.value.as_ref()) {
+            for (k, d) in tt.shape.iter().flat_map(|s| s.dim.iter()).enumerate() {
+                if let (Some(onnx::proto::DimValue::DimParam(p)), Some(v)) = (d.value.as_ref(), t.shape.get(k)) {
+                    dims.entry(p.clone()).or_insert(*v);
+                }
+            }
+        }
+    }
+    let first = import(&ctx, &proto, path, &dims, vec![])?;
     let f = func_of(&first.body, first.module).ok_or("the model has no graph")?;
     let (declared, _) = signature(&ctx, &first.body, f)?;
     let entry = first.body.region_blocks(first.body.op(f).regions()[0])[0];
-    let args = first.body.block_args(entry).to_vec();
-    let mut dims = opts.dims.clone();
     let mut bound = Vec::new();
-    for (i, a) in args.iter().enumerate() {
+    for (i, a) in first.body.block_args(entry).iter().enumerate() {
         let name = &declared[i].name;
         let shape_like = first.body.uses(*a).iter().any(|u| {
             let op = first.body.name(u.op).as_str();
             SHAPE_OPERANDS.iter().any(|(n, pos)| *n == op && pos.contains(&(u.index as usize)))
         });
-        if let Some(t) = given.get(name) {
-            if shape_like {
-                bound.push((name.clone(), t.to_proto(name)));
-            }
+        if let (true, Some(t)) = (shape_like, given.get(name)) {
+            bound.push((name.clone(), t.to_proto(name)));
         }
     }
-    // Symbolic dims of the given inputs, read off the model's declarations.
-    let proto = onnx::proto::decode_model(bytes::Bytes::copy_from_slice(model))?;
-    if let Some(g) = &proto.graph {
-        for vi in &g.input {
-            let (Some(name), Some(t)) = (vi.name.as_ref(), given.get(vi.name.as_deref().unwrap_or(""))) else { continue };
-            let _ = name;
-            if let Some(onnx::proto::TypeValue::TensorType(tt)) = vi.r#type.as_ref().and_then(|t| t.value.as_ref()) {
-                if let Some(sh) = &tt.shape {
-                    for (k, d) in sh.dim.iter().enumerate() {
-                        if let (Some(onnx::proto::DimValue::DimParam(p)), Some(v)) = (d.value.as_ref(), t.shape.get(k)) {
-                            dims.entry(p.clone()).or_insert(*v);
-                        }
-                    }
-                }
-            }
-        }
-    }
-    let mut imp = import(&ctx, model, path, &dims, bound.clone())?;
+    // Imported again only when some input becomes a constant.
+    let bound_names: Vec<String> = bound.iter().map(|(n, _)| n.clone()).collect();
+    let mut imp = if bound.is_empty() { first } else { import(&ctx, &proto, path, &dims, bound)? };
     let f = func_of(&imp.body, imp.module).ok_or("the model has no graph")?;
     // Inputs whose declared shape is not static take the given tensor's shape.
     let entry = imp.body.region_blocks(imp.body.op(f).regions()[0])[0];
@@ -275,6 +277,20 @@ pub fn lower_model(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
         }
     }
     set_arg_types_in_signature(&ctx, &mut imp.body, f, entry);
+    Ok(Specialized { ctx, imp, func: f, bound: bound_names })
+}
+
+/// The inputs the model declares for these given inputs (names, dtypes,
+/// shapes; a free dim not bound stays dynamic): what random inputs must fill.
+pub fn declared_inputs(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions) -> Result<Vec<TensorSpec>, String> {
+    let s = specialize(model, path, given, opts)?;
+    Ok(signature(&s.ctx, &s.imp.body, s.func)?.0)
+}
+
+/// Imports `model` specialized to `given` inputs' shapes (and, for inputs that
+/// decide shapes, their values), and lowers it to loops.
+pub fn lower_model(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions) -> Result<Lowered, String> {
+    let Specialized { ctx, mut imp, func: f, bound } = specialize(model, path, given, opts)?;
     let func_name = imp.body.op(f).properties.get("sym_name").and_then(|a| a.as_str()).unwrap_or("main").to_string();
     // Shape inference first, so the signature is known before lowering.
     run(&ctx, &mut imp.body, imp.module, "builtin.module(onnx-shape-inference)")?;
@@ -294,8 +310,7 @@ pub fn lower_model(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
     if opts.profile {
         run(&ctx, &mut imp.body, imp.module, "builtin.module(insert-profiling)")?;
     }
-    let bound_names = bound.into_iter().map(|(n, _)| n).collect();
-    Ok(Lowered { ctx, body: imp.body, module: imp.module, func: func_name, inputs, outputs, bound: bound_names, weights })
+    Ok(Lowered { ctx, body: imp.body, module: imp.module, func: func_name, inputs, outputs, bound, weights })
 }
 
 fn set_arg_types_in_signature(ctx: &Context, body: &mut Body, f: OpId, entry: ir::Block) {

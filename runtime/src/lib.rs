@@ -9,5 +9,5 @@ pub mod profile;
 pub mod tensor;
 
 pub use compare::{compare, Mismatch};
-pub use compile::{compile, context, lower_model, run, CompileOptions, Compiled, Lowered, TensorSpec, CPU_PIPELINE};
+pub use compile::{compile, context, declared_inputs, lower_model, run, CompileOptions, Compiled, Lowered, TensorSpec, CPU_PIPELINE};
 pub use tensor::HostTensor;

@@ -41,8 +41,11 @@ fn numbered(dir: &Path, prefix: &str) -> Result<Vec<HostTensor>, String> {
 
 /// The names of the graph inputs that are not initializers, in order.
 pub fn input_names(model: &[u8]) -> Result<Vec<String>, String> {
-    let m = onnx::proto::decode_model(bytes::Bytes::copy_from_slice(model))?;
-    let g = m.graph.ok_or("model has no graph")?;
+    input_names_of(&onnx::proto::decode_model(bytes::Bytes::copy_from_slice(model))?)
+}
+
+fn input_names_of(m: &onnx::proto::ModelProto) -> Result<Vec<String>, String> {
+    let g = m.graph.as_ref().ok_or("model has no graph")?;
     let inits: Vec<&str> = g.initializer.iter().filter_map(|t| t.name.as_deref()).collect();
     Ok(g.input.iter().filter_map(|v| v.name.clone()).filter(|n| !inits.contains(&n.as_str())).collect())
 }
@@ -58,10 +61,10 @@ pub fn run_node_test(dir: &Path, opt_level: usize) -> Outcome {
 fn try_run(dir: &Path, opt_level: usize) -> Result<Outcome, String> {
     let path = dir.join("model.onnx");
     let model = std::fs::read(&path).map_err(|e| format!("{}: {}", path.display(), e))?;
-    let names = input_names(&model)?;
+    let m = onnx::proto::decode_model(bytes::Bytes::copy_from_slice(&model))?;
+    let names = input_names_of(&m)?;
     // Sequence and optional values (their .pb files are not TensorProtos) are
     // not something the CPU path compiles yet: say so rather than misread them.
-    let m = onnx::proto::decode_model(bytes::Bytes::copy_from_slice(&model))?;
     if let Some(g) = &m.graph {
         for vi in g.input.iter().chain(&g.output) {
             let kind = vi.r#type.as_ref().and_then(|t| t.value.as_ref());

@@ -91,8 +91,8 @@ impl<'a> Emit<'a> {
 
     pub fn build(&mut self, st: OperationState) -> OpId {
         let op = self.body.build(st, self.at);
-        if let InsertPoint::Before(_) = self.at {
-        } else if let InsertPoint::After(_) = self.at {
+        // Inserting after an op moves the point past the new one; before or at an end it stays.
+        if let InsertPoint::After(_) = self.at {
             self.at = InsertPoint::After(op);
         }
         op
@@ -200,6 +200,13 @@ impl<'a> Emit<'a> {
     }
     pub fn min(&mut self, a: Value, b: Value, s: &Sc) -> Value {
         self.by_kind(("arith.minimumf", "arith.minsi", "arith.minui"), &[a, b], s)
+    }
+    /// Reads `t` at computed indices (`tensor.extract`): gathers, resamplers, pads.
+    pub fn extract(&mut self, t: Value, at: &[Value]) -> Value {
+        let elem = self.body.value_type(t).element_type().unwrap().clone();
+        let mut ops = vec![t];
+        ops.extend_from_slice(at);
+        self.op("tensor.extract", &ops, &elem)
     }
     /// The enclosing generic's index along loop `dim` (`tensor.index`).
     pub fn loop_index(&mut self, dim: usize) -> Value {

@@ -31,12 +31,6 @@ fn isc(e: &Emit) -> Sc {
     Sc { ty: e.ctx.index(), kind: Kind::Signed }
 }
 
-fn extract(e: &mut Emit, t: Value, at: &[Value]) -> Value {
-    let elem = e.body.value_type(t).element_type().unwrap().clone();
-    let mut ops = vec![t];
-    ops.extend_from_slice(at);
-    e.op("tensor.extract", &ops, &elem)
-}
 
 fn trilu(l: &mut Lower) -> Result<Vec<Value>, String> {
     let xi = l.in_info(0)?;
@@ -100,8 +94,8 @@ fn one_hot(l: &mut Lower) -> Result<Vec<Value>, String> {
         let hit = e.cmp(Cmp::Eq, w, pos, &s);
         let zero = e.index(0);
         let one = e.index(1);
-        let off = extract(e, values, &[zero]);
-        let on = extract(e, values, &[one]);
+        let off = e.extract(values, &[zero]);
+        let on = e.extract(values, &[one]);
         e.select(hit, on, off)
     })])
 }
@@ -157,7 +151,7 @@ fn gather_nd(l: &mut Lower) -> Result<Vec<Value>, String> {
             let kk = e.index(k as i64);
             let mut iat = lead.clone();
             iat.push(kk);
-            let v = extract(e, ind, &iat);
+            let v = e.extract(ind, &iat);
             let i64s = Sc { ty: e.ctx.i64(), kind: Kind::Signed };
             let v = e.cast(v, &isc_in, &i64s);
             let w = e.wrap_index(v, dshape[b + k]);
@@ -166,7 +160,7 @@ fn gather_nd(l: &mut Lower) -> Result<Vec<Value>, String> {
         for t in 0..dshape.len() - b - last {
             at.push(e.loop_index(q - 1 + t));
         }
-        extract(e, data, &at)
+        e.extract(data, &at)
     })])
 }
 
@@ -184,7 +178,7 @@ fn reduction_of(l: &Lower) -> Result<Option<Combine>, String> {
 /// out[p] = data[p] folded with every update q whose target is p.
 fn scatter_elements(l: &mut Lower) -> Result<Vec<Value>, String> {
     let di = l.in_info(0)?;
-    let ui = l.in_info(2)?;
+    l.in_info(2)?;
     let ii = l.in_info(1)?;
     let r = di.rank();
     let ax = axis(l.int_attr("axis", 0), r)?;
@@ -199,7 +193,6 @@ fn scatter_elements(l: &mut Lower) -> Result<Vec<Value>, String> {
     let qmap = expr_map(nl, (r..2 * r).map(d).collect());
     let init = l.map_op(&di.shape, &sc.ty.clone(), &[data], vec![AffineMap::identity(r as u32)], |_, a| a[0]);
     let isc_in = ii.sc.clone();
-    let _ = ui;
     Ok(l.generic(&[ind, upd], &[init], vec![qmap.clone(), qmap, expr_map(nl, (0..r).map(d).collect())], &iters, move |e, a| {
         let s = isc(e);
         let i1 = e.ctx.i1();
@@ -254,7 +247,7 @@ fn scatter_nd(l: &mut Lower) -> Result<Vec<Value>, String> {
             let jj = e.index(j as i64);
             let mut at = uidx.clone();
             at.push(jj);
-            let v = extract(e, ind, &at);
+            let v = e.extract(ind, &at);
             let i64s = Sc { ty: e.ctx.i64(), kind: Kind::Signed };
             let v = e.cast(v, &isc_in, &i64s);
             let t = e.wrap_index(v, dshape[j]);
@@ -317,14 +310,13 @@ fn top_k(l: &mut Lower) -> Result<Vec<Value>, String> {
     let om = expr_map(r + 1, (0..r).map(d).collect());
     let mut ranges = oshape.clone();
     ranges.push(xi.shape[ax]);
-    let (s2, i2) = (sc.clone(), i64s.clone());
+    let i2 = i64s.clone();
     let outs = l.generic_ranged(&[x, ranks], &[vinit, iinit], vec![expr_map(r + 1, ires.clone()), expr_map(r + 1, ires), om.clone(), om], &iters, Some(ranges), move |e, a| {
         let q = e.loop_index(ax);
         let i = e.loop_index(r);
         let qv = e.index_cast(q, &i2.ty, false);
         let hit = e.cmp(Cmp::Eq, a[1], qv, &i2);
         let iv = e.index_cast(i, &i2.ty, false);
-        let _ = &s2;
         vec![e.select(hit, a[0], a[2]), e.select(hit, iv, a[3])]
     });
     Ok(outs)
@@ -354,7 +346,7 @@ fn reverse_sequence(l: &mut Lower) -> Result<Vec<Value>, String> {
         let src = e.clamp_index(src, n);
         let mut at: Vec<Value> = (0..r).map(|i| e.loop_index(i)).collect();
         at[tax] = src;
-        extract(e, x, &at)
+        e.extract(x, &at)
     })])
 }
 
@@ -390,7 +382,7 @@ fn compress(l: &mut Lower) -> Result<Vec<Value>, String> {
         }
         let mut at: Vec<Value> = (0..r).map(|i| e.loop_index(i)).collect();
         at[ax] = src;
-        extract(e, x, &at)
+        e.extract(x, &at)
     })])
 }
 
@@ -426,7 +418,7 @@ fn center_crop_pad(l: &mut Lower) -> Result<Vec<Value>, String> {
             });
             at.push(e.clamp_index(p, ins[i]));
         }
-        let v = extract(e, x, &at);
+        let v = e.extract(x, &at);
         let z = e.scalar(0.0, &sc);
         match ok {
             Some(ok) => e.select(ok, v, z),
@@ -483,7 +475,7 @@ fn affine_grid(l: &mut Lower) -> Result<Vec<Value>, String> {
                 }
             };
             let jv = e.index(j as i64);
-            let th = extract(e, theta, &[n, k, jv]);
+            let th = e.extract(theta, &[n, k, jv]);
             let th = e.cast(th, &tsc, &f);
             let term = e.op("arith.mulf", &[th, base], &t);
             acc = Some(match acc {
@@ -525,7 +517,7 @@ fn max_unpool(l: &mut Lower) -> Result<Vec<Value>, String> {
         oshape[2 + i] = (xi.shape[2 + i] - 1) * strides[i] - pads[i] - pads[s + i] + kernel[i];
     }
     let real = out.shape.clone();
-    let (isc_in, sc) = (ii.sc.clone(), out.sc.clone());
+    let isc_in = ii.sc.clone();
     Ok(l.generic_ranged(&[x, ind], &[init], vec![expr_map(n_loops, xres.clone()), expr_map(n_loops, xres), om], &iters, Some(ranges), move |e, a| {
         let it = e.ctx.index();
         let mut flat = e.loop_index(0);
@@ -550,7 +542,6 @@ fn max_unpool(l: &mut Lower) -> Result<Vec<Value>, String> {
                 hit = e.op("arith.andi", &[hit, inside], &e.ctx.i1());
             }
         }
-        let _ = &sc;
         vec![e.select(hit, a[0], a[2])]
     }))
 }

@@ -5,7 +5,7 @@
 
 use super::nn::softmax_along;
 use super::reduce::{reduce, Combine};
-use super::{d, expr_map, Cmp, Kind, Lower, LowerFn, Sc};
+use super::{expr_map, Cmp, Kind, Lower, LowerFn, Sc};
 use ir::affine::AffineMap;
 use ir::Value;
 
@@ -106,6 +106,5 @@ fn sce(l: &mut Lower) -> Result<Vec<Value>, String> {
     if l.num_results() > 1 {
         res.push(logp);
     }
-    let _ = d(0);
     Ok(res)
 }

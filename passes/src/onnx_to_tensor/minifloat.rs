@@ -81,7 +81,6 @@ fn pow2(e: &mut Emit, k: Value) -> Value {
 pub fn decode(e: &mut Emit, v: Value, f: Mini) -> Value {
     let (i32t, f32t) = (e.ctx.i32(), e.ctx.f32());
     let isc = Sc { ty: i32t.clone(), kind: Kind::Signed };
-    let f32s = Sc { ty: f32t.clone(), kind: Kind::Float };
     let narrow = e.ctx.int_type(f.width());
     let bits = e.op("arith.bitcast", &[v], &narrow);
     let b = if f.width() < 32 { e.op("arith.extui", &[bits], &i32t) } else { bits };
@@ -151,7 +150,6 @@ pub fn decode(e: &mut Emit, v: Value, f: Mini) -> Value {
         let special = e.select(mz, sinf, nan);
         return e.select(top, special, val);
     }
-    let _ = f32s;
     val
 }
 

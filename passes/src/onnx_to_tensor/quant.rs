@@ -113,7 +113,7 @@ fn qlinear_matmul(l: &mut Lower) -> Result<Vec<Value>, String> {
     let (ai, bi, out) = (l.in_info(0)?, l.in_info(3)?, l.out_info(0)?);
     let i32s = super::Sc { ty: l.ctx.i32(), kind: Kind::Signed };
     // The i32 product through the MatMulInteger path.
-    let (ra, rb, ro) = (ai.rank(), bi.rank(), out.rank());
+    let ro = out.rank();
     let (za0, zb0) = (super::shape::reshape(l, za, &[]), super::shape::reshape(l, zb, &[]));
     let k = ro;
     let n = ro + 1;
@@ -124,7 +124,6 @@ fn qlinear_matmul(l: &mut Lower) -> Result<Vec<Value>, String> {
         res.extend(m);
         AffineMap { num_dims: n as u32, num_syms: 0, results: res }
     };
-    let _ = (ra, rb);
     let a_map = bmap(&ai.shape, vec![super::d(ro - 2), super::d(k)]);
     let b_map = bmap(&bi.shape, vec![super::d(k), super::d(ro - 1)]);
     let mut iters = vec![tensor::Iterator::Parallel; ro];

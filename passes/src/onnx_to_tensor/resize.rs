@@ -132,7 +132,6 @@ fn resize(l: &mut Lower) -> Result<Vec<Value>, String> {
     let resized: Vec<usize> = (0..r).filter(|&i| dims[i].in_len != dims[i].out_len || dims[i].scale != 1.0 || ctm == "tf_crop_and_resize").collect();
     let o = l.map_op(&out.shape, &sc.ty.clone(), &[], vec![], move |e, _| {
         let f = Sc { ty: e.ctx.f64(), kind: Kind::Float };
-        let it = e.ctx.index();
         let i1 = e.ctx.i1();
         let mut base: Vec<Value> = (0..r).map(|i| e.loop_index(i)).collect();
         let mut outside: Option<Value> = None;
@@ -180,7 +179,6 @@ fn resize(l: &mut Lower) -> Result<Vec<Value>, String> {
                 lin.push((i, cubic_taps(e, xc, dims[i].in_len, cubic_a, exclude_outside, &f)));
             }
         }
-        let _ = it;
         let read = |e: &mut Emit, at: &[Value]| -> Value {
             let mut ops = vec![x];
             ops.extend_from_slice(at);
@@ -384,7 +382,7 @@ fn grid_sample(l: &mut Lower) -> Result<Vec<Value>, String> {
             let mut at = vec![n];
             at.extend(&outs);
             at.push(k);
-            let g = extract(e, grid, &at);
+            let g = e.extract(grid, &at);
             let g = e.cast(g, &gsc, &f);
             let len = dims[i] as f64;
             let one = e.float(1.0, &t);
@@ -470,7 +468,7 @@ fn grid_sample(l: &mut Lower) -> Result<Vec<Value>, String> {
                     Some(p) => e.op("arith.mulf", &[p, wt], &t),
                 });
             }
-            let v = extract(e, x, &at);
+            let v = e.extract(x, &at);
             let v = e.cast(v, &xsc, &f);
             let v = if padding == "zeros" {
                 let z = e.float(0.0, &t);
@@ -488,9 +486,3 @@ fn grid_sample(l: &mut Lower) -> Result<Vec<Value>, String> {
     })])
 }
 
-fn extract(e: &mut Emit, t: Value, at: &[Value]) -> Value {
-    let elem = e.body.value_type(t).element_type().unwrap().clone();
-    let mut ops = vec![t];
-    ops.extend_from_slice(at);
-    e.op("tensor.extract", &ops, &elem)
-}

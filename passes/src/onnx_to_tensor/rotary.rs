@@ -8,12 +8,6 @@ use ir::Value;
 
 pub const TABLE: &[(&str, LowerFn)] = &[("onnx.RotaryEmbedding", rotary)];
 
-fn extract(e: &mut Emit, t: Value, at: &[Value]) -> Value {
-    let elem = e.body.value_type(t).element_type().unwrap().clone();
-    let mut ops = vec![t];
-    ops.extend_from_slice(at);
-    e.op("tensor.extract", &ops, &elem)
-}
 
 fn rotary(l: &mut Lower) -> Result<Vec<Value>, String> {
     let xi = l.in_info(0)?;
@@ -69,7 +63,7 @@ fn rotary(l: &mut Lower) -> Result<Vec<Value>, String> {
             };
             at
         };
-        let x_here = extract(e, x, &idx);
+        let x_here = e.extract(x, &idx);
         // Pair index i into the caches, partner position, and whether this is the first of the pair.
         let (i, partner, first) = if interleaved {
             let two = e.index(2);
@@ -94,18 +88,18 @@ fn rotary(l: &mut Lower) -> Result<Vec<Value>, String> {
         let partner = e.clamp_index(partner, head);
         let i = e.clamp_index(i, half.max(1));
         let pat = with_d(e, partner);
-        let x_other = extract(e, x, &pat);
+        let x_other = e.extract(x, &pat);
         let (cv, sv) = match (pos, &psc) {
             (Some(p), Some(ps)) => {
                 let i64s = Sc { ty: e.ctx.i64(), kind: Kind::Signed };
-                let pid = extract(e, p, &[b, s]);
+                let pid = e.extract(p, &[b, s]);
                 let pid = e.cast(pid, ps, &i64s);
                 let pid = e.index_cast(pid, &it, false);
                 let n = e.body.value_type(cos).shape().unwrap()[0];
                 let pid = e.clamp_index(pid, n);
-                (extract(e, cos, &[pid, i]), extract(e, sin, &[pid, i]))
+                (e.extract(cos, &[pid, i]), e.extract(sin, &[pid, i]))
             }
-            _ => (extract(e, cos, &[b, s, i]), extract(e, sin, &[b, s, i])),
+            _ => (e.extract(cos, &[b, s, i]), e.extract(sin, &[b, s, i])),
         };
         let f = Sc { ty: e.ctx.f32(), kind: Kind::Float };
         let (xh, xo) = (e.cast(x_here, &xsc, &f), e.cast(x_other, &xsc, &f));

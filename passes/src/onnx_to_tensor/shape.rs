@@ -250,13 +250,6 @@ fn split(l: &mut Lower) -> Result<Vec<Value>, String> {
     Ok(outs)
 }
 
-/// Reads `t` at `idx` (index values).
-fn extract(e: &mut Emit, t: Value, idx: &[Value]) -> Value {
-    let elem = e.body.value_type(t).element_type().unwrap().clone();
-    let mut ops = vec![t];
-    ops.extend_from_slice(idx);
-    e.op("tensor.extract", &ops, &elem)
-}
 
 fn index_sc(e: &Emit) -> Sc {
     Sc { ty: e.ctx.index(), kind: super::Kind::Signed }
@@ -309,7 +302,7 @@ fn gather(l: &mut Lower) -> Result<Vec<Value>, String> {
         for i in ax + q..r {
             at.push(e.loop_index(i));
         }
-        extract(e, data, &at)
+        e.extract(data, &at)
     });
     Ok(vec![o])
 }
@@ -325,7 +318,7 @@ fn gather_elements(l: &mut Lower) -> Result<Vec<Value>, String> {
         let k = to_index(e, a[0], x.shape[ax]);
         let mut at: Vec<Value> = (0..r).map(|i| e.loop_index(i)).collect();
         at[ax] = k;
-        extract(e, data, &at)
+        e.extract(data, &at)
     });
     Ok(vec![o])
 }
@@ -413,7 +406,7 @@ fn pad(l: &mut Lower) -> Result<Vec<Value>, String> {
             };
             at.push(idx);
         }
-        let v = extract(e, data, &at);
+        let v = e.extract(data, &at);
         match inside {
             Some(ok) => {
                 let pv = if a.is_empty() { e.scalar(0.0, &sc) } else { a[0] };
@@ -456,7 +449,7 @@ fn depth_space(l: &mut Lower) -> Result<Vec<Value>, String> {
                 let oo = e.op("arith.muli", &[off, co], &it);
                 e.op("arith.addi", &[oo, c], &it)
             };
-            extract(e, data, &[n, ch, hb, wb])
+            e.extract(data, &[n, ch, hb, wb])
         } else {
             // out[n, c, h, w] = in[n, c % C, h*b + off / b, w*b + off % b], off = c / C.
             let ci = e.index(c_in);
@@ -468,7 +461,7 @@ fn depth_space(l: &mut Lower) -> Result<Vec<Value>, String> {
             let hh = e.op("arith.addi", &[hh, oh], &it);
             let ww = e.op("arith.muli", &[w, bv], &it);
             let ww = e.op("arith.addi", &[ww, ow], &it);
-            extract(e, data, &[n, cc, hh, ww])
+            e.extract(data, &[n, cc, hh, ww])
         }
     });
     Ok(vec![o])

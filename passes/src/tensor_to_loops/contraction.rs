@@ -172,8 +172,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         let lb = b.index(body, &mut at, 0);
         let ub = b.index(body, &mut at, nj);
         let st = b.index(body, &mut at, step);
-        let (fop, block, iv) = b.for_range(body, &mut at, lb, ub, st);
-        let _ = fop;
+        let (_, block, iv) = b.for_range(body, &mut at, lb, ub, st);
         (block, iv)
     };
     b.yield_(body, jblock, &[]);

@@ -133,11 +133,8 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
     let opts = CompileOptions { opt_level: a.opt, dims, weights_as_arguments: true, profile: a.profile };
     // Inputs not given: random, after a first look at the declared shapes.
     if given.len() < names.len() {
-        let l = runtime::lower_model(&model, Some(&a.model), &given, &opts);
-        let specs = match l {
-            Ok(l) => l.inputs,
-            Err(e) => return Err(e),
-        };
+        // The declared inputs only: no lowering before the real compile.
+        let specs = runtime::declared_inputs(&model, Some(&a.model), &given, &opts)?;
         for (k, s) in specs.iter().enumerate() {
             if !given.contains_key(&s.name) {
                 if s.shape.contains(&ir::types::DYNAMIC) {

@@ -135,13 +135,7 @@ fn main() -> ExitCode {
     };
     let imported = match result {
         Ok(m) => m,
-        Err(diags) => {
-            for d in &diags {
-                eprint!("{}", sm.render(d));
-            }
-            eprintln!("npu-translate: {} error{} importing '{}'", diags.len(), if diags.len() == 1 { "" } else { "s" }, args.input);
-            return ExitCode::FAILURE;
-        }
+        Err(diags) => return report(&sm, &diags, "importing", &args.input),
     };
     let emit = args.emit.clone().unwrap_or_else(|| "mlir".into());
     if emit == "none" {
@@ -157,22 +151,10 @@ fn main() -> ExitCode {
 
 /// IR text → the CPU pipeline → what `--emit` asks for (LLVM IR by default).
 fn from_ir(args: &Args) -> ExitCode {
-    let (file, src) = match read_ir(args) {
+    let ctx = tools::default_context(false);
+    let (mut parsed, _, _) = match parse_input(args, &ctx, "compiling") {
         Ok(x) => x,
         Err(code) => return code,
-    };
-    let file = file.as_str();
-    let ctx = tools::default_context(false);
-    let mut sm = SourceMgr::new();
-    sm.add(file, &src);
-    let mut parsed = match ir::parser::parse_module(&ctx, &src, file, 1).map_err(|d| vec![*d]).and_then(|p| ir::verifier::verify(&ctx, &p.body, p.module).map(|_| p)) {
-        Ok(p) => p,
-        Err(diags) => {
-            for d in &diags {
-                eprint!("{}", sm.render(d));
-            }
-            return ExitCode::FAILURE;
-        }
     };
     let emit = args.emit.clone().unwrap_or_else(|| "llvm-ir".into());
     if emit == "mlir" || emit == "none" {
@@ -252,33 +234,37 @@ fn read_ir(args: &Args) -> Result<(String, String), ExitCode> {
     }
 }
 
+/// Prints located diagnostics and a one-line summary: a failed translation.
+fn report(sm: &SourceMgr, diags: &[ir::diagnostics::Diagnostic], doing: &str, file: &str) -> ExitCode {
+    for d in diags {
+        eprint!("{}", sm.render(d));
+    }
+    eprintln!("npu-translate: {} error{} {} '{}'", diags.len(), if diags.len() == 1 { "" } else { "s" }, doing, file);
+    ExitCode::FAILURE
+}
+
+/// The input IR, parsed and verified (with its sources, for later diagnostics).
+fn parse_input(args: &Args, ctx: &ir::Context, doing: &str) -> Result<(ir::parser::ParsedModule, SourceMgr, String), ExitCode> {
+    let (file, src) = read_ir(args)?;
+    let mut sm = SourceMgr::new();
+    sm.add(&file, &src);
+    let parsed = ir::parser::parse_module(ctx, &src, &file, 1).map_err(|d| vec![*d]).and_then(|p| ir::verifier::verify(ctx, &p.body, p.module).map(|_| p));
+    match parsed {
+        Ok(p) => Ok((p, sm, file)),
+        Err(diags) => Err(report(&sm, &diags, doing, &file)),
+    }
+}
+
 /// IR text (a file or `-` for standard input) → verified module → ModelProto bytes, written only on success.
 fn export(args: &Args) -> ExitCode {
-    let (file, src) = match read_ir(args) {
+    let ctx = tools::default_context(false);
+    let (parsed, sm, file) = match parse_input(args, &ctx, "exporting") {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let file = file.as_str();
-    let ctx = tools::default_context(false);
-    let mut sm = SourceMgr::new();
-    sm.add(file, &src);
-    let fail = |diags: Vec<ir::diagnostics::Diagnostic>| {
-        for d in &diags {
-            eprint!("{}", sm.render(d));
-        }
-        eprintln!("npu-translate: {} error{} exporting '{}'", diags.len(), if diags.len() == 1 { "" } else { "s" }, file);
-        ExitCode::FAILURE
-    };
-    let parsed = match ir::parser::parse_module(&ctx, &src, file, 1) {
-        Ok(p) => p,
-        Err(d) => return fail(vec![*d]),
-    };
-    if let Err(e) = ir::verifier::verify(&ctx, &parsed.body, parsed.module) {
-        return fail(e);
-    }
     let bytes = match onnx::export::export_bytes(&ctx, &parsed.body, parsed.module) {
         Ok(b) => b,
-        Err(e) => return fail(e),
+        Err(e) => return report(&sm, &e, "exporting", &file),
     };
     write(&args.output, &bytes)
 }
