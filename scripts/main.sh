@@ -5,7 +5,9 @@
 # generated 1,000,000-op module; import ONNX models and round-trip them through
 # ONNX Runtime; compile real models (ResNet-18-, MobileNetV2-like CNNs, a
 # transformer block, an MLP, an LSTM) to native code with npu-run and time them
-# against ONNX Runtime; run ONNX's node tests on the CPU path.
+# against ONNX Runtime; compile the same models for the NPU (CPU fallback for
+# what it cannot run) and run them on the simulator, checked against the CPU
+# path, with cycles against the roofline; run ONNX's node tests on the CPU path.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -32,6 +34,10 @@ D="${NPU_CACHE:-$HOME/.cache/npu}/onnx-1.22.0/node/test_conv_with_strides_and_as
 target/release/npu-run "$D/model.onnx" --target cpu --test-data "$D/test_data_set_0" --perf 20
 echo "== CPU path: real models against ONNX Runtime (one thread each)"
 python3 bench/cpu_models.py --runs "${RUNS:-10}"
+echo "== NPU path: a model with a CPU fallback, then the benchmark models on the npu16 simulator"
+target/release/npu-translate --export-onnx test/lit/npu/Inputs/hetero.mlir -o /tmp/npu-hetero.onnx
+target/release/npu-run /tmp/npu-hetero.onnx --target npu
+python3 bench/npu_models.py
 echo "== CPU path: ONNX node tests"
 target/release/npu-run onnx-tests "${NPU_CACHE:-$HOME/.cache/npu}/onnx-1.22.0/node" --manifest test/onnx/cpu-node.manifest
 echo "== benchmarks"

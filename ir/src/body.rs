@@ -46,6 +46,7 @@ pub struct Use {
     pub index: u32,
 }
 
+#[derive(Clone)]
 struct ValueData {
     ty: Type,
     def: ValueDef,
@@ -53,6 +54,7 @@ struct ValueData {
     loc: Option<Location>,
 }
 
+#[derive(Clone)]
 pub struct OpData {
     pub name: OpName,
     operands: SmallVec<[Value; 3]>,
@@ -98,6 +100,7 @@ impl OpData {
     }
 }
 
+#[derive(Clone)]
 struct BlockData {
     args: SmallVec<[Value; 2]>,
     first: Option<OpId>,
@@ -105,6 +108,7 @@ struct BlockData {
     parent: Option<Region>,
 }
 
+#[derive(Clone)]
 struct RegionData {
     blocks: Vec<Block>,
     parent: Option<OpId>,
@@ -167,7 +171,8 @@ pub enum InsertPoint {
     After(OpId),
 }
 
-#[derive(Default)]
+/// Cloning copies the arena (attributes, including large constants, are shared).
+#[derive(Default, Clone)]
 pub struct Body {
     ops: Vec<OpData>,
     blocks: Vec<BlockData>,

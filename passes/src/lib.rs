@@ -9,6 +9,7 @@ mod dce;
 mod fuse_elementwise;
 mod generalize;
 mod inline;
+pub mod npu;
 pub mod insert_profiling;
 mod onnx_shape_inference;
 pub mod onnx_to_tensor;
@@ -111,6 +112,27 @@ pub fn register_all(reg: &mut PassRegistry) {
         summary: "Bracket each model node's loop-level code with calls to the runtime's profiling hooks",
         options: vec![],
         create: |_| Ok(Box::new(insert_profiling::InsertProfiling)),
+    });
+    reg.register(PassInfo {
+        argument: "npu-partition",
+        summary: "Ask the NPU target which onnx ops it runs, form convex NPU subgraphs and outline each run of one target into a function",
+        options: vec![
+            opt("report", OptionKind::String, "", "Write each CPU op and its reason, and the split (\"-\": stderr)"),
+            opt("dot", OptionKind::String, "", "Write the graph coloured by target (Graphviz)"),
+        ],
+        create: |o| Ok(Box::new(npu::partition::NpuPartition { report: o.string("report"), dot: o.string("dot") })),
+    });
+    reg.register(PassInfo {
+        argument: "convert-onnx-to-npu",
+        summary: "In NPU partitions, onnx ops to NHWC npu ops with transposes at their edges and fused activations; NHWC partition signatures",
+        options: vec![],
+        create: |_| Ok(Box::new(npu::to_npu::OnnxToNpu)),
+    });
+    reg.register(PassInfo {
+        argument: "npu-schedule",
+        summary: "Tile, plan memory and schedule each NPU partition into an npu.program of instructions, launched by npu.launch",
+        options: vec![],
+        create: |_| Ok(Box::new(npu::schedule::NpuSchedule)),
     });
     test_passes::register(reg);
 }

@@ -38,6 +38,7 @@ pub fn context() -> Context {
     memref::register(&ctx);
     math::register(&ctx);
     vector::register(&ctx);
+    npu::register(&ctx);
     ctx
 }
 
@@ -76,7 +77,7 @@ pub const WEIGHT_ARGUMENT_BYTES: usize = 4096;
 
 /// Replaces each large float `onnx.Constant` in `func` by a new argument
 /// (appended after the inputs) and returns their contents in argument order.
-fn weights_to_arguments(ctx: &Context, body: &mut Body, func: OpId) -> Result<Vec<HostTensor>, String> {
+pub(crate) fn weights_to_arguments(ctx: &Context, body: &mut Body, func: OpId) -> Result<Vec<HostTensor>, String> {
     let entry = body.region_blocks(body.op(func).regions()[0])[0];
     let consts: Vec<OpId> = body.block_ops(entry).filter(|o| body.name(*o).as_str() == "onnx.Constant").collect();
     let mut weights = Vec::new();
@@ -189,7 +190,7 @@ fn names(body: &Body, func: OpId, key: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn spec(ctx: &Context, name: String, t: &ir::Type) -> Result<TensorSpec, String> {
+pub(crate) fn spec(ctx: &Context, name: String, t: &ir::Type) -> Result<TensorSpec, String> {
     let (shape, elem) = match t.data() {
         TypeData::RankedTensor { shape, elem, .. } => (shape.clone(), elem),
         _ => return Err(format!("'{}' has type {}; the CPU path needs ranked tensors", name, t)),
@@ -199,7 +200,7 @@ fn spec(ctx: &Context, name: String, t: &ir::Type) -> Result<TensorSpec, String>
 }
 
 /// The signature of the imported graph function.
-fn signature(ctx: &Context, body: &Body, func: OpId) -> Result<(Vec<TensorSpec>, Vec<TensorSpec>), String> {
+pub(crate) fn signature(ctx: &Context, body: &Body, func: OpId) -> Result<(Vec<TensorSpec>, Vec<TensorSpec>), String> {
     let (ins, outs) = func::function_type(body, func).ok_or("the model function has no type")?;
     let (in_names, out_names) = (names(body, func, "arg_attrs"), names(body, func, "res_attrs"));
     let name = |v: &Vec<String>, i: usize, p: &str| v.get(i).filter(|s| !s.is_empty()).cloned().unwrap_or_else(|| format!("{}{}", p, i));
@@ -220,14 +221,14 @@ fn import(ctx: &Context, model: &onnx::proto::ModelProto, path: Option<&std::pat
 /// A model imported for the inputs at hand: their symbolic dims bound, the
 /// inputs that decide shapes compiled in as constants, dynamic input shapes
 /// replaced by the given tensors'.
-struct Specialized {
-    ctx: Context,
-    imp: onnx::import::Imported,
-    func: OpId,
-    bound: Vec<String>,
+pub(crate) struct Specialized {
+    pub ctx: Context,
+    pub imp: onnx::import::Imported,
+    pub func: OpId,
+    pub bound: Vec<String>,
 }
 
-fn specialize(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions) -> Result<Specialized, String> {
+pub(crate) fn specialize(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions) -> Result<Specialized, String> {
     let ctx = context();
     // Decoded once; both imports below read the same message (large tensors share its buffer).
     let proto = onnx::proto::decode_model(bytes::Bytes::copy_from_slice(model))?;

@@ -4,6 +4,7 @@
 
 mod compile;
 mod compare;
+pub mod npu_path;
 pub mod node_test;
 pub mod profile;
 pub mod tensor;

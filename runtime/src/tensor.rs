@@ -5,6 +5,7 @@
 use onnx::proto::data_type as dt;
 
 /// Bytes with 64-byte alignment (the JIT may use aligned vector loads).
+#[derive(Clone)]
 pub struct AlignedBytes {
     words: Vec<[u64; 8]>,
     len: usize,
@@ -56,6 +57,7 @@ fn narrow_float(dtype: i32) -> Option<(ir::types::FloatKind, u32)> {
     })
 }
 
+#[derive(Clone)]
 pub struct HostTensor {
     pub dtype: i32,
     pub shape: Vec<i64>,

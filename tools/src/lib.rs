@@ -1,6 +1,7 @@
 //! Shared pieces of the command-line tools: the registry of every dialect we
 //! ship, and the driver that `npu-opt` runs on each input buffer.
 
+pub mod npu_report;
 pub mod opt_driver;
 
 use ir::Context;

@@ -137,12 +137,116 @@ fn gemm_transpose_constant_b(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFai
     Ok(())
 }
 
+/// A Transpose's permutation (default: reversed dims).
+fn perm_of(body: &Body, op: OpId) -> Option<Vec<usize>> {
+    let rank = body.value_type(body.op(op).operand(0)).shape()?.len();
+    match body.op(op).properties.get("perm").map(|a| a.data()) {
+        Some(AttrData::DenseArray { data: ir::attributes::ArrayData::Int(v), .. }) => Some(v.iter().map(|x| *x as usize).collect()),
+        Some(AttrData::Array(a)) => a.iter().map(|x| x.as_int().map(|v| v as usize)).collect(),
+        None => Some((0..rank).rev().collect()),
+        _ => None,
+    }
+    .filter(|p: &Vec<usize>| p.len() == rank)
+}
+
+/// Transpose(Transpose(x, p1), p2) → Transpose(x, p1∘p2), or x when that is the identity:
+/// layout changes inserted around each NHWC op cancel along a chain.
+fn transpose_of_transpose(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
+    let inner = match rw.body.defining_op(rw.body.op(op).operand(0)) {
+        Some(d) if rw.body.name(d).as_str() == "onnx.Transpose" => d,
+        _ => return rw.match_failure("input is not a Transpose"),
+    };
+    let (Some(p1), Some(p2)) = (perm_of(rw.body, inner), perm_of(rw.body, op)) else { return rw.match_failure("unknown permutation") };
+    let q: Vec<usize> = p2.iter().map(|&i| p1[i]).collect();
+    let x = rw.body.op(inner).operand(0);
+    if q.iter().enumerate().all(|(i, v)| i == *v) {
+        if rw.body.value_type(x) != rw.body.value_type(rw.body.op(op).result(0)) {
+            return rw.match_failure("types differ");
+        }
+        rw.replace_op(op, &[x]);
+        return Ok(());
+    }
+    let perm = Attribute::new(AttrData::DenseArray { elem: rw.ctx.i64(), data: ir::attributes::ArrayData::Int(q.iter().map(|v| *v as i64).collect()) });
+    let perm_id = rw.ctx.ident("perm");
+    rw.modify_in_place(op, |b| {
+        b.set_operand(op, 0, x);
+        b.op_mut(op).properties.set(perm_id, perm);
+    });
+    Ok(())
+}
+
+/// Transpose of a constant: the constant, transposed (weights reach the NPU in its layout).
+fn transpose_of_constant(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
+    let c = match rw.body.defining_op(rw.body.op(op).operand(0)) {
+        Some(d) if rw.body.name(d).as_str() == "onnx.Constant" => d,
+        _ => return rw.match_failure("input is not a constant"),
+    };
+    let Some(perm) = perm_of(rw.body, op) else { return rw.match_failure("unknown permutation") };
+    let rt = rw.body.value_type(rw.body.op(op).result(0)).clone();
+    let Some(a) = rw.body.op(c).properties.get("value") else { return rw.match_failure("no value") };
+    let (ty, bytes, splat): (&Type, &[u8], bool) = match a.data() {
+        AttrData::Dense { ty, data } => (ty, &data.bytes, data.splat),
+        AttrData::DenseResource { ty, resource } => match resource.blob.get() {
+            Some(b) => (ty, b.bytes(), false),
+            None => return rw.match_failure("resource without data"),
+        },
+        _ => return rw.match_failure("not an elements attribute"),
+    };
+    let (Some(shape), Some(n), Some(w)) = (ty.shape().map(|s| s.to_vec()), ty.num_elements(), ir::attributes::element_bytes(ty.scalar())) else {
+        return rw.match_failure("not a static tensor of bytes-wide elements");
+    };
+    if rt.shape().is_none_or(|s| s.iter().any(|d| *d < 0)) || n as usize * w > bytes.len() && !splat {
+        return rw.match_failure("result shape unknown or data short");
+    }
+    let n = n as usize;
+    let out_shape: Vec<i64> = perm.iter().map(|&p| shape[p]).collect();
+    let mut in_strides = vec![1usize; shape.len()];
+    for i in (0..shape.len().saturating_sub(1)).rev() {
+        in_strides[i] = in_strides[i + 1] * shape[i + 1] as usize;
+    }
+    let mut out = vec![0u8; n * w];
+    if splat {
+        for k in 0..n {
+            out[k * w..(k + 1) * w].copy_from_slice(&bytes[..w]);
+        }
+    } else {
+        let mut idx = vec![0usize; out_shape.len()];
+        for k in 0..n {
+            let src: usize = idx.iter().enumerate().map(|(d, i)| i * in_strides[perm[d]]).sum();
+            out[k * w..(k + 1) * w].copy_from_slice(&bytes[src * w..(src + 1) * w]);
+            for d in (0..idx.len()).rev() {
+                idx[d] += 1;
+                if idx[d] < out_shape[d] as usize {
+                    break;
+                }
+                idx[d] = 0;
+            }
+        }
+    }
+    let nty = rw.ctx.intern_type(TypeData::RankedTensor { shape: out_shape, elem: ty.scalar().clone(), encoding: None });
+    let attr = if out.len() >= 1024 {
+        Attribute::new(AttrData::DenseResource { ty: nty.clone(), resource: ir::attributes::Resource::new(&format!("transposed_{}", rw.body.op_capacity()), 16, Arc::new(out)) })
+    } else {
+        Attribute::new(AttrData::Dense { ty: nty.clone(), data: DenseData::canonical(out, w, n) })
+    };
+    let loc = rw.body.op(op).loc.clone();
+    rw.set_insertion_point(ir::InsertPoint::Before(op));
+    let st = OperationState::new(rw.ctx.op_name("onnx.Constant"), loc).property(rw.ctx.ident("value"), attr).results(&[nty]);
+    let v = rw.create_value(st);
+    rw.replace_op(op, &[v]);
+    Ok(())
+}
+
 /// The canonicalization patterns of an onnx op, if it has any.
 pub fn patterns(name: &str) -> Option<fn(&mut PatternSet)> {
     Some(match name {
         "Dropout" => |p| p.add_fn("onnx-dropout-inference", "onnx.Dropout", dropout_is_identity),
         "BatchNormalization" => |p| p.add_fn("onnx-fold-batchnorm-into-conv", "onnx.BatchNormalization", fold_batch_norm_into_conv),
         "Gemm" => |p| p.add_fn("onnx-gemm-transpose-constant-b", "onnx.Gemm", gemm_transpose_constant_b),
+        "Transpose" => |p| {
+            p.add_fn("onnx-transpose-of-transpose", "onnx.Transpose", transpose_of_transpose);
+            p.add_fn("onnx-transpose-of-constant", "onnx.Transpose", transpose_of_constant);
+        },
         _ => return None,
     })
 }

@@ -39,28 +39,41 @@ pub struct Report {
     pub layers: Vec<LayerRow>,
 }
 
-fn roofline(cfg: &HwConfig, macs: u64, bytes: u64) -> u64 {
-    macs.div_ceil(cfg.peak_macs()).max(bytes.div_ceil(cfg.dram.bytes_per_cycle as u64))
+/// `slots` are MACs weighted by their element type's cost: an f32 MAC takes
+/// `array.f32_rate` int8 MAC slots, since f32 rows pass at 1/f32_rate the rate.
+fn roofline(cfg: &HwConfig, slots: u64, bytes: u64) -> u64 {
+    slots.div_ceil(cfg.peak_macs()).max(bytes.div_ceil(cfg.dram.bytes_per_cycle as u64))
+}
+
+/// MAC slots of instruction `i` (its MACs, times f32_rate for f32).
+fn mac_slots(cfg: &HwConfig, p: &Program, r: &RunResult, i: usize) -> u64 {
+    let m = r.per_instr.get(i).map(|x| x.0).unwrap_or(0);
+    match p.instrs.get(i).and_then(|x| x.dtype) {
+        Some(crate::isa::Dtype::F32) => m * cfg.array.f32_rate as u64,
+        _ => m,
+    }
 }
 
 pub fn build(cfg: &HwConfig, p: &Program, r: &RunResult) -> Report {
     let peak = cfg.peak_macs() as f64;
-    let util = |macs: u64, cycles: u64| if cycles == 0 { 0.0 } else { macs as f64 / (cycles as f64 * peak) };
+    let util = |slots: u64, cycles: u64| if cycles == 0 { 0.0 } else { slots as f64 / (cycles as f64 * peak) };
+    let total_slots: u64 = (0..p.instrs.len()).map(|i| mac_slots(cfg, p, r, i)).sum();
     let mut layers = vec![];
     for (li, (name, _)) in p.layers.iter().enumerate() {
         let members: Vec<usize> = (0..p.instrs.len()).filter(|i| p.layer_of(*i) == Some(li)).collect();
-        let (mut macs, mut bytes) = (0, 0);
+        let (mut macs, mut bytes, mut slots) = (0, 0, 0);
         for &i in &members {
             let (m, rd, wr) = r.per_instr[i];
             macs += m;
             bytes += rd + wr;
+            slots += mac_slots(cfg, p, r, i);
         }
         let spans: Vec<_> = r.executed.iter().filter(|e| p.layer_of(e.instr) == Some(li)).collect();
         let cycles = match (spans.iter().map(|e| e.start).min(), spans.iter().map(|e| e.end).max()) {
             (Some(a), Some(b)) => b - a,
             _ => 0,
         };
-        let bound = roofline(cfg, macs, bytes);
+        let bound = roofline(cfg, slots, bytes);
         layers.push(LayerRow {
             name: name.clone(),
             instructions: members.len() as u64,
@@ -69,7 +82,7 @@ pub fn build(cfg: &HwConfig, p: &Program, r: &RunResult) -> Report {
             cycles,
             roofline_cycles: bound,
             ratio_to_roofline: if bound == 0 { 0.0 } else { cycles as f64 / bound as f64 },
-            utilization: util(macs, cycles),
+            utilization: util(slots, cycles),
         });
     }
     let c = &r.counters;
@@ -78,12 +91,12 @@ pub fn build(cfg: &HwConfig, p: &Program, r: &RunResult) -> Report {
         cycles: r.cycles,
         time_us: r.cycles as f64 / cfg.clock_mhz,
         counters: c.clone(),
-        utilization: util(c.macs, r.cycles),
+        utilization: util(total_slots, r.cycles),
         units: Queue::UNITS.iter().zip(r.units.iter()).map(|(q, s)| (q.name().to_string(), s.clone())).collect(),
         fetch_stall_queue_full: r.fetch_stall_queue_full,
         spad_peak_bytes: c.spad_rows_used * cfg.array.cols as u64 * 4,
         acc_peak_bytes: c.acc_rows_used * cfg.array.cols as u64 * 4,
-        roofline_cycles: roofline(cfg, c.macs, c.dram_bytes_read + c.dram_bytes_written),
+        roofline_cycles: roofline(cfg, total_slots, c.dram_bytes_read + c.dram_bytes_written),
         layers,
     }
 }

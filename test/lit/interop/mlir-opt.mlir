@@ -25,17 +25,17 @@ module @m attributes {npu.target = "npu16"} {
     %5 = arith.cmpf oge, %4, %x : f32
     %6 = arith.sitofp %3 : i32 to f32
     %7 = arith.truncf %6 : f32 to bf16
-    %r:2 = "npu.conv"(%t, %w) <{pads = array<i64: 1, 1, 1, 1>, map = affine_map<(d0, d1)[s0] -> (d1, d0 + s0)>}> {loc_tag = "conv1"} : (tensor<2x?xf32>, tensor<2x2xf32>) -> (tensor<2x?xf32>, !npu.token)
-    "npu.region"() ({
+    %r:2 = "acme.conv"(%t, %w) <{pads = array<i64: 1, 1, 1, 1>, map = affine_map<(d0, d1)[s0] -> (d1, d0 + s0)>}> {loc_tag = "conv1"} : (tensor<2x?xf32>, tensor<2x2xf32>) -> (tensor<2x?xf32>, !acme.token)
+    "acme.region"() ({
     ^bb0(%arg: i32):
-      "npu.yield"(%arg) : (i32) -> ()
+      "acme.yield"(%arg) : (i32) -> ()
     }) : () -> ()
-    "npu.blob"() {w = dense_resource<weights> : tensor<3xi8>, e = dense<> : tensor<0xi32>, b = dense<[true, false]> : tensor<2xi1>} : () -> ()
+    "acme.blob"() {w = dense_resource<weights> : tensor<3xi8>, e = dense<> : tensor<0xi32>, b = dense<[true, false]> : tensor<2xi1>} : () -> ()
     %8 = func.call @g(%6) : (f32) -> f32
     return %3, %8 : i32, f32
   }
   func.func @g(%x: f32) -> f32 {
-    "npu.br"()[^bb1] : () -> ()
+    "acme.br"()[^bb1] : () -> ()
   ^bb1:
     return %x : f32
   }

@@ -21,8 +21,8 @@
 // RUN: not npu-run %t/mlp.onnx --input x=%t/out/y.npy 2>&1 | FileCheck %s --check-prefix=SHAPE
 // SHAPE: input x: FLOAT[2, 4] does not match the compiled model; the model expects:
 // SHAPE-NEXT: x: FLOAT[2, 8]
-// RUN: not npu-run %t/mlp.onnx --target npu 2>&1 | FileCheck %s --check-prefix=TARGET
-// TARGET: unknown target 'npu'
+// RUN: not npu-run %t/mlp.onnx --target tpu 2>&1 | FileCheck %s --check-prefix=TARGET
+// TARGET: unknown target 'tpu': expected 'cpu' or 'npu'
 // RUN: npu-translate --export-onnx %S/Inputs/nonzero.mlir -o %t/nz.onnx
 // RUN: not npu-run %t/nz.onnx 2>&1 | FileCheck %s --check-prefix=OP
 // OP: loc("nz_node"): error: 'onnx.NonZero' has no CPU lowering yet

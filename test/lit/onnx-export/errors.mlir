@@ -11,7 +11,7 @@
 // AXES: axes.mlir:3:3: error: onnx.Unsqueeze: operand 'axes' has no form at opset 11 (it must be a constant to become attribute 'axes')
 // TWO: error: export needs exactly one func.func in the module, found 2
 // ATTR: attr.mlir:3:3: error: onnx.Relu: attribute 'alpha' does not exist at opset 14
-// BOTH: error: choose one translation (--import-onnx, --export-onnx or --mlir-to-llvmir)
+// BOTH: error: choose one translation (--import-onnx, --export-onnx, --mlir-to-llvmir or --mlir-to-npu)
 
 //--- arith.mlir
 func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> attributes {onnx.opset = 18 : i64} {

@@ -11,10 +11,10 @@
 
 // -----
 
-// expected-error @+1 {{dialect 'npu' provides no type parser for '!npu.buf'}}
-func.func private @f(!npu.buf<4xi8>)
+// expected-error @+1 {{dialect 'acme' provides no type parser for '!acme.buf'}}
+func.func private @f(!acme.buf<4xi8>)
 
 // -----
 
-// expected-error @+1 {{dialect 'npu' provides no attribute parser for '#npu.tile'}}
-func.func private @f() attributes {t = #npu.tile<4>}
+// expected-error @+1 {{dialect 'acme' provides no attribute parser for '#acme.tile'}}
+func.func private @f() attributes {t = #acme.tile<4>}

@@ -34,6 +34,12 @@ struct Args {
     /// The passes to run, e.g. `builtin.module(func.func(cse,canonicalize{max-iterations=10}))`.
     #[arg(long = "pass-pipeline")]
     pass_pipeline: Option<String>,
+    /// With `npu-partition` in the pipeline: print each op left on the CPU and why, and the CPU/NPU split.
+    #[arg(long = "show-cpu-operations")]
+    show_cpu_operations: bool,
+    /// With `npu-partition` in the pipeline: write the graph coloured by target (Graphviz) to FILE.
+    #[arg(long = "dump-partitions")]
+    dump_partitions: Option<String>,
     /// Print the pipeline that will run (as text that parses back) and continue.
     #[arg(long = "dump-pass-pipeline")]
     dump_pass_pipeline: bool,
@@ -115,7 +121,30 @@ fn main() -> ExitCode {
         }
     }
     flags.sort_by_key(|f| f.0);
-    let pipeline = match (&args.pass_pipeline, flags.is_empty()) {
+    // Reporting flags of `npu-partition`, as its options.
+    let mut partition_opts: Vec<(String, String)> = vec![];
+    if args.show_cpu_operations {
+        partition_opts.push(("report".into(), "-".into()));
+    }
+    if let Some(f) = &args.dump_partitions {
+        partition_opts.push(("dot".into(), f.clone()));
+    }
+    let mut pass_pipeline = args.pass_pipeline.clone();
+    if !partition_opts.is_empty() {
+        let has = flags.iter().any(|f| f.1 == "npu-partition") || pass_pipeline.as_deref().is_some_and(|t| t.contains("npu-partition"));
+        if !has {
+            eprintln!("npu-opt: error: --show-cpu-operations and --dump-partitions report what npu-partition decides; add it to the pipeline");
+            return ExitCode::FAILURE;
+        }
+        for f in flags.iter_mut().filter(|f| f.1 == "npu-partition") {
+            f.2.extend(partition_opts.iter().cloned());
+        }
+        if let Some(t) = &pass_pipeline {
+            let opts = partition_opts.iter().map(|(k, v)| format!("{}={}", k, v)).collect::<Vec<_>>().join(" ");
+            pass_pipeline = Some(t.replace("npu-partition{", &format!("npu-partition{{{} ", opts)).replace("npu-partition,", &format!("npu-partition{{{}}},", opts)).replace("npu-partition)", &format!("npu-partition{{{}}})", opts)));
+        }
+    }
+    let pipeline = match (&pass_pipeline, flags.is_empty()) {
         (Some(_), false) => {
             eprintln!("npu-opt: error: '--pass-pipeline' cannot be combined with individual pass flags");
             return ExitCode::FAILURE;

@@ -14,9 +14,24 @@ use std::time::Instant;
 struct RunArgs {
     /// The model (.onnx).
     model: PathBuf,
-    /// Where to run: `cpu` (the NPU target does not exist yet).
+    /// Where to run: `cpu`, or `npu` (NPU partitions on the simulator, the rest on the CPU).
     #[arg(long, default_value = "cpu")]
     target: String,
+    /// With --target npu: the hardware, a built-in name (`npu16`) or a TOML file.
+    #[arg(long, default_value = "npu16")]
+    hw: String,
+    /// With --target npu: override a hardware key, `section.key=value` (repeatable).
+    #[arg(long = "set")]
+    sets: Vec<String>,
+    /// With --target npu: write the whole-model figures as JSON.
+    #[arg(long = "report-json")]
+    report_json: Option<PathBuf>,
+    /// With --target npu: write one Chrome/Perfetto trace of the whole run.
+    #[arg(long)]
+    trace: Option<PathBuf>,
+    /// With --target npu: write each NPU program's assembly to DIR/<partition>.s.
+    #[arg(long = "asm-dir")]
+    asm_dir: Option<PathBuf>,
     /// An input: NAME=FILE with FILE a .npy or an ONNX TensorProto .pb (repeatable).
     #[arg(long = "input")]
     inputs: Vec<String>,
@@ -104,8 +119,8 @@ fn expected_output(dir: &Path, name: &str, index: usize) -> Option<PathBuf> {
 }
 
 fn run_model(a: RunArgs) -> Result<bool, String> {
-    if a.target != "cpu" {
-        return Err(format!("unknown target '{}': only 'cpu' exists today", a.target));
+    if a.target != "cpu" && a.target != "npu" {
+        return Err(format!("unknown target '{}': expected 'cpu' or 'npu'", a.target));
     }
     let model = std::fs::read(&a.model).map_err(|e| format!("{}: {}", a.model.display(), e))?;
     let mut given: HashMap<String, HostTensor> = HashMap::new();
@@ -144,6 +159,9 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
             }
         }
     }
+    if a.target == "npu" {
+        return run_npu(&a, &model, given, &opts);
+    }
     let c = runtime::compile(&model, Some(&a.model), &given, &opts)?;
     let inputs: HashMap<String, HostTensor> = given.into_iter().filter(|(k, _)| !c.bound.contains(k)).collect();
     let t0 = Instant::now();
@@ -152,32 +170,7 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
     if a.profile {
         runtime::profile::reset(c.profile_regions.len());
     }
-    let mut ok = true;
-    if let Some(dir) = &a.output_dir {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {}", dir.display(), e))?;
-        for (o, spec) in outs.iter().zip(&c.outputs) {
-            let p = dir.join(format!("{}.npy", spec.name.replace('/', "_")));
-            tools::write_output(p.to_str().unwrap_or_default(), &o.to_npy()?).map_err(|e| format!("{}: {}", p.display(), e))?;
-        }
-    }
-    let compare_dir = a.compare.clone().or(a.test_data.clone());
-    if let Some(dir) = compare_dir {
-        for (i, (o, spec)) in outs.iter().zip(&c.outputs).enumerate() {
-            let Some(p) = expected_output(&dir, &spec.name, i) else {
-                eprintln!("{}: no expected output in {}", spec.name, dir.display());
-                ok = false;
-                continue;
-            };
-            let want = HostTensor::read_file(&p)?;
-            match runtime::compare(o, &want, a.rtol, a.atol) {
-                Ok((abs, rel)) => eprintln!("{}: ok (max abs {:.3e}, max rel {:.3e})", spec.name, abs, rel),
-                Err(e) => {
-                    eprintln!("{}: MISMATCH: {}", spec.name, e);
-                    ok = false;
-                }
-            }
-        }
-    }
+    let ok = write_and_compare(&a, &outs, &c.outputs)?;
     if let Some(n) = a.perf {
         let mut outs = outs;
         let mut times = Vec::with_capacity(n);
@@ -201,6 +194,78 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
     }
     if a.profile {
         print_profile(&model, &c, a.perf.unwrap_or(0).max(1));
+    }
+    Ok(ok)
+}
+
+/// `--target npu`: compile with CPU fallback, run on the simulator, report.
+fn run_npu(a: &RunArgs, model: &[u8], given: HashMap<String, HostTensor>, opts: &CompileOptions) -> Result<bool, String> {
+    let mut hw = match npu_sim::HwConfig::builtin(&a.hw) {
+        Some(h) => h,
+        None => {
+            let text = std::fs::read_to_string(&a.hw).map_err(|e| format!("--hw {}: not a built-in target and not readable: {}", a.hw, e))?;
+            npu_sim::HwConfig::from_toml(&text).map_err(|e| format!("--hw {}: {}", a.hw, e))?
+        }
+    };
+    for s in &a.sets {
+        hw.set(s).map_err(|e| format!("--set {}: {}", s, e))?;
+    }
+    hw.validate().map_err(|e| format!("hardware description: {}", e))?;
+    let c = runtime::npu_path::compile_npu(model, Some(&a.model), &given, opts, &hw)?;
+    if let Some(dir) = &a.asm_dir {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {}", dir.display(), e))?;
+        for p in &c.programs {
+            let f = dir.join(format!("{}.s", p.name));
+            tools::write_output(f.to_str().unwrap_or_default(), p.asm.as_bytes()).map_err(|e| format!("{}: {}", f.display(), e))?;
+        }
+    }
+    let inputs: HashMap<String, HostTensor> = given.into_iter().filter(|(k, _)| !c.bound.contains(k)).collect();
+    let t0 = Instant::now();
+    let r = c.run(&inputs, true)?;
+    let run_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let summary = tools::npu_report::summarize(&c, &r, run_ms);
+    print!("{}", tools::npu_report::text(&c, &r, &summary));
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    let ok = write_and_compare(a, &r.outputs, &c.outputs)?;
+    if let Some(p) = &a.report_json {
+        let j = tools::npu_report::json(&c, &r, &summary);
+        tools::write_output(p.to_str().unwrap_or_default(), j.as_bytes()).map_err(|e| format!("{}: {}", p.display(), e))?;
+    }
+    if let Some(p) = &a.trace {
+        let t = tools::npu_report::trace(&c, &r);
+        tools::write_output(p.to_str().unwrap_or_default(), t.as_bytes()).map_err(|e| format!("{}: {}", p.display(), e))?;
+    }
+    Ok(ok)
+}
+
+/// `--output-dir` and `--compare` (or `--test-data`): false if an output differs.
+fn write_and_compare(a: &RunArgs, outs: &[HostTensor], specs: &[runtime::TensorSpec]) -> Result<bool, String> {
+    let mut ok = true;
+    if let Some(dir) = &a.output_dir {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {}", dir.display(), e))?;
+        for (o, spec) in outs.iter().zip(specs) {
+            let p = dir.join(format!("{}.npy", spec.name.replace('/', "_")));
+            tools::write_output(p.to_str().unwrap_or_default(), &o.to_npy()?).map_err(|e| format!("{}: {}", p.display(), e))?;
+        }
+    }
+    let compare_dir = a.compare.clone().or(a.test_data.clone());
+    if let Some(dir) = compare_dir {
+        for (i, (o, spec)) in outs.iter().zip(specs).enumerate() {
+            let Some(p) = expected_output(&dir, &spec.name, i) else {
+                eprintln!("{}: no expected output in {}", spec.name, dir.display());
+                ok = false;
+                continue;
+            };
+            let want = HostTensor::read_file(&p)?;
+            match runtime::compare(o, &want, a.rtol, a.atol) {
+                Ok((abs, rel)) => eprintln!("{}: ok (max abs {:.3e}, max rel {:.3e})", spec.name, abs, rel),
+                Err(e) => {
+                    eprintln!("{}: MISMATCH: {}", spec.name, e);
+                    ok = false;
+                }
+            }
+        }
     }
     Ok(ok)
 }

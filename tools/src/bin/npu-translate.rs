@@ -36,11 +36,21 @@ struct Args {
     /// Compile IR (any level: onnx, tensor or loops) for the CPU; `--emit` says to what (default llvm-ir).
     #[arg(long = "mlir-to-llvmir")]
     mlir_to_llvmir: bool,
+    /// Translate the NPU programs (`npu.program` functions of schedule-level
+    /// ops) of an IR module to NPU assembly (`--emit=npu-asm`, the default) or
+    /// an NPU binary (`--emit=npu-bin`).
+    #[arg(long = "mlir-to-npu")]
+    mlir_to_npu: bool,
+    /// With several NPU programs: the one to write (by function name).
+    #[arg(long = "program")]
+    program: Option<String>,
     /// What to write: the imported IR (`mlir`); nothing (`none`: import and verify
-    /// only); or compiled for the CPU: the loop-level IR (`loops`), the LLVM
+    /// only); compiled for the CPU: the loop-level IR (`loops`), the LLVM
     /// dialect (`llvm-dialect`), LLVM IR (`llvm-ir`), an object file (`obj`) or a
-    /// shared library (`lib`) whose C entry point is `_mlir_ciface_<graph name>`.
-    #[arg(long = "emit", value_parser = ["mlir", "none", "loops", "llvm-dialect", "llvm-ir", "obj", "lib"])]
+    /// shared library (`lib`) whose C entry point is `_mlir_ciface_<graph name>`;
+    /// or compiled for the NPU (partitions that fall back to the CPU are left
+    /// out): assembly (`npu-asm`) or a binary (`npu-bin`).
+    #[arg(long = "emit", value_parser = ["mlir", "none", "loops", "llvm-dialect", "llvm-ir", "obj", "lib", "npu-asm", "npu-bin"])]
     emit: Option<String>,
     /// Ignore the types the model declares for intermediate values and outputs
     /// (to see what shape inference alone derives); outputs keep theirs as `onnx.declared_type`.
@@ -64,9 +74,17 @@ fn main() -> ExitCode {
         print!("{}", onnx::table::markdown());
         return ExitCode::SUCCESS;
     }
-    if [args.import_onnx, args.export_onnx, args.mlir_to_llvmir].iter().filter(|b| **b).count() != 1 {
-        eprintln!("npu-translate: error: choose one translation (--import-onnx, --export-onnx or --mlir-to-llvmir)");
+    if [args.import_onnx, args.export_onnx, args.mlir_to_llvmir, args.mlir_to_npu].iter().filter(|b| **b).count() != 1 {
+        eprintln!("npu-translate: error: choose one translation (--import-onnx, --export-onnx, --mlir-to-llvmir or --mlir-to-npu)");
         return ExitCode::FAILURE;
+    }
+    if args.mlir_to_npu {
+        let ctx = tools::default_context(false);
+        let (mut parsed, _, _) = match parse_input(&args, &ctx, "translating") {
+            Ok(x) => x,
+            Err(code) => return code,
+        };
+        return npu_programs(&args, &ctx, &mut parsed.body, parsed.module, false);
     }
     if args.export_onnx {
         return export(&args);
@@ -140,6 +158,10 @@ fn main() -> ExitCode {
     let emit = args.emit.clone().unwrap_or_else(|| "mlir".into());
     if emit == "none" {
         return ExitCode::SUCCESS;
+    }
+    if emit == "npu-asm" || emit == "npu-bin" {
+        let mut imported = imported;
+        return npu_programs(&args, &ctx, &mut imported.body, imported.module, true);
     }
     if emit != "mlir" {
         let mut imported = imported;
@@ -216,6 +238,58 @@ fn compile(args: &Args, ctx: &ir::Context, body: &mut ir::Body, module: ir::OpId
                 Err(e) => fail(e),
             }
         }
+    }
+}
+
+/// Writes the NPU programs of `module` (compiled first when `lower`) as assembly or a binary.
+fn npu_programs(args: &Args, ctx: &ir::Context, body: &mut ir::Body, module: ir::OpId, lower: bool) -> ExitCode {
+    let fail = |e: String| {
+        eprintln!("npu-translate: error: {}", e);
+        ExitCode::FAILURE
+    };
+    if lower {
+        let pipeline = "builtin.module(onnx-shape-inference, canonicalize)";
+        if let Err(e) = runtime::run(ctx, body, module, pipeline).and_then(|_| runtime::run(ctx, body, module, runtime::npu_path::NPU_PIPELINE)) {
+            eprintln!("{}", e);
+            return fail(format!("could not compile '{}' for the NPU", args.input));
+        }
+    }
+    let emit = args.emit.clone().unwrap_or_else(|| "npu-asm".into());
+    if emit != "npu-asm" && emit != "npu-bin" {
+        return fail(format!("--mlir-to-npu emits npu-asm or npu-bin, not {}", emit));
+    }
+    let programs: Vec<ir::OpId> = body.walk_preorder(module).into_iter().filter(|o| body.op(*o).attr("npu.program").is_some()).collect();
+    let name = |o: ir::OpId| body.op(o).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("").to_string();
+    let chosen: Vec<ir::OpId> = match &args.program {
+        Some(p) => programs.iter().copied().filter(|o| &name(*o) == p).collect(),
+        None => programs.clone(),
+    };
+    if chosen.is_empty() {
+        let all: Vec<String> = programs.iter().map(|o| name(*o)).collect();
+        return fail(match &args.program {
+            Some(p) => format!("no NPU program '{}'; the module has: {}", p, if all.is_empty() { "none".into() } else { all.join(", ") }),
+            None => "the module has no NPU program (npu.program functions; run npu-schedule first)".into(),
+        });
+    }
+    let mut text = String::new();
+    for p in &chosen {
+        match npu::asm::print_program(body, *p) {
+            Ok(t) => text.push_str(&t),
+            Err(e) => return fail(format!("@{}: {}", name(*p), e)),
+        }
+    }
+    if emit == "npu-asm" {
+        return write(&args.output, text.as_bytes());
+    }
+    if chosen.len() != 1 {
+        return fail(format!("--emit=npu-bin writes one program; choose one of {} with --program", chosen.iter().map(|o| name(*o)).collect::<Vec<_>>().join(", ")));
+    }
+    if args.output == "-" {
+        return fail("--emit=npu-bin writes a binary file: give -o FILE".into());
+    }
+    match npu_sim::asm::assemble(&text) {
+        Ok(p) => write(&args.output, &npu_sim::binary::write(&p)),
+        Err(e) => fail(format!("the program does not assemble: {}", e)),
     }
 }
 

@@ -83,6 +83,9 @@ pub fn assemble(src: &str) -> Result<Program, AsmError> {
     })?;
     let mut p = Program::default();
     let mut seen_target = false;
+    // Line starts, so each instruction's line is a binary search (a scan from the start was quadratic).
+    let starts: Vec<usize> = std::iter::once(0).chain(src.bytes().enumerate().filter(|(_, c)| *c == b'\n').map(|(i, _)| i + 1)).collect();
+    let line_of = |pos: usize| starts.partition_point(|s| *s <= pos) as u32;
     for s in &stmts {
         match s {
             Stmt::Label { name, pos } => {
@@ -131,7 +134,7 @@ pub fn assemble(src: &str) -> Result<Program, AsmError> {
             Stmt::Instr { mnemonic, operands, pos } => {
                 let i = instruction(&p, mnemonic, operands, *pos, &at)?;
                 p.instrs.push(i);
-                p.lines.push(line_col(src, *pos).0 as u32);
+                p.lines.push(line_of(*pos));
             }
         }
     }

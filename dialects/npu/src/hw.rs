@@ -1,0 +1,79 @@
+//! The hardware description as the compiler sees it: the figures of the
+//! simulator's `HwConfig` that tiling, scheduling and the cost model read.
+//! Carried in the IR as the `npu.hw` dictionary attribute, so a pass or a
+//! verifier needs nothing but the module; the runtime builds it from the same
+//! TOML the simulator reads.
+
+use ir::attributes::{AttrData, AttrDict, Attribute};
+use ir::{Body, Context, OpId};
+
+/// One row per field: its key in `npu.hw` and its `npu16` value.
+macro_rules! hw_fields {
+    ($($field:ident = $default:expr, $doc:literal;)*) => {
+        /// What the compiler knows of the NPU (see `docs/npu-sim.md`).
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct HwDesc {
+            pub name: String,
+            $(#[doc = $doc] pub $field: u64,)*
+        }
+        impl HwDesc {
+            pub fn npu16() -> HwDesc {
+                HwDesc { name: "npu16".into(), $($field: $default,)* }
+            }
+            pub fn to_attr(&self, ctx: &Context) -> Attribute {
+                let mut d = AttrDict::new();
+                d.set(ctx.ident("name"), Attribute::string(&self.name));
+                $(d.set(ctx.ident(stringify!($field)), Attribute::integer(self.$field as i128, ctx.i64()));)*
+                Attribute::new(AttrData::Dict(d))
+            }
+            pub fn from_attr(a: &Attribute) -> Result<HwDesc, String> {
+                let d = a.as_dict().ok_or("npu.hw must be a dictionary")?;
+                let mut h = HwDesc::npu16();
+                if let Some(n) = d.get("name").and_then(|n| n.as_str()) { h.name = n.to_string(); }
+                $(if let Some(v) = d.get(stringify!($field)) {
+                    let v = v.as_int().filter(|v| *v > 0).ok_or(concat!("npu.hw.", stringify!($field), " must be a positive integer"))?;
+                    h.$field = v as u64;
+                })*
+                Ok(h)
+            }
+        }
+    };
+}
+
+hw_fields! {
+    array_rows = 16, "K of a weight tile (reduction).";
+    array_cols = 16, "N of a weight tile; lanes of every memory row.";
+    fill_latency = 16, "Cycles added once per mx.mul.";
+    f32_rate = 4, "Cycles per f32 row through the array (int8: 1).";
+    spad_rows = 16384, "Scratchpad rows.";
+    acc_rows = 4096, "Accumulator rows.";
+    vector_latency = 4, "Vector pipeline depth, once per instruction.";
+    dram_bytes_per_cycle = 16, "DRAM bandwidth.";
+    dram_latency = 100, "Cycles before a DMA's first byte.";
+    dram_burst_bytes = 64, "Each DMA row moves whole bursts.";
+}
+
+impl HwDesc {
+    /// The description that applies at `op`: the nearest `npu.hw` on it or an ancestor.
+    pub fn of(body: &Body, op: OpId) -> Option<Result<HwDesc, String>> {
+        let mut cur = Some(op);
+        while let Some(o) = cur {
+            if let Some(a) = body.op(o).attr("npu.hw") {
+                return Some(HwDesc::from_attr(a));
+            }
+            cur = body.parent_op(o);
+        }
+        None
+    }
+
+    /// Multiply-accumulates per cycle for an element type (f32 rows take `f32_rate` cycles).
+    pub fn peak_macs(&self, f32: bool) -> u64 {
+        let p = self.array_rows * self.array_cols;
+        if f32 { p / self.f32_rate.max(1) } else { p }
+    }
+
+    /// Cycles of one DMA moving `rows` rows of `row_bytes` bytes.
+    pub fn dma_cycles(&self, rows: u64, row_bytes: u64) -> u64 {
+        self.dram_latency + (rows * row_bytes.div_ceil(self.dram_burst_bytes) * self.dram_burst_bytes).div_ceil(self.dram_bytes_per_cycle)
+    }
+}

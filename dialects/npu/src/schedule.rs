@@ -1,0 +1,173 @@
+//! Schedule-level ops: one per NPU instruction, in program order, inside a
+//! function marked `npu.program`. Operands are attributes named as the
+//! assembly's (`docs/npu-isa.md`), so translation is a walk; scratchpad and
+//! accumulator operands are row numbers chosen by `npu-schedule`'s memory
+//! plan, DRAM operands a program argument and a byte offset. The verifier
+//! checks each against the `npu.hw` description: tiles within the array,
+//! rows within the memories, lane counts, element types.
+
+use crate::hw::HwDesc;
+use ir::dialect::OpDef;
+use ir::{Body, Context, OpId};
+
+/// What one assembly operand is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slot {
+    /// `spad[ROW]`.
+    Spad,
+    /// `acc[ROW]`.
+    Acc,
+    /// `%arg+OFFSET`: a string attribute (the argument) and `<name>_offset`.
+    Dram,
+    /// `name=N`, required.
+    Int,
+    /// `name=N`, default 0 (or the ISA's default) when absent.
+    OptInt,
+    /// `name=V`: an integer or (for f32 clamps) a float.
+    Num,
+    /// A bare word when present (unit attribute).
+    Flag,
+    /// `load` / `exec` / `store`.
+    Queue,
+    /// `sN`.
+    Sem,
+}
+
+pub struct InstDef {
+    /// The assembly mnemonic; the op is `npu.` + it.
+    pub mnemonic: &'static str,
+    /// Element types it takes (empty: none, as `sem.*`).
+    pub dtypes: &'static [&'static str],
+    pub operands: &'static [(&'static str, Slot)],
+}
+
+use Slot::*;
+const BIN: &[(&str, Slot)] = &[("dst", Acc), ("a", Acc), ("b", Acc), ("rows", Int), ("bcast", Flag)];
+const UN: &[(&str, Slot)] = &[("dst", Acc), ("src", Acc), ("rows", Int)];
+const POOL: &[(&str, Slot)] = &[("dst", Acc), ("src", Acc), ("rows", Int), ("window", Int), ("stride", OptInt)];
+const SEM: &[(&str, Slot)] = &[("queue", Queue), ("sem", Sem)];
+const IF: &[&str] = &["i32", "f32"];
+
+/// The instruction set as the compiler emits it.
+pub const INSTS: &[InstDef] = &[
+    InstDef { mnemonic: "dma.load", dtypes: &["i8", "f32"], operands: &[("dst", Spad), ("src", Dram), ("rows", Int), ("cols", Int), ("stride", OptInt), ("pad_top", OptInt), ("pad_bottom", OptInt), ("pad_left", OptInt), ("pad_right", OptInt)] },
+    InstDef { mnemonic: "dma.loadacc", dtypes: IF, operands: &[("dst", Acc), ("src", Dram), ("rows", Int), ("cols", Int), ("stride", OptInt), ("pad_top", OptInt), ("pad_bottom", OptInt), ("pad_left", OptInt), ("pad_right", OptInt)] },
+    InstDef { mnemonic: "dma.store", dtypes: &["i8", "f32"], operands: &[("dst", Dram), ("src", Spad), ("rows", Int), ("cols", Int), ("stride", OptInt)] },
+    InstDef { mnemonic: "dma.storeacc", dtypes: IF, operands: &[("dst", Dram), ("src", Acc), ("rows", Int), ("cols", Int), ("stride", OptInt)] },
+    InstDef { mnemonic: "mx.preload", dtypes: &["i8", "f32"], operands: &[("src", Spad), ("k", Int), ("n", Int)] },
+    InstDef { mnemonic: "mx.mul", dtypes: &["i8", "f32"], operands: &[("dst", Acc), ("src", Spad), ("rows", Int), ("k", Int), ("n", Int), ("loop", OptInt), ("src_stride", OptInt), ("dst_stride", OptInt), ("accumulate", Flag)] },
+    InstDef { mnemonic: "v.add", dtypes: IF, operands: BIN },
+    InstDef { mnemonic: "v.sub", dtypes: IF, operands: BIN },
+    InstDef { mnemonic: "v.mul", dtypes: IF, operands: BIN },
+    InstDef { mnemonic: "v.max", dtypes: IF, operands: BIN },
+    InstDef { mnemonic: "v.min", dtypes: IF, operands: BIN },
+    InstDef { mnemonic: "v.relu", dtypes: IF, operands: UN },
+    InstDef { mnemonic: "v.relu6", dtypes: &["f32"], operands: UN },
+    InstDef { mnemonic: "v.sigmoid", dtypes: &["f32"], operands: UN },
+    InstDef { mnemonic: "v.tanh", dtypes: &["f32"], operands: UN },
+    InstDef { mnemonic: "v.clamp", dtypes: IF, operands: &[("dst", Acc), ("src", Acc), ("rows", Int), ("min", Num), ("max", Num)] },
+    InstDef { mnemonic: "v.poolmax", dtypes: IF, operands: POOL },
+    InstDef { mnemonic: "v.poolavg", dtypes: IF, operands: POOL },
+    InstDef { mnemonic: "v.requant", dtypes: &["i8"], operands: &[("dst", Spad), ("src", Acc), ("rows", Int), ("mult", Int), ("shift", Int), ("zp", OptInt), ("min", OptInt), ("max", OptInt), ("per_channel", Flag)] },
+    InstDef { mnemonic: "v.move", dtypes: IF, operands: &[("dst", Spad), ("src", Acc), ("rows", Int)] },
+    InstDef { mnemonic: "sem.signal", dtypes: &[], operands: SEM },
+    InstDef { mnemonic: "sem.wait", dtypes: &[], operands: SEM },
+    InstDef { mnemonic: "fence", dtypes: &[], operands: &[] },
+    InstDef { mnemonic: "halt", dtypes: &[], operands: &[] },
+];
+
+/// The op name of an instruction (`npu.dma.load`).
+pub fn op_name(def: &InstDef) -> String {
+    format!("npu.{}", def.mnemonic)
+}
+
+pub fn lookup(op_name: &str) -> Option<&'static InstDef> {
+    let m = op_name.strip_prefix("npu.")?;
+    INSTS.iter().find(|d| d.mnemonic == m)
+}
+
+const LAYER_ATTRS: &[ir::dialect::AttrSpec] = &[ir::dialect::required("name", ir::dialect::AttrKind::String)];
+
+pub fn ops() -> Vec<OpDef> {
+    let mut v: Vec<OpDef> = INSTS
+        .iter()
+        .map(|d| OpDef {
+            name: Box::leak(op_name(d).into_boxed_str()),
+            summary: "One NPU instruction (see docs/npu-isa.md).",
+            verify: Some(verify_inst),
+            ..OpDef::DEFAULT
+        })
+        .collect();
+    v.push(OpDef {
+        name: "npu.layer",
+        summary: "Starts a `.layer` of the program: the instructions after it, up to the next marker, belong to the named ONNX node(s).",
+        properties: LAYER_ATTRS,
+        ..OpDef::DEFAULT
+    });
+    v
+}
+
+fn int(body: &Body, op: OpId, name: &str) -> Option<i64> {
+    body.op(op).attr(name).and_then(|a| a.as_int()).map(|v| v as i64)
+}
+
+fn verify_inst(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+    let name = body.name(op);
+    let def = lookup(name.as_str()).ok_or("not an instruction")?;
+    let o = body.op(op);
+    match (def.dtypes.is_empty(), o.attr("dtype").and_then(|a| a.as_str())) {
+        (true, None) => {}
+        (true, Some(_)) => return Err(format!("'{}' takes no element type", def.mnemonic)),
+        (false, Some(t)) if def.dtypes.contains(&t) => {}
+        (false, t) => return Err(format!("'{}' needs dtype one of {}, got {}", def.mnemonic, def.dtypes.join(", "), t.unwrap_or("none"))),
+    }
+    for (field, slot) in def.operands {
+        let a = o.attr(field);
+        let ok = match slot {
+            Spad | Acc | Int => a.and_then(|a| a.as_int()).is_some_and(|v| v >= 0 || *field == "src_stride" || *field == "dst_stride"),
+            OptInt => a.is_none() || a.and_then(|a| a.as_int()).is_some(),
+            Num => a.is_some_and(|a| a.as_int().is_some() || a.as_float().is_some()),
+            Dram => a.and_then(|a| a.as_str()).is_some() && int(body, op, &format!("{}_offset", field)).is_some_and(|v| v >= 0),
+            Flag => true,
+            Queue => a.and_then(|a| a.as_str()).is_some_and(|q| ["load", "exec", "store"].contains(&q)),
+            Sem => a.and_then(|a| a.as_int()).is_some_and(|s| (0..16).contains(&s)),
+        };
+        if !ok {
+            return Err(format!("'{}' operand '{}' is missing or malformed", def.mnemonic, field));
+        }
+    }
+    let Some(hw) = HwDesc::of(body, op) else { return Ok(()) };
+    let hw = hw?;
+    let g = |f: &str| int(body, op, f).unwrap_or(0);
+    let lanes = hw.array_cols as i64;
+    if def.operands.iter().any(|(f, _)| *f == "cols") && !(1..=lanes).contains(&g("cols")) {
+        return Err(format!("cols={} must be in 1..={} (the lanes of a row)", g("cols"), lanes));
+    }
+    if def.operands.iter().any(|(f, _)| *f == "k") {
+        if !(1..=hw.array_rows as i64).contains(&g("k")) || !(1..=lanes).contains(&g("n")) {
+            return Err(format!("a {}x{} weight tile does not fit the {}x{} array", g("k"), g("n"), hw.array_rows, hw.array_cols));
+        }
+    }
+    // Rows touched by each memory operand stay within its memory.
+    let passes = int(body, op, "loop").unwrap_or(1).max(1);
+    for (field, slot) in def.operands {
+        let (cap, mem) = match slot {
+            Spad => (hw.spad_rows as i64, "scratchpad"),
+            Acc => (hw.acc_rows as i64, "accumulator"),
+            _ => continue,
+        };
+        let start = g(field);
+        let rows = match (def.mnemonic, *field) {
+            ("mx.preload", _) => g("k"),
+            ("mx.mul", f) => g("rows") + (passes - 1) * g(&format!("{}_stride", f)).max(0),
+            ("v.poolmax" | "v.poolavg", "src") => (g("rows") - 1) * (if g("stride") == 0 { g("window") } else { g("stride") }) + g("window"),
+            (m, "b") if m.starts_with("v.") && o.attr("bcast").is_some() => 1,
+            (m, "dst") if m.starts_with("dma.") => g("rows") + g("pad_top") + g("pad_bottom"),
+            _ => g("rows"),
+        };
+        if start + rows > cap {
+            return Err(format!("{} rows {}..{} are outside the {} ({} rows)", field, start, start + rows, mem, cap));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,288 @@
+//! Tensor-level ops: what the NPU computes, in NHWC, before tiling. Each op
+//! fuses what the hardware does on the way out of the accumulator: a bias
+//! row, an activation (`none`, `relu`, `relu6`, `clip` with `min`/`max`) and,
+//! for int8, requantization.
+
+use ir::attributes::{AttrData, ArrayData};
+use ir::dialect::{optional, required, AttrKind, AttrSpec, Count, OpDef, Trait};
+use ir::{Body, Context, OpId, Value};
+
+pub const ACTIVATIONS: &[&str] = &["none", "relu", "relu6", "clip"];
+pub const ELTWISE: &[&str] = &["add", "sub", "mul", "max", "min"];
+pub const POOLS: &[&str] = &["max", "avg"];
+
+const CONV_ATTRS: &[AttrSpec] = &[
+    required("strides", AttrKind::Any),
+    required("pads", AttrKind::Any),
+    required("group", AttrKind::Integer),
+    required("act", AttrKind::String),
+    optional("min", AttrKind::Float),
+    optional("max", AttrKind::Float),
+];
+const MATMUL_ATTRS: &[AttrSpec] = &[required("act", AttrKind::String), optional("min", AttrKind::Float), optional("max", AttrKind::Float)];
+const POOL_ATTRS: &[AttrSpec] = &[
+    required("kind", AttrKind::String),
+    required("kernel", AttrKind::Any),
+    required("strides", AttrKind::Any),
+    required("pads", AttrKind::Any),
+    optional("count_include_pad", AttrKind::Integer),
+];
+const ELTWISE_ATTRS: &[AttrSpec] = &[required("kind", AttrKind::String), required("act", AttrKind::String), optional("min", AttrKind::Float), optional("max", AttrKind::Float)];
+const REQUANT_ATTRS: &[AttrSpec] = &[required("mult", AttrKind::Integer), required("shift", AttrKind::Integer), optional("zp", AttrKind::Integer)];
+
+const LAUNCH_ATTRS: &[AttrSpec] = &[required("program", AttrKind::SymbolRef), required("inputs", AttrKind::Array), required("outputs", AttrKind::Array)];
+
+fn verify_launch(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+    let o = body.op(op);
+    let n = |k: &str| o.attr(k).and_then(|a| a.as_array()).map(|a| a.len()).unwrap_or(0);
+    if n("inputs") != o.operands().len() || n("outputs") != o.results().len() {
+        return Err(format!("names {} inputs and {} outputs for {} operands and {} results", n("inputs"), n("outputs"), o.operands().len(), o.results().len()));
+    }
+    let callee = o.attr("program").and_then(|a| a.as_symbol()).map(|s| s.join("::")).unwrap_or_default();
+    let p = ir::symbols::lookup_symbol(body, op, &callee).ok_or_else(|| format!("'{}' does not name a program", callee))?;
+    if body.op(p).attr("npu.program").is_none() {
+        return Err(format!("'{}' is not an npu.program", callee));
+    }
+    Ok(())
+}
+
+pub fn ops() -> Vec<OpDef> {
+    vec![
+        OpDef {
+            name: "npu.conv",
+            summary: "2-D convolution, NHWC input, HWIO filter ([KH, KW, C/group, F]), optional bias [F]; grouped and depthwise; fused activation.",
+            operands: Count::AtLeast(2),
+            results: Count::Exactly(1),
+            traits: &[Trait::Pure],
+            properties: CONV_ATTRS,
+            verify: Some(verify_conv),
+            ..OpDef::DEFAULT
+        },
+        OpDef {
+            name: "npu.matmul",
+            summary: "[M, K] × [K, N] with optional bias [N] and fused activation.",
+            operands: Count::AtLeast(2),
+            results: Count::Exactly(1),
+            traits: &[Trait::Pure],
+            properties: MATMUL_ATTRS,
+            verify: Some(verify_matmul),
+            ..OpDef::DEFAULT
+        },
+        OpDef {
+            name: "npu.pool",
+            summary: "Max or average pooling over NHWC windows (an average of the whole image is a pool with the image as window).",
+            operands: Count::Exactly(1),
+            results: Count::Exactly(1),
+            traits: &[Trait::Pure],
+            properties: POOL_ATTRS,
+            verify: Some(verify_pool),
+            ..OpDef::DEFAULT
+        },
+        OpDef {
+            name: "npu.eltwise",
+            summary: "Elementwise binary op of two same-shaped tensors, with fused activation.",
+            operands: Count::Exactly(2),
+            results: Count::Exactly(1),
+            traits: &[Trait::Pure],
+            properties: ELTWISE_ATTRS,
+            verify: Some(verify_eltwise),
+            ..OpDef::DEFAULT
+        },
+        OpDef {
+            name: "npu.launch",
+            summary: "Runs an NPU program (`@..._program`) on the operands (bound to its `inputs` arguments in order) and returns its `outputs` arguments as tensors.",
+            operands: Count::Any,
+            results: Count::Any,
+            properties: LAUNCH_ATTRS,
+            verify: Some(verify_launch),
+            ..OpDef::DEFAULT
+        },
+        OpDef {
+            name: "npu.requant",
+            summary: "i32 → i8: clamp(round_half_up(x·mult / 2^(31+shift)) + zp), as the vector unit's v.requant.",
+            operands: Count::Exactly(1),
+            results: Count::Exactly(1),
+            traits: &[Trait::Pure],
+            properties: REQUANT_ATTRS,
+            verify: Some(verify_requant),
+            ..OpDef::DEFAULT
+        },
+    ]
+}
+
+/// An integer list attribute (`array<i64: …>` or `[1, 2]`).
+pub fn ints(body: &Body, op: OpId, name: &str) -> Option<Vec<i64>> {
+    match body.op(op).attr(name)?.data() {
+        AttrData::DenseArray { data: ArrayData::Int(v), .. } => Some(v.clone()),
+        AttrData::Array(a) => a.iter().map(|x| x.as_int().map(|v| v as i64)).collect(),
+        _ => None,
+    }
+}
+
+pub fn str_attr<'a>(body: &'a Body, op: OpId, name: &str) -> Option<&'a str> {
+    body.op(op).attr(name)?.as_str()
+}
+
+pub fn float_attr(body: &Body, op: OpId, name: &str) -> Option<f64> {
+    body.op(op).attr(name)?.as_float()
+}
+
+/// Static shape and element type of a tensor value.
+pub fn shape_of(body: &Body, v: Value) -> Result<(Vec<i64>, ir::Type), String> {
+    let t = body.value_type(v);
+    let s = t.shape().ok_or_else(|| format!("expects ranked tensors, got {}", t))?;
+    if s.iter().any(|d| *d < 0) {
+        return Err(format!("expects static shapes, got {}", t));
+    }
+    Ok((s.to_vec(), t.element_type().cloned().ok_or("no element type")?))
+}
+
+fn check_act(body: &Body, op: OpId) -> Result<(), String> {
+    let a = str_attr(body, op, "act").unwrap_or("none");
+    if !ACTIVATIONS.contains(&a) {
+        return Err(format!("unknown activation '{}' (expected one of {})", a, ACTIVATIONS.join(", ")));
+    }
+    if a == "clip" {
+        let (lo, hi) = (float_attr(body, op, "min"), float_attr(body, op, "max"));
+        match (lo, hi) {
+            (Some(l), Some(h)) if l <= h => {}
+            (Some(_), Some(_)) => return Err("clip needs min <= max".into()),
+            _ => return Err("act = \"clip\" needs float min and max".into()),
+        }
+    }
+    Ok(())
+}
+
+fn check_dtypes(body: &Body, op: OpId) -> Result<ir::Type, String> {
+    let o = body.op(op);
+    if o.operands().len() > 3 {
+        return Err(format!("takes at most 3 operands, got {}", o.operands().len()));
+    }
+    let (_, e) = shape_of(body, o.operand(0))?;
+    if !(e.is_float() && e.to_string() == "f32") && e.to_string() != "i8" {
+        return Err(format!("runs on f32 or i8 tensors, not {}", e));
+    }
+    Ok(e)
+}
+
+/// Output size of one windowed dimension.
+pub fn window_out(size: i64, k: i64, stride: i64, pad_lo: i64, pad_hi: i64) -> i64 {
+    (size + pad_lo + pad_hi - k).div_euclid(stride) + 1
+}
+
+fn verify_conv(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+    let o = body.op(op);
+    check_dtypes(body, op)?;
+    check_act(body, op)?;
+    let (x, _) = shape_of(body, o.operand(0))?;
+    let (w, _) = shape_of(body, o.operand(1))?;
+    let (y, _) = shape_of(body, o.result(0))?;
+    if x.len() != 4 || w.len() != 4 || y.len() != 4 {
+        return Err("input, filter and result must be 4-D (NHWC, HWIO, NHWC)".into());
+    }
+    let g = o.attr("group").and_then(|a| a.as_int()).unwrap_or(1) as i64;
+    let strides = ints(body, op, "strides").ok_or("strides must be a list of 2 integers")?;
+    let pads = ints(body, op, "pads").ok_or("pads must be a list of 4 integers")?;
+    if strides.len() != 2 || strides.iter().any(|s| *s < 1) {
+        return Err("strides must be 2 positive integers".into());
+    }
+    if pads.len() != 4 || pads.iter().any(|p| *p < 0) {
+        return Err("pads must be 4 non-negative integers [top, left, bottom, right]".into());
+    }
+    if g < 1 || x[3] % g != 0 || w[3] % g != 0 {
+        return Err(format!("group {} must divide the input channels {} and the filters {}", g, x[3], w[3]));
+    }
+    if w[2] * g != x[3] {
+        return Err(format!("filter has {} input channels per group; the input has {} channels in {} groups", w[2], x[3], g));
+    }
+    if o.operands().len() == 3 {
+        let (b, _) = shape_of(body, o.operand(2))?;
+        if b != [w[3]] {
+            return Err(format!("bias must be [{}], got {:?}", w[3], b));
+        }
+    }
+    let oh = window_out(x[1], w[0], strides[0], pads[0], pads[2]);
+    let ow = window_out(x[2], w[1], strides[1], pads[1], pads[3]);
+    if y != [x[0], oh, ow, w[3]] {
+        return Err(format!("result must be [{}, {}, {}, {}], got {:?}", x[0], oh, ow, w[3], y));
+    }
+    Ok(())
+}
+
+fn verify_matmul(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+    let o = body.op(op);
+    check_dtypes(body, op)?;
+    check_act(body, op)?;
+    let (a, _) = shape_of(body, o.operand(0))?;
+    let (b, _) = shape_of(body, o.operand(1))?;
+    let (y, _) = shape_of(body, o.result(0))?;
+    if a.len() != 2 || b.len() != 2 || a[1] != b[0] {
+        return Err(format!("operands must be [M, K] and [K, N], got {:?} and {:?}", a, b));
+    }
+    if o.operands().len() == 3 && shape_of(body, o.operand(2))?.0 != [b[1]] {
+        return Err(format!("bias must be [{}]", b[1]));
+    }
+    if y != [a[0], b[1]] {
+        return Err(format!("result must be [{}, {}], got {:?}", a[0], b[1], y));
+    }
+    Ok(())
+}
+
+fn verify_pool(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+    let o = body.op(op);
+    check_dtypes(body, op)?;
+    let kind = str_attr(body, op, "kind").unwrap_or("");
+    if !POOLS.contains(&kind) {
+        return Err(format!("unknown pool kind '{}' (expected max or avg)", kind));
+    }
+    let (x, _) = shape_of(body, o.operand(0))?;
+    let (y, _) = shape_of(body, o.result(0))?;
+    let k = ints(body, op, "kernel").filter(|k| k.len() == 2 && k.iter().all(|v| *v > 0)).ok_or("kernel must be 2 positive integers")?;
+    let s = ints(body, op, "strides").filter(|k| k.len() == 2 && k.iter().all(|v| *v > 0)).ok_or("strides must be 2 positive integers")?;
+    let p = ints(body, op, "pads").filter(|k| k.len() == 4 && k.iter().all(|v| *v >= 0)).ok_or("pads must be 4 non-negative integers")?;
+    if x.len() != 4 {
+        return Err("input must be NHWC".into());
+    }
+    if p[0] >= k[0] || p[2] >= k[0] || p[1] >= k[1] || p[3] >= k[1] {
+        return Err("padding must be smaller than the window".into());
+    }
+    let want = [x[0], window_out(x[1], k[0], s[0], p[0], p[2]), window_out(x[2], k[1], s[1], p[1], p[3]), x[3]];
+    if y != want {
+        return Err(format!("result must be {:?}, got {:?}", want, y));
+    }
+    Ok(())
+}
+
+fn verify_eltwise(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+    let o = body.op(op);
+    check_dtypes(body, op)?;
+    check_act(body, op)?;
+    let kind = str_attr(body, op, "kind").unwrap_or("");
+    if !ELTWISE.contains(&kind) {
+        return Err(format!("unknown elementwise kind '{}' (expected one of {})", kind, ELTWISE.join(", ")));
+    }
+    let (a, _) = shape_of(body, o.operand(0))?;
+    let (b, _) = shape_of(body, o.operand(1))?;
+    let (y, _) = shape_of(body, o.result(0))?;
+    if a != b || a != y {
+        return Err(format!("operands and result must have one shape, got {:?}, {:?} and {:?}", a, b, y));
+    }
+    Ok(())
+}
+
+fn verify_requant(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+    let o = body.op(op);
+    let (a, e) = shape_of(body, o.operand(0))?;
+    let (y, r) = shape_of(body, o.result(0))?;
+    if e.to_string() != "i32" || r.to_string() != "i8" {
+        return Err(format!("requantizes i32 to i8, got {} to {}", e, r));
+    }
+    if a != y {
+        return Err("operand and result must have one shape".into());
+    }
+    let shift = o.attr("shift").and_then(|a| a.as_int()).unwrap_or(-1);
+    if !(0..=62).contains(&shift) {
+        return Err(format!("shift must be in 0..=62, got {}", shift));
+    }
+    Ok(())
+}

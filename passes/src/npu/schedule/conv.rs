@@ -1,0 +1,444 @@
+//! Convolutions and matrix products on the array (a matmul is a 1×1 conv
+//! over an M×1 image). Input pixels are scratchpad rows (16 channels in the
+//! lanes); for stride s each input row is stored as s phases (every s-th
+//! pixel together), so the pixels under one tap for a whole output row are
+//! consecutive rows and one `mx.mul` with `loop` covers a block of output
+//! rows. Horizontal padding is written as zero rows by the DMA; vertical
+//! padding is never loaded: a tap simply skips the output rows it would
+//! read padding for (the first tap of each row overwrites, the rest
+//! accumulate). Weights are laid out in tile order in the constant image.
+
+use super::pipeline::{self, Release, Step};
+use super::{const_f32, shape, Dram, Layer};
+use ir::{Body, OpId};
+use npu::asm::{Inst, Operand};
+use npu::hw::HwDesc;
+
+/// The shape of the problem.
+#[derive(Clone, Debug)]
+pub struct Geom {
+    pub h: i64,
+    pub w: i64,
+    pub c: i64,
+    pub kh: i64,
+    pub kw: i64,
+    pub f: i64,
+    pub sh: i64,
+    pub sw: i64,
+    pub pt: i64,
+    pub pl: i64,
+    pub oh: i64,
+    pub ow: i64,
+    pub depthwise: bool,
+}
+
+/// Lanes per block.
+pub const L: i64 = 16;
+
+fn blocks(n: i64) -> i64 {
+    (n + L - 1) / L
+}
+fn bsize(n: i64, b: i64) -> i64 {
+    (n - b * L).min(L)
+}
+
+impl Geom {
+    /// Positions of a stored input row (all phases) and where each phase starts.
+    fn row_layout(&self) -> (i64, Vec<i64>) {
+        let wn = (self.ow - 1) * self.sw + self.kw;
+        let mut offs = vec![];
+        let mut total = 0;
+        for ph in 0..self.sw {
+            offs.push(total);
+            total += if ph < wn { (wn - 1 - ph) / self.sw + 1 } else { 0 };
+        }
+        (total, offs)
+    }
+    fn in_blocks_per_tile(&self) -> i64 {
+        if self.depthwise { 1 } else { blocks(self.c) }
+    }
+    /// Weight rows of one output-channel block.
+    fn w_rows(&self, co: i64) -> i64 {
+        if self.depthwise {
+            self.kh * self.kw * bsize(self.f, co)
+        } else {
+            self.kh * self.kw * self.c
+        }
+    }
+    fn input_rows(&self, r: i64) -> i64 {
+        (r - 1) * self.sh + self.kh
+    }
+}
+
+/// A tiling: output rows per block and whether all weights stay resident.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    pub rows: i64,
+    pub stationary: bool,
+    pub cycles: u64,
+    pub dram_bytes: u64,
+}
+
+/// Scratchpad and accumulator rows a plan needs: (spad, acc).
+fn footprint(g: &Geom, rows: i64, stationary: bool) -> (i64, i64) {
+    let (row_len, _) = g.row_layout();
+    let input = g.in_blocks_per_tile() * g.input_rows(rows) * row_len;
+    let nco = blocks(g.f);
+    let weights = if stationary { (0..nco).map(|co| g.w_rows(co)).sum::<i64>() } else { 2 * (0..nco).map(|co| g.w_rows(co)).max().unwrap_or(0) };
+    (2 * input + weights, nco + 2 * rows * g.ow)
+}
+
+/// Modelled cycles and DRAM bytes of a plan (the cost model `plan` minimizes).
+fn cost(g: &Geom, hw: &HwDesc, rows: i64, stationary: bool) -> (u64, u64) {
+    let rate = hw.f32_rate as i64;
+    let nrb = (g.oh + rows - 1) / rows;
+    let nco = blocks(g.f);
+    let ncb = g.in_blocks_per_tile();
+    let (row_len, _) = g.row_layout();
+    let row_bytes = |cols: i64| ((cols * 4 + hw.dram_burst_bytes as i64 - 1) / hw.dram_burst_bytes as i64 * hw.dram_burst_bytes as i64) as u64;
+    let dma = |nrows: i64, cols: i64| hw.dram_latency + (nrows as u64 * row_bytes(cols)).div_ceil(hw.dram_bytes_per_cycle);
+    let mut compute = 0u64;
+    let mut load = 0u64;
+    let mut bytes = 0u64;
+    let steps = nrb * nco;
+    let combos = g.kh * g.kw * ncb;
+    // Per step: each combo preloads k rows and multiplies rows·ow rows.
+    compute += (steps * combos * (L + hw.fill_latency as i64) + nrb * nco * combos * rows * g.ow * rate) as u64;
+    compute += (steps * 2 * (rows * g.ow + hw.vector_latency as i64)) as u64;
+    let in_fills = if g.depthwise { steps } else { nrb };
+    let in_dmas = if g.sw == 1 && row_len == g.w { ncb } else { ncb * g.input_rows(rows) * g.sw };
+    load += in_fills as u64 * (in_dmas as u64 * hw.dram_latency + (g.input_rows(rows) * g.w) as u64 * ncb as u64 * row_bytes(L.min(g.c)) / hw.dram_bytes_per_cycle);
+    bytes += (in_fills * g.input_rows(rows).min(g.h) * g.w * L.min(g.c) * ncb * 4) as u64;
+    let all_w: i64 = (0..nco).map(|co| g.w_rows(co) * bsize(g.f, co)).sum();
+    let w_fetches = if stationary { 1 } else { nrb };
+    load += w_fetches as u64 * (0..nco).map(|co| dma(g.w_rows(co), bsize(g.f, co))).sum::<u64>();
+    bytes += (w_fetches * all_w * 4) as u64;
+    let store = steps as u64 * dma(rows * g.ow, L.min(g.f));
+    bytes += (g.oh * g.ow * g.f * 4) as u64;
+    (compute.max(load).max(store) + hw.dram_latency * 2, bytes)
+}
+
+/// The tiling with the fewest modelled cycles (then the fewest DRAM bytes) that fits.
+pub fn plan(g: &Geom, hw: &HwDesc) -> Result<Plan, String> {
+    let mut best: Option<Plan> = None;
+    for stationary in [true, false] {
+        for rows in 1..=g.oh {
+            let (spad, acc) = footprint(g, rows, stationary);
+            if spad > hw.spad_rows as i64 || acc > hw.acc_rows as i64 {
+                continue;
+            }
+            let (cycles, dram_bytes) = cost(g, hw, rows, stationary);
+            let p = Plan { rows, stationary, cycles, dram_bytes };
+            if best.as_ref().is_none_or(|b| (p.cycles, p.dram_bytes) < (b.cycles, b.dram_bytes)) {
+                best = Some(p);
+            }
+        }
+    }
+    best.ok_or_else(|| {
+        let (spad, acc) = footprint(g, 1, false);
+        if spad > hw.spad_rows as i64 {
+            format!("the smallest tile needs {} scratchpad rows; the scratchpad has {}", spad, hw.spad_rows)
+        } else {
+            format!("the smallest tile needs {} accumulator rows; the accumulator has {}", acc, hw.acc_rows)
+        }
+    })
+}
+
+/// Weights in tile order: per output block, per (kh, input block, kw), a k×n tile.
+fn pack_weights(g: &Geom, w: &[f32]) -> Vec<f32> {
+    // w is HWIO: [kh][kw][c/group][f].
+    let cin = if g.depthwise { 1 } else { g.c };
+    let at = |kh: i64, kw: i64, ci: i64, co: i64| w[(((kh * g.kw + kw) * cin + ci) * g.f + co) as usize];
+    let mut out = vec![];
+    for co in 0..blocks(g.f) {
+        let n = bsize(g.f, co);
+        for kh in 0..g.kh {
+            let cbs: Vec<i64> = if g.depthwise { vec![co] } else { (0..blocks(g.c)).collect() };
+            for cb in cbs {
+                let k = if g.depthwise { n } else { bsize(g.c, cb) };
+                for kw in 0..g.kw {
+                    for i in 0..k {
+                        for j in 0..n {
+                            let v = if g.depthwise {
+                                if i == j { at(kh, kw, 0, co * L + j) } else { 0.0 }
+                            } else {
+                                at(kh, kw, cb * L + i, co * L + j)
+                            };
+                            out.push(v);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn act_insts(out: &mut Vec<Inst>, body: &Body, op: OpId, dst: i64, rows: i64) {
+    let act = npu::tensor_ops::str_attr(body, op, "act").unwrap_or("none");
+    let u = |m: &'static str| Inst::new(m, Some("f32")).i("dst", dst).i("src", dst).i("rows", rows);
+    match act {
+        "relu" => out.push(u("v.relu")),
+        "relu6" => out.push(u("v.relu6")),
+        "clip" => {
+            let lo = npu::tensor_ops::float_attr(body, op, "min").unwrap_or(f64::MIN) as f32;
+            let hi = npu::tensor_ops::float_attr(body, op, "max").unwrap_or(f64::MAX) as f32;
+            out.push(u("v.clamp").with("min", Operand::Float(lo)).with("max", Operand::Float(hi)));
+        }
+        _ => {}
+    }
+}
+
+pub fn act_of(body: &Body, op: OpId, out: &mut Vec<Inst>, dst: i64, rows: i64) {
+    act_insts(out, body, op, dst, rows)
+}
+
+/// The geometry of `npu.conv` or `npu.matmul`.
+fn geometry(body: &Body, op: OpId) -> Geom {
+    let o = body.op(op);
+    if body.name(op).as_str() == "npu.matmul" {
+        let a = shape(body, o.operand(0));
+        let b = shape(body, o.operand(1));
+        return Geom { h: a[0], w: 1, c: a[1], kh: 1, kw: 1, f: b[1], sh: 1, sw: 1, pt: 0, pl: 0, oh: a[0], ow: 1, depthwise: false };
+    }
+    let x = shape(body, o.operand(0));
+    let w = shape(body, o.operand(1));
+    let y = shape(body, o.result(0));
+    let s = npu::tensor_ops::ints(body, op, "strides").unwrap_or(vec![1, 1]);
+    let p = npu::tensor_ops::ints(body, op, "pads").unwrap_or(vec![0; 4]);
+    let g = o.attr("group").and_then(|a| a.as_int()).unwrap_or(1) as i64;
+    Geom { h: x[1], w: x[2], c: x[3], kh: w[0], kw: w[1], f: w[3], sh: s[0], sw: s[1], pt: p[0], pl: p[1], oh: y[1], ow: y[2], depthwise: g > 1 }
+}
+
+pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> Result<(), String> {
+    let g = geometry(body, op);
+    if g.depthwise && g.c != g.f {
+        return Err("grouped convolution other than depthwise".into());
+    }
+    let hw = l.hw;
+    let o = body.op(op);
+    let wv = const_f32(body, o.operand(1))?;
+    let wdram = l.consts.push(&pack_weights(&g, &wv));
+    let nco = blocks(g.f);
+    let bias = match o.operands().get(2) {
+        Some(b) => {
+            let bv = const_f32(body, *b)?;
+            let mut rows = vec![0.0f32; (nco * L) as usize];
+            rows[..bv.len()].copy_from_slice(&bv);
+            Some(l.consts.push(&rows))
+        }
+        None => None,
+    };
+    let p = plan(&g, hw)?;
+    let (row_len, phase_off) = g.row_layout();
+    let ncb_tile = g.in_blocks_per_tile();
+    let in_slot = ncb_tile * g.input_rows(p.rows) * row_len;
+    let w_offs: Vec<i64> = (0..nco).scan(0, |s, co| {
+        let o = *s;
+        *s += g.w_rows(co);
+        Some(o)
+    }).collect();
+    let w_slot = (0..nco).map(|co| g.w_rows(co)).max().unwrap_or(0);
+    // Scratchpad: two input slots, then weights (all, or two slots). Accumulator: bias rows, two output slots.
+    let spad_w = 2 * in_slot;
+    let acc_out = nco;
+    let out_slot = p.rows * g.ow;
+    let mut prologue = vec![];
+    if let Some(b) = &bias {
+        prologue.push(Inst::new("dma.loadacc", Some("f32")).i("dst", 0).with("src", b.at(0)).i("rows", nco).i("cols", L));
+    }
+    let w_dma = |co: i64, dst: i64| {
+        let n = bsize(g.f, co);
+        Inst::new("dma.load", Some("f32")).i("dst", dst).with("src", wdram.at(weight_offset(&g, co) * 4)).i("rows", g.w_rows(co)).i("cols", n)
+    };
+    if p.stationary {
+        for co in 0..nco {
+            prologue.push(w_dma(co, spad_w + w_offs[co as usize]));
+        }
+    }
+    let nrb = (g.oh + p.rows - 1) / p.rows;
+    // Step order: dense convs reuse an input tile across output blocks; depthwise ones need one block each.
+    let mut order = vec![];
+    if g.depthwise {
+        for co in 0..nco {
+            for rb in 0..nrb {
+                order.push((rb, co));
+            }
+        }
+    } else {
+        for rb in 0..nrb {
+            for co in 0..nco {
+                order.push((rb, co));
+            }
+        }
+    }
+    let (mut in_fill, mut w_fill) = (0i64, 0i64);
+    let mut steps = vec![];
+    let mut cur_in = (-1, -1);
+    let x = &ins[0];
+    for (t, &(rb, co)) in order.iter().enumerate() {
+        let oh0 = rb * p.rows;
+        let oh1 = ((rb + 1) * p.rows).min(g.oh);
+        let ih_lo = oh0 * g.sh - g.pt;
+        let nr = g.input_rows(oh1 - oh0);
+        let mut step = Step::default();
+        let cbs: Vec<i64> = if g.depthwise { vec![co] } else { (0..blocks(g.c)).collect() };
+        let key = if g.depthwise { (rb, co) } else { (rb, 0) };
+        if key != cur_in {
+            cur_in = key;
+            let base = (in_fill % 2) * in_slot;
+            in_fill += 1;
+            let mut dmas = vec![];
+            let v_lo = ih_lo.max(0);
+            let v_hi = (ih_lo + nr - 1).min(g.h - 1);
+            for (cbi, &cb) in cbs.iter().enumerate() {
+                let k = bsize(g.c, cb);
+                let tile = base + cbi as i64 * g.input_rows(p.rows) * row_len;
+                if v_lo > v_hi {
+                    continue;
+                }
+                if g.sw == 1 && g.pl == 0 && row_len == g.w {
+                    let src = x.at(((v_lo * g.w) * g.c + cb * L) * 4);
+                    dmas.push(Inst::new("dma.load", Some("f32")).i("dst", tile + (v_lo - ih_lo) * row_len).with("src", src).i("rows", (v_hi - v_lo + 1) * g.w).i("cols", k).i("stride", g.c * 4));
+                    continue;
+                }
+                let wn = (g.ow - 1) * g.sw + g.kw;
+                for ih in v_lo..=v_hi {
+                    for ph in 0..g.sw {
+                        let n_ph = if ph < wn { (wn - 1 - ph) / g.sw + 1 } else { 0 };
+                        if n_ph == 0 {
+                            continue;
+                        }
+                        let p0 = g.pl + (ph - g.pl).rem_euclid(g.sw);
+                        let p_end = (wn - 1).min(g.pl + g.w - 1);
+                        let cnt = if p0 <= p_end { (p_end - p0) / g.sw + 1 } else { 0 };
+                        let before = ((p0 - ph) / g.sw).min(n_ph);
+                        let after = n_ph - before - cnt;
+                        let dst = tile + (ih - ih_lo) * row_len + phase_off[ph as usize];
+                        let src = x.at(((ih * g.w + (p0 - g.pl).max(0)) * g.c + cb * L) * 4);
+                        let mut d = Inst::new("dma.load", Some("f32")).i("dst", dst).with("src", src).i("rows", cnt).i("cols", k).i("stride", g.sw * g.c * 4);
+                        if before > 0 {
+                            d = d.i("pad_top", before);
+                        }
+                        if after > 0 {
+                            d = d.i("pad_bottom", after);
+                        }
+                        dmas.push(d);
+                    }
+                }
+            }
+            step.loads.push((0, dmas));
+        }
+        let w_base = if p.stationary {
+            spad_w + w_offs[co as usize]
+        } else {
+            let b = spad_w + (w_fill % 2) * w_slot;
+            w_fill += 1;
+            step.loads.push((1, vec![w_dma(co, b)]));
+            b
+        };
+        let in_base = ((in_fill - 1) % 2) * in_slot;
+        let acc = acc_out + (t as i64 % 2) * out_slot;
+        let n = bsize(g.f, co);
+        let mut tile_row = 0;
+        let c = &mut step.compute;
+        for kh in 0..g.kh {
+            // Output rows whose input row under this tap is inside the image.
+            let a = ((g.pt - kh + g.sh - 1).div_euclid(g.sh)).max(oh0);
+            let b = ((g.h - 1 + g.pt - kh).div_euclid(g.sh)).min(oh1 - 1);
+            for (cbi, &cb) in cbs.iter().enumerate() {
+                let k = if g.depthwise { n } else { bsize(g.c, cb) };
+                for kw in 0..g.kw {
+                    let here = tile_row;
+                    tile_row += k;
+                    if a > b {
+                        continue;
+                    }
+                    c.push(Inst::new("mx.preload", Some("f32")).i("src", w_base + here).i("k", k).i("n", n));
+                    // Pieces: rows this combo writes first (overwrite) or adds to.
+                    let first = |oh: i64| cbi == 0 && kw == 0 && (g.pt - oh * g.sh).max(0) == kh;
+                    let mut oh = a;
+                    while oh <= b {
+                        let f0 = first(oh);
+                        let mut end = oh;
+                        while end < b && first(end + 1) == f0 {
+                            end += 1;
+                        }
+                        let src = in_base + cbi as i64 * g.input_rows(p.rows) * row_len + (oh * g.sh - g.pt + kh - ih_lo) * row_len + phase_off[(kw % g.sw) as usize] + kw / g.sw;
+                        let mut m = Inst::new("mx.mul", Some("f32")).i("dst", acc + (oh - oh0) * g.ow).i("src", src).i("rows", g.ow).i("k", k).i("n", n);
+                        if end > oh {
+                            m = m.i("loop", end - oh + 1).i("src_stride", g.sh * row_len).i("dst_stride", g.ow);
+                        }
+                        if !f0 {
+                            m = m.with("accumulate", Operand::Flag);
+                        }
+                        c.push(m);
+                        oh = end + 1;
+                    }
+                }
+            }
+        }
+        let rows = (oh1 - oh0) * g.ow;
+        if bias.is_some() {
+            c.push(Inst::new("v.add", Some("f32")).i("dst", acc).i("a", acc).i("b", co).i("rows", rows).with("bcast", Operand::Flag));
+        }
+        act_insts(c, body, op, acc, rows);
+        step.stores.push(Inst::new("dma.storeacc", Some("f32")).with("dst", out.at((oh0 * g.ow * g.f + co * L) * 4)).i("src", acc).i("rows", rows).i("cols", n).i("stride", g.f * 4));
+        let _ = t;
+        steps.push(step);
+    }
+    let releases: Vec<Release> = if p.stationary { vec![Release::Exec] } else { vec![Release::Exec, Release::Exec] };
+    pipeline::emit(l.out, prologue, steps, &releases, true);
+    Ok(())
+}
+
+/// Float offset of an output block's weights in the packed image.
+fn weight_offset(g: &Geom, co: i64) -> i64 {
+    (0..co).map(|b| g.w_rows(b) * bsize(g.f, b)).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn g(h: i64, c: i64, k: i64, f: i64, s: i64, p: i64) -> Geom {
+        let o = (h + 2 * p - k) / s + 1;
+        Geom { h, w: h, c, kh: k, kw: k, f, sh: s, sw: s, pt: p, pl: p, oh: o, ow: o, depthwise: false }
+    }
+
+    #[test]
+    fn plans_fit_the_memories_and_prefer_fewer_cycles() {
+        let hw = HwDesc::npu16();
+        for geom in [g(56, 64, 3, 64, 1, 1), g(224, 3, 7, 64, 2, 3), g(7, 512, 3, 512, 1, 1), g(14, 256, 1, 512, 2, 0)] {
+            let p = plan(&geom, &hw).unwrap();
+            let (spad, acc) = footprint(&geom, p.rows, p.stationary);
+            assert!(spad <= hw.spad_rows as i64 && acc <= hw.acc_rows as i64, "{:?} {:?}", geom, p);
+            // No fitting candidate is modelled faster.
+            for rows in 1..=geom.oh {
+                for st in [true, false] {
+                    let (s, a) = footprint(&geom, rows, st);
+                    if s <= hw.spad_rows as i64 && a <= hw.acc_rows as i64 {
+                        assert!(cost(&geom, &hw, rows, st).0 >= p.cycles);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_memory_too_small_is_named() {
+        let hw = HwDesc { spad_rows: 64, ..HwDesc::npu16() };
+        let e = plan(&g(56, 64, 3, 64, 1, 1), &hw).unwrap_err();
+        assert!(e.contains("scratchpad rows; the scratchpad has 64"), "{}", e);
+        let hw = HwDesc { acc_rows: 8, ..HwDesc::npu16() };
+        let e = plan(&g(56, 64, 3, 64, 1, 1), &hw).unwrap_err();
+        assert!(e.contains("accumulator rows; the accumulator has 8"), "{}", e);
+    }
+
+    #[test]
+    fn row_layout_puts_each_phase_together() {
+        // Stride 2, 7-wide output of a 3-wide kernel: 15 positions, 8 even then 7 odd.
+        let geom = Geom { h: 14, w: 14, c: 16, kh: 3, kw: 3, f: 16, sh: 2, sw: 2, pt: 1, pl: 1, oh: 7, ow: 7, depthwise: false };
+        assert_eq!(geom.row_layout(), (15, vec![0, 8]));
+    }
+}

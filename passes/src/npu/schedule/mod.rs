@@ -1,0 +1,272 @@
+//! `npu-schedule`: each NPU partition's tensor-level `npu` ops become one
+//! program of schedule-level ops (one per instruction), in a function
+//! `@<partition>_program` marked `npu.program`; the partition's body becomes
+//! an `npu.launch` of it. Per layer: tile sizes chosen by the cost model
+//! from the hardware description ([`conv::plan`]), buffers placed in the
+//! scratchpad and accumulator for that layer's lifetime, DMA overlapped with
+//! compute through semaphores ([`pipeline`]), and a `fence` before the next
+//! layer reads what this one wrote. Constants (weights in tile order, bias
+//! rows, reciprocal rows) are laid out in one DRAM image, the `%weights`
+//! argument, kept on the program as `npu.const_image`.
+
+pub mod conv;
+pub mod pipeline;
+pub mod vector;
+
+use ir::attributes::{AttrData, Attribute};
+use ir::pass::{Pass, PassContext};
+use ir::{Body, Context, InsertPoint, OpId, OperationState, Value};
+use npu::asm::{args_to_attr, Inst, ProgramArg};
+use npu::hw::HwDesc;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+pub struct NpuSchedule;
+
+/// A tensor in DRAM: a program argument and a byte offset.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dram {
+    pub arg: String,
+    pub offset: i64,
+}
+
+impl Dram {
+    pub fn at(&self, bytes: i64) -> npu::asm::Operand {
+        npu::asm::Operand::Dram(self.arg.clone(), self.offset + bytes)
+    }
+}
+
+/// The constant image: f32 values, each block 64-byte aligned.
+#[derive(Default)]
+pub struct ConstImage {
+    pub data: Vec<f32>,
+}
+
+pub const CONST_ARG: &str = "weights";
+
+impl ConstImage {
+    pub fn push(&mut self, v: &[f32]) -> Dram {
+        let off = self.data.len() as i64 * 4;
+        self.data.extend_from_slice(v);
+        while self.data.len() % 16 != 0 {
+            self.data.push(0.0);
+        }
+        Dram { arg: CONST_ARG.into(), offset: off }
+    }
+}
+
+/// What every kernel gets.
+pub struct Layer<'a> {
+    pub hw: &'a HwDesc,
+    pub out: &'a mut Vec<Inst>,
+    pub consts: &'a mut ConstImage,
+}
+
+/// The f32 contents of a constant operand.
+pub fn const_f32(body: &Body, v: Value) -> Result<Vec<f32>, String> {
+    let d = body.defining_op(v).filter(|d| body.name(*d).as_str() == "onnx.Constant").ok_or("operand is not a constant")?;
+    let a = body.op(d).attr("value").ok_or("constant without value")?;
+    let n = body.value_type(v).num_elements().ok_or("constant of unknown size")? as usize;
+    let (bytes, splat): (&[u8], bool) = match a.data() {
+        AttrData::Dense { data, .. } => (&data.bytes, data.splat),
+        AttrData::DenseResource { resource, .. } => (resource.blob.get().ok_or("constant resource without data")?.bytes(), false),
+        _ => return Err("constant is not an elements attribute".into()),
+    };
+    let at = |i: usize| f32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().unwrap());
+    if splat {
+        return Ok(vec![at(0); n]);
+    }
+    if bytes.len() < 4 * n {
+        return Err("constant data is short".into());
+    }
+    Ok((0..n).map(at).collect())
+}
+
+pub fn shape(body: &Body, v: Value) -> Vec<i64> {
+    body.value_type(v).shape().map(|s| s.to_vec()).unwrap_or_default()
+}
+
+/// A transpose that only moves unit dims is a reshape: the same bytes.
+fn is_alias(body: &Body, op: OpId) -> bool {
+    match body.name(op).as_str() {
+        "onnx.Reshape" | "onnx.Flatten" => true,
+        "onnx.Transpose" => {
+            let s = shape(body, body.op(op).operand(0));
+            let Some(p) = npu::tensor_ops::ints(body, op, "perm") else { return false };
+            let moved: Vec<i64> = p.into_iter().filter(|d| s[*d as usize] != 1).collect();
+            moved.windows(2).all(|w| w[0] < w[1])
+        }
+        _ => false,
+    }
+}
+
+fn layer_name(body: &Body, op: OpId) -> String {
+    fn names(l: &ir::Location, out: &mut Vec<String>) {
+        match &*l.data() {
+            ir::location::LocData::Name { name, .. } => out.push(name.clone()),
+            ir::location::LocData::Fused { locs, .. } => locs.iter().for_each(|l| names(l, out)),
+            _ => {}
+        }
+    }
+    let mut v = vec![];
+    names(&body.op(op).loc, &mut v);
+    v.dedup();
+    if v.is_empty() {
+        body.name(op).as_str().to_string()
+    } else {
+        v.join("+")
+    }
+}
+
+/// Schedules one partition; returns the program's instructions, arguments and constant image.
+pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>, Vec<ProgramArg>, ConstImage, Vec<String>, Vec<String>), String> {
+    let entry = body.entry_block(f).ok_or("partition without body")?;
+    let ret = body.last_op(entry).ok_or("empty partition")?;
+    let mut dram: HashMap<Value, Dram> = HashMap::new();
+    let mut args = vec![];
+    let mut in_names = vec![];
+    let dtype = |v: Value| body.value_type(v).element_type().map(|e| e.to_string()).unwrap_or_default();
+    for (i, a) in body.block_args(entry).iter().enumerate() {
+        let name = format!("in{}", i);
+        args.push(ProgramArg { name: name.clone(), dir: "in".into(), dtype: dtype(*a), shape: shape(body, *a) });
+        dram.insert(*a, Dram { arg: name.clone(), offset: 0 });
+        in_names.push(name);
+    }
+    // Returned values: their alias roots become the output arguments.
+    let root = |mut v: Value| {
+        while let Some(d) = body.defining_op(v).filter(|d| is_alias(body, *d)) {
+            v = body.op(d).operand(0);
+        }
+        v
+    };
+    let mut out_of: HashMap<Value, String> = HashMap::new();
+    let mut out_names = vec![];
+    for (i, r) in body.op(ret).operands().iter().enumerate() {
+        let rv = root(*r);
+        if body.value_block(rv) == Some(entry) && body.defining_op(rv).is_none() {
+            return Err("a partition result is one of its arguments".into());
+        }
+        let name = out_of.entry(rv).or_insert_with(|| format!("out{}", i)).clone();
+        if !args.iter().any(|a: &ProgramArg| a.name == name) {
+            args.push(ProgramArg { name: name.clone(), dir: "out".into(), dtype: dtype(rv), shape: shape(body, rv) });
+        }
+        out_names.push(name);
+    }
+    let mut insts = vec![];
+    let mut consts = ConstImage::default();
+    let mut temps = 0;
+    for op in body.block_ops(entry) {
+        let name = body.name(op);
+        let n = name.as_str();
+        if n == "onnx.Constant" || n == "func.return" {
+            continue;
+        }
+        if is_alias(body, op) {
+            let x = body.op(op).operand(0);
+            let d = dram.get(&x).cloned().ok_or_else(|| format!("{}: input not in DRAM", body.op(op).loc))?;
+            dram.insert(body.op(op).result(0), d);
+            continue;
+        }
+        if !n.starts_with("npu.") {
+            return Err(format!("{}: '{}' has no NPU schedule (run convert-onnx-to-npu and canonicalize first)", body.op(op).loc, n));
+        }
+        let y = body.op(op).result(0);
+        let out = match out_of.get(&y) {
+            Some(a) => Dram { arg: a.clone(), offset: 0 },
+            None => {
+                let a = format!("t{}", temps);
+                temps += 1;
+                args.push(ProgramArg { name: a.clone(), dir: "out".into(), dtype: dtype(y), shape: shape(body, y) });
+                Dram { arg: a, offset: 0 }
+            }
+        };
+        dram.insert(y, out.clone());
+        let ins: Vec<Dram> = body.op(op).operands().iter().filter_map(|v| dram.get(v).cloned()).collect();
+        insts.push(Inst::layer(&layer_name(body, op)));
+        let mut l = Layer { hw, out: &mut insts, consts: &mut consts };
+        let r = match n {
+            "npu.conv" | "npu.matmul" => conv::emit(&mut l, body, op, &ins, &out),
+            "npu.eltwise" => vector::eltwise(&mut l, body, op, &ins, &out),
+            "npu.pool" => vector::pool(&mut l, body, op, &ins, &out),
+            _ => Err(format!("'{}' has no schedule yet", n)),
+        };
+        r.map_err(|e| format!("{}: {}: {}", body.op(op).loc, n, e))?;
+    }
+    insts.push(Inst::new("halt", None));
+    let total = consts.data.len().max(16) as i64;
+    consts.data.resize(total as usize, 0.0);
+    args.push(ProgramArg { name: CONST_ARG.into(), dir: "in".into(), dtype: "f32".into(), shape: vec![total] });
+    Ok((insts, args, consts, in_names, out_names))
+}
+
+fn strings(v: &[String]) -> Attribute {
+    Attribute::new(AttrData::Array(v.iter().map(|s| Attribute::string(s)).collect()))
+}
+
+impl Pass for NpuSchedule {
+    fn argument(&self) -> &'static str {
+        "npu-schedule"
+    }
+    fn display_name(&self) -> &'static str {
+        "NpuSchedule"
+    }
+    fn run(&mut self, cx: &mut PassContext, module: OpId) -> Result<(), String> {
+        let ctx = cx.ctx;
+        let body = &mut *cx.body;
+        let hw = super::partition::module_hw(body, module)?;
+        let mb = body.region_blocks(body.op(module).regions()[0])[0];
+        let funcs: Vec<OpId> = body.block_ops(mb).filter(|f| body.op(*f).attr("npu.partition").and_then(|a| a.as_str()) == Some("npu") && body.entry_block(*f).is_some()).collect();
+        for f in funcs {
+            let entry = body.entry_block(f).unwrap();
+            if body.block_ops(entry).any(|o| body.name(o).as_str() == "npu.launch") {
+                continue;
+            }
+            let (insts, args, consts, ins, outs) = schedule_function(body, f, &hw)?;
+            build_program(ctx, body, f, &hw, insts, args, consts, ins, outs)?;
+        }
+        if body.op(module).attr("npu.hw").is_none() {
+            body.op_mut(module).attributes.set(ctx.ident("npu.hw"), hw.to_attr(ctx));
+        }
+        Ok(())
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn build_program(ctx: &Context, body: &mut Body, f: OpId, hw: &HwDesc, insts: Vec<Inst>, args: Vec<ProgramArg>, consts: ConstImage, ins: Vec<String>, outs: Vec<String>) -> Result<(), String> {
+    let fname = body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("npu").to_string();
+    let pname = format!("{}_program", fname);
+    let loc = body.op(f).loc.clone();
+    let (pf, pb) = func::FunctionBuilder::create(ctx, body, &pname, &[], &[], loc.clone());
+    body.op_mut(pf).properties.set(ctx.ident("sym_visibility"), Attribute::string("private"));
+    let a = &mut body.op_mut(pf).attributes;
+    a.set(ctx.ident("npu.program"), Attribute::unit());
+    a.set(ctx.ident("npu.hw"), hw.to_attr(ctx));
+    a.set(ctx.ident("npu.args"), args_to_attr(ctx, &args));
+    let bytes: Vec<u8> = consts.data.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let ty = ctx.intern_type(ir::types::TypeData::RankedTensor { shape: vec![consts.data.len() as i64], elem: ctx.f32(), encoding: None });
+    let image = Attribute::new(AttrData::DenseResource { ty, resource: ir::attributes::Resource::new(&format!("{}_weights", fname), 64, Arc::new(bytes)) });
+    body.op_mut(pf).attributes.set(ctx.ident("npu.const_image"), image);
+    body.insert(pf, InsertPoint::Before(f));
+    let ret = func::FunctionBuilder::ret(ctx, body, pb, &[], loc.clone());
+    npu::asm::build(ctx, body, InsertPoint::Before(ret), &insts, &loc)?;
+    // The partition now launches the program.
+    let entry = body.entry_block(f).unwrap();
+    let old_ret = body.last_op(entry).unwrap();
+    let results: Vec<ir::Type> = body.op(old_ret).operands().iter().map(|v| body.value_type(*v).clone()).collect();
+    let operands = body.block_args(entry).to_vec();
+    let st = OperationState::new(ctx.op_name("npu.launch"), loc.clone())
+        .operands(&operands)
+        .results(&results)
+        .property(ctx.ident("program"), Attribute::symbol(&pname))
+        .property(ctx.ident("inputs"), strings(&ins))
+        .property(ctx.ident("outputs"), strings(&outs));
+    let launch = body.build(st, InsertPoint::Before(old_ret));
+    let rs = body.op(launch).results().to_vec();
+    body.set_operands(old_ret, &rs);
+    // Everything else in the partition is dead now.
+    let dead: Vec<OpId> = body.block_ops(entry).filter(|o| *o != launch && *o != old_ret).collect();
+    for o in dead.into_iter().rev() {
+        body.erase(o);
+    }
+    Ok(())
+}

@@ -1,0 +1,179 @@
+//! Kernels of the vector unit: elementwise ops on two streamed tensors, and
+//! pooling. Data comes into the accumulator by DMA, is combined row by row
+//! (a row is 16 lanes), and goes back out.
+
+use super::conv::{act_of, L};
+use super::pipeline::{self, Release, Step};
+use super::{shape, Dram, Layer};
+use ir::{Body, OpId};
+use npu::asm::{Inst, Operand};
+
+/// `npu.eltwise`: both operands viewed as flat rows of 16 elements.
+pub fn eltwise(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> Result<(), String> {
+    let n: i64 = shape(body, body.op(op).result(0)).iter().product();
+    let rows = (n + L - 1) / L;
+    let tail = n - (rows - 1) * L;
+    let kind = npu::tensor_ops::str_attr(body, op, "kind").unwrap_or("add");
+    let mnemonic = match kind {
+        "add" => "v.add",
+        "sub" => "v.sub",
+        "mul" => "v.mul",
+        "max" => "v.max",
+        "min" => "v.min",
+        k => return Err(format!("unknown elementwise kind '{}'", k)),
+    };
+    // Two slots, each holding a chunk of both operands.
+    let chunk = (l.hw.acc_rows as i64 / 4).min(rows).max(1);
+    // Rows [r0, r0+cnt) of a flat tensor: full rows, then the partial last row.
+    let moves = |m: &'static str, acc: i64, d: &Dram, r0: i64, cnt: i64| -> Vec<Inst> {
+        let full = if r0 + cnt == rows && tail < L { cnt - 1 } else { cnt };
+        let mut v = vec![];
+        let load = m == "dma.loadacc";
+        let mk = |acc_row: i64, dram_row: i64, nrows: i64, cols: i64| {
+            let i = Inst::new(m, Some("f32"));
+            let i = if load { i.i("dst", acc_row).with("src", d.at(dram_row * L * 4)) } else { i.with("dst", d.at(dram_row * L * 4)).i("src", acc_row) };
+            i.i("rows", nrows).i("cols", cols)
+        };
+        if full > 0 {
+            v.push(mk(acc, r0, full, L));
+        }
+        if full < cnt {
+            v.push(mk(acc + full, r0 + full, 1, tail));
+        }
+        v
+    };
+    let mut steps = vec![];
+    let mut r0 = 0;
+    let mut t = 0;
+    while r0 < rows {
+        let cnt = chunk.min(rows - r0);
+        let a = (t % 2) * 2 * chunk;
+        let b = a + chunk;
+        let mut s = Step::default();
+        let mut dmas = moves("dma.loadacc", a, &ins[0], r0, cnt);
+        dmas.extend(moves("dma.loadacc", b, &ins[1], r0, cnt));
+        s.loads.push((0, dmas));
+        s.compute.push(Inst::new(mnemonic, Some("f32")).i("dst", a).i("a", a).i("b", b).i("rows", cnt));
+        act_of(body, op, &mut s.compute, a, cnt);
+        s.stores = moves("dma.storeacc", a, out, r0, cnt);
+        steps.push(s);
+        r0 += cnt;
+        t += 1;
+    }
+    pipeline::emit(l.out, vec![], steps, &[Release::Store], false);
+    Ok(())
+}
+
+/// `npu.pool`: a horizontal pass (`v.poolmax`/`v.poolavg` along each image
+/// row, windows clipped at the edges) then a vertical one (`v.max`/`v.add`
+/// of image rows, averages scaled by a reciprocal row); a window covering the
+/// whole image is one `v.poolavg`/`v.poolmax`.
+pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> Result<(), String> {
+    let x = shape(body, body.op(op).operand(0));
+    let y = shape(body, body.op(op).result(0));
+    let (h, w, c, oh, ow) = (x[1], x[2], x[3], y[1], y[2]);
+    let k = npu::tensor_ops::ints(body, op, "kernel").ok_or("no kernel")?;
+    let s = npu::tensor_ops::ints(body, op, "strides").ok_or("no strides")?;
+    let p = npu::tensor_ops::ints(body, op, "pads").ok_or("no pads")?;
+    let max = npu::tensor_ops::str_attr(body, op, "kind") == Some("max");
+    if !max && p.iter().any(|v| *v != 0) && body.op(op).attr("count_include_pad").and_then(|a| a.as_int()).unwrap_or(0) != 0 {
+        return Err("padded average counting the padding".into());
+    }
+    let (kh, kw, sh, sw, pt, pl) = (k[0], k[1], s[0], s[1], p[0], p[1]);
+    let whole = kh == h && kw == w && p.iter().all(|v| *v == 0);
+    let ncb = (c + L - 1) / L;
+    // Reciprocal rows 1/1 .. 1/kh for the vertical average.
+    let recip = if !max && !whole {
+        let v: Vec<f32> = (1..=kh).flat_map(|n| std::iter::repeat_n(1.0 / n as f32, L as usize)).collect();
+        Some(l.consts.push(&v))
+    } else {
+        None
+    };
+    let base = if recip.is_some() { kh } else { 0 };
+    // Rows per output block: input rows × w, horizontal results × ow, and outputs (two slots each).
+    let need = |r: i64| {
+        let nr = ((r - 1) * sh + kh).min(h);
+        nr * w + nr * ow
+    };
+    let budget = l.hw.acc_rows as i64 - base;
+    let mut rows = oh;
+    while rows > 1 && 2 * (need(rows) + rows * ow) > budget {
+        rows -= 1;
+    }
+    if 2 * (need(rows) + rows * ow) > budget {
+        return Err(format!("one output row needs {} accumulator rows; the accumulator has {}", 2 * (need(1) + ow), l.hw.acc_rows));
+    }
+    let in_slot = need(rows);
+    let out_base = base + 2 * in_slot;
+    let mut prologue = vec![];
+    if let Some(r) = &recip {
+        prologue.push(Inst::new("dma.loadacc", Some("f32")).i("dst", 0).with("src", r.at(0)).i("rows", kh).i("cols", L));
+    }
+    let hmn = if max { "v.poolmax" } else { "v.poolavg" };
+    let vmn = if max { "v.max" } else { "v.add" };
+    let nrb = (oh + rows - 1) / rows;
+    let mut steps = vec![];
+    let mut t = 0i64;
+    for cb in 0..ncb {
+        let kc = (c - cb * L).min(L);
+        for rb in 0..nrb {
+            let oh0 = rb * rows;
+            let oh1 = (oh0 + rows).min(oh);
+            let ih_a = (oh0 * sh - pt).max(0);
+            let ih_b = ((oh1 - 1) * sh - pt + kh - 1).min(h - 1);
+            let nr = ih_b - ih_a + 1;
+            let ib = base + (t % 2) * in_slot;
+            let hb = ib + nr * w;
+            let ob = out_base + (t % 2) * rows * ow;
+            let mut st = Step::default();
+            st.loads.push((0, vec![Inst::new("dma.loadacc", Some("f32")).i("dst", ib).with("src", ins[0].at((ih_a * w * c + cb * L) * 4)).i("rows", nr * w).i("cols", kc).i("stride", c * 4)]));
+            let cmp = &mut st.compute;
+            if whole {
+                cmp.push(Inst::new(hmn, Some("f32")).i("dst", ob).i("src", ib).i("rows", 1).i("window", h * w));
+            } else {
+                // Horizontal: per loaded row, runs of output columns with the same clipped window.
+                for r in 0..nr {
+                    let mut o = 0;
+                    while o < ow {
+                        let lo = o * sw - pl;
+                        let (a, b) = (lo.max(0), (lo + kw).min(w));
+                        let interior = lo >= 0 && lo + kw <= w;
+                        let mut end = o;
+                        while interior && end + 1 < ow && (end + 1) * sw - pl + kw <= w {
+                            end += 1;
+                        }
+                        let mut i = Inst::new(hmn, Some("f32")).i("dst", hb + r * ow + o).i("src", ib + r * w + a).i("rows", end - o + 1).i("window", b - a);
+                        if sw != b - a {
+                            i = i.i("stride", sw);
+                        }
+                        cmp.push(i);
+                        o = end + 1;
+                    }
+                }
+                // Vertical: combine the clipped window's rows.
+                for o in oh0..oh1 {
+                    let lo = o * sh - pt;
+                    let (a, b) = (lo.max(0), (lo + kh).min(h));
+                    let row = |ih: i64| hb + (ih - ih_a) * ow;
+                    let dst = ob + (o - oh0) * ow;
+                    if b - a == 1 {
+                        cmp.push(Inst::new("v.max", Some("f32")).i("dst", dst).i("a", row(a)).i("b", row(a)).i("rows", ow));
+                    } else {
+                        cmp.push(Inst::new(vmn, Some("f32")).i("dst", dst).i("a", row(a)).i("b", row(a + 1)).i("rows", ow));
+                        for ih in a + 2..b {
+                            cmp.push(Inst::new(vmn, Some("f32")).i("dst", dst).i("a", dst).i("b", row(ih)).i("rows", ow));
+                        }
+                        if !max {
+                            cmp.push(Inst::new("v.mul", Some("f32")).i("dst", dst).i("a", dst).i("b", b - a - 1).i("rows", ow).with("bcast", Operand::Flag));
+                        }
+                    }
+                }
+            }
+            st.stores.push(Inst::new("dma.storeacc", Some("f32")).with("dst", out.at((oh0 * ow * c + cb * L) * 4)).i("src", ob).i("rows", (oh1 - oh0) * ow).i("cols", kc).i("stride", c * 4));
+            steps.push(st);
+            t += 1;
+        }
+    }
+    pipeline::emit(l.out, prologue, steps, &[Release::Exec], true);
+    Ok(())
+}

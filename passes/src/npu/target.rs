@@ -1,0 +1,242 @@
+//! What a target can run: the capability query partitioning asks of every
+//! `onnx` op. A vendor backend implements [`Target`] for its NPU; [`Npu`] is
+//! ours, answering from one table of per-op checks and the hardware
+//! description, with the reason when the answer is no (the report prints it,
+//! as Vela lists its CPU ops).
+
+use npu::hw::HwDesc;
+use npu::tensor_ops::ints;
+use ir::{Body, OpId, Value};
+
+pub trait Target {
+    fn name(&self) -> &str;
+    /// `Ok` if the target runs `op` as it is (dtypes, shapes, attributes);
+    /// otherwise why not.
+    fn supports(&self, body: &Body, op: OpId) -> Result<(), String>;
+}
+
+/// The NPU of `docs/npu-sim.md`, described by `hw`.
+pub struct Npu {
+    pub hw: HwDesc,
+}
+
+type Check = fn(&Npu, &Body, OpId) -> Result<(), String>;
+
+/// One row per op the NPU runs.
+const CAPABILITIES: &[(&str, Check)] = &[
+    ("onnx.Conv", conv),
+    ("onnx.Gemm", gemm),
+    ("onnx.MatMul", matmul),
+    ("onnx.Relu", activation),
+    ("onnx.Clip", clip),
+    ("onnx.Add", binary),
+    ("onnx.Sub", binary),
+    ("onnx.Mul", binary),
+    ("onnx.Max", binary),
+    ("onnx.Min", binary),
+    ("onnx.MaxPool", pool),
+    ("onnx.AveragePool", pool),
+    ("onnx.GlobalAveragePool", global_pool),
+    ("onnx.Flatten", flatten),
+];
+
+impl Target for Npu {
+    fn name(&self) -> &str {
+        &self.hw.name
+    }
+    fn supports(&self, body: &Body, op: OpId) -> Result<(), String> {
+        let name = body.name(op);
+        let Some((_, check)) = CAPABILITIES.iter().find(|(n, _)| *n == name.as_str()) else {
+            return Err(format!("no NPU lowering for {}", name.as_str()));
+        };
+        for &r in body.op(op).results() {
+            static_f32(body, r)?;
+        }
+        check(self, body, op)
+    }
+}
+
+/// The shape of a static f32 tensor, or why the NPU path cannot take it.
+pub fn static_f32(body: &Body, v: Value) -> Result<Vec<i64>, String> {
+    let t = body.value_type(v);
+    let s = t.shape().ok_or_else(|| format!("unranked tensor {}", t))?;
+    if s.iter().any(|d| *d < 0) {
+        return Err(format!("dynamic shape {}", t));
+    }
+    match t.element_type() {
+        Some(e) if e.to_string() == "f32" => Ok(s.to_vec()),
+        Some(e) => Err(format!("element type {} (the NPU path takes f32; int8 only through QDQ, not yet)", e)),
+        None => Err(format!("not a tensor: {}", t)),
+    }
+}
+
+pub fn is_constant(body: &Body, v: Value) -> bool {
+    body.defining_op(v).is_some_and(|d| body.name(d).as_str() == "onnx.Constant")
+}
+
+fn operand(body: &Body, op: OpId, i: usize) -> Option<Value> {
+    body.op(op).operands().get(i).copied()
+}
+
+fn str_attr<'a>(body: &'a Body, op: OpId, n: &str) -> Option<&'a str> {
+    body.op(op).attr(n).and_then(|a| a.as_str())
+}
+
+fn int_attr(body: &Body, op: OpId, n: &str, d: i64) -> i64 {
+    body.op(op).attr(n).and_then(|a| a.as_int()).map(|v| v as i64).unwrap_or(d)
+}
+
+fn no_auto_pad(body: &Body, op: OpId) -> Result<(), String> {
+    match str_attr(body, op, "auto_pad").unwrap_or("NOTSET") {
+        "NOTSET" | "VALID" => Ok(()),
+        a => Err(format!("auto_pad {} (explicit pads only)", a)),
+    }
+}
+
+fn conv(_: &Npu, body: &Body, op: OpId) -> Result<(), String> {
+    let x = static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
+    let w = static_f32(body, operand(body, op, 1).ok_or("no weights")?)?;
+    if x.len() != 4 {
+        return Err(format!("{}-D convolution (the NPU runs 2-D)", x.len() as i64 - 2));
+    }
+    if x[0] != 1 {
+        return Err(format!("batch {} (the NPU path runs batch 1)", x[0]));
+    }
+    if !is_constant(body, operand(body, op, 1).unwrap()) {
+        return Err("weights are not constant".into());
+    }
+    if let Some(b) = operand(body, op, 2) {
+        if !is_constant(body, b) {
+            return Err("bias is not constant".into());
+        }
+    }
+    no_auto_pad(body, op)?;
+    if ints(body, op, "dilations").is_some_and(|d| d.iter().any(|v| *v != 1)) {
+        return Err("dilation other than 1".into());
+    }
+    let pads = ints(body, op, "pads").unwrap_or(vec![0; 4]);
+    if pads.len() != 4 || pads[0] >= w[2] || pads[2] >= w[2] || pads[1] >= w[3] || pads[3] >= w[3] {
+        return Err("padding as large as the kernel".into());
+    }
+    let g = int_attr(body, op, "group", 1);
+    if g != 1 && !(w[1] == 1 && w[0] == g) {
+        return Err(format!("grouped convolution with {} channels per group (dense and depthwise only)", w[1]));
+    }
+    Ok(())
+}
+
+fn gemm(_: &Npu, body: &Body, op: OpId) -> Result<(), String> {
+    let a = static_f32(body, operand(body, op, 0).ok_or("no A")?)?;
+    if a.len() != 2 {
+        return Err("A is not 2-D".into());
+    }
+    if int_attr(body, op, "transA", 0) != 0 {
+        return Err("transA".into());
+    }
+    let alpha = body.op(op).attr("alpha").and_then(|a| a.as_float()).unwrap_or(1.0);
+    let beta = body.op(op).attr("beta").and_then(|a| a.as_float()).unwrap_or(1.0);
+    if alpha != 1.0 || beta != 1.0 {
+        return Err("alpha or beta other than 1".into());
+    }
+    let b = operand(body, op, 1).ok_or("no B")?;
+    if !is_constant(body, b) {
+        return Err("B is not constant".into());
+    }
+    if let Some(c) = operand(body, op, 2) {
+        let cs = static_f32(body, c)?;
+        let n = body.value_type(body.op(op).result(0)).shape().map(|s| s[1]).unwrap_or(-1);
+        if !is_constant(body, c) || !(cs == [n] || cs == [1, n]) {
+            return Err("C is not a constant row of N values".into());
+        }
+    }
+    Ok(())
+}
+
+fn matmul(_: &Npu, body: &Body, op: OpId) -> Result<(), String> {
+    let a = static_f32(body, operand(body, op, 0).ok_or("no A")?)?;
+    let b = static_f32(body, operand(body, op, 1).ok_or("no B")?)?;
+    if b.len() != 2 || !is_constant(body, operand(body, op, 1).unwrap()) {
+        return Err("B is not a constant matrix (activation × activation products stay on the CPU)".into());
+    }
+    if a.len() < 2 {
+        return Err("A is a vector".into());
+    }
+    Ok(())
+}
+
+/// A standalone activation runs when its producer is an NPU op it fuses into.
+fn activation(_: &Npu, body: &Body, op: OpId) -> Result<(), String> {
+    static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
+    Ok(())
+}
+
+fn clip(npu: &Npu, body: &Body, op: OpId) -> Result<(), String> {
+    for i in 1..3 {
+        if let Some(v) = operand(body, op, i) {
+            if !is_constant(body, v) {
+                return Err("min or max is not constant".into());
+            }
+        }
+    }
+    activation(npu, body, op)
+}
+
+fn binary(_: &Npu, body: &Body, op: OpId) -> Result<(), String> {
+    let o = body.op(op);
+    if o.operands().len() != 2 {
+        return Err("more than two operands".into());
+    }
+    let a = static_f32(body, o.operand(0))?;
+    let b = static_f32(body, o.operand(1))?;
+    if a != b {
+        return Err(format!("broadcast {:?} with {:?} (same shapes only)", a, b));
+    }
+    if is_constant(body, o.operand(0)) || is_constant(body, o.operand(1)) {
+        return Err("a constant operand (the vector unit streams activations)".into());
+    }
+    Ok(())
+}
+
+fn pool(_: &Npu, body: &Body, op: OpId) -> Result<(), String> {
+    let x = static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
+    if x.len() != 4 || x[0] != 1 {
+        return Err("not a batch-1 2-D pool".into());
+    }
+    no_auto_pad(body, op)?;
+    if int_attr(body, op, "ceil_mode", 0) != 0 {
+        return Err("ceil_mode".into());
+    }
+    if ints(body, op, "dilations").is_some_and(|d| d.iter().any(|v| *v != 1)) {
+        return Err("dilation other than 1".into());
+    }
+    if body.op(op).results().len() > 1 && body.has_uses(body.op(op).result(1)) {
+        return Err("MaxPool indices".into());
+    }
+    let k = ints(body, op, "kernel_shape").unwrap_or_default();
+    let p = ints(body, op, "pads").unwrap_or(vec![0; 4]);
+    if k.len() != 2 || p.len() != 4 || p[0] >= k[0] || p[2] >= k[0] || p[1] >= k[1] || p[3] >= k[1] {
+        return Err("padding as large as the window".into());
+    }
+    if body.name(op).as_str() == "onnx.AveragePool" && p.iter().any(|v| *v != 0) && int_attr(body, op, "count_include_pad", 0) != 0 {
+        return Err("padded average counting the padding (count_include_pad)".into());
+    }
+    Ok(())
+}
+
+fn global_pool(_: &Npu, body: &Body, op: OpId) -> Result<(), String> {
+    let x = static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
+    if x.len() != 4 || x[0] != 1 {
+        return Err("not a batch-1 2-D pool".into());
+    }
+    Ok(())
+}
+
+/// `[1, C, 1, 1]` → `[1, C]`: the same bytes in NCHW and NHWC.
+fn flatten(_: &Npu, body: &Body, op: OpId) -> Result<(), String> {
+    let x = static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
+    if x.len() == 4 && x[0] == 1 && x[2] == 1 && x[3] == 1 && int_attr(body, op, "axis", 1) == 1 {
+        Ok(())
+    } else {
+        Err("a flatten that moves data in NHWC".into())
+    }
+}

@@ -1,0 +1,330 @@
+//! `convert-onnx-to-npu`: in NPU partitions (`npu.partition = "npu"`), each
+//! onnx op becomes its NHWC `npu` op with `onnx.Transpose`s around it;
+//! weights are transposed to HWIO (folded into the constants by
+//! canonicalization), activations after a conv/matmul/add fold into it, and
+//! 4-D arguments and results of the partition become NHWC, with the
+//! transposes moved into the caller. Canonicalization then cancels every
+//! back-to-back pair, so a chain of NPU ops carries no transpose inside it,
+//! and two NPU partitions in a row pass NHWC tensors straight through.
+
+use super::target::is_constant;
+use ir::attributes::{ArrayData, AttrData, Attribute};
+use ir::pass::{Pass, PassContext};
+use ir::types::TypeData;
+use ir::{Body, Context, InsertPoint, Location, OpId, OperationState, Type, Value};
+use npu::tensor_ops::ints;
+
+pub struct OnnxToNpu;
+
+pub const TO_NHWC: [i64; 4] = [0, 2, 3, 1];
+pub const TO_NCHW: [i64; 4] = [0, 3, 1, 2];
+
+fn i64s(ctx: &Context, v: &[i64]) -> Attribute {
+    Attribute::new(AttrData::DenseArray { elem: ctx.i64(), data: ArrayData::Int(v.to_vec()) })
+}
+
+fn tensor(ctx: &Context, shape: Vec<i64>, elem: &Type) -> Type {
+    ctx.intern_type(TypeData::RankedTensor { shape, elem: elem.clone(), encoding: None })
+}
+
+fn shape(body: &Body, v: Value) -> Vec<i64> {
+    body.value_type(v).shape().map(|s| s.to_vec()).unwrap_or_default()
+}
+
+fn permuted(s: &[i64], p: &[i64]) -> Vec<i64> {
+    p.iter().map(|&i| s[i as usize]).collect()
+}
+
+/// `onnx.Transpose(x, perm)` at `at`.
+pub fn transpose(ctx: &Context, body: &mut Body, x: Value, perm: &[i64], at: InsertPoint, loc: &Location) -> Value {
+    let t = body.value_type(x).clone();
+    let rt = tensor(ctx, permuted(&shape(body, x), perm), t.element_type().unwrap());
+    let st = OperationState::new(ctx.op_name("onnx.Transpose"), loc.clone()).operands(&[x]).results(&[rt]).property(ctx.ident("perm"), i64s(ctx, perm));
+    let op = body.build(st, at);
+    body.op(op).result(0)
+}
+
+fn reshape(ctx: &Context, body: &mut Body, x: Value, to: &[i64], at: InsertPoint, loc: &Location) -> Value {
+    let i64t = tensor(ctx, vec![to.len() as i64], &ctx.i64());
+    let bytes: Vec<u8> = to.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let val = Attribute::new(AttrData::Dense { ty: i64t.clone(), data: ir::attributes::DenseData::canonical(bytes, 8, to.len()) });
+    let c = body.build(OperationState::new(ctx.op_name("onnx.Constant"), loc.clone()).results(&[i64t]).property(ctx.ident("value"), val), at);
+    let cv = body.op(c).result(0);
+    let rt = tensor(ctx, to.to_vec(), body.value_type(x).element_type().unwrap());
+    let op = body.build(OperationState::new(ctx.op_name("onnx.Reshape"), loc.clone()).operands(&[x, cv]).results(&[rt]), InsertPoint::After(c));
+    body.op(op).result(0)
+}
+
+/// The activation an op's only user applies, if it is one the NPU fuses: (op, act, min, max).
+fn fused_activation(body: &Body, y: Value) -> Option<(OpId, &'static str, f64, f64)> {
+    let uses = body.uses(y);
+    if uses.len() != 1 {
+        return None;
+    }
+    let u = uses[0].op;
+    let scalar = |i: usize| -> Option<f64> {
+        let v = *body.op(u).operands().get(i)?;
+        let d = body.defining_op(v)?;
+        let a = body.op(d).attr("value")?;
+        match a.data() {
+            AttrData::Dense { data, .. } if data.bytes.len() >= 4 => Some(f32::from_le_bytes(data.bytes[..4].try_into().ok()?) as f64),
+            _ => None,
+        }
+    };
+    match body.name(u).as_str() {
+        "onnx.Relu" => Some((u, "relu", 0.0, 0.0)),
+        "onnx.Clip" => {
+            let lo = if body.op(u).operands().len() > 1 { scalar(1)? } else { f32::MIN as f64 };
+            let hi = if body.op(u).operands().len() > 2 { scalar(2)? } else { f32::MAX as f64 };
+            if lo == 0.0 && hi == 6.0 {
+                Some((u, "relu6", lo, hi))
+            } else {
+                Some((u, "clip", lo, hi))
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Builds `npu.<name>` with the activation of `y`'s user fused, replacing
+/// `old`'s result (through a transpose back to NCHW when `nchw_out`).
+#[allow(clippy::too_many_arguments)]
+fn emit(ctx: &Context, body: &mut Body, old: OpId, name: &str, operands: &[Value], out_shape: Vec<i64>, mut props: Vec<(&str, Attribute)>, nchw_out: bool) {
+    let loc = body.op(old).loc.clone();
+    let y = body.op(old).result(0);
+    let elem = body.value_type(y).element_type().unwrap().clone();
+    // A pool carries no activation (the vector unit's pooling has none to fuse).
+    let pool = name == "npu.pool";
+    let act = if pool { None } else { fused_activation(body, y) };
+    let mut loc_all = loc.clone();
+    if let Some((u, a, lo, hi)) = act {
+        props.push(("act", Attribute::string(a)));
+        if a == "clip" {
+            props.push(("min", Attribute::float(lo, ctx.f32())));
+            props.push(("max", Attribute::float(hi, ctx.f32())));
+        }
+        loc_all = Location::fused(&[loc.clone(), body.op(u).loc.clone()]);
+    } else if !pool {
+        props.push(("act", Attribute::string("none")));
+    }
+    let mut st = OperationState::new(ctx.op_name(name), loc_all.clone()).operands(operands).results(&[tensor(ctx, out_shape, &elem)]);
+    for (k, v) in props {
+        st = st.property(ctx.ident(k), v);
+    }
+    let op = body.build(st, InsertPoint::Before(old));
+    let mut r = body.op(op).result(0);
+    if nchw_out {
+        r = transpose(ctx, body, r, &TO_NCHW, InsertPoint::After(op), &loc_all);
+    }
+    let final_y = match act {
+        Some((u, ..)) => {
+            let uy = body.op(u).result(0);
+            body.replace_all_uses(uy, r);
+            body.erase(u);
+            y
+        }
+        None => y,
+    };
+    body.replace_all_uses(final_y, r);
+    body.erase(old);
+}
+
+fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
+    let name = body.name(op);
+    let o = body.op(op);
+    let loc = o.loc.clone();
+    let at = InsertPoint::Before(op);
+    let int = |n: &str, d: i64| o.attr(n).and_then(|a| a.as_int()).map(|v| v as i64).unwrap_or(d);
+    match name.as_str() {
+        "onnx.Conv" => {
+            let (x, w, b) = (o.operand(0), o.operand(1), o.operands().get(2).copied());
+            let g = int("group", 1);
+            let strides = ints(body, op, "strides").unwrap_or(vec![1, 1]);
+            let pads = ints(body, op, "pads").unwrap_or(vec![0; 4]);
+            let ws = shape(body, w);
+            let xs = shape(body, x);
+            let ys = shape(body, o.result(0));
+            let xt = transpose(ctx, body, x, &TO_NHWC, at, &loc);
+            // OIHW → HWIO.
+            let wt = transpose(ctx, body, w, &[2, 3, 1, 0], at, &loc);
+            let mut operands = vec![xt, wt];
+            operands.extend(b);
+            let _ = xs;
+            let props = vec![("strides", i64s(ctx, &strides)), ("pads", i64s(ctx, &pads)), ("group", Attribute::integer(g as i128, ctx.i64()))];
+            let _ = ws;
+            emit(ctx, body, op, "npu.conv", &operands, permuted(&ys, &TO_NHWC), props, true);
+        }
+        "onnx.Gemm" | "onnx.MatMul" => {
+            let (a, mut b) = (o.operand(0), o.operand(1));
+            let c = if name.as_str() == "onnx.Gemm" { o.operands().get(2).copied() } else { None };
+            let trans_b = int("transB", 0) != 0;
+            let ys = shape(body, o.result(0));
+            let as_ = shape(body, a);
+            if trans_b {
+                b = transpose(ctx, body, b, &[1, 0], at, &loc);
+            }
+            let n = shape(body, b)[1];
+            let m: i64 = as_[..as_.len() - 1].iter().product();
+            let a2 = if as_.len() == 2 { a } else { reshape(ctx, body, a, &[m, as_[as_.len() - 1]], at, &loc) };
+            let mut operands = vec![a2, b];
+            if let Some(c) = c {
+                operands.push(if shape(body, c).len() == 1 { c } else { reshape(ctx, body, c, &[n], at, &loc) });
+            }
+            if ys.len() == 2 {
+                emit(ctx, body, op, "npu.matmul", &operands, vec![m, n], vec![], false);
+            } else {
+                // [.., M, K] × [K, N]: a 2-D product between reshapes.
+                let y = body.op(op).result(0);
+                let tmp = reshape(ctx, body, y, &ys, InsertPoint::After(op), &loc);
+                let tmp_op = body.defining_op(tmp).unwrap();
+                for u in body.uses(y).to_vec() {
+                    if u.op != tmp_op {
+                        body.set_operand(u.op, u.index as usize, tmp);
+                    }
+                }
+                // Retype the old op's result to 2-D so `emit` builds the 2-D matmul feeding the reshape.
+                body.set_value_type(y, tensor(ctx, vec![m, n], body.value_type(y).element_type().unwrap()));
+                emit(ctx, body, op, "npu.matmul", &operands, vec![m, n], vec![], false);
+            }
+        }
+        "onnx.Add" | "onnx.Sub" | "onnx.Mul" | "onnx.Max" | "onnx.Min" => {
+            let kind = name.as_str()[5..].to_lowercase();
+            let (a, b) = (o.operand(0), o.operand(1));
+            let ys = shape(body, o.result(0));
+            if ys.len() == 4 {
+                let at_ = transpose(ctx, body, a, &TO_NHWC, at, &loc);
+                let bt = transpose(ctx, body, b, &TO_NHWC, at, &loc);
+                emit(ctx, body, op, "npu.eltwise", &[at_, bt], permuted(&ys, &TO_NHWC), vec![("kind", Attribute::string(&kind))], true);
+            } else {
+                emit(ctx, body, op, "npu.eltwise", &[a, b], ys, vec![("kind", Attribute::string(&kind))], false);
+            }
+        }
+        "onnx.MaxPool" | "onnx.AveragePool" | "onnx.GlobalAveragePool" => {
+            let x = o.operand(0);
+            let xs = shape(body, x);
+            let ys = shape(body, o.result(0));
+            let global = name.as_str() == "onnx.GlobalAveragePool";
+            let kind = if name.as_str() == "onnx.MaxPool" { "max" } else { "avg" };
+            let kernel = if global { vec![xs[2], xs[3]] } else { ints(body, op, "kernel_shape").unwrap_or_default() };
+            let strides = if global { vec![1, 1] } else { ints(body, op, "strides").unwrap_or(vec![1, 1]) };
+            let pads = if global { vec![0; 4] } else { ints(body, op, "pads").unwrap_or(vec![0; 4]) };
+            let cip = int("count_include_pad", 0);
+            // MaxPool's unused indices result goes with the op.
+            if body.op(op).results().len() > 1 && body.has_uses(body.op(op).result(1)) {
+                return Err("MaxPool indices are used".into());
+            }
+            let xt = transpose(ctx, body, x, &TO_NHWC, at, &loc);
+            let props = vec![
+                ("kind", Attribute::string(kind)),
+                ("kernel", i64s(ctx, &kernel)),
+                ("strides", i64s(ctx, &strides)),
+                ("pads", i64s(ctx, &pads)),
+                ("count_include_pad", Attribute::integer(cip as i128, ctx.i64())),
+            ];
+            emit(ctx, body, op, "npu.pool", &[xt], permuted(&ys, &TO_NHWC), props, true);
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// NHWC at the partition's edge: 4-D arguments and results change type, and
+/// the transposes move to the callers (where consecutive partitions cancel them).
+fn nhwc_signature(ctx: &Context, body: &mut Body, module: OpId, f: OpId) -> Result<(), String> {
+    let entry = body.entry_block(f).ok_or("no body")?;
+    let fname = body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("").to_string();
+    let loc = body.op(f).loc.clone();
+    let mut arg_changed = vec![];
+    for (i, a) in body.block_args(entry).to_vec().into_iter().enumerate() {
+        let s = shape(body, a);
+        if s.len() != 4 {
+            continue;
+        }
+        let elem = body.value_type(a).element_type().unwrap().clone();
+        body.set_value_type(a, tensor(ctx, permuted(&s, &TO_NHWC), &elem));
+        let first = body.first_op(entry).unwrap();
+        // Uses see the NCHW tensor through a transpose (built from a placeholder first).
+        let uses = body.uses(a).to_vec();
+        let t = transpose(ctx, body, a, &TO_NCHW, InsertPoint::Before(first), &loc);
+        let top = body.defining_op(t).unwrap();
+        for u in uses {
+            if u.op != top {
+                body.set_operand(u.op, u.index as usize, t);
+            }
+        }
+        arg_changed.push(i);
+    }
+    let ret = body.last_op(entry).unwrap();
+    let mut res_changed = vec![];
+    for (i, r) in body.op(ret).operands().to_vec().into_iter().enumerate() {
+        if shape(body, r).len() != 4 {
+            continue;
+        }
+        let t = transpose(ctx, body, r, &TO_NHWC, InsertPoint::Before(ret), &loc);
+        body.set_operand(ret, i, t);
+        res_changed.push(i);
+    }
+    let ins: Vec<Type> = body.block_args(entry).iter().map(|a| body.value_type(*a).clone()).collect();
+    let outs: Vec<Type> = body.op(ret).operands().iter().map(|v| body.value_type(*v).clone()).collect();
+    let ft = ctx.intern_type(TypeData::Function { inputs: ins, results: outs.clone() });
+    body.op_mut(f).properties.set(ctx.ident("function_type"), Attribute::type_attr(ft));
+    // Callers.
+    for call in body.walk_preorder(module) {
+        if body.name(call).as_str() != "func.call" || body.op(call).attr("callee").and_then(|a| a.as_symbol()).map(|s| s.join("::")) != Some(fname.clone()) {
+            continue;
+        }
+        let cloc = body.op(call).loc.clone();
+        for &i in &arg_changed {
+            let v = body.op(call).operand(i);
+            let t = transpose(ctx, body, v, &TO_NHWC, InsertPoint::Before(call), &cloc);
+            body.set_operand(call, i, t);
+        }
+        for &i in &res_changed {
+            let r = body.op(call).result(i);
+            let uses = body.uses(r).to_vec();
+            body.set_value_type(r, outs[i].clone());
+            let t = transpose(ctx, body, r, &TO_NCHW, InsertPoint::After(call), &cloc);
+            for u in uses {
+                body.set_operand(u.op, u.index as usize, t);
+            }
+        }
+    }
+    Ok(())
+}
+
+impl Pass for OnnxToNpu {
+    fn argument(&self) -> &'static str {
+        "convert-onnx-to-npu"
+    }
+    fn display_name(&self) -> &'static str {
+        "OnnxToNpu"
+    }
+    fn run(&mut self, cx: &mut PassContext, module: OpId) -> Result<(), String> {
+        let ctx = cx.ctx;
+        let body = &mut *cx.body;
+        let mb = body.region_blocks(body.op(module).regions()[0])[0];
+        let funcs: Vec<OpId> = body.block_ops(mb).filter(|f| body.op(*f).attr("npu.partition").and_then(|a| a.as_str()) == Some("npu")).collect();
+        for f in funcs {
+            let entry = body.entry_block(f).ok_or("no body")?;
+            let ops: Vec<OpId> = body.block_ops(entry).collect();
+            for op in ops {
+                if body.is_erased(op) {
+                    continue;
+                }
+                convert_op(ctx, body, op).map_err(|e| format!("{}: {}", body.op(op).loc, e))?;
+            }
+            // Flatten of [1, C, 1, 1] is a reshape (the same bytes in either layout).
+            let ops: Vec<OpId> = body.block_ops(entry).filter(|o| body.name(*o).as_str() == "onnx.Flatten").collect();
+            for op in ops {
+                let (x, y) = (body.op(op).operand(0), body.op(op).result(0));
+                let loc = body.op(op).loc.clone();
+                let r = reshape(ctx, body, x, &shape(body, y), InsertPoint::Before(op), &loc);
+                body.replace_all_uses(y, r);
+                body.erase(op);
+            }
+            nhwc_signature(ctx, body, module, f)?;
+            let _ = is_constant;
+        }
+        Ok(())
+    }
+}

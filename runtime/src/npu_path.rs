@@ -1,0 +1,383 @@
+//! The heterogeneous path (`npu-run --target npu`): the model is partitioned;
+//! CPU partitions are compiled together through the CPU pipeline into one JIT
+//! module, NPU partitions into simulator programs; a run walks the graph
+//! function's calls in order, passing host tensors between them (NHWC
+//! tensors between NPU partitions; the layout transposes left at CPU
+//! boundaries run on the host).
+
+use crate::compile::{self, CompileOptions, TensorSpec, CPU_PIPELINE};
+use crate::tensor::HostTensor;
+use ir::{Body, Context, OpId, Value};
+use npu_sim::HwConfig;
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// Our NPU pipeline after import and shape inference.
+pub const NPU_PIPELINE: &str = "builtin.module(npu-partition, convert-onnx-to-npu, canonicalize, npu-schedule)";
+
+/// The compiler's view of a simulator configuration.
+pub fn hw_desc(cfg: &HwConfig) -> npu::hw::HwDesc {
+    npu::hw::HwDesc {
+        name: cfg.name.clone(),
+        array_rows: cfg.array.rows as u64,
+        array_cols: cfg.array.cols as u64,
+        fill_latency: cfg.array.fill_latency as u64,
+        f32_rate: cfg.array.f32_rate as u64,
+        spad_rows: cfg.scratchpad.rows as u64,
+        acc_rows: cfg.accumulator.rows as u64,
+        vector_latency: cfg.vector.latency as u64,
+        dram_bytes_per_cycle: cfg.dram.bytes_per_cycle as u64,
+        dram_latency: cfg.dram.latency as u64,
+        dram_burst_bytes: cfg.dram.burst_bytes as u64,
+    }
+}
+
+/// Where each op of the model runs, and why not on the NPU.
+pub use passes::npu::partition::Placement;
+
+/// A scheduled NPU partition: its assembly, the assembled program and its constant image.
+pub struct NpuProgram {
+    pub name: String,
+    pub asm: String,
+    pub program: npu_sim::Program,
+    pub consts: Vec<u8>,
+    pub inputs: Vec<String>,
+    pub outputs: Vec<String>,
+}
+
+struct CpuFunc {
+    name: String,
+    outputs: Vec<TensorSpec>,
+    weights: Vec<HostTensor>,
+}
+
+enum Stage {
+    Cpu { func: usize, args: Vec<usize>, results: Vec<usize> },
+    Npu { program: usize, args: Vec<usize>, results: Vec<usize>, shapes: Vec<Vec<i64>> },
+    Transpose { perm: Vec<usize>, arg: usize, result: usize },
+    Reshape { arg: usize, result: usize, shape: Vec<i64> },
+    Const { value: HostTensor, result: usize },
+}
+
+pub struct NpuCompiled {
+    pub inputs: Vec<TensorSpec>,
+    pub outputs: Vec<TensorSpec>,
+    pub bound: Vec<String>,
+    pub placements: Vec<Placement>,
+    pub programs: Vec<NpuProgram>,
+    pub hw: HwConfig,
+    pub compile_ms: f64,
+    jit: Option<llvm_cpu::Jit>,
+    cpu: Vec<CpuFunc>,
+    stages: Vec<Stage>,
+    slots: usize,
+    input_slots: Vec<usize>,
+    output_slots: Vec<usize>,
+}
+
+/// What one run did on the NPU: each program's simulator report.
+pub struct NpuRun {
+    pub outputs: Vec<HostTensor>,
+    pub reports: Vec<(String, npu_sim::report::Report)>,
+    /// Simulator results kept for traces (program index, result).
+    pub runs: Vec<(usize, npu_sim::sim::RunResult)>,
+    pub cpu_ms: f64,
+    pub glue_ms: f64,
+    /// Array MAC slots used (f32 MACs count `f32_rate` slots): the compute half of the roofline.
+    pub mac_slots: u64,
+    /// Bytes every program must move at least: its inputs, outputs and constants once.
+    pub min_dram_bytes: u64,
+}
+
+fn placements(body: &Body, module: OpId) -> Vec<Placement> {
+    let mut out = vec![];
+    let mb = body.region_blocks(body.op(module).regions()[0])[0];
+    for f in body.block_ops(mb) {
+        let Some(kind) = body.op(f).attr("npu.partition").and_then(|a| a.as_str()) else { continue };
+        let fname = body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("").to_string();
+        let Some(entry) = body.entry_block(f) else { continue };
+        for op in body.block_ops(entry) {
+            let n = body.name(op);
+            if n.as_str() == "onnx.Constant" || n.as_str() == "func.return" {
+                continue;
+            }
+            out.push(Placement {
+                node: passes::insert_profiling::node_name(&body.op(op).loc).unwrap_or_default(),
+                op: n.as_str().to_string(),
+                npu: kind == "npu",
+                reason: body.op(op).attr("npu.cpu_reason").and_then(|a| a.as_str()).map(String::from),
+                partition: fname.clone(),
+            });
+        }
+    }
+    out
+}
+
+fn module_block(body: &Body, module: OpId) -> ir::Block {
+    body.region_blocks(body.op(module).regions()[0])[0]
+}
+
+fn func_named(body: &Body, module: OpId, name: &str) -> Option<OpId> {
+    body.block_ops(module_block(body, module)).find(|f| body.op(*f).attr("sym_name").and_then(|a| a.as_str()) == Some(name))
+}
+
+/// The CPU partitions, compiled together.
+fn compile_cpu(ctx: &Context, body: &Body, module: OpId, opt_level: usize) -> Result<(Option<llvm_cpu::Jit>, Vec<CpuFunc>), String> {
+    let mut b = body.clone();
+    let mb = module_block(&b, module);
+    let funcs: Vec<OpId> = b.block_ops(mb).collect();
+    let mut cpu = vec![];
+    for f in funcs {
+        if b.op(f).attr("npu.partition").and_then(|a| a.as_str()) == Some("cpu") {
+            b.op_mut(f).properties.remove("sym_visibility");
+            cpu.push(f);
+        } else {
+            b.erase(f);
+        }
+    }
+    if cpu.is_empty() {
+        return Ok((None, vec![]));
+    }
+    compile::run(ctx, &mut b, module, "builtin.module(onnx-shape-inference, canonicalize)")?;
+    let mut funcs = vec![];
+    for f in &cpu {
+        let name = b.op(*f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("").to_string();
+        let (_, outs) = func::function_type(&b, *f).ok_or("partition without type")?;
+        let outputs = outs.iter().enumerate().map(|(i, t)| compile::spec(ctx, format!("{}#{}", name, i), t)).collect::<Result<Vec<_>, _>>()?;
+        let weights = compile::weights_to_arguments(ctx, &mut b, *f)?;
+        funcs.push(CpuFunc { name, outputs, weights });
+    }
+    compile::run(ctx, &mut b, module, CPU_PIPELINE)?;
+    let text = llvm_cpu::to_mlir_text(ctx, &b, module);
+    let jit = llvm_cpu::Jit::compile_with_symbols(&text, opt_level, &crate::profile::symbols())?;
+    for f in &funcs {
+        if !jit.has_function(&f.name) {
+            return Err(format!("the compiled module has no function @{}", f.name));
+        }
+    }
+    Ok((Some(jit), funcs))
+}
+
+fn program(ctx: &Context, body: &Body, f: OpId, launch: OpId) -> Result<NpuProgram, String> {
+    let _ = ctx;
+    let asm = npu::asm::print_program(body, f)?;
+    let program = npu_sim::asm::assemble(&asm).map_err(|e| format!("the generated program does not assemble: {}", e))?;
+    let consts = match body.op(f).attr("npu.const_image").map(|a| a.data()) {
+        Some(ir::attributes::AttrData::DenseResource { resource, .. }) => resource.blob.get().map(|b| b.bytes().to_vec()).unwrap_or_default(),
+        _ => return Err("the program has no constant image".into()),
+    };
+    let names = |k: &str| -> Vec<String> { body.op(launch).attr(k).and_then(|a| a.as_array()).map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect()).unwrap_or_default() };
+    let name = body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("").to_string();
+    Ok(NpuProgram { name, asm, program, consts, inputs: names("inputs"), outputs: names("outputs") })
+}
+
+/// Compiles `model` for the NPU target described by `hw`, with CPU fallback.
+pub fn compile_npu(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions, hw: &HwConfig) -> Result<NpuCompiled, String> {
+    let t0 = Instant::now();
+    let compile::Specialized { ctx, mut imp, func: f, bound } = compile::specialize(model, path, given, opts)?;
+    let graph = imp.body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("main").to_string();
+    compile::run(&ctx, &mut imp.body, imp.module, "builtin.module(onnx-shape-inference, canonicalize)")?;
+    let (inputs, outputs) = compile::signature(&ctx, &imp.body, f)?;
+    for o in &outputs {
+        if o.shape.contains(&ir::types::DYNAMIC) {
+            return Err(format!("output {} has a shape that is not known at compile time", o));
+        }
+    }
+    let desc = hw_desc(hw);
+    imp.body.op_mut(imp.module).attributes.set(ctx.ident("npu.hw"), desc.to_attr(&ctx));
+    compile::run(&ctx, &mut imp.body, imp.module, "builtin.module(npu-partition)")?;
+    let placements = placements(&imp.body, imp.module);
+    let (jit, cpu) = compile_cpu(&ctx, &imp.body, imp.module, opts.opt_level)?;
+    compile::run(&ctx, &mut imp.body, imp.module, "builtin.module(convert-onnx-to-npu, canonicalize, npu-schedule)")?;
+    let body = &imp.body;
+    let module = imp.module;
+    let main = func_named(body, module, &graph).ok_or("the graph function disappeared")?;
+    let entry = body.entry_block(main).ok_or("graph function without body")?;
+    // The plan: main's ops in order over a table of value slots.
+    let mut slot: HashMap<Value, usize> = HashMap::new();
+    let mut next = 0usize;
+    let mut slot_of = |v: Value, slot: &mut HashMap<Value, usize>| *slot.entry(v).or_insert_with(|| {
+        next += 1;
+        next - 1
+    });
+    let input_slots: Vec<usize> = body.block_args(entry).iter().map(|a| slot_of(*a, &mut slot)).collect();
+    let mut stages = vec![];
+    let mut programs = vec![];
+    let mut output_slots = vec![];
+    for op in body.block_ops(entry) {
+        let n = body.name(op);
+        let o = body.op(op);
+        let args: Vec<usize> = o.operands().iter().map(|v| slot[v]).collect();
+        let results: Vec<usize> = o.results().iter().map(|v| slot_of(*v, &mut slot)).collect();
+        match n.as_str() {
+            "func.return" => output_slots = args,
+            "func.call" => {
+                let callee = o.attr("callee").and_then(|a| a.as_symbol()).map(|s| s.join("::")).unwrap_or_default();
+                let cf = func_named(body, module, &callee).ok_or_else(|| format!("no partition @{}", callee))?;
+                match body.op(cf).attr("npu.partition").and_then(|a| a.as_str()) {
+                    Some("cpu") => {
+                        let k = cpu.iter().position(|c| c.name == callee).ok_or_else(|| format!("CPU partition @{} was not compiled", callee))?;
+                        stages.push(Stage::Cpu { func: k, args, results });
+                    }
+                    Some("npu") => {
+                        let ce = body.entry_block(cf).ok_or("empty partition")?;
+                        let launch = body.block_ops(ce).find(|x| body.name(*x).as_str() == "npu.launch").ok_or_else(|| format!("NPU partition @{} was not scheduled", callee))?;
+                        let pname = body.op(launch).attr("program").and_then(|a| a.as_symbol()).map(|s| s.join("::")).unwrap_or_default();
+                        let pf = func_named(body, module, &pname).ok_or_else(|| format!("no program @{}", pname))?;
+                        programs.push(program(&ctx, body, pf, launch)?);
+                        let shapes = o.results().iter().map(|r| body.value_type(*r).shape().map(|s| s.to_vec()).unwrap_or_default()).collect();
+                        stages.push(Stage::Npu { program: programs.len() - 1, args, results, shapes });
+                    }
+                    _ => return Err(format!("@{} is not a partition", callee)),
+                }
+            }
+            "onnx.Transpose" => {
+                let perm = npu::tensor_ops::ints(body, op, "perm").ok_or("transpose without perm")?;
+                stages.push(Stage::Transpose { perm: perm.iter().map(|p| *p as usize).collect(), arg: args[0], result: results[0] });
+            }
+            "onnx.Reshape" | "onnx.Flatten" => {
+                let shape = body.value_type(o.result(0)).shape().ok_or("reshape of unknown shape")?.to_vec();
+                stages.push(Stage::Reshape { arg: args[0], result: results[0], shape });
+            }
+            "onnx.Constant" => {
+                let t = body.value_type(o.result(0)).clone();
+                let spec = compile::spec(&ctx, "constant".into(), &t)?;
+                let mut h = HostTensor::zeros(spec.dtype, &spec.shape)?;
+                match o.attr("value").map(|a| a.data()) {
+                    Some(ir::attributes::AttrData::Dense { data, .. }) if !data.splat && data.bytes.len() == h.data.as_ref().len() => h.data.as_mut().copy_from_slice(&data.bytes),
+                    Some(ir::attributes::AttrData::Dense { data, .. }) if data.splat => {
+                        let w = data.bytes.len();
+                        for c in h.data.as_mut().chunks_mut(w) {
+                            c.copy_from_slice(&data.bytes);
+                        }
+                    }
+                    _ => return Err("a graph-level constant of an unsupported form".into()),
+                }
+                stages.push(Stage::Const { value: h, result: results[0] });
+            }
+            other => return Err(format!("{}: '{}' left between partitions", o.loc, other)),
+        }
+    }
+    Ok(NpuCompiled { inputs, outputs, bound, placements, programs, hw: hw.clone(), compile_ms: t0.elapsed().as_secs_f64() * 1e3, jit, cpu, stages, slots: next, input_slots, output_slots })
+}
+
+fn take(vals: &[Option<HostTensor>], s: usize) -> Result<&HostTensor, String> {
+    vals[s].as_ref().ok_or_else(|| "a partition input was never computed".to_string())
+}
+
+fn transpose(t: &HostTensor, perm: &[usize]) -> Result<HostTensor, String> {
+    let shape: Vec<i64> = perm.iter().map(|&p| t.shape[p]).collect();
+    let mut out = HostTensor::zeros(t.dtype, &shape)?;
+    let w = crate::tensor::dtype_size(t.dtype).ok_or("transpose of an unsized dtype")?;
+    let rank = shape.len();
+    let mut in_strides = vec![1usize; rank];
+    for i in (0..rank.saturating_sub(1)).rev() {
+        in_strides[i] = in_strides[i + 1] * t.shape[i + 1] as usize;
+    }
+    let n: usize = shape.iter().product::<i64>() as usize;
+    let src = t.data.as_ref();
+    let dst = out.data.as_mut();
+    let mut idx = vec![0usize; rank];
+    for k in 0..n {
+        let s: usize = (0..rank).map(|d| idx[d] * in_strides[perm[d]]).sum();
+        dst[k * w..(k + 1) * w].copy_from_slice(&src[s * w..(s + 1) * w]);
+        for d in (0..rank).rev() {
+            idx[d] += 1;
+            if idx[d] < shape[d] as usize {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+    Ok(out)
+}
+
+impl NpuCompiled {
+    pub fn runtime_inputs(&self) -> impl Iterator<Item = &TensorSpec> {
+        self.inputs.iter().filter(|i| !self.bound.contains(&i.name))
+    }
+
+    /// Runs once: CPU partitions on the JIT, NPU programs on the simulator.
+    pub fn run(&self, inputs: &HashMap<String, HostTensor>, record: bool) -> Result<NpuRun, String> {
+        let mut vals: Vec<Option<HostTensor>> = (0..self.slots).map(|_| None).collect();
+        for (i, spec) in self.inputs.iter().enumerate() {
+            if self.bound.contains(&spec.name) {
+                continue;
+            }
+            let t = inputs.get(&spec.name).ok_or_else(|| format!("missing input '{}'", spec.name))?;
+            if t.dtype != spec.dtype || t.shape != spec.shape {
+                return Err(format!("input '{}' is {:?}, the model expects {}", spec.name, t.shape, spec));
+            }
+            vals[self.input_slots[i]] = Some(t.clone());
+        }
+        let mut reports = vec![];
+        let mut runs = vec![];
+        let (mut cpu_ms, mut glue_ms) = (0.0, 0.0);
+        let (mut mac_slots, mut min_dram_bytes) = (0u64, 0u64);
+        for st in &self.stages {
+            let t0 = Instant::now();
+            match st {
+                Stage::Cpu { func, args, results } => {
+                    let f = &self.cpu[*func];
+                    let jit = self.jit.as_ref().ok_or("no CPU code")?;
+                    let mut outs: Vec<HostTensor> = f.outputs.iter().map(|o| HostTensor::zeros(o.dtype, &o.shape)).collect::<Result<_, _>>()?;
+                    let mut margs = vec![];
+                    for a in args {
+                        let t = take(&vals, *a)?;
+                        margs.push(llvm_cpu::MemRefArg { data: t.data.as_ref().as_ptr() as *mut u8, shape: t.shape.clone() });
+                    }
+                    for w in &f.weights {
+                        margs.push(llvm_cpu::MemRefArg { data: w.data.as_ref().as_ptr() as *mut u8, shape: w.shape.clone() });
+                    }
+                    for o in outs.iter_mut() {
+                        let shape = o.shape.clone();
+                        margs.push(llvm_cpu::MemRefArg { data: o.data.as_mut_ptr(), shape });
+                    }
+                    // SAFETY: each buffer is live for the call and sized by the partition's static signature.
+                    unsafe { jit.call_memrefs(&f.name, &margs)? };
+                    for (r, o) in results.iter().zip(outs) {
+                        vals[*r] = Some(o);
+                    }
+                    cpu_ms += t0.elapsed().as_secs_f64() * 1e3;
+                }
+                Stage::Npu { program, args, results, shapes } => {
+                    let p = &self.programs[*program];
+                    let mut ins: Vec<(String, Vec<u8>)> = vec![];
+                    for (a, name) in args.iter().zip(&p.inputs) {
+                        ins.push((name.clone(), take(&vals, *a)?.data.as_ref().to_vec()));
+                    }
+                    ins.push((passes::npu::schedule::CONST_ARG.to_string(), p.consts.clone()));
+                    let r = npu_sim::sim::run(&self.hw, &p.program, &ins, record).map_err(|e| format!("{}: {}", p.name, e))?;
+                    for ((res, name), shape) in results.iter().zip(&p.outputs).zip(shapes) {
+                        let bytes = r.outputs.iter().find(|(n, _)| n == name).map(|(_, b)| b).ok_or_else(|| format!("{} produced no '{}'", p.name, name))?;
+                        let mut h = HostTensor::zeros(1, shape)?;
+                        let len = h.data.as_ref().len();
+                        h.data.as_mut().copy_from_slice(&bytes[..len]);
+                        vals[*res] = Some(h);
+                    }
+                    for (i, (m, _, _)) in r.per_instr.iter().enumerate() {
+                        let f32 = p.program.instrs.get(i).and_then(|x| x.dtype) == Some(npu_sim::isa::Dtype::F32);
+                        mac_slots += m * if f32 { self.hw.array.f32_rate as u64 } else { 1 };
+                    }
+                    min_dram_bytes += p.program.args.iter().filter(|a| a.dir != npu_sim::program::ArgDir::Out || p.outputs.contains(&a.name)).map(|a| a.bytes()).sum::<u64>();
+                    reports.push((p.name.clone(), npu_sim::report::build(&self.hw, &p.program, &r)));
+                    if record {
+                        runs.push((*program, r));
+                    }
+                }
+                Stage::Transpose { perm, arg, result } => {
+                    vals[*result] = Some(transpose(take(&vals, *arg)?, perm)?);
+                    glue_ms += t0.elapsed().as_secs_f64() * 1e3;
+                }
+                Stage::Reshape { arg, result, shape } => {
+                    let mut t = take(&vals, *arg)?.clone();
+                    t.shape = shape.clone();
+                    vals[*result] = Some(t);
+                }
+                Stage::Const { value, result } => vals[*result] = Some(value.clone()),
+            }
+        }
+        let outputs = self.output_slots.iter().map(|s| take(&vals, *s).cloned()).collect::<Result<Vec<_>, _>>()?;
+        Ok(NpuRun { outputs, reports, runs, cpu_ms, glue_ms, mac_slots, min_dram_bytes })
+    }
+}

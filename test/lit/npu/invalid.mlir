@@ -1,0 +1,269 @@
+// Every verifier error of the npu dialect, at both levels.
+// RUN: npu-opt %s --split-input-file --verify-diagnostics
+
+func.func @f(%x: tensor<1x8x8x20xf32>, %w: tensor<3x3x20x18xf32>) {
+  // expected-error @+1 {{result must be [1, 8, 8, 18], got [1, 7, 7, 18]}}
+  %0 = "npu.conv"(%x, %w) <{act = "none", group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>}> : (tensor<1x8x8x20xf32>, tensor<3x3x20x18xf32>) -> tensor<1x7x7x18xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x8x8x20xf32>, %w: tensor<3x3x20x18xf32>) {
+  // expected-error @+1 {{group 3 must divide the input channels 20 and the filters 18}}
+  %0 = "npu.conv"(%x, %w) <{act = "none", group = 3 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>}> : (tensor<1x8x8x20xf32>, tensor<3x3x20x18xf32>) -> tensor<1x8x8x18xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x8x8x20xf32>, %w: tensor<3x3x10x18xf32>) {
+  // expected-error @+1 {{filter has 10 input channels per group; the input has 20 channels in 1 groups}}
+  %0 = "npu.conv"(%x, %w) <{act = "none", group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>}> : (tensor<1x8x8x20xf32>, tensor<3x3x10x18xf32>) -> tensor<1x8x8x18xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x8x8x20xf32>, %w: tensor<3x3x20x18xf32>, %b: tensor<20xf32>) {
+  // expected-error @+1 {{bias must be [18], got [20]}}
+  %0 = "npu.conv"(%x, %w, %b) <{act = "none", group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>}> : (tensor<1x8x8x20xf32>, tensor<3x3x20x18xf32>, tensor<20xf32>) -> tensor<1x8x8x18xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x8x8x20xf32>, %w: tensor<3x3x20x18xf32>) {
+  // expected-error @+1 {{strides must be 2 positive integers}}
+  %0 = "npu.conv"(%x, %w) <{act = "none", group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 0, 1>}> : (tensor<1x8x8x20xf32>, tensor<3x3x20x18xf32>) -> tensor<1x8x8x18xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x8x8x20xf32>, %w: tensor<3x3x20x18xf32>) {
+  // expected-error @+1 {{pads must be 4 non-negative integers [top, left, bottom, right]}}
+  %0 = "npu.conv"(%x, %w) <{act = "none", group = 1 : i64, pads = array<i64: 1, 1>, strides = array<i64: 1, 1>}> : (tensor<1x8x8x20xf32>, tensor<3x3x20x18xf32>) -> tensor<1x8x8x18xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x8x20xf32>, %w: tensor<3x20x18xf32>) {
+  // expected-error @+1 {{input, filter and result must be 4-D (NHWC, HWIO, NHWC)}}
+  %0 = "npu.conv"(%x, %w) <{act = "none", group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>}> : (tensor<1x8x20xf32>, tensor<3x20x18xf32>) -> tensor<1x8x18xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x8x8x20xf16>, %w: tensor<3x3x20x18xf16>) {
+  // expected-error @+1 {{runs on f32 or i8 tensors, not f16}}
+  %0 = "npu.conv"(%x, %w) <{act = "none", group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>}> : (tensor<1x8x8x20xf16>, tensor<3x3x20x18xf16>) -> tensor<1x8x8x18xf16>
+  return
+}
+
+// -----
+func.func @f(%a: tensor<4x20xf32>, %k: tensor<20x5xf32>) {
+  // expected-error @+1 {{unknown activation 'gelu' (expected one of none, relu, relu6, clip)}}
+  %0 = "npu.matmul"(%a, %k) <{act = "gelu"}> : (tensor<4x20xf32>, tensor<20x5xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+func.func @f(%a: tensor<4x20xf32>, %k: tensor<20x5xf32>) {
+  // expected-error @+1 {{act = "clip" needs float min and max}}
+  %0 = "npu.matmul"(%a, %k) <{act = "clip"}> : (tensor<4x20xf32>, tensor<20x5xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+func.func @f(%a: tensor<4x20xf32>, %k: tensor<20x5xf32>) {
+  // expected-error @+1 {{clip needs min <= max}}
+  %0 = "npu.matmul"(%a, %k) <{act = "clip", min = 2.0 : f32, max = 1.0 : f32}> : (tensor<4x20xf32>, tensor<20x5xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+func.func @f(%a: tensor<4x20xf32>, %k: tensor<21x5xf32>) {
+  // expected-error @+1 {{operands must be [M, K] and [K, N], got [4, 20] and [21, 5]}}
+  %0 = "npu.matmul"(%a, %k) <{act = "none"}> : (tensor<4x20xf32>, tensor<21x5xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+func.func @f(%a: tensor<4x20xf32>, %k: tensor<20x5xf32>) {
+  // expected-error @+1 {{result must be [4, 5], got [5, 4]}}
+  %0 = "npu.matmul"(%a, %k) <{act = "none"}> : (tensor<4x20xf32>, tensor<20x5xf32>) -> tensor<5x4xf32>
+  return
+}
+
+// -----
+func.func @f(%a: tensor<4x20xf32>, %k: tensor<20x5xf32>, %b: tensor<4xf32>) {
+  // expected-error @+1 {{bias must be [5]}}
+  %0 = "npu.matmul"(%a, %k, %b) <{act = "none"}> : (tensor<4x20xf32>, tensor<20x5xf32>, tensor<4xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+func.func @f(%a: tensor<4x20xf32>, %k: tensor<20x5xf32>, %b: tensor<5xf32>) {
+  // expected-error @+1 {{takes at most 3 operands, got 4}}
+  %0 = "npu.matmul"(%a, %k, %b, %b) <{act = "none"}> : (tensor<4x20xf32>, tensor<20x5xf32>, tensor<5xf32>, tensor<5xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xf32>) {
+  // expected-error @+1 {{unknown pool kind 'min' (expected max or avg)}}
+  %0 = "npu.pool"(%x) <{kind = "min", kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>}> : (tensor<1x4x4x8xf32>) -> tensor<1x2x2x8xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xf32>) {
+  // expected-error @+1 {{padding must be smaller than the window}}
+  %0 = "npu.pool"(%x) <{kind = "max", kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 2, 0, 0, 0>}> : (tensor<1x4x4x8xf32>) -> tensor<1x3x2x8xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xf32>) {
+  // expected-error @+1 {{result must be [1, 2, 2, 8], got [1, 4, 4, 8]}}
+  %0 = "npu.pool"(%x) <{kind = "avg", kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>}> : (tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xf32>) {
+  // expected-error @+1 {{kernel must be 2 positive integers}}
+  %0 = "npu.pool"(%x) <{kind = "avg", kernel = array<i64: 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>}> : (tensor<1x4x4x8xf32>) -> tensor<1x2x2x8xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xf32>, %y: tensor<1x4x4x9xf32>) {
+  // expected-error @+1 {{operands and result must have one shape}}
+  %0 = "npu.eltwise"(%x, %y) <{kind = "add", act = "none"}> : (tensor<1x4x4x8xf32>, tensor<1x4x4x9xf32>) -> tensor<1x4x4x8xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xf32>) {
+  // expected-error @+1 {{unknown elementwise kind 'div' (expected one of add, sub, mul, max, min)}}
+  %0 = "npu.eltwise"(%x, %x) <{kind = "div", act = "none"}> : (tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<4x5xf32>) {
+  // expected-error @+1 {{requantizes i32 to i8, got f32 to i8}}
+  %0 = "npu.requant"(%x) <{mult = 1, shift = 0}> : (tensor<4x5xf32>) -> tensor<4x5xi8>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<4x5xi32>) {
+  // expected-error @+1 {{shift must be in 0..=62, got 63}}
+  %0 = "npu.requant"(%x) <{mult = 1, shift = 63}> : (tensor<4x5xi32>) -> tensor<4x5xi8>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<4x5xi32>) {
+  // expected-error @+1 {{operand and result must have one shape}}
+  %0 = "npu.requant"(%x) <{mult = 1, shift = 0}> : (tensor<4x5xi32>) -> tensor<5x4xi8>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{names 2 inputs and 1 outputs for 1 operands and 1 results}}
+  %0 = "npu.launch"(%x) <{program = @p, inputs = ["in0", "in1"], outputs = ["out0"]}> : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'p' does not name a program}}
+  %0 = "npu.launch"(%x) <{program = @p, inputs = ["in0"], outputs = ["out0"]}> : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+func.func private @p()
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'p' is not an npu.program}}
+  %0 = "npu.launch"(%x) <{program = @p, inputs = ["in0"], outputs = ["out0"]}> : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+// Schedule level, checked against the hardware description on the function.
+func.func private @p() attributes {npu.hw = {name = "npu16", array_rows = 16, array_cols = 16, spad_rows = 64, acc_rows = 32}} {
+  // expected-error @+1 {{a 17x16 weight tile does not fit the 16x16 array}}
+  "npu.mx.preload"() <{dtype = "f32", src = 0, k = 17, n = 16}> : () -> ()
+  return
+}
+
+// -----
+func.func private @p() attributes {npu.hw = {name = "npu16", spad_rows = 64, acc_rows = 32}} {
+  // expected-error @+1 {{dst rows 60..70 are outside the scratchpad (64 rows)}}
+  "npu.dma.load"() <{dtype = "f32", dst = 60, src = "in0", src_offset = 0, rows = 8, cols = 16, pad_top = 2}> : () -> ()
+  return
+}
+
+// -----
+func.func private @p() attributes {npu.hw = {name = "npu16", spad_rows = 64, acc_rows = 32}} {
+  // expected-error @+1 {{dst rows 16..40 are outside the accumulator (32 rows)}}
+  "npu.mx.mul"() <{dtype = "f32", dst = 16, src = 0, rows = 8, k = 16, n = 16, loop = 3, src_stride = 8, dst_stride = 8}> : () -> ()
+  return
+}
+
+// -----
+func.func private @p() attributes {npu.hw = {name = "npu16"}} {
+  // expected-error @+1 {{cols=17 must be in 1..=16 (the lanes of a row)}}
+  "npu.dma.storeacc"() <{dtype = "f32", dst = "out0", dst_offset = 0, src = 0, rows = 1, cols = 17}> : () -> ()
+  return
+}
+
+// -----
+func.func private @p() {
+  // expected-error @+1 {{'v.relu6' needs dtype one of f32, got i32}}
+  "npu.v.relu6"() <{dtype = "i32", dst = 0, src = 0, rows = 1}> : () -> ()
+  return
+}
+
+// -----
+func.func private @p() {
+  // expected-error @+1 {{'sem.wait' takes no element type}}
+  "npu.sem.wait"() <{dtype = "f32", queue = "exec", sem = 1}> : () -> ()
+  return
+}
+
+// -----
+func.func private @p() {
+  // expected-error @+1 {{'sem.wait' operand 'queue' is missing or malformed}}
+  "npu.sem.wait"() <{queue = "fetch", sem = 1}> : () -> ()
+  return
+}
+
+// -----
+func.func private @p() {
+  // expected-error @+1 {{'sem.signal' operand 'sem' is missing or malformed}}
+  "npu.sem.signal"() <{queue = "load", sem = 16}> : () -> ()
+  return
+}
+
+// -----
+func.func private @p() {
+  // expected-error @+1 {{'dma.load' operand 'src' is missing or malformed}}
+  "npu.dma.load"() <{dtype = "f32", dst = 0, src = "in0", rows = 1, cols = 1}> : () -> ()
+  return
+}
+
+// -----
+func.func private @p() {
+  // expected-error @+1 {{'v.clamp' operand 'min' is missing or malformed}}
+  "npu.v.clamp"() <{dtype = "f32", dst = 0, src = 0, rows = 1, max = 1.0 : f32}> : () -> ()
+  return
+}
+
+// -----
+func.func private @p() attributes {npu.hw = {array_rows = 0}} {
+  // expected-error @+1 {{npu.hw.array_rows must be a positive integer}}
+  "npu.fence"() : () -> ()
+  return
+}

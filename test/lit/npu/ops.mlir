@@ -1,0 +1,41 @@
+// The npu dialect's ops at both levels parse, verify and print back.
+// RUN: npu-opt %s | FileCheck %s
+// RUN: npu-opt %s | npu-opt | FileCheck %s
+
+// CHECK-LABEL: func.func @tensor_level
+func.func @tensor_level(%x: tensor<1x8x8x20xf32>, %w: tensor<3x3x20x18xf32>, %b: tensor<18xf32>, %dw: tensor<3x3x1x18xf32>, %a: tensor<4x20xf32>, %k: tensor<20x5xf32>, %acc: tensor<4x5xi32>) -> (tensor<1x4x4x18xf32>, tensor<4x5xf32>, tensor<4x5xi8>) {
+  // CHECK: "npu.conv"(%{{.*}}, %{{.*}}, %{{.*}}) <{act = "relu", group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>}>
+  %0 = "npu.conv"(%x, %w, %b) <{act = "relu", group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>}> : (tensor<1x8x8x20xf32>, tensor<3x3x20x18xf32>, tensor<18xf32>) -> tensor<1x8x8x18xf32>
+  // CHECK: "npu.conv"{{.*}}act = "clip", group = 18 : i64, max = 6.000000e+00 : f32, min = 0.000000e+00 : f32
+  %1 = "npu.conv"(%0, %dw) <{act = "clip", min = 0.0 : f32, max = 6.0 : f32, group = 18 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}> : (tensor<1x8x8x18xf32>, tensor<3x3x1x18xf32>) -> tensor<1x4x4x18xf32>
+  // CHECK: "npu.pool"{{.*}}kind = "max"
+  %2 = "npu.pool"(%1) <{kind = "max", kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>}> : (tensor<1x4x4x18xf32>) -> tensor<1x4x4x18xf32>
+  // CHECK: "npu.eltwise"{{.*}}act = "none", kind = "add"
+  %3 = "npu.eltwise"(%1, %2) <{kind = "add", act = "none"}> : (tensor<1x4x4x18xf32>, tensor<1x4x4x18xf32>) -> tensor<1x4x4x18xf32>
+  // CHECK: "npu.matmul"{{.*}}act = "relu6"
+  %4 = "npu.matmul"(%a, %k) <{act = "relu6"}> : (tensor<4x20xf32>, tensor<20x5xf32>) -> tensor<4x5xf32>
+  // CHECK: "npu.requant"{{.*}}mult = 1073741824 : i64, shift = 3 : i64, zp = -2 : i64
+  %5 = "npu.requant"(%acc) <{mult = 1073741824 : i64, shift = 3 : i64, zp = -2 : i64}> : (tensor<4x5xi32>) -> tensor<4x5xi8>
+  return %3, %4, %5 : tensor<1x4x4x18xf32>, tensor<4x5xf32>, tensor<4x5xi8>
+}
+
+// Schedule level: one op per instruction, operands named as in the assembly.
+// CHECK-LABEL: func.func private @prog
+// CHECK: "npu.layer"() <{name = "conv1"}>
+// CHECK: "npu.dma.load"() <{cols = 16 : i64, dst = 0 : i64, dtype = "f32", pad_top = 1 : i64, rows = 8 : i64, src = "in0", src_offset = 64 : i64, stride = 80 : i64}>
+// CHECK: "npu.sem.signal"() <{queue = "load", sem = 1 : i64}>
+// CHECK: "npu.mx.mul"() <{accumulate, dst = 0 : i64, dst_stride = 8 : i64, dtype = "f32", k = 16 : i64, loop = 2 : i64, n = 16 : i64, rows = 8 : i64, src = 0 : i64, src_stride = 10 : i64}>
+// CHECK: "npu.v.clamp"() <{dst = 0 : i64, dtype = "f32", max = 6.000000e+00 : f32, min = 0.000000e+00 : f32, rows = 4 : i64, src = 0 : i64}>
+// CHECK: "npu.halt"()
+func.func private @prog() attributes {npu.program, npu.args = [{name = "in0", dir = "in", dtype = "f32", shape = [4, 80]}]} {
+  "npu.layer"() <{name = "conv1"}> : () -> ()
+  "npu.dma.load"() <{dtype = "f32", dst = 0, src = "in0", src_offset = 64, rows = 8, cols = 16, stride = 80, pad_top = 1}> : () -> ()
+  "npu.sem.signal"() <{queue = "load", sem = 1}> : () -> ()
+  "npu.sem.wait"() <{queue = "exec", sem = 1}> : () -> ()
+  "npu.mx.preload"() <{dtype = "f32", src = 100, k = 16, n = 16}> : () -> ()
+  "npu.mx.mul"() <{dtype = "f32", dst = 0, src = 0, rows = 8, k = 16, n = 16, loop = 2, src_stride = 10, dst_stride = 8, accumulate}> : () -> ()
+  "npu.v.clamp"() <{dtype = "f32", dst = 0, src = 0, rows = 4, min = 0.0 : f32, max = 6.0 : f32}> : () -> ()
+  "npu.fence"() : () -> ()
+  "npu.halt"() : () -> ()
+  return
+}

@@ -1,0 +1,64 @@
+// npu-run --target npu: NPU partitions on the simulator, the rest on the
+// CPU; outputs equal the CPU path's; the report names each CPU op and why,
+// gives every layer's cycles against its roofline and the whole model's
+// figures, as text, JSON and one Perfetto trace.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: npu-translate --export-onnx %S/Inputs/chain.mlir -o %t/chain.onnx
+// RUN: npu-run %t/chain.onnx --target cpu --seed 5 --output-dir %t/chain.cpu
+// RUN: npu-run %t/chain.onnx --target npu --seed 5 --compare %t/chain.cpu --rtol 1e-4 --atol 1e-6 --report-json %t/chain.json --trace %t/chain.trace --asm-dir %t/asm > %t/chain.txt 2> %t/chain.err
+// RUN: FileCheck %s --check-prefix=CHAIN < %t/chain.txt
+// RUN: FileCheck %s --check-prefix=SAME < %t/chain.err
+// RUN: FileCheck %s --check-prefix=JSON < %t/chain.json
+// RUN: FileCheck %s --check-prefix=TRACE < %t/chain.trace
+// RUN: npu-sim asm %t/asm/chain_npu0_program.s -o %t/chain.bin
+
+// Every op of the chain runs on the NPU, each layer named after its ONNX nodes.
+// CHAIN: CPU operations (0 of 12):
+// CHAIN: NPU: 12 ops (100.0%) in 1 partitions; CPU: 0 ops (0.0%) in 0 partitions
+// CHAIN: NPU program chain_npu0_program ({{[0-9]+}} cycles, roofline {{[0-9]+}}
+// CHAIN: layer cycles roofline ratio util MACs DRAM bytes
+// CHAIN: conv1+relu1 {{[0-9]+}} {{[0-9]+}}
+// CHAIN: dw2+relu6_2
+// CHAIN: pw3
+// CHAIN: pw4
+// CHAIN: add5+relu5
+// CHAIN: maxpool6
+// CHAIN: gap7
+// CHAIN: fc9
+// CHAIN: whole model on npu16:
+// CHAIN: NPU cycles
+// CHAIN: roofline {{[0-9]+}} cycles (ratio {{[0-9.]+}})
+// CHAIN: utilization
+// CHAIN: DRAM traffic {{[0-9]+}} bytes ({{[0-9.]+}}x the minimum {{[0-9]+}})
+// CHAIN: ops 12 on the NPU, 0 on the CPU (0.0%)
+// SAME: y: ok
+// JSON: "cpu_ops": 0,
+// JSON: "cycles": {{[1-9][0-9]*}},
+// JSON: "dram_bytes": {{[1-9][0-9]*}},
+// JSON: "npu_ops": 12,
+// JSON: "roofline_cycles": {{[1-9][0-9]*}},
+// JSON: "utilization": 0.{{[0-9]+}}
+// TRACE: "traceEvents":[{"args":{"name":"load"}
+// TRACE-SAME: "name":"mx.mul"
+
+// An op the NPU does not run falls back to the CPU with its reason; the run still matches.
+// RUN: npu-translate --export-onnx %S/Inputs/hetero.mlir -o %t/hetero.onnx
+// RUN: npu-run %t/hetero.onnx --target cpu --seed 2 --output-dir %t/hetero.cpu
+// RUN: npu-run %t/hetero.onnx --target npu --seed 2 --compare %t/hetero.cpu --rtol 1e-4 --atol 1e-6 2>&1 | FileCheck %s --check-prefix=HETERO
+// HETERO: CPU operations (4 of 8):
+// HETERO-NEXT: onnx.Softmax "softmax2" no NPU lowering for onnx.Softmax
+// HETERO-NEXT: onnx.Reshape "reshape5" no NPU lowering for onnx.Reshape
+// HETERO-NEXT: onnx.Transpose "transpose6" no NPU lowering for onnx.Transpose
+// HETERO-NEXT: onnx.Concat "concat8" no NPU lowering for onnx.Concat
+// HETERO-NEXT: NPU: 4 ops (50.0%) in 3 partitions; CPU: 4 ops (50.0%) in 3 partitions
+// HETERO: avgpool3
+// HETERO: matmul7
+// HETERO: y: ok
+
+// A hardware description that cannot hold the smallest tile is an error naming the op and the memory.
+// RUN: not npu-run %t/chain.onnx --target npu --set scratchpad.rows=32 2>&1 | FileCheck %s --check-prefix=SMALL
+// SMALL: npu.conv: the smallest tile needs {{[0-9]+}} scratchpad rows; the scratchpad has 32
+// RUN: not npu-run %t/chain.onnx --target npu --hw %t/nope.toml 2>&1 | FileCheck %s --check-prefix=HW
+// HW: npu-run: error: --hw {{.*}}nope.toml: not a built-in target and not readable
+// RUN: not npu-run %t/chain.onnx --target npu --set array.bogus=1 2>&1 | FileCheck %s --check-prefix=SET
+// SET: npu-run: error: --set array.bogus=1:

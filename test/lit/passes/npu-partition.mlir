@@ -1,0 +1,52 @@
+// npu-partition: each op asks the target; runs of one target become
+// functions called in order; CPU ops carry their reason; the report and the
+// partition graph.
+// RUN: npu-opt %s --pass-pipeline='builtin.module(npu-partition{report=%t.report dot=%t.dot})' | FileCheck %s
+// RUN: FileCheck %s --check-prefix=REPORT < %t.report
+// RUN: FileCheck %s --check-prefix=DOT < %t.dot
+// npu-opt's reporting flags set the same options.
+// RUN: npu-opt %s --npu-partition --show-cpu-operations --dump-partitions=%t.dot2 -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+// RUN: FileCheck %s --check-prefix=DOT < %t.dot2
+// RUN: npu-opt %s --pass-pipeline='builtin.module(npu-partition, convert-onnx-to-npu)' --show-cpu-operations -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+// RUN: not npu-opt %s --cse --show-cpu-operations 2>&1 | FileCheck %s --check-prefix=NOPART
+// NOPART: npu-opt: error: --show-cpu-operations and --dump-partitions report what npu-partition decides; add it to the pipeline
+
+// The NPU ops before and after the Softmax, which waits on the first, form two partitions.
+// CHECK-LABEL: func.func private @g_npu0(%arg0: tensor<1x4x6x6xf32>) -> tensor<1x8x6x6xf32> attributes {npu.partition = "npu"}
+// CHECK: "onnx.Constant"
+// CHECK: "onnx.Conv"
+// CHECK: "onnx.Relu"
+// CHECK-LABEL: func.func private @g_cpu0
+// CHECK-SAME: npu.partition = "cpu"
+// CHECK: "onnx.Softmax"{{.*}}{npu.cpu_reason = "no NPU lowering for onnx.Softmax"}
+// CHECK: "onnx.Relu"{{.*}}{npu.cpu_reason = "standalone Relu (runs fused into the NPU op producing its input)"}
+// CHECK-LABEL: func.func private @g_npu1
+// CHECK: "onnx.Conv"
+// CHECK-LABEL: func.func @g(
+// CHECK: %[[A:.*]] = call @g_npu0(%arg0)
+// CHECK: %[[B:.*]] = call @g_cpu0(%[[A]])
+// CHECK: %[[C:.*]] = call @g_npu1(%[[B]])
+// CHECK: return %[[C]]
+
+// REPORT: CPU operations (2 of 5):
+// REPORT-NEXT: onnx.Softmax "sm" no NPU lowering for onnx.Softmax
+// REPORT-NEXT: onnx.Relu "relu_after_softmax" standalone Relu (runs fused into the NPU op producing its input)
+// REPORT-NEXT: NPU: 3 ops (60.0%) in 2 partitions; CPU: 2 ops (40.0%) in 1 partitions
+
+// DOT: digraph partitions {
+// DOT: subgraph cluster_0 {
+// DOT: label="g_npu0";
+// DOT: [label="c1\nonnx.Conv", fillcolor=palegreen];
+// DOT: [label="sm\nonnx.Softmax", fillcolor=lightsalmon, tooltip="no NPU lowering for onnx.Softmax"];
+// DOT: n0 -> n1;
+
+func.func @g(%x: tensor<1x4x6x6xf32>) -> tensor<1x8x6x6xf32> {
+  %w = "onnx.Constant"() <{value = dense<0.5> : tensor<8x4x3x3xf32>}> : () -> tensor<8x4x3x3xf32>
+  %w2 = "onnx.Constant"() <{value = dense<0.25> : tensor<8x8x1x1xf32>}> : () -> tensor<8x8x1x1xf32>
+  %0 = "onnx.Conv"(%x, %w) <{kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>}> : (tensor<1x4x6x6xf32>, tensor<8x4x3x3xf32>) -> tensor<1x8x6x6xf32> loc("c1")
+  %1 = "onnx.Relu"(%0) : (tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32> loc("r1")
+  %2 = "onnx.Softmax"(%1) <{axis = 1 : i64}> : (tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32> loc("sm")
+  %3 = "onnx.Relu"(%2) : (tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32> loc("relu_after_softmax")
+  %4 = "onnx.Conv"(%3, %w2) <{kernel_shape = array<i64: 1, 1>}> : (tensor<1x8x6x6xf32>, tensor<8x8x1x1xf32>) -> tensor<1x8x6x6xf32> loc("c2")
+  return %4 : tensor<1x8x6x6xf32>
+}

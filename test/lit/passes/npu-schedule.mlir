@@ -1,0 +1,61 @@
+// npu-schedule: a partition's npu ops become one program of instructions
+// (layers named after the ONNX nodes, DMA double-buffered against compute
+// through semaphores, a fence between layers) and the partition launches it.
+// The program translates to assembly that the NPU assembler takes.
+// RUN: npu-opt %s --pass-pipeline='builtin.module(npu-partition, convert-onnx-to-npu, canonicalize, npu-schedule)' -o %t.mlir
+// RUN: FileCheck %s < %t.mlir
+// RUN: npu-translate --mlir-to-npu %t.mlir -o %t.s
+// RUN: FileCheck %s --check-prefix=ASM < %t.s
+// RUN: npu-sim asm %t.s -o %t.bin
+// RUN: npu-translate --mlir-to-npu --emit=npu-bin %t.mlir -o %t2.bin
+// RUN: cmp %t.bin %t2.bin
+// A scratchpad too small for the smallest tile is an error naming the op and the memory.
+// RUN: sed 's/^func.func @g/module attributes {npu.hw = {spad_rows = 64 : i64}} { func.func @g/; $ a }' %s > %t.small.mlir
+// RUN: not npu-opt %t.small.mlir --pass-pipeline='builtin.module(npu-partition, convert-onnx-to-npu, canonicalize, npu-schedule)' -o %t.none 2>&1 | FileCheck %s --check-prefix=SMALL
+// RUN: not ls %t.none
+
+// CHECK-LABEL: func.func private @g_npu0_program() attributes {npu.args = [{dir = "in", dtype = "f32", name = "in0", shape = [1 : i64, 8 : i64, 8 : i64, 3 : i64]}, {dir = "out", dtype = "f32", name = "out0", shape = [1 : i64, 4 : i64, 4 : i64, 4 : i64]}, {dir = "in", dtype = "f32", name = "weights"
+// CHECK-SAME: npu.const_image = dense_resource<g_npu0_weights>
+// CHECK-SAME: npu.program
+// CHECK: "npu.layer"() <{name = "conv1+relu1"}>
+// CHECK: "npu.dma.loadacc"() <{cols = 16 : i64, dst = 0 : i64, dtype = "f32", rows = 1 : i64, src = "weights"
+// CHECK: "npu.dma.load"() <{cols = 4 : i64, dst = {{[0-9]+}} : i64, dtype = "f32", rows = 27 : i64, src = "weights"
+// CHECK: "npu.sem.signal"() <{queue = "load", sem = 0 : i64}>
+// CHECK: "npu.dma.load"() <{cols = 3 : i64, {{.*}}pad_top = 1 : i64, rows = 4 : i64, src = "in0", {{.*}}stride = 24 : i64}>
+// CHECK: "npu.sem.signal"() <{queue = "load", sem = 1 : i64}>
+// CHECK: "npu.sem.wait"() <{queue = "exec", sem = 0 : i64}>
+// CHECK: "npu.sem.wait"() <{queue = "exec", sem = 1 : i64}>
+// CHECK: "npu.mx.preload"() <{dtype = "f32", k = 3 : i64, n = 4 : i64
+// CHECK: "npu.mx.mul"() <{dst = {{.*}}, dtype = "f32", k = 3 : i64, {{.*}}n = 4 : i64, rows = 4 : i64
+// CHECK: "npu.mx.mul"() <{accumulate,
+// CHECK: "npu.v.add"() <{a = {{.*}}, b = 0 : i64, bcast,
+// CHECK: "npu.v.relu"()
+// CHECK: "npu.sem.signal"() <{queue = "exec", sem = 3 : i64}>
+// CHECK: "npu.sem.wait"() <{queue = "store", sem = 3 : i64}>
+// CHECK: "npu.dma.storeacc"() <{cols = 4 : i64, dst = "out0", dst_offset = 0 : i64, dtype = "f32", rows = 16 : i64, src = {{.*}}, stride = 16 : i64}>
+// CHECK: "npu.fence"()
+// CHECK: "npu.halt"()
+// CHECK-LABEL: func.func private @g_npu0(%arg0: tensor<1x8x8x3xf32>) -> tensor<1x4x4x4xf32>
+// CHECK-NEXT: "npu.launch"(%arg0) <{inputs = ["in0"], outputs = ["out0"], program = @g_npu0_program}>
+
+// ASM: .target "npu16"
+// ASM: .arg %in0 in f32 [1, 8, 8, 3]
+// ASM: .arg %out0 out f32 [1, 4, 4, 4]
+// ASM: .arg %weights in f32 [
+// ASM: .layer "conv1+relu1"
+// ASM: dma.loadacc.f32 acc[0], %weights+{{[0-9]+}}, rows=1, cols=16
+// ASM: sem.signal load, s0
+// ASM: mx.mul.f32 acc[{{[0-9]+}}], spad[{{[0-9]+}}], rows=4, k=3, n=4
+// ASM: v.relu.f32
+// ASM: dma.storeacc.f32 %out0+0, acc[{{[0-9]+}}], rows=16, cols=4, stride=16
+// ASM: halt
+
+// SMALL: loc({{.*}}"conv1"{{.*}}): npu.conv: the smallest tile needs {{[0-9]+}} scratchpad rows; the scratchpad has 64
+
+func.func @g(%x: tensor<1x3x8x8xf32>) -> tensor<1x4x4x4xf32> {
+  %w = "onnx.Constant"() <{value = dense<[[[[0.1, -0.2, 0.3], [0.4, 0.5, -0.6], [0.7, 0.8, 0.9]], [[1.0, 1.1, 1.2], [-1.3, 1.4, 1.5], [1.6, 1.7, 1.8]], [[1.9, 2.0, 2.1], [2.2, 2.3, 2.4], [2.5, -2.6, 2.7]]], [[[0.1, 0.2, 0.3], [0.4, 0.5, 0.6], [0.7, 0.8, 0.9]], [[1.0, 1.1, 1.2], [1.3, 1.4, 1.5], [1.6, 1.7, 1.8]], [[1.9, 2.0, 2.1], [2.2, 2.3, 2.4], [2.5, 2.6, 2.7]]], [[[0.1, 0.2, 0.3], [0.4, 0.5, 0.6], [0.7, 0.8, 0.9]], [[1.0, 1.1, 1.2], [1.3, 1.4, 1.5], [1.6, 1.7, 1.8]], [[1.9, 2.0, 2.1], [2.2, 2.3, 2.4], [2.5, 2.6, 2.7]]], [[[0.1, 0.2, 0.3], [0.4, 0.5, 0.6], [0.7, 0.8, 0.9]], [[1.0, 1.1, 1.2], [1.3, 1.4, 1.5], [1.6, 1.7, 1.8]], [[1.9, 2.0, 2.1], [2.2, 2.3, 2.4], [2.5, 2.6, 2.7]]]]> : tensor<4x3x3x3xf32>}> : () -> tensor<4x3x3x3xf32>
+  %b = "onnx.Constant"() <{value = dense<[0.5, -0.5, 0.25, 0.0]> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %0 = "onnx.Conv"(%x, %w, %b) <{kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}> : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x4x4xf32> loc("conv1")
+  %1 = "onnx.Relu"(%0) : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> loc("relu1")
+  return %1 : tensor<1x4x4x4xf32>
+}

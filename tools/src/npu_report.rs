@@ -1,0 +1,124 @@
+//! What `npu-run --target npu` prints: the CPU/NPU split with each CPU op's
+//! reason, every NPU layer's cycles against its roofline, and the whole
+//! model's figures (also as JSON, and as one Perfetto trace).
+
+use runtime::npu_path::{NpuCompiled, NpuRun};
+use std::fmt::Write;
+
+/// The whole-model figures.
+pub struct Summary {
+    pub cycles: u64,
+    pub roofline_cycles: u64,
+    pub utilization: f64,
+    pub dram_bytes: u64,
+    pub min_dram_bytes: u64,
+    pub macs: u64,
+    pub npu_ops: usize,
+    pub cpu_ops: usize,
+    pub compile_ms: f64,
+    pub run_ms: f64,
+    pub cpu_ms: f64,
+}
+
+pub fn summarize(c: &NpuCompiled, r: &NpuRun, run_ms: f64) -> Summary {
+    let cycles: u64 = r.reports.iter().map(|(_, p)| p.cycles).sum();
+    let dram: u64 = r.reports.iter().map(|(_, p)| p.counters.dram_bytes_read + p.counters.dram_bytes_written).sum();
+    let macs: u64 = r.reports.iter().map(|(_, p)| p.counters.macs).sum();
+    let peak = (c.hw.array.rows * c.hw.array.cols) as u64;
+    // The bound: every MAC at the array's peak for its type, or every byte that must move once at full bandwidth.
+    let roofline = r.mac_slots.div_ceil(peak).max(r.min_dram_bytes.div_ceil(c.hw.dram.bytes_per_cycle as u64));
+    let npu_ops = c.placements.iter().filter(|p| p.npu).count();
+    Summary {
+        cycles,
+        roofline_cycles: roofline,
+        utilization: if cycles == 0 { 0.0 } else { r.mac_slots as f64 / (cycles as f64 * peak as f64) },
+        dram_bytes: dram,
+        min_dram_bytes: r.min_dram_bytes,
+        macs,
+        npu_ops,
+        cpu_ops: c.placements.len() - npu_ops,
+        compile_ms: c.compile_ms,
+        run_ms,
+        cpu_ms: r.cpu_ms,
+    }
+}
+
+pub fn text(c: &NpuCompiled, r: &NpuRun, s: &Summary) -> String {
+    let mut o = String::new();
+    let all: Vec<passes::npu::partition::Placement> = c.placements.clone();
+    o.push_str(&passes::npu::partition::report(&all));
+    for (name, rep) in &r.reports {
+        let _ = writeln!(o, "\nNPU program {} ({} cycles, roofline {}, {:.1}% of the array):", name, rep.cycles, rep.roofline_cycles, 100.0 * rep.utilization);
+        let _ = writeln!(o, "  {:<36} {:>10} {:>10} {:>6} {:>6} {:>12} {:>12}", "layer", "cycles", "roofline", "ratio", "util", "MACs", "DRAM bytes");
+        for l in &rep.layers {
+            let _ = writeln!(o, "  {:<36} {:>10} {:>10} {:>6.2} {:>5.1}% {:>12} {:>12}", trunc(&l.name, 36), l.cycles, l.roofline_cycles, l.ratio_to_roofline, 100.0 * l.utilization, l.macs, l.dram_bytes);
+        }
+    }
+    let ratio = if s.roofline_cycles == 0 { 0.0 } else { s.cycles as f64 / s.roofline_cycles as f64 };
+    let _ = writeln!(o, "\nwhole model on {}:", c.hw.name);
+    let _ = writeln!(o, "  NPU cycles       {} ({:.3} ms at {} MHz)", s.cycles, s.cycles as f64 / c.hw.clock_mhz / 1e3, c.hw.clock_mhz);
+    let _ = writeln!(o, "  roofline         {} cycles (ratio {:.2})", s.roofline_cycles, ratio);
+    let _ = writeln!(o, "  utilization      {:.1}% of the array's peak for the element type", 100.0 * s.utilization);
+    let _ = writeln!(o, "  DRAM traffic     {} bytes ({:.2}x the minimum {})", s.dram_bytes, s.dram_bytes as f64 / s.min_dram_bytes.max(1) as f64, s.min_dram_bytes);
+    let _ = writeln!(o, "  ops              {} on the NPU, {} on the CPU ({:.1}%)", s.npu_ops, s.cpu_ops, 100.0 * s.cpu_ops as f64 / (s.npu_ops + s.cpu_ops).max(1) as f64);
+    let _ = writeln!(o, "  compile          {:.1} ms; run {:.1} ms on the host ({:.1} ms in CPU partitions)", s.compile_ms, s.run_ms, s.cpu_ms);
+    o
+}
+
+fn trunc(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        let t: String = s.chars().take(n - 1).collect();
+        format!("{}…", t)
+    }
+}
+
+pub fn json(c: &NpuCompiled, r: &NpuRun, s: &Summary) -> String {
+    let layers: Vec<serde_json::Value> = r
+        .reports
+        .iter()
+        .flat_map(|(p, rep)| {
+            rep.layers.iter().map(move |l| serde_json::json!({"program": p, "layer": l.name, "cycles": l.cycles, "roofline_cycles": l.roofline_cycles, "utilization": l.utilization, "macs": l.macs, "dram_bytes": l.dram_bytes}))
+        })
+        .collect();
+    let cpu: Vec<serde_json::Value> = c.placements.iter().filter(|p| !p.npu).map(|p| serde_json::json!({"node": p.node, "op": p.op, "reason": p.reason})).collect();
+    let v = serde_json::json!({
+        "target": c.hw.name,
+        "cycles": s.cycles,
+        "roofline_cycles": s.roofline_cycles,
+        "ratio_to_roofline": if s.roofline_cycles == 0 { 0.0 } else { s.cycles as f64 / s.roofline_cycles as f64 },
+        "utilization": s.utilization,
+        "dram_bytes": s.dram_bytes,
+        "min_dram_bytes": s.min_dram_bytes,
+        "macs": s.macs,
+        "npu_ops": s.npu_ops,
+        "cpu_ops": s.cpu_ops,
+        "compile_ms": s.compile_ms,
+        "cpu_ms": s.cpu_ms,
+        "programs": r.reports.len(),
+        "layers": layers,
+        "cpu_operations": cpu,
+    });
+    serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
+}
+
+/// One trace: the NPU programs one after another on their unit tracks.
+pub fn trace(c: &NpuCompiled, r: &NpuRun) -> String {
+    let units = ["load", "exec", "store"];
+    let mut evs: Vec<serde_json::Value> = units.iter().enumerate().map(|(i, q)| serde_json::json!({"name": "thread_name", "ph": "M", "pid": 0, "tid": i, "args": {"name": q}})).collect();
+    let us = |cy: u64| cy as f64 / c.hw.clock_mhz;
+    let mut offset = 0u64;
+    for (k, res) in &r.runs {
+        let p = &c.programs[*k];
+        evs.push(serde_json::json!({"name": p.name, "cat": "program", "ph": "X", "ts": us(offset), "dur": us(res.cycles), "pid": 0, "tid": 3}));
+        for e in &res.executed {
+            let ins = &p.program.instrs[e.instr];
+            let layer = p.program.layer_of(e.instr).map(|l| p.program.layers[l].0.as_str()).unwrap_or("");
+            evs.push(serde_json::json!({"name": ins.def.mnemonic, "cat": layer, "ph": "X", "ts": us(offset + e.start), "dur": us(e.end - e.start), "pid": 0, "tid": e.unit, "args": {"instr": e.instr, "layer": layer, "program": p.name}}));
+        }
+        offset += res.cycles;
+    }
+    evs.push(serde_json::json!({"name": "thread_name", "ph": "M", "pid": 0, "tid": 3, "args": {"name": "programs"}}));
+    serde_json::json!({"traceEvents": evs, "displayTimeUnit": "ns"}).to_string()
+}
