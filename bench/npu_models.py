@@ -8,8 +8,16 @@ how many ops stay on the CPU, and compile time.
 
     python3 bench/npu_models.py [--only resnet18 ...] [--check]
 
---check fails (exit 1) on any mismatch, and when the ResNet-18-like model
-is not within 2x of its roofline (issue 7's floor).
+The int8 rows (`*-int8`) are the same CNNs quantized by ONNX Runtime's
+static quantizer in QDQ form (int8 symmetric activations and per-channel
+weights, random calibration data). Their NPU partitions are checked bit for
+bit against the host reference (`--check-reference`); against the CPU path,
+which evaluates the QDQ graph in float, the table gives the largest
+difference in units of the output's quantization step.
+
+--check fails (exit 1) on any mismatch (f32 outputs beyond 1e-4, int8
+partitions not bit-exact), and when the ResNet-18-like model is not within
+2x of its roofline (issue 7's floor).
 """
 import argparse
 import json
@@ -27,6 +35,39 @@ import cpu_models  # noqa: E402  (the same generated models as the CPU benchmark
 
 NPU_RUN = os.path.join(ROOT, "target", "release", "npu-run")
 FLOOR = {"resnet18": 2.0}
+QUANTIZED = ["resnet18", "mobilenetv2"]
+
+
+def quantize(src, dst, input_name, shape):
+    """ONNX Runtime's static QDQ quantization: int8 symmetric activations, per-channel int8 weights."""
+    import logging
+    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    logging.getLogger().setLevel(logging.ERROR)
+
+    class Reader(CalibrationDataReader):
+        def __init__(self):
+            self.data = iter([{input_name: np.random.default_rng(100 + i).standard_normal(shape).astype(np.float32)} for i in range(4)])
+
+        def get_next(self):
+            return next(self.data, None)
+
+    pre = dst + ".pre.onnx"
+    quant_pre_process(src, pre, skip_symbolic_shape=True)
+    quantize_static(pre, dst, Reader(), quant_format=QuantFormat.QDQ, activation_type=QuantType.QInt8, weight_type=QuantType.QInt8,
+                    per_channel=True, extra_options={"ActivationSymmetric": True, "WeightSymmetric": True})
+
+
+def output_scale(path):
+    """The scale of the QuantizeLinear producing the graph output's DequantizeLinear input."""
+    m = onnx.load(path)
+    out = m.graph.output[0].name
+    inits = {i.name: i for i in m.graph.initializer}
+    for n in m.graph.node:
+        if n.output[0] == out and n.op_type == "DequantizeLinear" and n.input[1] in inits:
+            return float(onnx.numpy_helper.to_array(inits[n.input[1]]))
+    return None
 
 
 def main():
@@ -40,37 +81,49 @@ def main():
     d = a.keep or tempfile.mkdtemp(prefix="npu-models-")
     os.makedirs(d, exist_ok=True)
     bad = []
-    print(f"{'model':<12} {'cycles':>11} {'roofline':>11} {'ratio':>6} {'util':>6} {'DRAM MB':>8} {'min MB':>7} {'xmin':>5} {'CPU ops':>9} {'compile s':>9}  outputs")
-    for name, build in cpu_models.MODELS.items():
-        if a.only and name not in a.only:
+    print(f"{'model':<17} {'cycles':>11} {'roofline':>11} {'ratio':>6} {'util':>6} {'DRAM MB':>8} {'min MB':>7} {'xmin':>5} {'CPU ops':>9} {'compile s':>9}  outputs")
+    runs = [(n, b, False) for n, b in cpu_models.MODELS.items()] + [(n, cpu_models.MODELS[n], True) for n in QUANTIZED]
+    for base, build, int8 in runs:
+        name = base + ("-int8" if int8 else "")
+        if a.only and base not in a.only and name not in a.only:
             continue
         m = build()
-        path = os.path.join(d, f"{name}.onnx")
+        path = os.path.join(d, f"{base}.onnx")
         onnx.save(m, path)
         x = m.graph.input[0]
         shape = [dim.dim_value for dim in x.type.tensor_type.shape.dim]
-        xin = os.path.join(d, f"{name}.x.npy")
+        xin = os.path.join(d, f"{base}.x.npy")
         np.save(xin, np.random.default_rng(7).standard_normal(shape).astype(np.float32))
+        if int8:
+            qpath = os.path.join(d, f"{name}.onnx")
+            quantize(path, qpath, x.name, shape)
+            path = qpath
         cpu_out = os.path.join(d, f"{name}.cpu")
         subprocess.run([NPU_RUN, path, "--target", "cpu", "--input", f"{x.name}={xin}", "--output-dir", cpu_out], check=True, capture_output=True)
         rj = os.path.join(d, f"{name}.npu.json")
-        r = subprocess.run(
-            [NPU_RUN, path, "--target", "npu", "--input", f"{x.name}={xin}", "--compare", cpu_out, "--rtol", "1e-4", "--atol", "1e-5", "--report-json", rj],
-            capture_output=True, text=True,
-        )
+        npu_out = os.path.join(d, f"{name}.npu")
+        cmd = [NPU_RUN, path, "--target", "npu", "--input", f"{x.name}={xin}", "--report-json", rj, "--check-reference"]
+        cmd += ["--output-dir", npu_out] if int8 else ["--compare", cpu_out, "--rtol", "1e-4", "--atol", "1e-5"]
+        r = subprocess.run(cmd, capture_output=True, text=True)
         if not os.path.exists(rj):
-            print(f"{name:<12} failed: {r.stderr.strip().splitlines()[-1] if r.stderr.strip() else r.returncode}")
+            print(f"{name:<17} failed: {r.stderr.strip().splitlines()[-1] if r.stderr.strip() else r.returncode}")
             bad.append(name)
             continue
         j = json.load(open(rj))
         ok = r.returncode == 0
+        note = "match" if ok else "MISMATCH"
+        if int8 and ok:
+            out = m.graph.output[0].name
+            diff = float(np.max(np.abs(np.load(os.path.join(npu_out, out + ".npy")) - np.load(os.path.join(cpu_out, out + ".npy")))))
+            step = output_scale(path)
+            note = f"match (int8 bit-exact vs reference; vs float QDQ on the CPU: {diff / step:.0f} output steps)" if step else note
         ratio = j["ratio_to_roofline"]
         total = j["npu_ops"] + j["cpu_ops"]
         cpu = f"{j['cpu_ops']}/{total}"
         print(
-            f"{name:<12} {j['cycles']:>11} {j['roofline_cycles']:>11} {ratio:>6.2f} {100 * j['utilization']:>5.1f}% "
+            f"{name:<17} {j['cycles']:>11} {j['roofline_cycles']:>11} {ratio:>6.2f} {100 * j['utilization']:>5.1f}% "
             f"{j['dram_bytes'] / 1e6:>8.1f} {j['min_dram_bytes'] / 1e6:>7.1f} {j['dram_bytes'] / max(j['min_dram_bytes'], 1):>5.2f} "
-            f"{cpu:>9} {j['compile_ms'] / 1e3:>9.2f}  {'match' if ok else 'MISMATCH'}"
+            f"{cpu:>9} {j['compile_ms'] / 1e3:>9.2f}  {note}"
         )
         if not ok:
             print("   " + "\n   ".join(l for l in r.stderr.splitlines() if "MISMATCH" in l or "error" in l))

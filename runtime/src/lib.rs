@@ -5,6 +5,7 @@
 mod compile;
 mod compare;
 pub mod npu_path;
+pub mod npu_reference;
 pub mod node_test;
 pub mod profile;
 pub mod tensor;

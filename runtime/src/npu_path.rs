@@ -53,7 +53,7 @@ struct CpuFunc {
 
 enum Stage {
     Cpu { func: usize, args: Vec<usize>, results: Vec<usize> },
-    Npu { program: usize, args: Vec<usize>, results: Vec<usize>, shapes: Vec<Vec<i64>> },
+    Npu { program: usize, partition: String, args: Vec<usize>, results: Vec<usize>, specs: Vec<TensorSpec> },
     Transpose { perm: Vec<usize>, arg: usize, result: usize },
     Reshape { arg: usize, result: usize, shape: Vec<i64> },
     Const { value: HostTensor, result: usize },
@@ -69,6 +69,8 @@ pub struct NpuCompiled {
     pub compile_ms: f64,
     jit: Option<llvm_cpu::Jit>,
     cpu: Vec<CpuFunc>,
+    /// The partitions at the tensor level (before scheduling), for the host reference.
+    reference: (Context, Body, OpId),
     stages: Vec<Stage>,
     slots: usize,
     input_slots: Vec<usize>,
@@ -87,6 +89,10 @@ pub struct NpuRun {
     pub mac_slots: u64,
     /// Bytes every program must move at least: its inputs, outputs and constants once.
     pub min_dram_bytes: u64,
+    /// With the reference check: partition outputs compared, how many of them int8, and the ones that differ.
+    pub reference_checked: usize,
+    pub reference_int8: usize,
+    pub reference_mismatches: Vec<String>,
 }
 
 fn placements(body: &Body, module: OpId) -> Vec<Placement> {
@@ -188,7 +194,9 @@ pub fn compile_npu(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
     compile::run(&ctx, &mut imp.body, imp.module, "builtin.module(npu-partition)")?;
     let placements = placements(&imp.body, imp.module);
     let (jit, cpu) = compile_cpu(&ctx, &imp.body, imp.module, opts.opt_level)?;
-    compile::run(&ctx, &mut imp.body, imp.module, "builtin.module(convert-onnx-to-npu, canonicalize, npu-schedule)")?;
+    compile::run(&ctx, &mut imp.body, imp.module, "builtin.module(convert-onnx-to-npu, canonicalize)")?;
+    let reference_body = imp.body.clone();
+    compile::run(&ctx, &mut imp.body, imp.module, "builtin.module(npu-schedule)")?;
     let body = &imp.body;
     let module = imp.module;
     let main = func_named(body, module, &graph).ok_or("the graph function disappeared")?;
@@ -225,8 +233,8 @@ pub fn compile_npu(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
                         let pname = body.op(launch).attr("program").and_then(|a| a.as_symbol()).map(|s| s.join("::")).unwrap_or_default();
                         let pf = func_named(body, module, &pname).ok_or_else(|| format!("no program @{}", pname))?;
                         programs.push(program(&ctx, body, pf, launch)?);
-                        let shapes = o.results().iter().map(|r| body.value_type(*r).shape().map(|s| s.to_vec()).unwrap_or_default()).collect();
-                        stages.push(Stage::Npu { program: programs.len() - 1, args, results, shapes });
+                        let specs = o.results().iter().map(|r| compile::spec(&ctx, callee.clone(), body.value_type(*r))).collect::<Result<Vec<_>, _>>()?;
+                        stages.push(Stage::Npu { program: programs.len() - 1, partition: callee.clone(), args, results, specs });
                     }
                     _ => return Err(format!("@{} is not a partition", callee)),
                 }
@@ -258,7 +266,9 @@ pub fn compile_npu(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
             other => return Err(format!("{}: '{}' left between partitions", o.loc, other)),
         }
     }
-    Ok(NpuCompiled { inputs, outputs, bound, placements, programs, hw: hw.clone(), compile_ms: t0.elapsed().as_secs_f64() * 1e3, jit, cpu, stages, slots: next, input_slots, output_slots })
+    let compile_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let module = imp.module;
+    Ok(NpuCompiled { inputs, outputs, bound, placements, programs, hw: hw.clone(), compile_ms, jit, cpu, reference: (ctx, reference_body, module), stages, slots: next, input_slots, output_slots })
 }
 
 fn take(vals: &[Option<HostTensor>], s: usize) -> Result<&HostTensor, String> {
@@ -298,7 +308,10 @@ impl NpuCompiled {
     }
 
     /// Runs once: CPU partitions on the JIT, NPU programs on the simulator.
-    pub fn run(&self, inputs: &HashMap<String, HostTensor>, record: bool) -> Result<NpuRun, String> {
+    /// With `check_reference`, each NPU partition's outputs are also computed
+    /// by the host reference from the same inputs: int8 outputs must be equal
+    /// bit for bit, f32 ones within 1e-4 relative.
+    pub fn run(&self, inputs: &HashMap<String, HostTensor>, record: bool, check_reference: bool) -> Result<NpuRun, String> {
         let mut vals: Vec<Option<HostTensor>> = (0..self.slots).map(|_| None).collect();
         for (i, spec) in self.inputs.iter().enumerate() {
             if self.bound.contains(&spec.name) {
@@ -314,6 +327,7 @@ impl NpuCompiled {
         let mut runs = vec![];
         let (mut cpu_ms, mut glue_ms) = (0.0, 0.0);
         let (mut mac_slots, mut min_dram_bytes) = (0u64, 0u64);
+        let (mut reference_checked, mut reference_int8, mut reference_mismatches) = (0usize, 0usize, vec![]);
         for st in &self.stages {
             let t0 = Instant::now();
             match st {
@@ -340,20 +354,41 @@ impl NpuCompiled {
                     }
                     cpu_ms += t0.elapsed().as_secs_f64() * 1e3;
                 }
-                Stage::Npu { program, args, results, shapes } => {
+                Stage::Npu { program, partition, args, results, specs } => {
                     let p = &self.programs[*program];
+                    let reference = if check_reference {
+                        let (ctx, body, module) = &self.reference;
+                        let f = func_named(body, *module, partition).ok_or_else(|| format!("no partition @{} for the reference", partition))?;
+                        let ins: Vec<HostTensor> = args.iter().map(|a| take(&vals, *a).cloned()).collect::<Result<_, _>>()?;
+                        Some(crate::npu_reference::evaluate(ctx, body, f, &ins).map_err(|e| format!("reference of @{}: {}", partition, e))?)
+                    } else {
+                        None
+                    };
                     let mut ins: Vec<(String, Vec<u8>)> = vec![];
                     for (a, name) in args.iter().zip(&p.inputs) {
                         ins.push((name.clone(), take(&vals, *a)?.data.as_ref().to_vec()));
                     }
                     ins.push((passes::npu::schedule::CONST_ARG.to_string(), p.consts.clone()));
                     let r = npu_sim::sim::run(&self.hw, &p.program, &ins, record).map_err(|e| format!("{}: {}", p.name, e))?;
-                    for ((res, name), shape) in results.iter().zip(&p.outputs).zip(shapes) {
+                    for ((res, name), spec) in results.iter().zip(&p.outputs).zip(specs) {
                         let bytes = r.outputs.iter().find(|(n, _)| n == name).map(|(_, b)| b).ok_or_else(|| format!("{} produced no '{}'", p.name, name))?;
-                        let mut h = HostTensor::zeros(1, shape)?;
+                        let mut h = HostTensor::zeros(spec.dtype, &spec.shape)?;
                         let len = h.data.as_ref().len();
                         h.data.as_mut().copy_from_slice(&bytes[..len]);
                         vals[*res] = Some(h);
+                    }
+                    if let Some(want) = reference {
+                        for ((res, spec), w) in results.iter().zip(specs).zip(&want) {
+                            let got = take(&vals, *res)?;
+                            let exact = spec.dtype == onnx::proto::data_type::INT8;
+                            let ok = if exact { got.data.as_ref() == w.data.as_ref() } else { crate::compare(got, w, 1e-4, 1e-5).is_ok() };
+                            if !ok {
+                                let detail = crate::compare(got, w, 0.0, 0.0).err().unwrap_or_default();
+                                reference_mismatches.push(format!("@{}: {}", partition, detail));
+                            }
+                            reference_checked += 1;
+                            reference_int8 += exact as usize;
+                        }
                     }
                     for (i, (m, _, _)) in r.per_instr.iter().enumerate() {
                         let f32 = p.program.instrs.get(i).and_then(|x| x.dtype) == Some(npu_sim::isa::Dtype::F32);
@@ -378,6 +413,6 @@ impl NpuCompiled {
             }
         }
         let outputs = self.output_slots.iter().map(|s| take(&vals, *s).cloned()).collect::<Result<Vec<_>, _>>()?;
-        Ok(NpuRun { outputs, reports, runs, cpu_ms, glue_ms, mac_slots, min_dram_bytes })
+        Ok(NpuRun { outputs, reports, runs, cpu_ms, glue_ms, mac_slots, min_dram_bytes, reference_checked, reference_int8, reference_mismatches })
     }
 }

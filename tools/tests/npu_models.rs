@@ -15,7 +15,7 @@ fn benchmark_models_run_on_the_npu_and_match_the_cpu() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     println!("{}", stdout);
     assert!(out.status.success(), "NPU benchmark models failed:\n{}\n{}", stdout, String::from_utf8_lossy(&out.stderr));
-    for m in ["mobilenetv2", "resnet18", "transformer", "mlp", "lstm2"] {
-        assert!(stdout.lines().any(|l| l.starts_with(m) && l.ends_with("match")), "no matching row for {}:\n{}", m, stdout);
+    for m in ["mobilenetv2", "resnet18", "transformer", "mlp", "lstm2", "resnet18-int8", "mobilenetv2-int8"] {
+        assert!(stdout.lines().any(|l| l.split_whitespace().next() == Some(m) && l.contains("  match")), "no matching row for {}:\n{}", m, stdout);
     }
 }

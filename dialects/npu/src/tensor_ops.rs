@@ -18,8 +18,20 @@ const CONV_ATTRS: &[AttrSpec] = &[
     required("act", AttrKind::String),
     optional("min", AttrKind::Float),
     optional("max", AttrKind::Float),
+    optional("mult", AttrKind::Any),
+    optional("shift", AttrKind::Any),
+    optional("qmin", AttrKind::Integer),
+    optional("qmax", AttrKind::Integer),
 ];
-const MATMUL_ATTRS: &[AttrSpec] = &[required("act", AttrKind::String), optional("min", AttrKind::Float), optional("max", AttrKind::Float)];
+const MATMUL_ATTRS: &[AttrSpec] = &[
+    required("act", AttrKind::String),
+    optional("min", AttrKind::Float),
+    optional("max", AttrKind::Float),
+    optional("mult", AttrKind::Any),
+    optional("shift", AttrKind::Any),
+    optional("qmin", AttrKind::Integer),
+    optional("qmax", AttrKind::Integer),
+];
 const POOL_ATTRS: &[AttrSpec] = &[
     required("kind", AttrKind::String),
     required("kernel", AttrKind::Any),
@@ -27,7 +39,17 @@ const POOL_ATTRS: &[AttrSpec] = &[
     required("pads", AttrKind::Any),
     optional("count_include_pad", AttrKind::Integer),
 ];
-const ELTWISE_ATTRS: &[AttrSpec] = &[required("kind", AttrKind::String), required("act", AttrKind::String), optional("min", AttrKind::Float), optional("max", AttrKind::Float)];
+const ELTWISE_ATTRS: &[AttrSpec] = &[
+    required("kind", AttrKind::String),
+    required("act", AttrKind::String),
+    optional("min", AttrKind::Float),
+    optional("max", AttrKind::Float),
+    optional("in_mult", AttrKind::Any),
+    optional("mult", AttrKind::Any),
+    optional("shift", AttrKind::Any),
+    optional("qmin", AttrKind::Integer),
+    optional("qmax", AttrKind::Integer),
+];
 const REQUANT_ATTRS: &[AttrSpec] = &[required("mult", AttrKind::Integer), required("shift", AttrKind::Integer), optional("zp", AttrKind::Integer)];
 
 const LAUNCH_ATTRS: &[AttrSpec] = &[required("program", AttrKind::SymbolRef), required("inputs", AttrKind::Array), required("outputs", AttrKind::Array)];
@@ -50,7 +72,7 @@ pub fn ops() -> Vec<OpDef> {
     vec![
         OpDef {
             name: "npu.conv",
-            summary: "2-D convolution, NHWC input, HWIO filter ([KH, KW, C/group, F]), optional bias [F]; grouped and depthwise; fused activation.",
+            summary: "2-D convolution, NHWC input, HWIO filter ([KH, KW, C/group, F]), optional bias [F]; grouped and depthwise; fused activation. In int8 (i8 input and filter, i32 bias, i8 result) it requantizes each output channel by `mult`/`shift` as `v.requant` does.",
             operands: Count::AtLeast(2),
             results: Count::Exactly(1),
             traits: &[Trait::Pure],
@@ -60,7 +82,7 @@ pub fn ops() -> Vec<OpDef> {
         },
         OpDef {
             name: "npu.matmul",
-            summary: "[M, K] × [K, N] with optional bias [N] and fused activation.",
+            summary: "[M, K] × [K, N] with optional bias [N] and fused activation; in int8 with per-column `mult`/`shift` requantization, as npu.conv.",
             operands: Count::AtLeast(2),
             results: Count::Exactly(1),
             traits: &[Trait::Pure],
@@ -80,7 +102,7 @@ pub fn ops() -> Vec<OpDef> {
         },
         OpDef {
             name: "npu.eltwise",
-            summary: "Elementwise binary op of two same-shaped tensors, with fused activation.",
+            summary: "Elementwise binary op of two same-shaped tensors, with fused activation. An int8 add rescales each input by `in_mult` (fixed point, 20 fraction bits), sums in i32 and requantizes by `mult`/`shift`.",
             operands: Count::Exactly(2),
             results: Count::Exactly(1),
             traits: &[Trait::Pure],
@@ -142,7 +164,8 @@ fn check_act(body: &Body, op: OpId) -> Result<(), String> {
     if !ACTIVATIONS.contains(&a) {
         return Err(format!("unknown activation '{}' (expected one of {})", a, ACTIVATIONS.join(", ")));
     }
-    if a == "clip" {
+    let int8 = body.value_type(body.op(op).operand(0)).element_type().is_some_and(|e| e.to_string() == "i8");
+    if a == "clip" && !int8 {
         let (lo, hi) = (float_attr(body, op, "min"), float_attr(body, op, "max"));
         match (lo, hi) {
             (Some(l), Some(h)) if l <= h => {}
@@ -163,6 +186,51 @@ fn check_dtypes(body: &Body, op: OpId) -> Result<ir::Type, String> {
         return Err(format!("runs on f32 or i8 tensors, not {}", e));
     }
     Ok(e)
+}
+
+/// The int8 form of a product: i8 operands and result, i32 bias, one requantization per output channel.
+fn check_int8(body: &Body, op: OpId, channels: i64) -> Result<(), String> {
+    let o = body.op(op);
+    let t = |v| shape_of(body, v).map(|(_, e)| e.to_string());
+    let int8 = t(o.operand(0))? == "i8";
+    if !int8 {
+        if t(o.operand(1))? != "f32" || t(o.result(0))? != "f32" || o.operands().get(2).map(|b| t(*b)).transpose()?.is_some_and(|e| e != "f32") {
+            return Err("an f32 product takes f32 operands and result".into());
+        }
+        if o.attr("mult").is_some() || o.attr("shift").is_some() {
+            return Err("mult and shift requantize int8 products only".into());
+        }
+        return Ok(());
+    }
+    if t(o.operand(1))? != "i8" || t(o.result(0))? != "i8" {
+        return Err("an int8 product takes an i8 filter and gives an i8 result".into());
+    }
+    if o.operands().get(2).map(|b| t(*b)).transpose()?.is_some_and(|e| e != "i32") {
+        return Err("an int8 product takes an i32 bias".into());
+    }
+    let (m, s) = (ints(body, op, "mult").unwrap_or_default(), ints(body, op, "shift").unwrap_or_default());
+    if m.len() as i64 != channels || s.len() as i64 != channels {
+        return Err(format!("an int8 product needs mult and shift for each of its {} output channels, got {} and {}", channels, m.len(), s.len()));
+    }
+    if m.iter().any(|v| !(1 << 30..1 << 31).contains(v)) || s.iter().any(|v| !(0..=62).contains(v)) {
+        return Err("mult must be in [2^30, 2^31) and shift in 0..=62".into());
+    }
+    check_clamp(body, op)
+}
+
+/// The clamp of an int8 result: `qmin`/`qmax`, by default the activation's (ReLU: from 0) within int8.
+pub fn int8_clamp(body: &Body, op: OpId) -> (i64, i64) {
+    let g = |n: &str| body.op(op).attr(n).and_then(|a| a.as_int()).map(|v| v as i64);
+    let lo = g("qmin").unwrap_or(if str_attr(body, op, "act") == Some("relu") { 0 } else { -128 });
+    (lo, g("qmax").unwrap_or(127))
+}
+
+fn check_clamp(body: &Body, op: OpId) -> Result<(), String> {
+    let (lo, hi) = int8_clamp(body, op);
+    if !(-128..=127).contains(&lo) || !(-128..=127).contains(&hi) || lo > hi {
+        return Err(format!("the int8 clamp [{}, {}] must be an ordered range within [-128, 127]", lo, hi));
+    }
+    Ok(())
 }
 
 /// Output size of one windowed dimension.
@@ -201,6 +269,7 @@ fn verify_conv(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
             return Err(format!("bias must be [{}], got {:?}", w[3], b));
         }
     }
+    check_int8(body, op, w[3])?;
     let oh = window_out(x[1], w[0], strides[0], pads[0], pads[2]);
     let ow = window_out(x[2], w[1], strides[1], pads[1], pads[3]);
     if y != [x[0], oh, ow, w[3]] {
@@ -225,7 +294,7 @@ fn verify_matmul(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     if y != [a[0], b[1]] {
         return Err(format!("result must be [{}, {}], got {:?}", a[0], b[1], y));
     }
-    Ok(())
+    check_int8(body, op, b[1])
 }
 
 fn verify_pool(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
@@ -266,6 +335,19 @@ fn verify_eltwise(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     let (y, _) = shape_of(body, o.result(0))?;
     if a != b || a != y {
         return Err(format!("operands and result must have one shape, got {:?}, {:?} and {:?}", a, b, y));
+    }
+    let e = |v| shape_of(body, v).map(|(_, e)| e.to_string());
+    if e(o.operand(0))? == "i8" {
+        if e(o.operand(1))? != "i8" || e(o.result(0))? != "i8" || kind != "add" {
+            return Err("int8 elementwise ops are adds of two i8 tensors into an i8 result".into());
+        }
+        let (im, m, s) = (ints(body, op, "in_mult").unwrap_or_default(), ints(body, op, "mult").unwrap_or_default(), ints(body, op, "shift").unwrap_or_default());
+        if im.len() != 2 || m.len() != 1 || s.len() != 1 || im.iter().any(|v| !(0..=1 << 20).contains(v)) || !(1 << 30..1 << 31).contains(&m[0]) || !(0..=62).contains(&s[0]) {
+            return Err("an int8 add needs in_mult (two values in 0..=2^20), mult (one, in [2^30, 2^31)) and shift (one, in 0..=62)".into());
+        }
+        check_clamp(body, op)?;
+    } else if o.attr("in_mult").is_some() || o.attr("mult").is_some() {
+        return Err("in_mult, mult and shift requantize int8 adds only".into());
     }
     Ok(())
 }

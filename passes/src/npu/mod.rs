@@ -3,6 +3,7 @@
 //! planning and scheduling down to instructions (`npu-schedule`).
 
 pub mod partition;
+pub mod quant;
 pub mod schedule;
 pub mod target;
 pub mod to_npu;

@@ -138,8 +138,30 @@ pub fn dot(all: &[Placement], edges: &[(usize, usize)]) -> String {
     s
 }
 
+/// Constants, and DequantizeLinear of constants (quantized weights): not
+/// partitioned, but copied into each partition that reads them.
 fn is_const(body: &Body, op: OpId) -> bool {
-    body.name(op).as_str() == "onnx.Constant"
+    match body.name(op).as_str() {
+        "onnx.Constant" => true,
+        "onnx.DequantizeLinear" => body.op(op).operands().iter().all(|v| body.defining_op(*v).is_some_and(|d| body.name(d).as_str() == "onnx.Constant")),
+        _ => false,
+    }
+}
+
+/// Copies the constant (tree) defining `v` to the end of `block`.
+fn clone_constant(body: &mut Body, v: Value, block: ir::Block, map: &mut HashMap<Value, Value>) -> Value {
+    if let Some(c) = map.get(&v) {
+        return *c;
+    }
+    let d = body.defining_op(v).unwrap();
+    for o in body.op(d).operands().to_vec() {
+        clone_constant(body, o, block, map);
+    }
+    let nc = body.clone_op(d, map);
+    body.insert(nc, InsertPoint::AtEnd(block));
+    let r = body.op(nc).result(0);
+    map.insert(v, r);
+    r
 }
 
 /// Values an op (or any op nested in it) reads that are defined outside it.
@@ -162,8 +184,27 @@ fn captured(body: &Body, op: OpId) -> Vec<Value> {
 
 type Placed = (Vec<Placement>, Vec<(usize, usize)>);
 
+/// One DequantizeLinear per user, so each can go where its user goes (as
+/// ONNX Runtime's QDQ handling does): an int8 tensor crosses a partition
+/// edge, never its dequantized copy.
+fn split_shared_dequantize(body: &mut Body, entry: ir::Block) {
+    let dqs: Vec<OpId> = body.block_ops(entry).filter(|o| body.name(*o).as_str() == "onnx.DequantizeLinear").collect();
+    for dq in dqs {
+        let r = body.op(dq).result(0);
+        let uses = body.uses(r).to_vec();
+        for u in uses.iter().skip(1) {
+            let mut map = HashMap::new();
+            let c = body.clone_op(dq, &mut map);
+            body.insert(c, InsertPoint::After(dq));
+            let nr = body.op(c).result(0);
+            body.set_operand(u.op, u.index as usize, nr);
+        }
+    }
+}
+
 fn partition_function(ctx: &Context, body: &mut Body, module: OpId, f: OpId, target: &Npu) -> Result<Placed, String> {
     let entry = body.entry_block(f).ok_or("function without body")?;
+    split_shared_dequantize(body, entry);
     let fname = body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("graph").to_string();
     let all_ops: Vec<OpId> = body.block_ops(entry).collect();
     let ret = *all_ops.last().ok_or("empty function")?;
@@ -171,6 +212,9 @@ fn partition_function(ctx: &Context, body: &mut Body, module: OpId, f: OpId, tar
     let index: HashMap<OpId, usize> = work.iter().enumerate().map(|(i, o)| (*o, i)).collect();
     // The capability query, then fusion-aware refinement in program order.
     let mut npu: Vec<Result<(), String>> = work.iter().map(|o| target.supports(body, *o)).collect();
+    // Ops fused into another (activations into their producer, a quantized
+    // pattern's DQ/Q into its product) are placed with it, as one node.
+    let mut group: Vec<usize> = (0..work.len()).collect();
     for (i, &op) in work.iter().enumerate() {
         let name = body.name(op);
         if npu[i].is_err() || !FUSED_INTO_PRODUCER.contains(&name.as_str()) {
@@ -183,25 +227,64 @@ fn partition_function(ctx: &Context, body: &mut Body, module: OpId, f: OpId, tar
         });
         if !ok {
             npu[i] = Err(format!("standalone {} (runs fused into the NPU op producing its input)", &name.as_str()[5..]));
+        } else if let Some(h) = host {
+            group[i] = h;
         }
     }
+    // Quantized products: the product, its DequantizeLinears and QuantizeLinear
+    // (and a DequantizeLinear → Relu → QuantizeLinear after) are one int8 NPU op.
+    for &op in &work {
+        let (mut members, q) = if let Some(a) = super::quant::qadd(body, op) {
+            (vec![op, a.a.op, a.b.op, a.q], a.q)
+        } else {
+            if !matches!(body.name(op).as_str(), "onnx.Conv" | "onnx.Gemm" | "onnx.MatMul") {
+                continue;
+            }
+            let Some(m) = super::quant::qmac(body, op) else { continue };
+            if let Err(r) = super::target::quantized_mac(body, op) {
+                npu[index[&op]] = Err(r);
+                continue;
+            }
+            let mut v = vec![op, m.x.op, m.w.op, m.q];
+            v.extend(m.b.as_ref().map(|b| b.op));
+            (v, m.q)
+        };
+        if let Some((dq, relu, q2, _)) = super::quant::relu_chain(body, body.op(q).result(0)) {
+            members.extend([dq, relu, q2]);
+        }
+        for o in members {
+            if let Some(&i) = index.get(&o) {
+                npu[i] = Ok(());
+                group[i] = index[&op];
+            }
+        }
+    }
+    let rep = |mut i: usize| {
+        while group[i] != i {
+            i = group[i];
+        }
+        i
+    };
+    let reps: Vec<usize> = (0..work.len()).map(rep).collect();
     // The data-flow graph of the ops (constants excluded: each partition gets its own copy).
+    // One graph node per group (its representative's index).
     let mut g: DiGraph<usize, ()> = DiGraph::new();
     let nodes: Vec<NodeIndex> = (0..work.len()).map(|i| g.add_node(i)).collect();
     let mut edges = vec![];
     for (i, &op) in work.iter().enumerate() {
         for v in captured(body, op) {
             if let Some(&d) = body.defining_op(v).and_then(|d| index.get(&d)) {
-                if !g.contains_edge(nodes[d], nodes[i]) {
-                    g.add_edge(nodes[d], nodes[i], ());
-                    edges.push((d, i));
+                edges.push((d, i));
+                let (a, b) = (reps[d], reps[i]);
+                if a != b && !g.contains_edge(nodes[a], nodes[b]) {
+                    g.add_edge(nodes[a], nodes[b], ());
                 }
             }
         }
     }
-    // Greedy topological order: stay on the current target while it has ready ops.
+    // Greedy topological order of the groups: stay on the current target while it has ready ones.
     let mut indeg: Vec<usize> = nodes.iter().map(|n| g.neighbors_directed(*n, petgraph::Direction::Incoming).count()).collect();
-    let mut ready: Vec<usize> = (0..work.len()).filter(|i| indeg[*i] == 0).collect();
+    let mut ready: Vec<usize> = (0..work.len()).filter(|i| reps[*i] == *i && indeg[*i] == 0).collect();
     let mut order = Vec::with_capacity(work.len());
     let mut current = ready.iter().min().map(|i| npu[*i].is_ok()).unwrap_or(false);
     while !ready.is_empty() {
@@ -220,10 +303,15 @@ fn partition_function(ctx: &Context, body: &mut Body, module: OpId, f: OpId, tar
             }
         }
     }
-    if order.len() != work.len() {
+    if order.len() != reps.iter().enumerate().filter(|(i, r)| *i == **r).count() {
         return Err("the graph has a cycle".into());
     }
-    // Runs of one target.
+    // Each group's ops in program order, then runs of one target.
+    let mut members: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (i, r) in reps.iter().enumerate() {
+        members.entry(*r).or_default().push(i);
+    }
+    let order: Vec<usize> = order.into_iter().flat_map(|r| members.remove(&r).unwrap_or_default()).collect();
     let mut runs: Vec<(bool, Vec<usize>)> = vec![];
     for i in order {
         let t = npu[i].is_ok();
@@ -261,9 +349,9 @@ fn partition_function(ctx: &Context, body: &mut Body, module: OpId, f: OpId, tar
         }
         outline(ctx, body, mb, f, ret, &ops, &pname, kind)?;
     }
-    // Constants only partitions use are dead in the graph function now.
+    // Constants only partitions use are dead in the graph function now (users first).
     let consts: Vec<OpId> = body.block_ops(entry).filter(|o| is_const(body, *o)).collect();
-    for c in consts {
+    for c in consts.into_iter().rev() {
         if !body.has_uses(body.op(c).result(0)) {
             body.erase(c);
         }
@@ -308,12 +396,10 @@ fn outline(ctx: &Context, body: &mut Body, mb: ir::Block, f: OpId, ret: OpId, op
     for (v, a) in inputs.iter().zip(body.block_args(nb).to_vec()) {
         map.insert(*v, a);
     }
+    let mut cmap: HashMap<Value, Value> = HashMap::new();
     for c in &consts {
-        let d = body.defining_op(*c).unwrap();
-        let mut m = HashMap::new();
-        let nc = body.clone_op(d, &mut m);
-        body.insert(nc, InsertPoint::AtEnd(nb));
-        map.insert(*c, body.op(nc).result(0));
+        let r = clone_constant(body, *c, nb, &mut cmap);
+        map.insert(*c, r);
     }
     for &op in ops {
         body.move_op(op, InsertPoint::AtEnd(nb));

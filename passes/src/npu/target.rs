@@ -8,6 +8,7 @@ use npu::hw::HwDesc;
 use npu::tensor_ops::ints;
 use ir::{Body, OpId, Value};
 
+
 pub trait Target {
     fn name(&self) -> &str;
     /// `Ok` if the target runs `op` as it is (dtypes, shapes, attributes);
@@ -94,14 +95,8 @@ fn no_auto_pad(body: &Body, op: OpId) -> Result<(), String> {
 }
 
 fn conv(_: &Npu, body: &Body, op: OpId) -> Result<(), String> {
-    let x = static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
-    let w = static_f32(body, operand(body, op, 1).ok_or("no weights")?)?;
-    if x.len() != 4 {
-        return Err(format!("{}-D convolution (the NPU runs 2-D)", x.len() as i64 - 2));
-    }
-    if x[0] != 1 {
-        return Err(format!("batch {} (the NPU path runs batch 1)", x[0]));
-    }
+    static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
+    static_f32(body, operand(body, op, 1).ok_or("no weights")?)?;
     if !is_constant(body, operand(body, op, 1).unwrap()) {
         return Err("weights are not constant".into());
     }
@@ -109,6 +104,20 @@ fn conv(_: &Npu, body: &Body, op: OpId) -> Result<(), String> {
         if !is_constant(body, b) {
             return Err("bias is not constant".into());
         }
+    }
+    conv_geometry(body, op)
+}
+
+/// What the NPU's convolution kernel takes, whatever the element type.
+pub fn conv_geometry(body: &Body, op: OpId) -> Result<(), String> {
+    let shape = |v: Value| body.value_type(v).shape().map(|s| s.to_vec()).filter(|s| s.iter().all(|d| *d >= 0)).ok_or("dynamic shape");
+    let x = shape(operand(body, op, 0).ok_or("no input")?)?;
+    let w = shape(operand(body, op, 1).ok_or("no weights")?)?;
+    if x.len() != 4 {
+        return Err(format!("{}-D convolution (the NPU runs 2-D)", x.len() as i64 - 2));
+    }
+    if x[0] != 1 {
+        return Err(format!("batch {} (the NPU path runs batch 1)", x[0]));
     }
     no_auto_pad(body, op)?;
     if ints(body, op, "dilations").is_some_and(|d| d.iter().any(|v| *v != 1)) {
@@ -125,11 +134,21 @@ fn conv(_: &Npu, body: &Body, op: OpId) -> Result<(), String> {
     Ok(())
 }
 
-fn gemm(_: &Npu, body: &Body, op: OpId) -> Result<(), String> {
-    let a = static_f32(body, operand(body, op, 0).ok_or("no A")?)?;
-    if a.len() != 2 {
-        return Err("A is not 2-D".into());
+/// The int8 (QDQ) form of a Conv, Gemm or MatMul: what its quantization and shapes must be.
+pub fn quantized_mac(body: &Body, op: OpId) -> Result<(), String> {
+    super::quant::qmac(body, op).ok_or("not a quantized pattern the NPU runs (int8 symmetric activations and weights, int32 bias, one int8 QuantizeLinear after)")?;
+    match body.name(op).as_str() {
+        "onnx.Conv" => conv_geometry(body, op),
+        "onnx.Gemm" => gemm_form(body, op),
+        _ => {
+            let b = body.value_type(body.op(op).operand(1)).shape().map(|s| s.len()).unwrap_or(0);
+            if b != 2 { Err("B is not a matrix".into()) } else { Ok(()) }
+        }
     }
+}
+
+/// A plain product: no transposed A, alpha = beta = 1.
+fn gemm_form(body: &Body, op: OpId) -> Result<(), String> {
     if int_attr(body, op, "transA", 0) != 0 {
         return Err("transA".into());
     }
@@ -138,6 +157,15 @@ fn gemm(_: &Npu, body: &Body, op: OpId) -> Result<(), String> {
     if alpha != 1.0 || beta != 1.0 {
         return Err("alpha or beta other than 1".into());
     }
+    Ok(())
+}
+
+fn gemm(_: &Npu, body: &Body, op: OpId) -> Result<(), String> {
+    let a = static_f32(body, operand(body, op, 0).ok_or("no A")?)?;
+    if a.len() != 2 {
+        return Err("A is not 2-D".into());
+    }
+    gemm_form(body, op)?;
     let b = operand(body, op, 1).ok_or("no B")?;
     if !is_constant(body, b) {
         return Err("B is not constant".into());

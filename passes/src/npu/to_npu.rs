@@ -129,8 +129,151 @@ fn emit(ctx: &Context, body: &mut Body, old: OpId, name: &str, operands: &[Value
     body.erase(old);
 }
 
+type Chain = Option<(OpId, OpId, OpId, f32)>;
+
+/// The requantization target of a fused int8 op: after a `DQ → Relu|Clip → Q`
+/// chain, that chain's scale, activation and clamp; otherwise the op's own Q's.
+fn chain_target(body: &Body, chain: Chain, q: OpId, scale: f32) -> (f32, &'static str, OpId, (i64, i64)) {
+    match chain {
+        Some((_, a, q2, s2)) => (s2, if body.name(a).as_str() == "onnx.Clip" { "clip" } else { "relu" }, q2, super::quant::chain_clamp(body, a, s2)),
+        None => (scale, "none", q, (-128, 127)),
+    }
+}
+
+/// Replaces the pattern's last QuantizeLinear by `r` and erases the pattern's ops (last first).
+fn finish_pattern(body: &mut Body, r: Value, last_q: OpId, chain: Chain, mut ops: Vec<OpId>) {
+    let last = body.op(last_q).result(0);
+    body.replace_all_uses(last, r);
+    let mut dead = vec![];
+    if let Some((dq, act, q2, _)) = chain {
+        dead.extend([q2, act, dq]);
+    }
+    dead.append(&mut ops);
+    for d in dead {
+        if body.op(d).results().iter().all(|v| !body.has_uses(*v)) {
+            body.erase(d);
+        }
+    }
+}
+
+/// A quantized Conv/Gemm/MatMul (with its DequantizeLinears, QuantizeLinear
+/// and a following DQ → Relu → Q) as one int8 npu op.
+fn convert_qmac(ctx: &Context, body: &mut Body, m: super::quant::QMac) -> Result<(), String> {
+    let op = m.op;
+    let name = body.name(op);
+    let loc = body.op(op).loc.clone();
+    let at = InsertPoint::Before(op);
+    let q_out = body.op(m.q).result(0);
+    let chain = super::quant::relu_chain(body, q_out);
+    let (out_scale, act, last_q, clamp) = chain_target(body, chain, m.q, m.out_scale);
+    let mut mult = vec![];
+    let mut shift = vec![];
+    for s in &m.acc_scales {
+        let (a, b) = super::quant::requant_params(s / out_scale as f64).ok_or("requantization multiplier out of range")?;
+        mult.push(a);
+        shift.push(b);
+    }
+    let i8t = body.value_type(m.x.input).element_type().unwrap().clone();
+    let mut props = vec![
+        ("act", Attribute::string(act)),
+        ("mult", i64s(ctx, &mult)),
+        ("shift", i64s(ctx, &shift)),
+        ("qmin", Attribute::integer(clamp.0 as i128, ctx.i64())),
+        ("qmax", Attribute::integer(clamp.1 as i128, ctx.i64())),
+    ];
+    let y_shape = shape(body, body.op(op).result(0));
+    let (npu_name, operands, out_shape, nchw) = if name.as_str() == "onnx.Conv" {
+        let g = body.op(op).attr("group").and_then(|a| a.as_int()).unwrap_or(1) as i64;
+        props.push(("strides", i64s(ctx, &ints(body, op, "strides").unwrap_or(vec![1, 1]))));
+        props.push(("pads", i64s(ctx, &ints(body, op, "pads").unwrap_or(vec![0; 4]))));
+        props.push(("group", Attribute::integer(g as i128, ctx.i64())));
+        let xt = transpose(ctx, body, m.x.input, &TO_NHWC, at, &loc);
+        let wt = transpose(ctx, body, m.w.input, &[2, 3, 1, 0], at, &loc);
+        let mut v = vec![xt, wt];
+        v.extend(m.b.as_ref().map(|b| b.input));
+        ("npu.conv", v, permuted(&y_shape, &TO_NHWC), true)
+    } else {
+        let as_ = shape(body, m.x.input);
+        let trans_b = body.op(op).attr("transB").and_then(|a| a.as_int()).unwrap_or(0) != 0;
+        let b = if trans_b { transpose(ctx, body, m.w.input, &[1, 0], at, &loc) } else { m.w.input };
+        let n = shape(body, b)[1];
+        let mm: i64 = as_[..as_.len() - 1].iter().product();
+        let a2 = if as_.len() == 2 { m.x.input } else { reshape(ctx, body, m.x.input, &[mm, as_[as_.len() - 1]], at, &loc) };
+        let mut v = vec![a2, b];
+        if let Some(bias) = &m.b {
+            v.push(if shape(body, bias.input).len() == 1 { bias.input } else { reshape(ctx, body, bias.input, &[n], at, &loc) });
+        }
+        ("npu.matmul", v, vec![mm, n], false)
+    };
+    let mut locs = vec![loc.clone(), body.op(m.q).loc.clone()];
+    if let Some((dq, relu, q2, _)) = chain {
+        locs.extend([body.op(dq).loc.clone(), body.op(relu).loc.clone(), body.op(q2).loc.clone()]);
+    }
+    let fused = Location::fused(&locs);
+    let mut st = OperationState::new(ctx.op_name(npu_name), fused.clone()).operands(&operands).results(&[tensor(ctx, out_shape, &i8t)]);
+    for (k, v) in props {
+        st = st.property(ctx.ident(k), v);
+    }
+    let new = body.build(st, at);
+    let mut r = body.op(new).result(0);
+    if nchw {
+        r = transpose(ctx, body, r, &TO_NCHW, InsertPoint::After(new), &fused);
+    } else if y_shape.len() != 2 {
+        r = reshape(ctx, body, r, &y_shape, InsertPoint::After(new), &fused);
+    }
+    let mut ops = vec![m.q, op, m.x.op, m.w.op];
+    ops.extend(m.b.as_ref().map(|b| b.op));
+    finish_pattern(body, r, last_q, chain, ops);
+    Ok(())
+}
+
+/// A quantized Add (and a following DQ → Relu → Q) as one int8 npu.eltwise.
+fn convert_qadd(ctx: &Context, body: &mut Body, m: super::quant::QAdd) -> Result<(), String> {
+    let op = m.op;
+    let loc = body.op(op).loc.clone();
+    let at = InsertPoint::Before(op);
+    let chain = super::quant::relu_chain(body, body.op(m.q).result(0));
+    let (out_scale, act, last_q, clamp) = chain_target(body, chain, m.q, m.out_scale);
+    let (mult, shift) = super::quant::requant_params(m.acc_scale / out_scale as f64).ok_or("requantization multiplier out of range")?;
+    let ys = shape(body, m.a.input);
+    let i8t = body.value_type(m.a.input).element_type().unwrap().clone();
+    let four = ys.len() == 4;
+    let (a, b) = if four { (transpose(ctx, body, m.a.input, &TO_NHWC, at, &loc), transpose(ctx, body, m.b.input, &TO_NHWC, at, &loc)) } else { (m.a.input, m.b.input) };
+    let out_shape = if four { permuted(&ys, &TO_NHWC) } else { ys.clone() };
+    let mut locs = vec![loc.clone(), body.op(m.q).loc.clone()];
+    if let Some((dq, relu, q2, _)) = chain {
+        locs.extend([body.op(dq).loc.clone(), body.op(relu).loc.clone(), body.op(q2).loc.clone()]);
+    }
+    let fused = Location::fused(&locs);
+    let st = OperationState::new(ctx.op_name("npu.eltwise"), fused.clone())
+        .operands(&[a, b])
+        .results(&[tensor(ctx, out_shape, &i8t)])
+        .property(ctx.ident("kind"), Attribute::string("add"))
+        .property(ctx.ident("act"), Attribute::string(act))
+        .property(ctx.ident("in_mult"), i64s(ctx, &m.in_mult))
+        .property(ctx.ident("mult"), i64s(ctx, &[mult]))
+        .property(ctx.ident("shift"), i64s(ctx, &[shift]))
+        .property(ctx.ident("qmin"), Attribute::integer(clamp.0 as i128, ctx.i64()))
+        .property(ctx.ident("qmax"), Attribute::integer(clamp.1 as i128, ctx.i64()));
+    let new = body.build(st, at);
+    let mut r = body.op(new).result(0);
+    if four {
+        r = transpose(ctx, body, r, &TO_NCHW, InsertPoint::After(new), &fused);
+    }
+    finish_pattern(body, r, last_q, chain, vec![m.q, op, m.a.op, m.b.op]);
+    Ok(())
+}
+
 fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
     let name = body.name(op);
+    if let Some(a) = super::quant::qadd(body, op) {
+        return convert_qadd(ctx, body, a);
+    }
+    if matches!(name.as_str(), "onnx.Conv" | "onnx.Gemm" | "onnx.MatMul") {
+        if let Some(m) = super::quant::qmac(body, op) {
+            return convert_qmac(ctx, body, m);
+        }
+    }
     let o = body.op(op);
     let loc = o.loc.clone();
     let at = InsertPoint::Before(op);

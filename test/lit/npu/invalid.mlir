@@ -267,3 +267,74 @@ func.func private @p() attributes {npu.hw = {array_rows = 0}} {
   "npu.fence"() : () -> ()
   return
 }
+
+// -----
+// int8 products.
+func.func @f(%a: tensor<4x20xf32>, %k: tensor<20x5xi8>) {
+  // expected-error @+1 {{an f32 product takes f32 operands and result}}
+  %0 = "npu.matmul"(%a, %k) <{act = "none"}> : (tensor<4x20xf32>, tensor<20x5xi8>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+func.func @f(%a: tensor<4x20xf32>, %k: tensor<20x5xf32>) {
+  // expected-error @+1 {{mult and shift requantize int8 products only}}
+  %0 = "npu.matmul"(%a, %k) <{act = "none", mult = array<i64: 1073741824>, shift = array<i64: 0>}> : (tensor<4x20xf32>, tensor<20x5xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+func.func @f(%a: tensor<4x20xi8>, %k: tensor<20x5xi8>) {
+  // expected-error @+1 {{an int8 product takes an i8 filter and gives an i8 result}}
+  %0 = "npu.matmul"(%a, %k) <{act = "none"}> : (tensor<4x20xi8>, tensor<20x5xi8>) -> tensor<4x5xi32>
+  return
+}
+
+// -----
+func.func @f(%a: tensor<4x20xi8>, %k: tensor<20x5xi8>, %b: tensor<5xi8>) {
+  // expected-error @+1 {{an int8 product takes an i32 bias}}
+  %0 = "npu.matmul"(%a, %k, %b) <{act = "none"}> : (tensor<4x20xi8>, tensor<20x5xi8>, tensor<5xi8>) -> tensor<4x5xi8>
+  return
+}
+
+// -----
+func.func @f(%a: tensor<4x20xi8>, %k: tensor<20x5xi8>) {
+  // expected-error @+1 {{an int8 product needs mult and shift for each of its 5 output channels, got 1 and 5}}
+  %0 = "npu.matmul"(%a, %k) <{act = "none", mult = array<i64: 1073741824>, shift = array<i64: 0, 0, 0, 0, 0>}> : (tensor<4x20xi8>, tensor<20x5xi8>) -> tensor<4x5xi8>
+  return
+}
+
+// -----
+func.func @f(%a: tensor<4x20xi8>, %k: tensor<20x1xi8>) {
+  // expected-error @+1 {{mult must be in [2^30, 2^31) and shift in 0..=62}}
+  %0 = "npu.matmul"(%a, %k) <{act = "none", mult = array<i64: 5>, shift = array<i64: 0>}> : (tensor<4x20xi8>, tensor<20x1xi8>) -> tensor<4x1xi8>
+  return
+}
+
+// -----
+func.func @f(%a: tensor<4x20xi8>, %k: tensor<20x1xi8>) {
+  // expected-error @+1 {{the int8 clamp [10, 5] must be an ordered range within [-128, 127]}}
+  %0 = "npu.matmul"(%a, %k) <{act = "clip", mult = array<i64: 1073741824>, shift = array<i64: 0>, qmin = 10, qmax = 5}> : (tensor<4x20xi8>, tensor<20x1xi8>) -> tensor<4x1xi8>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xi8>) {
+  // expected-error @+1 {{int8 elementwise ops are adds of two i8 tensors into an i8 result}}
+  %0 = "npu.eltwise"(%x, %x) <{kind = "mul", act = "none"}> : (tensor<1x4x4x8xi8>, tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xi8>) {
+  // expected-error @+1 {{an int8 add needs in_mult (two values in 0..=2^20), mult (one, in [2^30, 2^31)) and shift (one, in 0..=62)}}
+  %0 = "npu.eltwise"(%x, %x) <{kind = "add", act = "none", in_mult = array<i64: 1>, mult = array<i64: 1073741824>, shift = array<i64: 0>}> : (tensor<1x4x4x8xi8>, tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xf32>) {
+  // expected-error @+1 {{in_mult, mult and shift requantize int8 adds only}}
+  %0 = "npu.eltwise"(%x, %x) <{kind = "add", act = "none", in_mult = array<i64: 1, 1>}> : (tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
+  return
+}

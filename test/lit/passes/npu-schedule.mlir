@@ -14,7 +14,7 @@
 // RUN: not npu-opt %t.small.mlir --pass-pipeline='builtin.module(npu-partition, convert-onnx-to-npu, canonicalize, npu-schedule)' -o %t.none 2>&1 | FileCheck %s --check-prefix=SMALL
 // RUN: not ls %t.none
 
-// CHECK-LABEL: func.func private @g_npu0_program() attributes {npu.args = [{dir = "in", dtype = "f32", name = "in0", shape = [1 : i64, 8 : i64, 8 : i64, 3 : i64]}, {dir = "out", dtype = "f32", name = "out0", shape = [1 : i64, 4 : i64, 4 : i64, 4 : i64]}, {dir = "in", dtype = "f32", name = "weights"
+// CHECK-LABEL: func.func private @g_npu0_program() attributes {npu.args = [{dir = "in", dtype = "f32", name = "in0", shape = [1 : i64, 8 : i64, 8 : i64, 3 : i64]}, {dir = "out", dtype = "f32", name = "out0", shape = [1 : i64, 4 : i64, 4 : i64, 4 : i64]}, {dir = "in", dtype = "i8", name = "weights"
 // CHECK-SAME: npu.const_image = dense_resource<g_npu0_weights>
 // CHECK-SAME: npu.program
 // CHECK: "npu.layer"() <{name = "conv1+relu1"}>
@@ -41,7 +41,7 @@
 // ASM: .target "npu16"
 // ASM: .arg %in0 in f32 [1, 8, 8, 3]
 // ASM: .arg %out0 out f32 [1, 4, 4, 4]
-// ASM: .arg %weights in f32 [
+// ASM: .arg %weights in i8 [
 // ASM: .layer "conv1+relu1"
 // ASM: dma.loadacc.f32 acc[0], %weights+{{[0-9]+}}, rows=1, cols=16
 // ASM: sem.signal load, s0

@@ -29,6 +29,10 @@ struct RunArgs {
     /// With --target npu: write one Chrome/Perfetto trace of the whole run.
     #[arg(long)]
     trace: Option<PathBuf>,
+    /// With --target npu: also compute each NPU partition's outputs with the host
+    /// reference from the same inputs; int8 must match bit for bit, f32 within 1e-4.
+    #[arg(long = "check-reference")]
+    check_reference: bool,
     /// With --target npu: write each NPU program's assembly to DIR/<partition>.s.
     #[arg(long = "asm-dir")]
     asm_dir: Option<PathBuf>,
@@ -221,13 +225,23 @@ fn run_npu(a: &RunArgs, model: &[u8], given: HashMap<String, HostTensor>, opts: 
     }
     let inputs: HashMap<String, HostTensor> = given.into_iter().filter(|(k, _)| !c.bound.contains(k)).collect();
     let t0 = Instant::now();
-    let r = c.run(&inputs, true)?;
+    let r = c.run(&inputs, true, a.check_reference)?;
     let run_ms = t0.elapsed().as_secs_f64() * 1e3;
     let summary = tools::npu_report::summarize(&c, &r, run_ms);
     print!("{}", tools::npu_report::text(&c, &r, &summary));
     use std::io::Write;
     let _ = std::io::stdout().flush();
-    let ok = write_and_compare(a, &r.outputs, &c.outputs)?;
+    let mut ok = write_and_compare(a, &r.outputs, &c.outputs)?;
+    if a.check_reference {
+        if r.reference_mismatches.is_empty() {
+            eprintln!("reference: {} NPU partition outputs match the host reference ({} int8 bit for bit, {} f32 within 1e-4)", r.reference_checked, r.reference_int8, r.reference_checked - r.reference_int8);
+        } else {
+            for m in &r.reference_mismatches {
+                eprintln!("reference: MISMATCH {}", m);
+            }
+            ok = false;
+        }
+    }
     if let Some(p) = &a.report_json {
         let j = tools::npu_report::json(&c, &r, &summary);
         tools::write_output(p.to_str().unwrap_or_default(), j.as_bytes()).map_err(|e| format!("{}: {}", p.display(), e))?;

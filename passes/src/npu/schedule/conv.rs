@@ -9,7 +9,7 @@
 //! accumulate). Weights are laid out in tile order in the constant image.
 
 use super::pipeline::{self, Release, Step};
-use super::{const_f32, shape, Dram, Layer};
+use super::{const_values, shape, Dram, Layer};
 use ir::{Body, OpId};
 use npu::asm::{Inst, Operand};
 use npu::hw::HwDesc;
@@ -30,6 +30,8 @@ pub struct Geom {
     pub oh: i64,
     pub ow: i64,
     pub depthwise: bool,
+    /// int8 data (i32 accumulation, requantized to int8) instead of f32.
+    pub int8: bool,
 }
 
 /// Lanes per block.
@@ -68,6 +70,14 @@ impl Geom {
     fn input_rows(&self, r: i64) -> i64 {
         (r - 1) * self.sh + self.kh
     }
+    /// Bytes per element in DRAM.
+    fn eb(&self) -> i64 {
+        if self.int8 { 1 } else { 4 }
+    }
+    /// Accumulator rows held for the whole layer: bias rows, and for int8 the multiplier and shift rows.
+    fn acc_fixed(&self) -> i64 {
+        blocks(self.f) * if self.int8 { 3 } else { 1 }
+    }
 }
 
 /// A tiling: output rows per block and whether all weights stay resident.
@@ -85,17 +95,20 @@ fn footprint(g: &Geom, rows: i64, stationary: bool) -> (i64, i64) {
     let input = g.in_blocks_per_tile() * g.input_rows(rows) * row_len;
     let nco = blocks(g.f);
     let weights = if stationary { (0..nco).map(|co| g.w_rows(co)).sum::<i64>() } else { 2 * (0..nco).map(|co| g.w_rows(co)).max().unwrap_or(0) };
-    (2 * input + weights, nco + 2 * rows * g.ow)
+    // int8 results are requantized into the scratchpad before they are stored.
+    let out = if g.int8 { 2 * rows * g.ow } else { 0 };
+    (2 * input + weights + out, g.acc_fixed() + 2 * rows * g.ow)
 }
 
 /// Modelled cycles and DRAM bytes of a plan (the cost model `plan` minimizes).
 fn cost(g: &Geom, hw: &HwDesc, rows: i64, stationary: bool) -> (u64, u64) {
-    let rate = hw.f32_rate as i64;
+    let rate = if g.int8 { 1 } else { hw.f32_rate as i64 };
+    let eb = g.eb();
     let nrb = (g.oh + rows - 1) / rows;
     let nco = blocks(g.f);
     let ncb = g.in_blocks_per_tile();
     let (row_len, _) = g.row_layout();
-    let row_bytes = |cols: i64| ((cols * 4 + hw.dram_burst_bytes as i64 - 1) / hw.dram_burst_bytes as i64 * hw.dram_burst_bytes as i64) as u64;
+    let row_bytes = |cols: i64| ((cols * eb + hw.dram_burst_bytes as i64 - 1) / hw.dram_burst_bytes as i64 * hw.dram_burst_bytes as i64) as u64;
     let dma = |nrows: i64, cols: i64| hw.dram_latency + (nrows as u64 * row_bytes(cols)).div_ceil(hw.dram_bytes_per_cycle);
     let mut compute = 0u64;
     let mut load = 0u64;
@@ -108,13 +121,13 @@ fn cost(g: &Geom, hw: &HwDesc, rows: i64, stationary: bool) -> (u64, u64) {
     let in_fills = if g.depthwise { steps } else { nrb };
     let in_dmas = if g.sw == 1 && row_len == g.w { ncb } else { ncb * g.input_rows(rows) * g.sw };
     load += in_fills as u64 * (in_dmas as u64 * hw.dram_latency + (g.input_rows(rows) * g.w) as u64 * ncb as u64 * row_bytes(L.min(g.c)) / hw.dram_bytes_per_cycle);
-    bytes += (in_fills * g.input_rows(rows).min(g.h) * g.w * L.min(g.c) * ncb * 4) as u64;
+    bytes += (in_fills * g.input_rows(rows).min(g.h) * g.w * L.min(g.c) * ncb * eb) as u64;
     let all_w: i64 = (0..nco).map(|co| g.w_rows(co) * bsize(g.f, co)).sum();
     let w_fetches = if stationary { 1 } else { nrb };
     load += w_fetches as u64 * (0..nco).map(|co| dma(g.w_rows(co), bsize(g.f, co))).sum::<u64>();
-    bytes += (w_fetches * all_w * 4) as u64;
+    bytes += (w_fetches * all_w * eb) as u64;
     let store = steps as u64 * dma(rows * g.ow, L.min(g.f));
-    bytes += (g.oh * g.ow * g.f * 4) as u64;
+    bytes += (g.oh * g.ow * g.f * eb) as u64;
     (compute.max(load).max(store) + hw.dram_latency * 2, bytes)
 }
 
@@ -196,10 +209,11 @@ pub fn act_of(body: &Body, op: OpId, out: &mut Vec<Inst>, dst: i64, rows: i64) {
 /// The geometry of `npu.conv` or `npu.matmul`.
 fn geometry(body: &Body, op: OpId) -> Geom {
     let o = body.op(op);
+    let int8 = body.value_type(o.operand(0)).element_type().is_some_and(|e| e.to_string() == "i8");
     if body.name(op).as_str() == "npu.matmul" {
         let a = shape(body, o.operand(0));
         let b = shape(body, o.operand(1));
-        return Geom { h: a[0], w: 1, c: a[1], kh: 1, kw: 1, f: b[1], sh: 1, sw: 1, pt: 0, pl: 0, oh: a[0], ow: 1, depthwise: false };
+        return Geom { h: a[0], w: 1, c: a[1], kh: 1, kw: 1, f: b[1], sh: 1, sw: 1, pt: 0, pl: 0, oh: a[0], ow: 1, depthwise: false, int8 };
     }
     let x = shape(body, o.operand(0));
     let w = shape(body, o.operand(1));
@@ -207,7 +221,7 @@ fn geometry(body: &Body, op: OpId) -> Geom {
     let s = npu::tensor_ops::ints(body, op, "strides").unwrap_or(vec![1, 1]);
     let p = npu::tensor_ops::ints(body, op, "pads").unwrap_or(vec![0; 4]);
     let g = o.attr("group").and_then(|a| a.as_int()).unwrap_or(1) as i64;
-    Geom { h: x[1], w: x[2], c: x[3], kh: w[0], kw: w[1], f: w[3], sh: s[0], sw: s[1], pt: p[0], pl: p[1], oh: y[1], ow: y[2], depthwise: g > 1 }
+    Geom { h: x[1], w: x[2], c: x[3], kh: w[0], kw: w[1], f: w[3], sh: s[0], sw: s[1], pt: p[0], pl: p[1], oh: y[1], ow: y[2], depthwise: g > 1, int8 }
 }
 
 pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> Result<(), String> {
@@ -217,17 +231,29 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     }
     let hw = l.hw;
     let o = body.op(op);
-    let wv = const_f32(body, o.operand(1))?;
-    let wdram = l.consts.push(&pack_weights(&g, &wv));
+    let (dt, adt, eb) = if g.int8 { ("i8", "i32", 1) } else { ("f32", "f32", 4) };
+    let wv: Vec<f32> = const_values(body, o.operand(1))?.into_iter().map(|v| v as f32).collect();
+    let packed = pack_weights(&g, &wv);
+    let wdram = if g.int8 { l.consts.push_i8(&packed.iter().map(|v| *v as i8).collect::<Vec<_>>()) } else { l.consts.push(&packed) };
     let nco = blocks(g.f);
+    // One accumulator row of 16 lanes per output block, from per-channel values.
+    let rows_of = |v: &[f64]| -> Vec<f64> {
+        let mut r = vec![0.0; (nco * L) as usize];
+        r[..v.len()].copy_from_slice(v);
+        r
+    };
+    let push_rows = |consts: &mut super::ConstImage, v: &[f64]| if g.int8 { consts.push_i32(&rows_of(v).iter().map(|x| *x as i32).collect::<Vec<_>>()) } else { consts.push(&rows_of(v).iter().map(|x| *x as f32).collect::<Vec<_>>()) };
     let bias = match o.operands().get(2) {
-        Some(b) => {
-            let bv = const_f32(body, *b)?;
-            let mut rows = vec![0.0f32; (nco * L) as usize];
-            rows[..bv.len()].copy_from_slice(&bv);
-            Some(l.consts.push(&rows))
-        }
+        Some(b) => Some(push_rows(l.consts, &const_values(body, *b)?)),
         None => None,
+    };
+    // int8: per-channel requantization multipliers and shifts, as accumulator rows.
+    let requant = if g.int8 {
+        let m: Vec<f64> = npu::tensor_ops::ints(body, op, "mult").ok_or("int8 without mult")?.iter().map(|v| *v as f64).collect();
+        let s: Vec<f64> = npu::tensor_ops::ints(body, op, "shift").ok_or("int8 without shift")?.iter().map(|v| *v as f64).collect();
+        Some((push_rows(l.consts, &m), push_rows(l.consts, &s)))
+    } else {
+        None
     };
     let p = plan(&g, hw)?;
     let (row_len, phase_off) = g.row_layout();
@@ -241,15 +267,21 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     let w_slot = (0..nco).map(|co| g.w_rows(co)).max().unwrap_or(0);
     // Scratchpad: two input slots, then weights (all, or two slots). Accumulator: bias rows, two output slots.
     let spad_w = 2 * in_slot;
-    let acc_out = nco;
+    let acc_out = g.acc_fixed();
     let out_slot = p.rows * g.ow;
+    let w_region = if p.stationary { (0..nco).map(|co| g.w_rows(co)).sum::<i64>() } else { 2 * w_slot };
+    let spad_out = spad_w + w_region;
     let mut prologue = vec![];
     if let Some(b) = &bias {
-        prologue.push(Inst::new("dma.loadacc", Some("f32")).i("dst", 0).with("src", b.at(0)).i("rows", nco).i("cols", L));
+        prologue.push(Inst::new("dma.loadacc", Some(adt)).i("dst", 0).with("src", b.at(0)).i("rows", nco).i("cols", L));
+    }
+    if let Some((m, s)) = &requant {
+        prologue.push(Inst::new("dma.loadacc", Some("i32")).i("dst", nco).with("src", m.at(0)).i("rows", nco).i("cols", L));
+        prologue.push(Inst::new("dma.loadacc", Some("i32")).i("dst", 2 * nco).with("src", s.at(0)).i("rows", nco).i("cols", L));
     }
     let w_dma = |co: i64, dst: i64| {
         let n = bsize(g.f, co);
-        Inst::new("dma.load", Some("f32")).i("dst", dst).with("src", wdram.at(weight_offset(&g, co) * 4)).i("rows", g.w_rows(co)).i("cols", n)
+        Inst::new("dma.load", Some(dt)).i("dst", dst).with("src", wdram.at(weight_offset(&g, co) * eb)).i("rows", g.w_rows(co)).i("cols", n)
     };
     if p.stationary {
         for co in 0..nco {
@@ -298,8 +330,8 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
                     continue;
                 }
                 if g.sw == 1 && g.pl == 0 && row_len == g.w {
-                    let src = x.at(((v_lo * g.w) * g.c + cb * L) * 4);
-                    dmas.push(Inst::new("dma.load", Some("f32")).i("dst", tile + (v_lo - ih_lo) * row_len).with("src", src).i("rows", (v_hi - v_lo + 1) * g.w).i("cols", k).i("stride", g.c * 4));
+                    let src = x.at(((v_lo * g.w) * g.c + cb * L) * eb);
+                    dmas.push(Inst::new("dma.load", Some(dt)).i("dst", tile + (v_lo - ih_lo) * row_len).with("src", src).i("rows", (v_hi - v_lo + 1) * g.w).i("cols", k).i("stride", g.c * eb));
                     continue;
                 }
                 let wn = (g.ow - 1) * g.sw + g.kw;
@@ -315,8 +347,8 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
                         let before = ((p0 - ph) / g.sw).min(n_ph);
                         let after = n_ph - before - cnt;
                         let dst = tile + (ih - ih_lo) * row_len + phase_off[ph as usize];
-                        let src = x.at(((ih * g.w + (p0 - g.pl).max(0)) * g.c + cb * L) * 4);
-                        let mut d = Inst::new("dma.load", Some("f32")).i("dst", dst).with("src", src).i("rows", cnt).i("cols", k).i("stride", g.sw * g.c * 4);
+                        let src = x.at(((ih * g.w + (p0 - g.pl).max(0)) * g.c + cb * L) * eb);
+                        let mut d = Inst::new("dma.load", Some(dt)).i("dst", dst).with("src", src).i("rows", cnt).i("cols", k).i("stride", g.sw * g.c * eb);
                         if before > 0 {
                             d = d.i("pad_top", before);
                         }
@@ -354,7 +386,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
                     if a > b {
                         continue;
                     }
-                    c.push(Inst::new("mx.preload", Some("f32")).i("src", w_base + here).i("k", k).i("n", n));
+                    c.push(Inst::new("mx.preload", Some(dt)).i("src", w_base + here).i("k", k).i("n", n));
                     // Pieces: rows this combo writes first (overwrite) or adds to.
                     let first = |oh: i64| cbi == 0 && kw == 0 && (g.pt - oh * g.sh).max(0) == kh;
                     let mut oh = a;
@@ -365,7 +397,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
                             end += 1;
                         }
                         let src = in_base + cbi as i64 * g.input_rows(p.rows) * row_len + (oh * g.sh - g.pt + kh - ih_lo) * row_len + phase_off[(kw % g.sw) as usize] + kw / g.sw;
-                        let mut m = Inst::new("mx.mul", Some("f32")).i("dst", acc + (oh - oh0) * g.ow).i("src", src).i("rows", g.ow).i("k", k).i("n", n);
+                        let mut m = Inst::new("mx.mul", Some(dt)).i("dst", acc + (oh - oh0) * g.ow).i("src", src).i("rows", g.ow).i("k", k).i("n", n);
                         if end > oh {
                             m = m.i("loop", end - oh + 1).i("src_stride", g.sh * row_len).i("dst_stride", g.ow);
                         }
@@ -380,10 +412,19 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
         }
         let rows = (oh1 - oh0) * g.ow;
         if bias.is_some() {
-            c.push(Inst::new("v.add", Some("f32")).i("dst", acc).i("a", acc).i("b", co).i("rows", rows).with("bcast", Operand::Flag));
+            c.push(Inst::new("v.add", Some(adt)).i("dst", acc).i("a", acc).i("b", co).i("rows", rows).with("bcast", Operand::Flag));
         }
-        act_insts(c, body, op, acc, rows);
-        step.stores.push(Inst::new("dma.storeacc", Some("f32")).with("dst", out.at((oh0 * g.ow * g.f + co * L) * 4)).i("src", acc).i("rows", rows).i("cols", n).i("stride", g.f * 4));
+        let dst = out.at((oh0 * g.ow * g.f + co * L) * eb);
+        if g.int8 {
+            // Requantized into the scratchpad (ReLU is the clamp at zero), then stored.
+            let so = spad_out + (t as i64 % 2) * out_slot;
+            let (lo, hi) = npu::tensor_ops::int8_clamp(body, op);
+            c.push(Inst::new("v.requant", Some("i8")).i("dst", so).i("src", acc).i("rows", rows).i("mult", nco + co).i("shift", 2 * nco + co).i("min", lo).i("max", hi).with("per_channel", Operand::Flag));
+            step.stores.push(Inst::new("dma.store", Some("i8")).with("dst", dst).i("src", so).i("rows", rows).i("cols", n).i("stride", g.f));
+        } else {
+            act_insts(c, body, op, acc, rows);
+            step.stores.push(Inst::new("dma.storeacc", Some("f32")).with("dst", dst).i("src", acc).i("rows", rows).i("cols", n).i("stride", g.f * 4));
+        }
         let _ = t;
         steps.push(step);
     }
@@ -403,7 +444,7 @@ mod tests {
 
     fn g(h: i64, c: i64, k: i64, f: i64, s: i64, p: i64) -> Geom {
         let o = (h + 2 * p - k) / s + 1;
-        Geom { h, w: h, c, kh: k, kw: k, f, sh: s, sw: s, pt: p, pl: p, oh: o, ow: o, depthwise: false }
+        Geom { h, w: h, c, kh: k, kw: k, f, sh: s, sw: s, pt: p, pl: p, oh: o, ow: o, depthwise: false, int8: false }
     }
 
     #[test]
@@ -438,7 +479,7 @@ mod tests {
     #[test]
     fn row_layout_puts_each_phase_together() {
         // Stride 2, 7-wide output of a 3-wide kernel: 15 positions, 8 even then 7 odd.
-        let geom = Geom { h: 14, w: 14, c: 16, kh: 3, kw: 3, f: 16, sh: 2, sw: 2, pt: 1, pl: 1, oh: 7, ow: 7, depthwise: false };
+        let geom = Geom { h: 14, w: 14, c: 16, kh: 3, kw: 3, f: 16, sh: 2, sw: 2, pt: 1, pl: 1, oh: 7, ow: 7, depthwise: false, int8: false };
         assert_eq!(geom.row_layout(), (15, vec![0, 8]));
     }
 }

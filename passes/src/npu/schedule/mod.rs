@@ -36,22 +36,32 @@ impl Dram {
     }
 }
 
-/// The constant image: f32 values, each block 64-byte aligned.
+/// The constant image: little-endian bytes, each block 64-byte aligned
+/// (f32 weights and biases, int8 weights, int32 biases and requantization rows).
 #[derive(Default)]
 pub struct ConstImage {
-    pub data: Vec<f32>,
+    pub data: Vec<u8>,
 }
 
 pub const CONST_ARG: &str = "weights";
 
 impl ConstImage {
-    pub fn push(&mut self, v: &[f32]) -> Dram {
-        let off = self.data.len() as i64 * 4;
-        self.data.extend_from_slice(v);
-        while self.data.len() % 16 != 0 {
-            self.data.push(0.0);
+    fn push_bytes(&mut self, b: impl Iterator<Item = u8>) -> Dram {
+        let off = self.data.len() as i64;
+        self.data.extend(b);
+        while self.data.len() % 64 != 0 {
+            self.data.push(0);
         }
         Dram { arg: CONST_ARG.into(), offset: off }
+    }
+    pub fn push(&mut self, v: &[f32]) -> Dram {
+        self.push_bytes(v.iter().flat_map(|x| x.to_le_bytes()))
+    }
+    pub fn push_i8(&mut self, v: &[i8]) -> Dram {
+        self.push_bytes(v.iter().map(|x| *x as u8))
+    }
+    pub fn push_i32(&mut self, v: &[i32]) -> Dram {
+        self.push_bytes(v.iter().flat_map(|x| x.to_le_bytes()))
     }
 }
 
@@ -79,6 +89,34 @@ pub fn const_f32(body: &Body, v: Value) -> Result<Vec<f32>, String> {
     if bytes.len() < 4 * n {
         return Err("constant data is short".into());
     }
+    Ok((0..n).map(at).collect())
+}
+
+/// The values of an f32, i8 or i32 constant operand, widened to f64 (exact for all three).
+pub fn const_values(body: &Body, v: Value) -> Result<Vec<f64>, String> {
+    let e = body.value_type(v).element_type().map(|e| e.to_string()).unwrap_or_default();
+    if e == "f32" {
+        return Ok(const_f32(body, v)?.into_iter().map(|x| x as f64).collect());
+    }
+    let d = body.defining_op(v).filter(|d| body.name(*d).as_str() == "onnx.Constant").ok_or("operand is not a constant")?;
+    let n = body.value_type(v).num_elements().ok_or("constant of unknown size")? as usize;
+    let (bytes, splat): (&[u8], bool) = match body.op(d).attr("value").ok_or("constant without value")?.data() {
+        AttrData::Dense { data, .. } => (&data.bytes, data.splat),
+        AttrData::DenseResource { resource, .. } => (resource.blob.get().ok_or("constant resource without data")?.bytes(), false),
+        _ => return Err("constant is not an elements attribute".into()),
+    };
+    let w = match e.as_str() {
+        "i8" => 1,
+        "i32" => 4,
+        _ => return Err(format!("constants of {} are not supported on the NPU", e)),
+    };
+    if !splat && bytes.len() < n * w {
+        return Err("constant data is short".into());
+    }
+    let at = |i: usize| {
+        let i = if splat { 0 } else { i };
+        if w == 1 { bytes[i] as i8 as f64 } else { i32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().unwrap()) as f64 }
+    };
     Ok((0..n).map(at).collect())
 }
 
@@ -193,9 +231,9 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
         r.map_err(|e| format!("{}: {}: {}", body.op(op).loc, n, e))?;
     }
     insts.push(Inst::new("halt", None));
-    let total = consts.data.len().max(16) as i64;
-    consts.data.resize(total as usize, 0.0);
-    args.push(ProgramArg { name: CONST_ARG.into(), dir: "in".into(), dtype: "f32".into(), shape: vec![total] });
+    let total = consts.data.len().max(64) as i64;
+    consts.data.resize(total as usize, 0);
+    args.push(ProgramArg { name: CONST_ARG.into(), dir: "in".into(), dtype: "i8".into(), shape: vec![total] });
     Ok((insts, args, consts, in_names, out_names))
 }
 
@@ -242,8 +280,8 @@ fn build_program(ctx: &Context, body: &mut Body, f: OpId, hw: &HwDesc, insts: Ve
     a.set(ctx.ident("npu.program"), Attribute::unit());
     a.set(ctx.ident("npu.hw"), hw.to_attr(ctx));
     a.set(ctx.ident("npu.args"), args_to_attr(ctx, &args));
-    let bytes: Vec<u8> = consts.data.iter().flat_map(|v| v.to_le_bytes()).collect();
-    let ty = ctx.intern_type(ir::types::TypeData::RankedTensor { shape: vec![consts.data.len() as i64], elem: ctx.f32(), encoding: None });
+    let bytes: Vec<u8> = consts.data;
+    let ty = ctx.intern_type(ir::types::TypeData::RankedTensor { shape: vec![bytes.len() as i64], elem: ctx.int_type(8), encoding: None });
     let image = Attribute::new(AttrData::DenseResource { ty, resource: ir::attributes::Resource::new(&format!("{}_weights", fname), 64, Arc::new(bytes)) });
     body.op_mut(pf).attributes.set(ctx.ident("npu.const_image"), image);
     body.insert(pf, InsertPoint::Before(f));

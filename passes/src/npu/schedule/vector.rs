@@ -10,6 +10,9 @@ use npu::asm::{Inst, Operand};
 
 /// `npu.eltwise`: both operands viewed as flat rows of 16 elements.
 pub fn eltwise(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> Result<(), String> {
+    if body.value_type(body.op(op).operand(0)).element_type().is_some_and(|e| e.to_string() == "i8") {
+        return eltwise_int8(l, body, op, ins, out);
+    }
     let n: i64 = shape(body, body.op(op).result(0)).iter().product();
     let rows = (n + L - 1) / L;
     let tail = n - (rows - 1) * L;
@@ -61,6 +64,82 @@ pub fn eltwise(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -
         t += 1;
     }
     pipeline::emit(l.out, vec![], steps, &[Release::Store], false);
+    Ok(())
+}
+
+/// Rows `[r0, r0+cnt)` of a flat int8 tensor of `rows` rows (the last `tail`
+/// elements wide) moved by `m` between DRAM and scratchpad row `at`.
+fn flat_i8(m: &'static str, at: i64, d: &Dram, r0: i64, cnt: i64, rows: i64, tail: i64) -> Vec<Inst> {
+    let full = if r0 + cnt == rows && tail < L { cnt - 1 } else { cnt };
+    let mk = |row: i64, dram_row: i64, nrows: i64, cols: i64| {
+        let i = Inst::new(m, Some("i8"));
+        let i = if m == "dma.load" { i.i("dst", row).with("src", d.at(dram_row * L)) } else { i.with("dst", d.at(dram_row * L)).i("src", row) };
+        i.i("rows", nrows).i("cols", cols)
+    };
+    let mut v = vec![];
+    if full > 0 {
+        v.push(mk(at, r0, full, L));
+    }
+    if full < cnt {
+        v.push(mk(at + full, r0 + full, 1, tail));
+    }
+    v
+}
+
+/// An int8 add: each input moves into the accumulator through an identity
+/// tile on the array (i8 → i32), is scaled by its fixed-point `in_mult`
+/// (`v.mul` with a broadcast row), the two are summed, and `v.requant`
+/// writes the int8 result (ReLU as the clamp at zero) for the store.
+fn eltwise_int8(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> Result<(), String> {
+    let n: i64 = shape(body, body.op(op).result(0)).iter().product();
+    let rows = (n + L - 1) / L;
+    let tail = n - (rows - 1) * L;
+    let im = npu::tensor_ops::ints(body, op, "in_mult").ok_or("int8 add without in_mult")?;
+    let mult = npu::tensor_ops::ints(body, op, "mult").and_then(|m| m.first().copied()).ok_or("int8 add without mult")?;
+    let shift = npu::tensor_ops::ints(body, op, "shift").and_then(|m| m.first().copied()).ok_or("int8 add without shift")?;
+    let (lo, hi) = npu::tensor_ops::int8_clamp(body, op);
+    // Constants: the identity tile, and one row per input of its multiplier.
+    let eye: Vec<i8> = (0..L * L).map(|k| (k / L == k % L) as i8).collect();
+    let eye_d = l.consts.push_i8(&eye);
+    let mrows: Vec<i32> = [im[0], im[1]].iter().flat_map(|m| std::iter::repeat_n(*m as i32, L as usize)).collect();
+    let m_d = l.consts.push_i32(&mrows);
+    let chunk = rows.min((l.hw.acc_rows as i64 - 2) / 4).min((l.hw.spad_rows as i64 - L) / 6).max(1);
+    if 4 * chunk + 2 > l.hw.acc_rows as i64 || 6 * chunk + L > l.hw.spad_rows as i64 {
+        return Err(format!("one row of an int8 add needs 18 scratchpad and 6 accumulator rows; the target has {} and {}", l.hw.spad_rows, l.hw.acc_rows));
+    }
+    let prologue = vec![
+        Inst::new("dma.load", Some("i8")).i("dst", 0).with("src", eye_d.at(0)).i("rows", L).i("cols", L),
+        Inst::new("dma.loadacc", Some("i32")).i("dst", 0).with("src", m_d.at(0)).i("rows", 2).i("cols", L),
+    ];
+    let mut steps = vec![];
+    let (mut r0, mut t) = (0, 0);
+    while r0 < rows {
+        let cnt = chunk.min(rows - r0);
+        let sa = L + (t % 2) * 3 * chunk;
+        let (sb, so) = (sa + chunk, sa + 2 * chunk);
+        let aa = 2 + (t % 2) * 2 * chunk;
+        let ab = aa + chunk;
+        let mut s = Step::default();
+        let mut dmas = flat_i8("dma.load", sa, &ins[0], r0, cnt, rows, tail);
+        dmas.extend(flat_i8("dma.load", sb, &ins[1], r0, cnt, rows, tail));
+        s.loads.push((0, dmas));
+        let mm = |dst: i64, src: i64| Inst::new("mx.mul", Some("i8")).i("dst", dst).i("src", src).i("rows", cnt).i("k", L).i("n", L);
+        let scale = |dst: i64, row: i64| Inst::new("v.mul", Some("i32")).i("dst", dst).i("a", dst).i("b", row).i("rows", cnt).with("bcast", Operand::Flag);
+        s.compute = vec![
+            Inst::new("mx.preload", Some("i8")).i("src", 0).i("k", L).i("n", L),
+            mm(aa, sa),
+            scale(aa, 0),
+            mm(ab, sb),
+            scale(ab, 1),
+            Inst::new("v.add", Some("i32")).i("dst", aa).i("a", aa).i("b", ab).i("rows", cnt),
+            Inst::new("v.requant", Some("i8")).i("dst", so).i("src", aa).i("rows", cnt).i("mult", mult).i("shift", shift).i("min", lo).i("max", hi),
+        ];
+        s.stores = flat_i8("dma.store", so, out, r0, cnt, rows, tail);
+        steps.push(s);
+        r0 += cnt;
+        t += 1;
+    }
+    pipeline::emit(l.out, prologue, steps, &[Release::Exec], true);
     Ok(())
 }
 

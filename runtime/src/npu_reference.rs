@@ -1,0 +1,244 @@
+//! The host reference for NPU partitions: evaluates the tensor-level `npu`
+//! ops of a partition (after `convert-onnx-to-npu`, before scheduling) with
+//! plain loops. For int8 it is the arithmetic the NPU must match bit for
+//! bit (i32 accumulation, `v.requant`'s round-half-up fixed-point
+//! requantization, ReLU as the clamp at zero); for f32 it is the same math in
+//! another summation order.
+
+use crate::tensor::HostTensor;
+use ir::{Body, OpId, Value};
+use npu::tensor_ops::{float_attr, ints, str_attr};
+use onnx::proto::data_type as dt;
+use std::collections::HashMap;
+
+fn f32s(t: &HostTensor) -> Vec<f32> {
+    t.data.as_ref().chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect()
+}
+
+fn i8s(t: &HostTensor) -> Vec<i32> {
+    t.data.as_ref().iter().map(|b| *b as i8 as i32).collect()
+}
+
+fn i32s(t: &HostTensor) -> Vec<i64> {
+    t.data.as_ref().chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().unwrap()) as i64).collect()
+}
+
+fn from_f32(shape: &[i64], v: &[f32]) -> Result<HostTensor, String> {
+    let mut t = HostTensor::zeros(dt::FLOAT, shape)?;
+    for (c, x) in t.data.as_mut().chunks_exact_mut(4).zip(v) {
+        c.copy_from_slice(&x.to_le_bytes());
+    }
+    Ok(t)
+}
+
+fn from_i8(shape: &[i64], v: &[i8]) -> Result<HostTensor, String> {
+    let mut t = HostTensor::zeros(dt::INT8, shape)?;
+    for (c, x) in t.data.as_mut().iter_mut().zip(v) {
+        *c = *x as u8;
+    }
+    Ok(t)
+}
+
+fn constant(ctx: &ir::Context, body: &Body, op: OpId) -> Result<HostTensor, String> {
+    let t = body.value_type(body.op(op).result(0)).clone();
+    let spec = crate::compile::spec(ctx, "constant".into(), &t)?;
+    let mut h = HostTensor::zeros(spec.dtype, &spec.shape)?;
+    let (bytes, splat): (Vec<u8>, bool) = match body.op(op).attr("value").map(|a| a.data()) {
+        Some(ir::attributes::AttrData::Dense { data, .. }) => (data.bytes.to_vec(), data.splat),
+        Some(ir::attributes::AttrData::DenseResource { resource, .. }) => (resource.blob.get().ok_or("resource without data")?.bytes().to_vec(), false),
+        _ => return Err("constant of an unsupported form".into()),
+    };
+    let out = h.data.as_mut();
+    if splat {
+        let w = bytes.len();
+        for c in out.chunks_mut(w) {
+            c.copy_from_slice(&bytes);
+        }
+    } else {
+        let n = out.len();
+        out.copy_from_slice(bytes.get(..n).ok_or("constant data is short")?);
+    }
+    Ok(h)
+}
+
+fn shape(body: &Body, v: Value) -> Vec<i64> {
+    body.value_type(v).shape().map(|s| s.to_vec()).unwrap_or_default()
+}
+
+/// A convolution (NHWC, HWIO) or matmul ([M, K] × [K, N] as a 1×1 conv over M×1).
+fn product(body: &Body, op: OpId, ins: &[&HostTensor]) -> Result<HostTensor, String> {
+    let o = body.op(op);
+    let y = shape(body, o.result(0));
+    let conv = body.name(op).as_str() == "npu.conv";
+    let (x, w) = (&ins[0].shape, &ins[1].shape);
+    let (h, wd, c, kh, kw, f, sh, sw, pt, pl, oh, ow, g) = if conv {
+        let s = ints(body, op, "strides").unwrap_or(vec![1, 1]);
+        let p = ints(body, op, "pads").unwrap_or(vec![0; 4]);
+        let g = o.attr("group").and_then(|a| a.as_int()).unwrap_or(1) as i64;
+        (x[1], x[2], x[3], w[0], w[1], w[3], s[0], s[1], p[0], p[1], y[1], y[2], g)
+    } else {
+        (x[0], 1, x[1], 1, 1, w[1], 1, 1, 0, 0, x[0], 1, 1)
+    };
+    let cin = c / g;
+    let per_group = f / g;
+    let int8 = ins[0].dtype == dt::INT8;
+    let n = (oh * ow * f) as usize;
+    // Sum over (kh, kw, ci) per output; in i64 for int8 (the NPU's i32 wraps identically for these ranges).
+    let (xf, wf) = if int8 { (i8s(ins[0]).into_iter().map(|v| v as f64).collect::<Vec<_>>(), i8s(ins[1]).into_iter().map(|v| v as f64).collect::<Vec<_>>()) } else { (f32s(ins[0]).into_iter().map(|v| v as f64).collect(), f32s(ins[1]).into_iter().map(|v| v as f64).collect()) };
+    let mut acc_i = vec![0i64; n];
+    let mut acc_f = vec![0f32; n];
+    for oy in 0..oh {
+        for ox in 0..ow {
+            for co in 0..f {
+                let grp = co / per_group;
+                let (mut si, mut sf) = (0i64, 0f32);
+                for ky in 0..kh {
+                    let iy = oy * sh - pt + ky;
+                    if iy < 0 || iy >= h {
+                        continue;
+                    }
+                    for kx in 0..kw {
+                        let ix = ox * sw - pl + kx;
+                        if ix < 0 || ix >= wd {
+                            continue;
+                        }
+                        for ci in 0..cin {
+                            let xv = xf[((iy * wd + ix) * c + grp * cin + ci) as usize];
+                            let wv = wf[(((ky * kw + kx) * cin + ci) * f + co) as usize];
+                            if int8 {
+                                si += xv as i64 * wv as i64;
+                            } else {
+                                sf += xv as f32 * wv as f32;
+                            }
+                        }
+                    }
+                }
+                let k = ((oy * ow + ox) * f + co) as usize;
+                acc_i[k] = si;
+                acc_f[k] = sf;
+            }
+        }
+    }
+    let act = str_attr(body, op, "act").unwrap_or("none");
+    if int8 {
+        let bias = ins.get(2).map(|b| i32s(b)).unwrap_or_default();
+        let mult = ints(body, op, "mult").ok_or("int8 product without mult")?;
+        let shift = ints(body, op, "shift").ok_or("int8 product without shift")?;
+        let (lo, hi) = npu::tensor_ops::int8_clamp(body, op);
+        let out: Vec<i8> = (0..n)
+            .map(|k| {
+                let co = k % f as usize;
+                let a = (acc_i[k] + bias.get(co).copied().unwrap_or(0)) as i32;
+                passes::npu::quant::requantize(a, mult[co], shift[co], lo, hi)
+            })
+            .collect();
+        return from_i8(&y, &out);
+    }
+    let bias = ins.get(2).map(|b| f32s(b)).unwrap_or_default();
+    let (lo, hi) = match act {
+        "relu" => (0.0, f32::INFINITY),
+        "relu6" => (0.0, 6.0),
+        "clip" => (float_attr(body, op, "min").unwrap_or(f64::MIN) as f32, float_attr(body, op, "max").unwrap_or(f64::MAX) as f32),
+        _ => (f32::NEG_INFINITY, f32::INFINITY),
+    };
+    let out: Vec<f32> = (0..n).map(|k| (acc_f[k] + bias.get(k % f as usize).copied().unwrap_or(0.0)).max(lo).min(hi)).collect();
+    from_f32(&y, &out)
+}
+
+fn pool(body: &Body, op: OpId, x: &HostTensor) -> Result<HostTensor, String> {
+    let y = shape(body, body.op(op).result(0));
+    let (h, w, c, oh, ow) = (x.shape[1], x.shape[2], x.shape[3], y[1], y[2]);
+    let k = ints(body, op, "kernel").ok_or("no kernel")?;
+    let s = ints(body, op, "strides").ok_or("no strides")?;
+    let p = ints(body, op, "pads").ok_or("no pads")?;
+    let max = str_attr(body, op, "kind") == Some("max");
+    let xv = f32s(x);
+    let mut out = vec![0f32; (oh * ow * c) as usize];
+    for oy in 0..oh {
+        for ox in 0..ow {
+            for ch in 0..c {
+                let (y0, x0) = (oy * s[0] - p[0], ox * s[1] - p[1]);
+                let (mut m, mut sum, mut cnt) = (f32::NEG_INFINITY, 0f32, 0);
+                for iy in y0.max(0)..(y0 + k[0]).min(h) {
+                    for ix in x0.max(0)..(x0 + k[1]).min(w) {
+                        let v = xv[((iy * w + ix) * c + ch) as usize];
+                        m = m.max(v);
+                        sum += v;
+                        cnt += 1;
+                    }
+                }
+                out[((oy * ow + ox) * c + ch) as usize] = if max { m } else { sum / cnt as f32 };
+            }
+        }
+    }
+    from_f32(&y, &out)
+}
+
+fn eltwise(body: &Body, op: OpId, a: &HostTensor, b: &HostTensor) -> Result<HostTensor, String> {
+    if a.dtype == dt::INT8 {
+        // The int8 add: fixed-point rescale of each input, i32 sum, one requantization.
+        let im = ints(body, op, "in_mult").ok_or("int8 add without in_mult")?;
+        let m = ints(body, op, "mult").ok_or("int8 add without mult")?[0];
+        let s = ints(body, op, "shift").ok_or("int8 add without shift")?[0];
+        let (lo, hi) = npu::tensor_ops::int8_clamp(body, op);
+        let out: Vec<i8> = i8s(a).iter().zip(i8s(b)).map(|(x, y)| passes::npu::quant::requantize((*x as i64 * im[0] + y as i64 * im[1]) as i32, m, s, lo, hi)).collect();
+        return from_i8(&a.shape, &out);
+    }
+    let (av, bv) = (f32s(a), f32s(b));
+    let f = match str_attr(body, op, "kind").unwrap_or("") {
+        "add" => |x: f32, y: f32| x + y,
+        "sub" => |x: f32, y: f32| x - y,
+        "mul" => |x: f32, y: f32| x * y,
+        "max" => |x: f32, y: f32| x.max(y),
+        "min" => |x: f32, y: f32| x.min(y),
+        k => return Err(format!("unknown elementwise kind '{}'", k)),
+    };
+    let act = str_attr(body, op, "act").unwrap_or("none");
+    let out: Vec<f32> = av
+        .iter()
+        .zip(&bv)
+        .map(|(x, y)| {
+            let v = f(*x, *y);
+            match act {
+                "relu" => v.max(0.0),
+                "relu6" => v.max(0.0).min(6.0),
+                "clip" => v.max(float_attr(body, op, "min").unwrap_or(f64::MIN) as f32).min(float_attr(body, op, "max").unwrap_or(f64::MAX) as f32),
+                _ => v,
+            }
+        })
+        .collect();
+    from_f32(&a.shape, &out)
+}
+
+/// Evaluates partition `f` (tensor-level npu ops) on `args`; returns its results.
+pub fn evaluate(ctx: &ir::Context, body: &Body, f: OpId, args: &[HostTensor]) -> Result<Vec<HostTensor>, String> {
+    let entry = body.entry_block(f).ok_or("partition without body")?;
+    let mut vals: HashMap<Value, HostTensor> = HashMap::new();
+    for (a, t) in body.block_args(entry).iter().zip(args) {
+        vals.insert(*a, t.clone());
+    }
+    for op in body.block_ops(entry) {
+        let name = body.name(op);
+        let o = body.op(op);
+        let get = |i: usize| vals.get(&o.operand(i)).ok_or_else(|| format!("{}: operand not evaluated", o.loc));
+        let r = match name.as_str() {
+            "func.return" => return o.operands().iter().map(|v| vals.get(v).cloned().ok_or("result not evaluated".to_string())).collect(),
+            "onnx.Constant" => constant(ctx, body, op)?,
+            "onnx.Reshape" | "onnx.Flatten" | "onnx.Transpose" => {
+                // Only layout-free reshapes remain in scheduled partitions.
+                let mut t = get(0)?.clone();
+                t.shape = shape(body, o.result(0));
+                t
+            }
+            "npu.conv" | "npu.matmul" => {
+                let ins: Vec<&HostTensor> = (0..o.operands().len()).map(get).collect::<Result<_, _>>()?;
+                product(body, op, &ins)?
+            }
+            "npu.pool" => pool(body, op, get(0)?)?,
+            "npu.eltwise" => eltwise(body, op, get(0)?, get(1)?)?,
+            other => return Err(format!("{}: the reference has no '{}'", o.loc, other)),
+        };
+        vals.insert(o.result(0), r);
+    }
+    Err("partition without return".into())
+}
