@@ -147,6 +147,12 @@ fn product(body: &Body, op: OpId, ins: &[&HostTensor]) -> Result<HostTensor, Str
 
 fn pool(body: &Body, op: OpId, x: &HostTensor) -> Result<HostTensor, String> {
     let y = shape(body, body.op(op).result(0));
+    if x.dtype == dt::INT8 {
+        // Max pooling of int8 values, exactly (the f32 path below is exact for them too).
+        let as_f = HostTensor { dtype: dt::FLOAT, shape: x.shape.clone(), data: crate::tensor::AlignedBytes::from_slice(&i8s(x).iter().flat_map(|v| (*v as f32).to_le_bytes()).collect::<Vec<_>>()) };
+        let r = pool(body, op, &as_f)?;
+        return from_i8(&y, &f32s(&r).iter().map(|v| *v as i8).collect::<Vec<_>>());
+    }
     let (h, w, c, oh, ow) = (x.shape[1], x.shape[2], x.shape[3], y[1], y[2]);
     let k = ints(body, op, "kernel").ok_or("no kernel")?;
     let s = ints(body, op, "strides").ok_or("no strides")?;

@@ -18,21 +18,44 @@ pub enum Operand {
     Queue(&'static str),
 }
 
-/// One instruction, or a `.layer` marker (`mnemonic` "layer", `layer` set).
+/// One instruction, or a `.layer` marker (`mnemonic` "layer", `layer` set,
+/// with the buffers the layer's instructions address).
 #[derive(Clone, Debug)]
 pub struct Inst {
     pub mnemonic: &'static str,
     pub dtype: Option<&'static str>,
     pub operands: Vec<(&'static str, Operand)>,
     pub layer: Option<String>,
+    pub buffers: Vec<Buffer>,
+}
+
+/// A buffer of a layer: rows `base..base+rows` of the scratchpad or the accumulator.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Buffer {
+    pub name: String,
+    /// `SPAD_SPACE` or `ACC_SPACE`.
+    pub space: i64,
+    pub base: i64,
+    pub rows: i64,
+    /// Element type of what it holds (`f32`, `i8`, `i32`).
+    pub elem: &'static str,
+}
+
+impl Buffer {
+    pub fn spad(name: &str, base: i64, rows: i64, elem: &'static str) -> Buffer {
+        Buffer { name: name.into(), space: crate::schedule::SPAD_SPACE, base, rows, elem }
+    }
+    pub fn acc(name: &str, base: i64, rows: i64, elem: &'static str) -> Buffer {
+        Buffer { name: name.into(), space: crate::schedule::ACC_SPACE, base, rows, elem }
+    }
 }
 
 impl Inst {
     pub fn new(mnemonic: &'static str, dtype: Option<&'static str>) -> Inst {
-        Inst { mnemonic, dtype, operands: vec![], layer: None }
+        Inst { mnemonic, dtype, operands: vec![], layer: None, buffers: vec![] }
     }
     pub fn layer(name: &str) -> Inst {
-        Inst { mnemonic: "layer", dtype: None, operands: vec![], layer: Some(name.to_string()) }
+        Inst { mnemonic: "layer", dtype: None, operands: vec![], layer: Some(name.to_string()), buffers: vec![] }
     }
     pub fn with(mut self, name: &'static str, v: Operand) -> Inst {
         self.operands.push((name, v));
@@ -52,13 +75,50 @@ impl Inst {
     }
 }
 
-/// Appends the instructions as schedule-level ops at `at`.
-pub fn build(ctx: &Context, body: &mut Body, at: InsertPoint, insts: &[Inst], loc: &Location) -> Result<(), String> {
+/// The buffer type `memref<ROWSxLANESxT, SPACE>`.
+fn buffer_type(ctx: &Context, b: &Buffer, lanes: i64) -> ir::Type {
+    let elem = match b.elem {
+        "f32" => ctx.f32(),
+        "i32" => ctx.int_type(32),
+        _ => ctx.int_type(8),
+    };
+    ctx.intern_type(ir::types::TypeData::MemRef { shape: vec![b.rows, lanes], elem, layout: None, memory_space: Some(Attribute::integer(b.space as i128, ctx.i64())) })
+}
+
+/// Each memory operand of `inst` as (buffer, offset into it), if every one lies in a buffer of the layer.
+fn in_buffers(inst: &Inst, bufs: &[(Buffer, ir::Value)]) -> Option<Vec<(&'static str, ir::Value, i64)>> {
+    let def = INSTS.iter().find(|d| d.mnemonic == inst.mnemonic)?;
+    let g = |f: &str| inst.int(f);
+    let bcast = inst.get("bcast").is_some();
+    let mut out = vec![];
+    for (field, slot) in def.operands {
+        let space = match slot {
+            Slot::Spad => crate::schedule::SPAD_SPACE,
+            Slot::Acc => crate::schedule::ACC_SPACE,
+            _ => continue,
+        };
+        let (row, n) = (inst.int(field), crate::schedule::extent(def.mnemonic, field, &g, bcast));
+        let (b, v) = bufs.iter().find(|(b, _)| b.space == space && row >= b.base && row + n <= b.base + b.rows)?;
+        out.push((*field, *v, row - b.base));
+    }
+    Some(out)
+}
+
+/// Appends the instructions as schedule-level ops at `at`: each layer's
+/// buffers as `npu.alloc`s after its marker, and each instruction's memory
+/// operands as (buffer, offset) when they lie in the layer's buffers.
+pub fn build(ctx: &Context, body: &mut Body, at: InsertPoint, insts: &[Inst], loc: &Location, lanes: i64) -> Result<(), String> {
     let i64t = ctx.i64();
     let mut at = at;
+    let mut bufs: Vec<(Buffer, ir::Value)> = vec![];
     for inst in insts {
         let name = if inst.mnemonic == "layer" { "npu.layer".to_string() } else { format!("npu.{}", inst.mnemonic) };
         let mut st = OperationState::new(ctx.op_name(&name), loc.clone());
+        let placed = if inst.mnemonic == "layer" { None } else { in_buffers(inst, &bufs) };
+        if let Some(p) = &placed {
+            st = st.operands(&p.iter().map(|(_, v, _)| *v).collect::<Vec<_>>());
+        }
+        let offset = |f: &str| placed.as_ref().and_then(|p| p.iter().find(|(n, _, _)| *n == f).map(|(_, _, o)| *o));
         if let Some(l) = &inst.layer {
             st = st.property(ctx.ident("name"), Attribute::string(l));
         }
@@ -66,7 +126,8 @@ pub fn build(ctx: &Context, body: &mut Body, at: InsertPoint, insts: &[Inst], lo
             st = st.property(ctx.ident("dtype"), Attribute::string(t));
         }
         for (n, v) in &inst.operands {
-            match v {
+            let relative = offset(n).map(Operand::Int);
+            match relative.as_ref().unwrap_or(v) {
                 Operand::Int(x) => st = st.property(ctx.ident(n), Attribute::integer(*x as i128, i64t.clone())),
                 Operand::Float(x) => st = st.property(ctx.ident(n), Attribute::float(*x as f64, ctx.f32())),
                 Operand::Dram(a, off) => {
@@ -79,9 +140,22 @@ pub fn build(ctx: &Context, body: &mut Body, at: InsertPoint, insts: &[Inst], lo
         }
         let op = body.build(st, at);
         at = InsertPoint::After(op);
+        if inst.mnemonic == "layer" {
+            bufs.clear();
+            for b in &inst.buffers {
+                let st = OperationState::new(ctx.op_name("npu.alloc"), loc.clone())
+                    .results(&[buffer_type(ctx, b, lanes)])
+                    .property(ctx.ident("row"), Attribute::integer(b.base as i128, i64t.clone()))
+                    .property(ctx.ident("name"), Attribute::string(&b.name));
+                let a = body.build(st, at);
+                at = InsertPoint::After(a);
+                bufs.push((b.clone(), body.op(a).result(0)));
+            }
+        }
     }
     Ok(())
 }
+
 
 /// A DRAM argument of a program: `.arg %name dir dtype [dims]`.
 #[derive(Clone, Debug, PartialEq)]
@@ -121,9 +195,19 @@ pub fn args_from_attr(a: &Attribute) -> Result<Vec<ProgramArg>, String> {
 fn operand_text(def: &InstDef, body: &Body, op: OpId, field: &str, slot: Slot) -> Option<String> {
     let a = body.op(op).attr(field);
     let int = |a: Option<&Attribute>| a.and_then(|a| a.as_int());
+    // With buffer operands, a memory operand is its buffer's start row plus the offset.
+    let base = || -> Option<i128> {
+        let o = body.op(op);
+        if o.operands().is_empty() {
+            return Some(0);
+        }
+        let k = def.operands.iter().filter(|(_, s)| matches!(s, Slot::Spad | Slot::Acc)).position(|(f, _)| *f == field)?;
+        let alloc = body.defining_op(*o.operands().get(k)?)?;
+        body.op(alloc).attr("row")?.as_int()
+    };
     Some(match slot {
-        Slot::Spad => format!("spad[{}]", int(a)?),
-        Slot::Acc => format!("acc[{}]", int(a)?),
+        Slot::Spad => format!("spad[{}]", base()? + int(a)?),
+        Slot::Acc => format!("acc[{}]", base()? + int(a)?),
         Slot::Dram => format!("%{}+{}", a?.as_str()?, int(body.op(op).attr(&format!("{}_offset", field)))?),
         Slot::Int | Slot::OptInt => {
             let v = int(a)?;
@@ -167,7 +251,7 @@ pub fn print_program(body: &Body, func: OpId) -> Result<String, String> {
             let _ = writeln!(s, ".layer \"{}\"", l.replace('"', "'"));
             continue;
         }
-        if n == "func.return" {
+        if n == "func.return" || n == "npu.alloc" {
             continue;
         }
         let def = lookup(n).ok_or_else(|| format!("'{}' is not a schedule-level npu op", n))?;

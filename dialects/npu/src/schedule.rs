@@ -8,6 +8,7 @@
 
 use crate::hw::HwDesc;
 use ir::dialect::OpDef;
+
 use ir::{Body, Context, OpId};
 
 /// What one assembly operand is.
@@ -87,17 +88,27 @@ pub fn lookup(op_name: &str) -> Option<&'static InstDef> {
 }
 
 const LAYER_ATTRS: &[ir::dialect::AttrSpec] = &[ir::dialect::required("name", ir::dialect::AttrKind::String)];
+const ALLOC_ATTRS: &[ir::dialect::AttrSpec] = &[ir::dialect::required("row", ir::dialect::AttrKind::Integer), ir::dialect::optional("name", ir::dialect::AttrKind::String)];
 
 pub fn ops() -> Vec<OpDef> {
     let mut v: Vec<OpDef> = INSTS
         .iter()
         .map(|d| OpDef {
             name: Box::leak(op_name(d).into_boxed_str()),
-            summary: "One NPU instruction (see docs/npu-isa.md).",
+            summary: "One NPU instruction (see docs/npu-isa.md). Its scratchpad and accumulator operands are, in order, buffer operands (`npu.alloc`) with row offsets into them, or without operands absolute rows.",
+            operands: ir::dialect::Count::Any,
             verify: Some(verify_inst),
             ..OpDef::DEFAULT
         })
         .collect();
+    v.push(OpDef {
+        name: "npu.alloc",
+        summary: "A buffer of `row`.. in the scratchpad (memory space 1) or the accumulator (2) for one layer; memory operands of instructions are a buffer and a row offset into it.",
+        results: ir::dialect::Count::Exactly(1),
+        properties: ALLOC_ATTRS,
+        verify: Some(verify_alloc),
+        ..OpDef::DEFAULT
+    });
     v.push(OpDef {
         name: "npu.layer",
         summary: "Starts a `.layer` of the program: the instructions after it, up to the next marker, belong to the named ONNX node(s).",
@@ -105,6 +116,50 @@ pub fn ops() -> Vec<OpDef> {
         ..OpDef::DEFAULT
     });
     v
+}
+
+/// Rows a memory operand touches from its start row: `g` reads the instruction's integer operands.
+pub fn extent(mnemonic: &str, field: &str, g: &dyn Fn(&str) -> i64, bcast: bool) -> i64 {
+    let passes = g("loop").max(1);
+    match (mnemonic, field) {
+        ("mx.preload", _) => g("k"),
+        ("mx.mul", f) => g("rows") + (passes - 1) * g(&format!("{}_stride", f)).max(0),
+        ("v.poolmax" | "v.poolavg", "src") => (g("rows") - 1) * (if g("stride") == 0 { g("window") } else { g("stride") }) + g("window"),
+        (m, "b") if m.starts_with("v.") && bcast => 1,
+        (m, "dst") if m.starts_with("dma.") => g("rows") + g("pad_top") + g("pad_bottom"),
+        _ => g("rows"),
+    }
+}
+
+/// The memory space of a buffer type: 1 the scratchpad, 2 the accumulator.
+pub const SPAD_SPACE: i64 = 1;
+pub const ACC_SPACE: i64 = 2;
+
+/// (rows, memory space) of a `memref<ROWSxLANESxT, SPACE>` buffer.
+pub fn buffer_type(t: &ir::Type) -> Option<(i64, i64)> {
+    match t.data() {
+        ir::types::TypeData::MemRef { shape, memory_space: Some(ms), .. } if shape.len() == 2 => Some((shape[0], ms.as_int()? as i64)),
+        _ => None,
+    }
+}
+
+fn verify_alloc(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+    let o = body.op(op);
+    let (rows, space) = buffer_type(body.value_type(o.result(0))).ok_or("the buffer must be a memref<ROWSxLANESxT, 1|2> (1: scratchpad, 2: accumulator)")?;
+    let row = int(body, op, "row").filter(|r| *r >= 0).ok_or("the buffer needs a non-negative start row")?;
+    let mem = match space {
+        SPAD_SPACE => "scratchpad",
+        ACC_SPACE => "accumulator",
+        s => return Err(format!("memory space {} is neither the scratchpad (1) nor the accumulator (2)", s)),
+    };
+    if let Some(hw) = HwDesc::of(body, op) {
+        let hw = hw?;
+        let cap = if space == SPAD_SPACE { hw.spad_rows } else { hw.acc_rows } as i64;
+        if row + rows > cap {
+            return Err(format!("rows {}..{} are outside the {} ({} rows)", row, row + rows, mem, cap));
+        }
+    }
+    Ok(())
 }
 
 fn int(body: &Body, op: OpId, name: &str) -> Option<i64> {
@@ -136,6 +191,7 @@ fn verify_inst(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
             return Err(format!("'{}' operand '{}' is missing or malformed", def.mnemonic, field));
         }
     }
+    verify_buffers(body, op, def)?;
     let Some(hw) = HwDesc::of(body, op) else { return Ok(()) };
     let hw = hw?;
     let g = |f: &str| int(body, op, f).unwrap_or(0);
@@ -149,7 +205,7 @@ fn verify_inst(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
         }
     }
     // Rows touched by each memory operand stay within its memory.
-    let passes = int(body, op, "loop").unwrap_or(1).max(1);
+    let bcast = o.attr("bcast").is_some();
     for (field, slot) in def.operands {
         let (cap, mem) = match slot {
             Spad => (hw.spad_rows as i64, "scratchpad"),
@@ -157,16 +213,35 @@ fn verify_inst(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
             _ => continue,
         };
         let start = g(field);
-        let rows = match (def.mnemonic, *field) {
-            ("mx.preload", _) => g("k"),
-            ("mx.mul", f) => g("rows") + (passes - 1) * g(&format!("{}_stride", f)).max(0),
-            ("v.poolmax" | "v.poolavg", "src") => (g("rows") - 1) * (if g("stride") == 0 { g("window") } else { g("stride") }) + g("window"),
-            (m, "b") if m.starts_with("v.") && o.attr("bcast").is_some() => 1,
-            (m, "dst") if m.starts_with("dma.") => g("rows") + g("pad_top") + g("pad_bottom"),
-            _ => g("rows"),
-        };
-        if start + rows > cap {
+        let rows = extent(def.mnemonic, field, &g, bcast);
+        if o.operands().is_empty() && start + rows > cap {
             return Err(format!("{} rows {}..{} are outside the {} ({} rows)", field, start, start + rows, mem, cap));
+        }
+    }
+    Ok(())
+}
+
+/// With buffer operands: one per memory slot, of that slot's memory, each access inside its buffer.
+fn verify_buffers(body: &Body, op: OpId, def: &InstDef) -> Result<(), String> {
+    let o = body.op(op);
+    let slots: Vec<&(&str, Slot)> = def.operands.iter().filter(|(_, s)| matches!(s, Spad | Acc)).collect();
+    if o.operands().is_empty() {
+        return Ok(());
+    }
+    if o.operands().len() != slots.len() {
+        return Err(format!("'{}' takes {} buffer operands (one per memory operand) or none, got {}", def.mnemonic, slots.len(), o.operands().len()));
+    }
+    let g = |f: &str| int(body, op, f).unwrap_or(0);
+    let bcast = o.attr("bcast").is_some();
+    for ((field, slot), v) in slots.iter().zip(o.operands()) {
+        let (rows, space) = buffer_type(body.value_type(*v)).ok_or_else(|| format!("'{}' operand '{}' is not a buffer", def.mnemonic, field))?;
+        let want = if *slot == Spad { SPAD_SPACE } else { ACC_SPACE };
+        if space != want {
+            return Err(format!("'{}' operand '{}' must be {} buffer", def.mnemonic, field, if want == SPAD_SPACE { "a scratchpad" } else { "an accumulator" }));
+        }
+        let (start, n) = (g(field), extent(def.mnemonic, field, &g, bcast));
+        if start + n > rows {
+            return Err(format!("'{}' operand '{}' touches rows {}..{} of a {}-row buffer", def.mnemonic, field, start, start + n, rows));
         }
     }
     Ok(())

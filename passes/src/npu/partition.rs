@@ -236,6 +236,18 @@ fn partition_function(ctx: &Context, body: &mut Body, module: OpId, f: OpId, tar
     for &op in &work {
         let (mut members, q) = if let Some(a) = super::quant::qadd(body, op) {
             (vec![op, a.a.op, a.b.op, a.q], a.q)
+        } else if let Some((x, q)) = super::quant::qmaxpool(body, op) {
+            if npu[index[&op]].is_err() {
+                continue;
+            }
+            // No chain after a pool: its Q is the group's last op.
+            for o in [op, x.op, q] {
+                if let Some(&i) = index.get(&o) {
+                    npu[i] = Ok(());
+                    group[i] = index[&op];
+                }
+            }
+            continue;
         } else {
             if !matches!(body.name(op).as_str(), "onnx.Conv" | "onnx.Gemm" | "onnx.MatMul") {
                 continue;

@@ -190,6 +190,17 @@ pub fn qadd(body: &Body, op: OpId) -> Option<QAdd> {
     Some(QAdd { op, a, b, q, out_scale, in_mult, acc_scale })
 }
 
+/// `Q(MaxPool(DQ(x, s)), s)`: with one scale on both sides the max commutes
+/// with (de)quantization, so the pool runs on the int8 values: (DQ, Q).
+pub fn qmaxpool(body: &Body, op: OpId) -> Option<(Dq, OpId)> {
+    if body.name(op).as_str() != "onnx.MaxPool" || body.op(op).results().len() > 1 && body.has_uses(body.op(op).result(1)) {
+        return None;
+    }
+    let x = as_dq(body, body.op(op).operand(0), "i8").filter(|d| d.scales.len() == 1)?;
+    let (q, _, s) = as_q(body, single_user(body, body.op(op).result(0)).filter(|u| body.name(*u).as_str() == "onnx.QuantizeLinear")?)?;
+    ((s - x.scales[0]).abs() <= 1e-7 * s.abs()).then_some((x, q))
+}
+
 /// `Q2(Relu|Clip(DQ2(v)))` after a fused product's output `v`: (DQ2, the activation, Q2, new scale).
 pub fn relu_chain(body: &Body, v: Value) -> Option<(OpId, OpId, OpId, f32)> {
     let dq = single_user(body, v).filter(|u| body.name(*u).as_str() == "onnx.DequantizeLinear")?;

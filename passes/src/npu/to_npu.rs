@@ -269,6 +269,18 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
     if let Some(a) = super::quant::qadd(body, op) {
         return convert_qadd(ctx, body, a);
     }
+    if let Some((x, q)) = super::quant::qmaxpool(body, op) {
+        // The int8 pool: the DQ/Q pair goes, the pool takes and gives int8.
+        let xq = x.input;
+        let qr = body.op(q).result(0);
+        body.replace_all_uses(qr, body.op(op).result(0));
+        body.set_operand(op, 0, xq);
+        let ty = body.value_type(qr).clone();
+        body.set_value_type(body.op(op).result(0), ty);
+        body.erase(q);
+        body.erase(x.op);
+        return convert_op(ctx, body, op);
+    }
     if matches!(name.as_str(), "onnx.Conv" | "onnx.Gemm" | "onnx.MatMul") {
         if let Some(m) = super::quant::qmac(body, op) {
             return convert_qmac(ctx, body, m);

@@ -2,7 +2,7 @@
 // DequantizeLinears and QuantizeLinear, the DequantizeLinear → Relu →
 // QuantizeLinear after it, and the residual Add become int8 npu ops; only
 // the model's input quantization and output dequantization stay on the
-// CPU. The NPU's outputs equal the host reference bit for bit, and the
+// CPU; a MaxPool between a DQ and a Q of one scale pools the int8 values. The NPU's outputs equal the host reference bit for bit, and the
 // CPU path's float evaluation of the QDQ graph within two output steps.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: npu-translate --export-onnx %S/Inputs/qdq.mlir -o %t/qdq.onnx
@@ -13,18 +13,19 @@
 // RUN: FileCheck %s --check-prefix=ASM < %t/asm/qblock_npu0_program.s
 // RUN: npu-opt %S/Inputs/qdq.mlir --pass-pipeline='builtin.module(npu-partition, convert-onnx-to-npu, canonicalize)' | FileCheck %s --check-prefix=IR
 
-// CHECK: CPU operations (2 of 21):
+// CHECK: CPU operations (2 of 24):
 // CHECK-NEXT: onnx.QuantizeLinear "x_q" no NPU lowering for onnx.QuantizeLinear
 // CHECK-NEXT: onnx.DequantizeLinear "y_dq" no NPU lowering for onnx.DequantizeLinear
-// CHECK-NEXT: NPU: 19 ops (90.5%) in 1 partitions
+// CHECK-NEXT: NPU: 22 ops (91.7%) in 1 partitions
 // CHECK: conv1+conv1_q+conv1_dq+relu1+relu1_q
 // CHECK: conv2+conv2_q
 // CHECK: add3+add3_q+add3_dq+relu3+relu3_q
+// CHECK: maxpool4
 // OK: y: ok
 // OK: reference: 1 NPU partition outputs match the host reference (1 int8 bit for bit, 0 f32 within 1e-4)
 
 // ASM: .arg %in0 in i8 [1, 6, 6, 4]
-// ASM: .arg %out0 out i8 [1, 6, 6, 8]
+// ASM: .arg %out0 out i8 [1, 3, 3, 8]
 // ASM: dma.loadacc.i32 acc[0]
 // ASM: mx.mul.i8
 // ASM: v.add.i32
@@ -35,12 +36,18 @@
 // ASM: v.mul.i32
 // ASM: v.add.i32
 // ASM: v.requant.i8
+// The int8 max pool: into the accumulator through the identity tile, pooled, back by an exact identity requantization.
+// ASM: mx.mul.i8
+// ASM: v.poolmax.i32
+// ASM: v.max.i32
+// ASM: v.requant.i8 spad[{{[0-9]+}}], acc[{{[0-9]+}}], rows=9, mult=2147483647, shift=0
 
-// IR-LABEL: func.func private @qblock_npu0(%arg0: tensor<1x6x6x4xi8>) -> tensor<1x6x6x8xi8>
+// IR-LABEL: func.func private @qblock_npu0(%arg0: tensor<1x6x6x4xi8>) -> tensor<1x3x3x8xi8>
 // IR-NOT: onnx.DequantizeLinear
 // IR-NOT: onnx.QuantizeLinear
 // IR: "npu.conv"(%arg0, {{.*}}) <{act = "relu", group = 1 : i64, mult = array<i64: {{.*}}>, pads = array<i64: 1, 1, 1, 1>, qmax = 127 : i64, qmin = 0 : i64, shift = array<i64: {{.*}}>, strides = array<i64: 1, 1>}> : (tensor<1x6x6x4xi8>, tensor<3x3x4x8xi8>, tensor<8xi32>) -> tensor<1x6x6x8xi8>
 // IR: "npu.conv"(%arg0, {{.*}}) <{act = "none", {{.*}}qmax = 127 : i64, qmin = -128 : i64
 // IR: "npu.eltwise"({{.*}}) <{act = "relu", in_mult = array<i64: {{[0-9]+}}, {{[0-9]+}}>, kind = "add", mult = array<i64: {{[0-9]+}}>, qmax = 127 : i64, qmin = 0 : i64, shift = array<i64: {{[0-9]+}}>}>
+// IR: "npu.pool"({{.*}}) <{count_include_pad = 0 : i64, kernel = array<i64: 3, 3>, kind = "max", pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}> : (tensor<1x6x6x8xi8>) -> tensor<1x3x3x8xi8>
 // IR-NOT: onnx.Transpose
 // IR: return

@@ -338,3 +338,50 @@ func.func @f(%x: tensor<1x4x4x8xf32>) {
   %0 = "npu.eltwise"(%x, %x) <{kind = "add", act = "none", in_mult = array<i64: 1, 1>}> : (tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
   return
 }
+
+// -----
+// Buffers: typed memory regions, and instructions addressing rows inside them.
+func.func private @p() attributes {npu.hw = {name = "npu16", spad_rows = 64, acc_rows = 32}} {
+  // expected-error @+1 {{rows 60..76 are outside the scratchpad (64 rows)}}
+  %0 = "npu.alloc"() <{row = 60}> : () -> memref<16x16xf32, 1>
+  return
+}
+
+// -----
+func.func private @p() {
+  // expected-error @+1 {{memory space 3 is neither the scratchpad (1) nor the accumulator (2)}}
+  %0 = "npu.alloc"() <{row = 0}> : () -> memref<16x16xf32, 3>
+  return
+}
+
+// -----
+func.func private @p() {
+  // expected-error @+1 {{the buffer must be a memref<ROWSxLANESxT, 1|2> (1: scratchpad, 2: accumulator)}}
+  %0 = "npu.alloc"() <{row = 0}> : () -> memref<16xf32, 1>
+  return
+}
+
+// -----
+func.func private @p() {
+  %0 = "npu.alloc"() <{row = 0}> : () -> memref<8x16xf32, 1>
+  %1 = "npu.alloc"() <{row = 0}> : () -> memref<8x16xf32, 2>
+  // expected-error @+1 {{'mx.mul' operand 'src' touches rows 4..12 of a 8-row buffer}}
+  "npu.mx.mul"(%1, %0) <{dtype = "f32", dst = 0, src = 4, rows = 8, k = 16, n = 16}> : (memref<8x16xf32, 2>, memref<8x16xf32, 1>) -> ()
+  return
+}
+
+// -----
+func.func private @p() {
+  %0 = "npu.alloc"() <{row = 0}> : () -> memref<8x16xf32, 1>
+  // expected-error @+1 {{'mx.mul' operand 'dst' must be an accumulator buffer}}
+  "npu.mx.mul"(%0, %0) <{dtype = "f32", dst = 0, src = 0, rows = 8, k = 16, n = 16}> : (memref<8x16xf32, 1>, memref<8x16xf32, 1>) -> ()
+  return
+}
+
+// -----
+func.func private @p() {
+  %0 = "npu.alloc"() <{row = 0}> : () -> memref<8x16xf32, 2>
+  // expected-error @+1 {{'mx.mul' takes 2 buffer operands (one per memory operand) or none, got 1}}
+  "npu.mx.mul"(%0) <{dtype = "f32", dst = 0, src = 0, rows = 8, k = 16, n = 16}> : (memref<8x16xf32, 2>) -> ()
+  return
+}

@@ -18,21 +18,27 @@
 // CHECK-SAME: npu.const_image = dense_resource<g_npu0_weights>
 // CHECK-SAME: npu.program
 // CHECK: "npu.layer"() <{name = "conv1+relu1"}>
-// CHECK: "npu.dma.loadacc"() <{cols = 16 : i64, dst = 0 : i64, dtype = "f32", rows = 1 : i64, src = "weights"
-// CHECK: "npu.dma.load"() <{cols = 4 : i64, dst = {{[0-9]+}} : i64, dtype = "f32", rows = 27 : i64, src = "weights"
+// Buffers of the layer, in the scratchpad (memory space 1) and the accumulator (2).
+// CHECK: %[[IN0:.*]] = "npu.alloc"() <{name = "input.0", row = 0 : i64}> : () -> memref<81x16xf32, 1>
+// CHECK: %[[IN1:.*]] = "npu.alloc"() <{name = "input.1", row = 81 : i64}> : () -> memref<81x16xf32, 1>
+// CHECK: %[[W:.*]] = "npu.alloc"() <{name = "weights", row = 162 : i64}> : () -> memref<27x16xf32, 1>
+// CHECK: %[[B:.*]] = "npu.alloc"() <{name = "bias", row = 0 : i64}> : () -> memref<1x16xf32, 2>
+// CHECK: %[[A0:.*]] = "npu.alloc"() <{name = "acc.0", row = 1 : i64}> : () -> memref<16x16xf32, 2>
+// CHECK: "npu.dma.loadacc"(%[[B]]) <{cols = 16 : i64, dst = 0 : i64, dtype = "f32", rows = 1 : i64, src = "weights"
+// CHECK: "npu.dma.load"(%[[W]]) <{cols = 4 : i64, dst = 0 : i64, dtype = "f32", rows = 27 : i64, src = "weights"
 // CHECK: "npu.sem.signal"() <{queue = "load", sem = 0 : i64}>
-// CHECK: "npu.dma.load"() <{cols = 3 : i64, {{.*}}pad_top = 1 : i64, rows = 4 : i64, src = "in0", {{.*}}stride = 24 : i64}>
+// CHECK: "npu.dma.load"(%[[IN0]]) <{cols = 3 : i64, {{.*}}pad_top = 1 : i64, rows = 4 : i64, src = "in0", {{.*}}stride = 24 : i64}>
 // CHECK: "npu.sem.signal"() <{queue = "load", sem = 1 : i64}>
 // CHECK: "npu.sem.wait"() <{queue = "exec", sem = 0 : i64}>
 // CHECK: "npu.sem.wait"() <{queue = "exec", sem = 1 : i64}>
-// CHECK: "npu.mx.preload"() <{dtype = "f32", k = 3 : i64, n = 4 : i64
-// CHECK: "npu.mx.mul"() <{dst = {{.*}}, dtype = "f32", k = 3 : i64, {{.*}}n = 4 : i64, rows = 4 : i64
-// CHECK: "npu.mx.mul"() <{accumulate,
-// CHECK: "npu.v.add"() <{a = {{.*}}, b = 0 : i64, bcast,
-// CHECK: "npu.v.relu"()
+// CHECK: "npu.mx.preload"(%[[W]]) <{dtype = "f32", k = 3 : i64, n = 4 : i64
+// CHECK: "npu.mx.mul"(%[[A0]], %[[IN0]]) <{dst = {{.*}}, dtype = "f32", k = 3 : i64, {{.*}}n = 4 : i64, rows = 4 : i64
+// CHECK: "npu.mx.mul"(%[[A0]], %[[IN0]]) <{accumulate,
+// CHECK: "npu.v.add"(%[[A0]], %[[A0]], %[[B]]) <{a = 0 : i64, b = 0 : i64, bcast,
+// CHECK: "npu.v.relu"(%[[A0]], %[[A0]])
 // CHECK: "npu.sem.signal"() <{queue = "exec", sem = 3 : i64}>
 // CHECK: "npu.sem.wait"() <{queue = "store", sem = 3 : i64}>
-// CHECK: "npu.dma.storeacc"() <{cols = 4 : i64, dst = "out0", dst_offset = 0 : i64, dtype = "f32", rows = 16 : i64, src = {{.*}}, stride = 16 : i64}>
+// CHECK: "npu.dma.storeacc"(%[[A0]]) <{cols = 4 : i64, dst = "out0", dst_offset = 0 : i64, dtype = "f32", rows = 16 : i64, src = 0 : i64, stride = 16 : i64}>
 // CHECK: "npu.fence"()
 // CHECK: "npu.halt"()
 // CHECK-LABEL: func.func private @g_npu0(%arg0: tensor<1x8x8x3xf32>) -> tensor<1x4x4x4xf32>
@@ -45,9 +51,10 @@
 // ASM: .layer "conv1+relu1"
 // ASM: dma.loadacc.f32 acc[0], %weights+{{[0-9]+}}, rows=1, cols=16
 // ASM: sem.signal load, s0
-// ASM: mx.mul.f32 acc[{{[0-9]+}}], spad[{{[0-9]+}}], rows=4, k=3, n=4
+// Absolute rows: the buffer's start plus the offset.
+// ASM: mx.mul.f32 acc[1], spad[{{[0-9]+}}], rows=4, k=3, n=4
 // ASM: v.relu.f32
-// ASM: dma.storeacc.f32 %out0+0, acc[{{[0-9]+}}], rows=16, cols=4, stride=16
+// ASM: dma.storeacc.f32 %out0+0, acc[1], rows=16, cols=4, stride=16
 // ASM: halt
 
 // SMALL: loc({{.*}}"conv1"{{.*}}): npu.conv: the smallest tile needs {{[0-9]+}} scratchpad rows; the scratchpad has 64

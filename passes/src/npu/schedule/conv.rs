@@ -271,6 +271,33 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     let out_slot = p.rows * g.ow;
     let w_region = if p.stationary { (0..nco).map(|co| g.w_rows(co)).sum::<i64>() } else { 2 * w_slot };
     let spad_out = spad_w + w_region;
+    // The layer's buffers.
+    {
+        use npu::asm::Buffer;
+        let b = &mut l.buffers;
+        for k in 0..2 {
+            b.push(Buffer::spad(&format!("input.{}", k), k * in_slot, in_slot, dt));
+        }
+        if p.stationary {
+            b.push(Buffer::spad("weights", spad_w, w_region, dt));
+        } else {
+            for k in 0..2 {
+                b.push(Buffer::spad(&format!("weights.{}", k), spad_w + k * w_slot, w_slot, dt));
+            }
+        }
+        if g.int8 {
+            for k in 0..2 {
+                b.push(Buffer::spad(&format!("output.{}", k), spad_out + k * out_slot, out_slot, "i8"));
+            }
+            b.push(Buffer::acc("requant", nco, 2 * nco, "i32"));
+        }
+        if bias.is_some() {
+            b.push(Buffer::acc("bias", 0, nco, adt));
+        }
+        for k in 0..2 {
+            b.push(Buffer::acc(&format!("acc.{}", k), acc_out + k * out_slot, out_slot, adt));
+        }
+    }
     let mut prologue = vec![];
     if let Some(b) = &bias {
         prologue.push(Inst::new("dma.loadacc", Some(adt)).i("dst", 0).with("src", b.at(0)).i("rows", nco).i("cols", L));

@@ -65,11 +65,12 @@ impl ConstImage {
     }
 }
 
-/// What every kernel gets.
+/// What every kernel gets; it declares the buffers its instructions address.
 pub struct Layer<'a> {
     pub hw: &'a HwDesc,
     pub out: &'a mut Vec<Inst>,
     pub consts: &'a mut ConstImage,
+    pub buffers: Vec<npu::asm::Buffer>,
 }
 
 /// The f32 contents of a constant operand.
@@ -221,14 +222,17 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
         dram.insert(y, out.clone());
         let ins: Vec<Dram> = body.op(op).operands().iter().filter_map(|v| dram.get(v).cloned()).collect();
         insts.push(Inst::layer(&layer_name(body, op)));
-        let mut l = Layer { hw, out: &mut insts, consts: &mut consts };
+        let marker = insts.len() - 1;
+        let mut l = Layer { hw, out: &mut insts, consts: &mut consts, buffers: vec![] };
         let r = match n {
             "npu.conv" | "npu.matmul" => conv::emit(&mut l, body, op, &ins, &out),
             "npu.eltwise" => vector::eltwise(&mut l, body, op, &ins, &out),
             "npu.pool" => vector::pool(&mut l, body, op, &ins, &out),
             _ => Err(format!("'{}' has no schedule yet", n)),
         };
+        let buffers = std::mem::take(&mut l.buffers);
         r.map_err(|e| format!("{}: {}: {}", body.op(op).loc, n, e))?;
+        insts[marker].buffers = buffers;
     }
     insts.push(Inst::new("halt", None));
     let total = consts.data.len().max(64) as i64;
@@ -286,7 +290,7 @@ fn build_program(ctx: &Context, body: &mut Body, f: OpId, hw: &HwDesc, insts: Ve
     body.op_mut(pf).attributes.set(ctx.ident("npu.const_image"), image);
     body.insert(pf, InsertPoint::Before(f));
     let ret = func::FunctionBuilder::ret(ctx, body, pb, &[], loc.clone());
-    npu::asm::build(ctx, body, InsertPoint::Before(ret), &insts, &loc)?;
+    npu::asm::build(ctx, body, InsertPoint::Before(ret), &insts, &loc, hw.array_cols as i64)?;
     // The partition now launches the program.
     let entry = body.entry_block(f).unwrap();
     let old_ret = body.last_op(entry).unwrap();

@@ -45,6 +45,9 @@ pub fn eltwise(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -
         }
         v
     };
+    for k in 0..2 {
+        l.buffers.push(npu::asm::Buffer::acc(&format!("operands.{}", k), k * 2 * chunk, 2 * chunk, "f32"));
+    }
     let mut steps = vec![];
     let mut r0 = 0;
     let mut t = 0;
@@ -107,6 +110,16 @@ fn eltwise_int8(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) 
     if 4 * chunk + 2 > l.hw.acc_rows as i64 || 6 * chunk + L > l.hw.spad_rows as i64 {
         return Err(format!("one row of an int8 add needs 18 scratchpad and 6 accumulator rows; the target has {} and {}", l.hw.spad_rows, l.hw.acc_rows));
     }
+    {
+        use npu::asm::Buffer;
+        let b = &mut l.buffers;
+        b.push(Buffer::spad("identity", 0, L, "i8"));
+        b.push(Buffer::acc("multipliers", 0, 2, "i32"));
+        for k in 0..2 {
+            b.push(Buffer::spad(&format!("inputs.{}", k), L + k * 3 * chunk, 3 * chunk, "i8"));
+            b.push(Buffer::acc(&format!("acc.{}", k), 2 + k * 2 * chunk, 2 * chunk, "i32"));
+        }
+    }
     let prologue = vec![
         Inst::new("dma.load", Some("i8")).i("dst", 0).with("src", eye_d.at(0)).i("rows", L).i("cols", L),
         Inst::new("dma.loadacc", Some("i32")).i("dst", 0).with("src", m_d.at(0)).i("rows", 2).i("cols", L),
@@ -155,6 +168,13 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     let s = npu::tensor_ops::ints(body, op, "strides").ok_or("no strides")?;
     let p = npu::tensor_ops::ints(body, op, "pads").ok_or("no pads")?;
     let max = npu::tensor_ops::str_attr(body, op, "kind") == Some("max");
+    // int8 (max only): the input passes the array through an identity tile into
+    // i32 accumulator rows, and an exact identity requantization brings the result back.
+    let int8 = body.value_type(body.op(op).operand(0)).element_type().is_some_and(|e| e.to_string() == "i8");
+    if int8 && !max {
+        return Err("int8 average pooling".into());
+    }
+    let (vt, eb) = if int8 { ("i32", 1) } else { ("f32", 4) };
     if !max && p.iter().any(|v| *v != 0) && body.op(op).attr("count_include_pad").and_then(|a| a.as_int()).unwrap_or(0) != 0 {
         return Err("padded average counting the padding".into());
     }
@@ -184,7 +204,33 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     }
     let in_slot = need(rows);
     let out_base = base + 2 * in_slot;
+    {
+        use npu::asm::Buffer;
+        let b = &mut l.buffers;
+        if base > 0 {
+            b.push(Buffer::acc("reciprocals", 0, base, "f32"));
+        }
+        for k in 0..2 {
+            b.push(Buffer::acc(&format!("input.{}", k), base + k * in_slot, in_slot, vt));
+            b.push(Buffer::acc(&format!("output.{}", k), out_base + k * rows * ow, rows * ow, vt));
+        }
+    }
+    // int8: the identity tile, and scratchpad slots for the input and the result.
+    let (eye, sp_in, sp_out) = (0, L, L + 2 * need(rows));
     let mut prologue = vec![];
+    if int8 {
+        let eye_d = l.consts.push_i8(&(0..L * L).map(|k| (k / L == k % L) as i8).collect::<Vec<_>>());
+        prologue.push(Inst::new("dma.load", Some("i8")).i("dst", eye).with("src", eye_d.at(0)).i("rows", L).i("cols", L));
+        let b = &mut l.buffers;
+        b.push(npu::asm::Buffer::spad("identity", eye, L, "i8"));
+        for k in 0..2 {
+            b.push(npu::asm::Buffer::spad(&format!("input.{}", k), sp_in + k * need(rows), need(rows), "i8"));
+            b.push(npu::asm::Buffer::spad(&format!("result.{}", k), sp_out + k * rows * ow, rows * ow, "i8"));
+        }
+        if sp_out + 2 * rows * ow > l.hw.spad_rows as i64 {
+            return Err(format!("an int8 pool tile needs {} scratchpad rows; the scratchpad has {}", sp_out + 2 * rows * ow, l.hw.spad_rows));
+        }
+    }
     if let Some(r) = &recip {
         prologue.push(Inst::new("dma.loadacc", Some("f32")).i("dst", 0).with("src", r.at(0)).i("rows", kh).i("cols", L));
     }
@@ -205,10 +251,20 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
             let hb = ib + nr * w;
             let ob = out_base + (t % 2) * rows * ow;
             let mut st = Step::default();
-            st.loads.push((0, vec![Inst::new("dma.loadacc", Some("f32")).i("dst", ib).with("src", ins[0].at((ih_a * w * c + cb * L) * 4)).i("rows", nr * w).i("cols", kc).i("stride", c * 4)]));
+            let src = ins[0].at((ih_a * w * c + cb * L) * eb);
+            let si = sp_in + (t % 2) * need(rows);
+            if int8 {
+                st.loads.push((0, vec![Inst::new("dma.load", Some("i8")).i("dst", si).with("src", src).i("rows", nr * w).i("cols", kc).i("stride", c)]));
+            } else {
+                st.loads.push((0, vec![Inst::new("dma.loadacc", Some("f32")).i("dst", ib).with("src", src).i("rows", nr * w).i("cols", kc).i("stride", c * 4)]));
+            }
             let cmp = &mut st.compute;
+            if int8 {
+                cmp.push(Inst::new("mx.preload", Some("i8")).i("src", eye).i("k", L).i("n", L));
+                cmp.push(Inst::new("mx.mul", Some("i8")).i("dst", ib).i("src", si).i("rows", nr * w).i("k", L).i("n", L));
+            }
             if whole {
-                cmp.push(Inst::new(hmn, Some("f32")).i("dst", ob).i("src", ib).i("rows", 1).i("window", h * w));
+                cmp.push(Inst::new(hmn, Some(vt)).i("dst", ob).i("src", ib).i("rows", 1).i("window", h * w));
             } else {
                 // Horizontal: per loaded row, runs of output columns with the same clipped window.
                 for r in 0..nr {
@@ -221,7 +277,7 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
                         while interior && end + 1 < ow && (end + 1) * sw - pl + kw <= w {
                             end += 1;
                         }
-                        let mut i = Inst::new(hmn, Some("f32")).i("dst", hb + r * ow + o).i("src", ib + r * w + a).i("rows", end - o + 1).i("window", b - a);
+                        let mut i = Inst::new(hmn, Some(vt)).i("dst", hb + r * ow + o).i("src", ib + r * w + a).i("rows", end - o + 1).i("window", b - a);
                         if sw != b - a {
                             i = i.i("stride", sw);
                         }
@@ -236,11 +292,11 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
                     let row = |ih: i64| hb + (ih - ih_a) * ow;
                     let dst = ob + (o - oh0) * ow;
                     if b - a == 1 {
-                        cmp.push(Inst::new("v.max", Some("f32")).i("dst", dst).i("a", row(a)).i("b", row(a)).i("rows", ow));
+                        cmp.push(Inst::new("v.max", Some(vt)).i("dst", dst).i("a", row(a)).i("b", row(a)).i("rows", ow));
                     } else {
-                        cmp.push(Inst::new(vmn, Some("f32")).i("dst", dst).i("a", row(a)).i("b", row(a + 1)).i("rows", ow));
+                        cmp.push(Inst::new(vmn, Some(vt)).i("dst", dst).i("a", row(a)).i("b", row(a + 1)).i("rows", ow));
                         for ih in a + 2..b {
-                            cmp.push(Inst::new(vmn, Some("f32")).i("dst", dst).i("a", dst).i("b", row(ih)).i("rows", ow));
+                            cmp.push(Inst::new(vmn, Some(vt)).i("dst", dst).i("a", dst).i("b", row(ih)).i("rows", ow));
                         }
                         if !max {
                             cmp.push(Inst::new("v.mul", Some("f32")).i("dst", dst).i("a", dst).i("b", b - a - 1).i("rows", ow).with("bcast", Operand::Flag));
@@ -248,7 +304,16 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
                     }
                 }
             }
-            st.stores.push(Inst::new("dma.storeacc", Some("f32")).with("dst", out.at((oh0 * ow * c + cb * L) * 4)).i("src", ob).i("rows", (oh1 - oh0) * ow).i("cols", kc).i("stride", c * 4));
+            let dst = out.at((oh0 * ow * c + cb * L) * eb);
+            let n = (oh1 - oh0) * ow;
+            if int8 {
+                // mult = 2^31 - 1, shift 0: (x·(2^31-1) + 2^30) >> 31 = x for every int8 x.
+                let so = sp_out + (t % 2) * rows * ow;
+                st.compute.push(Inst::new("v.requant", Some("i8")).i("dst", so).i("src", ob).i("rows", n).i("mult", (1 << 31) - 1).i("shift", 0).i("min", -128).i("max", 127));
+                st.stores.push(Inst::new("dma.store", Some("i8")).with("dst", dst).i("src", so).i("rows", n).i("cols", kc).i("stride", c));
+            } else {
+                st.stores.push(Inst::new("dma.storeacc", Some("f32")).with("dst", dst).i("src", ob).i("rows", n).i("cols", kc).i("stride", c * 4));
+            }
             steps.push(st);
             t += 1;
         }

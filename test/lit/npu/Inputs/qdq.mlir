@@ -1,6 +1,6 @@
 // Generated (numpy seed 3): a QDQ-quantized residual block, int8 symmetric activations, per-channel weights, int32 bias.
 module {
-  func.func @qblock(%x: tensor<1x4x6x6xf32> {onnx.name = "x"}) -> (tensor<1x8x6x6xf32> {onnx.name = "y"}) attributes {onnx.opset = 17 : i64} {
+  func.func @qblock(%x: tensor<1x4x6x6xf32> {onnx.name = "x"}) -> (tensor<1x8x3x3xf32> {onnx.name = "y"}) attributes {onnx.opset = 17 : i64} {
     %sx = "onnx.Constant"() <{value = dense<0.05000000074505806> : tensor<f32>}> : () -> tensor<f32>
     %z8 = "onnx.Constant"() <{value = dense<0> : tensor<i8>}> : () -> tensor<i8>
     %w1 = "onnx.Constant"() <{value = dense<[[[[79, -106, -82], [-67, -81, 77], [94, 21, -117]], [[-103, -43, -17], [31, -5, -60], [-87, 49, 60]], [[-119, -99, -12], [-28, 99, 4], [-20, -18, 42]], [[22, -83, 61], [65, 116, 73], [-55, -46, 38]]], [[[38, 50, 94], [-53, 112, -127], [-108, 121, 113]], [[-51, -92, -47], [-117, 100, 41], [22, -65, -7]], [[-79, 70, -7], [-120, -63, 53], [5, -32, -63]], [[-104, 28, 41], [5, 110, 109], [-75, 28, 33]]], [[[-64, -51, -3], [62, -53, 57], [39, -72, -29]], [[84, 87, 40], [-126, 47, -70], [82, 105, -18]], [[117, 66, -44], [97, -29, -101], [24, 89, 40]], [[-27, 103, -5], [-29, -90, -73], [51, 76, -53]]], [[[33, 95, -90], [-57, 6, 16], [-26, -26, -95]], [[29, 110, -77], [76, -82, -116], [63, -81, 64]], [[-43, 17, 112], [107, -6, -75], [-64, 89, 23]], [[-84, 98, 118], [120, 32, 121], [27, 0, 120]]], [[[27, 73, -41], [74, 121, -114], [9, -33, -114]], [[-106, -59, -78], [55, -73, 32], [91, -1, -95]], [[-111, -52, -22], [-2, -50, 89], [17, 119, 111]], [[53, -121, -73], [63, 11, 113], [53, 82, -114]]], [[[-52, 46, 34], [-34, -87, 23], [-105, 43, 77]], [[43, -111, 6], [-50, 14, 46], [-77, -118, -1]], [[31, -96, 108], [-5, 119, 9], [58, 70, -1]], [[-27, 43, -123], [30, 7, -89], [-75, -119, 62]]], [[[47, -28, 116], [-30, -49, 104], [-107, -27, -121]], [[-39, 58, -39], [-2, -5, -112], [-104, -51, 12]], [[-109, 107, 91], [16, 59, 62], [-125, 114, -115]], [[87, 85, 62], [-93, 80, 117], [82, 49, -63]]], [[[14, -5, 94], [-40, -23, -61], [-3, 18, -10]], [[-46, 13, 30], [-85, 21, 53], [-101, 30, -15]], [[110, -28, -47], [53, 94, -105], [-100, -84, -40]], [[3, 17, -24], [98, 42, -85], [-43, -77, -77]]]]> : tensor<8x4x3x3xi8>}> : () -> tensor<8x4x3x3xi8>
@@ -35,7 +35,10 @@ module {
     %sdq = "onnx.DequantizeLinear"(%sq, %ss, %z8) : (tensor<1x8x6x6xi8>, tensor<f32>, tensor<i8>) -> tensor<1x8x6x6xf32> loc("add3_dq")
     %r3 = "onnx.Relu"(%sdq) : (tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32> loc("relu3")
     %yq = "onnx.QuantizeLinear"(%r3, %sy, %z8) : (tensor<1x8x6x6xf32>, tensor<f32>, tensor<i8>) -> tensor<1x8x6x6xi8> loc("relu3_q")
-    %y = "onnx.DequantizeLinear"(%yq, %sy, %z8) : (tensor<1x8x6x6xi8>, tensor<f32>, tensor<i8>) -> tensor<1x8x6x6xf32> loc("y_dq")
-    return %y : tensor<1x8x6x6xf32>
+    %pd = "onnx.DequantizeLinear"(%yq, %sy, %z8) : (tensor<1x8x6x6xi8>, tensor<f32>, tensor<i8>) -> tensor<1x8x6x6xf32> loc("pool_dq")
+    %p = "onnx.MaxPool"(%pd) <{kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}> : (tensor<1x8x6x6xf32>) -> tensor<1x8x3x3xf32> loc("maxpool4")
+    %pq = "onnx.QuantizeLinear"(%p, %sy, %z8) : (tensor<1x8x3x3xf32>, tensor<f32>, tensor<i8>) -> tensor<1x8x3x3xi8> loc("maxpool4_q")
+    %y = "onnx.DequantizeLinear"(%pq, %sy, %z8) : (tensor<1x8x3x3xi8>, tensor<f32>, tensor<i8>) -> tensor<1x8x3x3xf32> loc("y_dq")
+    return %y : tensor<1x8x3x3xf32>
   }
 }
