@@ -10,7 +10,8 @@
 // RUN: npu-translate --mlir-to-npu --emit=npu-bin %t.mlir -o %t2.bin
 // RUN: cmp %t.bin %t2.bin
 // A scratchpad too small for the smallest tile is an error naming the op and the memory.
-// RUN: sed 's/^func.func @g/module attributes {npu.hw = {spad_rows = 64 : i64}} { func.func @g/; $ a }' %s > %t.small.mlir
+// RUN: rm -f %t.none
+// RUN: sed 's/^func.func @g/module attributes {npu.hw = {spad_rows = 32 : i64}} { func.func @g/; $ a }' %s > %t.small.mlir
 // RUN: not npu-opt %t.small.mlir --pass-pipeline='builtin.module(npu-partition, convert-onnx-to-npu, canonicalize, npu-schedule)' -o %t.none 2>&1 | FileCheck %s --check-prefix=SMALL
 // RUN: not ls %t.none
 
@@ -19,20 +20,23 @@
 // CHECK-SAME: npu.program
 // CHECK: "npu.layer"() <{name = "conv1+relu1"}>
 // Buffers of the layer, in the scratchpad (memory space 1) and the accumulator (2).
-// CHECK: %[[IN0:.*]] = "npu.alloc"() <{name = "input.0", row = 0 : i64}> : () -> memref<81x16xf32, 1>
-// CHECK: %[[IN1:.*]] = "npu.alloc"() <{name = "input.1", row = 81 : i64}> : () -> memref<81x16xf32, 1>
-// CHECK: %[[W:.*]] = "npu.alloc"() <{name = "weights", row = 162 : i64}> : () -> memref<27x16xf32, 1>
+// CHECK: %[[IN0:.*]] = "npu.alloc"() <{name = "input.0", row = 0 : i64}> : () -> memref<36x16xf32, 1>
+// CHECK: %[[IN1:.*]] = "npu.alloc"() <{name = "input.1", row = 36 : i64}> : () -> memref<36x16xf32, 1>
+// CHECK: %[[W:.*]] = "npu.alloc"() <{name = "weights", row = 72 : i64}> : () -> memref<27x16xf32, 1>
 // CHECK: %[[B:.*]] = "npu.alloc"() <{name = "bias", row = 0 : i64}> : () -> memref<1x16xf32, 2>
 // CHECK: %[[A0:.*]] = "npu.alloc"() <{name = "acc.0", row = 1 : i64}> : () -> memref<16x16xf32, 2>
 // CHECK: "npu.dma.loadacc"(%[[B]]) <{cols = 16 : i64, dst = 0 : i64, dtype = "f32", rows = 1 : i64, src = "weights"
 // CHECK: "npu.dma.load"(%[[W]]) <{cols = 4 : i64, dst = 0 : i64, dtype = "f32", rows = 27 : i64, src = "weights"
 // CHECK: "npu.sem.signal"() <{queue = "load", sem = 0 : i64}>
-// CHECK: "npu.dma.load"(%[[IN0]]) <{cols = 3 : i64, {{.*}}pad_top = 1 : i64, rows = 4 : i64, src = "in0", {{.*}}stride = 24 : i64}>
+// Three input channels: the 3 taps of a kernel row share a memory row (9 lanes), loaded as one
+// contiguous run of the NHWC row; the left column's first tap is padding (3 zero lanes).
+// CHECK: "npu.dma.load"(%[[IN0]]) <{cols = 6 : i64, dst = 4 : i64, dtype = "f32", pad_left = 3 : i64, rows = 1 : i64, src = "in0", src_offset = 0 : i64}>
+// CHECK: "npu.dma.load"(%[[IN0]]) <{cols = 9 : i64, dst = 5 : i64, dtype = "f32", rows = 3 : i64, src = "in0", src_offset = 12 : i64, stride = 24 : i64}>
 // CHECK: "npu.sem.signal"() <{queue = "load", sem = 1 : i64}>
 // CHECK: "npu.sem.wait"() <{queue = "exec", sem = 0 : i64}>
 // CHECK: "npu.sem.wait"() <{queue = "exec", sem = 1 : i64}>
-// CHECK: "npu.mx.preload"(%[[W]]) <{dtype = "f32", k = 3 : i64, n = 4 : i64
-// CHECK: "npu.mx.mul"(%[[A0]], %[[IN0]]) <{dst = {{.*}}, dtype = "f32", k = 3 : i64, {{.*}}n = 4 : i64, rows = 4 : i64
+// CHECK: "npu.mx.preload"(%[[W]]) <{dtype = "f32", k = 9 : i64, n = 4 : i64
+// CHECK: "npu.mx.mul"(%[[A0]], %[[IN0]]) <{dst = {{.*}}, dtype = "f32", k = 9 : i64, {{.*}}n = 4 : i64, rows = 4 : i64
 // CHECK: "npu.mx.mul"(%[[A0]], %[[IN0]]) <{accumulate,
 // CHECK: "npu.v.add"(%[[A0]], %[[A0]], %[[B]]) <{a = 0 : i64, b = 0 : i64, bcast,
 // CHECK: "npu.v.relu"(%[[A0]], %[[A0]])
@@ -52,12 +56,12 @@
 // ASM: dma.loadacc.f32 acc[0], %weights+{{[0-9]+}}, rows=1, cols=16
 // ASM: sem.signal load, s0
 // Absolute rows: the buffer's start plus the offset.
-// ASM: mx.mul.f32 acc[1], spad[{{[0-9]+}}], rows=4, k=3, n=4
+// ASM: mx.mul.f32 acc[5], spad[8], rows=4, k=9, n=4, loop=3, src_stride=8, dst_stride=4
 // ASM: v.relu.f32
 // ASM: dma.storeacc.f32 %out0+0, acc[1], rows=16, cols=4, stride=16
 // ASM: halt
 
-// SMALL: loc({{.*}}"conv1"{{.*}}): npu.conv: the smallest tile needs {{[0-9]+}} scratchpad rows; the scratchpad has 64
+// SMALL: loc({{.*}}"conv1"{{.*}}): npu.conv: the smallest tile needs {{[0-9]+}} scratchpad rows; the scratchpad has 32
 
 func.func @g(%x: tensor<1x3x8x8xf32>) -> tensor<1x4x4x4xf32> {
   %w = "onnx.Constant"() <{value = dense<[[[[0.1, -0.2, 0.3], [0.4, 0.5, -0.6], [0.7, 0.8, 0.9]], [[1.0, 1.1, 1.2], [-1.3, 1.4, 1.5], [1.6, 1.7, 1.8]], [[1.9, 2.0, 2.1], [2.2, 2.3, 2.4], [2.5, -2.6, 2.7]]], [[[0.1, 0.2, 0.3], [0.4, 0.5, 0.6], [0.7, 0.8, 0.9]], [[1.0, 1.1, 1.2], [1.3, 1.4, 1.5], [1.6, 1.7, 1.8]], [[1.9, 2.0, 2.1], [2.2, 2.3, 2.4], [2.5, 2.6, 2.7]]], [[[0.1, 0.2, 0.3], [0.4, 0.5, 0.6], [0.7, 0.8, 0.9]], [[1.0, 1.1, 1.2], [1.3, 1.4, 1.5], [1.6, 1.7, 1.8]], [[1.9, 2.0, 2.1], [2.2, 2.3, 2.4], [2.5, 2.6, 2.7]]], [[[0.1, 0.2, 0.3], [0.4, 0.5, 0.6], [0.7, 0.8, 0.9]], [[1.0, 1.1, 1.2], [1.3, 1.4, 1.5], [1.6, 1.7, 1.8]], [[1.9, 2.0, 2.1], [2.2, 2.3, 2.4], [2.5, 2.6, 2.7]]]]> : tensor<4x3x3x3xf32>}> : () -> tensor<4x3x3x3xf32>

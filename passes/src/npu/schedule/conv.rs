@@ -34,6 +34,30 @@ pub struct Geom {
     pub int8: bool,
 }
 
+impl Geom {
+    /// Few input channels (the first layer's 3): several horizontal taps share
+    /// one memory row, loaded by the DMA as one contiguous run of the NHWC row
+    /// (an im2col along the width for free), so the array's lanes are not idle.
+    pub fn packed(&self) -> bool {
+        !self.depthwise && self.c * 2 <= L && self.kw > 1
+    }
+    /// Horizontal taps per memory row (1 unless packed).
+    pub fn taps(&self) -> i64 {
+        if self.packed() { (L / self.c).min(self.kw) } else { 1 }
+    }
+    /// Tap groups along the width: `kw` unless packed.
+    pub fn groups(&self) -> i64 {
+        (self.kw + self.taps() - 1) / self.taps()
+    }
+    fn group_taps(&self, j: i64) -> i64 {
+        (self.kw - j * self.taps()).min(self.taps())
+    }
+    /// Rows of one stored input row: all phases, or (packed) one row per output column and tap group.
+    fn row_rows(&self) -> i64 {
+        if self.packed() { self.groups() * self.ow } else { self.row_layout().0 }
+    }
+}
+
 /// Lanes per block.
 pub const L: i64 = 16;
 
@@ -91,8 +115,7 @@ pub struct Plan {
 
 /// Scratchpad and accumulator rows a plan needs: (spad, acc).
 fn footprint(g: &Geom, rows: i64, stationary: bool) -> (i64, i64) {
-    let (row_len, _) = g.row_layout();
-    let input = g.in_blocks_per_tile() * g.input_rows(rows) * row_len;
+    let input = g.in_blocks_per_tile() * g.input_rows(rows) * g.row_rows();
     let nco = blocks(g.f);
     let weights = if stationary { (0..nco).map(|co| g.w_rows(co)).sum::<i64>() } else { 2 * (0..nco).map(|co| g.w_rows(co)).max().unwrap_or(0) };
     // int8 results are requantized into the scratchpad before they are stored.
@@ -107,20 +130,21 @@ fn cost(g: &Geom, hw: &HwDesc, rows: i64, stationary: bool) -> (u64, u64) {
     let nrb = (g.oh + rows - 1) / rows;
     let nco = blocks(g.f);
     let ncb = g.in_blocks_per_tile();
-    let (row_len, _) = g.row_layout();
+    let row_len = g.row_rows();
     let row_bytes = |cols: i64| ((cols * eb + hw.dram_burst_bytes as i64 - 1) / hw.dram_burst_bytes as i64 * hw.dram_burst_bytes as i64) as u64;
     let dma = |nrows: i64, cols: i64| hw.dram_latency + (nrows as u64 * row_bytes(cols)).div_ceil(hw.dram_bytes_per_cycle);
     let mut compute = 0u64;
     let mut load = 0u64;
     let mut bytes = 0u64;
     let steps = nrb * nco;
-    let combos = g.kh * g.kw * ncb;
+    let combos = g.kh * g.groups() * ncb;
     // Per step: each combo preloads k rows and multiplies rows·ow rows.
     compute += (steps * combos * (L + hw.fill_latency as i64) + nrb * nco * combos * rows * g.ow * rate) as u64;
     compute += (steps * 2 * (rows * g.ow + hw.vector_latency as i64)) as u64;
     let in_fills = if g.depthwise { steps } else { nrb };
-    let in_dmas = if g.sw == 1 && row_len == g.w { ncb } else { ncb * g.input_rows(rows) * g.sw };
-    load += in_fills as u64 * (in_dmas as u64 * hw.dram_latency + (g.input_rows(rows) * g.w) as u64 * ncb as u64 * row_bytes(L.min(g.c)) / hw.dram_bytes_per_cycle);
+    let in_dmas = if g.packed() { g.input_rows(rows) * g.groups() * 5 } else if g.sw == 1 && row_len == g.w { ncb } else { ncb * g.input_rows(rows) * g.sw };
+    let lanes = if g.packed() { g.taps() * g.c } else { L.min(g.c) };
+    load += in_fills as u64 * (in_dmas as u64 * hw.dram_latency + (g.input_rows(rows) * row_len) as u64 * ncb as u64 * row_bytes(lanes) / hw.dram_bytes_per_cycle);
     bytes += (in_fills * g.input_rows(rows).min(g.h) * g.w * L.min(g.c) * ncb * eb) as u64;
     let all_w: i64 = (0..nco).map(|co| g.w_rows(co) * bsize(g.f, co)).sum();
     let w_fetches = if stationary { 1 } else { nrb };
@@ -163,6 +187,24 @@ fn pack_weights(g: &Geom, w: &[f32]) -> Vec<f32> {
     let cin = if g.depthwise { 1 } else { g.c };
     let at = |kh: i64, kw: i64, ci: i64, co: i64| w[(((kh * g.kw + kw) * cin + ci) * g.f + co) as usize];
     let mut out = vec![];
+    if g.packed() {
+        // Per output block, per (kh, tap group): rows (tap, channel) of the group.
+        for co in 0..blocks(g.f) {
+            let n = bsize(g.f, co);
+            for kh in 0..g.kh {
+                for j in 0..g.groups() {
+                    for t in 0..g.group_taps(j) {
+                        for ci in 0..g.c {
+                            for jn in 0..n {
+                                out.push(at(kh, j * g.taps() + t, ci, co * L + jn));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return out;
+    }
     for co in 0..blocks(g.f) {
         let n = bsize(g.f, co);
         for kh in 0..g.kh {
@@ -256,7 +298,8 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
         None
     };
     let p = plan(&g, hw)?;
-    let (row_len, phase_off) = g.row_layout();
+    let (_, phase_off) = g.row_layout();
+    let row_len = g.row_rows();
     let ncb_tile = g.in_blocks_per_tile();
     let in_slot = ncb_tile * g.input_rows(p.rows) * row_len;
     let w_offs: Vec<i64> = (0..nco).scan(0, |s, co| {
@@ -356,6 +399,50 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
                 if v_lo > v_hi {
                     continue;
                 }
+                if g.packed() {
+                    // Per input row and tap group: one DMA for the columns whose taps all lie
+                    // inside the image, one per edge column (zero lanes for the padding).
+                    for ih in v_lo..=v_hi {
+                        for j in 0..g.groups() {
+                            let nt = g.group_taps(j);
+                            let row0 = tile + ((ih - ih_lo) * g.groups() + j) * g.ow;
+                            let first_p = |ow: i64| ow * g.sw + j * g.taps() - g.pl;
+                            let inside = |ow: i64| first_p(ow) >= 0 && first_p(ow) + nt <= g.w;
+                            let mut ow = 0;
+                            while ow < g.ow {
+                                if inside(ow) {
+                                    let mut end = ow;
+                                    while end + 1 < g.ow && inside(end + 1) {
+                                        end += 1;
+                                    }
+                                    let src = x.at(((ih * g.w + first_p(ow)) * g.c) * eb);
+                                    dmas.push(Inst::new("dma.load", Some(dt)).i("dst", row0 + ow).with("src", src).i("rows", end - ow + 1).i("cols", nt * g.c).i("stride", g.sw * g.c * eb));
+                                    ow = end + 1;
+                                    continue;
+                                }
+                                let p0 = first_p(ow);
+                                let (t_lo, t_hi) = ((-p0).max(0), (nt - 1).min(g.w - 1 - p0));
+                                let d = if t_lo > t_hi {
+                                    // Only padding under this column: a zero row.
+                                    Inst::new("dma.load", Some(dt)).i("dst", row0 + ow).with("src", x.at(0)).i("rows", 0).i("cols", nt * g.c).i("pad_top", 1)
+                                } else {
+                                    let src = x.at(((ih * g.w + p0 + t_lo) * g.c) * eb);
+                                    let mut d = Inst::new("dma.load", Some(dt)).i("dst", row0 + ow).with("src", src).i("rows", 1).i("cols", (t_hi - t_lo + 1) * g.c);
+                                    if t_lo > 0 {
+                                        d = d.i("pad_left", t_lo * g.c);
+                                    }
+                                    if t_hi < nt - 1 {
+                                        d = d.i("pad_right", (nt - 1 - t_hi) * g.c);
+                                    }
+                                    d
+                                };
+                                dmas.push(d);
+                                ow += 1;
+                            }
+                        }
+                    }
+                    continue;
+                }
                 if g.sw == 1 && g.pl == 0 && row_len == g.w {
                     let src = x.at(((v_lo * g.w) * g.c + cb * L) * eb);
                     dmas.push(Inst::new("dma.load", Some(dt)).i("dst", tile + (v_lo - ih_lo) * row_len).with("src", src).i("rows", (v_hi - v_lo + 1) * g.w).i("cols", k).i("stride", g.c * eb));
@@ -406,8 +493,9 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
             let a = ((g.pt - kh + g.sh - 1).div_euclid(g.sh)).max(oh0);
             let b = ((g.h - 1 + g.pt - kh).div_euclid(g.sh)).min(oh1 - 1);
             for (cbi, &cb) in cbs.iter().enumerate() {
-                let k = if g.depthwise { n } else { bsize(g.c, cb) };
-                for kw in 0..g.kw {
+                for kw in 0..g.groups() {
+                    // A tap group (packed: several taps, their channels in the lanes), or one tap.
+                    let k = if g.packed() { g.group_taps(kw) * g.c } else if g.depthwise { n } else { bsize(g.c, cb) };
                     let here = tile_row;
                     tile_row += k;
                     if a > b {
@@ -423,7 +511,8 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
                         while end < b && first(end + 1) == f0 {
                             end += 1;
                         }
-                        let src = in_base + cbi as i64 * g.input_rows(p.rows) * row_len + (oh * g.sh - g.pt + kh - ih_lo) * row_len + phase_off[(kw % g.sw) as usize] + kw / g.sw;
+                        let row = in_base + cbi as i64 * g.input_rows(p.rows) * row_len + (oh * g.sh - g.pt + kh - ih_lo) * row_len;
+                        let src = if g.packed() { row + kw * g.ow } else { row + phase_off[(kw % g.sw) as usize] + kw / g.sw };
                         let mut m = Inst::new("mx.mul", Some(dt)).i("dst", acc + (oh - oh0) * g.ow).i("src", src).i("rows", g.ow).i("k", k).i("n", n);
                         if end > oh {
                             m = m.i("loop", end - oh + 1).i("src_stride", g.sh * row_len).i("dst_stride", g.ow);
