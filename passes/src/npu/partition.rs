@@ -249,7 +249,7 @@ fn partition_function(ctx: &Context, body: &mut Body, module: OpId, f: OpId, tar
             }
             continue;
         } else {
-            if !matches!(body.name(op).as_str(), "onnx.Conv" | "onnx.Gemm" | "onnx.MatMul") {
+            if !matches!(body.name(op).as_str(), "onnx.Conv" | "onnx.Gemm" | "onnx.MatMul" | "onnx.QLinearConv" | "onnx.QLinearMatMul") {
                 continue;
             }
             let Some(m) = super::quant::qmac(body, op) else { continue };

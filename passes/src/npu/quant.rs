@@ -109,6 +109,9 @@ fn single_user(body: &Body, v: Value) -> Option<OpId> {
 /// The quantized pattern rooted at a Conv/Gemm/MatMul, if it is one the NPU runs.
 pub fn qmac(body: &Body, op: OpId) -> Option<QMac> {
     let name = body.name(op);
+    if matches!(name.as_str(), "onnx.QLinearConv" | "onnx.QLinearMatMul") {
+        return qlinear(body, op);
+    }
     let o = body.op(op);
     let x = as_dq(body, o.operand(0), "i8")?;
     let w = as_dq(body, o.operand(1), "i8")?;
@@ -199,6 +202,42 @@ pub fn qmaxpool(body: &Body, op: OpId) -> Option<(Dq, OpId)> {
     let x = as_dq(body, body.op(op).operand(0), "i8").filter(|d| d.scales.len() == 1)?;
     let (q, _, s) = as_q(body, single_user(body, body.op(op).result(0)).filter(|u| body.name(*u).as_str() == "onnx.QuantizeLinear")?)?;
     ((s - x.scales[0]).abs() <= 1e-7 * s.abs()).then_some((x, q))
+}
+
+/// QLinearConv / QLinearMatMul: the same int8 product with its scales and
+/// zero points as operands (zero points 0). The op is its own DQs and Q.
+fn qlinear(body: &Body, op: OpId) -> Option<QMac> {
+    let o = body.op(op);
+    let conv = body.name(op).as_str() == "onnx.QLinearConv";
+    let ops = o.operands();
+    let (x, xs, xz, w, ws, wz, ys, yz) = (ops[0], ops[1], ops[2], ops[3], ops[4], ops[5], ops[6], ops[7]);
+    if elem(body, x) != "i8" || elem(body, w) != "i8" || elem(body, o.result(0)) != "i8" || ![xz, wz, yz].iter().all(|z| zero(body, Some(*z))) {
+        return None;
+    }
+    const_bytes(body, w)?;
+    let sx = const_f32s(body, xs).filter(|v| v.len() == 1)?;
+    let sw = const_f32s(body, ws)?;
+    let sy = const_f32s(body, ys).filter(|v| v.len() == 1)?[0];
+    let wshape = body.value_type(w).shape()?.to_vec();
+    let f = if conv { wshape[0] } else { *wshape.last()? };
+    if sw.len() != 1 && sw.len() as i64 != f {
+        return None;
+    }
+    let acc_scales: Vec<f64> = (0..f as usize).map(|c| sx[0] as f64 * sw[if sw.len() == 1 { 0 } else { c }] as f64).collect();
+    if acc_scales.iter().any(|s| requant_params(s / sy as f64).is_none()) {
+        return None;
+    }
+    let dq = |input: Value, scales: Vec<f32>, axis: i64| Dq { op, input, scales, axis };
+    let b = if conv && ops.len() > 8 {
+        if elem(body, ops[8]) != "i32" {
+            return None;
+        }
+        const_bytes(body, ops[8])?;
+        Some(dq(ops[8], acc_scales.iter().map(|s| *s as f32).collect(), 0))
+    } else {
+        None
+    };
+    Some(QMac { op, x: dq(x, sx, 1), w: dq(w, sw, if conv { 0 } else { 1 }), b, q: op, out_scale: sy, acc_scales })
 }
 
 /// `Q2(Relu|Clip(DQ2(v)))` after a fused product's output `v`: (DQ2, the activation, Q2, new scale).

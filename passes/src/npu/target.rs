@@ -110,9 +110,14 @@ fn conv(_: &Npu, body: &Body, op: OpId) -> Result<(), String> {
 
 /// What the NPU's convolution kernel takes, whatever the element type.
 pub fn conv_geometry(body: &Body, op: OpId) -> Result<(), String> {
+    conv_geometry_of(body, op, 1)
+}
+
+/// The same, with the filter at operand `w_index` (QLinearConv's is 3).
+fn conv_geometry_of(body: &Body, op: OpId, w_index: usize) -> Result<(), String> {
     let shape = |v: Value| body.value_type(v).shape().map(|s| s.to_vec()).filter(|s| s.iter().all(|d| *d >= 0)).ok_or("dynamic shape");
     let x = shape(operand(body, op, 0).ok_or("no input")?)?;
-    let w = shape(operand(body, op, 1).ok_or("no weights")?)?;
+    let w = shape(operand(body, op, w_index).ok_or("no weights")?)?;
     if x.len() != 4 {
         return Err(format!("{}-D convolution (the NPU runs 2-D)", x.len() as i64 - 2));
     }
@@ -139,9 +144,11 @@ pub fn quantized_mac(body: &Body, op: OpId) -> Result<(), String> {
     super::quant::qmac(body, op).ok_or("not a quantized pattern the NPU runs (int8 symmetric activations and weights, int32 bias, one int8 QuantizeLinear after)")?;
     match body.name(op).as_str() {
         "onnx.Conv" => conv_geometry(body, op),
+        "onnx.QLinearConv" => conv_geometry_of(body, op, 3),
         "onnx.Gemm" => gemm_form(body, op),
-        _ => {
-            let b = body.value_type(body.op(op).operand(1)).shape().map(|s| s.len()).unwrap_or(0);
+        name => {
+            let bi = if name == "onnx.QLinearMatMul" { 3 } else { 1 };
+            let b = body.value_type(body.op(op).operand(bi)).shape().map(|s| s.len()).unwrap_or(0);
             if b != 2 { Err("B is not a matrix".into()) } else { Ok(()) }
         }
     }

@@ -149,6 +149,8 @@ fn finish_pattern(body: &mut Body, r: Value, last_q: OpId, chain: Chain, mut ops
         dead.extend([q2, act, dq]);
     }
     dead.append(&mut ops);
+    let mut seen = std::collections::HashSet::new();
+    dead.retain(|d| seen.insert(*d));
     for d in dead {
         if body.op(d).results().iter().all(|v| !body.has_uses(*v)) {
             body.erase(d);
@@ -182,7 +184,7 @@ fn convert_qmac(ctx: &Context, body: &mut Body, m: super::quant::QMac) -> Result
         ("qmax", Attribute::integer(clamp.1 as i128, ctx.i64())),
     ];
     let y_shape = shape(body, body.op(op).result(0));
-    let (npu_name, operands, out_shape, nchw) = if name.as_str() == "onnx.Conv" {
+    let (npu_name, operands, out_shape, nchw) = if matches!(name.as_str(), "onnx.Conv" | "onnx.QLinearConv") {
         let g = body.op(op).attr("group").and_then(|a| a.as_int()).unwrap_or(1) as i64;
         props.push(("strides", i64s(ctx, &ints(body, op, "strides").unwrap_or(vec![1, 1]))));
         props.push(("pads", i64s(ctx, &ints(body, op, "pads").unwrap_or(vec![0; 4]))));
@@ -281,7 +283,7 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
         body.erase(x.op);
         return convert_op(ctx, body, op);
     }
-    if matches!(name.as_str(), "onnx.Conv" | "onnx.Gemm" | "onnx.MatMul") {
+    if matches!(name.as_str(), "onnx.Conv" | "onnx.Gemm" | "onnx.MatMul" | "onnx.QLinearConv" | "onnx.QLinearMatMul") {
         if let Some(m) = super::quant::qmac(body, op) {
             return convert_qmac(ctx, body, m);
         }

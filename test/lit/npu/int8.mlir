@@ -11,6 +11,15 @@
 // RUN: FileCheck %s < %t/out.txt
 // RUN: FileCheck %s --check-prefix=OK < %t/err.txt
 // RUN: FileCheck %s --check-prefix=ASM < %t/asm/qblock_npu0_program.s
+// QLinearConv and QLinearMatMul (zero points 0) are the same int8 products
+// (the CPU path has no QLinearConv lowering: the reference is the check).
+// RUN: npu-translate --export-onnx %S/Inputs/qlinear.mlir -o %t/ql.onnx
+// RUN: npu-run %t/ql.onnx --target npu --seed 3 --check-reference 2>&1 | FileCheck %s --check-prefix=QL
+// QL: CPU operations (4 of 9):
+// QL: NPU: 5 ops (55.6%) in 1 partitions
+// QL: qconv+qconv_dq+relu+relu_q
+// QL: qmatmul
+// QL: reference: 2 NPU partition outputs match the host reference (2 int8 bit for bit, 0 f32 within 1e-4)
 // RUN: npu-opt %S/Inputs/qdq.mlir --pass-pipeline='builtin.module(npu-partition, convert-onnx-to-npu, canonicalize)' | FileCheck %s --check-prefix=IR
 
 // CHECK: CPU operations (2 of 24):
