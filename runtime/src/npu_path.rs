@@ -83,13 +83,15 @@ pub struct NpuRun {
     pub reports: Vec<(String, npu_sim::report::Report)>,
     /// Simulator results kept for traces (program index, result).
     pub runs: Vec<(usize, npu_sim::sim::RunResult)>,
+    /// The run's stages in order: (partition, on the NPU?, microseconds: simulated for NPU programs, host time for the rest).
+    pub stages: Vec<(String, bool, f64)>,
     pub cpu_ms: f64,
     pub glue_ms: f64,
     /// Array MAC slots used (f32 MACs count `f32_rate` slots): the compute half of the roofline.
     pub mac_slots: u64,
     /// Bytes every program must move at least: its inputs, outputs and constants once.
     pub min_dram_bytes: u64,
-    /// With the reference check: partition outputs compared, how many of them int8, and the ones that differ.
+    /// With the reference check: partition outputs compared, how many of them integer (compared bit for bit), and the ones that differ.
     pub reference_checked: usize,
     pub reference_int8: usize,
     pub reference_mismatches: Vec<String>,
@@ -309,7 +311,7 @@ impl NpuCompiled {
 
     /// Runs once: CPU partitions on the JIT, NPU programs on the simulator.
     /// With `check_reference`, each NPU partition's outputs are also computed
-    /// by the host reference from the same inputs: int8 outputs must be equal
+    /// by the host reference from the same inputs: integer outputs must be equal
     /// bit for bit, f32 ones within 1e-4 relative.
     pub fn run(&self, inputs: &HashMap<String, HostTensor>, record: bool, check_reference: bool) -> Result<NpuRun, String> {
         let mut vals: Vec<Option<HostTensor>> = (0..self.slots).map(|_| None).collect();
@@ -327,6 +329,7 @@ impl NpuCompiled {
         let mut runs = vec![];
         let (mut cpu_ms, mut glue_ms) = (0.0, 0.0);
         let (mut mac_slots, mut min_dram_bytes) = (0u64, 0u64);
+        let mut timeline: Vec<(String, bool, f64)> = vec![];
         let (mut reference_checked, mut reference_int8, mut reference_mismatches) = (0usize, 0usize, vec![]);
         for st in &self.stages {
             let t0 = Instant::now();
@@ -353,6 +356,7 @@ impl NpuCompiled {
                         vals[*r] = Some(o);
                     }
                     cpu_ms += t0.elapsed().as_secs_f64() * 1e3;
+                    timeline.push((f.name.clone(), false, t0.elapsed().as_secs_f64() * 1e6));
                 }
                 Stage::Npu { program, partition, args, results, specs } => {
                     let p = &self.programs[*program];
@@ -380,7 +384,7 @@ impl NpuCompiled {
                     if let Some(want) = reference {
                         for ((res, spec), w) in results.iter().zip(specs).zip(&want) {
                             let got = take(&vals, *res)?;
-                            let exact = spec.dtype == onnx::proto::data_type::INT8;
+                            let exact = spec.dtype != onnx::proto::data_type::FLOAT;
                             let ok = if exact { got.data.as_ref() == w.data.as_ref() } else { crate::compare(got, w, 1e-4, 1e-5).is_ok() };
                             if !ok {
                                 let detail = crate::compare(got, w, 0.0, 0.0).err().unwrap_or_default();
@@ -396,6 +400,7 @@ impl NpuCompiled {
                     }
                     min_dram_bytes += p.program.args.iter().filter(|a| a.dir != npu_sim::program::ArgDir::Out || p.outputs.contains(&a.name)).map(|a| a.bytes()).sum::<u64>();
                     reports.push((p.name.clone(), npu_sim::report::build(&self.hw, &p.program, &r)));
+                    timeline.push((p.name.clone(), true, r.cycles as f64 / self.hw.clock_mhz));
                     if record {
                         runs.push((*program, r));
                     }
@@ -403,6 +408,7 @@ impl NpuCompiled {
                 Stage::Transpose { perm, arg, result } => {
                     vals[*result] = Some(transpose(take(&vals, *arg)?, perm)?);
                     glue_ms += t0.elapsed().as_secs_f64() * 1e3;
+                    timeline.push(("transpose".into(), false, t0.elapsed().as_secs_f64() * 1e6));
                 }
                 Stage::Reshape { arg, result, shape } => {
                     let mut t = take(&vals, *arg)?.clone();
@@ -413,6 +419,6 @@ impl NpuCompiled {
             }
         }
         let outputs = self.output_slots.iter().map(|s| take(&vals, *s).cloned()).collect::<Result<Vec<_>, _>>()?;
-        Ok(NpuRun { outputs, reports, runs, cpu_ms, glue_ms, mac_slots, min_dram_bytes, reference_checked, reference_int8, reference_mismatches })
+        Ok(NpuRun { outputs, reports, runs, stages: timeline, cpu_ms, glue_ms, mac_slots, min_dram_bytes, reference_checked, reference_int8, reference_mismatches })
     }
 }

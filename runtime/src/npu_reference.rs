@@ -120,6 +120,14 @@ fn product(body: &Body, op: OpId, ins: &[&HostTensor]) -> Result<HostTensor, Str
         }
     }
     let act = str_attr(body, op, "act").unwrap_or("none");
+    if int8 && body.value_type(o.result(0)).element_type().is_some_and(|e| e.to_string() == "i32") {
+        // An integer product: the i32 accumulators (wrapping as the array's).
+        let mut t = HostTensor::zeros(dt::INT32, &y)?;
+        for (c, a) in t.data.as_mut().chunks_exact_mut(4).zip(&acc_i) {
+            c.copy_from_slice(&(*a as i32).to_le_bytes());
+        }
+        return Ok(t);
+    }
     if int8 {
         let bias = ins.get(2).map(|b| i32s(b)).unwrap_or_default();
         let mult = ints(body, op, "mult").ok_or("int8 product without mult")?;

@@ -103,22 +103,30 @@ pub fn json(c: &NpuCompiled, r: &NpuRun, s: &Summary) -> String {
     serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
 }
 
-/// One trace: the NPU programs one after another on their unit tracks.
+/// One trace of the whole run: its stages in order on a `stages` track (NPU
+/// programs in simulated time, CPU partitions and host transposes in host
+/// time), and each program's instructions on the load/exec/store tracks.
 pub fn trace(c: &NpuCompiled, r: &NpuRun) -> String {
     let units = ["load", "exec", "store"];
     let mut evs: Vec<serde_json::Value> = units.iter().enumerate().map(|(i, q)| serde_json::json!({"name": "thread_name", "ph": "M", "pid": 0, "tid": i, "args": {"name": q}})).collect();
+    evs.push(serde_json::json!({"name": "thread_name", "ph": "M", "pid": 0, "tid": 3, "args": {"name": "stages"}}));
     let us = |cy: u64| cy as f64 / c.hw.clock_mhz;
-    let mut offset = 0u64;
-    for (k, res) in &r.runs {
-        let p = &c.programs[*k];
-        evs.push(serde_json::json!({"name": p.name, "cat": "program", "ph": "X", "ts": us(offset), "dur": us(res.cycles), "pid": 0, "tid": 3}));
-        for e in &res.executed {
-            let ins = &p.program.instrs[e.instr];
-            let layer = p.program.layer_of(e.instr).map(|l| p.program.layers[l].0.as_str()).unwrap_or("");
-            evs.push(serde_json::json!({"name": ins.def.mnemonic, "cat": layer, "ph": "X", "ts": us(offset + e.start), "dur": us(e.end - e.start), "pid": 0, "tid": e.unit, "args": {"instr": e.instr, "layer": layer, "program": p.name}}));
+    let mut t = 0.0;
+    let mut runs = r.runs.iter();
+    for (name, npu, dur) in &r.stages {
+        let cat = if *npu { "npu" } else { "cpu" };
+        evs.push(serde_json::json!({"name": name, "cat": cat, "ph": "X", "ts": t, "dur": dur, "pid": 0, "tid": 3, "args": {"target": cat, "time": if *npu { "simulated" } else { "host" }}}));
+        if *npu {
+            if let Some((k, res)) = runs.next() {
+                let p = &c.programs[*k];
+                for e in &res.executed {
+                    let ins = &p.program.instrs[e.instr];
+                    let layer = p.program.layer_of(e.instr).map(|l| p.program.layers[l].0.as_str()).unwrap_or("");
+                    evs.push(serde_json::json!({"name": ins.def.mnemonic, "cat": layer, "ph": "X", "ts": t + us(e.start), "dur": us(e.end - e.start), "pid": 0, "tid": e.unit, "args": {"instr": e.instr, "layer": layer, "program": p.name}}));
+                }
+            }
         }
-        offset += res.cycles;
+        t += dur;
     }
-    evs.push(serde_json::json!({"name": "thread_name", "ph": "M", "pid": 0, "tid": 3, "args": {"name": "programs"}}));
     serde_json::json!({"traceEvents": evs, "displayTimeUnit": "ns"}).to_string()
 }

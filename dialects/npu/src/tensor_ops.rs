@@ -202,8 +202,15 @@ fn check_int8(body: &Body, op: OpId, channels: i64) -> Result<(), String> {
         }
         return Ok(());
     }
+    if t(o.result(0))? == "i32" {
+        // An integer product (ConvInteger, MatMulInteger): the accumulators themselves.
+        if t(o.operand(1))? != "i8" || o.operands().len() > 2 || o.attr("mult").is_some() || str_attr(body, op, "act").unwrap_or("none") != "none" {
+            return Err("an integer product (i32 result) takes an i8 filter, no bias, no requantization and no activation".into());
+        }
+        return Ok(());
+    }
     if t(o.operand(1))? != "i8" || t(o.result(0))? != "i8" {
-        return Err("an int8 product takes an i8 filter and gives an i8 result".into());
+        return Err("an int8 product takes an i8 filter and gives an i8 or i32 result".into());
     }
     if o.operands().get(2).map(|b| t(*b)).transpose()?.is_some_and(|e| e != "i32") {
         return Err("an int8 product takes an i32 bias".into());

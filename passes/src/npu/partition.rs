@@ -236,6 +236,16 @@ fn partition_function(ctx: &Context, body: &mut Body, module: OpId, f: OpId, tar
     for &op in &work {
         let (mut members, q) = if let Some(a) = super::quant::qadd(body, op) {
             (vec![op, a.a.op, a.b.op, a.q], a.q)
+        } else if super::quant::qinteger(body, op) {
+            let geometry = if body.name(op).as_str() == "onnx.ConvInteger" {
+                super::target::conv_geometry(body, op)
+            } else if body.value_type(body.op(op).operand(1)).shape().map(|s| s.len()) == Some(2) {
+                Ok(())
+            } else {
+                Err("B is not a matrix".into())
+            };
+            npu[index[&op]] = geometry;
+            continue;
         } else if let Some((x, q)) = super::quant::qmaxpool(body, op) {
             if npu[index[&op]].is_err() {
                 continue;

@@ -240,6 +240,20 @@ fn qlinear(body: &Body, op: OpId) -> Option<QMac> {
     Some(QMac { op, x: dq(x, sx, 1), w: dq(w, sw, if conv { 0 } else { 1 }), b, q: op, out_scale: sy, acc_scales })
 }
 
+/// ConvInteger / MatMulInteger of int8 operands with zero points 0 (absent or
+/// zero constants) and constant weights: the product's i32 accumulators.
+pub fn qinteger(body: &Body, op: OpId) -> bool {
+    if !matches!(body.name(op).as_str(), "onnx.ConvInteger" | "onnx.MatMulInteger") {
+        return false;
+    }
+    let o = body.op(op);
+    elem(body, o.operand(0)) == "i8"
+        && elem(body, o.operand(1)) == "i8"
+        && elem(body, o.result(0)) == "i32"
+        && const_bytes(body, o.operand(1)).is_some()
+        && o.operands()[2..].iter().all(|z| zero(body, Some(*z)))
+}
+
 /// `Q2(Relu|Clip(DQ2(v)))` after a fused product's output `v`: (DQ2, the activation, Q2, new scale).
 pub fn relu_chain(body: &Body, v: Value) -> Option<(OpId, OpId, OpId, f32)> {
     let dq = single_user(body, v).filter(|u| body.name(*u).as_str() == "onnx.DequantizeLinear")?;

@@ -293,8 +293,10 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
     let at = InsertPoint::Before(op);
     let int = |n: &str, d: i64| o.attr(n).and_then(|a| a.as_int()).map(|v| v as i64).unwrap_or(d);
     match name.as_str() {
-        "onnx.Conv" => {
-            let (x, w, b) = (o.operand(0), o.operand(1), o.operands().get(2).copied());
+        "onnx.Conv" | "onnx.ConvInteger" => {
+            // ConvInteger's third operand is a zero point (0), not a bias.
+            let b = if name.as_str() == "onnx.Conv" { o.operands().get(2).copied() } else { None };
+            let (x, w) = (o.operand(0), o.operand(1));
             let g = int("group", 1);
             let strides = ints(body, op, "strides").unwrap_or(vec![1, 1]);
             let pads = ints(body, op, "pads").unwrap_or(vec![0; 4]);
@@ -311,7 +313,7 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             let _ = ws;
             emit(ctx, body, op, "npu.conv", &operands, permuted(&ys, &TO_NHWC), props, true);
         }
-        "onnx.Gemm" | "onnx.MatMul" => {
+        "onnx.Gemm" | "onnx.MatMul" | "onnx.MatMulInteger" => {
             let (a, mut b) = (o.operand(0), o.operand(1));
             let c = if name.as_str() == "onnx.Gemm" { o.operands().get(2).copied() } else { None };
             let trans_b = int("transB", 0) != 0;

@@ -19,7 +19,20 @@
 // QL: NPU: 5 ops (55.6%) in 1 partitions
 // QL: qconv+qconv_dq+relu+relu_q
 // QL: qmatmul
-// QL: reference: 2 NPU partition outputs match the host reference (2 int8 bit for bit, 0 f32 within 1e-4)
+// QL: reference: 2 NPU partition outputs match the host reference (2 integer bit for bit, 0 f32 within 1e-4)
+// ConvInteger and MatMulInteger (int8, zero points 0): the i32 accumulators,
+// bit for bit.
+// RUN: npu-translate --export-onnx %S/Inputs/integer.mlir -o %t/int.onnx
+// RUN: npu-run %t/int.onnx --target npu --seed 3 --check-reference --output-dir %t/int.npu 2>&1 | FileCheck %s --check-prefix=INT
+// INT: NPU: 2 ops (100.0%) in 1 partitions
+// INT: convint
+// INT: matmulint
+// INT: reference: 2 NPU partition outputs match the host reference (2 integer bit for bit, 0 f32 within 1e-4)
+// RUN: npu-run %t/int.onnx --target npu --seed 3 --asm-dir %t/int.asm > /dev/null
+// RUN: FileCheck %s --check-prefix=INTASM < %t/int.asm/integer_npu0_program.s
+// INTASM: .arg %out0 out i32 [1, 6, 6, 6]
+// INTASM: mx.mul.i8
+// INTASM: dma.storeacc.i32
 // RUN: npu-opt %S/Inputs/qdq.mlir --pass-pipeline='builtin.module(npu-partition, convert-onnx-to-npu, canonicalize)' | FileCheck %s --check-prefix=IR
 
 // CHECK: CPU operations (2 of 24):
@@ -31,7 +44,7 @@
 // CHECK: add3+add3_q+add3_dq+relu3+relu3_q
 // CHECK: maxpool4
 // OK: y: ok
-// OK: reference: 1 NPU partition outputs match the host reference (1 int8 bit for bit, 0 f32 within 1e-4)
+// OK: reference: 1 NPU partition outputs match the host reference (1 integer bit for bit, 0 f32 within 1e-4)
 
 // ASM: .arg %in0 in i8 [1, 6, 6, 4]
 // ASM: .arg %out0 out i8 [1, 3, 3, 8]

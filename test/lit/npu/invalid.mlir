@@ -285,8 +285,15 @@ func.func @f(%a: tensor<4x20xf32>, %k: tensor<20x5xf32>) {
 
 // -----
 func.func @f(%a: tensor<4x20xi8>, %k: tensor<20x5xi8>) {
-  // expected-error @+1 {{an int8 product takes an i8 filter and gives an i8 result}}
-  %0 = "npu.matmul"(%a, %k) <{act = "none"}> : (tensor<4x20xi8>, tensor<20x5xi8>) -> tensor<4x5xi32>
+  // expected-error @+1 {{an int8 product takes an i8 filter and gives an i8 or i32 result}}
+  %0 = "npu.matmul"(%a, %k) <{act = "none"}> : (tensor<4x20xi8>, tensor<20x5xi8>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+func.func @f(%a: tensor<4x20xi8>, %k: tensor<20x5xi8>, %b: tensor<5xi32>) {
+  // expected-error @+1 {{an integer product (i32 result) takes an i8 filter, no bias, no requantization and no activation}}
+  %0 = "npu.matmul"(%a, %k, %b) <{act = "none"}> : (tensor<4x20xi8>, tensor<20x5xi8>, tensor<5xi32>) -> tensor<4x5xi32>
   return
 }
 

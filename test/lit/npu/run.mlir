@@ -44,7 +44,12 @@
 // An op the NPU does not run falls back to the CPU with its reason; the run still matches.
 // RUN: npu-translate --export-onnx %S/Inputs/hetero.mlir -o %t/hetero.onnx
 // RUN: npu-run %t/hetero.onnx --target cpu --seed 2 --output-dir %t/hetero.cpu
-// RUN: npu-run %t/hetero.onnx --target npu --seed 2 --compare %t/hetero.cpu --rtol 1e-4 --atol 1e-6 2>&1 | FileCheck %s --check-prefix=HETERO
+// RUN: npu-run %t/hetero.onnx --target npu --seed 2 --compare %t/hetero.cpu --rtol 1e-4 --atol 1e-6 --trace %t/hetero.trace 2>&1 | FileCheck %s --check-prefix=HETERO
+// The trace has the whole run: NPU programs (simulated time) and CPU partitions (host time) in order.
+// RUN: FileCheck %s --check-prefix=HTRACE < %t/hetero.trace
+// HTRACE: "args":{"target":"npu","time":"simulated"},"cat":"npu",{{.*}}"name":"hetero_npu0_program"
+// HTRACE-SAME: "args":{"target":"cpu","time":"host"},"cat":"cpu",{{.*}}"name":"hetero_cpu0"
+// HTRACE-SAME: "name":"hetero_npu1_program"
 // HETERO: CPU operations (4 of 8):
 // HETERO-NEXT: onnx.Softmax "softmax2" no NPU lowering for onnx.Softmax
 // HETERO-NEXT: onnx.Reshape "reshape5" no NPU lowering for onnx.Reshape

@@ -234,7 +234,7 @@ fn run_npu(a: &RunArgs, model: &[u8], given: HashMap<String, HostTensor>, opts: 
     let mut ok = write_and_compare(a, &r.outputs, &c.outputs)?;
     if a.check_reference {
         if r.reference_mismatches.is_empty() {
-            eprintln!("reference: {} NPU partition outputs match the host reference ({} int8 bit for bit, {} f32 within 1e-4)", r.reference_checked, r.reference_int8, r.reference_checked - r.reference_int8);
+            eprintln!("reference: {} NPU partition outputs match the host reference ({} integer bit for bit, {} f32 within 1e-4)", r.reference_checked, r.reference_int8, r.reference_checked - r.reference_int8);
         } else {
             for m in &r.reference_mismatches {
                 eprintln!("reference: MISMATCH {}", m);

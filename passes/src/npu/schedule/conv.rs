@@ -289,8 +289,10 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
         Some(b) => Some(push_rows(l.consts, &const_values(body, *b)?)),
         None => None,
     };
+    // An integer product (ConvInteger, MatMulInteger) keeps its i32 accumulators.
+    let wide = body.value_type(o.result(0)).element_type().is_some_and(|e| e.to_string() == "i32");
     // int8: per-channel requantization multipliers and shifts, as accumulator rows.
-    let requant = if g.int8 {
+    let requant = if g.int8 && !wide {
         let m: Vec<f64> = npu::tensor_ops::ints(body, op, "mult").ok_or("int8 without mult")?.iter().map(|v| *v as f64).collect();
         let s: Vec<f64> = npu::tensor_ops::ints(body, op, "shift").ok_or("int8 without shift")?.iter().map(|v| *v as f64).collect();
         Some((push_rows(l.consts, &m), push_rows(l.consts, &s)))
@@ -530,8 +532,11 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
         if bias.is_some() {
             c.push(Inst::new("v.add", Some(adt)).i("dst", acc).i("a", acc).i("b", co).i("rows", rows).with("bcast", Operand::Flag));
         }
-        let dst = out.at((oh0 * g.ow * g.f + co * L) * eb);
-        if g.int8 {
+        let out_eb = if wide { 4 } else { eb };
+        let dst = out.at((oh0 * g.ow * g.f + co * L) * out_eb);
+        if wide {
+            step.stores.push(Inst::new("dma.storeacc", Some("i32")).with("dst", dst).i("src", acc).i("rows", rows).i("cols", n).i("stride", g.f * 4));
+        } else if g.int8 {
             // Requantized into the scratchpad (ReLU is the clamp at zero), then stored.
             let so = spad_out + (t as i64 % 2) * out_slot;
             let (lo, hi) = npu::tensor_ops::int8_clamp(body, op);
