@@ -53,6 +53,10 @@ pub struct CompileOptions {
     pub weights_as_arguments: bool,
     /// Time each model node (`npu-run --profile`).
     pub profile: bool,
+    /// Inputs compiled in as constants with the given values (`npu-run --bind`):
+    /// weights a model takes as inputs (as ONNX's node tests do) become constants
+    /// the NPU can hold stationary.
+    pub bind: Vec<String>,
 }
 
 /// The loop-level module of a model, and its signature.
@@ -255,7 +259,7 @@ pub(crate) fn specialize(model: &[u8], path: Option<&std::path::Path>, given: &H
             let op = first.body.name(u.op).as_str();
             SHAPE_OPERANDS.iter().any(|(n, pos)| *n == op && pos.contains(&(u.index as usize)))
         });
-        if let (true, Some(t)) = (shape_like, given.get(name)) {
+        if let (true, Some(t)) = (shape_like || opts.bind.contains(name), given.get(name)) {
             bound.push((name.clone(), t.to_proto(name)));
         }
     }

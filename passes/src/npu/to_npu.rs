@@ -45,6 +45,19 @@ pub fn transpose(ctx: &Context, body: &mut Body, x: Value, perm: &[i64], at: Ins
 }
 
 fn reshape(ctx: &Context, body: &mut Body, x: Value, to: &[i64], at: InsertPoint, loc: &Location) -> Value {
+    // A constant is reshaped in place (its bytes do not move): the scheduler reads constants, not DRAM views of them.
+    if let Some(c) = body.defining_op(x).filter(|d| body.name(*d).as_str() == "onnx.Constant") {
+        let rt = tensor(ctx, to.to_vec(), body.value_type(x).element_type().unwrap());
+        let value = match body.op(c).attr("value").map(|a| a.data().clone()) {
+            Some(AttrData::Dense { data, .. }) => Some(Attribute::new(AttrData::Dense { ty: rt.clone(), data })),
+            Some(AttrData::DenseResource { resource, .. }) => Some(Attribute::new(AttrData::DenseResource { ty: rt.clone(), resource })),
+            _ => None,
+        };
+        if let Some(v) = value {
+            let op = body.build(OperationState::new(ctx.op_name("onnx.Constant"), loc.clone()).results(&[rt]).property(ctx.ident("value"), v), at);
+            return body.op(op).result(0);
+        }
+    }
     let i64t = tensor(ctx, vec![to.len() as i64], &ctx.i64());
     let bytes: Vec<u8> = to.iter().flat_map(|v| v.to_le_bytes()).collect();
     let val = Attribute::new(AttrData::Dense { ty: i64t.clone(), data: ir::attributes::DenseData::canonical(bytes, 8, to.len()) });

@@ -45,6 +45,10 @@ struct RunArgs {
     /// Seed for random inputs (inputs not given are random).
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Compile these inputs in as constants with their given values (comma-separated
+    /// names, or `weights`: every input but the first), as weights are.
+    #[arg(long = "bind")]
+    bind: Option<String>,
     /// A free dimension's size, NAME=N (repeatable).
     #[arg(long = "dim")]
     dims: Vec<String>,
@@ -149,7 +153,17 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
         let (n, v) = parse_kv(s, "dim")?;
         dims.insert(n, v.parse::<i64>().map_err(|_| format!("--dim {}: not an integer", s))?);
     }
-    let opts = CompileOptions { opt_level: a.opt, dims, weights_as_arguments: true, profile: a.profile };
+    let bind = match a.bind.as_deref() {
+        None => vec![],
+        Some("weights") => names.iter().skip(1).cloned().collect(),
+        Some(list) => list.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
+    };
+    for b in &bind {
+        if !names.contains(b) {
+            return Err(format!("--bind {}: the model has no such input; its inputs are: {}", b, names.join(", ")));
+        }
+    }
+    let opts = CompileOptions { opt_level: a.opt, dims, weights_as_arguments: true, profile: a.profile, bind };
     // Inputs not given: random, after a first look at the declared shapes.
     if given.len() < names.len() {
         // The declared inputs only: no lowering before the real compile.
