@@ -198,6 +198,20 @@ def ort_median(path, feeds, runs):
     return statistics.median(times), out
 
 
+def write_model(name, build, d):
+    """Builds and saves model `name` in `d` with a seeded random input beside it:
+    (model, its path, the input's ValueInfo and shape, the input's data and .npy path)."""
+    m = build()
+    path = os.path.join(d, f"{name}.onnx")
+    onnx.save(m, path)
+    x = m.graph.input[0]
+    shape = [dim.dim_value for dim in x.type.tensor_type.shape.dim]
+    data = np.random.default_rng(7).standard_normal(shape).astype(np.float32)
+    xin = os.path.join(d, f"{name}.x.npy")
+    np.save(xin, data)
+    return m, path, x, shape, data, xin
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=20)
@@ -213,17 +227,11 @@ def main():
     for name, build in MODELS.items():
         if a.only and name not in a.only:
             continue
-        m = build()
-        path = os.path.join(d, f"{name}.onnx")
-        onnx.save(m, path)
-        x = m.graph.input[0]
-        shape = [dim.dim_value for dim in x.type.tensor_type.shape.dim]
-        data = np.random.default_rng(7).standard_normal(shape).astype(np.float32)
-        np.save(os.path.join(d, f"{name}.x.npy"), data)
+        m, path, x, _, data, xin = write_model(name, build, d)
         ort_ms, ort_out = ort_median(path, {x.name: data}, a.runs)
         outdir = os.path.join(d, f"{name}.out")
         r = subprocess.run(
-            [NPU_RUN, path, "--input", f"{x.name}={os.path.join(d, name + '.x.npy')}", "--output-dir", outdir, "--perf", str(a.runs), "--json"],
+            [NPU_RUN, path, "--input", f"{x.name}={xin}", "--output-dir", outdir, "--perf", str(a.runs), "--json"],
             capture_output=True, text=True,
         )
         if r.returncode != 0:

@@ -87,13 +87,7 @@ def main():
         name = base + ("-int8" if int8 else "")
         if a.only and base not in a.only and name not in a.only:
             continue
-        m = build()
-        path = os.path.join(d, f"{base}.onnx")
-        onnx.save(m, path)
-        x = m.graph.input[0]
-        shape = [dim.dim_value for dim in x.type.tensor_type.shape.dim]
-        xin = os.path.join(d, f"{base}.x.npy")
-        np.save(xin, np.random.default_rng(7).standard_normal(shape).astype(np.float32))
+        m, path, x, shape, _, xin = cpu_models.write_model(base, build, d)
         if int8:
             qpath = os.path.join(d, f"{name}.onnx")
             quantize(path, qpath, x.name, shape)

@@ -395,6 +395,32 @@ pub fn read_raw_element(bytes: &[u8], i: usize, w: usize) -> u64 {
     u64::from_le_bytes(buf)
 }
 
+/// Row-major elements of `w` bytes each with dims `shape`, transposed: output
+/// dim `d` is input dim `perm[d]` (ONNX's and MATLAB's convention).
+pub fn transpose_elements(bytes: &[u8], w: usize, shape: &[i64], perm: &[usize]) -> Vec<u8> {
+    let rank = shape.len();
+    let out_shape: Vec<usize> = perm.iter().map(|&p| shape[p] as usize).collect();
+    let mut in_strides = vec![1usize; rank];
+    for i in (0..rank.saturating_sub(1)).rev() {
+        in_strides[i] = in_strides[i + 1] * shape[i + 1] as usize;
+    }
+    let n: usize = out_shape.iter().product();
+    let mut out = vec![0u8; n * w];
+    let mut idx = vec![0usize; rank];
+    for k in 0..n {
+        let src: usize = (0..rank).map(|d| idx[d] * in_strides[perm[d]]).sum();
+        out[k * w..(k + 1) * w].copy_from_slice(&bytes[src * w..(src + 1) * w]);
+        for d in (0..rank).rev() {
+            idx[d] += 1;
+            if idx[d] < out_shape[d] {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+    out
+}
+
 /// Above this many elements a dense attribute prints as one hex string (as MLIR does).
 pub const HEX_THRESHOLD: u64 = 100;
 

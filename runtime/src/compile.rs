@@ -95,27 +95,7 @@ pub(crate) fn weights_to_arguments(ctx: &Context, body: &mut Body, func: OpId) -
         if !elem.is_float() || (n as usize) * size < WEIGHT_ARGUMENT_BYTES {
             continue;
         }
-        let Some(value) = body.op(op).properties.get("value") else { continue };
-        let (bytes, splat): (&[u8], bool) = match value.data() {
-            ir::attributes::AttrData::Dense { data, .. } => (&data.bytes, data.splat),
-            ir::attributes::AttrData::DenseResource { resource, .. } => match resource.blob.get() {
-                Some(b) => (b.bytes(), false),
-                None => continue,
-            },
-            _ => continue,
-        };
-        let shape = t.shape().unwrap_or(&[]).to_vec();
-        let mut h = HostTensor::zeros(dtype, &shape)?;
-        let out = h.data.as_mut();
-        if splat {
-            for chunk in out.chunks_mut(size) {
-                chunk.copy_from_slice(&bytes[..size]);
-            }
-        } else if bytes.len() >= out.len() {
-            out.copy_from_slice(&bytes[..out.len()]);
-        } else {
-            continue;
-        }
+        let Ok(h) = constant_tensor(ctx, body, op) else { continue };
         let a = body.add_block_arg(entry, t.clone(), None);
         body.replace_all_uses(r, a);
         body.erase(op);
@@ -140,6 +120,32 @@ pub(crate) fn weights_to_arguments(ctx: &Context, body: &mut Body, func: OpId) -
     }
     props.set(ctx.ident("arg_attrs"), ir::Attribute::new(ir::attributes::AttrData::Array(attrs)));
     Ok(weights)
+}
+
+/// The value of an `onnx.Constant` as a host tensor (a splat expanded).
+pub(crate) fn constant_tensor(ctx: &Context, body: &Body, op: OpId) -> Result<HostTensor, String> {
+    let t = body.value_type(body.op(op).result(0)).clone();
+    let spec = spec(ctx, "constant".into(), &t)?;
+    let mut h = HostTensor::zeros(spec.dtype, &spec.shape)?;
+    let (bytes, splat): (&[u8], bool) = match body.op(op).properties.get("value").map(|a| a.data()) {
+        Some(ir::attributes::AttrData::Dense { data, .. }) => (&data.bytes, data.splat),
+        Some(ir::attributes::AttrData::DenseResource { resource, .. }) => (resource.blob.get().ok_or("a constant resource without data")?.bytes(), false),
+        _ => return Err("a constant of an unsupported form".into()),
+    };
+    let out = h.data.as_mut();
+    if splat {
+        let w = bytes.len();
+        if w == 0 || out.len() % w != 0 {
+            return Err("a splat constant of the wrong width".into());
+        }
+        for chunk in out.chunks_mut(w) {
+            chunk.copy_from_slice(bytes);
+        }
+    } else {
+        let n = out.len();
+        out.copy_from_slice(bytes.get(..n).ok_or("constant data is short")?);
+    }
+    Ok(h)
 }
 
 /// Inputs that feed an operand which must be constant for static shapes:

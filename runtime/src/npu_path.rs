@@ -166,8 +166,7 @@ fn compile_cpu(ctx: &Context, body: &Body, module: OpId, opt_level: usize) -> Re
     Ok((Some(jit), funcs))
 }
 
-fn program(ctx: &Context, body: &Body, f: OpId, launch: OpId) -> Result<NpuProgram, String> {
-    let _ = ctx;
+fn program(body: &Body, f: OpId, launch: OpId) -> Result<NpuProgram, String> {
     let asm = npu::asm::print_program(body, f)?;
     let program = npu_sim::asm::assemble(&asm).map_err(|e| format!("the generated program does not assemble: {}", e))?;
     let consts = match body.op(f).attr("npu.const_image").map(|a| a.data()) {
@@ -234,7 +233,7 @@ pub fn compile_npu(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
                         let launch = body.block_ops(ce).find(|x| body.name(*x).as_str() == "npu.launch").ok_or_else(|| format!("NPU partition @{} was not scheduled", callee))?;
                         let pname = body.op(launch).attr("program").and_then(|a| a.as_symbol()).map(|s| s.join("::")).unwrap_or_default();
                         let pf = func_named(body, module, &pname).ok_or_else(|| format!("no program @{}", pname))?;
-                        programs.push(program(&ctx, body, pf, launch)?);
+                        programs.push(program(body, pf, launch)?);
                         let specs = o.results().iter().map(|r| compile::spec(&ctx, callee.clone(), body.value_type(*r))).collect::<Result<Vec<_>, _>>()?;
                         stages.push(Stage::Npu { program: programs.len() - 1, partition: callee.clone(), args, results, specs });
                     }
@@ -249,22 +248,7 @@ pub fn compile_npu(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
                 let shape = body.value_type(o.result(0)).shape().ok_or("reshape of unknown shape")?.to_vec();
                 stages.push(Stage::Reshape { arg: args[0], result: results[0], shape });
             }
-            "onnx.Constant" => {
-                let t = body.value_type(o.result(0)).clone();
-                let spec = compile::spec(&ctx, "constant".into(), &t)?;
-                let mut h = HostTensor::zeros(spec.dtype, &spec.shape)?;
-                match o.attr("value").map(|a| a.data()) {
-                    Some(ir::attributes::AttrData::Dense { data, .. }) if !data.splat && data.bytes.len() == h.data.as_ref().len() => h.data.as_mut().copy_from_slice(&data.bytes),
-                    Some(ir::attributes::AttrData::Dense { data, .. }) if data.splat => {
-                        let w = data.bytes.len();
-                        for c in h.data.as_mut().chunks_mut(w) {
-                            c.copy_from_slice(&data.bytes);
-                        }
-                    }
-                    _ => return Err("a graph-level constant of an unsupported form".into()),
-                }
-                stages.push(Stage::Const { value: h, result: results[0] });
-            }
+            "onnx.Constant" => stages.push(Stage::Const { value: compile::constant_tensor(&ctx, body, op)?, result: results[0] }),
             other => return Err(format!("{}: '{}' left between partitions", o.loc, other)),
         }
     }
@@ -279,28 +263,9 @@ fn take(vals: &[Option<HostTensor>], s: usize) -> Result<&HostTensor, String> {
 
 fn transpose(t: &HostTensor, perm: &[usize]) -> Result<HostTensor, String> {
     let shape: Vec<i64> = perm.iter().map(|&p| t.shape[p]).collect();
-    let mut out = HostTensor::zeros(t.dtype, &shape)?;
     let w = crate::tensor::dtype_size(t.dtype).ok_or("transpose of an unsized dtype")?;
-    let rank = shape.len();
-    let mut in_strides = vec![1usize; rank];
-    for i in (0..rank.saturating_sub(1)).rev() {
-        in_strides[i] = in_strides[i + 1] * t.shape[i + 1] as usize;
-    }
-    let n: usize = shape.iter().product::<i64>() as usize;
-    let src = t.data.as_ref();
-    let dst = out.data.as_mut();
-    let mut idx = vec![0usize; rank];
-    for k in 0..n {
-        let s: usize = (0..rank).map(|d| idx[d] * in_strides[perm[d]]).sum();
-        dst[k * w..(k + 1) * w].copy_from_slice(&src[s * w..(s + 1) * w]);
-        for d in (0..rank).rev() {
-            idx[d] += 1;
-            if idx[d] < shape[d] as usize {
-                break;
-            }
-            idx[d] = 0;
-        }
-    }
+    let mut out = HostTensor::zeros(t.dtype, &shape)?;
+    out.data.as_mut().copy_from_slice(&ir::attributes::transpose_elements(t.data.as_ref(), w, &t.shape, perm));
     Ok(out)
 }
 
@@ -368,11 +333,12 @@ impl NpuCompiled {
                     } else {
                         None
                     };
-                    let mut ins: Vec<(String, Vec<u8>)> = vec![];
+                    // Borrowed: the simulator copies each image into its DRAM once.
+                    let mut ins: Vec<(&str, &[u8])> = vec![];
                     for (a, name) in args.iter().zip(&p.inputs) {
-                        ins.push((name.clone(), take(&vals, *a)?.data.as_ref().to_vec()));
+                        ins.push((name.as_str(), take(&vals, *a)?.data.as_ref()));
                     }
-                    ins.push((passes::npu::schedule::CONST_ARG.to_string(), p.consts.clone()));
+                    ins.push((passes::npu::schedule::CONST_ARG, &p.consts));
                     let r = npu_sim::sim::run(&self.hw, &p.program, &ins, record).map_err(|e| format!("{}: {}", p.name, e))?;
                     for ((res, name), spec) in results.iter().zip(&p.outputs).zip(specs) {
                         let bytes = r.outputs.iter().find(|(n, _)| n == name).map(|(_, b)| b).ok_or_else(|| format!("{} produced no '{}'", p.name, name))?;

@@ -39,27 +39,6 @@ fn from_i8(shape: &[i64], v: &[i8]) -> Result<HostTensor, String> {
     Ok(t)
 }
 
-fn constant(ctx: &ir::Context, body: &Body, op: OpId) -> Result<HostTensor, String> {
-    let t = body.value_type(body.op(op).result(0)).clone();
-    let spec = crate::compile::spec(ctx, "constant".into(), &t)?;
-    let mut h = HostTensor::zeros(spec.dtype, &spec.shape)?;
-    let (bytes, splat): (Vec<u8>, bool) = match body.op(op).attr("value").map(|a| a.data()) {
-        Some(ir::attributes::AttrData::Dense { data, .. }) => (data.bytes.to_vec(), data.splat),
-        Some(ir::attributes::AttrData::DenseResource { resource, .. }) => (resource.blob.get().ok_or("resource without data")?.bytes().to_vec(), false),
-        _ => return Err("constant of an unsupported form".into()),
-    };
-    let out = h.data.as_mut();
-    if splat {
-        let w = bytes.len();
-        for c in out.chunks_mut(w) {
-            c.copy_from_slice(&bytes);
-        }
-    } else {
-        let n = out.len();
-        out.copy_from_slice(bytes.get(..n).ok_or("constant data is short")?);
-    }
-    Ok(h)
-}
 
 fn shape(body: &Body, v: Value) -> Vec<i64> {
     body.value_type(v).shape().map(|s| s.to_vec()).unwrap_or_default()
@@ -237,7 +216,7 @@ pub fn evaluate(ctx: &ir::Context, body: &Body, f: OpId, args: &[HostTensor]) ->
         let get = |i: usize| vals.get(&o.operand(i)).ok_or_else(|| format!("{}: operand not evaluated", o.loc));
         let r = match name.as_str() {
             "func.return" => return o.operands().iter().map(|v| vals.get(v).cloned().ok_or("result not evaluated".to_string())).collect(),
-            "onnx.Constant" => constant(ctx, body, op)?,
+            "onnx.Constant" => crate::compile::constant_tensor(ctx, body, op)?,
             "onnx.Reshape" | "onnx.Flatten" | "onnx.Transpose" => {
                 // Only layout-free reshapes remain in scheduled partitions.
                 let mut t = get(0)?.clone();

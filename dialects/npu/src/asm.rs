@@ -269,8 +269,3 @@ pub fn print_program(body: &Body, func: OpId) -> Result<String, String> {
     }
     Ok(s)
 }
-
-/// Every mnemonic the compiler can emit (for docs and tests).
-pub fn mnemonics() -> impl Iterator<Item = &'static str> {
-    INSTS.iter().map(|d| d.mnemonic)
-}

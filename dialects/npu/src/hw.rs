@@ -66,12 +66,6 @@ impl HwDesc {
         None
     }
 
-    /// Multiply-accumulates per cycle for an element type (f32 rows take `f32_rate` cycles).
-    pub fn peak_macs(&self, f32: bool) -> u64 {
-        let p = self.array_rows * self.array_cols;
-        if f32 { p / self.f32_rate.max(1) } else { p }
-    }
-
     /// Cycles of one DMA moving `rows` rows of `row_bytes` bytes.
     pub fn dma_cycles(&self, rows: u64, row_bytes: u64) -> u64 {
         self.dram_latency + (rows * row_bytes.div_ceil(self.dram_burst_bytes) * self.dram_burst_bytes).div_ceil(self.dram_bytes_per_cycle)

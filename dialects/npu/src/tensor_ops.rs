@@ -11,27 +11,26 @@ pub const ACTIVATIONS: &[&str] = &["none", "relu", "relu6", "clip"];
 pub const ELTWISE: &[&str] = &["add", "sub", "mul", "max", "min"];
 pub const POOLS: &[&str] = &["max", "avg"];
 
-const CONV_ATTRS: &[AttrSpec] = &[
-    required("strides", AttrKind::Any),
-    required("pads", AttrKind::Any),
-    required("group", AttrKind::Integer),
-    required("act", AttrKind::String),
-    optional("min", AttrKind::Float),
-    optional("max", AttrKind::Float),
-    optional("mult", AttrKind::Any),
-    optional("shift", AttrKind::Any),
-    optional("qmin", AttrKind::Integer),
-    optional("qmax", AttrKind::Integer),
-];
-const MATMUL_ATTRS: &[AttrSpec] = &[
-    required("act", AttrKind::String),
-    optional("min", AttrKind::Float),
-    optional("max", AttrKind::Float),
-    optional("mult", AttrKind::Any),
-    optional("shift", AttrKind::Any),
-    optional("qmin", AttrKind::Integer),
-    optional("qmax", AttrKind::Integer),
-];
+/// An attribute list followed by what every op with a fused epilogue takes:
+/// its activation (`act`, f32 `min`/`max` for clip) and, in int8, the
+/// requantization (`mult`/`shift` per output channel, the `qmin`/`qmax` clamp).
+macro_rules! with_epilogue {
+    ($($spec:expr),* $(,)?) => {
+        &[
+            $($spec,)*
+            required("act", AttrKind::String),
+            optional("min", AttrKind::Float),
+            optional("max", AttrKind::Float),
+            optional("mult", AttrKind::Any),
+            optional("shift", AttrKind::Any),
+            optional("qmin", AttrKind::Integer),
+            optional("qmax", AttrKind::Integer),
+        ]
+    };
+}
+
+const CONV_ATTRS: &[AttrSpec] = with_epilogue![required("strides", AttrKind::Any), required("pads", AttrKind::Any), required("group", AttrKind::Integer)];
+const MATMUL_ATTRS: &[AttrSpec] = with_epilogue![];
 const POOL_ATTRS: &[AttrSpec] = &[
     required("kind", AttrKind::String),
     required("kernel", AttrKind::Any),
@@ -39,17 +38,7 @@ const POOL_ATTRS: &[AttrSpec] = &[
     required("pads", AttrKind::Any),
     optional("count_include_pad", AttrKind::Integer),
 ];
-const ELTWISE_ATTRS: &[AttrSpec] = &[
-    required("kind", AttrKind::String),
-    required("act", AttrKind::String),
-    optional("min", AttrKind::Float),
-    optional("max", AttrKind::Float),
-    optional("in_mult", AttrKind::Any),
-    optional("mult", AttrKind::Any),
-    optional("shift", AttrKind::Any),
-    optional("qmin", AttrKind::Integer),
-    optional("qmax", AttrKind::Integer),
-];
+const ELTWISE_ATTRS: &[AttrSpec] = with_epilogue![required("kind", AttrKind::String), optional("in_mult", AttrKind::Any)];
 const REQUANT_ATTRS: &[AttrSpec] = &[required("mult", AttrKind::Integer), required("shift", AttrKind::Integer), optional("zp", AttrKind::Integer)];
 
 const LAUNCH_ATTRS: &[AttrSpec] = &[required("program", AttrKind::SymbolRef), required("inputs", AttrKind::Array), required("outputs", AttrKind::Array)];

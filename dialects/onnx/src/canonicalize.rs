@@ -198,36 +198,19 @@ fn transpose_of_constant(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure
     if rt.shape().is_none_or(|s| s.iter().any(|d| *d < 0)) || n as usize * w > bytes.len() && !splat {
         return rw.match_failure("result shape unknown or data short");
     }
-    let n = n as usize;
     let out_shape: Vec<i64> = perm.iter().map(|&p| shape[p]).collect();
-    let mut in_strides = vec![1usize; shape.len()];
-    for i in (0..shape.len().saturating_sub(1)).rev() {
-        in_strides[i] = in_strides[i + 1] * shape[i + 1] as usize;
-    }
-    let mut out = vec![0u8; n * w];
-    if splat {
-        for k in 0..n {
-            out[k * w..(k + 1) * w].copy_from_slice(&bytes[..w]);
-        }
-    } else {
-        let mut idx = vec![0usize; out_shape.len()];
-        for k in 0..n {
-            let src: usize = idx.iter().enumerate().map(|(d, i)| i * in_strides[perm[d]]).sum();
-            out[k * w..(k + 1) * w].copy_from_slice(&bytes[src * w..(src + 1) * w]);
-            for d in (0..idx.len()).rev() {
-                idx[d] += 1;
-                if idx[d] < out_shape[d] as usize {
-                    break;
-                }
-                idx[d] = 0;
+    let nty = rw.ctx.intern_type(TypeData::RankedTensor { shape: out_shape, elem: ty.scalar().clone(), encoding: None });
+    let attr = match (splat, a.data()) {
+        // A splat is the same splat in any order.
+        (true, AttrData::Dense { data, .. }) => Attribute::new(AttrData::Dense { ty: nty.clone(), data: data.clone() }),
+        _ => {
+            let out = ir::attributes::transpose_elements(bytes, w, &shape, &perm);
+            if out.len() >= 1024 {
+                Attribute::new(AttrData::DenseResource { ty: nty.clone(), resource: ir::attributes::Resource::new(&format!("transposed_{}", rw.body.op_capacity()), 16, Arc::new(out)) })
+            } else {
+                Attribute::new(AttrData::Dense { ty: nty.clone(), data: DenseData::canonical(out, w, n as usize) })
             }
         }
-    }
-    let nty = rw.ctx.intern_type(TypeData::RankedTensor { shape: out_shape, elem: ty.scalar().clone(), encoding: None });
-    let attr = if out.len() >= 1024 {
-        Attribute::new(AttrData::DenseResource { ty: nty.clone(), resource: ir::attributes::Resource::new(&format!("transposed_{}", rw.body.op_capacity()), 16, Arc::new(out)) })
-    } else {
-        Attribute::new(AttrData::Dense { ty: nty.clone(), data: DenseData::canonical(out, w, n) })
     };
     let loc = rw.body.op(op).loc.clone();
     rw.set_insertion_point(ir::InsertPoint::Before(op));

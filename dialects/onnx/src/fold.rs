@@ -66,14 +66,22 @@ pub fn gather(x: &FoldInput) -> Option<Vec<FoldResult>> {
     i64_tensor(x, &vals, is)
 }
 
-/// Unsqueeze, Squeeze, Reshape, Flatten of an integer constant: same values, new (static) shape.
+/// Unsqueeze, Squeeze, Reshape, Flatten of a constant: the same stored bytes
+/// (shared, not copied) under the new static type, whatever the element type.
 pub fn reshape_like(x: &FoldInput) -> Option<Vec<FoldResult>> {
-    let vals = operand_ints(x, 0)?;
-    let shape = result_type(x).shape()?.to_vec();
-    if shape.contains(&DYNAMIC) || shape.iter().product::<i64>() != vals.len() as i64 {
+    let rt = result_type(x);
+    let shape = rt.shape()?.to_vec();
+    if shape.contains(&DYNAMIC) {
         return None;
     }
-    i64_tensor(x, &vals, shape)
+    let ty = x.ctx.intern_type(TypeData::RankedTensor { shape, elem: rt.scalar().clone(), encoding: None });
+    let same_count = |t: &Type| t.num_elements() == ty.num_elements();
+    let a = match x.constants.first()?.as_ref()?.data() {
+        AttrData::Dense { ty: t, data } if same_count(t) => AttrData::Dense { ty, data: data.clone() },
+        AttrData::DenseResource { ty: t, resource } if same_count(t) => AttrData::DenseResource { ty, resource: resource.clone() },
+        _ => return None,
+    };
+    Some(vec![FoldResult::Attr(Attribute::new(a))])
 }
 
 pub fn concat(x: &FoldInput) -> Option<Vec<FoldResult>> {

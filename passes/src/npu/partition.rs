@@ -74,7 +74,7 @@ impl Pass for NpuPartition {
         let mut all = Vec::new();
         let mut edges = Vec::new();
         for f in graph_functions(body, module) {
-            let (placed, e) = partition_function(ctx, body, module, f, &target)?;
+            let (placed, e) = partition_function(ctx, body, f, &target)?;
             let base = all.len();
             edges.extend(e.into_iter().map(|(a, b)| (a + base, b + base)));
             all.extend(placed);
@@ -202,7 +202,7 @@ fn split_shared_dequantize(body: &mut Body, entry: ir::Block) {
     }
 }
 
-fn partition_function(ctx: &Context, body: &mut Body, module: OpId, f: OpId, target: &Npu) -> Result<Placed, String> {
+fn partition_function(ctx: &Context, body: &mut Body, f: OpId, target: &Npu) -> Result<Placed, String> {
     let entry = body.entry_block(f).ok_or("function without body")?;
     split_shared_dequantize(body, entry);
     let fname = body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("graph").to_string();
@@ -358,7 +358,6 @@ fn partition_function(ctx: &Context, body: &mut Body, module: OpId, f: OpId, tar
             body.op_mut(*op).attributes.set(ctx.ident("npu.cpu_reason"), Attribute::string(r));
         }
     }
-    let mb = body.region_blocks(body.op(module).regions()[0])[0];
     let mut counts = (0, 0);
     for (t, members) in runs {
         let kind = if t { "npu" } else { "cpu" };
@@ -369,7 +368,7 @@ fn partition_function(ctx: &Context, body: &mut Body, module: OpId, f: OpId, tar
         for i in &members {
             placed[*i].partition = pname.clone();
         }
-        outline(ctx, body, mb, f, ret, &ops, &pname, kind)?;
+        outline(ctx, body, f, ret, &ops, &pname, kind)?;
     }
     // Constants only partitions use are dead in the graph function now (users first).
     let consts: Vec<OpId> = body.block_ops(entry).filter(|o| is_const(body, *o)).collect();
@@ -382,7 +381,7 @@ fn partition_function(ctx: &Context, body: &mut Body, module: OpId, f: OpId, tar
 }
 
 /// Moves `ops` (in order) into a new function `name` and calls it before `ret`.
-fn outline(ctx: &Context, body: &mut Body, mb: ir::Block, f: OpId, ret: OpId, ops: &[OpId], name: &str, kind: &str) -> Result<(), String> {
+fn outline(ctx: &Context, body: &mut Body, f: OpId, ret: OpId, ops: &[OpId], name: &str, kind: &str) -> Result<(), String> {
     let set: HashSet<OpId> = ops.iter().flat_map(|o| body.walk_preorder(*o)).collect();
     let mut inputs: Vec<Value> = vec![];
     let mut consts: Vec<Value> = vec![];
@@ -413,7 +412,6 @@ fn outline(ctx: &Context, body: &mut Body, mb: ir::Block, f: OpId, ret: OpId, op
     body.op_mut(nf).properties.set(ctx.ident("sym_visibility"), Attribute::string("private"));
     body.op_mut(nf).attributes.set(ctx.ident("npu.partition"), Attribute::string(kind));
     body.insert(nf, InsertPoint::Before(f));
-    let _ = mb;
     let mut map: HashMap<Value, Value> = HashMap::new();
     for (v, a) in inputs.iter().zip(body.block_args(nb).to_vec()) {
         map.insert(*v, a);

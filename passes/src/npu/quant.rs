@@ -8,7 +8,7 @@
 //! channel's `s_x · s_w / s_y`; `runtime::npu_reference` defines the same
 //! arithmetic on the host, the reference the NPU must match bit for bit.
 
-use ir::attributes::AttrData;
+use super::target::is_constant;
 use ir::{Body, OpId, Value};
 
 /// A DequantizeLinear: its int8/int32 input, scales (one, or one per slice along `axis`).
@@ -20,36 +20,18 @@ pub struct Dq {
     pub axis: i64,
 }
 
-fn const_bytes(body: &Body, v: Value) -> Option<(Vec<u8>, bool)> {
-    let d = body.defining_op(v).filter(|d| body.name(*d).as_str() == "onnx.Constant")?;
-    match body.op(d).attr("value")?.data() {
-        AttrData::Dense { data, .. } => Some((data.bytes.to_vec(), data.splat)),
-        AttrData::DenseResource { resource, .. } => Some((resource.blob.get()?.bytes().to_vec(), false)),
-        _ => None,
-    }
-}
-
 fn elem(body: &Body, v: Value) -> String {
     body.value_type(v).element_type().map(|e| e.to_string()).unwrap_or_default()
 }
 
-/// f32 constant values (a splat expanded to `n`).
+/// The values of a constant operand as f32 (scales, clip bounds).
 pub fn const_f32s(body: &Body, v: Value) -> Option<Vec<f32>> {
-    if elem(body, v) != "f32" {
-        return None;
-    }
-    let n = body.value_type(v).num_elements()? as usize;
-    let (b, splat) = const_bytes(body, v)?;
-    let at = |i: usize| f32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap());
-    if splat { Some(vec![at(0); n]) } else if b.len() >= 4 * n { Some((0..n).map(at).collect()) } else { None }
+    Some(onnx::infer::const_f64s(body, v)?.into_iter().map(|x| x as f32).collect())
 }
 
-/// Whether `v` is a constant of zeros (or absent).
+/// Whether `v` is a constant of zeros (or absent: ONNX's default zero point).
 fn zero(body: &Body, v: Option<Value>) -> bool {
-    match v {
-        None => true,
-        Some(v) => const_bytes(body, v).is_some_and(|(b, _)| b.iter().all(|x| *x == 0)),
-    }
+    v.is_none_or(|v| onnx::infer::const_f64s(body, v).is_some_and(|x| x.iter().all(|x| *x == 0.0)))
 }
 
 /// `v` as a DequantizeLinear of an int8 (or, for biases, int32) tensor with zero points 0.
@@ -115,12 +97,12 @@ pub fn qmac(body: &Body, op: OpId) -> Option<QMac> {
     let o = body.op(op);
     let x = as_dq(body, o.operand(0), "i8")?;
     let w = as_dq(body, o.operand(1), "i8")?;
-    const_bytes(body, w.input)?;
+    is_constant(body, w.input).then_some(())?;
     let b = match (name.as_str(), o.operands().get(2)) {
         ("onnx.MatMul", _) | (_, None) => None,
         (_, Some(b)) => {
             let d = as_dq(body, *b, "i32")?;
-            const_bytes(body, d.input)?;
+            is_constant(body, d.input).then_some(())?;
             Some(d)
         }
     };
@@ -181,7 +163,7 @@ pub fn qadd(body: &Body, op: OpId) -> Option<QAdd> {
     if a.scales.len() != 1 || b.scales.len() != 1 || body.value_type(a.input).shape() != body.value_type(b.input).shape() {
         return None;
     }
-    if const_bytes(body, a.input).is_some() || const_bytes(body, b.input).is_some() {
+    if is_constant(body, a.input) || is_constant(body, b.input) {
         return None;
     }
     let (q, _, out_scale) = as_q(body, single_user(body, o.result(0)).filter(|u| body.name(*u).as_str() == "onnx.QuantizeLinear")?)?;
@@ -214,7 +196,7 @@ fn qlinear(body: &Body, op: OpId) -> Option<QMac> {
     if elem(body, x) != "i8" || elem(body, w) != "i8" || elem(body, o.result(0)) != "i8" || ![xz, wz, yz].iter().all(|z| zero(body, Some(*z))) {
         return None;
     }
-    const_bytes(body, w)?;
+    is_constant(body, w).then_some(())?;
     let sx = const_f32s(body, xs).filter(|v| v.len() == 1)?;
     let sw = const_f32s(body, ws)?;
     let sy = const_f32s(body, ys).filter(|v| v.len() == 1)?[0];
@@ -232,7 +214,7 @@ fn qlinear(body: &Body, op: OpId) -> Option<QMac> {
         if elem(body, ops[8]) != "i32" {
             return None;
         }
-        const_bytes(body, ops[8])?;
+        is_constant(body, ops[8]).then_some(())?;
         Some(dq(ops[8], acc_scales.iter().map(|s| *s as f32).collect(), 0))
     } else {
         None
@@ -250,7 +232,7 @@ pub fn qinteger(body: &Body, op: OpId) -> bool {
     elem(body, o.operand(0)) == "i8"
         && elem(body, o.operand(1)) == "i8"
         && elem(body, o.result(0)) == "i32"
-        && const_bytes(body, o.operand(1)).is_some()
+        && is_constant(body, o.operand(1))
         && o.operands()[2..].iter().all(|z| zero(body, Some(*z)))
 }
 

@@ -7,7 +7,6 @@
 //! back-to-back pair, so a chain of NPU ops carries no transpose inside it,
 //! and two NPU partitions in a row pass NHWC tensors straight through.
 
-use super::target::is_constant;
 use ir::attributes::{ArrayData, AttrData, Attribute};
 use ir::pass::{Pass, PassContext};
 use ir::types::TypeData;
@@ -45,19 +44,6 @@ pub fn transpose(ctx: &Context, body: &mut Body, x: Value, perm: &[i64], at: Ins
 }
 
 fn reshape(ctx: &Context, body: &mut Body, x: Value, to: &[i64], at: InsertPoint, loc: &Location) -> Value {
-    // A constant is reshaped in place (its bytes do not move): the scheduler reads constants, not DRAM views of them.
-    if let Some(c) = body.defining_op(x).filter(|d| body.name(*d).as_str() == "onnx.Constant") {
-        let rt = tensor(ctx, to.to_vec(), body.value_type(x).element_type().unwrap());
-        let value = match body.op(c).attr("value").map(|a| a.data().clone()) {
-            Some(AttrData::Dense { data, .. }) => Some(Attribute::new(AttrData::Dense { ty: rt.clone(), data })),
-            Some(AttrData::DenseResource { resource, .. }) => Some(Attribute::new(AttrData::DenseResource { ty: rt.clone(), resource })),
-            _ => None,
-        };
-        if let Some(v) = value {
-            let op = body.build(OperationState::new(ctx.op_name("onnx.Constant"), loc.clone()).results(&[rt]).property(ctx.ident("value"), v), at);
-            return body.op(op).result(0);
-        }
-    }
     let i64t = tensor(ctx, vec![to.len() as i64], &ctx.i64());
     let bytes: Vec<u8> = to.iter().flat_map(|v| v.to_le_bytes()).collect();
     let val = Attribute::new(AttrData::Dense { ty: i64t.clone(), data: ir::attributes::DenseData::canonical(bytes, 8, to.len()) });
@@ -313,17 +299,13 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             let g = int("group", 1);
             let strides = ints(body, op, "strides").unwrap_or(vec![1, 1]);
             let pads = ints(body, op, "pads").unwrap_or(vec![0; 4]);
-            let ws = shape(body, w);
-            let xs = shape(body, x);
             let ys = shape(body, o.result(0));
             let xt = transpose(ctx, body, x, &TO_NHWC, at, &loc);
             // OIHW → HWIO.
             let wt = transpose(ctx, body, w, &[2, 3, 1, 0], at, &loc);
             let mut operands = vec![xt, wt];
             operands.extend(b);
-            let _ = xs;
             let props = vec![("strides", i64s(ctx, &strides)), ("pads", i64s(ctx, &pads)), ("group", Attribute::integer(g as i128, ctx.i64()))];
-            let _ = ws;
             emit(ctx, body, op, "npu.conv", &operands, permuted(&ys, &TO_NHWC), props, true);
         }
         "onnx.Gemm" | "onnx.MatMul" | "onnx.MatMulInteger" => {
@@ -495,7 +477,6 @@ impl Pass for OnnxToNpu {
                 body.erase(op);
             }
             nhwc_signature(ctx, body, module, f)?;
-            let _ = is_constant;
         }
         Ok(())
     }

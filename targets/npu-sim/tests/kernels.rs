@@ -66,7 +66,7 @@ fn double_buffered_matmul_is_within_ten_percent_of_the_bound_and_overlaps() {
     let mm = Matmul { m: 512, k: 256, n: 256, f32: false, requant: None };
     let p = asm::assemble(&mm.program(&cfg).unwrap()).unwrap();
     let mut r = Rng(5);
-    let inputs = vec![("a".into(), r.bytes_i8(512 * 256)), ("b".into(), r.bytes_i8(256 * 256))];
+    let inputs: Vec<(String, Vec<u8>)> = vec![("a".into(), r.bytes_i8(512 * 256)), ("b".into(), r.bytes_i8(256 * 256))];
     let res = sim::run(&cfg, &p, &inputs, true).unwrap();
     let bound = mm.bound(&cfg);
     let ratio = res.cycles as f64 / bound as f64;

@@ -132,7 +132,7 @@ fn cost(g: &Geom, hw: &HwDesc, rows: i64, stationary: bool) -> (u64, u64) {
     let ncb = g.in_blocks_per_tile();
     let row_len = g.row_rows();
     let row_bytes = |cols: i64| ((cols * eb + hw.dram_burst_bytes as i64 - 1) / hw.dram_burst_bytes as i64 * hw.dram_burst_bytes as i64) as u64;
-    let dma = |nrows: i64, cols: i64| hw.dram_latency + (nrows as u64 * row_bytes(cols)).div_ceil(hw.dram_bytes_per_cycle);
+    let dma = |nrows: i64, cols: i64| hw.dma_cycles(nrows as u64, (cols * eb) as u64);
     let mut compute = 0u64;
     let mut load = 0u64;
     let mut bytes = 0u64;
@@ -229,7 +229,8 @@ fn pack_weights(g: &Geom, w: &[f32]) -> Vec<f32> {
     out
 }
 
-fn act_insts(out: &mut Vec<Inst>, body: &Body, op: OpId, dst: i64, rows: i64) {
+/// The fused activation of `op` on accumulator rows `dst..dst+rows` (f32).
+pub fn act_insts(out: &mut Vec<Inst>, body: &Body, op: OpId, dst: i64, rows: i64) {
     let act = npu::tensor_ops::str_attr(body, op, "act").unwrap_or("none");
     let u = |m: &'static str| Inst::new(m, Some("f32")).i("dst", dst).i("src", dst).i("rows", rows);
     match act {
@@ -242,10 +243,6 @@ fn act_insts(out: &mut Vec<Inst>, body: &Body, op: OpId, dst: i64, rows: i64) {
         }
         _ => {}
     }
-}
-
-pub fn act_of(body: &Body, op: OpId, out: &mut Vec<Inst>, dst: i64, rows: i64) {
-    act_insts(out, body, op, dst, rows)
 }
 
 /// The geometry of `npu.conv` or `npu.matmul`.

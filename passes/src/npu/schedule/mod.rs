@@ -73,52 +73,9 @@ pub struct Layer<'a> {
     pub buffers: Vec<npu::asm::Buffer>,
 }
 
-/// The f32 contents of a constant operand.
-pub fn const_f32(body: &Body, v: Value) -> Result<Vec<f32>, String> {
-    let d = body.defining_op(v).filter(|d| body.name(*d).as_str() == "onnx.Constant").ok_or("operand is not a constant")?;
-    let a = body.op(d).attr("value").ok_or("constant without value")?;
-    let n = body.value_type(v).num_elements().ok_or("constant of unknown size")? as usize;
-    let (bytes, splat): (&[u8], bool) = match a.data() {
-        AttrData::Dense { data, .. } => (&data.bytes, data.splat),
-        AttrData::DenseResource { resource, .. } => (resource.blob.get().ok_or("constant resource without data")?.bytes(), false),
-        _ => return Err("constant is not an elements attribute".into()),
-    };
-    let at = |i: usize| f32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().unwrap());
-    if splat {
-        return Ok(vec![at(0); n]);
-    }
-    if bytes.len() < 4 * n {
-        return Err("constant data is short".into());
-    }
-    Ok((0..n).map(at).collect())
-}
-
-/// The values of an f32, i8 or i32 constant operand, widened to f64 (exact for all three).
+/// The values of a constant operand (f32, i8, i32: exact as f64).
 pub fn const_values(body: &Body, v: Value) -> Result<Vec<f64>, String> {
-    let e = body.value_type(v).element_type().map(|e| e.to_string()).unwrap_or_default();
-    if e == "f32" {
-        return Ok(const_f32(body, v)?.into_iter().map(|x| x as f64).collect());
-    }
-    let d = body.defining_op(v).filter(|d| body.name(*d).as_str() == "onnx.Constant").ok_or("operand is not a constant")?;
-    let n = body.value_type(v).num_elements().ok_or("constant of unknown size")? as usize;
-    let (bytes, splat): (&[u8], bool) = match body.op(d).attr("value").ok_or("constant without value")?.data() {
-        AttrData::Dense { data, .. } => (&data.bytes, data.splat),
-        AttrData::DenseResource { resource, .. } => (resource.blob.get().ok_or("constant resource without data")?.bytes(), false),
-        _ => return Err("constant is not an elements attribute".into()),
-    };
-    let w = match e.as_str() {
-        "i8" => 1,
-        "i32" => 4,
-        _ => return Err(format!("constants of {} are not supported on the NPU", e)),
-    };
-    if !splat && bytes.len() < n * w {
-        return Err("constant data is short".into());
-    }
-    let at = |i: usize| {
-        let i = if splat { 0 } else { i };
-        if w == 1 { bytes[i] as i8 as f64 } else { i32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().unwrap()) as f64 }
-    };
-    Ok((0..n).map(at).collect())
+    onnx::infer::const_f64s(body, v).ok_or_else(|| "operand is not a constant".to_string())
 }
 
 pub fn shape(body: &Body, v: Value) -> Vec<i64> {

@@ -2,7 +2,7 @@
 //! pooling. Data comes into the accumulator by DMA, is combined row by row
 //! (a row is 16 lanes), and goes back out.
 
-use super::conv::{act_of, L};
+use super::conv::{act_insts, L};
 use super::pipeline::{self, Release, Step};
 use super::{shape, Dram, Layer};
 use ir::{Body, OpId};
@@ -60,7 +60,7 @@ pub fn eltwise(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -
         dmas.extend(moves("dma.loadacc", b, &ins[1], r0, cnt));
         s.loads.push((0, dmas));
         s.compute.push(Inst::new(mnemonic, Some("f32")).i("dst", a).i("a", a).i("b", b).i("rows", cnt));
-        act_of(body, op, &mut s.compute, a, cnt);
+        act_insts(&mut s.compute, body, op, a, cnt);
         s.stores = moves("dma.storeacc", a, out, r0, cnt);
         steps.push(s);
         r0 += cnt;

@@ -90,7 +90,7 @@ struct Token {
 }
 
 /// Lays the arguments out in DRAM (64-byte aligned) and fills the inputs.
-fn layout(cfg: &HwConfig, p: &Program, inputs: &[(String, Vec<u8>)]) -> Result<(Vec<u8>, Vec<u64>), SimError> {
+fn layout<S: AsRef<str>, B: AsRef<[u8]>>(cfg: &HwConfig, p: &Program, inputs: &[(S, B)]) -> Result<(Vec<u8>, Vec<u64>), SimError> {
     let mut base = vec![];
     let mut size = 0u64;
     for a in &p.args {
@@ -102,7 +102,8 @@ fn layout(cfg: &HwConfig, p: &Program, inputs: &[(String, Vec<u8>)]) -> Result<(
     }
     let mut dram = vec![0u8; size as usize];
     for (name, bytes) in inputs {
-        let k = p.args.iter().position(|a| &a.name == name).ok_or_else(|| SimError(format!("the program has no argument '%{}'", name)))?;
+        let (name, bytes) = (name.as_ref(), bytes.as_ref());
+        let k = p.args.iter().position(|a| a.name == name).ok_or_else(|| SimError(format!("the program has no argument '%{}'", name)))?;
         let a = &p.args[k];
         if a.dir == ArgDir::Out {
             return Err(SimError(format!("argument '%{}' is an output; it takes no input", name)));
@@ -114,15 +115,16 @@ fn layout(cfg: &HwConfig, p: &Program, inputs: &[(String, Vec<u8>)]) -> Result<(
         dram[b..b + bytes.len()].copy_from_slice(bytes);
     }
     for a in &p.args {
-        if a.dir != ArgDir::Out && !inputs.iter().any(|(n, _)| n == &a.name) {
+        if a.dir != ArgDir::Out && !inputs.iter().any(|(n, _)| n.as_ref() == a.name) {
             return Err(SimError(format!("input argument '%{}' was not given", a.name)));
         }
     }
     Ok((dram, base))
 }
 
-/// Runs `p` on the hardware `cfg` with input argument images (raw little-endian bytes).
-pub fn run(cfg: &HwConfig, p: &Program, inputs: &[(String, Vec<u8>)], record: bool) -> Result<RunResult, SimError> {
+/// Runs `p` on the hardware `cfg` with input argument images (raw little-endian
+/// bytes, owned or borrowed), each copied into the simulated DRAM once.
+pub fn run<S: AsRef<str>, B: AsRef<[u8]>>(cfg: &HwConfig, p: &Program, inputs: &[(S, B)], record: bool) -> Result<RunResult, SimError> {
     if p.target != cfg.name {
         return Err(SimError(format!("the program was built for target '{}' but the hardware is '{}'", p.target, cfg.name)));
     }
