@@ -148,43 +148,19 @@ pub(crate) fn constant_tensor(ctx: &Context, body: &Body, op: OpId) -> Result<Ho
     Ok(h)
 }
 
-/// Inputs that feed an operand which must be constant for static shapes:
-/// `(op, operand positions)`. Such inputs are specialized on their values.
-const SHAPE_OPERANDS: &[(&str, &[usize])] = &[
-    ("onnx.Reshape", &[1]),
-    ("onnx.Expand", &[1]),
-    ("onnx.Tile", &[1]),
-    ("onnx.Slice", &[1, 2, 3, 4]),
-    ("onnx.Pad", &[1, 3]),
-    ("onnx.Squeeze", &[1]),
-    ("onnx.Unsqueeze", &[1]),
-    ("onnx.ConstantOfShape", &[0]),
-    ("onnx.Range", &[0, 1, 2]),
-    ("onnx.Split", &[1]),
-    ("onnx.Resize", &[1, 2, 3]),
-    ("onnx.Upsample", &[1]),
-    ("onnx.TopK", &[1]),
-    ("onnx.OneHot", &[1]),
-    ("onnx.ReduceSum", &[1]),
-    ("onnx.ReduceMean", &[1]),
-    ("onnx.ReduceMax", &[1]),
-    ("onnx.ReduceMin", &[1]),
-    ("onnx.ReduceProd", &[1]),
-    ("onnx.ReduceL1", &[1]),
-    ("onnx.ReduceL2", &[1]),
-    ("onnx.ReduceLogSum", &[1]),
-    ("onnx.ReduceLogSumExp", &[1]),
-    ("onnx.ReduceSumSquare", &[1]),
-    ("onnx.CenterCropPad", &[1]),
+/// Operands the CPU lowering needs constant besides those that decide shapes
+/// (`onnx::shape_operands::SHAPE_OPERANDS`): inputs that feed them directly
+/// are specialized on their values too.
+const LOWERING_CONSTANTS: &[(&str, &[usize])] = &[
+    ("onnx.Resize", &[1]),
     ("onnx.Dropout", &[1, 2]),
     ("onnx.Trilu", &[1]),
     ("onnx.CumSum", &[1]),
     ("onnx.CumProd", &[1]),
     ("onnx.LSTM", &[4]),
-    ("onnx.Compress", &[1]),
-    ("onnx.MaxUnpool", &[2]),
     ("onnx.GRU", &[4]),
     ("onnx.RNN", &[4]),
+    ("onnx.Compress", &[1]),
 ];
 
 fn func_of(body: &Body, module: OpId) -> Option<OpId> {
@@ -261,10 +237,8 @@ pub(crate) fn specialize(model: &[u8], path: Option<&std::path::Path>, given: &H
     let mut bound = Vec::new();
     for (i, a) in first.body.block_args(entry).iter().enumerate() {
         let name = &declared[i].name;
-        let shape_like = first.body.uses(*a).iter().any(|u| {
-            let op = first.body.name(u.op).as_str();
-            SHAPE_OPERANDS.iter().any(|(n, pos)| *n == op && pos.contains(&(u.index as usize)))
-        });
+        let shape_like = onnx::shape_operands::decides_shapes(&first.body, *a, onnx::shape_operands::SHAPE_OPERANDS)
+            || first.body.uses(*a).iter().any(|u| onnx::shape_operands::is_listed(LOWERING_CONSTANTS, first.body.name(u.op).as_str(), u.index as usize));
         if let (true, Some(t)) = (shape_like || opts.bind.contains(name), given.get(name)) {
             bound.push((name.clone(), t.to_proto(name)));
         }

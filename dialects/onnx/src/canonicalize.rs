@@ -1,7 +1,8 @@
 //! Canonicalization patterns that later lowerings rely on: inference-mode
 //! Dropout removed, BatchNormalization folded into the Conv before it (when
-//! both have constant parameters), and Gemm's transpose of a constant B
-//! folded into the constant.
+//! both have constant parameters), Gemm's transpose of a constant B folded
+//! into the constant, transposes composed or folded into constants, and an If
+//! on a constant condition replaced by its branch.
 
 use ir::attributes::{AttrData, Attribute, DenseData};
 use ir::rewrite::{MatchFailure, PatternSet, Rewriter};
@@ -220,12 +221,35 @@ fn transpose_of_constant(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure
     Ok(())
 }
 
+/// An If whose condition is a constant is the branch it takes: the branch's ops
+/// move before it and its results become what the branch yields (expanded
+/// functions branch on ranks and attribute values that are known at import).
+fn if_of_constant(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
+    let Some(cond) = crate::infer::const_ints(rw.body, rw.body.op(op).operand(0)) else { return rw.match_failure("the condition is not a constant") };
+    let Some(&c) = cond.first() else { return rw.match_failure("an empty condition") };
+    let Some(&region) = rw.body.op(op).regions().get(if c != 0 { 0 } else { 1 }) else { return rw.match_failure("no such branch") };
+    let Some(&block) = rw.body.region_blocks(region).first() else { return rw.match_failure("an empty branch") };
+    let Some(term) = rw.body.last_op(block) else { return rw.match_failure("an empty branch") };
+    let yielded = rw.body.op(term).operands().to_vec();
+    let results = rw.body.op(op).results().to_vec();
+    // The If's results may be typed more precisely than the branch (declared value info): keep it then.
+    let fits = yielded.len() == results.len() && yielded.iter().zip(&results).all(|(y, r)| crate::infer::compatible(rw.ctx, rw.body.value_type(*r), rw.body.value_type(*y)));
+    if !fits {
+        return rw.match_failure("the branch yields types less precise than the If's");
+    }
+    rw.erase_op(term);
+    rw.inline_block_before(block, op, &[]);
+    rw.replace_op(op, &yielded);
+    Ok(())
+}
+
 /// The canonicalization patterns of an onnx op, if it has any.
 pub fn patterns(name: &str) -> Option<fn(&mut PatternSet)> {
     Some(match name {
         "Dropout" => |p| p.add_fn("onnx-dropout-inference", "onnx.Dropout", dropout_is_identity),
         "BatchNormalization" => |p| p.add_fn("onnx-fold-batchnorm-into-conv", "onnx.BatchNormalization", fold_batch_norm_into_conv),
         "Gemm" => |p| p.add_fn("onnx-gemm-transpose-constant-b", "onnx.Gemm", gemm_transpose_constant_b),
+        "If" => |p| p.add_fn("onnx-if-of-constant", "onnx.If", if_of_constant),
         "Transpose" => |p| {
             p.add_fn("onnx-transpose-of-transpose", "onnx.Transpose", transpose_of_transpose);
             p.add_fn("onnx-transpose-of-constant", "onnx.Transpose", transpose_of_constant);

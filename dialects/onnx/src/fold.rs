@@ -1,8 +1,8 @@
 //! Folders of onnx ops: identities, and constant folding of the integer
 //! shape computations exporters emit (`Shape → Gather → Unsqueeze → Concat →
 //! Reshape`), so that models whose inputs are static end up fully static.
-//! Only small integer tensors are folded here; float math folds belong to a
-//! later pass with an evaluator.
+//! Integer tensors up to 64K elements fold exactly; other numeric types (the
+//! float scalar math of expanded functions) only when small.
 
 use crate::infer::{const_ints, info};
 use ir::attributes::{AttrData, Attribute, DenseData};
@@ -97,23 +97,101 @@ pub fn concat(x: &FoldInput) -> Option<Vec<FoldResult>> {
     i64_tensor(x, &vals, vec![n])
 }
 
-/// Cast of an integer constant to int64 (shape math in int32 is common).
+/// Cast of an integer constant to int64 (shape math in int32 is common), and
+/// of a small numeric constant to any numeric type (the scalar math of expanded
+/// functions: a window's length cast to float before its `Range`, a trip count
+/// cast back to int64). Floats become integers by truncation, as ONNX Runtime
+/// casts them; a value out of the target's range is not folded.
 pub fn cast(x: &FoldInput) -> Option<Vec<FoldResult>> {
-    let t = result_type(x);
-    if t.scalar() != &x.ctx.i64() {
-        return None;
-    }
     let v = *x.body.op(x.op).operands().first()?;
-    if !x.body.value_type(v).scalar().is_integer() {
-        return None;
+    if result_type(x).scalar() == &x.ctx.i64() && x.body.value_type(v).scalar().is_integer() {
+        let vals = const_ints(x.body, v).filter(|v| v.len() <= MAX_FOLD)?;
+        return i64_tensor(x, &vals, operand_shape(x, 0)?);
     }
-    let vals = const_ints(x.body, v).filter(|v| v.len() <= MAX_FOLD)?;
-    i64_tensor(x, &vals, operand_shape(x, 0)?)
+    let vals = operand_f64s(x, 0)?;
+    let to = result_type(x).scalar().clone();
+    let vals: Vec<f64> = if to.is_integer() && to != x.ctx.i1() { vals.iter().map(|v| v.trunc()).collect() } else { vals };
+    typed_tensor(x, &vals, operand_shape(x, 0)?)
+}
+
+/// Small numeric constants of any type other than i64 (which `arith` folds
+/// exactly) are folded through f64: exact for integers below 2^53, and for
+/// f32/f16/bf16 the one rounding to the result type gives the correctly rounded
+/// result of the operation in that type.
+const MAX_SCALAR_FOLD: usize = 64;
+
+fn operand_f64s(x: &FoldInput, i: usize) -> Option<Vec<f64>> {
+    let v = *x.body.op(x.op).operands().get(i)?;
+    let vals = crate::infer::const_f64s(x.body, v).filter(|v| v.len() <= MAX_SCALAR_FOLD)?;
+    let exact = !x.body.value_type(v).scalar().is_integer() || vals.iter().all(|v| v.abs() < 2f64.powi(53));
+    exact.then_some(vals)
+}
+
+/// `vals` stored in the result's element type: floats rounded to nearest even,
+/// integers (already integral) wrapped to their width, bools as nonzero.
+fn typed_tensor(x: &FoldInput, vals: &[f64], shape: Vec<i64>) -> Option<Vec<FoldResult>> {
+    let elem = result_type(x).scalar().clone();
+    let w = ir::attributes::element_bytes(&elem)?;
+    let mut bytes = Vec::with_capacity(vals.len() * w);
+    for v in vals {
+        let bits: u64 = if let Some(kind) = elem.float_kind() {
+            ir::float::f64_to_bits(*v, kind)?
+        } else if elem == x.ctx.i1() {
+            (*v != 0.0) as u64
+        } else {
+            // Integral and within the type's range (normalizing leaves it unchanged).
+            if !v.is_finite() || v.fract() != 0.0 || v.abs() >= 2f64.powi(63) || ir::attributes::normalize_int(*v as i128, &elem) != *v as i128 {
+                return None;
+            }
+            *v as i64 as u64
+        };
+        bytes.extend_from_slice(&bits.to_le_bytes()[..w]);
+    }
+    let ty = x.ctx.intern_type(TypeData::RankedTensor { shape, elem, encoding: None });
+    Some(vec![FoldResult::Attr(Attribute::new(AttrData::Dense { ty, data: DenseData::canonical(bytes, w, vals.len()) }))])
+}
+
+/// Add/Sub/Mul/Div/Max/Min of small float or narrow-integer constants.
+fn scalar_arith(x: &FoldInput) -> Option<Vec<FoldResult>> {
+    let (a, b, shape, n) = binary_operands(x, operand_f64s)?;
+    let int = result_type(x).scalar().is_integer();
+    let op = x.body.name(x.op).as_str();
+    let vals: Vec<f64> = (0..n)
+        .map(|i| {
+            let (p, q) = (at(&a, i), at(&b, i));
+            match op {
+                "onnx.Add" => Some(p + q),
+                "onnx.Sub" => Some(p - q),
+                "onnx.Mul" => Some(p * q),
+                "onnx.Max" => Some(p.max(q)),
+                "onnx.Min" => Some(p.min(q)),
+                "onnx.Div" if int => (q != 0.0).then(|| (p / q).trunc()),
+                "onnx.Div" => Some(p / q),
+                _ => None,
+            }
+        })
+        .collect::<Option<_>>()?;
+    typed_tensor(x, &vals, shape)
+}
+
+/// Neg/Abs/Ceil/Floor/Relu/Round of a small float or narrow-integer constant.
+fn scalar_unary(x: &FoldInput) -> Option<Vec<FoldResult>> {
+    let a = operand_f64s(x, 0)?;
+    let f: fn(f64) -> f64 = match x.body.name(x.op).as_str() {
+        "onnx.Neg" => |v| -v,
+        "onnx.Abs" => f64::abs,
+        "onnx.Ceil" => f64::ceil,
+        "onnx.Floor" => f64::floor,
+        "onnx.Relu" => |v| if v.is_nan() { v } else { v.max(0.0) },
+        "onnx.Round" => f64::round_ties_even,
+        _ => return None,
+    };
+    typed_tensor(x, &a.into_iter().map(f).collect::<Vec<_>>(), operand_shape(x, 0)?)
 }
 
 /// Integer (or bool) constants of a binary op, broadcast one-element operands,
 /// and the result's shape.
-fn binary_operands(x: &FoldInput, read: fn(&FoldInput, usize) -> Option<Vec<i64>>) -> Option<(Vec<i64>, Vec<i64>, Vec<i64>, usize)> {
+fn binary_operands<T>(x: &FoldInput, read: fn(&FoldInput, usize) -> Option<Vec<T>>) -> Option<(Vec<T>, Vec<T>, Vec<i64>, usize)> {
     let (a, b) = (read(x, 0)?, read(x, 1)?);
     let (sa, sb) = (operand_shape(x, 0)?, operand_shape(x, 1)?);
     let (shape, n) = if a.len() >= b.len() { (sa, a.len()) } else { (sb, b.len()) };
@@ -128,7 +206,7 @@ fn binary_operands(x: &FoldInput, read: fn(&FoldInput, usize) -> Option<Vec<i64>
     Some((a, b, shape, n))
 }
 
-fn at(v: &[i64], i: usize) -> i64 {
+fn at<T: Copy>(v: &[T], i: usize) -> T {
     if v.len() == 1 {
         v[0]
     } else {
@@ -138,7 +216,7 @@ fn at(v: &[i64], i: usize) -> i64 {
 
 /// Integer Add/Sub/Mul/Div/Max/Min/Mod on constants (with scalar broadcast), as shape arithmetic needs.
 pub fn arith(x: &FoldInput) -> Option<Vec<FoldResult>> {
-    let (a, b, shape, n) = binary_operands(x, operand_ints)?;
+    let Some((a, b, shape, n)) = binary_operands(x, operand_ints) else { return scalar_arith(x) };
     let op = x.body.name(x.op).as_str();
     let fmod = x.body.op(x.op).attr("fmod").and_then(|a| a.as_int()).unwrap_or(0) != 0;
     let vals: Vec<i64> = (0..n)
@@ -230,7 +308,7 @@ pub fn where_(x: &FoldInput) -> Option<Vec<FoldResult>> {
 
 /// Integer Neg / Abs of a constant.
 pub fn unary_int(x: &FoldInput) -> Option<Vec<FoldResult>> {
-    let a = operand_ints(x, 0)?;
+    let Some(a) = operand_ints(x, 0) else { return scalar_unary(x) };
     let neg = x.body.name(x.op).as_str() == "onnx.Neg";
     let vals: Vec<i64> = a.iter().map(|v| if neg { v.checked_neg() } else { v.checked_abs() }).collect::<Option<_>>()?;
     i64_tensor(x, &vals, operand_shape(x, 0)?)
@@ -287,6 +365,28 @@ pub fn slice(x: &FoldInput) -> Option<Vec<FoldResult>> {
     i64_tensor(x, &vals, vec![len])
 }
 
+/// Split of a 1-D integer constant into results of known lengths (expanded
+/// functions take a shape vector apart this way).
+pub fn split(x: &FoldInput) -> Option<Vec<FoldResult>> {
+    let data = operand_ints(x, 0)?;
+    let d = x.body.op(x.op);
+    let lens: Vec<usize> = d.results().iter().map(|r| match x.body.value_type(*r).shape()? {
+        [n] if *n >= 0 => Some(*n as usize),
+        _ => None,
+    }).collect::<Option<_>>()?;
+    if operand_shape(x, 0)?.len() != 1 || lens.iter().sum::<usize>() != data.len() {
+        return None;
+    }
+    let mut at = 0;
+    lens.iter()
+        .map(|&n| {
+            let part = &data[at..at + n];
+            at += n;
+            i64_tensor(x, part, vec![n as i64]).map(|mut v| v.remove(0))
+        })
+        .collect()
+}
+
 /// ConstantOfShape with a constant shape: a splat of its value (splats are stored once).
 pub fn constant_of_shape(x: &FoldInput) -> Option<Vec<FoldResult>> {
     let ty = result_type(x);
@@ -327,13 +427,15 @@ pub fn folder(name: &str) -> Option<ir::dialect::FoldFn> {
         "Gather" => gather,
         "Unsqueeze" | "Squeeze" | "Reshape" | "Flatten" => reshape_like,
         "Concat" => concat,
-        "Cast" => cast,
+        "Cast" | "CastLike" => cast,
+        "Split" => split,
         "Add" | "Sub" | "Mul" | "Div" | "Max" | "Min" | "Mod" => arith,
         "Equal" | "Less" | "Greater" | "LessOrEqual" | "GreaterOrEqual" => compare,
         "And" | "Or" | "Xor" | "Not" => logic,
         "Where" => where_,
         "Size" => size,
         "Neg" | "Abs" => unary_int,
+        "Ceil" | "Floor" | "Relu" | "Round" => scalar_unary,
         "Slice" => slice,
         "ConstantOfShape" => constant_of_shape,
         "Range" => range,

@@ -834,23 +834,46 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
                 }
             };
             let terms: Vec<&str> = lhs.split(',').collect();
-            if terms.len() != ins.len() || rhs.contains("...") {
+            if terms.len() != ins.len() {
                 return None;
             }
+            // Letters name dims; "..." stands for the dims no letter names, broadcast across terms.
             let mut dims: BTreeMap<char, i64> = BTreeMap::new();
+            let mut ellipsis: Vec<Option<Vec<i64>>> = vec![];
             for (term, i) in terms.iter().zip(&ins) {
                 let s = i.clone()?.shape?;
-                if term.contains("...") || term.len() != s.len() {
-                    return None;
-                }
-                for (c, dim) in term.chars().zip(s) {
-                    let e = dims.entry(c).or_insert(dim);
+                let letters: Vec<char> = term.chars().filter(|c| c.is_ascii_alphabetic()).collect();
+                let (before, after) = match term.split_once("...") {
+                    Some((b, a)) => (b.chars().count(), a.chars().count()),
+                    None if letters.len() == s.len() => (letters.len(), 0),
+                    None => return None,
+                };
+                let ell = s.len().checked_sub(before + after)?;
+                ellipsis.push(Some(s[before..before + ell].to_vec()));
+                let named = s[..before].iter().chain(&s[before + ell..]);
+                for (c, dim) in letters.iter().zip(named) {
+                    let e = dims.entry(*c).or_insert(*dim);
                     if *e == DYNAMIC || *e == 1 {
-                        *e = dim;
+                        *e = *dim;
                     }
                 }
             }
-            let out: Vec<i64> = rhs.chars().map(|c| dims.get(&c).copied()).collect::<Option<_>>()?;
+            let ell = broadcast(&ellipsis)?;
+            let mut out = vec![];
+            // In implicit mode the broadcast dims come first.
+            if !rhs.contains("...") && !eq.contains("->") {
+                out.extend(&ell);
+            }
+            let (rb, ra) = rhs.split_once("...").unwrap_or((rhs, ""));
+            for c in rb.chars() {
+                out.push(*dims.get(&c)?);
+            }
+            if rhs.contains("...") {
+                out.extend(&ell);
+            }
+            for c in ra.chars() {
+                out.push(*dims.get(&c)?);
+            }
             one(t(&in0()?.elem, Some(out)))
         }
         "BitCast" => {
@@ -924,7 +947,7 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
         "Optional" => {
             let inner = match ops.first() {
                 Some(v) => body.value_type(*v).clone(),
-                None => attr("type")?.typ()?.clone(),
+                None => attr("type")?.as_type()?.clone(),
             };
             one(wrap(ctx, "Opt", &inner))
         }
@@ -948,26 +971,49 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
         }
         "Loop" => {
             // Carried values: initial merged with what the body yields; scan outputs gain a leading
-            // iteration dim (unknown: the trip count and condition are runtime values).
+            // iteration dim (the trip count, when the loop is known to run exactly that many times).
             let y = yields(body, op, 0)?;
             let n = ops.len().checked_sub(2)?;
             if y.len() < n + 1 {
                 return None;
             }
-            let mut v: Vec<Type> = (0..n).map(|i| merge_any(ctx, body.value_type(ops[2 + i]), &y[1 + i])).collect::<Option<_>>()?;
+            // An optional carried value may come out as its element (a body that fills it in).
+            // An empty sequence carried in takes the type the body gives it (its no elements have any).
+            let carried = |i: usize| {
+                let init = body.value_type(ops[2 + i]);
+                if body.defining_op(ops[2 + i]).is_some_and(|d| body.name(d).as_str() == "onnx.SequenceEmpty") && unwrap(ctx, &y[1 + i], "Seq").is_some() {
+                    return Some(y[1 + i].clone());
+                }
+                merge_any(ctx, init, &y[1 + i]).or_else(|| merge_any(ctx, &unwrap(ctx, init, "Opt")?, &y[1 + i]))
+            };
+            let mut v: Vec<Type> = (0..n).map(carried).collect::<Option<_>>()?;
+            let trips = loop_trip_count(body, op).unwrap_or(DYNAMIC);
             for s in &y[1 + n..] {
                 let i = info(s)?;
-                v.push(t(&i.elem, i.shape.map(|sh| [vec![DYNAMIC], sh].concat())));
+                v.push(t(&i.elem, i.shape.map(|sh| [vec![trips], sh].concat())));
             }
             Some(v)
         }
         "Scan" => {
             // Opset 9+: states then scan inputs; state results as the states, scan outputs stacked
             // along scan_output_axes with the length of the first scan input's scanned axis.
-            if opset_of(body, op)? < 9 {
-                return None;
-            }
             let y = yields(body, op, 0)?;
+            if opset_of(body, op)? < 9 {
+                // Opset 8: (sequence_lens, states, scan inputs), all batched: states keep their
+                // (batch, ...) shape; scan outputs are (batch, sequence, what the body yields).
+                let m = int_attr(attr("num_scan_inputs"))? as usize;
+                let n = ops.len().checked_sub(m + 1)?;
+                let first = ins.get(1 + n)?.clone()?.shape?;
+                if y.len() < n || first.len() < 2 {
+                    return None;
+                }
+                let mut v: Vec<Type> = (0..n).map(|i| body.value_type(ops[1 + i]).clone()).collect();
+                for s in &y[n..] {
+                    let i = info(s)?;
+                    v.push(t(&i.elem, Some([first[..2].to_vec(), i.shape?].concat())));
+                }
+                return Some(v);
+            }
             let m = int_attr(attr("num_scan_inputs"))? as usize;
             let n = ops.len().checked_sub(m)?;
             if y.len() < n {
@@ -1012,6 +1058,38 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
             let v: Vec<i64> = (0..2).map(|i| const_ints(body, *ops.get(i)?)?.first().copied()).collect::<Option<_>>()?;
             let elem = crate::types::elem_type(ctx, int_attr(attr("output_datatype")).unwrap_or(1) as i32).ok()?;
             one(t(&elem, Some(vec![v[1] / 2 + 1, v[0]])))
+        }
+        "StringNormalizer" => {
+            // Without stop words every string stays: the input's shape. With them the kept
+            // count depends on the strings (a removed-to-empty result keeps one ""): [?] or [1, ?].
+            let x = in0()?;
+            let stops = attr("stopwords").and_then(|a| a.as_array()).is_some_and(|a| !a.is_empty());
+            let shape = match (stops, x.shape) {
+                (false, s) => s,
+                (true, Some(s)) if s.len() == 2 => Some(vec![1, DYNAMIC]),
+                (true, Some(_)) => Some(vec![DYNAMIC]),
+                (true, None) => None,
+            };
+            one(t(&x.elem, shape))
+        }
+        "StringSplit" => {
+            // The input's shape and one more dim, the most pieces of any string (data-dependent);
+            // the second result counts each string's pieces.
+            let x = in0()?;
+            let shape = x.shape.clone().map(|s| [s, vec![DYNAMIC]].concat());
+            Some(vec![t(&x.elem, shape), t(&ctx.i64(), x.shape)])
+        }
+        "Col2Im" => {
+            // (N, C·∏block, L) → (N, C, image_shape...).
+            let xs = in0()?.shape?;
+            let image = const_ints(body, *ops.get(1)?)?;
+            let block = const_ints(body, *ops.get(2)?)?;
+            let per_channel: i64 = block.iter().product();
+            if xs.len() != 3 || per_channel <= 0 || image.len() != block.len() {
+                return None;
+            }
+            let c = if xs[1] == DYNAMIC { DYNAMIC } else { xs[1] / per_channel };
+            one(t(&in0()?.elem, Some([vec![xs[0], c], image].concat())))
         }
         "AffineGrid" => {
             // size (N, C, H, W) → (N, H, W, 2); (N, C, D, H, W) → (N, D, H, W, 3).
@@ -1102,7 +1180,17 @@ pub fn body_arg_types(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>>
             let t = body.value_type(*o);
             unwrap(ctx, t, "Seq").unwrap_or_else(|| t.clone())
         }).collect()),
-        "onnx.Scan" if opset_of(body, op)? >= 9 => {
+        "onnx.Scan" if opset_of(body, op)? < 9 => {
+            // Opset 8: states without their batch dim, scan inputs without batch and sequence.
+            let m = int_attr(d.properties.get("num_scan_inputs"))? as usize;
+            let n = ops.len().checked_sub(m + 1)?;
+            ops[1..].iter().enumerate().map(|(k, o)| {
+                let i = info(body.value_type(*o))?;
+                let drop = if k < n { 1 } else { 2 };
+                Some(tensor(ctx, &i.elem, i.shape.and_then(|s| s.get(drop..).map(<[i64]>::to_vec))))
+            }).collect()
+        }
+        "onnx.Scan" => {
             let m = int_attr(d.properties.get("num_scan_inputs"))? as usize;
             let n = ops.len().checked_sub(m)?;
             let axes = ints_attr(d.properties.get("scan_input_axes")).unwrap_or_default();
@@ -1125,6 +1213,22 @@ pub fn body_arg_types(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>>
     }
 }
 
+/// How many times a Loop runs, when that is known before it runs: a constant
+/// trip count, a condition that starts true (or is absent), and a body that
+/// passes its condition through unchanged (or yields a constant true).
+fn loop_trip_count(body: &Body, op: OpId) -> Option<i64> {
+    let ops = body.op(op).operands();
+    let trips = *const_ints(body, *ops.first()?)?.first()?;
+    let is_true = |v: Value| is_none(body, v) || const_ints(body, v).is_some_and(|c| c.first().is_some_and(|c| *c != 0));
+    if !is_true(*ops.get(1)?) {
+        return None;
+    }
+    let region = *body.op(op).regions().first()?;
+    let block = *body.region_blocks(region).first()?;
+    let cond_out = *body.op(body.last_op(block)?).operands().first()?;
+    (cond_out == *body.block_args(block).get(1)? || is_true(cond_out)).then_some(trips.max(0))
+}
+
 /// The types `op`'s region `r` yields (its entry block's terminator operands).
 fn yields(body: &Body, op: OpId, r: usize) -> Option<Vec<Type>> {
     let region = *body.op(op).regions().get(r)?;
@@ -1145,11 +1249,11 @@ fn opset_of(body: &Body, op: OpId) -> Option<i64> {
     None
 }
 
-/// `merge` of two types, also for sequences and optionals of tensors.
+/// `merge` of two types, also for sequences and optionals (nested: an optional sequence).
 fn merge_any(ctx: &Context, a: &Type, b: &Type) -> Option<Type> {
     for kind in ["Seq", "Opt"] {
         if let (Some(x), Some(y)) = (unwrap(ctx, a, kind), unwrap(ctx, b, kind)) {
-            return Some(wrap(ctx, kind, &merge(ctx, &[x, y])?));
+            return Some(wrap(ctx, kind, &merge_any(ctx, &x, &y)?));
         }
     }
     merge(ctx, &[a.clone(), b.clone()])

@@ -12,6 +12,7 @@ pub mod normalize;
 #[rustfmt::skip]
 pub mod op_table;
 pub mod proto;
+pub mod shape_operands;
 pub mod table;
 pub mod text;
 pub mod types;

@@ -55,3 +55,48 @@ func.func @gemm_trans_b(%a: tensor<3x2xf32>) -> tensor<3x2xf32> {
   %y = "onnx.Gemm"(%a, %b) <{transB = 1 : i64}> : (tensor<3x2xf32>, tensor<2x2xf32>) -> tensor<3x2xf32>
   return %y : tensor<3x2xf32>
 }
+
+// An If on a constant condition is the branch it takes (the branch's ops move
+// out, its values replace the If's results); on a value it stays.
+// CHECK-LABEL: func.func @if_of_constant
+// CHECK-NOT: onnx.If
+// CHECK: %[[N:.*]] = "onnx.Neg"(%arg0)
+// CHECK: %[[A:.*]] = "onnx.Abs"(%arg0)
+// CHECK: return %[[N]], %[[A]]
+func.func @if_of_constant(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %t = "onnx.Constant"() <{value = dense<true> : tensor<i1>}> : () -> tensor<i1>
+  %f = "onnx.Constant"() <{value = dense<false> : tensor<i1>}> : () -> tensor<i1>
+  %a = "onnx.If"(%t) ({
+    %n = "onnx.Neg"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    "onnx.Yield"(%n) : (tensor<4xf32>) -> ()
+  }, {
+    "onnx.Yield"(%x) : (tensor<4xf32>) -> ()
+  }) : (tensor<i1>) -> tensor<4xf32>
+  %b = "onnx.If"(%f) ({
+    "onnx.Yield"(%x) : (tensor<4xf32>) -> ()
+  }, {
+    %m = "onnx.Abs"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    "onnx.Yield"(%m) : (tensor<4xf32>) -> ()
+  }) : (tensor<i1>) -> tensor<4xf32>
+  return %a, %b : tensor<4xf32>, tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @if_kept
+// CHECK: "onnx.If"(%arg1)
+// CHECK: "onnx.If"(%{{.*}}) ({
+// CHECK: : (tensor<i1>) -> tensor<4xf32>
+func.func @if_kept(%x: tensor<*xf32>, %c: tensor<i1>) -> (tensor<*xf32>, tensor<4xf32>) {
+  %a = "onnx.If"(%c) ({
+    "onnx.Yield"(%x) : (tensor<*xf32>) -> ()
+  }, {
+    "onnx.Yield"(%x) : (tensor<*xf32>) -> ()
+  }) : (tensor<i1>) -> tensor<*xf32>
+  // The If is typed more precisely than what the branch yields (declared value info): kept.
+  %t = "onnx.Constant"() <{value = dense<true> : tensor<i1>}> : () -> tensor<i1>
+  %b = "onnx.If"(%t) ({
+    "onnx.Yield"(%x) : (tensor<*xf32>) -> ()
+  }, {
+    "onnx.Yield"(%x) : (tensor<*xf32>) -> ()
+  }) : (tensor<i1>) -> tensor<4xf32>
+  return %a, %b : tensor<*xf32>, tensor<4xf32>
+}

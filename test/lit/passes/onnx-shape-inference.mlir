@@ -19,10 +19,13 @@ func.func @cnn(%x: tensor<1x3x32x32xf32>, %w: tensor<8x3x3x3xf32>, %b: tensor<8x
   return %4 : tensor<*xf32>
 }
 
-// Shape of a now-static tensor folds on the spot, its constant hoisted to the entry.
+// Shape of a now-static tensor folds on the spot, its constant hoisted to the
+// entry, and so does its Cast to float.
 // CHECK-LABEL: func.func @misc
-// CHECK-NEXT: %[[SHAPE:.*]] = "onnx.Constant"() <{value = dense<[6, 1, 3]> : tensor<3xi64>}>
+// CHECK-NEXT: %[[FSHAPE:.*]] = "onnx.Constant"() <{value = dense<[6.000000e+00, 1.000000e+00, 3.000000e+00]> : tensor<3xf32>}>
+// CHECK-NEXT: "onnx.Constant"() <{value = dense<[6, 1, 3]> : tensor<3xi64>}>
 // CHECK-NOT: "onnx.Shape"
+// CHECK-NOT: "onnx.Cast"
 func.func @misc(%a: tensor<4x1x5xf32>, %b: tensor<3x5xf32>, %m: tensor<5x6xf32>) {
   // CHECK: "onnx.Add"{{.*}} -> tensor<4x3x5xf32>
   %0 = "onnx.Add"(%a, %b) : (tensor<4x1x5xf32>, tensor<3x5xf32>) -> tensor<*xf32>
@@ -36,10 +39,10 @@ func.func @misc(%a: tensor<4x1x5xf32>, %b: tensor<3x5xf32>, %m: tensor<5x6xf32>)
   %axes = "onnx.Constant"() <{value = dense<1> : tensor<1xi64>}> : () -> tensor<1xi64>
   %4 = "onnx.ReduceSum"(%3, %axes) : (tensor<*xf32>, tensor<1xi64>) -> tensor<*xf32>
   %5 = "onnx.Shape"(%4) : (tensor<*xf32>) -> tensor<*xi64>
-  // CHECK: "onnx.Cast"(%[[SHAPE]]){{.*}} -> tensor<3xf32>
   %6 = "onnx.Cast"(%5) <{to = 1 : i64}> : (tensor<*xi64>) -> tensor<*xf32>
   // CHECK: "onnx.Gemm"{{.*}} -> tensor<5x5xf32>
   %7 = "onnx.Gemm"(%b, %b) <{transA = 1 : i64}> : (tensor<3x5xf32>, tensor<3x5xf32>) -> tensor<*xf32>
+  // CHECK: "test.use"(%{{.*}}, %[[FSHAPE]], %{{.*}})
   "test.use"(%1, %6, %7) : (tensor<*xi1>, tensor<*xf32>, tensor<*xf32>) -> ()
   return
 }
@@ -100,4 +103,85 @@ func.func @loop_body(%n: tensor<i64>, %c: tensor<i1>, %x: tensor<2x3xf32>) -> te
     "onnx.Yield"(%cond, %y) : (none, none) -> ()
   }) : (tensor<i64>, tensor<i1>, tensor<2x3xf32>) -> tensor<*xf32>
   return %r : tensor<*xf32>
+}
+
+// A Loop known to run exactly n times (constant trip count, a condition that
+// starts true and passes through) stacks n rows of scan output; a body that
+// computes its condition leaves the count unknown. An empty sequence carried
+// in takes the type the body gives it.
+// CHECK-LABEL: func.func @loop_trip_count
+// CHECK: }) : (tensor<i64>, tensor<i1>, tensor<f32>) -> (tensor<f32>, tensor<3xf32>)
+// CHECK: }) : (tensor<i64>, tensor<i1>, tensor<f32>) -> (tensor<f32>, tensor<?xf32>)
+// CHECK: }) : (tensor<i64>, tensor<i1>, !onnx.Seq<tensor<*xf32>>) -> !onnx.Seq<tensor<2xf32>>
+func.func @loop_trip_count(%x: tensor<2xf32>) {
+  %n = "onnx.Constant"() <{value = dense<3> : tensor<i64>}> : () -> tensor<i64>
+  %t = "onnx.Constant"() <{value = dense<true> : tensor<i1>}> : () -> tensor<i1>
+  %z = "onnx.Constant"() <{value = dense<0.0> : tensor<f32>}> : () -> tensor<f32>
+  %r:2 = "onnx.Loop"(%n, %t, %z) ({
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %v: tensor<f32>):
+    %w = "onnx.Neg"(%v) : (tensor<f32>) -> tensor<f32>
+    "onnx.Yield"(%c, %w, %v) : (tensor<i1>, tensor<f32>, tensor<f32>) -> ()
+  }) : (tensor<i64>, tensor<i1>, tensor<f32>) -> (none, none)
+  %s:2 = "onnx.Loop"(%n, %t, %z) ({
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %v: tensor<f32>):
+    %k = "onnx.Less"(%v, %z) : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    "onnx.Yield"(%k, %v, %v) : (tensor<i1>, tensor<f32>, tensor<f32>) -> ()
+  }) : (tensor<i64>, tensor<i1>, tensor<f32>) -> (none, none)
+  %e = "onnx.SequenceEmpty"() <{dtype = 1 : i64}> : () -> !onnx.Seq<tensor<*xf32>>
+  %q = "onnx.Loop"(%n, %t, %e) ({
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %v: !onnx.Seq<tensor<2xf32>>):
+    %ins = "onnx.SequenceInsert"(%v, %x) : (!onnx.Seq<tensor<2xf32>>, tensor<2xf32>) -> none
+    "onnx.Yield"(%c, %ins) : (tensor<i1>, none) -> ()
+  }) : (tensor<i64>, tensor<i1>, !onnx.Seq<tensor<*xf32>>) -> none
+  "test.use"(%r#1, %s#1, %q) : (none, none, none) -> ()
+  return
+}
+
+// Scan in its opset-8 form: batched states and scan inputs after sequence_lens.
+// CHECK-LABEL: func.func @scan_opset8
+// CHECK: ^bb0(%{{.*}}: tensor<2xf32>, %{{.*}}: tensor<2xf32>):
+// CHECK: }) : (none, tensor<1x2xf32>, tensor<1x3x2xf32>) -> (tensor<1x2xf32>, tensor<1x3x2xf32>)
+func.func @scan_opset8(%init: tensor<1x2xf32>, %x: tensor<1x3x2xf32>) attributes {onnx.opset = 8 : i64} {
+  %none = "onnx.NoValue"() : () -> none
+  %r:2 = "onnx.Scan"(%none, %init, %x) <{num_scan_inputs = 1 : i64}> ({
+  ^bb0(%s: none, %e: none):
+    %a = "onnx.Add"(%s, %e) : (none, none) -> none
+    "onnx.Yield"(%a, %a) : (none, none) -> ()
+  }) : (none, tensor<1x2xf32>, tensor<1x3x2xf32>) -> (none, none)
+  "test.use"(%r#0, %r#1) : (none, none) -> ()
+  return
+}
+
+// Einsum with an ellipsis (broadcast batch dims, a diagonal, implicit output),
+// Col2Im with constant image and block shapes, an If merging optional
+// sequences, and the string ops (data-dependent sizes stay `?`).
+// CHECK-LABEL: func.func @more_rules
+// CHECK: "onnx.Einsum"{{.*}} -> tensor<3x5xf64>
+// CHECK: "onnx.Einsum"{{.*}} -> tensor<2x7x4x6xf32>
+// CHECK: "onnx.Einsum"{{.*}} -> tensor<2x7x6x4xf32>
+// CHECK: "onnx.Col2Im"{{.*}} -> tensor<1x2x5x5xf32>
+// CHECK: }) : (tensor<i1>) -> !onnx.Opt<!onnx.Seq<tensor<5xf32>>>
+// CHECK: "onnx.StringNormalizer"{{.*}} -> tensor<1x4x!onnx.String>
+// CHECK: "onnx.StringNormalizer"{{.*}} -> tensor<1x?x!onnx.String>
+// CHECK: "onnx.StringSplit"{{.*}} -> (tensor<1x4x?x!onnx.String>, tensor<1x4xi64>)
+func.func @more_rules(%d: tensor<3x5x5xf64>, %a: tensor<2x1x4x5xf32>, %b: tensor<7x5x6xf32>, %cols: tensor<1x18x9xf32>, %c: tensor<i1>, %v: tensor<5xf32>, %s: tensor<1x4x!onnx.String>) {
+  %0 = "onnx.Einsum"(%d) <{equation = "...ii ->...i"}> : (tensor<3x5x5xf64>) -> tensor<*xf64>
+  %1 = "onnx.Einsum"(%a, %b) <{equation = "...ij,...jk->...ik"}> : (tensor<2x1x4x5xf32>, tensor<7x5x6xf32>) -> tensor<*xf32>
+  %2 = "onnx.Einsum"(%a, %b) <{equation = "...kj,...ji"}> : (tensor<2x1x4x5xf32>, tensor<7x5x6xf32>) -> tensor<*xf32>
+  %image = "onnx.Constant"() <{value = dense<[5, 5]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %block = "onnx.Constant"() <{value = dense<[3, 3]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %3 = "onnx.Col2Im"(%cols, %image, %block) : (tensor<1x18x9xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<*xf32>
+  %4 = "onnx.If"(%c) ({
+    %o = "onnx.Optional"() <{type = !onnx.Seq<tensor<5xf32>>}> : () -> none
+    "onnx.Yield"(%o) : (none) -> ()
+  }, {
+    %q = "onnx.SequenceConstruct"(%v) : (tensor<5xf32>) -> none
+    %o = "onnx.Optional"(%q) : (none) -> none
+    "onnx.Yield"(%o) : (none) -> ()
+  }) : (tensor<i1>) -> none
+  %5 = "onnx.StringNormalizer"(%s) <{case_change_action = "LOWER"}> : (tensor<1x4x!onnx.String>) -> tensor<*x!onnx.String>
+  %6 = "onnx.StringNormalizer"(%s) <{stopwords = ["a"]}> : (tensor<1x4x!onnx.String>) -> tensor<*x!onnx.String>
+  %7:2 = "onnx.StringSplit"(%s) : (tensor<1x4x!onnx.String>) -> (none, none)
+  "test.use"(%0, %1, %2, %3, %4, %5, %6, %7#0, %7#1) : (tensor<*xf64>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, none, tensor<*x!onnx.String>, tensor<*x!onnx.String>, none, none) -> ()
+  return
 }

@@ -1,0 +1,83 @@
+//! Which operands' values decide a result's shape, by ONNX's operator specs
+//! (`Reshape`'s `shape`, `Slice`'s `starts`, a window's `size`, …), and which
+//! graph inputs reach one. A model whose shapes hang on such inputs is static
+//! only once their values are known; the compilers specialize on them (as
+//! ONNX Runtime knows them when it runs), and the conformance figures count
+//! inference with them bound and every other input unknown.
+
+use ir::{Body, Value};
+
+/// `(op, operand positions)`: operands whose values decide a result's shape.
+pub const SHAPE_OPERANDS: &[(&str, &[usize])] = &[
+    ("onnx.Reshape", &[1]),
+    ("onnx.Expand", &[1]),
+    ("onnx.Tile", &[1]),
+    ("onnx.Slice", &[1, 2, 3, 4]),
+    ("onnx.Pad", &[1, 3]),
+    ("onnx.Squeeze", &[1]),
+    ("onnx.Unsqueeze", &[1]),
+    ("onnx.ConstantOfShape", &[0]),
+    ("onnx.Range", &[0, 1, 2]),
+    ("onnx.Split", &[1]),
+    ("onnx.Resize", &[2, 3]),
+    ("onnx.Upsample", &[1]),
+    ("onnx.TopK", &[1]),
+    ("onnx.OneHot", &[1]),
+    ("onnx.ReduceSum", &[1]),
+    ("onnx.ReduceMean", &[1]),
+    ("onnx.ReduceMax", &[1]),
+    ("onnx.ReduceMin", &[1]),
+    ("onnx.ReduceProd", &[1]),
+    ("onnx.ReduceL1", &[1]),
+    ("onnx.ReduceL2", &[1]),
+    ("onnx.ReduceLogSum", &[1]),
+    ("onnx.ReduceLogSumExp", &[1]),
+    ("onnx.ReduceSumSquare", &[1]),
+    ("onnx.CenterCropPad", &[1]),
+    ("onnx.MaxUnpool", &[2]),
+    ("onnx.Col2Im", &[1, 2]),
+    ("onnx.AffineGrid", &[1]),
+    ("onnx.HannWindow", &[0]),
+    ("onnx.HammingWindow", &[0]),
+    ("onnx.BlackmanWindow", &[0]),
+    ("onnx.DFT", &[1, 2]),
+    ("onnx.STFT", &[1, 3]),
+    ("onnx.MelWeightMatrix", &[0, 1]),
+    // The trip count and the first condition: how many rows the scan outputs get.
+    ("onnx.Loop", &[0, 1]),
+];
+
+/// Whether operand `index` of an op named `op` is listed in `table`.
+pub fn is_listed(table: &[(&str, &[usize])], op: &str, index: usize) -> bool {
+    table.iter().any(|(n, pos)| *n == op && pos.contains(&index))
+}
+
+/// Ops whose results depend on an operand's shape only, never its values:
+/// a value's influence stops there.
+const SHAPE_READERS: &[&str] = &["onnx.Shape", "onnx.Size"];
+
+/// Whether `v`'s value flows, through the results of the ops that read it (and
+/// out of the regions that yield it), into an operand listed in `table`.
+pub fn decides_shapes(body: &Body, v: Value, table: &[(&str, &[usize])]) -> bool {
+    let mut seen = std::collections::HashSet::from([v]);
+    let mut work = vec![v];
+    while let Some(v) = work.pop() {
+        for u in body.uses(v) {
+            let op = body.name(u.op);
+            if is_listed(table, op.as_str(), u.index as usize) {
+                return true;
+            }
+            if SHAPE_READERS.contains(&op.as_str()) {
+                continue;
+            }
+            // What a region yields flows out of the op that holds it (an If's results).
+            let flows_to = if op.as_str() == "onnx.Yield" { body.parent_op(u.op) } else { Some(u.op) };
+            for &r in flows_to.map(|o| body.op(o).results()).unwrap_or(&[]) {
+                if seen.insert(r) {
+                    work.push(r);
+                }
+            }
+        }
+    }
+    false
+}
