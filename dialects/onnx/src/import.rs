@@ -3,7 +3,8 @@
 //! argument/result attributes, symbolic dimensions in `onnx.dims`), nodes
 //! become `onnx.*` ops located at their node names, initializers and
 //! `Constant`s become `onnx.Constant`, subgraphs become regions ending in
-//! `onnx.Yield`. Every node that cannot be imported is reported, not just the first.
+//! `onnx.Yield`, model-local functions are inlined first (`functions`). Every
+//! node that cannot be imported is reported, not just the first.
 
 use crate::proto::{self, attribute_type as at, AttributeProto, GraphProto, ModelProto, NodeProto, ValueInfoProto};
 use crate::table::{self, OnnxOp, ParamKind};
@@ -126,11 +127,8 @@ pub fn import_proto(ctx: &Context, model: &ModelProto, opts: &ImportOptions) -> 
         bound = bind_inputs(graph, &opts.bound_inputs).map_err(err1)?;
         &bound
     };
-    if !model.functions.is_empty() {
-        let names: Vec<_> = model.functions.iter().map(|f| f.name.clone().unwrap_or_default()).collect();
-        // Only an error when a node calls one; reported per node below.
-        let _ = names;
-    }
+    let inlined = crate::functions::inline_functions(model, graph, opset).map_err(err1)?;
+    let graph = inlined.as_ref().unwrap_or(graph);
     let mut im = Importer {
         ctx,
         body: Body::new(),
@@ -290,8 +288,19 @@ impl<'a> Importer<'a> {
                 Err(e) => self.err(loc, format!("initializer '{}': {}", t.name.as_deref().unwrap_or(""), e)),
             }
         }
-        if !g.sparse_initializer.is_empty() {
-            self.err(Location::file(self.file.clone(), 0, 0), "sparse initializers are not supported yet".into());
+        for sp in &g.sparse_initializer {
+            let name = sp.values.as_ref().and_then(|v| v.name.clone()).unwrap_or_default();
+            let loc = Location::new(ir::location::LocData::Name { name: name.clone(), child: None });
+            match crate::sparse::sparse_tensor_attr(self.ctx, sp, self.opts.model_path.as_deref().and_then(Path::parent), &mut self.resources) {
+                Ok(a) => {
+                    let ty = a.typ().cloned().unwrap();
+                    let st = OperationState::new(self.ctx.op_name("onnx.Constant"), loc).property(self.ctx.ident("value"), a).results(&[ty]);
+                    let op = self.body.build(st, InsertPoint::AtEnd(block));
+                    let v = self.body.op(op).result(0);
+                    self.scopes.last_mut().unwrap().insert(name, v);
+                }
+                Err(e) => self.err(loc, format!("sparse initializer '{}': {}", name, e)),
+            }
         }
         for (i, node) in g.node.iter().enumerate() {
             self.import_node(node, i, block, &mut novalue);
@@ -524,6 +533,10 @@ impl<'a> Importer<'a> {
                 let dir = self.opts.model_path.as_deref().and_then(Path::parent);
                 types::tensor_attr(ctx, t, dir, self.opts.resource_threshold, &mut self.resources)?
             }
+            at::SPARSE_TENSOR => {
+                let sp = a.sparse_tensor.as_ref().ok_or("sparse tensor attribute without a tensor")?;
+                crate::sparse::sparse_tensor_attr(ctx, sp, self.opts.model_path.as_deref().and_then(Path::parent), &mut self.resources)?
+            }
             at::TYPE_PROTO => Attribute::type_attr(types::value_type(ctx, a.tp.as_deref().ok_or("type attribute without a type")?, &mut vec![])?),
             other => return Err(format!("attributes of kind {} are not supported yet", other)),
         })
@@ -548,7 +561,7 @@ fn constant_value(ctx: &Context, props: &AttrDict) -> Result<Attribute, String> 
         Attribute::new(AttrData::Dense { ty, data: ir::attributes::DenseData::canonical(bytes, w, n) })
     };
     Ok(match (name.as_str(), a.data()) {
-        ("value", _) => a.clone(),
+        ("value", _) | ("sparse_value", _) => a.clone(),
         ("value_float", AttrData::Float { bits, .. }) => tensor(ctx.f32(), vec![], (*bits as u32).to_le_bytes().to_vec()),
         ("value_int", AttrData::Integer { value, .. }) => tensor(ctx.i64(), vec![], (*value as i64).to_le_bytes().to_vec()),
         ("value_floats", AttrData::DenseArray { data: ArrayData::Float(v), .. }) => {

@@ -78,6 +78,25 @@ pub enum Meta {
 pub struct Model {
     pub header: Vec<(String, Meta, usize)>,
     pub graph: Graph,
-    /// Positions of model-local functions after the graph (not supported yet).
-    pub functions: Vec<usize>,
+    /// Model-local functions after the graph.
+    pub functions: Vec<Function>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub meta: Vec<(String, Meta, usize)>,
+    pub name: String,
+    pub attrs: Vec<FnAttr>,
+    pub inputs: Vec<String>,
+    pub outputs: Vec<String>,
+    pub nodes: Vec<Node>,
+    pub pos: usize,
+}
+
+/// An attribute a function takes, with its default value if it has one.
+#[derive(Clone, Debug)]
+pub struct FnAttr {
+    pub name: String,
+    pub default: Option<Attr>,
+    pub pos: usize,
 }

@@ -2,7 +2,8 @@
 //! text → `ModelProto` → the same importer as binary models, so lit tests need
 //! no binary fixtures. A hand lexer and a lalrpop grammar give the structure;
 //! this module gives it meaning (element types, attribute kinds, tensor data)
-//! and reports every error at line:column.
+//! and reports every error at line:column. Model-local functions after the
+//! graph become `FunctionProto`s (the importer inlines them).
 
 pub mod ast;
 mod lexer;
@@ -13,7 +14,7 @@ mod grammar {
 }
 
 use crate::proto::{
-    attribute_type as at, data_type as dt, AttributeProto, DimValue, Dimension, ElemTypeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto,
+    attribute_type as at, data_type as dt, AttributeProto, DimValue, Dimension, ElemTypeProto, FunctionProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto,
     TensorProto, TensorShapeProto, TensorTypeProto, TypeProto, TypeValue, ValueInfoProto,
 };
 use ast::*;
@@ -81,9 +82,6 @@ pub fn parse_model(src: &str) -> Result<ModelProto, TextError> {
 }
 
 fn build_model(m: &Model) -> Result<ModelProto, TextError> {
-    if let Some(p) = m.functions.first() {
-        return Err(at(*p, "model-local functions are not supported yet"));
-    }
     let mut proto = ModelProto { ir_version: Some(8), ..Default::default() };
     for (key, value, pos) in &m.header {
         match (key.as_str(), value) {
@@ -93,13 +91,37 @@ fn build_model(m: &Model) -> Result<ModelProto, TextError> {
             ("producer_version", Meta::Str(s)) => proto.producer_version = Some(s.clone()),
             ("domain", Meta::Str(s)) => proto.domain = Some(s.clone()),
             ("doc_string", Meta::Str(s)) => proto.doc_string = Some(s.clone()),
-            ("opset_import", Meta::Pairs(v)) => {
-                proto.opset_import = v.iter().map(|(d, n)| OperatorSetIdProto { domain: Some(d.clone()), version: Some(*n) }).collect();
-            }
+            ("opset_import", Meta::Pairs(v)) => proto.opset_import = opset_imports(v),
             (k, _) => return Err(at(*pos, format!("unknown or mistyped model field '{}'", k))),
         }
     }
     proto.graph = Some(build_graph(&m.graph)?);
+    proto.functions = m.functions.iter().map(build_function).collect::<Result<_, _>>()?;
+    Ok(proto)
+}
+
+fn opset_imports(v: &[(String, i64)]) -> Vec<OperatorSetIdProto> {
+    v.iter().map(|(d, n)| OperatorSetIdProto { domain: Some(d.clone()), version: Some(*n) }).collect()
+}
+
+fn build_function(f: &Function) -> Result<FunctionProto, TextError> {
+    let mut proto = FunctionProto { name: Some(f.name.clone()), input: f.inputs.clone(), output: f.outputs.clone(), ..Default::default() };
+    for (key, value, pos) in &f.meta {
+        match (key.as_str(), value) {
+            ("domain", Meta::Str(s)) => proto.domain = Some(s.clone()),
+            ("overload", Meta::Str(s)) => proto.overload = Some(s.clone()),
+            ("doc_string", Meta::Str(s)) => proto.doc_string = Some(s.clone()),
+            ("opset_import", Meta::Pairs(v)) => proto.opset_import = opset_imports(v),
+            (k, _) => return Err(at(*pos, format!("unknown or mistyped function field '{}'", k))),
+        }
+    }
+    for a in &f.attrs {
+        match &a.default {
+            Some(d) => proto.attribute_proto.push(attribute(d)?),
+            None => proto.attribute.push(a.name.clone()),
+        }
+    }
+    proto.node = f.nodes.iter().map(build_node).collect::<Result<_, _>>()?;
     Ok(proto)
 }
 
@@ -234,11 +256,33 @@ fn tensor(ty: &Ty, name: Option<String>, data: &[Prim], pos: usize) -> Result<Te
     Ok(t)
 }
 
+/// `AttributeProto.AttributeType` of a type name as the syntax writes it.
+fn attr_type_code(name: &str) -> Option<i32> {
+    Some(match name {
+        "float" => at::FLOAT,
+        "int" => at::INT,
+        "string" => at::STRING,
+        "tensor" => at::TENSOR,
+        "graph" => at::GRAPH,
+        "floats" => at::FLOATS,
+        "ints" => at::INTS,
+        "strings" => at::STRINGS,
+        _ => return None,
+    })
+}
+
 fn attribute(a: &Attr) -> Result<AttributeProto, TextError> {
     let mut p = AttributeProto { name: Some(a.name.clone()), ..Default::default() };
     let declared = a.ty.as_deref();
     match &a.value {
-        AttrValue::Ref(r) => return Err(at(a.pos, format!("attribute references (@{}) are only meaningful in functions, which are not supported", r))),
+        // A reference to an attribute of the enclosing function (`alpha: float = @alpha`).
+        AttrValue::Ref(r) => {
+            p.ref_attr_name = Some(r.clone());
+            p.r#type = match declared {
+                None => None,
+                Some(t) => Some(attr_type_code(t).ok_or_else(|| at(a.pos, format!("unknown attribute type '{}'", t)))?),
+            };
+        }
         AttrValue::Prim(Prim::Int(i)) if declared != Some("float") => {
             p.r#type = Some(at::INT);
             p.i = Some(*i);
