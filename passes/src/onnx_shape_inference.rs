@@ -4,7 +4,8 @@
 //! ever becomes more precise; a rule that contradicts a static type is ignored.
 //! Ops whose types are refined are folded on the spot (as ONNX's data
 //! propagation does), so a `Shape → Gather → Concat → Reshape` chain resolves
-//! in one run of the pass rather than one run per link.
+//! in one run of the pass rather than one run per link. Named dims of the
+//! arguments (`onnx.dims`) are carried to the results (`onnx::symbolic_dims`).
 
 use ir::pass::{Pass, PassContext};
 use ir::rewrite::OperationFolder;
@@ -45,6 +46,27 @@ fn refine(body: &mut Body, op: OpId, ctx: &ir::Context) -> u64 {
     let Some(types) = infer(ctx, body, op) else { return 0 };
     let results = body.op(op).results().to_vec();
     refine_values(ctx, body, &results, types)
+}
+
+/// Sets `onnx.dims` in the result attributes of `f` for results with named dims.
+fn name_result_dims(ctx: &ir::Context, body: &mut Body, f: OpId) {
+    let Some(entry) = body.entry_block(f) else { return };
+    let Some(ret) = body.last_op(entry).filter(|r| body.name(*r).as_str() == "func.return") else { return };
+    let names = onnx::symbolic_dims::propagate(ctx, body, f);
+    let returned = body.op(ret).operands().to_vec();
+    if names.is_empty() || !returned.iter().any(|v| names.contains_key(v)) {
+        return;
+    }
+    let mut res_attrs: Vec<ir::Attribute> = body.op(f).properties.get("res_attrs").and_then(|a| a.as_array()).map(|a| a.to_vec()).unwrap_or_default();
+    res_attrs.resize(returned.len(), ir::Attribute::new(ir::attributes::AttrData::Dict(Default::default())));
+    for (k, v) in returned.iter().enumerate() {
+        let Some(dims) = names.get(v) else { continue };
+        let mut d = res_attrs[k].as_dict().cloned().unwrap_or_default();
+        let list = dims.iter().map(|n| ir::Attribute::string(n.as_deref().unwrap_or(""))).collect();
+        d.set(ctx.ident("onnx.dims"), ir::Attribute::new(ir::attributes::AttrData::Array(list)));
+        res_attrs[k] = ir::Attribute::new(ir::attributes::AttrData::Dict(d));
+    }
+    body.op_mut(f).properties.set(ctx.ident("res_attrs"), ir::Attribute::new(ir::attributes::AttrData::Array(res_attrs)));
 }
 
 impl Pass for ShapeInference {
@@ -96,6 +118,11 @@ impl Pass for ShapeInference {
                 let fty = ctx.intern_type(TypeData::Function { inputs: ins, results: new });
                 cx.body.op_mut(f).properties.set(ctx.ident("function_type"), ir::Attribute::type_attr(fty));
             }
+        }
+        // Named dims of the arguments carried to the results (`onnx.dims`, as the arguments say them).
+        let funcs: Vec<OpId> = cx.body.walk_preorder(root).into_iter().filter(|o| cx.body.name(*o).as_str() == "func.func").collect();
+        for f in funcs {
+            name_result_dims(ctx, cx.body, f);
         }
         cx.stat("num-refined", "Result types made more precise or ops folded", total);
         cx.stat("num-folded", "Ops folded to constants or operands", folded);

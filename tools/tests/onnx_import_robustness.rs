@@ -49,7 +49,52 @@ fn mutated_models_never_panic() {
 /// diagnostic with a position inside the text, or a model that imports.
 #[test]
 fn mutated_onnxtext_never_panics() {
-    let good = r#"<
+    mutate_text(GOOD_TEXT, 0x9e37_79b9, 3000);
+}
+
+/// Edits of a model with local functions (attribute references and defaults,
+/// a nested call, a subgraph in a function) exercise the inliner the same way.
+#[test]
+fn mutated_onnxtext_with_functions_never_panics() {
+    mutate_text(FUNCTIONS_TEXT, 0x51ed_270b, 3000);
+}
+
+const FUNCTIONS_TEXT: &str = r#"<
+  ir_version: 8,
+  opset_import: ["" : 18, "local" : 1]
+>
+g (float[4] X, bool[] c) => (float[4] Y) {
+  [sq1] y1 = local.scaled_square <alpha = 3.0> (X)
+  [tw] y3 = local.twice (y1)
+  [pick] Y = local.pick (y3, c)
+}
+<
+  domain: "local",
+  opset_import: ["" : 18]
+>
+scaled_square <alpha: float = 2.0> (x) => (y) {
+  [m] sq = Mul (x, x)
+  [a] k = Constant <value_float: float = @alpha> ()
+  [s] y = Mul (sq, k)
+}
+<
+  domain: "local",
+  opset_import: ["" : 18, "local" : 1]
+>
+twice (x) => (y) {
+  [inner] t = local.scaled_square (x)
+  [add] y = Add (t, x)
+}
+<
+  domain: "local",
+  opset_import: ["" : 18]
+>
+pick (x, c) => (y) {
+  [branch] y = If (c) <then_branch = then_g () => (float[4] a) { [neg] a = Neg (x) }, else_branch = else_g () => (float[4] b) { [abs] b = Abs (x) }>
+}
+"#;
+
+const GOOD_TEXT: &str = r#"<
   ir_version: 8,
   opset_import: [ "" : 18 ]
 >
@@ -65,14 +110,16 @@ g (float[N, 4] X, bool[] c) => (float[N, 2] Y, float[2] Z)
   >
 }
 "#;
+
+fn mutate_text(good: &str, seed: u64, cases: usize) {
     let ctx = tools::default_context(false);
     let import = |src: &str| onnx::text::parse_model(src).map(|m| onnx::import::import_proto(&ctx, &m, &Default::default()).is_ok());
     assert_eq!(import(good).ok(), Some(true), "the unmutated model must import");
-    let pieces = ["<", ">", "(", ")", "{", "}", "[", "]", ",", "=", "=>", ":", "\"", "-1", "1e400", "float", "?", "@x", "seq(", "#"];
-    let mut r = Rng(0x9e37_79b9);
+    let pieces = ["<", ">", "(", ")", "{", "}", "[", "]", ",", "=", "=>", ":", "\"", "-1", "1e400", "float", "?", "@x", "@alpha", "local.", "seq(", "#"];
+    let mut r = Rng(seed);
     let mut rnd = |n: usize| r.below(n);
     let (mut ok, mut refused) = (0, 0);
-    for case in 0..3000 {
+    for case in 0..cases {
         let mut s = good.to_string();
         for _ in 0..1 + rnd(3) {
             let mut i = rnd(s.len());

@@ -80,6 +80,27 @@ fn names_of(body: &Body, f: OpId, key: &str, n: usize, fallback: &str) -> Vec<St
         .collect()
 }
 
+/// `onnx.dims` (a name per dim, "" for none) of each entry of `arg_attrs` / `res_attrs`.
+fn dims_of(body: &Body, f: OpId, key: &str, n: usize) -> Vec<Vec<String>> {
+    let dicts = body.op(f).properties.get(key).and_then(|a| a.as_array()).map(|a| a.to_vec()).unwrap_or_default();
+    (0..n)
+        .map(|i| {
+            let dims = dicts.get(i).and_then(|d| d.as_dict()).and_then(|d| d.get("onnx.dims")).and_then(|a| a.as_array());
+            dims.map(|a| a.iter().map(|d| d.as_str().unwrap_or("").to_string()).collect()).unwrap_or_default()
+        })
+        .collect()
+}
+
+/// Unknown dims of `vi` that have a name become `dim_param`s.
+fn name_dims(vi: &mut ValueInfoProto, names: &[String]) {
+    let Some(TypeValue::TensorType(tt)) = vi.r#type.as_mut().and_then(|t| t.value.as_mut()) else { return };
+    for (d, n) in tt.shape.iter_mut().flat_map(|s| s.dim.iter_mut()).zip(names) {
+        if d.value.is_none() && !n.is_empty() {
+            d.value = Some(DimValue::DimParam(n.clone()));
+        }
+    }
+}
+
 impl Exporter<'_> {
     fn error(&mut self, loc: &Location, m: String) {
         self.errors.push(Diagnostic::error(loc.clone(), m));
@@ -112,16 +133,21 @@ impl Exporter<'_> {
         let returned: Vec<Value> = ret.map(|r| body.op(r).operands().to_vec()).unwrap_or_default();
         let res_names = names_of(body, f, "res_attrs", returned.len(), "output_");
         let mut input = vec![];
-        for (a, n) in args.iter().zip(&arg_names) {
+        for ((a, n), dims) in args.iter().zip(&arg_names).zip(dims_of(body, f, "arg_attrs", args.len())) {
             let n = self.fresh(n);
             self.names.insert(*a, n.clone());
-            input.push(self.value_info(&n, body.value_type(*a)));
+            let mut vi = self.value_info(&n, body.value_type(*a));
+            name_dims(&mut vi, &dims);
+            input.push(vi);
         }
         // Reserve the output names, so intermediate values do not take them.
         for n in &res_names {
             self.used.insert(n.clone());
         }
         let mut g = self.graph(entry, &sym, &returned, &res_names);
+        for (vi, dims) in g.output.iter_mut().zip(dims_of(body, f, "res_attrs", returned.len())) {
+            name_dims(vi, &dims);
+        }
         g.input = input;
         g
     }

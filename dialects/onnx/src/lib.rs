@@ -15,6 +15,7 @@ pub mod op_table;
 pub mod proto;
 pub mod shape_operands;
 pub mod sparse;
+pub mod symbolic_dims;
 pub mod table;
 pub mod text;
 pub mod types;

@@ -185,3 +185,22 @@ func.func @more_rules(%d: tensor<3x5x5xf64>, %a: tensor<2x1x4x5xf32>, %b: tensor
   "test.use"(%0, %1, %2, %3, %4, %5, %6, %7#0, %7#1) : (tensor<*xf64>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, none, tensor<*x!onnx.String>, tensor<*x!onnx.String>, none, none) -> ()
   return
 }
+
+// Named dims of the arguments are carried to the results: `batch` through
+// MatMul, Relu, Transpose (where it moves) and a broadcast Add; a dim computed
+// from it (Concat along it: 2·batch) or folded into another (Reshape to
+// [-1, 2]) is `?` with no name.
+// CHECK-LABEL: func.func @named_dims
+// CHECK-SAME: -> (tensor<?x8xf32> {onnx.dims = ["batch", ""], onnx.name = "y"}, tensor<8x?xf32> {onnx.dims = ["", "batch"]}, tensor<?x8xf32>, tensor<?x2xf32>, tensor<?x?x8xf32> {onnx.dims = ["batch", "seq", ""]})
+func.func @named_dims(%x: tensor<?x4xf32> {onnx.dims = ["batch", ""], onnx.name = "x"}, %w: tensor<4x8xf32>, %s: tensor<?x?x8xf32> {onnx.dims = ["batch", "seq", ""]}) -> (tensor<*xf32> {onnx.name = "y"}, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  %m = "onnx.MatMul"(%x, %w) : (tensor<?x4xf32>, tensor<4x8xf32>) -> tensor<*xf32>
+  %r = "onnx.Relu"(%m) : (tensor<*xf32>) -> tensor<*xf32>
+  %t = "onnx.Transpose"(%r) <{perm = array<i64: 1, 0>}> : (tensor<*xf32>) -> tensor<*xf32>
+  %c = "onnx.Concat"(%r, %r) <{axis = 0 : i64}> : (tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
+  %shape = "onnx.Constant"() <{value = dense<[-1, 2]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %f = "onnx.Reshape"(%r, %shape) : (tensor<*xf32>, tensor<2xi64>) -> tensor<*xf32>
+  %one = "onnx.Constant"() <{value = dense<1> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %u = "onnx.Unsqueeze"(%r, %one) : (tensor<*xf32>, tensor<1xi64>) -> tensor<*xf32>
+  %a = "onnx.Add"(%s, %u) : (tensor<?x?x8xf32>, tensor<*xf32>) -> tensor<*xf32>
+  return %r, %t, %c, %f, %a : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
+}
