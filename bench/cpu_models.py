@@ -182,6 +182,15 @@ def lstm2(seq=32, batch=1, inp=128, hid=256):
 MODELS = {"mobilenetv2": mobilenetv2, "resnet18": resnet18, "transformer": transformer, "mlp": mlp, "lstm2": lstm2}
 
 
+def setup(keep, prefix):
+    """Builds the tools if they are missing; the folder for the models (`keep`, or a new temporary one)."""
+    if not os.path.exists(NPU_RUN):
+        subprocess.run(["cargo", "build", "--release", "-q", "-p", "tools"], cwd=ROOT, check=True)
+    d = keep or tempfile.mkdtemp(prefix=prefix)
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
 def ort_median(path, feeds, runs):
     import onnxruntime as ort
 
@@ -218,10 +227,7 @@ def main():
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--keep")
     a = ap.parse_args()
-    if not os.path.exists(NPU_RUN):
-        subprocess.run(["cargo", "build", "--release", "-q", "-p", "tools"], cwd=ROOT, check=True)
-    d = a.keep or tempfile.mkdtemp(prefix="npu-bench-")
-    os.makedirs(d, exist_ok=True)
+    d = setup(a.keep, "npu-bench-")
     rows = []
     print(f"{'model':<12} {'ours p50 ms':>12} {'ORT p50 ms':>11} {'ratio':>7} {'compile s':>10}  outputs")
     for name, build in MODELS.items():

@@ -24,7 +24,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 
 import numpy as np
 import onnx
@@ -76,10 +75,7 @@ def main():
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--keep")
     a = ap.parse_args()
-    if not os.path.exists(NPU_RUN):
-        subprocess.run(["cargo", "build", "--release", "-q", "-p", "tools"], cwd=ROOT, check=True)
-    d = a.keep or tempfile.mkdtemp(prefix="npu-models-")
-    os.makedirs(d, exist_ok=True)
+    d = cpu_models.setup(a.keep, "npu-models-")
     bad = []
     print(f"{'model':<17} {'cycles':>11} {'roofline':>11} {'ratio':>6} {'util':>6} {'DRAM MB':>8} {'min MB':>7} {'xmin':>5} {'CPU ops':>9} {'compile s':>9}  outputs")
     runs = [(n, b, False) for n, b in cpu_models.MODELS.items()] + [(n, cpu_models.MODELS[n], True) for n in QUANTIZED]

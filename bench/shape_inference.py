@@ -6,7 +6,7 @@ declared `?` takes any size), in two settings:
 
 - no input values: only the declared input types are known;
 - shape inputs bound: the graph inputs whose values reach an operand that decides
-  a shape (the table in dialects/onnx/src/shape_operands.rs, read from there) are
+  a shape (`npu-translate --list-shape-inputs`, as our own figure binds them) are
   known, as initializers; every other input stays unknown.
 
 Ours is read from the manifests `cargo test --test onnx_node_import` keeps
@@ -19,61 +19,20 @@ import argparse
 import collections
 import os
 import re
+import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NPU_TRANSLATE = os.path.join(ROOT, "target", "release", "npu-translate")
 DEFAULT_DATA = os.path.join(os.environ.get("NPU_CACHE", os.path.expanduser("~/.cache/npu")), "onnx-1.22.0", "node")
 
 
-def shape_operands():
-    """(op, operand positions) rows of onnx::shape_operands::SHAPE_OPERANDS."""
-    src = open(os.path.join(ROOT, "dialects/onnx/src/shape_operands.rs")).read()
-    table = src[src.index("pub const SHAPE_OPERANDS"):]
-    table = table[: table.index("];")]
-    rows = {}
-    for op, pos in re.findall(r'\("onnx\.(\w+)", &\[([\d, ]*)\]\)', table):
-        rows[op] = {int(p) for p in pos.split(",") if p.strip()}
-    return rows
-
-
-def deciding_inputs(graph, rows):
-    """Names of graph inputs whose values flow (through any node, into and out of
-    subgraphs) into a listed operand; Shape and Size read shapes only."""
-    producers = collections.defaultdict(list)  # value -> [(node, operand index)]
-
-    def walk(g):
-        for n in g.node:
-            for i, name in enumerate(n.input):
-                producers[name].append((n, i))
-            for a in n.attribute:
-                for sub in ([a.g] if a.HasField("g") else []) + list(a.graphs):
-                    # Values a subgraph reads from outside flow into its node's outputs.
-                    inner = set()
-                    for m in sub.node:
-                        inner.update(m.input)
-                    for name in inner:
-                        producers[name].append((n, -1))
-                    walk(sub)
-
-    walk(graph)
-    out = []
-    for vi in graph.input:
-        seen, work, found = {vi.name}, [vi.name], False
-        while work and not found:
-            v = work.pop()
-            for n, i in producers.get(v, []):
-                if n.domain in ("", "ai.onnx") and i in rows.get(n.op_type, ()):
-                    found = True
-                    break
-                if n.op_type in ("Shape", "Size"):
-                    continue
-                for o in n.output:
-                    if o and o not in seen:
-                        seen.add(o)
-                        work.append(o)
-        if found:
-            out.append(vi.name)
-    return out
+def shape_inputs(model_path):
+    """The graph inputs whose values decide shapes, as our importer names them
+    (`npu-translate --list-shape-inputs`: the table in
+    dialects/onnx/src/shape_operands.rs, followed through the graph)."""
+    out = subprocess.run([NPU_TRANSLATE, "--import-onnx", model_path, "--list-shape-inputs"], capture_output=True, text=True)
+    return set(out.stdout.split()) if out.returncode == 0 else set()
 
 
 def agrees(declared, inferred):
@@ -98,14 +57,14 @@ def agrees(declared, inferred):
     return True
 
 
-def onnx_infers(model_dir, rows, bind):
+def onnx_infers(model_dir, bind):
     import onnx
     from onnx import numpy_helper, shape_inference
 
     m = onnx.load(os.path.join(model_dir, "model.onnx"))
     declared = [onnx.TypeProto.FromString(o.type.SerializeToString()) for o in m.graph.output]
     if bind:
-        names = set(deciding_inputs(m.graph, rows))
+        names = shape_inputs(os.path.join(model_dir, "model.onnx"))
         inits = {t.name for t in m.graph.initializer}
         inputs = [i for i in m.graph.input if i.name not in inits]
         for k, vi in enumerate(inputs):
@@ -141,7 +100,8 @@ def main():
     ap.add_argument("--data", default=DEFAULT_DATA)
     ap.add_argument("--failures", action="store_true", help="list our failures with shape inputs bound")
     args = ap.parse_args()
-    rows = shape_operands()
+    if not os.path.exists(NPU_TRANSLATE):
+        subprocess.run(["cargo", "build", "--release", "-q", "-p", "tools"], cwd=ROOT, check=True)
     plain, bound = ours("node-infer.manifest"), ours("node-infer-shape-bound.manifest")
     # The tests our importer takes as the default domain (others fail to import there).
     tests = sorted(n for n, o in plain.items() if not o.startswith("import:"))
@@ -150,8 +110,8 @@ def main():
         d = os.path.join(args.data, n)
         counts["ours"][0] += plain[n] == "match"
         counts["ours"][1] += bound[n] == "match"
-        counts["onnx"][0] += onnx_infers(d, rows, False)
-        counts["onnx"][1] += onnx_infers(d, rows, True)
+        counts["onnx"][0] += onnx_infers(d, False)
+        counts["onnx"][1] += onnx_infers(d, True)
     total = len(tests)
     print(f"ONNX 1.22.0 node tests of the default domain that import: {total}")
     print("| inference | no input values | shape inputs bound |")

@@ -20,6 +20,7 @@ pub mod dominance;
 pub mod equivalence;
 pub mod expected;
 pub mod float;
+pub mod function_like;
 pub mod lexer;
 pub mod location;
 pub mod parser;

@@ -54,19 +54,11 @@ fn name_result_dims(ctx: &ir::Context, body: &mut Body, f: OpId) {
     let Some(ret) = body.last_op(entry).filter(|r| body.name(*r).as_str() == "func.return") else { return };
     let names = onnx::symbolic_dims::propagate(ctx, body, f);
     let returned = body.op(ret).operands().to_vec();
-    if names.is_empty() || !returned.iter().any(|v| names.contains_key(v)) {
-        return;
-    }
-    let mut res_attrs: Vec<ir::Attribute> = body.op(f).properties.get("res_attrs").and_then(|a| a.as_array()).map(|a| a.to_vec()).unwrap_or_default();
-    res_attrs.resize(returned.len(), ir::Attribute::new(ir::attributes::AttrData::Dict(Default::default())));
     for (k, v) in returned.iter().enumerate() {
         let Some(dims) = names.get(v) else { continue };
-        let mut d = res_attrs[k].as_dict().cloned().unwrap_or_default();
         let list = dims.iter().map(|n| ir::Attribute::string(n.as_deref().unwrap_or(""))).collect();
-        d.set(ctx.ident("onnx.dims"), ir::Attribute::new(ir::attributes::AttrData::Array(list)));
-        res_attrs[k] = ir::Attribute::new(ir::attributes::AttrData::Dict(d));
+        ir::function_like::set_io_attr(ctx, body, f, ir::function_like::Io::Result, k, returned.len(), "onnx.dims", ir::Attribute::new(ir::attributes::AttrData::Array(list)));
     }
-    body.op_mut(f).properties.set(ctx.ident("res_attrs"), ir::Attribute::new(ir::attributes::AttrData::Array(res_attrs)));
 }
 
 impl Pass for ShapeInference {
@@ -100,9 +92,10 @@ impl Pass for ShapeInference {
                 break;
             }
         }
-        // Function results follow what is returned, where that is more precise.
+        // Function results follow what is returned, where that is more precise, and carry its named dims.
         let funcs: Vec<OpId> = cx.body.walk_preorder(root).into_iter().filter(|o| cx.body.name(*o).as_str() == "func.func").collect();
         for f in funcs {
+            name_result_dims(ctx, cx.body, f);
             let Some(entry) = cx.body.entry_block(f) else { continue };
             let Some(ret) = cx.body.last_op(entry) else { continue };
             if cx.body.name(ret).as_str() != "func.return" {
@@ -118,11 +111,6 @@ impl Pass for ShapeInference {
                 let fty = ctx.intern_type(TypeData::Function { inputs: ins, results: new });
                 cx.body.op_mut(f).properties.set(ctx.ident("function_type"), ir::Attribute::type_attr(fty));
             }
-        }
-        // Named dims of the arguments carried to the results (`onnx.dims`, as the arguments say them).
-        let funcs: Vec<OpId> = cx.body.walk_preorder(root).into_iter().filter(|o| cx.body.name(*o).as_str() == "func.func").collect();
-        for f in funcs {
-            name_result_dims(ctx, cx.body, f);
         }
         cx.stat("num-refined", "Result types made more precise or ops folded", total);
         cx.stat("num-folded", "Ops folded to constants or operands", folded);

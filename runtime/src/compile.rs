@@ -233,13 +233,11 @@ pub(crate) fn specialize(model: &[u8], path: Option<&std::path::Path>, given: &H
     let first = import(&ctx, &proto, path, &dims, vec![])?;
     let f = func_of(&first.body, first.module).ok_or("the model has no graph")?;
     let (declared, _) = signature(&ctx, &first.body, f)?;
-    let entry = first.body.region_blocks(first.body.op(f).regions()[0])[0];
+    let deciding: Vec<usize> = onnx::shape_operands::deciding_inputs(&first.body, f, LOWERING_CONSTANTS).into_iter().map(|(k, _)| k).collect();
     let mut bound = Vec::new();
-    for (i, a) in first.body.block_args(entry).iter().enumerate() {
-        let name = &declared[i].name;
-        let shape_like = onnx::shape_operands::decides_shapes(&first.body, *a, onnx::shape_operands::SHAPE_OPERANDS)
-            || first.body.uses(*a).iter().any(|u| onnx::shape_operands::is_listed(LOWERING_CONSTANTS, first.body.name(u.op).as_str(), u.index as usize));
-        if let (true, Some(t)) = (shape_like || opts.bind.contains(name), given.get(name)) {
+    for (i, spec) in declared.iter().enumerate() {
+        let name = &spec.name;
+        if let (true, Some(t)) = (deciding.contains(&i) || opts.bind.contains(name), given.get(name)) {
             bound.push((name.clone(), t.to_proto(name)));
         }
     }

@@ -129,16 +129,8 @@ fn inference_outcome(ctx: &ir::Context, reg: &ir::pass::PassRegistry, dir: &std:
 fn shape_deciding_inputs(ctx: &ir::Context, bytes: &[u8], path: &std::path::Path) -> Vec<String> {
     let opts = onnx::import::ImportOptions { model_path: Some(path.to_path_buf()), ..Default::default() };
     let Ok(m) = onnx::import::import_model(ctx, bytes, &opts) else { return vec![] };
-    let b = &m.body;
-    let Some(f) = b.block_ops(b.entry_block(m.module).unwrap()).next() else { return vec![] };
-    let arg_attrs = b.op(f).properties.get("arg_attrs").and_then(|a| a.as_array()).map(|a| a.to_vec()).unwrap_or_default();
-    let entry = b.entry_block(f).unwrap();
-    b.block_args(entry)
-        .iter()
-        .enumerate()
-        .filter(|(_, a)| onnx::shape_operands::decides_shapes(b, **a, onnx::shape_operands::SHAPE_OPERANDS))
-        .filter_map(|(k, _)| arg_attrs.get(k)?.as_dict()?.get("onnx.name")?.as_str().map(str::to_string))
-        .collect()
+    let Some(f) = m.body.block_ops(m.body.entry_block(m.module).unwrap()).next() else { return vec![] };
+    onnx::shape_operands::deciding_inputs(&m.body, f, &[]).into_iter().map(|(_, n)| n).collect()
 }
 
 /// The tensor inputs of `test_data_set_0`, named after the graph inputs they feed

@@ -8,6 +8,7 @@
 //! `split`, `pads`, Slice's bounds, Clip's `min`/`max`, ...) goes back to being
 //! that attribute. The mapping comes from the operator table, not per-op code.
 
+use ir::function_like::{io_attr, Io};
 use crate::proto::{
     attribute_type as at, AttributeProto, DimValue, Dimension, ElemTypeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto,
     TensorProto, TensorShapeProto, TensorTypeProto, TypeProto, TypeValue, ValueInfoProto,
@@ -70,22 +71,16 @@ pub fn export_module(ctx: &Context, body: &Body, module: OpId) -> Result<ModelPr
     })
 }
 
-/// `onnx.name` of each entry of a function's `arg_attrs` / `res_attrs`.
-fn names_of(body: &Body, f: OpId, key: &str, n: usize, fallback: &str) -> Vec<String> {
-    let dicts = body.op(f).properties.get(key).and_then(|a| a.as_array()).map(|a| a.to_vec()).unwrap_or_default();
-    (0..n)
-        .map(|i| {
-            dicts.get(i).and_then(|d| d.as_dict()).and_then(|d| d.get("onnx.name")).and_then(|a| a.as_str()).map(str::to_string).unwrap_or_else(|| format!("{}{}", fallback, i))
-        })
-        .collect()
+/// `onnx.name` of each of a function's `n` arguments or results (`fallback<i>` when unnamed).
+fn names_of(body: &Body, f: OpId, io: Io, n: usize, fallback: &str) -> Vec<String> {
+    (0..n).map(|i| io_attr(body, f, io, i, "onnx.name").and_then(|a| a.as_str()).map(str::to_string).unwrap_or_else(|| format!("{}{}", fallback, i))).collect()
 }
 
-/// `onnx.dims` (a name per dim, "" for none) of each entry of `arg_attrs` / `res_attrs`.
-fn dims_of(body: &Body, f: OpId, key: &str, n: usize) -> Vec<Vec<String>> {
-    let dicts = body.op(f).properties.get(key).and_then(|a| a.as_array()).map(|a| a.to_vec()).unwrap_or_default();
+/// `onnx.dims` (a name per dim, "" for none) of each of a function's `n` arguments or results.
+fn dims_of(body: &Body, f: OpId, io: Io, n: usize) -> Vec<Vec<String>> {
     (0..n)
         .map(|i| {
-            let dims = dicts.get(i).and_then(|d| d.as_dict()).and_then(|d| d.get("onnx.dims")).and_then(|a| a.as_array());
+            let dims = io_attr(body, f, io, i, "onnx.dims").and_then(|a| a.as_array());
             dims.map(|a| a.iter().map(|d| d.as_str().unwrap_or("").to_string()).collect()).unwrap_or_default()
         })
         .collect()
@@ -128,12 +123,12 @@ impl Exporter<'_> {
             return GraphProto::default();
         };
         let args = body.block_args(entry).to_vec();
-        let arg_names = names_of(body, f, "arg_attrs", args.len(), "input_");
+        let arg_names = names_of(body, f, Io::Arg, args.len(), "input_");
         let ret = body.last_op(entry);
         let returned: Vec<Value> = ret.map(|r| body.op(r).operands().to_vec()).unwrap_or_default();
-        let res_names = names_of(body, f, "res_attrs", returned.len(), "output_");
+        let res_names = names_of(body, f, Io::Result, returned.len(), "output_");
         let mut input = vec![];
-        for ((a, n), dims) in args.iter().zip(&arg_names).zip(dims_of(body, f, "arg_attrs", args.len())) {
+        for ((a, n), dims) in args.iter().zip(&arg_names).zip(dims_of(body, f, Io::Arg, args.len())) {
             let n = self.fresh(n);
             self.names.insert(*a, n.clone());
             let mut vi = self.value_info(&n, body.value_type(*a));
@@ -145,7 +140,7 @@ impl Exporter<'_> {
             self.used.insert(n.clone());
         }
         let mut g = self.graph(entry, &sym, &returned, &res_names);
-        for (vi, dims) in g.output.iter_mut().zip(dims_of(body, f, "res_attrs", returned.len())) {
+        for (vi, dims) in g.output.iter_mut().zip(dims_of(body, f, Io::Result, returned.len())) {
             name_dims(vi, &dims);
         }
         g.input = input;

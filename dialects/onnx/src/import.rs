@@ -278,13 +278,7 @@ impl<'a> Importer<'a> {
         for t in &g.initializer {
             let loc = Location::new(ir::location::LocData::Name { name: t.name.clone().unwrap_or_default(), child: None });
             match types::tensor_attr(self.ctx, t, self.opts.model_path.as_deref().and_then(Path::parent), self.opts.resource_threshold, &mut self.resources) {
-                Ok(a) => {
-                    let ty = a.typ().cloned().unwrap();
-                    let st = OperationState::new(self.ctx.op_name("onnx.Constant"), loc).property(self.ctx.ident("value"), a).results(&[ty]);
-                    let op = self.body.build(st, InsertPoint::AtEnd(block));
-                    let v = self.body.op(op).result(0);
-                    self.scopes.last_mut().unwrap().insert(t.name.clone().unwrap_or_default(), v);
-                }
+                Ok(a) => self.named_constant(t.name.clone().unwrap_or_default(), loc, a, block),
                 Err(e) => self.err(loc, format!("initializer '{}': {}", t.name.as_deref().unwrap_or(""), e)),
             }
         }
@@ -292,13 +286,7 @@ impl<'a> Importer<'a> {
             let name = sp.values.as_ref().and_then(|v| v.name.clone()).unwrap_or_default();
             let loc = Location::new(ir::location::LocData::Name { name: name.clone(), child: None });
             match crate::sparse::sparse_tensor_attr(self.ctx, sp, self.opts.model_path.as_deref().and_then(Path::parent), &mut self.resources) {
-                Ok(a) => {
-                    let ty = a.typ().cloned().unwrap();
-                    let st = OperationState::new(self.ctx.op_name("onnx.Constant"), loc).property(self.ctx.ident("value"), a).results(&[ty]);
-                    let op = self.body.build(st, InsertPoint::AtEnd(block));
-                    let v = self.body.op(op).result(0);
-                    self.scopes.last_mut().unwrap().insert(name, v);
-                }
+                Ok(a) => self.named_constant(name, loc, a, block),
                 Err(e) => self.err(loc, format!("sparse initializer '{}': {}", name, e)),
             }
         }
@@ -317,6 +305,15 @@ impl<'a> Importer<'a> {
             }
         }
         Some(vals)
+    }
+
+    /// An initializer: an `onnx.Constant` of `value` at the end of `block`, known by `name`.
+    fn named_constant(&mut self, name: String, loc: Location, value: Attribute, block: Block) {
+        let ty = value.typ().cloned().unwrap();
+        let st = OperationState::new(self.ctx.op_name("onnx.Constant"), loc).property(self.ctx.ident("value"), value).results(&[ty]);
+        let op = self.body.build(st, InsertPoint::AtEnd(block));
+        let v = self.body.op(op).result(0);
+        self.scopes.last_mut().unwrap().insert(name, v);
     }
 
     fn import_node(&mut self, node: &NodeProto, index: usize, block: Block, novalue: &mut Option<Value>) {

@@ -5,7 +5,8 @@
 //! ONNX Runtime knows them when it runs), and the conformance figures count
 //! inference with them bound and every other input unknown.
 
-use ir::{Body, Value};
+use ir::function_like::{io_attr, Io};
+use ir::{Body, OpId, Value};
 
 /// `(op, operand positions)`: operands whose values decide a result's shape.
 pub const SHAPE_OPERANDS: &[(&str, &[usize])] = &[
@@ -80,4 +81,19 @@ pub fn decides_shapes(body: &Body, v: Value, table: &[(&str, &[usize])]) -> bool
         }
     }
     false
+}
+
+/// The arguments of `func` (an imported graph) whose values decide shapes: by
+/// `SHAPE_OPERANDS` through any chain of ops, or by feeding an operand listed in
+/// `direct` themselves (a caller's operands that must be constant for other
+/// reasons). Each is `(argument index, ONNX input name)`.
+pub fn deciding_inputs(body: &Body, func: OpId, direct: &[(&str, &[usize])]) -> Vec<(usize, String)> {
+    let Some(entry) = body.entry_block(func) else { return vec![] };
+    let name = |k: usize| io_attr(body, func, Io::Arg, k, "onnx.name").and_then(|n| n.as_str()).unwrap_or("").to_string();
+    body.block_args(entry)
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| decides_shapes(body, **a, SHAPE_OPERANDS) || body.uses(**a).iter().any(|u| is_listed(direct, body.name(u.op).as_str(), u.index as usize)))
+        .map(|(k, _)| (k, name(k)))
+        .collect()
 }

@@ -7,6 +7,7 @@
 //! (2·batch, batch·seq) equals no probe and stays `?` without a name.
 
 use crate::infer::infer;
+use ir::function_like::{io_attr, Io};
 use ir::types::{Type, TypeData, DYNAMIC};
 use ir::{Body, Context, OpId, Value};
 use std::collections::HashMap;
@@ -20,9 +21,8 @@ pub fn propagate(ctx: &Context, body: &mut Body, func: OpId) -> HashMap<Value, D
     let mut names: Vec<String> = vec![];
     let mut sym: HashMap<Value, Vec<Option<usize>>> = HashMap::new();
     let Some(entry) = body.entry_block(func) else { return HashMap::new() };
-    let arg_attrs = body.op(func).properties.get("arg_attrs").and_then(|a| a.as_array()).map(|a| a.to_vec()).unwrap_or_default();
     for (i, a) in body.block_args(entry).to_vec().into_iter().enumerate() {
-        let Some(dims) = arg_attrs.get(i).and_then(|d| d.as_dict()).and_then(|d| d.get("onnx.dims")).and_then(|d| d.as_array()) else { continue };
+        let Some(dims) = io_attr(body, func, Io::Arg, i, "onnx.dims").and_then(|d| d.as_array()) else { continue };
         let Some(shape) = body.value_type(a).shape().map(<[i64]>::to_vec) else { continue };
         let ids: Vec<Option<usize>> = shape
             .iter()

@@ -232,11 +232,17 @@ fn binary(_: &Npu, body: &Body, op: OpId) -> Result<(), String> {
     Ok(())
 }
 
-fn pool(_: &Npu, body: &Body, op: OpId) -> Result<(), String> {
+/// A pool's input must be a static batch-1 NCHW f32 tensor.
+fn batch1_2d_pool(body: &Body, op: OpId) -> Result<(), String> {
     let x = static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
     if x.len() != 4 || x[0] != 1 {
         return Err("not a batch-1 2-D pool".into());
     }
+    Ok(())
+}
+
+fn pool(_: &Npu, body: &Body, op: OpId) -> Result<(), String> {
+    batch1_2d_pool(body, op)?;
     no_auto_pad(body, op)?;
     if int_attr(body, op, "ceil_mode", 0) != 0 {
         return Err("ceil_mode".into());
@@ -259,11 +265,7 @@ fn pool(_: &Npu, body: &Body, op: OpId) -> Result<(), String> {
 }
 
 fn global_pool(_: &Npu, body: &Body, op: OpId) -> Result<(), String> {
-    let x = static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
-    if x.len() != 4 || x[0] != 1 {
-        return Err("not a batch-1 2-D pool".into());
-    }
-    Ok(())
+    batch1_2d_pool(body, op)
 }
 
 /// `[1, C, 1, 1]` → `[1, C]`: the same bytes in NCHW and NHWC.

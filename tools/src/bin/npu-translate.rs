@@ -63,6 +63,11 @@ struct Args {
     /// shape=shape.pb`, repeatable): it becomes a constant, so shapes it carries fold.
     #[arg(long = "bind-input")]
     bind_inputs: Vec<String>,
+    /// With --import-onnx: print the graph inputs whose values decide shapes
+    /// (Reshape targets, Resize scales, Reduce axes, … directly or through other
+    /// ops), one name a line, instead of the IR: bind them to get static shapes.
+    #[arg(long = "list-shape-inputs")]
+    list_shape_inputs: bool,
     /// Tensors of at least this many bytes become dense_resource blobs.
     #[arg(long = "resource-threshold", default_value_t = 1024)]
     resource_threshold: usize,
@@ -155,6 +160,12 @@ fn main() -> ExitCode {
         Ok(m) => m,
         Err(diags) => return report(&sm, &diags, "importing", &args.input),
     };
+    if args.list_shape_inputs {
+        let b = &imported.body;
+        let Some(f) = b.entry_block(imported.module).and_then(|e| b.block_ops(e).next()) else { return ExitCode::SUCCESS };
+        let names: String = onnx::shape_operands::deciding_inputs(b, f, &[]).into_iter().map(|(_, n)| n + "\n").collect();
+        return write(&args.output, names.as_bytes());
+    }
     let emit = args.emit.clone().unwrap_or_else(|| "mlir".into());
     if emit == "none" {
         return ExitCode::SUCCESS;
