@@ -5,91 +5,146 @@
 use crate::types::FloatKind;
 
 /// Converts an `f64` to the bits of `kind`, rounding to nearest even.
-/// `None` for formats we do not convert decimals into (f80, f128, f8).
+/// `None` for formats we do not convert decimals into (f80, f128, the narrow floats).
 pub fn f64_to_bits(v: f64, kind: FloatKind) -> Option<u64> {
     Some(match kind {
         FloatKind::F64 => v.to_bits(),
         FloatKind::F32 => (v as f32).to_bits() as u64,
-        FloatKind::F16 => f32_to_small(v as f32, 5, 10) as u64,
-        FloatKind::BF16 => f32_to_small(v as f32, 8, 7) as u64,
+        FloatKind::F16 => half::f16::from_f32(f32_round_to_odd(v)).to_bits() as u64,
+        FloatKind::BF16 => half::bf16::from_f32(f32_round_to_odd(v)).to_bits() as u64,
         FloatKind::TF32 => ((v as f32).to_bits() as u64) & 0xFFFF_E000,
         _ => return None,
     })
 }
 
-/// Converts bits of `kind` to `f64` (exact for every supported kind).
+/// `v` as an f32 rounded to odd (truncated, then the last bit set if anything
+/// was cut off): rounding that to a format of at most 22 bits of precision
+/// (f16, bf16) is the correctly rounded `v`, where `v as f32` would round twice.
+fn f32_round_to_odd(v: f64) -> f32 {
+    let f = v as f32;
+    if !f.is_finite() || f as f64 == v {
+        return f;
+    }
+    let mut b = f.to_bits();
+    if (f as f64).abs() > v.abs() {
+        b -= 1;
+    }
+    f32::from_bits(b | 1)
+}
+
+/// Converts bits of `kind` to `f64`: exact for every kind but f80 and f128 (`None`).
 pub fn bits_to_f64(bits: u64, kind: FloatKind) -> Option<f64> {
     Some(match kind {
         FloatKind::F64 => f64::from_bits(bits),
         FloatKind::F32 | FloatKind::TF32 => f32::from_bits(bits as u32) as f64,
-        FloatKind::F16 => small_to_f32(bits as u16, 5, 10) as f64,
-        FloatKind::BF16 => f32::from_bits((bits as u32) << 16) as f64,
-        _ => return None,
+        FloatKind::F16 => half::f16::from_bits(bits as u16).to_f64(),
+        FloatKind::BF16 => half::bf16::from_bits(bits as u16).to_f64(),
+        FloatKind::F80 | FloatKind::F128 => return None,
+        _ => MiniFormat::of(kind)?.decode(bits as u8),
     })
 }
 
-/// Round-to-nearest-even conversion of an f32 to a float with `eb` exponent and `mb` mantissa bits.
-fn f32_to_small(x: f32, eb: u32, mb: u32) -> u16 {
-    if eb == 8 {
-        // bf16: truncate with rounding of the low 16 bits.
-        let b = x.to_bits();
-        if x.is_nan() {
-            return ((b >> 16) | 0x40) as u16;
-        }
-        let round = 0x7FFF + ((b >> 16) & 1);
-        return ((b + round) >> 16) as u16;
-    }
-    let b = x.to_bits();
-    let sign = ((b >> 31) as u16) << 15;
-    let exp = ((b >> 23) & 0xFF) as i32;
-    let man = b & 0x7F_FFFF;
-    let bias = (1 << (eb - 1)) - 1;
-    let max_exp = (1 << eb) - 1;
-    if exp == 0xFF {
-        return sign | ((max_exp as u16) << mb) | if man != 0 { 1 << (mb - 1) } else { 0 };
-    }
-    let e = exp - 127 + bias;
-    if e >= max_exp {
-        return sign | ((max_exp as u16) << mb);
-    }
-    if e <= 0 {
-        if e < -(mb as i32) {
-            return sign;
-        }
-        let m = man | 0x80_0000;
-        let shift = (14 - e) as u32 + (23 - mb - 13);
-        let shift = shift.min(31);
-        let half = 1u32 << (shift - 1);
-        let mut r = m >> shift;
-        let rem = m & ((1 << shift) - 1);
-        if rem > half || (rem == half && (r & 1) == 1) {
-            r += 1;
-        }
-        return sign | r as u16;
-    }
-    let shift = 23 - mb;
-    let mut r = ((e as u32) << mb) | (man >> shift);
-    let rem = man & ((1 << shift) - 1);
-    let half = 1 << (shift - 1);
-    if rem > half || (rem == half && (r & 1) == 1) {
-        r += 1;
-    }
-    sign | r as u16
+/// Which codes of a narrow float are NaN (and infinity).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MiniNan {
+    /// IEEE-like: the all-ones exponent is infinity (mantissa 0) or NaN.
+    Ieee,
+    /// Every bit but the sign set is NaN; no infinity (the `FN` formats).
+    AllOnes,
+    /// The code of negative zero is the one NaN; no infinity, no -0 (the `FNUZ` formats).
+    NegativeZero,
+    /// No NaN and no infinity.
+    None,
 }
 
-fn small_to_f32(h: u16, eb: u32, mb: u32) -> f32 {
-    let sign = if h >> 15 != 0 { -1.0f32 } else { 1.0 };
-    let max_exp = (1u32 << eb) - 1;
-    let exp = ((h as u32) >> mb) & max_exp;
-    let man = (h as u32) & ((1 << mb) - 1);
-    let bias = (1i32 << (eb - 1)) - 1;
-    if exp == max_exp {
-        return if man == 0 { sign * f32::INFINITY } else { f32::NAN };
+/// An 8- or 4-bit float format (OCP / ONNX): its fields and special codes.
+/// One row per format in [`MINI_FORMATS`]; the CPU lowering's casts and the host
+/// decoder both read it, so the compiled code and the comparison agree.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MiniFormat {
+    pub kind: FloatKind,
+    pub exp_bits: u32,
+    pub man_bits: u32,
+    pub bias: i32,
+    /// Has a sign bit (all but E8M0).
+    pub signed: bool,
+    /// Exponent 0 is subnormal (all but E8M0, where it is 2^-127).
+    pub subnormals: bool,
+    pub nan: MiniNan,
+    /// The largest finite magnitude's code, and its value.
+    pub max_code: u8,
+    pub max_value: f64,
+    /// The code (without sign) an out-of-range value becomes without saturation: inf or NaN.
+    pub overflow_code: u8,
+    /// The NaN code a cast writes (E2M1 has no NaN: a positive NaN becomes -0,
+    /// a negative one +0, as ONNX's reference through ml_dtypes writes them).
+    pub nan_code: u8,
+}
+
+macro_rules! mini {
+    ($k:ident, $e:expr, $m:expr, $bias:expr, $signed:expr, $sub:expr, $nan:ident, $maxc:expr, $maxv:expr, $over:expr, $nanc:expr) => {
+        MiniFormat { kind: FloatKind::$k, exp_bits: $e, man_bits: $m, bias: $bias, signed: $signed, subnormals: $sub, nan: MiniNan::$nan, max_code: $maxc, max_value: $maxv, overflow_code: $over, nan_code: $nanc }
+    };
+}
+
+/// kind, exponent bits, mantissa bits, bias, signed, subnormals, NaN codes, largest code and value, overflow code, NaN code.
+pub const MINI_FORMATS: [MiniFormat; 6] = [
+    mini!(F8E4M3FN, 4, 3, 7, true, true, AllOnes, 0x7E, 448.0, 0x7F, 0x7F),
+    mini!(F8E4M3FNUZ, 4, 3, 8, true, true, NegativeZero, 0x7F, 240.0, 0x80, 0x80),
+    mini!(F8E5M2, 5, 2, 15, true, true, Ieee, 0x7B, 57344.0, 0x7C, 0x7E),
+    mini!(F8E5M2FNUZ, 5, 2, 16, true, true, NegativeZero, 0x7F, 57344.0, 0x80, 0x80),
+    mini!(F8E8M0FNU, 8, 0, 127, false, false, AllOnes, 0xFE, 1.7014118346046923e38, 0xFF, 0xFF),
+    mini!(F4E2M1FN, 2, 1, 1, true, true, None, 0x7, 6.0, 0x7, 0x8),
+];
+
+impl MiniFormat {
+    pub fn of(kind: FloatKind) -> Option<MiniFormat> {
+        MINI_FORMATS.iter().copied().find(|f| f.kind == kind)
     }
-    if exp == 0 {
-        return sign * (man as f32) * 2f32.powi(1 - bias - mb as i32);
+    /// Bits per element (8 or 4).
+    pub fn width(&self) -> u32 {
+        self.signed as u32 + self.exp_bits + self.man_bits
     }
-    sign * (1.0 + man as f32 / (1u32 << mb) as f32) * 2f32.powi(exp as i32 - bias)
+    /// The `FNUZ` formats: one NaN at -0, no infinity.
+    pub fn fnuz(&self) -> bool {
+        self.nan == MiniNan::NegativeZero
+    }
+    /// The code's value (bits above the width are ignored), exactly.
+    pub fn decode(&self, code: u8) -> f64 {
+        let w = self.width();
+        let code = (code as u32) & ((1 << w) - 1);
+        let sign_bit = if self.signed { code >> (w - 1) } else { 0 };
+        let mag = code & ((1 << (self.exp_bits + self.man_bits)) - 1);
+        let exp = mag >> self.man_bits;
+        let man = mag & ((1 << self.man_bits) - 1);
+        let all_exp = (1 << self.exp_bits) - 1;
+        match self.nan {
+            MiniNan::AllOnes if mag == (1 << (self.exp_bits + self.man_bits)) - 1 => return f64::NAN,
+            MiniNan::NegativeZero if sign_bit == 1 && mag == 0 => return f64::NAN,
+            MiniNan::Ieee if exp == all_exp => return if man == 0 { if sign_bit == 1 { f64::NEG_INFINITY } else { f64::INFINITY } } else { f64::NAN },
+            _ => {}
+        }
+        let m = self.man_bits as i32;
+        let v = if exp == 0 && self.subnormals {
+            man as f64 * 2f64.powi(1 - self.bias - m)
+        } else {
+            (man + (1 << self.man_bits)) as f64 * 2f64.powi(exp as i32 - self.bias - m)
+        };
+        if sign_bit == 1 {
+            -v
+        } else {
+            v
+        }
+    }
+    /// The code with the unused high bits cleared and every NaN as `nan_code`:
+    /// two codes are the same value (or both NaN) exactly when these are equal.
+    pub fn canonical(&self, code: u8) -> u8 {
+        if self.nan != MiniNan::None && self.decode(code).is_nan() {
+            self.nan_code
+        } else {
+            code & ((1u16 << self.width()) - 1) as u8
+        }
+    }
 }
 
 /// Parses a decimal float literal into the bits of `kind`.
@@ -180,10 +235,58 @@ mod tests {
     }
     #[test]
     fn half_conversions_round_trip() {
-        for h in [0x3C00u16, 0x0001, 0x7BFF, 0x8000, 0x3555] {
-            let v = small_to_f32(h, 5, 10);
-            assert_eq!(f32_to_small(v, 5, 10), h, "{:#x}", h);
+        for h in [0x3C00u64, 0x0001, 0x7BFF, 0x8000, 0x3555] {
+            let v = bits_to_f64(h, FloatKind::F16).unwrap();
+            assert_eq!(f64_to_bits(v, FloatKind::F16), Some(h), "{:#x}", h);
         }
         assert_eq!(f64_to_bits(1.0, FloatKind::BF16), Some(0x3F80));
+        // Rounded once from f64 (through f32 it would round twice, to 0x3F81).
+        assert_eq!(f64_to_bits(1.0 + 2f64.powi(-8) + 2f64.powi(-30), FloatKind::BF16), Some(0x3F81));
+        assert_eq!(f64_to_bits(1.0 + 2f64.powi(-8), FloatKind::BF16), Some(0x3F80));
+        assert_eq!(f64_to_bits(-(1.0 + 2f64.powi(-8) + 2f64.powi(-30)), FloatKind::BF16), Some(0xBF81));
+        assert_eq!(f64_to_bits(1.0 + 2f64.powi(-11) + 2f64.powi(-40), FloatKind::F16), Some(0x3C01));
+        assert_eq!(f64_to_bits(1.0 + 2f64.powi(-11), FloatKind::F16), Some(0x3C00));
+        assert_eq!(f64_to_bits(1e6, FloatKind::F16), Some(0x7C00));
+        assert_eq!(f64_to_bits(1e-30, FloatKind::BF16), f64_to_bits(1e-30f32 as f64, FloatKind::BF16));
     }
+    #[test]
+    fn narrow_floats_decode_exactly() {
+        let d = |k, c: u8| bits_to_f64(c as u64, k).unwrap();
+        use FloatKind::*;
+        assert_eq!(d(F8E4M3FN, 0x7E), 448.0);
+        assert_eq!(d(F8E4M3FN, 0x01), 2f64.powi(-9));
+        assert_eq!(d(F8E4M3FN, 0x38), 1.0);
+        assert_eq!(d(F8E4M3FN, 0xB8), -1.0);
+        assert!(d(F8E4M3FN, 0x7F).is_nan() && d(F8E4M3FN, 0xFF).is_nan());
+        assert_eq!(d(F8E4M3FNUZ, 0x7F), 240.0);
+        assert_eq!(d(F8E4M3FNUZ, 0x01), 2f64.powi(-10));
+        assert!(d(F8E4M3FNUZ, 0x80).is_nan());
+        assert_eq!(d(F8E5M2, 0x7B), 57344.0);
+        assert_eq!(d(F8E5M2, 0x7C), f64::INFINITY);
+        assert_eq!(d(F8E5M2, 0xFC), f64::NEG_INFINITY);
+        assert!(d(F8E5M2, 0x7D).is_nan());
+        assert_eq!(d(F8E5M2, 0x01), 2f64.powi(-16));
+        assert_eq!(d(F8E5M2FNUZ, 0x01), 2f64.powi(-17));
+        assert!(d(F8E5M2FNUZ, 0x80).is_nan());
+        assert_eq!(d(F8E8M0FNU, 0x00), 2f64.powi(-127));
+        assert_eq!(d(F8E8M0FNU, 0x7F), 1.0);
+        assert_eq!(d(F8E8M0FNU, 0xFE), 2f64.powi(127));
+        assert!(d(F8E8M0FNU, 0xFF).is_nan());
+        assert_eq!(d(F4E2M1FN, 0x7), 6.0);
+        assert_eq!(d(F4E2M1FN, 0x1), 0.5);
+        assert_eq!(d(F4E2M1FN, 0xF), -6.0);
+        assert_eq!(d(F4E2M1FN, 0xF7), 6.0, "bits above the width are ignored");
+        for f in MINI_FORMATS {
+            assert_eq!(f.decode(f.max_code), f.max_value, "{:?}", f.kind);
+            assert!(f.decode(f.nan_code).is_nan() || f.nan == MiniNan::None, "{:?}", f.kind);
+        }
+    }
+    #[test]
+    fn canonical_codes_merge_nans_only() {
+        let f = MiniFormat::of(FloatKind::F8E5M2).unwrap();
+        assert_eq!(f.canonical(0x7D), f.canonical(0xFF));
+        assert_ne!(f.canonical(0x00), f.canonical(0x80), "+0 and -0 differ bit for bit");
+        assert_ne!(f.canonical(0x7C), f.canonical(0x7D));
+    }
+
 }

@@ -10,6 +10,6 @@ pub mod node_test;
 pub mod profile;
 pub mod tensor;
 
-pub use compare::{compare, Mismatch};
+pub use compare::compare;
 pub use compile::{compile, context, declared_inputs, lower_model, run, CompileOptions, Compiled, Lowered, TensorSpec, CPU_PIPELINE};
 pub use tensor::HostTensor;

@@ -1,6 +1,8 @@
 //! Host tensors: a dtype (ONNX's numbering), a shape and row-major bytes in a
-//! 64-byte-aligned buffer, read from and written to `.npy` files and ONNX
-//! `TensorProto` (`.pb`) files.
+//! 64-byte-aligned buffer, read from and written to `.npy` files (through
+//! `npu_sim::npy`) and ONNX `TensorProto` (`.pb`) files. Every element type the
+//! CPU path runs decodes exactly (`ir::float` for the floats); a type that
+//! cannot be decoded is an error, never a NaN.
 
 use onnx::proto::data_type as dt;
 
@@ -43,18 +45,36 @@ fn narrow_int(byte: u8, dtype: i32) -> i64 {
     }
 }
 
-/// The float kind and width in bits of an 8- or 4-bit float dtype.
-fn narrow_float(dtype: i32) -> Option<(ir::types::FloatKind, u32)> {
+/// The float kind of a float dtype (wide or narrow).
+pub fn float_kind(dtype: i32) -> Option<ir::types::FloatKind> {
     use ir::types::FloatKind as K;
     Some(match dtype {
-        dt::FLOAT8E4M3FN => (K::F8E4M3FN, 8),
-        dt::FLOAT8E4M3FNUZ => (K::F8E4M3FNUZ, 8),
-        dt::FLOAT8E5M2 => (K::F8E5M2, 8),
-        dt::FLOAT8E5M2FNUZ => (K::F8E5M2FNUZ, 8),
-        dt::FLOAT8E8M0 => (K::F8E8M0FNU, 8),
-        dt::FLOAT4E2M1 => (K::F4E2M1FN, 4),
+        dt::FLOAT => K::F32,
+        dt::DOUBLE => K::F64,
+        dt::FLOAT16 => K::F16,
+        dt::BFLOAT16 => K::BF16,
+        dt::FLOAT8E4M3FN => K::F8E4M3FN,
+        dt::FLOAT8E4M3FNUZ => K::F8E4M3FNUZ,
+        dt::FLOAT8E5M2 => K::F8E5M2,
+        dt::FLOAT8E5M2FNUZ => K::F8E5M2FNUZ,
+        dt::FLOAT8E8M0 => K::F8E8M0FNU,
+        dt::FLOAT4E2M1 => K::F4E2M1FN,
         _ => return None,
     })
+}
+
+/// The format of an 8- or 4-bit float dtype.
+pub fn mini_format(dtype: i32) -> Option<ir::float::MiniFormat> {
+    ir::float::MiniFormat::of(float_kind(dtype)?)
+}
+
+/// Bits per element in ONNX's files when less than a byte (4- and 2-bit types pack).
+fn packed_bits(dtype: i32) -> Option<u32> {
+    match dtype {
+        dt::INT4 | dt::UINT4 | dt::FLOAT4E2M1 => Some(4),
+        dt::INT2 | dt::UINT2 => Some(2),
+        _ => None,
+    }
 }
 
 #[derive(Clone)]
@@ -78,20 +98,21 @@ pub fn dtype_size(t: i32) -> Option<usize> {
     })
 }
 
-/// numpy's name for a dtype (`<f4`), and back.
-const NPY: &[(i32, &str)] = &[
-    (dt::FLOAT, "<f4"),
-    (dt::DOUBLE, "<f8"),
-    (dt::FLOAT16, "<f2"),
-    (dt::INT8, "|i1"),
-    (dt::UINT8, "|u1"),
-    (dt::INT16, "<i2"),
-    (dt::UINT16, "<u2"),
-    (dt::INT32, "<i4"),
-    (dt::UINT32, "<u4"),
-    (dt::INT64, "<i8"),
-    (dt::UINT64, "<u8"),
-    (dt::BOOL, "|b1"),
+/// numpy's type of a dtype (kind and bytes); the types numpy lacks are written
+/// as the nearest one that holds every value exactly (see `to_npy`).
+const NPY: &[(i32, char, usize)] = &[
+    (dt::FLOAT, 'f', 4),
+    (dt::DOUBLE, 'f', 8),
+    (dt::FLOAT16, 'f', 2),
+    (dt::INT8, 'i', 1),
+    (dt::UINT8, 'u', 1),
+    (dt::INT16, 'i', 2),
+    (dt::UINT16, 'u', 2),
+    (dt::INT32, 'i', 4),
+    (dt::UINT32, 'u', 4),
+    (dt::INT64, 'i', 8),
+    (dt::UINT64, 'u', 8),
+    (dt::BOOL, 'b', 1),
 ];
 
 impl std::fmt::Debug for HostTensor {
@@ -115,58 +136,32 @@ impl HostTensor {
         self.shape.iter().product::<i64>() as usize
     }
 
-    /// Reads a `.npy` file (version 1–3, little-endian, C order).
+    /// Reads a `.npy` file (any version, C order).
     pub fn from_npy(bytes: &[u8]) -> Result<HostTensor, String> {
-        if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
-            return Err("not a .npy file (bad magic)".into());
-        }
-        let (hlen, start) = if bytes[6] == 1 {
-            (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10)
-        } else {
-            if bytes.len() < 12 {
-                return Err("truncated .npy header".into());
-            }
-            (u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize, 12)
-        };
-        let header = bytes.get(start..start + hlen).ok_or("truncated .npy header")?;
-        let header = std::str::from_utf8(header).map_err(|_| ".npy header is not text")?;
-        let field = |k: &str| -> Option<&str> {
-            let i = header.find(&format!("'{}'", k))?;
-            Some(header[i + k.len() + 2..].trim_start().trim_start_matches(':').trim_start())
-        };
-        let descr = field("descr").and_then(|s| s.strip_prefix('\'')).and_then(|s| s.split('\'').next()).ok_or(".npy header has no descr")?;
-        let dtype = NPY.iter().find(|(_, n)| *n == descr || n[1..] == descr[1..] && descr.starts_with('=')).map(|(t, _)| *t).ok_or_else(|| format!("unsupported .npy dtype '{}'", descr))?;
-        if field("fortran_order").is_some_and(|s| s.starts_with("True")) {
-            return Err("Fortran-ordered .npy arrays are not supported".into());
-        }
-        let shape_s = field("shape").and_then(|s| s.strip_prefix('(')).and_then(|s| s.split(')').next()).ok_or(".npy header has no shape")?;
-        let shape: Vec<i64> = shape_s.split(',').map(|s| s.trim()).filter(|s| !s.is_empty()).map(|s| s.parse::<i64>().map_err(|_| format!("bad .npy shape '{}'", shape_s))).collect::<Result<_, _>>()?;
+        let r = npu_sim::npy::read_raw(bytes)?;
+        let dtype = NPY.iter().find(|(_, k, w)| (*k, *w) == (r.kind, r.size)).map(|(t, ..)| *t).ok_or_else(|| format!("unsupported .npy dtype '{}{}'", r.kind, r.size))?;
+        let shape: Vec<i64> = r.shape.iter().map(|&d| i64::try_from(d).map_err(|_| format!(".npy dimension {} is too large", d))).collect::<Result<_, _>>()?;
         let mut t = HostTensor::zeros(dtype, &shape)?;
-        let data = &bytes[start + hlen..];
-        let need = t.data.as_ref().len();
-        if data.len() < need {
-            return Err(format!(".npy data is truncated: {} bytes for {} needed", data.len(), need));
-        }
-        t.data.as_mut().copy_from_slice(&data[..need]);
+        t.data.as_mut().copy_from_slice(&r.data);
         Ok(t)
     }
 
+    /// Writes a `.npy` file. numpy has no bfloat16 nor 8-/4-bit floats: those are
+    /// written as float32 (every value exactly); 4-/2-bit integers as int8/uint8.
     pub fn to_npy(&self) -> Result<Vec<u8>, String> {
-        let descr = NPY.iter().find(|(t, _)| *t == self.dtype).map(|(_, n)| *n).ok_or("no .npy dtype for this tensor")?;
-        let shape = match self.shape.len() {
-            1 => format!("({},)", self.shape[0]),
-            _ => format!("({})", self.shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")),
+        let shape: Vec<u64> = self.shape.iter().map(|&d| d as u64).collect();
+        let raw = if let Some(&(_, kind, size)) = NPY.iter().find(|(t, ..)| *t == self.dtype) {
+            npu_sim::npy::Raw { kind, size, shape, data: self.data.as_ref().to_vec() }
+        } else if float_kind(self.dtype).is_some() {
+            let data = self.to_f64()?.into_iter().flat_map(|v| (v as f32).to_le_bytes()).collect();
+            npu_sim::npy::Raw { kind: 'f', size: 4, shape, data }
+        } else if let Some(ints) = self.to_i128().filter(|_| packed_bits(self.dtype).is_some()) {
+            let kind = if matches!(self.dtype, dt::INT4 | dt::INT2) { 'i' } else { 'u' };
+            npu_sim::npy::Raw { kind, size: 1, shape, data: ints.into_iter().map(|v| v as u8).collect() }
+        } else {
+            return Err(format!("no .npy type for {} tensors", onnx::types::data_type_name(self.dtype)));
         };
-        let mut h = format!("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", descr, shape);
-        while (10 + h.len() + 1) % 64 != 0 {
-            h.push(' ');
-        }
-        h.push('\n');
-        let mut out = b"\x93NUMPY\x01\x00".to_vec();
-        out.extend((h.len() as u16).to_le_bytes());
-        out.extend(h.as_bytes());
-        out.extend(self.data.as_ref());
-        Ok(out)
+        npu_sim::npy::write_raw(&raw)
     }
 
     /// Reads an ONNX `TensorProto` (the node tests' `input_0.pb`).
@@ -200,12 +195,21 @@ impl HostTensor {
         Ok(t)
     }
 
+    /// An ONNX `TensorProto` with raw data (4- and 2-bit elements packed, lowest bits first, as ONNX stores them).
     pub fn to_proto(&self, name: &str) -> onnx::proto::TensorProto {
+        let raw = match packed_bits(self.dtype) {
+            Some(bits) => {
+                let per = (8 / bits) as usize;
+                let mask = ((1u16 << bits) - 1) as u8;
+                self.data.as_ref()[..self.numel()].chunks(per).map(|c| c.iter().enumerate().fold(0u8, |acc, (j, v)| acc | (v & mask) << (bits as usize * j))).collect()
+            }
+            None => self.data.as_ref().to_vec(),
+        };
         onnx::proto::TensorProto {
             dims: self.shape.clone(),
             data_type: Some(self.dtype),
             name: Some(name.to_string()),
-            raw_data: Some(bytes::Bytes::copy_from_slice(self.data.as_ref())),
+            raw_data: Some(bytes::Bytes::from(raw)),
             ..Default::default()
         }
     }
@@ -217,32 +221,24 @@ impl HostTensor {
         r.map_err(|e| format!("{}: {}", path.display(), e))
     }
 
-    /// Every element as f64 (for comparisons and random fills).
-    pub fn to_f64(&self) -> Vec<f64> {
+    /// Every element as f64, exactly for the floats (for comparisons and printing);
+    /// an error for a type that cannot be read this way.
+    pub fn to_f64(&self) -> Result<Vec<f64>, String> {
+        if let Some(ints) = self.to_i128() {
+            return Ok(ints.into_iter().map(|v| v as f64).collect());
+        }
+        let name = onnx::types::data_type_name(self.dtype);
+        let kind = float_kind(self.dtype).ok_or_else(|| format!("cannot read {} elements as numbers", name))?;
+        let w = dtype_size(self.dtype).ok_or_else(|| format!("cannot read {} elements as numbers", name))?;
         let b = self.data.as_ref();
-        let n = self.numel();
-        (0..n)
-            .map(|i| match self.dtype {
-                dt::FLOAT => f32::from_le_bytes(b[i * 4..i * 4 + 4].try_into().unwrap()) as f64,
-                dt::DOUBLE => f64::from_le_bytes(b[i * 8..i * 8 + 8].try_into().unwrap()),
-                dt::FLOAT16 => ir::float::bits_to_f64(u16::from_le_bytes([b[i * 2], b[i * 2 + 1]]) as u64, ir::types::FloatKind::F16).unwrap_or(f64::NAN),
-                dt::BFLOAT16 => f32::from_bits((u16::from_le_bytes([b[i * 2], b[i * 2 + 1]]) as u32) << 16) as f64,
-                dt::INT8 => b[i] as i8 as f64,
-                dt::UINT8 | dt::BOOL => b[i] as f64,
-                dt::INT16 => i16::from_le_bytes([b[i * 2], b[i * 2 + 1]]) as f64,
-                dt::UINT16 => u16::from_le_bytes([b[i * 2], b[i * 2 + 1]]) as f64,
-                dt::INT32 => i32::from_le_bytes(b[i * 4..i * 4 + 4].try_into().unwrap()) as f64,
-                dt::UINT32 => u32::from_le_bytes(b[i * 4..i * 4 + 4].try_into().unwrap()) as f64,
-                dt::INT64 => i64::from_le_bytes(b[i * 8..i * 8 + 8].try_into().unwrap()) as f64,
-                dt::UINT64 => u64::from_le_bytes(b[i * 8..i * 8 + 8].try_into().unwrap()) as f64,
-                dt::INT4 | dt::UINT4 | dt::INT2 | dt::UINT2 => narrow_int(b[i], self.dtype) as f64,
-                _ => match narrow_float(self.dtype) {
-                    // Compiled code leaves the bits above a 4-bit value unspecified.
-                    Some((kind, bits)) => ir::float::bits_to_f64((b[i] & ((1u16 << bits) - 1) as u8) as u64, kind).unwrap_or(f64::NAN),
-                    None => f64::NAN,
-                },
-            })
-            .collect()
+        (0..self.numel()).map(|i| ir::float::bits_to_f64(ir::attributes::read_raw_element(b, i, w), kind).ok_or_else(|| format!("cannot decode {} elements", name))).collect()
+    }
+
+    /// The codes of an 8- or 4-bit float tensor with every NaN made one code
+    /// (`MiniFormat::canonical`): equal exactly when the values are the same bits or both NaN.
+    pub fn mini_codes(&self) -> Option<Vec<u8>> {
+        let f = mini_format(self.dtype)?;
+        Some(self.data.as_ref()[..self.numel()].iter().map(|&c| f.canonical(c)).collect())
     }
 
     /// Integers exactly (for exact comparison of integer outputs).
@@ -290,7 +286,8 @@ impl HostTensor {
             let bytes: Vec<u8> = match dtype {
                 dt::FLOAT => (f as f32).to_le_bytes().to_vec(),
                 dt::DOUBLE => f.to_le_bytes().to_vec(),
-                dt::FLOAT16 => (ir::float::f64_to_bits(f, ir::types::FloatKind::F16).unwrap_or(0) as u16).to_le_bytes().to_vec(),
+                dt::FLOAT16 => half::f16::from_f64(f).to_le_bytes().to_vec(),
+                dt::BFLOAT16 => half::bf16::from_f64(f).to_le_bytes().to_vec(),
                 dt::BOOL => vec![(s & 1) as u8],
                 _ => ((s % 8) as u64).to_le_bytes()[..w].to_vec(),
             };

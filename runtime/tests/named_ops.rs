@@ -21,7 +21,7 @@ fn run(src: &str, inputs: &[&HostTensor], out_shape: &[i64]) -> Vec<f64> {
     let mut args: Vec<llvm_cpu::MemRefArg> = inputs.iter().map(|t| llvm_cpu::MemRefArg { data: t.data.as_ref().as_ptr() as *mut u8, shape: t.shape.clone() }).collect();
     args.push(llvm_cpu::MemRefArg { data: out.data.as_mut_ptr(), shape: out_shape.to_vec() });
     unsafe { jit.call_memrefs("f", &args).unwrap() };
-    out.to_f64()
+    out.to_f64().unwrap()
 }
 
 fn close(got: &[f64], want: &[f64]) {
@@ -42,7 +42,7 @@ fn conv_2d_nhwc_hwcf() {
       return %c : tensor<1x4x4x4xf32>
     }"#;
     let got = run(src, &[&x, &w], &[1, 4, 4, 4]);
-    let (xv, wv) = (x.to_f64(), w.to_f64());
+    let (xv, wv) = (x.to_f64().unwrap(), w.to_f64().unwrap());
     let mut want = vec![0.0; 64];
     for oh in 0..4 {
         for ow in 0..4 {
@@ -86,7 +86,7 @@ fn broadcast_reduce_transpose_and_slices() {
       return %m : tensor<3xf32>
     }"#;
     let got = run(src, &[&a, &v], &[3]);
-    let (av, vv) = (a.to_f64(), v.to_f64());
+    let (av, vv) = (a.to_f64().unwrap(), v.to_f64().unwrap());
     // t[j][i] = a[i][j] + v[j]; rows j = 1, 3, 5; max over i.
     let want: Vec<f64> = [1usize, 3, 5].iter().map(|&j| (0..4).map(|i| av[i * 6 + j] + vv[j]).fold(f64::NEG_INFINITY, f64::max)).collect();
     close(&got, &want);
@@ -107,7 +107,7 @@ fn batch_matmul_then_insert_slice() {
       return %r : tensor<2x5x5xf32>
     }"#;
     let got = run(src, &[&a, &b], &[2, 5, 5]);
-    let (av, bv) = (a.to_f64(), b.to_f64());
+    let (av, bv) = (a.to_f64().unwrap(), b.to_f64().unwrap());
     let mut want = vec![1.0; 50];
     for z in 0..2 {
         for i in 0..3 {

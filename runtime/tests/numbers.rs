@@ -13,7 +13,7 @@ fn model(text: &str) -> Vec<u8> {
 
 fn random(shape: &[i64], seed: u64) -> (HostTensor, Vec<f64>) {
     let t = HostTensor::random(onnx::proto::data_type::FLOAT, shape, seed).unwrap();
-    let v = t.to_f64();
+    let v = t.to_f64().unwrap();
     (t, v)
 }
 
@@ -21,7 +21,7 @@ fn run(text: &str, inputs: Vec<(&str, HostTensor)>) -> Vec<f64> {
     let bytes = model(text);
     let given: HashMap<String, HostTensor> = inputs.into_iter().map(|(n, t)| (n.to_string(), t)).collect();
     let c = compile(&bytes, None, &given, &CompileOptions { opt_level: 2, ..Default::default() }).unwrap();
-    c.run(&given).unwrap()[0].to_f64()
+    c.run(&given).unwrap()[0].to_f64().unwrap()
 }
 
 fn close(got: &[f64], want: &[f64]) {

@@ -6,10 +6,12 @@
 //! narrow type (a byte per element in memory).
 
 use super::emit::{Cmp, Emit, Kind, Sc};
+use ir::float::{MiniFormat, MiniNan};
 use ir::types::FloatKind;
 use ir::{Type, Value};
 
-/// A narrow float format's fields and special values.
+/// A narrow float format's fields, from its row in `ir::float::MINI_FORMATS`
+/// (the host decoder reads the same row).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mini {
     pub kind: FloatKind,
@@ -20,45 +22,24 @@ pub struct Mini {
 
 impl Mini {
     pub fn of(kind: FloatKind) -> Option<Mini> {
-        let (e, m, bias) = match kind {
-            FloatKind::F8E4M3FN => (4, 3, 7),
-            FloatKind::F8E4M3FNUZ => (4, 3, 8),
-            FloatKind::F8E5M2 => (5, 2, 15),
-            FloatKind::F8E5M2FNUZ => (5, 2, 16),
-            FloatKind::F8E8M0FNU => (8, 0, 127),
-            FloatKind::F4E2M1FN => (2, 1, 1),
-            _ => return None,
-        };
-        Some(Mini { kind, e, m, bias })
+        let f = MiniFormat::of(kind)?;
+        Some(Mini { kind, e: f.exp_bits, m: f.man_bits, bias: f.bias })
+    }
+    fn format(&self) -> MiniFormat {
+        MiniFormat::of(self.kind).expect("a Mini is built from a MINI_FORMATS row")
     }
     fn width(&self) -> u32 {
-        if self.kind == FloatKind::F8E8M0FNU {
-            8
-        } else {
-            1 + self.e + self.m
-        }
+        self.format().width()
     }
     fn fnuz(&self) -> bool {
-        matches!(self.kind, FloatKind::F8E4M3FNUZ | FloatKind::F8E5M2FNUZ)
+        self.format().fnuz()
     }
     /// The largest finite magnitude's code (without sign).
     fn max_code(&self) -> i64 {
-        match self.kind {
-            FloatKind::F8E4M3FN => 0x7E,
-            FloatKind::F8E4M3FNUZ | FloatKind::F8E5M2FNUZ => 0x7F,
-            FloatKind::F8E5M2 => 0x7B,
-            FloatKind::F8E8M0FNU => 0xFE,
-            _ => 0x7,
-        }
+        self.format().max_code as i64
     }
     fn max_value(&self) -> f64 {
-        match self.kind {
-            FloatKind::F8E4M3FN => 448.0,
-            FloatKind::F8E4M3FNUZ => 240.0,
-            FloatKind::F8E5M2 | FloatKind::F8E5M2FNUZ => 57344.0,
-            FloatKind::F8E8M0FNU => 2f64.powi(127),
-            _ => 6.0,
-        }
+        self.format().max_value
     }
 }
 
@@ -123,13 +104,13 @@ pub fn decode(e: &mut Emit, v: Value, f: Mini) -> Value {
     let signed = e.cmp(Cmp::Eq, sign, one1, &isc);
     let val = e.select(signed, neg, mag);
     // Special codes.
-    let special = match f.kind {
-        FloatKind::F8E4M3FN => {
+    let special = match f.format().nan {
+        MiniNan::AllOnes => {
             let s7 = i32c(e, 0x7F);
             let low = e.op("arith.andi", &[b, s7], &i32t);
             Some((e.cmp(Cmp::Eq, low, s7, &isc), nan))
         }
-        FloatKind::F8E4M3FNUZ | FloatKind::F8E5M2FNUZ => {
+        MiniNan::NegativeZero => {
             let c80 = i32c(e, 0x80);
             Some((e.cmp(Cmp::Eq, b, c80, &isc), nan))
         }
@@ -139,7 +120,7 @@ pub fn decode(e: &mut Emit, v: Value, f: Mini) -> Value {
         Some((c, n)) => e.select(c, n, val),
         None => val,
     };
-    if f.kind == FloatKind::F8E5M2 {
+    if f.format().nan == MiniNan::Ieee {
         // Exponent all ones: infinity (mantissa 0) or NaN.
         let all = i32c(e, emask);
         let top = e.cmp(Cmp::Eq, ex, all, &isc);
@@ -155,7 +136,8 @@ pub fn decode(e: &mut Emit, v: Value, f: Mini) -> Value {
 
 /// The narrow float nearest to the f32 `x` (ties to even), with ONNX's
 /// saturation: out of range (and ±inf for the formats that have no inf) is
-/// the largest finite value when `saturate`, else inf or NaN; NaN stays NaN.
+/// the largest finite value when `saturate`, else inf or NaN; NaN stays NaN
+/// (E2M1 has none: a NaN becomes a zero of the opposite sign, as ONNX's tests expect).
 pub fn encode(e: &mut Emit, x: Value, f: Mini, saturate: bool, ty: &Type) -> Value {
     let (i32t, f32t) = (e.ctx.i32(), e.ctx.f32());
     let isc = Sc { ty: i32t.clone(), kind: Kind::Signed };
@@ -218,25 +200,10 @@ pub fn encode(e: &mut Emit, x: Value, f: Mini, saturate: bool, ty: &Type) -> Val
     let maxv = e.float(f.max_value(), &f32t);
     let inf = e.cmp(Cmp::Gt, a, maxv, &fsc);
     let over = e.op("arith.ori", &[over, inf], &e.ctx.i1());
-    let is_inf = {
-        let infv = e.float(f64::INFINITY, &f32t);
-        e.cmp(Cmp::Eq, a, infv, &fsc)
-    };
     // The code for an overflow, without sign.
-    let (sat, nosat) = match f.kind {
-        FloatKind::F8E4M3FN => (0x7E, 0x7F),
-        FloatKind::F8E4M3FNUZ | FloatKind::F8E5M2FNUZ => (0x7F, 0x80),
-        FloatKind::F8E5M2 => (0x7B, 0x7C),
-        FloatKind::F8E8M0FNU => (0xFE, 0xFF),
-        _ => (0x7, 0x7),
-    };
+    let (sat, nosat) = (f.format().max_code as i64, f.format().overflow_code as i64);
     let satc = i32c(e, if saturate { sat } else { nosat });
     let mut code = e.select(over, satc, code);
-    if f.fnuz() {
-        // ±inf is NaN even when saturating.
-        let nanc = i32c(e, 0x80);
-        code = e.select(is_inf, nanc, code);
-    }
     // Sign (none for E8M0; FNUZ's NaN and zero carry none).
     if f.kind != FloatKind::F8E8M0FNU {
         let w = f.e + f.m;
@@ -255,14 +222,16 @@ pub fn encode(e: &mut Emit, x: Value, f: Mini, saturate: bool, ty: &Type) -> Val
         };
         code = e.select(no_sign, code, with_sign);
     }
-    let nan_code = match f.kind {
-        FloatKind::F8E4M3FN => 0x7F,
-        FloatKind::F8E4M3FNUZ | FloatKind::F8E5M2FNUZ => 0x80,
-        FloatKind::F8E5M2 => 0x7E,
-        FloatKind::F8E8M0FNU => 0xFF,
-        _ => 0x7,
-    };
+    let nan_code = f.format().nan_code as i64;
     let nanc = i32c(e, nan_code);
+    // A format without NaN writes a zero of the opposite sign (ONNX's reference, through ml_dtypes).
+    let nanc = if f.format().nan == MiniNan::None {
+        let sw = i32c(e, (f.e + f.m) as i64);
+        let sbit = e.op("arith.shli", &[sign, sw], &i32t);
+        e.op("arith.xori", &[nanc, sbit], &i32t)
+    } else {
+        nanc
+    };
     let code = e.select(isnan, nanc, code);
     let narrow = e.ctx.int_type(f.width());
     let c = e.op("arith.trunci", &[code], &narrow);

@@ -173,11 +173,24 @@ fn quantize(l: &mut Lower) -> Result<Vec<Value>, String> {
     }
     let saturate_bounds = int_range(&osc);
     let has_zp = zp.is_some();
+    // An 8-/4-bit float output is x / s (+ zp) rounded by the cast itself, with
+    // the op's `saturate` (ONNX: y = saturate(x / s + zp) without integer rounding).
+    let mini = matches!(osc.kind, Kind::Mini(_));
+    let saturate = l.int_attr("saturate", 1) != 0;
     Ok(vec![l.map_op(&shape, &osc.ty.clone(), &ins, maps, move |e, a| {
         let f = if ssc.ty == e.ctx.f64() { ssc.clone() } else { Sc { ty: e.ctx.f32(), kind: Kind::Float } };
         let xv = e.cast(a[0], &xsc, &f);
         let sv = e.cast(a[1], &ssc, &f);
         let q = e.div(xv, sv, &f);
+        if mini {
+            let q = if has_zp {
+                let zv = e.cast(a[2], &osc, &f);
+                e.add(q, zv, &f)
+            } else {
+                q
+            };
+            return e.cast_saturating(q, &f, &osc, saturate);
+        }
         let q = e.op("math.roundeven", &[q], &f.ty);
         let q = if has_zp {
             let zv = e.cast(a[2], &osc, &f);

@@ -1,73 +1,142 @@
-//! `.npy` files (format 1.0/2.0, little-endian, C order) for simulator inputs
-//! and outputs: int8 (`|i1`), int32 (`<i4`) and float32 (`<f4`).
+//! `.npy` files, the one reader and writer of the project (the simulator's
+//! arrays here, the runtime's host tensors through [`Raw`]): the format is
+//! `npyz`'s; we move raw little-endian element bytes in and out of it.
 
 use crate::isa::Dtype;
+use std::io::Read;
 
+/// A `.npy` array as a numpy type (`'f'`, `'i'`, `'u'` or `'b'` and a size in
+/// bytes), a C-order shape and little-endian element bytes.
+#[derive(Debug)]
+pub struct Raw {
+    pub kind: char,
+    pub size: usize,
+    pub shape: Vec<u64>,
+    pub data: Vec<u8>,
+}
+
+/// The most bytes of data a `.npy` file may declare (a corrupt header must not
+/// become a huge allocation).
+const MAX_BYTES: u64 = 1 << 36;
+
+/// Reads a `.npy` file (any version): bool, integer and float arrays in C order.
+pub fn read_raw(bytes: &[u8]) -> Result<Raw, String> {
+    use npyz::{Endianness, TypeChar};
+    let file = npyz::NpyFile::new(bytes).map_err(|e| format!("not a .npy file: {}", e))?;
+    let ts = match file.dtype() {
+        npyz::DType::Plain(ts) => ts,
+        d => return Err(format!("unsupported .npy dtype {}", d.descr())),
+    };
+    let kind = match ts.type_char() {
+        TypeChar::Bool => 'b',
+        TypeChar::Int => 'i',
+        TypeChar::Uint => 'u',
+        TypeChar::Float => 'f',
+        _ => return Err(format!("unsupported .npy dtype '{}'", ts)),
+    };
+    let size = ts.num_bytes().ok_or_else(|| format!("unsupported .npy dtype '{}'", ts))?;
+    if ts.endianness() == Endianness::Big && size > 1 {
+        return Err(format!("big-endian .npy data ('{}') is not supported", ts));
+    }
+    if file.order() == npyz::Order::Fortran {
+        return Err("Fortran-ordered .npy arrays are not supported".into());
+    }
+    let shape = file.shape().to_vec();
+    let need = shape
+        .iter()
+        .try_fold(size as u64, |a, &d| a.checked_mul(d))
+        .filter(|n| *n <= MAX_BYTES)
+        .ok_or_else(|| format!(".npy shape {:?} is too large", shape))?;
+    let mut data = Vec::new();
+    file.into_inner().take(need + 1).read_to_end(&mut data).map_err(|e| e.to_string())?;
+    if data.len() as u64 != need {
+        let what = if (data.len() as u64) < need { "truncated" } else { "longer than its shape" };
+        return Err(format!(".npy data is {}: shape {:?} of '{}' needs {} bytes", what, shape, ts, need));
+    }
+    Ok(Raw { kind, size, shape, data })
+}
+
+fn write_typed<T: npyz::Serialize>(descr: &str, shape: &[u64], items: impl Iterator<Item = T>) -> Result<Vec<u8>, String> {
+    use npyz::WriterBuilder;
+    let ts: npyz::TypeStr = descr.parse().map_err(|e| format!("{:?}", e))?;
+    let mut out = Vec::new();
+    let mut w = npyz::WriteOptions::new().dtype(npyz::DType::new_scalar(ts)).shape(shape).writer(&mut out).begin_nd().map_err(|e| e.to_string())?;
+    w.extend(items).map_err(|e| e.to_string())?;
+    w.finish().map_err(|e| e.to_string())?;
+    Ok(out)
+}
+
+/// Writes a `.npy` file (version 1.0, little-endian, C order).
+pub fn write_raw(r: &Raw) -> Result<Vec<u8>, String> {
+    macro_rules! le {
+        ($descr:expr, $t:ty) => {
+            write_typed($descr, &r.shape, r.data.chunks_exact(std::mem::size_of::<$t>()).map(|c| <$t>::from_le_bytes(c.try_into().unwrap())))
+        };
+    }
+    match (r.kind, r.size) {
+        ('b', 1) => write_typed("|b1", &r.shape, r.data.iter().map(|&b| b != 0)),
+        ('i', 1) => le!("|i1", i8),
+        ('u', 1) => le!("|u1", u8),
+        ('i', 2) => le!("<i2", i16),
+        ('u', 2) => le!("<u2", u16),
+        ('i', 4) => le!("<i4", i32),
+        ('u', 4) => le!("<u4", u32),
+        ('i', 8) => le!("<i8", i64),
+        ('u', 8) => le!("<u8", u64),
+        ('f', 2) => le!("<f2", half::f16),
+        ('f', 4) => le!("<f4", f32),
+        ('f', 8) => le!("<f8", f64),
+        (k, s) => Err(format!("no .npy type for '{}' of {} bytes", k, s)),
+    }
+}
+
+#[derive(Debug)]
 pub struct Array {
     pub dtype: Dtype,
     pub shape: Vec<u64>,
     pub data: Vec<u8>,
 }
 
-fn descr(d: Dtype) -> &'static str {
+fn numpy_type(d: Dtype) -> (char, usize) {
     match d {
-        Dtype::I8 => "|i1",
-        Dtype::I32 => "<i4",
-        Dtype::F32 => "<f4",
+        Dtype::I8 => ('i', 1),
+        Dtype::I32 => ('i', 4),
+        Dtype::F32 => ('f', 4),
     }
 }
 
+/// Reads an int8, int32 or float32 array.
 pub fn read(bytes: &[u8]) -> Result<Array, String> {
-    if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
-        return Err("not a .npy file".into());
-    }
-    let (hlen, start) = match bytes[6] {
-        1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10),
-        2 | 3 if bytes.len() >= 12 => (u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize, 12),
-        v => return Err(format!("unsupported .npy version {}", v)),
-    };
-    let header = bytes.get(start..start + hlen).ok_or("truncated .npy header")?;
-    let header = std::str::from_utf8(header).map_err(|_| "bad .npy header")?;
-    let field = |k: &str| -> Option<&str> {
-        let i = header.find(&format!("'{}'", k))?;
-        Some(header[i + k.len() + 2..].trim_start().trim_start_matches(':').trim_start())
-    };
-    let d = field("descr").ok_or("no descr in .npy header")?;
-    let dtype = if d.starts_with("'|i1'") || d.starts_with("'<i1'") || d.starts_with("'i1'") {
-        Dtype::I8
-    } else if d.starts_with("'<i4'") {
-        Dtype::I32
-    } else if d.starts_with("'<f4'") {
-        Dtype::F32
-    } else {
-        return Err(format!("unsupported .npy dtype {}", d.split(',').next().unwrap_or(d)));
-    };
-    if field("fortran_order").is_some_and(|v| v.starts_with("True")) {
-        return Err("Fortran-order .npy files are not supported".into());
-    }
-    let sh = field("shape").ok_or("no shape in .npy header")?;
-    let inner = sh.trim_start_matches('(').split(')').next().unwrap_or("");
-    let shape: Vec<u64> = inner.split(',').map(|s| s.trim()).filter(|s| !s.is_empty()).map(|s| s.parse::<u64>().map_err(|_| "bad .npy shape".to_string())).collect::<Result<_, _>>()?;
-    let n = shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d)).ok_or("bad .npy shape")?;
-    let need = n.checked_mul(dtype.bytes()).ok_or("bad .npy shape")? as usize;
-    let data = bytes.get(start + hlen..).ok_or("truncated .npy data")?;
-    if data.len() != need {
-        return Err(format!(".npy data has {} bytes; shape {:?} of {} needs {}", data.len(), shape, dtype.name(), need));
-    }
-    Ok(Array { dtype, shape, data: data.to_vec() })
+    let r = read_raw(bytes)?;
+    let dtype = [Dtype::I8, Dtype::I32, Dtype::F32]
+        .into_iter()
+        .find(|d| numpy_type(*d) == (r.kind, r.size))
+        .ok_or_else(|| format!("unsupported .npy dtype '{}{}' (the simulator takes int8, int32 and float32)", r.kind, r.size))?;
+    Ok(Array { dtype, shape: r.shape, data: r.data })
 }
 
 pub fn write(a: &Array) -> Vec<u8> {
-    let dims: Vec<String> = a.shape.iter().map(|d| d.to_string()).collect();
-    let shape = if dims.len() == 1 { format!("({},)", dims[0]) } else { format!("({})", dims.join(", ")) };
-    let mut header = format!("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", descr(a.dtype), shape);
-    while (10 + header.len() + 1) % 64 != 0 {
-        header.push(' ');
+    let (kind, size) = numpy_type(a.dtype);
+    write_raw(&Raw { kind, size, shape: a.shape.clone(), data: a.data.clone() }).expect("the simulator's dtypes have .npy types")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn round_trip_and_errors() {
+        let a = Array { dtype: Dtype::F32, shape: vec![2, 1], data: [1.5f32, -2.0].iter().flat_map(|v| v.to_le_bytes()).collect() };
+        let bytes = write(&a);
+        assert_eq!(&bytes[..6], b"\x93NUMPY");
+        let b = read(&bytes).unwrap();
+        assert_eq!((b.dtype, b.shape, b.data), (Dtype::F32, vec![2, 1], a.data.clone()));
+        assert!(read(&bytes[..bytes.len() - 1]).unwrap_err().contains("truncated"));
+        assert!(read(b"\x93NUMPY").is_err());
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(read(&longer).unwrap_err().contains("longer"));
+        let f16 = write_raw(&Raw { kind: 'f', size: 2, shape: vec![1], data: vec![0x00, 0x3C] }).unwrap();
+        assert!(read(&f16).unwrap_err().contains("simulator"));
+        assert_eq!(read_raw(&f16).unwrap().data, vec![0x00, 0x3C]);
     }
-    header.push('\n');
-    let mut out = b"\x93NUMPY\x01\x00".to_vec();
-    out.extend_from_slice(&(header.len() as u16).to_le_bytes());
-    out.extend_from_slice(header.as_bytes());
-    out.extend_from_slice(&a.data);
-    out
 }
