@@ -329,3 +329,8 @@ pub fn decode_tensor(bytes: bytes::Bytes) -> Result<TensorProto, String> {
 pub fn decode_model(bytes: bytes::Bytes) -> Result<ModelProto, String> {
     ModelProto::decode(bytes).map_err(|e| format!("not a valid ONNX model: {}", e))
 }
+
+/// Serializes one tensor (as ONNX's test data files hold it).
+pub fn encode_tensor(t: &TensorProto) -> Vec<u8> {
+    t.encode_to_vec()
+}
