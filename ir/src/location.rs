@@ -46,6 +46,16 @@ impl Location {
     pub fn name(name: &str) -> Location {
         Self::new(LocData::Name { name: name.to_string(), child: None })
     }
+    /// The model node this location names (`loc("conv1"(...))` → `conv1`), looking
+    /// into fused and call-site locations: what reports and profiles call an op.
+    pub fn node_name(&self) -> Option<String> {
+        match &*self.data() {
+            LocData::Name { name, .. } => Some(name.clone()),
+            LocData::Fused { locs, .. } => locs.iter().find_map(Location::node_name),
+            LocData::CallSite { callee, .. } => callee.node_name(),
+            _ => None,
+        }
+    }
     /// Fuses locations (as rewrites do): duplicates and unknowns dropped, one left means itself.
     pub fn fused(locs: &[Location]) -> Location {
         let mut v: Vec<Location> = Vec::new();

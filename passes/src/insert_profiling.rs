@@ -6,7 +6,6 @@
 //! ids index the `npu.profile_regions` array attribute set on the function.
 
 use ir::attributes::{AttrData, Attribute};
-use ir::location::LocData;
 use ir::pass::{Pass, PassContext};
 use ir::types::TypeData;
 use ir::{InsertPoint, Location, OpId, OperationState};
@@ -15,16 +14,6 @@ pub struct InsertProfiling;
 
 pub const ENTER: &str = "npu_profile_enter";
 pub const EXIT: &str = "npu_profile_exit";
-
-/// The node a location names (`loc("conv1"(...))` → `conv1`), if any.
-pub fn node_name(loc: &Location) -> Option<String> {
-    match &*loc.data() {
-        LocData::Name { name, .. } => Some(name.clone()),
-        LocData::Fused { locs, .. } => locs.iter().find_map(node_name),
-        LocData::CallSite { callee, .. } => node_name(callee),
-        _ => None,
-    }
-}
 
 impl Pass for InsertProfiling {
     fn argument(&self) -> &'static str {
@@ -49,7 +38,7 @@ impl Pass for InsertProfiling {
                 if n == "arith.constant" || n == "func.return" {
                     continue;
                 }
-                let Some(name) = node_name(&body.op(op).loc) else { continue };
+                let Some(name) = body.op(op).loc.node_name() else { continue };
                 match regions.last_mut() {
                     Some((last, _, end)) if *last == name => *end = op,
                     _ => regions.push((name, op, op)),

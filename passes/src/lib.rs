@@ -115,12 +115,16 @@ pub fn register_all(reg: &mut PassRegistry) {
     });
     reg.register(PassInfo {
         argument: "npu-partition",
-        summary: "Ask the NPU target which onnx ops it runs, form convex NPU subgraphs and outline each run of one target into a function",
+        summary: "Ask each backend of a list which onnx ops it runs, place each op on the first that takes it (the CPU last), form convex subgraphs and outline each run of one backend into a function",
         options: vec![
-            opt("report", OptionKind::String, "", "Write each CPU op and its reason, and the split (\"-\": stderr)"),
-            opt("dot", OptionKind::String, "", "Write the graph coloured by target (Graphviz)"),
+            opt("targets", OptionKind::List, "", "Backends in order of preference, the CPU last (default: every registered backend)"),
+            opt("report", OptionKind::String, "", "Write each op that fell back, with its reason code, and the split (\"-\": stderr)"),
+            opt("dot", OptionKind::String, "", "Write the graph coloured by backend (Graphviz)"),
         ],
-        create: |o| Ok(Box::new(npu::partition::NpuPartition { report: o.string("report"), dot: o.string("dot") })),
+        create: |o| {
+            npu::target::register();
+            Ok(Box::new(backend::partition::Partition { targets: o.list("targets"), report: o.string("report"), dot: o.string("dot") }))
+        },
     });
     reg.register(PassInfo {
         argument: "convert-onnx-to-npu",

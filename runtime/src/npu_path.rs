@@ -1,6 +1,7 @@
-//! The heterogeneous path (`npu-run --target npu`): the model is partitioned;
-//! CPU partitions are compiled together through the CPU pipeline into one JIT
-//! module, NPU partitions into simulator programs; a run walks the graph
+//! The heterogeneous path (`npu-run --target npu16,cpu`): the model is
+//! partitioned over an ordered list of backends (`backend::partition`); CPU
+//! partitions are compiled together through the CPU pipeline into one JIT
+//! module, npu16 partitions into simulator programs; a run walks the graph
 //! function's calls in order, passing host tensors between them (NHWC
 //! tensors between NPU partitions; the layout transposes left at CPU
 //! boundaries run on the host).
@@ -13,7 +14,20 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 /// Our NPU pipeline after import and shape inference.
-pub const NPU_PIPELINE: &str = "builtin.module(npu-partition, convert-onnx-to-npu, canonicalize, npu-schedule)";
+pub const NPU_PIPELINE: &str = "builtin.module(npu-partition{targets=npu16,cpu}, convert-onnx-to-npu, canonicalize, npu-schedule)";
+
+/// The backends a `--target` list names, checked against the registry, the
+/// CPU last; `npu` is short for `npu16,cpu`. Only npu16 and the CPU run here yet.
+pub fn target_list(text: &str) -> Result<Vec<String>, String> {
+    passes::npu::target::register();
+    let list: Vec<String> = if text == "npu" { vec![passes::npu::target::NAME.into()] } else { text.split(',').map(|s| s.trim().to_string()).collect() };
+    let backends = backend::resolve(&list)?;
+    let names: Vec<String> = backends.iter().map(|b| b.name().to_string()).collect();
+    if let Some(n) = names.iter().find(|n| *n != passes::npu::target::NAME && *n != backend::CPU) {
+        return Err(format!("backend '{}' has no executor in npu-run yet (it runs npu16 and cpu)", n));
+    }
+    Ok(names)
+}
 
 /// The compiler's view of a simulator configuration.
 pub fn hw_desc(cfg: &HwConfig) -> npu::hw::HwDesc {
@@ -33,7 +47,7 @@ pub fn hw_desc(cfg: &HwConfig) -> npu::hw::HwDesc {
 }
 
 /// Where each op of the model runs, and why not on the NPU.
-pub use passes::npu::partition::Placement;
+pub use backend::partition::Placement;
 
 /// A scheduled NPU partition: its assembly, the assembled program and its constant image.
 pub struct NpuProgram {
@@ -66,6 +80,8 @@ pub struct NpuCompiled {
     pub placements: Vec<Placement>,
     pub programs: Vec<NpuProgram>,
     pub hw: HwConfig,
+    /// The backends the model was partitioned over, in order (the CPU last).
+    pub targets: Vec<String>,
     pub compile_ms: f64,
     jit: Option<llvm_cpu::Jit>,
     cpu: Vec<CpuFunc>,
@@ -97,30 +113,6 @@ pub struct NpuRun {
     pub reference_mismatches: Vec<String>,
 }
 
-fn placements(body: &Body, module: OpId) -> Vec<Placement> {
-    let mut out = vec![];
-    let mb = body.region_blocks(body.op(module).regions()[0])[0];
-    for f in body.block_ops(mb) {
-        let Some(kind) = body.op(f).attr("npu.partition").and_then(|a| a.as_str()) else { continue };
-        let fname = body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("").to_string();
-        let Some(entry) = body.entry_block(f) else { continue };
-        for op in body.block_ops(entry) {
-            let n = body.name(op);
-            if n.as_str() == "onnx.Constant" || n.as_str() == "func.return" {
-                continue;
-            }
-            out.push(Placement {
-                node: passes::insert_profiling::node_name(&body.op(op).loc).unwrap_or_default(),
-                op: n.as_str().to_string(),
-                npu: kind == "npu",
-                reason: body.op(op).attr("npu.cpu_reason").and_then(|a| a.as_str()).map(String::from),
-                partition: fname.clone(),
-            });
-        }
-    }
-    out
-}
-
 fn module_block(body: &Body, module: OpId) -> ir::Block {
     body.region_blocks(body.op(module).regions()[0])[0]
 }
@@ -136,7 +128,7 @@ fn compile_cpu(ctx: &Context, body: &Body, module: OpId, opt_level: usize) -> Re
     let funcs: Vec<OpId> = b.block_ops(mb).collect();
     let mut cpu = vec![];
     for f in funcs {
-        if b.op(f).attr("npu.partition").and_then(|a| a.as_str()) == Some("cpu") {
+        if backend::partition::partition_backend(&b, f) == Some(backend::CPU) {
             b.op_mut(f).properties.remove("sym_visibility");
             cpu.push(f);
         } else {
@@ -178,8 +170,9 @@ fn program(body: &Body, f: OpId, launch: OpId) -> Result<NpuProgram, String> {
     Ok(NpuProgram { name, asm, program, consts, inputs: names("inputs"), outputs: names("outputs") })
 }
 
-/// Compiles `model` for the NPU target described by `hw`, with CPU fallback.
-pub fn compile_npu(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions, hw: &HwConfig) -> Result<NpuCompiled, String> {
+/// Compiles `model` for the backends of `targets` (see [`target_list`]), npu16
+/// described by `hw`, with CPU fallback.
+pub fn compile_npu(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions, hw: &HwConfig, targets: &[String]) -> Result<NpuCompiled, String> {
     let t0 = Instant::now();
     let compile::Specialized { ctx, mut imp, func: f, bound } = compile::specialize(model, path, given, opts)?;
     let graph = imp.body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("main").to_string();
@@ -192,8 +185,9 @@ pub fn compile_npu(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
     }
     let desc = hw_desc(hw);
     imp.body.op_mut(imp.module).attributes.set(ctx.ident("npu.hw"), desc.to_attr(&ctx));
-    compile::run(&ctx, &mut imp.body, imp.module, "builtin.module(npu-partition)")?;
-    let placements = placements(&imp.body, imp.module);
+    passes::npu::target::register();
+    compile::run(&ctx, &mut imp.body, imp.module, &format!("builtin.module(npu-partition{{targets={}}})", targets.join(",")))?;
+    let placements = backend::partition::placements(&imp.body, imp.module);
     let (jit, cpu) = compile_cpu(&ctx, &imp.body, imp.module, opts.opt_level)?;
     compile::run(&ctx, &mut imp.body, imp.module, "builtin.module(convert-onnx-to-npu, canonicalize)")?;
     let reference_body = imp.body.clone();
@@ -223,12 +217,12 @@ pub fn compile_npu(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
             "func.call" => {
                 let callee = o.attr("callee").and_then(|a| a.as_symbol()).map(|s| s.join("::")).unwrap_or_default();
                 let cf = func_named(body, module, &callee).ok_or_else(|| format!("no partition @{}", callee))?;
-                match body.op(cf).attr("npu.partition").and_then(|a| a.as_str()) {
-                    Some("cpu") => {
+                match backend::partition::partition_backend(body, cf) {
+                    Some(backend::CPU) => {
                         let k = cpu.iter().position(|c| c.name == callee).ok_or_else(|| format!("CPU partition @{} was not compiled", callee))?;
                         stages.push(Stage::Cpu { func: k, args, results });
                     }
-                    Some("npu") => {
+                    Some(passes::npu::target::NAME) => {
                         let ce = body.entry_block(cf).ok_or("empty partition")?;
                         let launch = body.block_ops(ce).find(|x| body.name(*x).as_str() == "npu.launch").ok_or_else(|| format!("NPU partition @{} was not scheduled", callee))?;
                         let pname = body.op(launch).attr("program").and_then(|a| a.as_symbol()).map(|s| s.join("::")).unwrap_or_default();
@@ -237,7 +231,8 @@ pub fn compile_npu(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
                         let specs = o.results().iter().map(|r| compile::spec(&ctx, callee.clone(), body.value_type(*r))).collect::<Result<Vec<_>, _>>()?;
                         stages.push(Stage::Npu { program: programs.len() - 1, partition: callee.clone(), args, results, specs });
                     }
-                    _ => return Err(format!("@{} is not a partition", callee)),
+                    Some(other) => return Err(format!("@{}: backend '{}' has no executor here", callee, other)),
+                    None => return Err(format!("@{} is not a partition", callee)),
                 }
             }
             "onnx.Transpose" => {
@@ -254,7 +249,7 @@ pub fn compile_npu(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
     }
     let compile_ms = t0.elapsed().as_secs_f64() * 1e3;
     let module = imp.module;
-    Ok(NpuCompiled { inputs, outputs, bound, placements, programs, hw: hw.clone(), compile_ms, jit, cpu, reference: (ctx, reference_body, module), stages, slots: next, input_slots, output_slots })
+    Ok(NpuCompiled { inputs, outputs, bound, placements, programs, hw: hw.clone(), targets: targets.to_vec(), compile_ms, jit, cpu, reference: (ctx, reference_body, module), stages, slots: next, input_slots, output_slots })
 }
 
 fn take(vals: &[Option<HostTensor>], s: usize) -> Result<&HostTensor, String> {

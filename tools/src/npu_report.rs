@@ -27,7 +27,7 @@ pub fn summarize(c: &NpuCompiled, r: &NpuRun, run_ms: f64) -> Summary {
     let peak = (c.hw.array.rows * c.hw.array.cols) as u64;
     // The bound: every MAC at the array's peak for its type, or every byte that must move once at full bandwidth.
     let roofline = r.mac_slots.div_ceil(peak).max(r.min_dram_bytes.div_ceil(c.hw.dram.bytes_per_cycle as u64));
-    let npu_ops = c.placements.iter().filter(|p| p.npu).count();
+    let npu_ops = c.placements.iter().filter(|p| p.backend != backend::CPU).count();
     Summary {
         cycles,
         roofline_cycles: roofline,
@@ -45,8 +45,7 @@ pub fn summarize(c: &NpuCompiled, r: &NpuRun, run_ms: f64) -> Summary {
 
 pub fn text(c: &NpuCompiled, r: &NpuRun, s: &Summary) -> String {
     let mut o = String::new();
-    let all: Vec<passes::npu::partition::Placement> = c.placements.clone();
-    o.push_str(&passes::npu::partition::report(&all));
+    o.push_str(&backend::partition::report(&c.placements, &c.targets));
     for (name, rep) in &r.reports {
         let _ = writeln!(o, "\nNPU program {} ({} cycles, roofline {}, {:.1}% of the array):", name, rep.cycles, rep.roofline_cycles, 100.0 * rep.utilization);
         let _ = writeln!(o, "  {:<36} {:>10} {:>10} {:>6} {:>6} {:>12} {:>12}", "layer", "cycles", "roofline", "ratio", "util", "MACs", "DRAM bytes");
@@ -82,7 +81,13 @@ pub fn json(c: &NpuCompiled, r: &NpuRun, s: &Summary) -> String {
             rep.layers.iter().map(move |l| serde_json::json!({"program": p, "layer": l.name, "cycles": l.cycles, "roofline_cycles": l.roofline_cycles, "utilization": l.utilization, "macs": l.macs, "dram_bytes": l.dram_bytes}))
         })
         .collect();
-    let cpu: Vec<serde_json::Value> = c.placements.iter().filter(|p| !p.npu).map(|p| serde_json::json!({"node": p.node, "op": p.op, "reason": p.reason})).collect();
+    let cpu: Vec<serde_json::Value> = c
+        .placements
+        .iter()
+        .filter(|p| p.backend == backend::CPU)
+        .map(|p| serde_json::json!({"node": p.node, "op": p.op, "reason": p.reason.as_ref().map(|r| r.message.clone()), "reason_code": p.reason.as_ref().map(|r| r.reason.code())}))
+        .collect();
+    let placements: Vec<serde_json::Value> = c.placements.iter().map(|p| serde_json::json!({"node": p.node, "op": p.op, "backend": p.backend, "partition": p.partition, "reason_code": p.reason.as_ref().map(|r| r.reason.code())})).collect();
     let v = serde_json::json!({
         "target": c.hw.name,
         "cycles": s.cycles,
@@ -99,6 +104,8 @@ pub fn json(c: &NpuCompiled, r: &NpuRun, s: &Summary) -> String {
         "programs": r.reports.len(),
         "layers": layers,
         "cpu_operations": cpu,
+        "targets": c.targets,
+        "placements": placements,
     });
     serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
 }

@@ -24,7 +24,7 @@ fn listed(file: &str) -> Vec<String> {
 fn run(dir: &Path, must_use_npu: bool) -> Result<(), Failed> {
     let out = Command::new(env!("CARGO_BIN_EXE_npu-run"))
         .arg(dir.join("model.onnx"))
-        .args(["--target", "npu", "--bind", "weights", "--check-reference", "--test-data"])
+        .args(["--target", "npu16,cpu", "--bind", "weights", "--check-reference", "--test-data"])
         .arg(dir.join("test_data_set_0"))
         .output()
         .map_err(|e| format!("could not run npu-run: {}", e))?;
@@ -32,7 +32,7 @@ fn run(dir: &Path, must_use_npu: bool) -> Result<(), Failed> {
     if !out.status.success() {
         return Err(format!("fails through the NPU path:\n{}\n{}", stdout, stderr).into());
     }
-    if must_use_npu && !stdout.lines().any(|l| l.starts_with("NPU: ") && !l.starts_with("NPU: 0 ops")) {
+    if must_use_npu && !stdout.lines().any(|l| l.starts_with("npu16: ") && !l.starts_with("npu16: 0 ops")) {
         return Err(format!("no op runs on the NPU any more (test/onnx/npu-node.on-npu lists it):\n{}", stdout).into());
     }
     Ok(())

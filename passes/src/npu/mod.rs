@@ -1,8 +1,9 @@
-//! The NPU path's passes: capability and partitioning (`npu-partition`),
-//! layout and conversion (`convert-onnx-to-npu`), and tiling, memory
-//! planning and scheduling down to instructions (`npu-schedule`).
+//! The npu16 backend: its capability table and grouping rules (asked by the
+//! framework's partitioner, `backend::partition`), layout and conversion
+//! (`convert-onnx-to-npu`), and tiling, memory planning and scheduling down to
+//! instructions (`npu-schedule`).
 
-pub mod partition;
+pub mod fusion;
 pub mod quant;
 pub mod schedule;
 pub mod target;

@@ -1,27 +1,38 @@
-//! What a target can run: the capability query partitioning asks of every
-//! `onnx` op. A vendor backend implements [`Target`] for its NPU; [`Npu`] is
-//! ours, answering from one table of per-op checks and the hardware
-//! description, with the reason when the answer is no (the report prints it,
-//! as Vela lists its CPU ops).
+//! The `npu16` NPU as a backend: the capability query the partitioner asks
+//! of every `onnx` op, answered from one table of per-op checks, with a reason
+//! code and message when the answer is no (the report prints them, as Vela
+//! lists its CPU ops); its grouping rules are in `fusion.rs`.
 
+use backend::{Backend, Reason, Unsupported};
+use ir::{Body, Context, OpId, Value};
 use npu::hw::HwDesc;
 use npu::tensor_ops::ints;
-use ir::{Body, OpId, Value};
 
+/// The backend's name in `--target` lists and on its partitions.
+pub const NAME: &str = "npu16";
 
-pub trait Target {
-    fn name(&self) -> &str;
-    /// `Ok` if the target runs `op` as it is (dtypes, shapes, attributes);
-    /// otherwise why not.
-    fn supports(&self, body: &Body, op: OpId) -> Result<(), String>;
+/// The NPU of `docs/npu-sim.md`; its hardware description travels on the
+/// module (`npu.hw`, default `npu16`).
+pub struct Npu;
+
+/// The hardware description of a module (`npu.hw`, default `npu16`).
+pub fn module_hw(body: &Body, module: OpId) -> Result<HwDesc, String> {
+    match body.op(module).attr("npu.hw") {
+        Some(a) => HwDesc::from_attr(a),
+        None => Ok(HwDesc::npu16()),
+    }
 }
 
-/// The NPU of `docs/npu-sim.md`, described by `hw`.
-pub struct Npu {
-    pub hw: HwDesc,
+/// Makes npu16 known to the backend registry (idempotent).
+pub fn register() {
+    backend::register_once(|| std::sync::Arc::new(Npu)).expect("npu16 registers once with a valid name");
 }
 
-type Check = fn(&Npu, &Body, OpId) -> Result<(), String>;
+fn no(reason: Reason, message: impl Into<String>) -> Unsupported {
+    Unsupported::new(reason, message)
+}
+
+type Check = fn(&Npu, &Body, OpId) -> Result<(), Unsupported>;
 
 /// One row per op the NPU runs.
 const CAPABILITIES: &[(&str, Check)] = &[
@@ -41,33 +52,43 @@ const CAPABILITIES: &[(&str, Check)] = &[
     ("onnx.Flatten", flatten),
 ];
 
-impl Target for Npu {
+impl Backend for Npu {
     fn name(&self) -> &str {
-        &self.hw.name
+        NAME
     }
-    fn supports(&self, body: &Body, op: OpId) -> Result<(), String> {
+    fn prepare(&self, ctx: &Context, body: &mut Body, module: OpId) -> Result<(), String> {
+        let hw = module_hw(body, module)?;
+        if body.op(module).attr("npu.hw").is_none() {
+            body.op_mut(module).attributes.set(ctx.ident("npu.hw"), hw.to_attr(ctx));
+        }
+        Ok(())
+    }
+    fn supports(&self, body: &Body, op: OpId) -> Result<(), Unsupported> {
         let name = body.name(op);
         let Some((_, check)) = CAPABILITIES.iter().find(|(n, _)| *n == name.as_str()) else {
-            return Err(format!("no NPU lowering for {}", name.as_str()));
+            return Err(no(Reason::NoLowering, format!("no NPU lowering for {}", name.as_str())));
         };
         for &r in body.op(op).results() {
             static_f32(body, r)?;
         }
         check(self, body, op)
     }
+    fn group(&self, body: &Body, ops: &[OpId], answers: &mut [Result<(), Unsupported>]) -> Vec<usize> {
+        super::fusion::group(body, ops, answers)
+    }
 }
 
 /// The shape of a static f32 tensor, or why the NPU path cannot take it.
-pub fn static_f32(body: &Body, v: Value) -> Result<Vec<i64>, String> {
+pub fn static_f32(body: &Body, v: Value) -> Result<Vec<i64>, Unsupported> {
     let t = body.value_type(v);
-    let s = t.shape().ok_or_else(|| format!("unranked tensor {}", t))?;
+    let s = t.shape().ok_or_else(|| no(Reason::DynamicShape, format!("unranked tensor {}", t)))?;
     if s.iter().any(|d| *d < 0) {
-        return Err(format!("dynamic shape {}", t));
+        return Err(no(Reason::DynamicShape, format!("dynamic shape {}", t)));
     }
     match t.element_type() {
         Some(e) if e.to_string() == "f32" => Ok(s.to_vec()),
-        Some(e) => Err(format!("element type {} (the NPU path takes f32; int8 only through QDQ, not yet)", e)),
-        None => Err(format!("not a tensor: {}", t)),
+        Some(e) => Err(no(Reason::ElementType, format!("element type {} (the NPU path takes f32; int8 only through QDQ, not yet)", e))),
+        None => Err(no(Reason::ElementType, format!("not a tensor: {}", t))),
     }
 }
 
@@ -87,61 +108,61 @@ fn int_attr(body: &Body, op: OpId, n: &str, d: i64) -> i64 {
     body.op(op).attr(n).and_then(|a| a.as_int()).map(|v| v as i64).unwrap_or(d)
 }
 
-fn no_auto_pad(body: &Body, op: OpId) -> Result<(), String> {
+fn no_auto_pad(body: &Body, op: OpId) -> Result<(), Unsupported> {
     match str_attr(body, op, "auto_pad").unwrap_or("NOTSET") {
         "NOTSET" | "VALID" => Ok(()),
-        a => Err(format!("auto_pad {} (explicit pads only)", a)),
+        a => Err(no(Reason::Attribute, format!("auto_pad {} (explicit pads only)", a))),
     }
 }
 
-fn conv(_: &Npu, body: &Body, op: OpId) -> Result<(), String> {
+fn conv(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
     static_f32(body, operand(body, op, 1).ok_or("no weights")?)?;
     if !is_constant(body, operand(body, op, 1).unwrap()) {
-        return Err("weights are not constant".into());
+        return Err(no(Reason::NotConstant, "weights are not constant"));
     }
     if let Some(b) = operand(body, op, 2) {
         if !is_constant(body, b) {
-            return Err("bias is not constant".into());
+            return Err(no(Reason::NotConstant, "bias is not constant"));
         }
     }
     conv_geometry(body, op)
 }
 
 /// What the NPU's convolution kernel takes, whatever the element type.
-pub fn conv_geometry(body: &Body, op: OpId) -> Result<(), String> {
+pub fn conv_geometry(body: &Body, op: OpId) -> Result<(), Unsupported> {
     conv_geometry_of(body, op, 1)
 }
 
 /// The same, with the filter at operand `w_index` (QLinearConv's is 3).
-fn conv_geometry_of(body: &Body, op: OpId, w_index: usize) -> Result<(), String> {
-    let shape = |v: Value| body.value_type(v).shape().map(|s| s.to_vec()).filter(|s| s.iter().all(|d| *d >= 0)).ok_or("dynamic shape");
+fn conv_geometry_of(body: &Body, op: OpId, w_index: usize) -> Result<(), Unsupported> {
+    let shape = |v: Value| body.value_type(v).shape().map(|s| s.to_vec()).filter(|s| s.iter().all(|d| *d >= 0)).ok_or_else(|| no(Reason::DynamicShape, "dynamic shape"));
     let x = shape(operand(body, op, 0).ok_or("no input")?)?;
     let w = shape(operand(body, op, w_index).ok_or("no weights")?)?;
     if x.len() != 4 {
-        return Err(format!("{}-D convolution (the NPU runs 2-D)", x.len() as i64 - 2));
+        return Err(no(Reason::Shape, format!("{}-D convolution (the NPU runs 2-D)", x.len() as i64 - 2)));
     }
     if x[0] != 1 {
-        return Err(format!("batch {} (the NPU path runs batch 1)", x[0]));
+        return Err(no(Reason::Shape, format!("batch {} (the NPU path runs batch 1)", x[0])));
     }
     no_auto_pad(body, op)?;
     if ints(body, op, "dilations").is_some_and(|d| d.iter().any(|v| *v != 1)) {
-        return Err("dilation other than 1".into());
+        return Err(no(Reason::Attribute, "dilation other than 1"));
     }
     let pads = ints(body, op, "pads").unwrap_or(vec![0; 4]);
     if pads.len() != 4 || pads[0] >= w[2] || pads[2] >= w[2] || pads[1] >= w[3] || pads[3] >= w[3] {
-        return Err("padding as large as the kernel".into());
+        return Err(no(Reason::Attribute, "padding as large as the kernel"));
     }
     let g = int_attr(body, op, "group", 1);
     if g != 1 && !(w[1] == 1 && w[0] == g) {
-        return Err(format!("grouped convolution with {} channels per group (dense and depthwise only)", w[1]));
+        return Err(no(Reason::Attribute, format!("grouped convolution with {} channels per group (dense and depthwise only)", w[1])));
     }
     Ok(())
 }
 
 /// The int8 (QDQ) form of a Conv, Gemm or MatMul: what its quantization and shapes must be.
-pub fn quantized_mac(body: &Body, op: OpId) -> Result<(), String> {
-    super::quant::qmac(body, op).ok_or("not a quantized pattern the NPU runs (int8 symmetric activations and weights, int32 bias, one int8 QuantizeLinear after)")?;
+pub fn quantized_mac(body: &Body, op: OpId) -> Result<(), Unsupported> {
+    super::quant::qmac(body, op).ok_or_else(|| no(Reason::ElementType, "not a quantized pattern the NPU runs (int8 symmetric activations and weights, int32 bias, one int8 QuantizeLinear after)"))?;
     match body.name(op).as_str() {
         "onnx.Conv" => conv_geometry(body, op),
         "onnx.QLinearConv" => conv_geometry_of(body, op, 3),
@@ -149,131 +170,131 @@ pub fn quantized_mac(body: &Body, op: OpId) -> Result<(), String> {
         name => {
             let bi = if name == "onnx.QLinearMatMul" { 3 } else { 1 };
             let b = body.value_type(body.op(op).operand(bi)).shape().map(|s| s.len()).unwrap_or(0);
-            if b != 2 { Err("B is not a matrix".into()) } else { Ok(()) }
+            if b != 2 { Err(no(Reason::Shape, "B is not a matrix")) } else { Ok(()) }
         }
     }
 }
 
 /// A plain product: no transposed A, alpha = beta = 1.
-fn gemm_form(body: &Body, op: OpId) -> Result<(), String> {
+fn gemm_form(body: &Body, op: OpId) -> Result<(), Unsupported> {
     if int_attr(body, op, "transA", 0) != 0 {
-        return Err("transA".into());
+        return Err(no(Reason::Attribute, "transA"));
     }
     let alpha = body.op(op).attr("alpha").and_then(|a| a.as_float()).unwrap_or(1.0);
     let beta = body.op(op).attr("beta").and_then(|a| a.as_float()).unwrap_or(1.0);
     if alpha != 1.0 || beta != 1.0 {
-        return Err("alpha or beta other than 1".into());
+        return Err(no(Reason::Attribute, "alpha or beta other than 1"));
     }
     Ok(())
 }
 
-fn gemm(_: &Npu, body: &Body, op: OpId) -> Result<(), String> {
+fn gemm(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     let a = static_f32(body, operand(body, op, 0).ok_or("no A")?)?;
     if a.len() != 2 {
-        return Err("A is not 2-D".into());
+        return Err(no(Reason::Shape, "A is not 2-D"));
     }
     gemm_form(body, op)?;
     let b = operand(body, op, 1).ok_or("no B")?;
     if !is_constant(body, b) {
-        return Err("B is not constant".into());
+        return Err(no(Reason::NotConstant, "B is not constant"));
     }
     if let Some(c) = operand(body, op, 2) {
         let cs = static_f32(body, c)?;
         let n = body.value_type(body.op(op).result(0)).shape().map(|s| s[1]).unwrap_or(-1);
         if !is_constant(body, c) || !(cs == [n] || cs == [1, n]) {
-            return Err("C is not a constant row of N values".into());
+            return Err(no(Reason::NotConstant, "C is not a constant row of N values"));
         }
     }
     Ok(())
 }
 
-fn matmul(_: &Npu, body: &Body, op: OpId) -> Result<(), String> {
+fn matmul(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     let a = static_f32(body, operand(body, op, 0).ok_or("no A")?)?;
     let b = static_f32(body, operand(body, op, 1).ok_or("no B")?)?;
     if b.len() != 2 || !is_constant(body, operand(body, op, 1).unwrap()) {
-        return Err("B is not a constant matrix (activation × activation products stay on the CPU)".into());
+        return Err(no(Reason::NotConstant, "B is not a constant matrix (activation × activation products stay on the CPU)"));
     }
     if a.len() < 2 {
-        return Err("A is a vector".into());
+        return Err(no(Reason::Shape, "A is a vector"));
     }
     Ok(())
 }
 
 /// A standalone activation runs when its producer is an NPU op it fuses into.
-fn activation(_: &Npu, body: &Body, op: OpId) -> Result<(), String> {
+fn activation(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
     Ok(())
 }
 
-fn clip(npu: &Npu, body: &Body, op: OpId) -> Result<(), String> {
+fn clip(npu: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     for i in 1..3 {
         if let Some(v) = operand(body, op, i) {
             if !is_constant(body, v) {
-                return Err("min or max is not constant".into());
+                return Err(no(Reason::NotConstant, "min or max is not constant"));
             }
         }
     }
     activation(npu, body, op)
 }
 
-fn binary(_: &Npu, body: &Body, op: OpId) -> Result<(), String> {
+fn binary(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     let o = body.op(op);
     if o.operands().len() != 2 {
-        return Err("more than two operands".into());
+        return Err(no(Reason::Shape, "more than two operands"));
     }
     let a = static_f32(body, o.operand(0))?;
     let b = static_f32(body, o.operand(1))?;
     if a != b {
-        return Err(format!("broadcast {:?} with {:?} (same shapes only)", a, b));
+        return Err(no(Reason::Shape, format!("broadcast {:?} with {:?} (same shapes only)", a, b)));
     }
     if is_constant(body, o.operand(0)) || is_constant(body, o.operand(1)) {
-        return Err("a constant operand (the vector unit streams activations)".into());
+        return Err(no(Reason::NotConstant, "a constant operand (the vector unit streams activations)"));
     }
     Ok(())
 }
 
 /// A pool's input must be a static batch-1 NCHW f32 tensor.
-fn batch1_2d_pool(body: &Body, op: OpId) -> Result<(), String> {
+fn batch1_2d_pool(body: &Body, op: OpId) -> Result<(), Unsupported> {
     let x = static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
     if x.len() != 4 || x[0] != 1 {
-        return Err("not a batch-1 2-D pool".into());
+        return Err(no(Reason::Shape, "not a batch-1 2-D pool"));
     }
     Ok(())
 }
 
-fn pool(_: &Npu, body: &Body, op: OpId) -> Result<(), String> {
+fn pool(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     batch1_2d_pool(body, op)?;
     no_auto_pad(body, op)?;
     if int_attr(body, op, "ceil_mode", 0) != 0 {
-        return Err("ceil_mode".into());
+        return Err(no(Reason::Attribute, "ceil_mode"));
     }
     if ints(body, op, "dilations").is_some_and(|d| d.iter().any(|v| *v != 1)) {
-        return Err("dilation other than 1".into());
+        return Err(no(Reason::Attribute, "dilation other than 1"));
     }
     if body.op(op).results().len() > 1 && body.has_uses(body.op(op).result(1)) {
-        return Err("MaxPool indices".into());
+        return Err(no(Reason::Constraint, "MaxPool indices"));
     }
     let k = ints(body, op, "kernel_shape").unwrap_or_default();
     let p = ints(body, op, "pads").unwrap_or(vec![0; 4]);
     if k.len() != 2 || p.len() != 4 || p[0] >= k[0] || p[2] >= k[0] || p[1] >= k[1] || p[3] >= k[1] {
-        return Err("padding as large as the window".into());
+        return Err(no(Reason::Attribute, "padding as large as the window"));
     }
     if body.name(op).as_str() == "onnx.AveragePool" && p.iter().any(|v| *v != 0) && int_attr(body, op, "count_include_pad", 0) != 0 {
-        return Err("padded average counting the padding (count_include_pad)".into());
+        return Err(no(Reason::Attribute, "padded average counting the padding (count_include_pad)"));
     }
     Ok(())
 }
 
-fn global_pool(_: &Npu, body: &Body, op: OpId) -> Result<(), String> {
+fn global_pool(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     batch1_2d_pool(body, op)
 }
 
 /// `[1, C, 1, 1]` → `[1, C]`: the same bytes in NCHW and NHWC.
-fn flatten(_: &Npu, body: &Body, op: OpId) -> Result<(), String> {
+fn flatten(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     let x = static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
     if x.len() == 4 && x[0] == 1 && x[2] == 1 && x[3] == 1 && int_attr(body, op, "axis", 1) == 1 {
         Ok(())
     } else {
-        Err("a flatten that moves data in NHWC".into())
+        Err(no(Reason::Shape, "a flatten that moves data in NHWC"))
     }
 }

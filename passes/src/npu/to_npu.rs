@@ -1,4 +1,4 @@
-//! `convert-onnx-to-npu`: in NPU partitions (`npu.partition = "npu"`), each
+//! `convert-onnx-to-npu`: in NPU partitions (`backend.partition = "npu16"`), each
 //! onnx op becomes its NHWC `npu` op with `onnx.Transpose`s around it;
 //! weights are transposed to HWIO (folded into the constants by
 //! canonicalization), activations after a conv/matmul/add fold into it, and
@@ -457,7 +457,7 @@ impl Pass for OnnxToNpu {
         let ctx = cx.ctx;
         let body = &mut *cx.body;
         let mb = body.region_blocks(body.op(module).regions()[0])[0];
-        let funcs: Vec<OpId> = body.block_ops(mb).filter(|f| body.op(*f).attr("npu.partition").and_then(|a| a.as_str()) == Some("npu")).collect();
+        let funcs: Vec<OpId> = body.block_ops(mb).filter(|f| backend::partition::partition_backend(body, *f) == Some(super::target::NAME)).collect();
         for f in funcs {
             let entry = body.entry_block(f).ok_or("no body")?;
             let ops: Vec<OpId> = body.block_ops(entry).collect();

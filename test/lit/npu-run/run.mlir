@@ -22,9 +22,18 @@
 // SHAPE: input x: FLOAT[2, 4] does not match the compiled model; the model expects:
 // SHAPE-NEXT: x: FLOAT[2, 8]
 // RUN: not npu-run %t/mlp.onnx --target tpu 2>&1 | FileCheck %s --check-prefix=TARGET
-// TARGET: unknown target 'tpu': expected 'cpu' or 'npu'
+// TARGET: npu-run: error: --target tpu: unknown backend 'tpu'; registered: cpu, npu16
 // RUN: npu-translate --export-onnx %S/Inputs/nonzero.mlir -o %t/nz.onnx
 // RUN: not npu-run %t/nz.onnx 2>&1 | FileCheck %s --check-prefix=OP
 // OP: loc("nz_node"): error: 'onnx.NonZero' has no CPU lowering yet
 // RUN: not npu-run %t/missing.onnx 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: npu-run: error: {{.*}}missing.onnx: No such file or directory
+// Backend lists: unknown names, the CPU not last, and a backend without an executor are refused.
+// RUN: not npu-run %t/mlp.onnx --target npu16,acme 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// UNKNOWN: npu-run: error: --target npu16,acme: unknown backend 'acme'; registered: cpu, npu16
+// RUN: not npu-run %t/mlp.onnx --target cpu,npu16 2>&1 | FileCheck %s --check-prefix=ORDER
+// ORDER: npu-run: error: --target cpu,npu16: 'cpu' must come last: it is the fallback of every backend before it
+// RUN: npu-run %t/mlp.onnx --target npu16,cpu --seed 3 --compare %t/out 2>&1 | FileCheck %s --check-prefix=LIST
+// RUN: npu-run %t/mlp.onnx --target npu16 --seed 3 --compare %t/out 2>&1 | FileCheck %s --check-prefix=LIST
+// LIST: npu16: {{[0-9]+}} ops
+// LIST: y: ok

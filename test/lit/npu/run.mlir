@@ -10,12 +10,12 @@
 // RUN: FileCheck %s --check-prefix=SAME < %t/chain.err
 // RUN: FileCheck %s --check-prefix=JSON < %t/chain.json
 // RUN: FileCheck %s --check-prefix=TRACE < %t/chain.trace
-// RUN: npu-sim asm %t/asm/chain_npu0_program.s -o %t/chain.bin
+// RUN: npu-sim asm %t/asm/chain_npu16_0_program.s -o %t/chain.bin
 
 // Every op of the chain runs on the NPU, each layer named after its ONNX nodes.
 // CHAIN: CPU operations (0 of 12):
-// CHAIN: NPU: 12 ops (100.0%) in 1 partitions; CPU: 0 ops (0.0%) in 0 partitions
-// CHAIN: NPU program chain_npu0_program ({{[0-9]+}} cycles, roofline {{[0-9]+}}
+// CHAIN: npu16: 12 ops (100.0%) in 1 partitions; cpu: 0 ops (0.0%) in 0 partitions
+// CHAIN: NPU program chain_npu16_0_program ({{[0-9]+}} cycles, roofline {{[0-9]+}}
 // CHAIN: layer cycles roofline ratio util MACs DRAM bytes
 // CHAIN: conv1+relu1 {{[0-9]+}} {{[0-9]+}}
 // CHAIN: dw2+relu6_2
@@ -47,15 +47,15 @@
 // RUN: npu-run %t/hetero.onnx --target npu --seed 2 --compare %t/hetero.cpu --rtol 1e-4 --atol 1e-6 --trace %t/hetero.trace 2>&1 | FileCheck %s --check-prefix=HETERO
 // The trace has the whole run: NPU programs (simulated time) and CPU partitions (host time) in order.
 // RUN: FileCheck %s --check-prefix=HTRACE < %t/hetero.trace
-// HTRACE: "args":{"target":"npu","time":"simulated"},"cat":"npu",{{.*}}"name":"hetero_npu0_program"
+// HTRACE: "args":{"target":"npu","time":"simulated"},"cat":"npu",{{.*}}"name":"hetero_npu16_0_program"
 // HTRACE-SAME: "args":{"target":"cpu","time":"host"},"cat":"cpu",{{.*}}"name":"hetero_cpu0"
-// HTRACE-SAME: "name":"hetero_npu1_program"
+// HTRACE-SAME: "name":"hetero_npu16_1_program"
 // HETERO: CPU operations (4 of 8):
-// HETERO-NEXT: onnx.Softmax "softmax2" no NPU lowering for onnx.Softmax
-// HETERO-NEXT: onnx.Reshape "reshape5" no NPU lowering for onnx.Reshape
-// HETERO-NEXT: onnx.Transpose "transpose6" no NPU lowering for onnx.Transpose
-// HETERO-NEXT: onnx.Concat "concat8" no NPU lowering for onnx.Concat
-// HETERO-NEXT: NPU: 4 ops (50.0%) in 3 partitions; CPU: 4 ops (50.0%) in 3 partitions
+// HETERO-NEXT: onnx.Softmax "softmax2" [no-lowering] no NPU lowering for onnx.Softmax
+// HETERO-NEXT: onnx.Reshape "reshape5" [no-lowering] no NPU lowering for onnx.Reshape
+// HETERO-NEXT: onnx.Transpose "transpose6" [no-lowering] no NPU lowering for onnx.Transpose
+// HETERO-NEXT: onnx.Concat "concat8" [no-lowering] no NPU lowering for onnx.Concat
+// HETERO-NEXT: npu16: 4 ops (50.0%) in 3 partitions; cpu: 4 ops (50.0%) in 3 partitions
 // HETERO: avgpool3
 // HETERO: matmul7
 // HETERO: y: ok

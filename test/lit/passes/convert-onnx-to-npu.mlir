@@ -15,7 +15,7 @@
 // RAW: "npu.pool"({{.*}}) <{count_include_pad = 0 : i64, kernel = array<i64: 3, 3>, kind = "avg", pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>}>
 // RAWCOUNT: 18
 
-// CHECK-LABEL: func.func private @g_npu0(%arg0: tensor<1x6x6x4xf32>) -> tensor<1x1x1x8xf32>
+// CHECK-LABEL: func.func private @g_npu16_0(%arg0: tensor<1x6x6x4xf32>) -> tensor<1x1x1x8xf32>
 // CHECK-NOT: onnx.Transpose
 // CHECK: "onnx.Constant"() <{value = dense_resource<{{.*}}> : tensor<3x3x4x8xf32>}>
 // CHECK-NOT: onnx.Transpose
@@ -32,7 +32,7 @@
 // CHECK: return
 // CHECK-LABEL: func.func @g(
 // CHECK: "onnx.Transpose"(%arg0) <{perm = array<i64: 0, 2, 3, 1>}>
-// CHECK: call @g_npu0
+// CHECK: call @g_npu16_0
 // CHECK: "onnx.Transpose"({{.*}}) <{perm = array<i64: 0, 3, 1, 2>}>
 // COUNT: 2
 

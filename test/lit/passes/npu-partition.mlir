@@ -1,6 +1,7 @@
-// npu-partition: each op asks the target; runs of one target become
-// functions called in order; CPU ops carry their reason; the report and the
-// partition graph.
+// npu-partition: each op asks the backends of a list in order and goes to the
+// first that takes it (the CPU last); runs of one backend become functions
+// called in order; ops that fell back carry their reason code and message;
+// the report and the partition graph.
 // RUN: npu-opt %s --pass-pipeline='builtin.module(npu-partition{report=%t.report dot=%t.dot})' | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT < %t.report
 // RUN: FileCheck %s --check-prefix=DOT < %t.dot
@@ -10,34 +11,42 @@
 // RUN: npu-opt %s --pass-pipeline='builtin.module(npu-partition, convert-onnx-to-npu)' --show-cpu-operations -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
 // RUN: not npu-opt %s --cse --show-cpu-operations 2>&1 | FileCheck %s --check-prefix=NOPART
 // NOPART: npu-opt: error: --show-cpu-operations and --dump-partitions report what npu-partition decides; add it to the pipeline
+// An explicit list: the same as the default, or the CPU alone.
+// RUN: npu-opt %s --pass-pipeline='builtin.module(npu-partition{targets=npu16,cpu report=-})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+// RUN: npu-opt %s --pass-pipeline='builtin.module(npu-partition{targets=cpu report=-})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=CPUONLY
+// CPUONLY: cpu: 5 ops (100.0%) in 1 partitions
+// RUN: not npu-opt %s --pass-pipeline='builtin.module(npu-partition{targets=acme,cpu})' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// UNKNOWN: error: unknown backend 'acme'; registered: cpu, npu16
+// RUN: not npu-opt %s --pass-pipeline='builtin.module(npu-partition{targets=cpu,npu16})' 2>&1 | FileCheck %s --check-prefix=ORDER
+// ORDER: error: 'cpu' must come last: it is the fallback of every backend before it
 
 // The NPU ops before and after the Softmax, which waits on the first, form two partitions.
-// CHECK-LABEL: func.func private @g_npu0(%arg0: tensor<1x4x6x6xf32>) -> tensor<1x8x6x6xf32> attributes {npu.partition = "npu"}
+// CHECK-LABEL: func.func private @g_npu16_0(%arg0: tensor<1x4x6x6xf32>) -> tensor<1x8x6x6xf32> attributes {backend.partition = "npu16"}
 // CHECK: "onnx.Constant"
 // CHECK: "onnx.Conv"
 // CHECK: "onnx.Relu"
 // CHECK-LABEL: func.func private @g_cpu0
-// CHECK-SAME: npu.partition = "cpu"
-// CHECK: "onnx.Softmax"{{.*}}{npu.cpu_reason = "no NPU lowering for onnx.Softmax"}
-// CHECK: "onnx.Relu"{{.*}}{npu.cpu_reason = "standalone Relu (runs fused into the NPU op producing its input)"}
-// CHECK-LABEL: func.func private @g_npu1
+// CHECK-SAME: backend.partition = "cpu"
+// CHECK: "onnx.Softmax"{{.*}}{backend.reason = "no NPU lowering for onnx.Softmax", backend.reason_code = "no-lowering"}
+// CHECK: "onnx.Relu"{{.*}}{backend.reason = "standalone Relu (runs fused into the NPU op producing its input)", backend.reason_code = "fusion"}
+// CHECK-LABEL: func.func private @g_npu16_1
 // CHECK: "onnx.Conv"
 // CHECK-LABEL: func.func @g(
-// CHECK: %[[A:.*]] = call @g_npu0(%arg0)
+// CHECK: %[[A:.*]] = call @g_npu16_0(%arg0)
 // CHECK: %[[B:.*]] = call @g_cpu0(%[[A]])
-// CHECK: %[[C:.*]] = call @g_npu1(%[[B]])
+// CHECK: %[[C:.*]] = call @g_npu16_1(%[[B]])
 // CHECK: return %[[C]]
 
 // REPORT: CPU operations (2 of 5):
-// REPORT-NEXT: onnx.Softmax "sm" no NPU lowering for onnx.Softmax
-// REPORT-NEXT: onnx.Relu "relu_after_softmax" standalone Relu (runs fused into the NPU op producing its input)
-// REPORT-NEXT: NPU: 3 ops (60.0%) in 2 partitions; CPU: 2 ops (40.0%) in 1 partitions
+// REPORT-NEXT: onnx.Softmax "sm" [no-lowering] no NPU lowering for onnx.Softmax
+// REPORT-NEXT: onnx.Relu "relu_after_softmax" [fusion] standalone Relu (runs fused into the NPU op producing its input)
+// REPORT-NEXT: npu16: 3 ops (60.0%) in 2 partitions; cpu: 2 ops (40.0%) in 1 partitions
 
 // DOT: digraph partitions {
 // DOT: subgraph cluster_0 {
-// DOT: label="g_npu0";
+// DOT: label="g_npu16_0";
 // DOT: [label="c1\nonnx.Conv", fillcolor=palegreen];
-// DOT: [label="sm\nonnx.Softmax", fillcolor=lightsalmon, tooltip="no NPU lowering for onnx.Softmax"];
+// DOT: [label="sm\nonnx.Softmax", fillcolor=lightsalmon, tooltip="[no-lowering] no NPU lowering for onnx.Softmax"];
 // DOT: n0 -> n1;
 
 func.func @g(%x: tensor<1x4x6x6xf32>) -> tensor<1x8x6x6xf32> {

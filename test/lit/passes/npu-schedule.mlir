@@ -15,8 +15,8 @@
 // RUN: not npu-opt %t.small.mlir --pass-pipeline='builtin.module(npu-partition, convert-onnx-to-npu, canonicalize, npu-schedule)' -o %t.none 2>&1 | FileCheck %s --check-prefix=SMALL
 // RUN: not ls %t.none
 
-// CHECK-LABEL: func.func private @g_npu0_program() attributes {npu.args = [{dir = "in", dtype = "f32", name = "in0", shape = [1 : i64, 8 : i64, 8 : i64, 3 : i64]}, {dir = "out", dtype = "f32", name = "out0", shape = [1 : i64, 4 : i64, 4 : i64, 4 : i64]}, {dir = "in", dtype = "i8", name = "weights"
-// CHECK-SAME: npu.const_image = dense_resource<g_npu0_weights>
+// CHECK-LABEL: func.func private @g_npu16_0_program() attributes {npu.args = [{dir = "in", dtype = "f32", name = "in0", shape = [1 : i64, 8 : i64, 8 : i64, 3 : i64]}, {dir = "out", dtype = "f32", name = "out0", shape = [1 : i64, 4 : i64, 4 : i64, 4 : i64]}, {dir = "in", dtype = "i8", name = "weights"
+// CHECK-SAME: npu.const_image = dense_resource<g_npu16_0_weights>
 // CHECK-SAME: npu.program
 // CHECK: "npu.layer"() <{name = "conv1+relu1"}>
 // Buffers of the layer, in the scratchpad (memory space 1) and the accumulator (2).
@@ -45,8 +45,8 @@
 // CHECK: "npu.dma.storeacc"(%[[A0]]) <{cols = 4 : i64, dst = "out0", dst_offset = 0 : i64, dtype = "f32", rows = 16 : i64, src = 0 : i64, stride = 16 : i64}>
 // CHECK: "npu.fence"()
 // CHECK: "npu.halt"()
-// CHECK-LABEL: func.func private @g_npu0(%arg0: tensor<1x8x8x3xf32>) -> tensor<1x4x4x4xf32>
-// CHECK-NEXT: "npu.launch"(%arg0) <{inputs = ["in0"], outputs = ["out0"], program = @g_npu0_program}>
+// CHECK-LABEL: func.func private @g_npu16_0(%arg0: tensor<1x8x8x3xf32>) -> tensor<1x4x4x4xf32>
+// CHECK-NEXT: "npu.launch"(%arg0) <{inputs = ["in0"], outputs = ["out0"], program = @g_npu16_0_program}>
 
 // ASM: .target "npu16"
 // ASM: .arg %in0 in f32 [1, 8, 8, 3]

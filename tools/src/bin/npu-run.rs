@@ -14,7 +14,8 @@ use std::time::Instant;
 struct RunArgs {
     /// The model (.onnx).
     model: PathBuf,
-    /// Where to run: `cpu`, or `npu` (NPU partitions on the simulator, the rest on the CPU).
+    /// Where to run: `cpu`, or a list of backends in order of preference, the CPU
+    /// last (`npu16,cpu`; `npu` is short for it): each op runs on the first that takes it.
     #[arg(long, default_value = "cpu")]
     target: String,
     /// With --target npu: the hardware, a built-in name (`npu16`) or a TOML file.
@@ -135,9 +136,7 @@ fn expected_output(dir: &Path, name: &str, index: usize) -> Option<PathBuf> {
 }
 
 fn run_model(a: RunArgs) -> Result<bool, String> {
-    if a.target != "cpu" && a.target != "npu" {
-        return Err(format!("unknown target '{}': expected 'cpu' or 'npu'", a.target));
-    }
+    let targets = runtime::npu_path::target_list(&a.target).map_err(|e| format!("--target {}: {}", a.target, e))?;
     let model = std::fs::read(&a.model).map_err(|e| format!("{}: {}", a.model.display(), e))?;
     let mut given: HashMap<String, HostTensor> = HashMap::new();
     let names = runtime::node_test::input_names(&model).map_err(|e| format!("{}: {}", a.model.display(), e))?;
@@ -185,8 +184,8 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
             }
         }
     }
-    if a.target == "npu" {
-        return run_npu(&a, &model, given, &opts);
+    if targets.len() > 1 {
+        return run_npu(&a, &model, given, &opts, &targets);
     }
     let c = runtime::compile(&model, Some(&a.model), &given, &opts)?;
     let inputs: HashMap<String, HostTensor> = given.into_iter().filter(|(k, _)| !c.bound.contains(k)).collect();
@@ -225,7 +224,7 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
 }
 
 /// `--target npu`: compile with CPU fallback, run on the simulator, report.
-fn run_npu(a: &RunArgs, model: &[u8], given: HashMap<String, HostTensor>, opts: &CompileOptions) -> Result<bool, String> {
+fn run_npu(a: &RunArgs, model: &[u8], given: HashMap<String, HostTensor>, opts: &CompileOptions, targets: &[String]) -> Result<bool, String> {
     let mut hw = match npu_sim::HwConfig::builtin(&a.hw) {
         Some(h) => h,
         None => {
@@ -237,7 +236,7 @@ fn run_npu(a: &RunArgs, model: &[u8], given: HashMap<String, HostTensor>, opts: 
         hw.set(s).map_err(|e| format!("--set {}: {}", s, e))?;
     }
     hw.validate().map_err(|e| format!("hardware description: {}", e))?;
-    let c = runtime::npu_path::compile_npu(model, Some(&a.model), &given, opts, &hw)?;
+    let c = runtime::npu_path::compile_npu(model, Some(&a.model), &given, opts, &hw, targets)?;
     if let Some(dir) = &a.asm_dir {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {}", dir.display(), e))?;
         for p in &c.programs {

@@ -212,9 +212,9 @@ impl Pass for NpuSchedule {
     fn run(&mut self, cx: &mut PassContext, module: OpId) -> Result<(), String> {
         let ctx = cx.ctx;
         let body = &mut *cx.body;
-        let hw = super::partition::module_hw(body, module)?;
+        let hw = super::target::module_hw(body, module)?;
         let mb = body.region_blocks(body.op(module).regions()[0])[0];
-        let funcs: Vec<OpId> = body.block_ops(mb).filter(|f| body.op(*f).attr("npu.partition").and_then(|a| a.as_str()) == Some("npu") && body.entry_block(*f).is_some()).collect();
+        let funcs: Vec<OpId> = body.block_ops(mb).filter(|f| backend::partition::partition_backend(body, *f) == Some(super::target::NAME) && body.entry_block(*f).is_some()).collect();
         for f in funcs {
             let entry = body.entry_block(f).unwrap();
             if body.block_ops(entry).any(|o| body.name(o).as_str() == "npu.launch") {

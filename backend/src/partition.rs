@@ -1,89 +1,90 @@
-//! `npu-partition`: asks the target of every op of a graph function whether
-//! it runs it, forms convex subgraphs of the ops it runs, and outlines each
-//! run of one target into a function (`npu.partition = "npu"` or `"cpu"`)
-//! that the graph function now calls in order.
+//! The generic partitioner (`npu-partition{targets=npu16,cpu}`): asks every
+//! backend of an ordered list about every `onnx` op of a graph function, lets
+//! each group the ops it runs as one, places each op (group) on the first
+//! backend that takes it (the CPU, last, takes everything), forms convex
+//! subgraphs and outlines each run of one backend into a function
+//! (`backend.partition = "<backend>"`) that the graph function calls in order.
 //!
 //! Convexity by construction: the ops are put in a topological order that
-//! keeps taking ready ops of the current target until none is left (a greedy
+//! keeps taking ready ops of the current backend until none is left (a greedy
 //! merge: an NPU op waits for other NPU work to finish instead of opening a
 //! new partition); each run of that order is a partition, and a contiguous
 //! piece of a topological order never has a path leaving and re-entering it.
 
-use super::target::{Npu, Target};
-use crate::insert_profiling::node_name;
+use crate::interface::{Backend, Reason, Unsupported, CPU};
 use ir::attributes::Attribute;
 use ir::pass::{Pass, PassContext};
 use ir::{Body, Context, InsertPoint, Location, OpId, OperationState, Value};
-use npu::hw::HwDesc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
+use std::sync::Arc;
 
-pub struct NpuPartition {
-    /// Where the CPU-operation report goes ("" none, "-" stderr, else a file).
+/// The attribute naming a partition function's backend.
+pub const PARTITION_ATTR: &str = "backend.partition";
+/// On an op the first backend refused: its reason code and message.
+pub const REASON_CODE_ATTR: &str = "backend.reason_code";
+pub const REASON_ATTR: &str = "backend.reason";
+
+pub struct Partition {
+    /// The backends in order of preference (empty: every registered one); the CPU is always last.
+    pub targets: Vec<String>,
+    /// Where the report of the ops off the first backend goes ("" none, "-" stderr, else a file).
     pub report: String,
     /// Where the partition graph goes (Graphviz), "" for nowhere.
     pub dot: String,
 }
 
-/// The decision for one op.
+/// Where one op runs, and why not on the backends before it.
 #[derive(Clone, Debug)]
 pub struct Placement {
     pub node: String,
     pub op: String,
-    pub npu: bool,
-    pub reason: Option<String>,
+    pub backend: String,
+    pub reason: Option<Unsupported>,
     pub partition: String,
-}
-
-/// Ops whose NPU form is fused into the NPU op producing their input.
-const FUSED_INTO_PRODUCER: &[&str] = &["onnx.Relu", "onnx.Clip", "onnx.Flatten"];
-/// NPU ops an activation fuses into.
-const ACTIVATION_HOSTS: &[&str] = &["onnx.Conv", "onnx.Gemm", "onnx.MatMul", "onnx.Add", "onnx.Sub", "onnx.Mul", "onnx.Max", "onnx.Min"];
-
-/// The hardware description of a module (`npu.hw`, default `npu16`).
-pub fn module_hw(body: &Body, module: OpId) -> Result<HwDesc, String> {
-    match body.op(module).attr("npu.hw") {
-        Some(a) => HwDesc::from_attr(a),
-        None => Ok(HwDesc::npu16()),
-    }
 }
 
 fn graph_functions(body: &Body, module: OpId) -> Vec<OpId> {
     let mb = body.region_blocks(body.op(module).regions()[0])[0];
     body.block_ops(mb)
-        .filter(|f| body.name(*f).as_str() == "func.func" && body.op(*f).attr("npu.partition").is_none() && body.entry_block(*f).is_some())
+        .filter(|f| body.name(*f).as_str() == "func.func" && body.op(*f).attr(PARTITION_ATTR).is_none() && body.entry_block(*f).is_some())
         .collect()
 }
 
-impl Pass for NpuPartition {
+/// The backend of a partition function, if it is one.
+pub fn partition_backend(body: &Body, f: OpId) -> Option<&str> {
+    body.op(f).attr(PARTITION_ATTR).and_then(|a| a.as_str())
+}
+
+impl Pass for Partition {
     fn argument(&self) -> &'static str {
         "npu-partition"
     }
     fn display_name(&self) -> &'static str {
-        "NpuPartition"
+        "Partition"
     }
     fn run(&mut self, cx: &mut PassContext, module: OpId) -> Result<(), String> {
         let ctx = cx.ctx;
         let body = &mut *cx.body;
-        let hw = module_hw(body, module)?;
-        if body.op(module).attr("npu.hw").is_none() {
-            body.op_mut(module).attributes.set(ctx.ident("npu.hw"), hw.to_attr(ctx));
+        let backends = crate::registry::resolve(&self.targets)?;
+        for b in &backends {
+            b.prepare(ctx, body, module).map_err(|e| format!("backend '{}': {}", b.name(), e))?;
         }
-        let target = Npu { hw };
         let mut all = Vec::new();
         let mut edges = Vec::new();
         for f in graph_functions(body, module) {
-            let (placed, e) = partition_function(ctx, body, f, &target)?;
+            let (placed, e) = partition_function(ctx, body, f, &backends)?;
             let base = all.len();
             edges.extend(e.into_iter().map(|(a, b)| (a + base, b + base)));
             all.extend(placed);
         }
+        let names: Vec<String> = backends.iter().map(|b| b.name().to_string()).collect();
         if !self.report.is_empty() {
-            emit(&self.report, &report(&all))?;
+            emit(&self.report, &report(&all, &names))?;
         }
         if !self.dot.is_empty() {
-            emit(&self.dot, &dot(&all, &edges))?;
+            emit(&self.dot, &dot(&all, &edges, &names))?;
         }
         Ok(())
     }
@@ -98,23 +99,35 @@ fn emit(to: &str, text: &str) -> Result<(), String> {
     }
 }
 
-/// Vela-style summary: each CPU op and why, then the split.
-pub fn report(all: &[Placement]) -> String {
+/// Vela-style summary: each op that fell back, where to and why (with its
+/// reason code), then the split over `backends` (in their order).
+pub fn report(all: &[Placement], backends: &[String]) -> String {
     let mut s = String::new();
     let n = all.len().max(1);
-    let cpu: Vec<&Placement> = all.iter().filter(|p| !p.npu).collect();
-    let _ = writeln!(s, "CPU operations ({} of {}):", cpu.len(), all.len());
-    for p in &cpu {
-        let _ = writeln!(s, "  {:<24} {:<28} {}", p.op, format!("\"{}\"", p.node), p.reason.as_deref().unwrap_or(""));
+    for b in backends.iter().skip(1) {
+        let here: Vec<&Placement> = all.iter().filter(|p| &p.backend == b).collect();
+        let title = if b == CPU { "CPU".to_string() } else { b.clone() };
+        let _ = writeln!(s, "{} operations ({} of {}):", title, here.len(), all.len());
+        for p in &here {
+            let why = p.reason.as_ref().map(|r| r.to_string()).unwrap_or_default();
+            let _ = writeln!(s, "  {:<24} {:<28} {}", p.op, format!("\"{}\"", p.node), why);
+        }
     }
-    let parts = |npu: bool| all.iter().filter(|p| p.npu == npu).map(|p| p.partition.as_str()).collect::<HashSet<_>>().len();
-    let npu_ops = all.len() - cpu.len();
-    let _ = writeln!(s, "NPU: {} ops ({:.1}%) in {} partitions; CPU: {} ops ({:.1}%) in {} partitions", npu_ops, 100.0 * npu_ops as f64 / n as f64, parts(true), cpu.len(), 100.0 * cpu.len() as f64 / n as f64, parts(false));
+    let split: Vec<String> = backends
+        .iter()
+        .map(|b| {
+            let ops = all.iter().filter(|p| &p.backend == b).count();
+            let parts = all.iter().filter(|p| &p.backend == b).map(|p| p.partition.as_str()).collect::<HashSet<_>>().len();
+            format!("{}: {} ops ({:.1}%) in {} partitions", b, ops, 100.0 * ops as f64 / n as f64, parts)
+        })
+        .collect();
+    let _ = writeln!(s, "{}", split.join("; "));
     s
 }
 
-/// The graph coloured by target, one cluster per partition.
-pub fn dot(all: &[Placement], edges: &[(usize, usize)]) -> String {
+/// The graph coloured by backend, one cluster per partition.
+pub fn dot(all: &[Placement], edges: &[(usize, usize)], backends: &[String]) -> String {
+    const COLORS: &[&str] = &["palegreen", "lightblue", "khaki", "plum"];
     let mut s = String::from("digraph partitions {\n  node [shape=box, style=filled, fontname=\"monospace\"];\n");
     let mut parts: Vec<&str> = vec![];
     for p in all {
@@ -125,8 +138,12 @@ pub fn dot(all: &[Placement], edges: &[(usize, usize)]) -> String {
     for (k, part) in parts.iter().enumerate() {
         let _ = writeln!(s, "  subgraph cluster_{} {{\n    label=\"{}\";", k, part);
         for (i, p) in all.iter().enumerate().filter(|(_, p)| p.partition == *part) {
-            let color = if p.npu { "palegreen" } else { "lightsalmon" };
-            let tip = p.reason.as_deref().map(|r| format!(", tooltip=\"{}\"", r.replace('"', "'"))).unwrap_or_default();
+            let color = match backends.iter().position(|b| *b == p.backend) {
+                _ if p.backend == CPU => "lightsalmon",
+                Some(i) => COLORS[i % COLORS.len()],
+                None => "white",
+            };
+            let tip = p.reason.as_ref().map(|r| format!(", tooltip=\"{}\"", r.to_string().replace('"', "'"))).unwrap_or_default();
             let _ = writeln!(s, "    n{} [label=\"{}\\n{}\", fillcolor={}{}];", i, p.node.replace('"', "'"), p.op, color, tip);
         }
         s.push_str("  }\n");
@@ -136,6 +153,30 @@ pub fn dot(all: &[Placement], edges: &[(usize, usize)]) -> String {
     }
     s.push_str("}\n");
     s
+}
+
+/// Every op of the partition functions of a partitioned module, with its backend and reason.
+pub fn placements(body: &Body, module: OpId) -> Vec<Placement> {
+    let mut out = vec![];
+    let mb = body.region_blocks(body.op(module).regions()[0])[0];
+    for f in body.block_ops(mb) {
+        let Some(backend) = partition_backend(body, f) else { continue };
+        let fname = body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("").to_string();
+        let Some(entry) = body.entry_block(f) else { continue };
+        for op in body.block_ops(entry) {
+            let n = body.name(op);
+            if n.as_str() == "onnx.Constant" || n.as_str() == "func.return" {
+                continue;
+            }
+            let o = body.op(op);
+            let reason = o.attr(REASON_ATTR).and_then(|a| a.as_str()).map(|m| {
+                let code = o.attr(REASON_CODE_ATTR).and_then(|a| a.as_str()).and_then(Reason::from_code).unwrap_or(Reason::Constraint);
+                Unsupported::new(code, m)
+            });
+            out.push(Placement { node: o.loc.node_name().unwrap_or_default(), op: n.as_str().to_string(), backend: backend.to_string(), reason, partition: fname.clone() });
+        }
+    }
+    out
 }
 
 /// Constants, and DequantizeLinear of constants (quantized weights): not
@@ -202,7 +243,52 @@ fn split_shared_dequantize(body: &mut Body, entry: ir::Block) {
     }
 }
 
-fn partition_function(ctx: &Context, body: &mut Body, f: OpId, target: &Npu) -> Result<Placed, String> {
+/// Each op's backend (an index into `backends`) and group representative,
+/// and why the backends before it refused it.
+fn place(body: &Body, work: &[OpId], backends: &[Arc<dyn Backend>]) -> (Vec<usize>, Vec<usize>, Vec<Option<Unsupported>>) {
+    let n = work.len();
+    let mut target: Vec<Option<usize>> = vec![None; n];
+    let mut group: Vec<usize> = (0..n).collect();
+    let mut why: Vec<Vec<(String, Unsupported)>> = vec![vec![]; n];
+    for (bi, b) in backends.iter().enumerate() {
+        let mut answers: Vec<Result<(), Unsupported>> = work.iter().map(|o| b.supports(body, *o)).collect();
+        let groups = b.group(body, work, &mut answers);
+        // A group is placed whole: on this backend when its representative goes here.
+        let rep = |mut i: usize| {
+            let mut steps = 0;
+            while groups.get(i).is_some_and(|g| *g != i) && steps < n {
+                i = groups[i];
+                steps += 1;
+            }
+            i
+        };
+        for i in 0..n {
+            if target[i].is_some() {
+                continue;
+            }
+            let r = rep(i);
+            let ok = answers[i].is_ok() && answers.get(r).is_some_and(|a| a.is_ok()) && target[r].is_none_or(|t| t == bi);
+            if ok {
+                target[i] = Some(bi);
+                group[i] = r;
+            } else if let Err(e) = &answers[i] {
+                why[i].push((b.name().to_string(), e.clone()));
+            }
+        }
+    }
+    let reasons = why
+        .into_iter()
+        .map(|w| match w.len() {
+            0 => None,
+            1 => Some(w[0].1.clone()),
+            _ => Some(Unsupported::new(w[0].1.reason, w.iter().map(|(b, e)| format!("{}: {}", b, e)).collect::<Vec<_>>().join("; "))),
+        })
+        .collect();
+    // The CPU takes everything, so every op has a backend.
+    (target.into_iter().map(|t| t.unwrap_or(backends.len() - 1)).collect(), group, reasons)
+}
+
+fn partition_function(ctx: &Context, body: &mut Body, f: OpId, backends: &[Arc<dyn Backend>]) -> Result<Placed, String> {
     let entry = body.entry_block(f).ok_or("function without body")?;
     split_shared_dequantize(body, entry);
     let fname = body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("graph").to_string();
@@ -210,77 +296,7 @@ fn partition_function(ctx: &Context, body: &mut Body, f: OpId, target: &Npu) -> 
     let ret = *all_ops.last().ok_or("empty function")?;
     let work: Vec<OpId> = all_ops.iter().copied().filter(|o| *o != ret && !is_const(body, *o)).collect();
     let index: HashMap<OpId, usize> = work.iter().enumerate().map(|(i, o)| (*o, i)).collect();
-    // The capability query, then fusion-aware refinement in program order.
-    let mut npu: Vec<Result<(), String>> = work.iter().map(|o| target.supports(body, *o)).collect();
-    // Ops fused into another (activations into their producer, a quantized
-    // pattern's DQ/Q into its product) are placed with it, as one node.
-    let mut group: Vec<usize> = (0..work.len()).collect();
-    for (i, &op) in work.iter().enumerate() {
-        let name = body.name(op);
-        if npu[i].is_err() || !FUSED_INTO_PRODUCER.contains(&name.as_str()) {
-            continue;
-        }
-        let x = body.op(op).operand(0);
-        let host = body.defining_op(x).and_then(|d| index.get(&d).copied());
-        let ok = host.is_some_and(|h| {
-            npu[h].is_ok() && body.uses(x).len() == 1 && (name.as_str() == "onnx.Flatten" || ACTIVATION_HOSTS.contains(&body.name(work[h]).as_str()))
-        });
-        if !ok {
-            npu[i] = Err(format!("standalone {} (runs fused into the NPU op producing its input)", &name.as_str()[5..]));
-        } else if let Some(h) = host {
-            group[i] = h;
-        }
-    }
-    // Quantized products: the product, its DequantizeLinears and QuantizeLinear
-    // (and a DequantizeLinear → Relu → QuantizeLinear after) are one int8 NPU op.
-    for &op in &work {
-        let (mut members, q) = if let Some(a) = super::quant::qadd(body, op) {
-            (vec![op, a.a.op, a.b.op, a.q], a.q)
-        } else if super::quant::qinteger(body, op) {
-            let geometry = if body.name(op).as_str() == "onnx.ConvInteger" {
-                super::target::conv_geometry(body, op)
-            } else if body.value_type(body.op(op).operand(1)).shape().map(|s| s.len()) == Some(2) {
-                Ok(())
-            } else {
-                Err("B is not a matrix".into())
-            };
-            npu[index[&op]] = geometry;
-            continue;
-        } else if let Some((x, q)) = super::quant::qmaxpool(body, op) {
-            if npu[index[&op]].is_err() {
-                continue;
-            }
-            // No chain after a pool: its Q is the group's last op.
-            for o in [op, x.op, q] {
-                if let Some(&i) = index.get(&o) {
-                    npu[i] = Ok(());
-                    group[i] = index[&op];
-                }
-            }
-            continue;
-        } else {
-            if !matches!(body.name(op).as_str(), "onnx.Conv" | "onnx.Gemm" | "onnx.MatMul" | "onnx.QLinearConv" | "onnx.QLinearMatMul") {
-                continue;
-            }
-            let Some(m) = super::quant::qmac(body, op) else { continue };
-            if let Err(r) = super::target::quantized_mac(body, op) {
-                npu[index[&op]] = Err(r);
-                continue;
-            }
-            let mut v = vec![op, m.x.op, m.w.op, m.q];
-            v.extend(m.b.as_ref().map(|b| b.op));
-            (v, m.q)
-        };
-        if let Some((dq, relu, q2, _)) = super::quant::relu_chain(body, body.op(q).result(0)) {
-            members.extend([dq, relu, q2]);
-        }
-        for o in members {
-            if let Some(&i) = index.get(&o) {
-                npu[i] = Ok(());
-                group[i] = index[&op];
-            }
-        }
-    }
+    let (target, group, reasons) = place(body, &work, backends);
     let rep = |mut i: usize| {
         while group[i] != i {
             i = group[i];
@@ -304,15 +320,15 @@ fn partition_function(ctx: &Context, body: &mut Body, f: OpId, target: &Npu) -> 
             }
         }
     }
-    // Greedy topological order of the groups: stay on the current target while it has ready ones.
+    // Greedy topological order of the groups: stay on the current backend while it has ready ones.
     let mut indeg: Vec<usize> = nodes.iter().map(|n| g.neighbors_directed(*n, petgraph::Direction::Incoming).count()).collect();
     let mut ready: Vec<usize> = (0..work.len()).filter(|i| reps[*i] == *i && indeg[*i] == 0).collect();
     let mut order = Vec::with_capacity(work.len());
-    let mut current = ready.iter().min().map(|i| npu[*i].is_ok()).unwrap_or(false);
+    let mut current = ready.iter().min().map(|i| target[*i]).unwrap_or(0);
     while !ready.is_empty() {
-        let pick = ready.iter().copied().filter(|i| npu[*i].is_ok() == current).min();
+        let pick = ready.iter().copied().filter(|i| target[*i] == current).min();
         let Some(i) = pick else {
-            current = !current;
+            current = ready.iter().min().map(|i| target[*i]).unwrap_or(current);
             continue;
         };
         ready.retain(|r| *r != i);
@@ -328,47 +344,42 @@ fn partition_function(ctx: &Context, body: &mut Body, f: OpId, target: &Npu) -> 
     if order.len() != reps.iter().enumerate().filter(|(i, r)| *i == **r).count() {
         return Err("the graph has a cycle".into());
     }
-    // Each group's ops in program order, then runs of one target.
+    // Each group's ops in program order, then runs of one backend.
     let mut members: HashMap<usize, Vec<usize>> = HashMap::new();
     for (i, r) in reps.iter().enumerate() {
         members.entry(*r).or_default().push(i);
     }
     let order: Vec<usize> = order.into_iter().flat_map(|r| members.remove(&r).unwrap_or_default()).collect();
-    let mut runs: Vec<(bool, Vec<usize>)> = vec![];
+    let mut runs: Vec<(usize, Vec<usize>)> = vec![];
     for i in order {
-        let t = npu[i].is_ok();
         match runs.last_mut() {
-            Some((rt, v)) if *rt == t => v.push(i),
-            _ => runs.push((t, vec![i])),
+            Some((rt, v)) if *rt == target[i] => v.push(i),
+            _ => runs.push((target[i], vec![i])),
         }
     }
     let mut placed: Vec<Placement> = work
         .iter()
         .enumerate()
-        .map(|(i, op)| Placement {
-            node: node_name(&body.op(*op).loc).unwrap_or_default(),
-            op: body.name(*op).as_str().to_string(),
-            npu: npu[i].is_ok(),
-            reason: npu[i].clone().err(),
-            partition: String::new(),
-        })
+        .map(|(i, op)| Placement { node: body.op(*op).loc.node_name().unwrap_or_default(), op: body.name(*op).as_str().to_string(), backend: backends[target[i]].name().to_string(), reason: reasons[i].clone(), partition: String::new() })
         .collect();
     for (i, op) in work.iter().enumerate() {
-        if let Err(r) = &npu[i] {
-            body.op_mut(*op).attributes.set(ctx.ident("npu.cpu_reason"), Attribute::string(r));
+        if let Some(r) = &reasons[i] {
+            body.op_mut(*op).attributes.set(ctx.ident(REASON_CODE_ATTR), Attribute::string(r.reason.code()));
+            body.op_mut(*op).attributes.set(ctx.ident(REASON_ATTR), Attribute::string(&r.message));
         }
     }
-    let mut counts = (0, 0);
+    let mut counts = vec![0usize; backends.len()];
     for (t, members) in runs {
-        let kind = if t { "npu" } else { "cpu" };
-        let k = if t { &mut counts.0 } else { &mut counts.1 };
-        let pname = format!("{}_{}{}", fname, kind, *k);
-        *k += 1;
+        let name = backends[t].name();
+        // `g_cpu0`, `g_npu16_0`: a digit never runs into the count.
+        let sep = if name.ends_with(|c: char| c.is_ascii_digit()) { "_" } else { "" };
+        let pname = format!("{}_{}{}{}", fname, name, sep, counts[t]);
+        counts[t] += 1;
         let ops: Vec<OpId> = members.iter().map(|i| work[*i]).collect();
         for i in &members {
             placed[*i].partition = pname.clone();
         }
-        outline(ctx, body, f, ret, &ops, &pname, kind)?;
+        outline(ctx, body, f, ret, &ops, &pname, name)?;
     }
     // Constants only partitions use are dead in the graph function now (users first).
     let consts: Vec<OpId> = body.block_ops(entry).filter(|o| is_const(body, *o)).collect();
@@ -381,7 +392,7 @@ fn partition_function(ctx: &Context, body: &mut Body, f: OpId, target: &Npu) -> 
 }
 
 /// Moves `ops` (in order) into a new function `name` and calls it before `ret`.
-fn outline(ctx: &Context, body: &mut Body, f: OpId, ret: OpId, ops: &[OpId], name: &str, kind: &str) -> Result<(), String> {
+fn outline(ctx: &Context, body: &mut Body, f: OpId, ret: OpId, ops: &[OpId], name: &str, backend: &str) -> Result<(), String> {
     let set: HashSet<OpId> = ops.iter().flat_map(|o| body.walk_preorder(*o)).collect();
     let mut inputs: Vec<Value> = vec![];
     let mut consts: Vec<Value> = vec![];
@@ -410,7 +421,7 @@ fn outline(ctx: &Context, body: &mut Body, f: OpId, ret: OpId, ops: &[OpId], nam
     let out_types: Vec<ir::Type> = outputs.iter().map(|v| body.value_type(*v).clone()).collect();
     let (nf, nb) = func::FunctionBuilder::create(ctx, body, name, &in_types, &out_types, body.op(f).loc.clone());
     body.op_mut(nf).properties.set(ctx.ident("sym_visibility"), Attribute::string("private"));
-    body.op_mut(nf).attributes.set(ctx.ident("npu.partition"), Attribute::string(kind));
+    body.op_mut(nf).attributes.set(ctx.ident(PARTITION_ATTR), Attribute::string(backend));
     body.insert(nf, InsertPoint::Before(f));
     let mut map: HashMap<Value, Value> = HashMap::new();
     for (v, a) in inputs.iter().zip(body.block_args(nb).to_vec()) {

@@ -1,0 +1,12 @@
+//! Backends as plug-ins. A vendor implements [`Backend`] for its NPU (the
+//! capability query with typed reasons, the grouping of ops it runs as one)
+//! and registers it ([`register`]); the framework owns partitioning over an
+//! ordered list of backends ([`partition`]), with the CPU as the last
+//! fallback, so a model never fails because an NPU could not take an op.
+
+mod interface;
+pub mod partition;
+mod registry;
+
+pub use interface::{Backend, Cpu, Reason, Unsupported, API_VERSION, CPU};
+pub use registry::{register, register_once, registered, resolve};
