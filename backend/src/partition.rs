@@ -155,6 +155,26 @@ pub fn dot(all: &[Placement], edges: &[(usize, usize)], backends: &[String]) -> 
     s
 }
 
+/// The partition functions of a module that `backend` runs.
+pub fn partitions_of(body: &Body, module: OpId, backend: &str) -> Vec<OpId> {
+    let mb = body.region_blocks(body.op(module).regions()[0])[0];
+    body.block_ops(mb).filter(|f| partition_backend(body, *f) == Some(backend) && body.entry_block(*f).is_some()).collect()
+}
+
+/// Gives a partition to the CPU after its backend could not compile it (a
+/// kernel that cannot tile, a buffer that does not fit): the function is
+/// relabelled and each of its ops records why, so the model still runs and
+/// the report says what happened.
+pub fn fall_back_to_cpu(ctx: &Context, body: &mut Body, f: OpId, why: &Unsupported) {
+    body.op_mut(f).attributes.set(ctx.ident(PARTITION_ATTR), Attribute::string(CPU));
+    let Some(entry) = body.entry_block(f) else { return };
+    let ops: Vec<OpId> = body.block_ops(entry).filter(|o| !matches!(body.name(*o).as_str(), "onnx.Constant" | "func.return")).collect();
+    for op in ops {
+        body.op_mut(op).attributes.set(ctx.ident(REASON_CODE_ATTR), Attribute::string(why.reason.code()));
+        body.op_mut(op).attributes.set(ctx.ident(REASON_ATTR), Attribute::string(&why.message));
+    }
+}
+
 /// Every op of the partition functions of a partitioned module, with its backend and reason.
 pub fn placements(body: &Body, module: OpId) -> Vec<Placement> {
     let mut out = vec![];

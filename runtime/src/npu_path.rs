@@ -158,6 +158,71 @@ fn compile_cpu(ctx: &Context, body: &Body, module: OpId, opt_level: usize) -> Re
     Ok((Some(jit), funcs))
 }
 
+/// npu16's partitions lowered: after conversion (what the host reference
+/// evaluates) and after scheduling. A partition npu16 cannot compile goes to
+/// the CPU with the reason (`backend::partition::fall_back_to_cpu`) instead of
+/// failing the model: when the whole module does not lower, each partition is
+/// tried alone to find the ones that fail.
+fn lower_npu16(ctx: &Context, body: &mut Body, module: OpId) -> Result<(Body, Body), String> {
+    const CONVERT: &str = "builtin.module(convert-onnx-to-npu, canonicalize)";
+    const SCHEDULE: &str = "builtin.module(npu-schedule)";
+    let lower = |b: &Body| -> Result<(Body, Body), String> {
+        let mut converted = b.clone();
+        compile::run(ctx, &mut converted, module, CONVERT)?;
+        let mut scheduled = converted.clone();
+        compile::run(ctx, &mut scheduled, module, SCHEDULE)?;
+        Ok((converted, scheduled))
+    };
+    let npu = passes::npu::target::NAME;
+    let first = match lower(body) {
+        Ok(r) => return Ok(r),
+        Err(e) => e,
+    };
+    let mut failed = 0;
+    for f in backend::partition::partitions_of(body, module, npu) {
+        // This partition alone on npu16, every other one on the CPU.
+        let mut alone = body.clone();
+        for g in backend::partition::partitions_of(&alone, module, npu) {
+            if g != f {
+                alone.op_mut(g).attributes.set(ctx.ident(backend::partition::PARTITION_ATTR), ir::attributes::Attribute::string(backend::CPU));
+            }
+        }
+        if let Err(e) = lower(&alone) {
+            let why = backend::Unsupported::new(backend::Reason::CompileFailed, format!("{} could not compile its partition: {}", npu, bare_message(&e)));
+            backend::partition::fall_back_to_cpu(ctx, body, f, &why);
+            failed += 1;
+        }
+    }
+    if failed == 0 {
+        return Err(first);
+    }
+    lower(body)
+}
+
+/// A diagnostic's first line without its locations and severity
+/// (`loc(...): error: loc("gap"): npu.pool: ...` → `npu.pool: ...`).
+fn bare_message(e: &str) -> String {
+    let mut s = e.lines().next().unwrap_or("").trim();
+    loop {
+        if let Some(rest) = s.strip_prefix("error: ") {
+            s = rest;
+            continue;
+        }
+        if s.starts_with("loc(") {
+            let mut depth = 0;
+            let end = s.char_indices().find_map(|(i, c)| {
+                depth += (c == '(') as i32 - (c == ')') as i32;
+                (c == ')' && depth == 0).then_some(i)
+            });
+            if let Some(rest) = end.and_then(|i| s[i + 1..].strip_prefix(": ")) {
+                s = rest;
+                continue;
+            }
+        }
+        return s.to_string();
+    }
+}
+
 fn program(body: &Body, f: OpId, launch: OpId) -> Result<NpuProgram, String> {
     let asm = npu::asm::print_program(body, f)?;
     let program = npu_sim::asm::assemble(&asm).map_err(|e| format!("the generated program does not assemble: {}", e))?;
@@ -187,11 +252,10 @@ pub fn compile_npu(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
     imp.body.op_mut(imp.module).attributes.set(ctx.ident("npu.hw"), desc.to_attr(&ctx));
     passes::npu::target::register();
     compile::run(&ctx, &mut imp.body, imp.module, &format!("builtin.module(npu-partition{{targets={}}})", targets.join(",")))?;
+    let (reference_body, scheduled) = lower_npu16(&ctx, &mut imp.body, imp.module)?;
     let placements = backend::partition::placements(&imp.body, imp.module);
     let (jit, cpu) = compile_cpu(&ctx, &imp.body, imp.module, opts.opt_level)?;
-    compile::run(&ctx, &mut imp.body, imp.module, "builtin.module(convert-onnx-to-npu, canonicalize)")?;
-    let reference_body = imp.body.clone();
-    compile::run(&ctx, &mut imp.body, imp.module, "builtin.module(npu-schedule)")?;
+    imp.body = scheduled;
     let body = &imp.body;
     let module = imp.module;
     let main = func_named(body, module, &graph).ok_or("the graph function disappeared")?;

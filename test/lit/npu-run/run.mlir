@@ -37,3 +37,21 @@
 // RUN: npu-run %t/mlp.onnx --target npu16 --seed 3 --compare %t/out 2>&1 | FileCheck %s --check-prefix=LIST
 // LIST: npu16: {{[0-9]+}} ops
 // LIST: y: ok
+// A partition npu16 cannot compile runs on the CPU with the reason, never failing the model:
+// a GlobalAveragePool too large for the accumulator (the conv before it stays on the NPU),
+// and a scratchpad too small for any tile (everything falls back).
+// RUN: npu-translate --export-onnx %S/Inputs/big-pool.mlir -o %t/bp.onnx
+// RUN: npu-run %t/bp.onnx --seed 1 --output-dir %t/bp
+// RUN: npu-run %t/bp.onnx --target npu16,cpu --seed 1 --compare %t/bp --report-json %t/bp.json 2>&1 | FileCheck %s --check-prefix=POOL
+// POOL: CPU operations (2 of 4):
+// POOL-NEXT: onnx.Softmax "softmax" [no-lowering] no NPU lowering for onnx.Softmax
+// POOL-NEXT: onnx.GlobalAveragePool "gap" [compile-failed] npu16 could not compile its partition: npu.pool: one output row needs 115682 accumulator rows; the accumulator has 4096
+// POOL-NEXT: npu16: 2 ops (50.0%) in 1 partitions; cpu: 2 ops (50.0%) in 2 partitions
+// POOL: y: ok
+// POOL: z: ok
+// RUN: FileCheck %s --check-prefix=POOLJSON < %t/bp.json
+// POOLJSON: "reason_code": "compile-failed"
+// RUN: npu-run %t/mlp.onnx --target npu16,cpu --set scratchpad.rows=2 --seed 3 --compare %t/out 2>&1 | FileCheck %s --check-prefix=TINY
+// TINY: onnx.MatMul "MatMul#1" [compile-failed] npu16 could not compile its partition: npu.matmul: the smallest tile needs 18 scratchpad rows; the scratchpad has 2
+// TINY: npu16: 0 ops (0.0%) in 0 partitions; cpu: 2 ops (100.0%) in 1 partitions
+// TINY: y: ok

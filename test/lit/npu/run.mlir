@@ -60,9 +60,10 @@
 // HETERO: matmul7
 // HETERO: y: ok
 
-// A hardware description that cannot hold the smallest tile is an error naming the op and the memory.
-// RUN: not npu-run %t/chain.onnx --target npu --set scratchpad.rows=32 2>&1 | FileCheck %s --check-prefix=SMALL
-// SMALL: npu.conv: the smallest tile needs {{[0-9]+}} scratchpad rows; the scratchpad has 32
+// A hardware description that cannot hold the smallest tile: the partitions fall back to the CPU, the reason names the op and the memory.
+// RUN: npu-run %t/chain.onnx --target npu --set scratchpad.rows=32 2>&1 | FileCheck %s --check-prefix=SMALL
+// SMALL: [compile-failed] npu16 could not compile its partition: npu.conv: the smallest tile needs {{[0-9]+}} scratchpad rows; the scratchpad has 32
+// SMALL: npu16: 0 ops (0.0%) in 0 partitions
 // RUN: not npu-run %t/chain.onnx --target npu --hw %t/nope.toml 2>&1 | FileCheck %s --check-prefix=HW
 // HW: npu-run: error: --hw {{.*}}nope.toml: not a built-in target and not readable
 // RUN: not npu-run %t/chain.onnx --target npu --set array.bogus=1 2>&1 | FileCheck %s --check-prefix=SET
