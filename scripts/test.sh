@@ -12,6 +12,9 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
 cargo test --workspace --release --no-fail-fast --lib --bins --tests "$@" 2>&1 | tee "$log" || status=$?
+# The out-of-tree vendor backend (its own workspace), built in our target
+# directory so that it reuses the build above.
+CARGO_TARGET_DIR="$PWD/target" cargo test --release --manifest-path examples/vendor-acme/Cargo.toml "$@" 2>&1 | tee -a "$log" || status=$?
 # The round trip uses the release binaries the tests just built; it counts as one test.
 if python3 scripts/onnx_roundtrip.py --check 2>&1 | tee -a "$log"; then
   echo "test result: ok. 1 passed; 0 failed (onnx round trip)" >> "$log"

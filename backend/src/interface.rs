@@ -129,6 +129,15 @@ pub trait Backend: Send + Sync {
     fn group(&self, _body: &Body, ops: &[OpId], _answers: &mut [Result<(), Unsupported>]) -> Vec<usize> {
         (0..ops.len()).collect()
     }
+
+    /// Compiles one of its partitions (`func`, a function of `onnx` ops
+    /// labelled with this backend, in the partitioned `module`) into something
+    /// that runs. An error hands the partition to the CPU with the message as
+    /// its reason (code `compile-failed`), so a backend may refuse here what it
+    /// learns only while compiling (a tile that does not fit). Default: no executor.
+    fn compile(&self, _ctx: &Context, _body: &Body, _module: OpId, _func: OpId) -> Result<Box<dyn crate::Executable>, String> {
+        Err(format!("backend '{}' has no executor", self.name()))
+    }
 }
 
 /// The CPU: runs every op the CPU path lowers; the last fallback.

@@ -4,9 +4,11 @@
 //! ordered list of backends ([`partition`]), with the CPU as the last
 //! fallback, so a model never fails because an NPU could not take an op.
 
+mod executable;
 mod interface;
 pub mod partition;
 mod registry;
 
+pub use executable::{Counters, Executable, LayerRow};
 pub use interface::{Backend, Cpu, Reason, Unsupported, API_VERSION, CPU};
 pub use registry::{register, register_once, registered, resolve};

@@ -106,6 +106,9 @@ pub fn report(all: &[Placement], backends: &[String]) -> String {
     let n = all.len().max(1);
     for b in backends.iter().skip(1) {
         let here: Vec<&Placement> = all.iter().filter(|p| &p.backend == b).collect();
+        if here.is_empty() && b != CPU {
+            continue;
+        }
         let title = if b == CPU { "CPU".to_string() } else { b.clone() };
         let _ = writeln!(s, "{} operations ({} of {}):", title, here.len(), all.len());
         for p in &here {

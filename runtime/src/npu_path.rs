@@ -17,16 +17,11 @@ use std::time::Instant;
 pub const NPU_PIPELINE: &str = "builtin.module(npu-partition{targets=npu16,cpu}, convert-onnx-to-npu, canonicalize, npu-schedule)";
 
 /// The backends a `--target` list names, checked against the registry, the
-/// CPU last; `npu` is short for `npu16,cpu`. Only npu16 and the CPU run here yet.
+/// CPU last; `npu` is short for `npu16,cpu`.
 pub fn target_list(text: &str) -> Result<Vec<String>, String> {
     passes::npu::target::register();
     let list: Vec<String> = if text == "npu" { vec![passes::npu::target::NAME.into()] } else { text.split(',').map(|s| s.trim().to_string()).collect() };
-    let backends = backend::resolve(&list)?;
-    let names: Vec<String> = backends.iter().map(|b| b.name().to_string()).collect();
-    if let Some(n) = names.iter().find(|n| *n != passes::npu::target::NAME && *n != backend::CPU) {
-        return Err(format!("backend '{}' has no executor in npu-run yet (it runs npu16 and cpu)", n));
-    }
-    Ok(names)
+    Ok(backend::resolve(&list)?.iter().map(|b| b.name().to_string()).collect())
 }
 
 /// The compiler's view of a simulator configuration.
@@ -65,8 +60,16 @@ struct CpuFunc {
     weights: Vec<HostTensor>,
 }
 
+/// A partition compiled by another backend through `Backend::compile`.
+struct Executable {
+    backend: String,
+    partition: String,
+    exe: Box<dyn backend::Executable>,
+}
+
 enum Stage {
     Cpu { func: usize, args: Vec<usize>, results: Vec<usize> },
+    Exec { exe: usize, args: Vec<usize>, results: Vec<usize>, specs: Vec<TensorSpec> },
     Npu { program: usize, partition: String, args: Vec<usize>, results: Vec<usize>, specs: Vec<TensorSpec> },
     Transpose { perm: Vec<usize>, arg: usize, result: usize },
     Reshape { arg: usize, result: usize, shape: Vec<i64> },
@@ -85,6 +88,7 @@ pub struct NpuCompiled {
     pub compile_ms: f64,
     jit: Option<llvm_cpu::Jit>,
     cpu: Vec<CpuFunc>,
+    executables: Vec<Executable>,
     /// The partitions at the tensor level (before scheduling), for the host reference.
     reference: (Context, Body, OpId),
     stages: Vec<Stage>,
@@ -111,6 +115,8 @@ pub struct NpuRun {
     pub reference_checked: usize,
     pub reference_int8: usize,
     pub reference_mismatches: Vec<String>,
+    /// What each partition of another backend cost: (backend, partition, counters).
+    pub backend_counters: Vec<(String, String, backend::Counters)>,
 }
 
 fn module_block(body: &Body, module: OpId) -> ir::Block {
@@ -156,6 +162,28 @@ fn compile_cpu(ctx: &Context, body: &Body, module: OpId, opt_level: usize) -> Re
         }
     }
     Ok((Some(jit), funcs))
+}
+
+/// Every partition of a backend other than npu16 and the CPU, compiled by its
+/// backend (`Backend::compile`); one it cannot compile goes to the CPU with the reason.
+fn compile_other_backends(ctx: &Context, body: &mut Body, module: OpId, targets: &[String]) -> Result<Vec<Executable>, String> {
+    let mut out = vec![];
+    for b in backend::resolve(targets)? {
+        if b.name() == passes::npu::target::NAME || b.name() == backend::CPU {
+            continue;
+        }
+        for f in backend::partition::partitions_of(body, module, b.name()) {
+            let partition = body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("").to_string();
+            match b.compile(ctx, body, module, f) {
+                Ok(exe) => out.push(Executable { backend: b.name().to_string(), partition, exe }),
+                Err(e) => {
+                    let why = backend::Unsupported::new(backend::Reason::CompileFailed, format!("{} could not compile its partition: {}", b.name(), bare_message(&e)));
+                    backend::partition::fall_back_to_cpu(ctx, body, f, &why);
+                }
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// npu16's partitions lowered: after conversion (what the host reference
@@ -252,6 +280,7 @@ pub fn compile_npu(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
     imp.body.op_mut(imp.module).attributes.set(ctx.ident("npu.hw"), desc.to_attr(&ctx));
     passes::npu::target::register();
     compile::run(&ctx, &mut imp.body, imp.module, &format!("builtin.module(npu-partition{{targets={}}})", targets.join(",")))?;
+    let executables = compile_other_backends(&ctx, &mut imp.body, imp.module, targets)?;
     let (reference_body, scheduled) = lower_npu16(&ctx, &mut imp.body, imp.module)?;
     let placements = backend::partition::placements(&imp.body, imp.module);
     let (jit, cpu) = compile_cpu(&ctx, &imp.body, imp.module, opts.opt_level)?;
@@ -295,7 +324,11 @@ pub fn compile_npu(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
                         let specs = o.results().iter().map(|r| compile::spec(&ctx, callee.clone(), body.value_type(*r))).collect::<Result<Vec<_>, _>>()?;
                         stages.push(Stage::Npu { program: programs.len() - 1, partition: callee.clone(), args, results, specs });
                     }
-                    Some(other) => return Err(format!("@{}: backend '{}' has no executor here", callee, other)),
+                    Some(other) => {
+                        let k = executables.iter().position(|e| e.partition == callee).ok_or_else(|| format!("@{}: backend '{}' compiled no executable for it", callee, other))?;
+                        let specs = o.results().iter().map(|r| compile::spec(&ctx, callee.clone(), body.value_type(*r))).collect::<Result<Vec<_>, _>>()?;
+                        stages.push(Stage::Exec { exe: k, args, results, specs });
+                    }
                     None => return Err(format!("@{} is not a partition", callee)),
                 }
             }
@@ -313,7 +346,7 @@ pub fn compile_npu(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
     }
     let compile_ms = t0.elapsed().as_secs_f64() * 1e3;
     let module = imp.module;
-    Ok(NpuCompiled { inputs, outputs, bound, placements, programs, hw: hw.clone(), targets: targets.to_vec(), compile_ms, jit, cpu, reference: (ctx, reference_body, module), stages, slots: next, input_slots, output_slots })
+    Ok(NpuCompiled { inputs, outputs, bound, placements, programs, hw: hw.clone(), targets: targets.to_vec(), compile_ms, jit, cpu, executables, reference: (ctx, reference_body, module), stages, slots: next, input_slots, output_slots })
 }
 
 fn take(vals: &[Option<HostTensor>], s: usize) -> Result<&HostTensor, String> {
@@ -355,6 +388,7 @@ impl NpuCompiled {
         let (mut mac_slots, mut min_dram_bytes) = (0u64, 0u64);
         let mut timeline: Vec<(String, bool, f64)> = vec![];
         let (mut reference_checked, mut reference_int8, mut reference_mismatches) = (0usize, 0usize, vec![]);
+        let mut backend_counters = vec![];
         for st in &self.stages {
             let t0 = Instant::now();
             match st {
@@ -430,6 +464,18 @@ impl NpuCompiled {
                         runs.push((*program, r));
                     }
                 }
+                Stage::Exec { exe, args, results, specs } => {
+                    let e = &self.executables[*exe];
+                    let mut outs: Vec<HostTensor> = specs.iter().map(|s| HostTensor::zeros(s.dtype, &s.shape)).collect::<Result<_, _>>()?;
+                    let ins: Vec<&[u8]> = args.iter().map(|a| take(&vals, *a).map(|t| t.data.as_ref())).collect::<Result<_, _>>()?;
+                    let mut out_bytes: Vec<&mut [u8]> = outs.iter_mut().map(|t| t.data.as_mut()).collect();
+                    let counters = e.exe.run(&ins, &mut out_bytes).map_err(|err| format!("{} partition @{}: {}", e.backend, e.partition, err))?;
+                    for (r, o) in results.iter().zip(outs) {
+                        vals[*r] = Some(o);
+                    }
+                    timeline.push((e.partition.clone(), false, t0.elapsed().as_secs_f64() * 1e6));
+                    backend_counters.push((e.backend.clone(), e.partition.clone(), counters));
+                }
                 Stage::Transpose { perm, arg, result } => {
                     vals[*result] = Some(transpose(take(&vals, *arg)?, perm)?);
                     glue_ms += t0.elapsed().as_secs_f64() * 1e3;
@@ -444,6 +490,6 @@ impl NpuCompiled {
             }
         }
         let outputs = self.output_slots.iter().map(|s| take(&vals, *s).cloned()).collect::<Result<Vec<_>, _>>()?;
-        Ok(NpuRun { outputs, reports, runs, stages: timeline, cpu_ms, glue_ms, mac_slots, min_dram_bytes, reference_checked, reference_int8, reference_mismatches })
+        Ok(NpuRun { outputs, reports, runs, stages: timeline, cpu_ms, glue_ms, mac_slots, min_dram_bytes, reference_checked, reference_int8, reference_mismatches, backend_counters })
     }
 }

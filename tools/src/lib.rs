@@ -1,8 +1,15 @@
-//! Shared pieces of the command-line tools: the registry of every dialect we
-//! ship, and the driver that `npu-opt` runs on each input buffer.
+//! The command-line tools as library entry points, so that a vendor's
+//! `acme-opt` and `acme-run` are a few lines (register, then call): `opt_main`
+//! and `run_main`, the registry of every dialect we ship, and the driver that
+//! `*-opt` runs on each input buffer.
 
 pub mod npu_report;
 pub mod opt_driver;
+mod opt_main;
+mod run_main;
+
+pub use opt_main::{opt_main, OptTool};
+pub use run_main::run_main;
 
 use ir::Context;
 

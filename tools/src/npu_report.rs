@@ -53,6 +53,12 @@ pub fn text(c: &NpuCompiled, r: &NpuRun, s: &Summary) -> String {
             let _ = writeln!(o, "  {:<36} {:>10} {:>10} {:>6.2} {:>5.1}% {:>12} {:>12}", trunc(&l.name, 36), l.cycles, l.roofline_cycles, l.ratio_to_roofline, 100.0 * l.utilization, l.macs, l.dram_bytes);
         }
     }
+    for (b, p, k) in &r.backend_counters {
+        let _ = writeln!(o, "\n{} partition {} ({} cycles, {} MACs, {} DRAM bytes):", b, p, k.cycles, k.macs, k.dram_bytes);
+        for l in &k.layers {
+            let _ = writeln!(o, "  {:<36} {:>10} {:>12} {:>12}", trunc(&l.name, 36), l.cycles, l.macs, l.dram_bytes);
+        }
+    }
     let ratio = if s.roofline_cycles == 0 { 0.0 } else { s.cycles as f64 / s.roofline_cycles as f64 };
     let _ = writeln!(o, "\nwhole model on {}:", c.hw.name);
     let _ = writeln!(o, "  NPU cycles       {} ({:.3} ms at {} MHz)", s.cycles, s.cycles as f64 / c.hw.clock_mhz / 1e3, c.hw.clock_mhz);
@@ -105,6 +111,7 @@ pub fn json(c: &NpuCompiled, r: &NpuRun, s: &Summary) -> String {
         "layers": layers,
         "cpu_operations": cpu,
         "targets": c.targets,
+        "backend_partitions": r.backend_counters.iter().map(|(b, p, k)| serde_json::json!({"backend": b, "partition": p, "cycles": k.cycles, "macs": k.macs, "dram_bytes": k.dram_bytes})).collect::<Vec<_>>(),
         "placements": placements,
     });
     serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"

@@ -1,0 +1,50 @@
+//! What ACME runs, one row per op: static f32 tensors; 2-D matrix products;
+//! Add of equal shapes (no broadcasting); Relu. Each refusal has its code.
+
+use backend::{Reason, Unsupported};
+use ir::{Body, OpId, Value};
+
+type Check = fn(&Body, OpId) -> Result<(), Unsupported>;
+
+const ROWS: &[(&str, Check)] = &[("onnx.MatMul", matmul), ("onnx.Add", same_shapes), ("onnx.Relu", any)];
+
+pub fn supports(body: &Body, op: OpId) -> Result<(), Unsupported> {
+    let name = body.name(op);
+    let (_, check) = ROWS.iter().find(|(n, _)| *n == name.as_str()).ok_or_else(|| Unsupported::new(Reason::NoLowering, format!("ACME has no {}", name.as_str())))?;
+    for &v in body.op(op).operands().iter().chain(body.op(op).results()) {
+        f32_shape(body, v)?;
+    }
+    check(body, op)
+}
+
+/// The static shape of an f32 tensor, or the reason ACME cannot take it.
+pub fn f32_shape(body: &Body, v: Value) -> Result<Vec<i64>, Unsupported> {
+    let t = body.value_type(v);
+    let shape = t.shape().filter(|s| s.iter().all(|d| *d >= 0)).ok_or_else(|| Unsupported::new(Reason::DynamicShape, format!("{} is not static", t)))?;
+    if t.element_type().map(|e| e.to_string()).as_deref() != Some("f32") {
+        return Err(Unsupported::new(Reason::ElementType, format!("{} (ACME computes in f32)", t)));
+    }
+    Ok(shape.to_vec())
+}
+
+fn matmul(body: &Body, op: OpId) -> Result<(), Unsupported> {
+    let o = body.op(op);
+    let (a, b) = (f32_shape(body, o.operand(0))?, f32_shape(body, o.operand(1))?);
+    if a.len() != 2 || b.len() != 2 {
+        return Err(Unsupported::new(Reason::Shape, format!("a {}-D by {}-D product (ACME multiplies matrices)", a.len(), b.len())));
+    }
+    Ok(())
+}
+
+fn same_shapes(body: &Body, op: OpId) -> Result<(), Unsupported> {
+    let o = body.op(op);
+    let (a, b) = (f32_shape(body, o.operand(0))?, f32_shape(body, o.operand(1))?);
+    if a != b {
+        return Err(Unsupported::new(Reason::Shape, format!("broadcasting {:?} with {:?}", a, b)));
+    }
+    Ok(())
+}
+
+fn any(_: &Body, _: OpId) -> Result<(), Unsupported> {
+    Ok(())
+}

@@ -1,0 +1,134 @@
+//! ACME's executor: a converted partition becomes a list of array and vector
+//! steps over numbered buffers, run on a model of the hardware that computes
+//! in f32 and counts cycles (a 32x32 weight-stationary array: K cycles per
+//! 32x32 output tile plus the fill; the vector unit does 32 lanes a cycle).
+
+use crate::ARRAY;
+use backend::{Counters, Executable, LayerRow};
+use ir::{Body, OpId, Value};
+use std::collections::HashMap;
+
+enum Step {
+    MatMul { a: usize, b: usize, out: usize, m: usize, k: usize, n: usize },
+    Add { a: usize, b: usize, out: usize },
+    Relu { x: usize, out: usize },
+}
+
+/// One compiled partition.
+pub struct Program {
+    steps: Vec<(String, Step)>,
+    /// Buffer sizes in elements; the first `inputs` buffers are the arguments.
+    sizes: Vec<usize>,
+    constants: Vec<(usize, Vec<f32>)>,
+    inputs: usize,
+    outputs: Vec<usize>,
+}
+
+impl Program {
+    /// Reads the acme ops of partition `f` (after `convert_partition`).
+    pub fn build(body: &Body, f: OpId) -> Result<Program, String> {
+        let entry = body.entry_block(f).ok_or("a partition without a body")?;
+        let mut buf: HashMap<Value, usize> = HashMap::new();
+        let mut sizes = vec![];
+        let numel = |v: Value| body.value_type(v).shape().map(|s| s.iter().product::<i64>() as usize).ok_or("a tensor of unknown shape");
+        for &a in body.block_args(entry) {
+            buf.insert(a, sizes.len());
+            sizes.push(numel(a)?);
+        }
+        let inputs = sizes.len();
+        let (mut steps, mut constants, mut outputs) = (vec![], vec![], vec![]);
+        for op in body.block_ops(entry) {
+            let o = body.op(op);
+            let name = body.name(op);
+            if name.as_str() == "func.return" {
+                outputs = o.operands().iter().map(|v| buf.get(v).copied().ok_or("a result computed outside the partition")).collect::<Result<_, _>>()?;
+                continue;
+            }
+            let out = sizes.len();
+            let r = o.result(0);
+            buf.insert(r, out);
+            sizes.push(numel(r)?);
+            let arg = |i: usize| buf.get(&o.operand(i)).copied().ok_or_else(|| format!("{}: operand {} is not in the partition", name.as_str(), i));
+            let step = match name.as_str() {
+                "onnx.Constant" => {
+                    let v = onnx::infer::const_f64s(body, r).ok_or("a constant ACME cannot read")?;
+                    constants.push((out, v.into_iter().map(|x| x as f32).collect()));
+                    continue;
+                }
+                "acme.matmul" => {
+                    let dims = |v: Value| body.value_type(v).shape().map(|s| s.to_vec()).unwrap_or_default();
+                    let (a, b) = (dims(o.operand(0)), dims(o.operand(1)));
+                    Step::MatMul { a: arg(0)?, b: arg(1)?, out, m: a[0] as usize, k: a[1] as usize, n: b[1] as usize }
+                }
+                "acme.add" => Step::Add { a: arg(0)?, b: arg(1)?, out },
+                "acme.relu" => Step::Relu { x: arg(0)?, out },
+                other => return Err(format!("ACME cannot run '{}'", other)),
+            };
+            steps.push((o.loc.node_name().unwrap_or_else(|| name.as_str().to_string()), step));
+        }
+        Ok(Program { steps, sizes, constants, inputs, outputs })
+    }
+}
+
+fn f32s(b: &[u8]) -> Vec<f32> {
+    b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+}
+
+impl Executable for Program {
+    fn run(&self, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) -> Result<Counters, String> {
+        if inputs.len() != self.inputs || outputs.len() != self.outputs.len() {
+            return Err(format!("{} inputs and {} outputs given, the program takes {} and {}", inputs.len(), outputs.len(), self.inputs, self.outputs.len()));
+        }
+        let mut mem: Vec<Vec<f32>> = self.sizes.iter().map(|n| vec![0.0; *n]).collect();
+        for (i, b) in inputs.iter().enumerate() {
+            if b.len() != 4 * self.sizes[i] {
+                return Err(format!("input {} has {} bytes, {} expected", i, b.len(), 4 * self.sizes[i]));
+            }
+            mem[i] = f32s(b);
+        }
+        for (k, v) in &self.constants {
+            mem[*k] = v.clone();
+        }
+        let mut c = Counters::default();
+        for (name, step) in &self.steps {
+            let (cycles, macs, bytes, out, value) = match *step {
+                Step::MatMul { a, b, out, m, k, n } => {
+                    let (x, w) = (&mem[a], &mem[b]);
+                    let mut y = vec![0f32; m * n];
+                    for i in 0..m {
+                        for p in 0..k {
+                            let xv = x[i * k + p];
+                            for j in 0..n {
+                                y[i * n + j] += xv * w[p * n + j];
+                            }
+                        }
+                    }
+                    let tiles = (m as u64).div_ceil(ARRAY) * (n as u64).div_ceil(ARRAY);
+                    (tiles * k as u64 + ARRAY, (m * k * n) as u64, 4 * (m * k + k * n + m * n) as u64, out, y)
+                }
+                Step::Add { a, b, out } => {
+                    let y: Vec<f32> = mem[a].iter().zip(&mem[b]).map(|(p, q)| p + q).collect();
+                    ((y.len() as u64).div_ceil(ARRAY), 0, 12 * y.len() as u64, out, y)
+                }
+                Step::Relu { x, out } => {
+                    let y: Vec<f32> = mem[x].iter().map(|v| v.max(0.0)).collect();
+                    ((y.len() as u64).div_ceil(ARRAY), 0, 8 * y.len() as u64, out, y)
+                }
+            };
+            mem[out] = value;
+            c.cycles += cycles;
+            c.macs += macs;
+            c.dram_bytes += bytes;
+            c.layers.push(LayerRow { name: name.clone(), cycles, macs, dram_bytes: bytes });
+        }
+        for (o, &k) in outputs.iter_mut().zip(&self.outputs) {
+            if o.len() != 4 * mem[k].len() {
+                return Err(format!("an output buffer has {} bytes, {} expected", o.len(), 4 * mem[k].len()));
+            }
+            for (d, v) in o.chunks_exact_mut(4).zip(&mem[k]) {
+                d.copy_from_slice(&v.to_le_bytes());
+            }
+        }
+        Ok(c)
+    }
+}

@@ -1,0 +1,95 @@
+//! ACME through the framework's own drivers, end to end: a model partitioned
+//! over `acme,cpu` runs its MatMul/Relu/Add on ACME's executor and its
+//! Softmax on the CPU, and matches the CPU path; `acme-opt` partitions and
+//! converts with every `npu-opt` flag; the acme verifier's errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn scratch(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn inputs() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs")
+}
+
+fn run(exe: &str, args: &[&str]) -> Output {
+    Command::new(exe).args(args).output().unwrap_or_else(|e| panic!("{}: {}", exe, e))
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+#[test]
+fn a_model_runs_on_acme_and_the_cpu_and_matches_the_cpu_path() {
+    let d = scratch("mlp");
+    let model = d.join("mlp.onnx");
+    let py = run("python3", &[inputs().join("mlp.py").to_str().unwrap(), model.to_str().unwrap()]);
+    assert!(py.status.success(), "python3 with onnx (scripts/setup.sh installs it): {}", text(&py));
+    let (m, cpu, json) = (model.to_str().unwrap(), d.join("cpu"), d.join("report.json"));
+    let exe = env!("CARGO_BIN_EXE_acme-run");
+    let o = run(exe, &[m, "--target", "cpu", "--seed", "1", "--output-dir", cpu.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = run(exe, &[m, "--target", "acme,cpu", "--seed", "1", "--compare", cpu.to_str().unwrap(), "--report-json", json.to_str().unwrap()]);
+    let t = text(&o);
+    assert!(o.status.success(), "{}", t);
+    assert!(t.contains("onnx.Softmax") && t.contains("[no-lowering] ACME has no onnx.Softmax"), "{}", t);
+    assert!(t.contains("acme: 3 ops (75.0%) in 1 partitions; cpu: 1 ops (25.0%) in 1 partitions"), "{}", t);
+    // 4x64 by 64x48: two 32-column tiles of 64 cycles each, plus the fill.
+    assert!(t.contains("acme partition mlp_acme0 (") && t.contains("12288 MACs"), "{}", t);
+    assert!(t.contains("matmul") && t.contains("160"), "{}", t);
+    assert!(t.contains("y: ok"), "{}", t);
+    let j = std::fs::read_to_string(&json).unwrap();
+    assert!(j.contains("\"backend\": \"acme\"") && j.contains("\"reason_code\": \"no-lowering\""), "{}", j);
+    // A corrupted expectation must fail: the comparison is real.
+    let bad = d.join("bad");
+    std::fs::create_dir_all(&bad).unwrap();
+    let o = run(exe, &[m, "--target", "cpu", "--seed", "2", "--output-dir", bad.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = run(exe, &[m, "--target", "acme,cpu", "--seed", "1", "--compare", bad.to_str().unwrap()]);
+    assert!(!o.status.success() && text(&o).contains("y: MISMATCH"), "{}", text(&o));
+}
+
+#[test]
+fn backend_lists_are_checked() {
+    let d = scratch("lists");
+    let model = d.join("mlp.onnx");
+    assert!(run("python3", &[inputs().join("mlp.py").to_str().unwrap(), model.to_str().unwrap()]).status.success());
+    let exe = env!("CARGO_BIN_EXE_acme-run");
+    let o = run(exe, &[model.to_str().unwrap(), "--target", "acme,nope"]);
+    assert!(!o.status.success() && text(&o).contains("acme-run: error: --target acme,nope: unknown backend 'nope'; registered: cpu, acme"), "{}", text(&o));
+    // npu16 and ACME side by side: each op on the first that takes it.
+    let o = run(exe, &[model.to_str().unwrap(), "--target", "npu16,acme,cpu", "--seed", "1"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("npu16: ") && text(&o).contains("; acme: "), "{}", text(&o));
+}
+
+#[test]
+fn acme_opt_partitions_and_converts_with_npu_opts_flags() {
+    let exe = env!("CARGO_BIN_EXE_acme-opt");
+    let f = inputs().join("partitioned.mlir");
+    let o = run(exe, &[f.to_str().unwrap(), "--pass-pipeline=builtin.module(npu-partition{targets=acme,cpu report=-}, convert-onnx-to-acme)", "--mlir-print-op-generic"]);
+    let t = text(&o);
+    assert!(o.status.success(), "{}", t);
+    assert!(t.contains("\"acme.matmul\"") && t.contains("\"acme.relu\"") && t.contains("backend.partition = \"acme\""), "{}", t);
+    assert!(t.contains("acme: 2 ops (66.7%) in 1 partitions; cpu: 1 ops (33.3%) in 1 partitions"), "{}", t);
+    // Its flags are npu-opt's.
+    let o = run(exe, &["--help"]);
+    assert!(text(&o).contains("--mlir-print-ir-after-all") && text(&o).contains("convert-onnx-to-acme"), "{}", text(&o));
+}
+
+#[test]
+fn the_acme_verifier_errors_are_expected() {
+    let exe = env!("CARGO_BIN_EXE_acme-opt");
+    let f = inputs().join("invalid.mlir");
+    let o = run(exe, &[f.to_str().unwrap(), "--split-input-file", "--verify-diagnostics"]);
+    assert!(o.status.success(), "{}", text(&o));
+    // Without the expectations, the same file is an error.
+    let o = run(exe, &[f.to_str().unwrap(), "--split-input-file"]);
+    assert!(!o.status.success() && text(&o).contains("cannot give [4, 2]"), "{}", text(&o));
+}

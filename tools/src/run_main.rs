@@ -1,0 +1,633 @@
+//! The body of a `*-run` tool (`npu-run`, or a vendor's `acme-run` that
+//! registers its backend first): compile and run an ONNX model
+//! (`npu-run model.onnx --target npu16,cpu`), or run ONNX's node tests
+//! (`npu-run onnx-tests DIR`). Flags here, the work in `runtime`.
+
+use clap::{CommandFactory, FromArgMatches, Parser};
+use runtime::{CompileOptions, HostTensor};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(name = "npu-run", about = "Compile and run an ONNX model; `npu-run onnx-tests DIR` runs ONNX's node tests", version)]
+struct RunArgs {
+    /// The model (.onnx).
+    model: PathBuf,
+    /// Where to run: `cpu`, or a list of backends in order of preference, the CPU
+    /// last (`npu16,cpu`; `npu` is short for it): each op runs on the first that takes it.
+    #[arg(long, default_value = "cpu")]
+    target: String,
+    /// With --target npu: the hardware, a built-in name (`npu16`) or a TOML file.
+    #[arg(long, default_value = "npu16")]
+    hw: String,
+    /// With --target npu: override a hardware key, `section.key=value` (repeatable).
+    #[arg(long = "set")]
+    sets: Vec<String>,
+    /// With --target npu: write the whole-model figures as JSON.
+    #[arg(long = "report-json")]
+    report_json: Option<PathBuf>,
+    /// With --target npu: write one Chrome/Perfetto trace of the whole run.
+    #[arg(long)]
+    trace: Option<PathBuf>,
+    /// With --target npu: also compute each NPU partition's outputs with the host
+    /// reference from the same inputs; int8 must match bit for bit, f32 within 1e-4.
+    #[arg(long = "check-reference")]
+    check_reference: bool,
+    /// With --target npu: write each NPU program's assembly to DIR/<partition>.s.
+    #[arg(long = "asm-dir")]
+    asm_dir: Option<PathBuf>,
+    /// An input: NAME=FILE with FILE a .npy or an ONNX TensorProto .pb (repeatable).
+    #[arg(long = "input")]
+    inputs: Vec<String>,
+    /// A node-test data set directory: inputs from input_*.pb, expected outputs from output_*.pb.
+    #[arg(long = "test-data")]
+    test_data: Option<PathBuf>,
+    /// Seed for random inputs (inputs not given are random).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Compile these inputs in as constants with their given values (comma-separated
+    /// names, or `weights`: every input but the first), as weights are.
+    #[arg(long = "bind")]
+    bind: Option<String>,
+    /// A free dimension's size, NAME=N (repeatable).
+    #[arg(long = "dim")]
+    dims: Vec<String>,
+    /// Write each output to DIR/<output name>.npy (bfloat16 and 8-/4-bit floats,
+    /// which numpy lacks, as their exact float32 values; 4-/2-bit integers as int8/uint8).
+    #[arg(long = "output-dir")]
+    output_dir: Option<PathBuf>,
+    /// Compare outputs with DIR/<name>.npy (or .pb, or output_<i>.pb): per-output max abs/rel error.
+    #[arg(long)]
+    compare: Option<PathBuf>,
+    #[arg(long, default_value_t = 1e-3)]
+    rtol: f64,
+    #[arg(long, default_value_t = 1e-5)]
+    atol: f64,
+    /// Time N runs after the first: compile time, first run, P50/P90/P99.
+    #[arg(long)]
+    perf: Option<usize>,
+    /// Print the --perf figures as one JSON object on stdout.
+    #[arg(long)]
+    json: bool,
+    /// Time every model node and print where the time goes (per node and per op type).
+    #[arg(long)]
+    profile: bool,
+    /// Optimization level for MLIR/LLVM (0–3). 2 runs as fast as 3 on our
+    /// benchmark models and compiles up to 6× faster (O3's extra loop passes).
+    #[arg(short = 'O', default_value_t = 2)]
+    opt: usize,
+}
+
+#[derive(Parser)]
+#[command(name = "npu-run onnx-tests", about = "Run ONNX backend node tests on the CPU path")]
+struct TestArgs {
+    /// The node test directory (e.g. ~/.cache/npu/onnx-1.22.0/node).
+    dir: PathBuf,
+    /// Tests expected to pass, one per line: a listed test that fails fails the run
+    /// (without a manifest, any failing test does).
+    #[arg(long)]
+    manifest: Option<PathBuf>,
+    /// Rewrite the manifest with the tests that pass now (and --known-failures with why the others fail).
+    #[arg(long = "update-manifest")]
+    update_manifest: bool,
+    /// With --update-manifest: write every failing test and its reason here.
+    #[arg(long = "known-failures")]
+    known_failures: Option<PathBuf>,
+    /// Only tests whose name contains this (repeatable).
+    #[arg(long)]
+    filter: Vec<String>,
+    /// Only the test of exactly this name (repeatable).
+    #[arg(long = "test")]
+    tests: Vec<String>,
+    /// Seconds one test may take (compile and run); past it the test fails as "timeout".
+    #[arg(long, default_value_t = 60.0)]
+    timeout: f64,
+    /// Write a markdown report: pass rates per op, then every test's outcome and wall time.
+    #[arg(long)]
+    report: Option<PathBuf>,
+    /// Tests run at once, each in its own process (a crash fails one test, not the run).
+    #[arg(short = 'j', default_value_t = 2)]
+    jobs: usize,
+    /// Print every test's outcome.
+    #[arg(short = 'v')]
+    verbose: bool,
+    /// Run one test in this process and print its outcome (used by the runner).
+    #[arg(long, hide = true)]
+    single: bool,
+    #[arg(short = 'O', default_value_t = 1)]
+    opt: usize,
+}
+
+fn parse_kv(s: &str, what: &str) -> Result<(String, String), String> {
+    s.split_once('=').map(|(a, b)| (a.to_string(), b.to_string())).ok_or_else(|| format!("--{} expects NAME=VALUE, got '{}'", what, s))
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let i = ((p / 100.0) * (sorted.len() - 1) as f64).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+fn expected_output(dir: &Path, name: &str, index: usize) -> Option<PathBuf> {
+    [format!("{}.npy", name), format!("{}.pb", name), format!("output_{}.pb", index)].into_iter().map(|f| dir.join(f)).find(|p| p.exists())
+}
+
+fn run_model(a: RunArgs) -> Result<bool, String> {
+    let targets = runtime::npu_path::target_list(&a.target).map_err(|e| format!("--target {}: {}", a.target, e))?;
+    let model = std::fs::read(&a.model).map_err(|e| format!("{}: {}", a.model.display(), e))?;
+    let mut given: HashMap<String, HostTensor> = HashMap::new();
+    let names = runtime::node_test::input_names(&model).map_err(|e| format!("{}: {}", a.model.display(), e))?;
+    if let Some(d) = &a.test_data {
+        for (i, n) in names.iter().enumerate() {
+            let p = d.join(format!("input_{}.pb", i));
+            if p.exists() {
+                given.insert(n.clone(), HostTensor::read_file(&p)?);
+            }
+        }
+    }
+    for s in &a.inputs {
+        let (n, f) = parse_kv(s, "input")?;
+        if !names.contains(&n) {
+            return Err(format!("the model has no input '{}'; its inputs are: {}", n, names.join(", ")));
+        }
+        given.insert(n, HostTensor::read_file(Path::new(&f))?);
+    }
+    let mut dims = HashMap::new();
+    for s in &a.dims {
+        let (n, v) = parse_kv(s, "dim")?;
+        dims.insert(n, v.parse::<i64>().map_err(|_| format!("--dim {}: not an integer", s))?);
+    }
+    let bind = match a.bind.as_deref() {
+        None => vec![],
+        Some("weights") => names.iter().skip(1).cloned().collect(),
+        Some(list) => list.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
+    };
+    for b in &bind {
+        if !names.contains(b) {
+            return Err(format!("--bind {}: the model has no such input; its inputs are: {}", b, names.join(", ")));
+        }
+    }
+    let opts = CompileOptions { opt_level: a.opt, dims, weights_as_arguments: true, profile: a.profile, bind };
+    // Inputs not given: random, after a first look at the declared shapes.
+    if given.len() < names.len() {
+        // The declared inputs only: no lowering before the real compile.
+        let specs = runtime::declared_inputs(&model, Some(&a.model), &given, &opts)?;
+        for (k, s) in specs.iter().enumerate() {
+            if !given.contains_key(&s.name) {
+                if s.shape.contains(&ir::types::DYNAMIC) {
+                    return Err(format!("input {} has a free dimension: give the input (--input) or its size (--dim)", s));
+                }
+                given.insert(s.name.clone(), HostTensor::random(s.dtype, &s.shape, a.seed.wrapping_add(k as u64))?);
+            }
+        }
+    }
+    if targets.len() > 1 {
+        return run_npu(&a, &model, given, &opts, &targets);
+    }
+    let c = runtime::compile(&model, Some(&a.model), &given, &opts)?;
+    let inputs: HashMap<String, HostTensor> = given.into_iter().filter(|(k, _)| !c.bound.contains(k)).collect();
+    let t0 = Instant::now();
+    let outs = c.run(&inputs)?;
+    let first_ms = t0.elapsed().as_secs_f64() * 1e3;
+    if a.profile {
+        runtime::profile::reset(c.profile_regions.len());
+    }
+    let ok = write_and_compare(&a, &outs, &c.outputs)?;
+    if let Some(n) = a.perf {
+        let mut outs = outs;
+        let mut times = Vec::with_capacity(n);
+        for _ in 0..n {
+            let t = Instant::now();
+            c.run_into(&inputs, &mut outs)?;
+            times.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+        times.sort_by(|x, y| x.partial_cmp(y).unwrap());
+        let (p50, p90, p99) = (percentile(&times, 50.0), percentile(&times, 90.0), percentile(&times, 99.0));
+        if a.json {
+            println!(
+                "{}",
+                serde_json::json!({"compile_ms": c.compile_ms, "first_run_ms": first_ms, "p50_ms": p50, "p90_ms": p90, "p99_ms": p99, "runs": n})
+            );
+        } else {
+            println!("compile time:   {:.1} ms", c.compile_ms);
+            println!("first run:      {:.3} ms", first_ms);
+            println!("latency over {} runs: P50 {:.3} ms, P90 {:.3} ms, P99 {:.3} ms", n, p50, p90, p99);
+        }
+    }
+    if a.profile {
+        print_profile(&model, &c, a.perf.unwrap_or(0).max(1));
+    }
+    Ok(ok)
+}
+
+/// `--target npu`: compile with CPU fallback, run on the simulator, report.
+fn run_npu(a: &RunArgs, model: &[u8], given: HashMap<String, HostTensor>, opts: &CompileOptions, targets: &[String]) -> Result<bool, String> {
+    let mut hw = match npu_sim::HwConfig::builtin(&a.hw) {
+        Some(h) => h,
+        None => {
+            let text = std::fs::read_to_string(&a.hw).map_err(|e| format!("--hw {}: not a built-in target and not readable: {}", a.hw, e))?;
+            npu_sim::HwConfig::from_toml(&text).map_err(|e| format!("--hw {}: {}", a.hw, e))?
+        }
+    };
+    for s in &a.sets {
+        hw.set(s).map_err(|e| format!("--set {}: {}", s, e))?;
+    }
+    hw.validate().map_err(|e| format!("hardware description: {}", e))?;
+    let c = runtime::npu_path::compile_npu(model, Some(&a.model), &given, opts, &hw, targets)?;
+    if let Some(dir) = &a.asm_dir {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {}", dir.display(), e))?;
+        for p in &c.programs {
+            let f = dir.join(format!("{}.s", p.name));
+            crate::write_output(f.to_str().unwrap_or_default(), p.asm.as_bytes()).map_err(|e| format!("{}: {}", f.display(), e))?;
+        }
+    }
+    let inputs: HashMap<String, HostTensor> = given.into_iter().filter(|(k, _)| !c.bound.contains(k)).collect();
+    let t0 = Instant::now();
+    let r = c.run(&inputs, true, a.check_reference)?;
+    let run_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let summary = crate::npu_report::summarize(&c, &r, run_ms);
+    print!("{}", crate::npu_report::text(&c, &r, &summary));
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    let mut ok = write_and_compare(a, &r.outputs, &c.outputs)?;
+    if a.check_reference {
+        if r.reference_mismatches.is_empty() {
+            eprintln!("reference: {} NPU partition outputs match the host reference ({} integer bit for bit, {} f32 within 1e-4)", r.reference_checked, r.reference_int8, r.reference_checked - r.reference_int8);
+        } else {
+            for m in &r.reference_mismatches {
+                eprintln!("reference: MISMATCH {}", m);
+            }
+            ok = false;
+        }
+    }
+    if let Some(p) = &a.report_json {
+        let j = crate::npu_report::json(&c, &r, &summary);
+        crate::write_output(p.to_str().unwrap_or_default(), j.as_bytes()).map_err(|e| format!("{}: {}", p.display(), e))?;
+    }
+    if let Some(p) = &a.trace {
+        let t = crate::npu_report::trace(&c, &r);
+        crate::write_output(p.to_str().unwrap_or_default(), t.as_bytes()).map_err(|e| format!("{}: {}", p.display(), e))?;
+    }
+    Ok(ok)
+}
+
+/// `--output-dir` and `--compare` (or `--test-data`): false if an output differs.
+fn write_and_compare(a: &RunArgs, outs: &[HostTensor], specs: &[runtime::TensorSpec]) -> Result<bool, String> {
+    let mut ok = true;
+    if let Some(dir) = &a.output_dir {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {}", dir.display(), e))?;
+        for (o, spec) in outs.iter().zip(specs) {
+            let p = dir.join(format!("{}.npy", spec.name.replace('/', "_")));
+            crate::write_output(p.to_str().unwrap_or_default(), &o.to_npy()?).map_err(|e| format!("{}: {}", p.display(), e))?;
+        }
+    }
+    let compare_dir = a.compare.clone().or(a.test_data.clone());
+    if let Some(dir) = compare_dir {
+        for (i, (o, spec)) in outs.iter().zip(specs).enumerate() {
+            let Some(p) = expected_output(&dir, &spec.name, i) else {
+                eprintln!("{}: no expected output in {}", spec.name, dir.display());
+                ok = false;
+                continue;
+            };
+            let want = HostTensor::read_file(&p)?;
+            match runtime::compare(o, &want, a.rtol, a.atol) {
+                Ok((abs, rel)) => eprintln!("{}: ok (max abs {:.3e}, max rel {:.3e})", spec.name, abs, rel),
+                Err(e) => {
+                    eprintln!("{}: MISMATCH: {}", spec.name, e);
+                    ok = false;
+                }
+            }
+        }
+    }
+    Ok(ok)
+}
+
+/// Where the time goes: per node (top 25) and per op type, averaged over the timed runs.
+fn print_profile(model: &[u8], c: &runtime::Compiled, runs: usize) {
+    let mut kinds: HashMap<String, String> = HashMap::new();
+    if let Ok(m) = onnx::proto::decode_model(bytes_of(model)) {
+        for n in m.graph.map(|g| g.node).unwrap_or_default() {
+            if let (Some(name), Some(op)) = (n.name.clone(), n.op_type.clone()) {
+                kinds.insert(name, op);
+            }
+        }
+    }
+    let totals = runtime::profile::totals();
+    let all: f64 = totals.iter().map(|t| t.0).sum::<f64>() / runs as f64;
+    let mut rows: Vec<(f64, &str)> = totals.iter().zip(&c.profile_regions).map(|(t, n)| (t.0 / runs as f64, n.as_str())).collect();
+    rows.sort_by(|x, y| y.0.partial_cmp(&x.0).unwrap());
+    let kind = |n: &str| kinds.get(n).cloned().unwrap_or_else(|| n.split('#').next().unwrap_or(n).to_string());
+    println!("time per run by node (mean of {} runs; {:.3} ms in profiled nodes):", runs, all);
+    println!("  {:>9} {:>6}  {:<20} node", "ms", "%", "op");
+    for (ms, n) in rows.iter().take(25) {
+        println!("  {:>9.3} {:>5.1}%  {:<20} {}", ms, 100.0 * ms / all.max(1e-12), kind(n), n);
+    }
+    let mut by_op: HashMap<String, (f64, usize)> = HashMap::new();
+    for (ms, n) in &rows {
+        let e = by_op.entry(kind(n)).or_default();
+        e.0 += ms;
+        e.1 += 1;
+    }
+    let mut ops: Vec<_> = by_op.into_iter().collect();
+    ops.sort_by(|x, y| y.1 .0.partial_cmp(&x.1 .0).unwrap());
+    println!("time per run by op type:");
+    for (op, (ms, n)) in ops {
+        println!("  {:>9.3} {:>5.1}%  {:<20} ({} nodes)", ms, 100.0 * ms / all.max(1e-12), op, n);
+    }
+}
+
+fn bytes_of(b: &[u8]) -> bytes::Bytes {
+    bytes::Bytes::copy_from_slice(b)
+}
+
+fn test_dirs(dir: &Path, filters: &[String], exact: &[String]) -> Result<Vec<PathBuf>, String> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {}", dir.display(), e))?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.join("model.onnx").exists())
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_string_lossy();
+            (filters.is_empty() || filters.iter().any(|f| n.contains(f.as_str()))) && (exact.is_empty() || exact.iter().any(|t| *t == n))
+        })
+        .collect();
+    v.sort();
+    if let Some(t) = exact.iter().find(|t| !v.iter().any(|p| p.file_name().is_some_and(|n| n.to_string_lossy() == t.as_str()))) {
+        return Err(format!("no node test named '{}' in {}", t, dir.display()));
+    }
+    Ok(v)
+}
+
+/// Runs one test in a child process (a crash or a hang fails that test, not the
+/// run), killed after `timeout` seconds; its last stdout line is `PASS`,
+/// `FAIL: ...` or `ERROR: ...`. Returns the outcome and the wall time.
+fn run_child(dir: &Path, opt: usize, timeout: f64) -> (runtime::node_test::Outcome, f64) {
+    use runtime::node_test::Outcome;
+    use std::io::Read;
+    let start = Instant::now();
+    let exe = match std::env::current_exe() {
+        Ok(e) => e,
+        Err(e) => return (Outcome::Error(format!("could not find npu-run: {}", e)), 0.0),
+    };
+    let child = std::process::Command::new(exe)
+        .args(["onnx-tests", "--single", "-O", &opt.to_string()])
+        .arg(dir)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn();
+    let mut child = match child {
+        Ok(c) => c,
+        Err(e) => return (Outcome::Error(format!("could not start: {}", e)), 0.0),
+    };
+    // Drained on threads so that a chatty child never blocks on a full pipe.
+    let drain = |r: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut s = String::new();
+            if let Some(mut r) = r {
+                let _ = r.read_to_string(&mut s);
+            }
+            s
+        })
+    };
+    let out = drain(child.stdout.take().map(|r| Box::new(r) as Box<dyn Read + Send>));
+    let err = drain(child.stderr.take().map(|r| Box::new(r) as Box<dyn Read + Send>));
+    let deadline = std::time::Duration::from_secs_f64(timeout.max(0.0));
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(s)) => break Some(s),
+            Ok(None) if start.elapsed() >= deadline => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            Ok(None) => std::thread::sleep(std::time::Duration::from_millis(5)),
+            Err(_) => break None,
+        }
+    };
+    let secs = start.elapsed().as_secs_f64();
+    let (stdout, stderr) = (out.join().unwrap_or_default(), err.join().unwrap_or_default());
+    let Some(status) = status else {
+        return (Outcome::Error(format!("timeout: still running after {} s", timeout)), secs);
+    };
+    let line = stdout.lines().last().unwrap_or("").to_string();
+    let o = if line == "PASS" {
+        Outcome::Pass
+    } else if let Some(r) = line.strip_prefix("FAIL: ") {
+        Outcome::Fail(r.to_string())
+    } else if let Some(r) = line.strip_prefix("ERROR: ") {
+        Outcome::Error(r.to_string())
+    } else {
+        Outcome::Error(format!("crashed ({}): {}", status, stderr.lines().last().unwrap_or("")))
+    };
+    (o, secs)
+}
+
+/// Progress on stderr: a bar with the running test's name on a terminal, else
+/// a plain line every ten seconds.
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    total: usize,
+    done: usize,
+    last_line: Instant,
+}
+
+impl Progress {
+    fn new(total: usize) -> Progress {
+        use std::io::IsTerminal;
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let b = indicatif::ProgressBar::new(total as u64);
+            b.set_style(indicatif::ProgressStyle::with_template("[{pos}/{len}] {elapsed_precise} {wide_msg}").expect("a valid template"));
+            b
+        });
+        Progress { bar, total, done: 0, last_line: Instant::now() }
+    }
+    fn finished(&mut self, name: &str, failed: usize) {
+        self.done += 1;
+        match &self.bar {
+            Some(b) => {
+                b.set_position(self.done as u64);
+                b.set_message(format!("{} ({} failed)", name, failed));
+            }
+            None if self.last_line.elapsed().as_secs() >= 10 || self.done == self.total => {
+                eprintln!("[{}/{}] {} ({} failed so far)", self.done, self.total, name, failed);
+                self.last_line = Instant::now();
+            }
+            None => {}
+        }
+    }
+    fn clear(&self) {
+        if let Some(b) = &self.bar {
+            b.finish_and_clear();
+        }
+    }
+}
+
+fn run_tests(a: TestArgs) -> Result<bool, String> {
+    use runtime::node_test::Outcome;
+    if a.single {
+        let o = runtime::node_test::run_node_test(&a.dir, a.opt);
+        match o {
+            Outcome::Pass => println!("PASS"),
+            Outcome::Fail(r) => println!("FAIL: {}", r.replace('\n', " | ")),
+            Outcome::Error(r) => println!("ERROR: {}", r.replace('\n', " | ")),
+        }
+        return Ok(true);
+    }
+    let dirs = test_dirs(&a.dir, &a.filter, &a.tests)?;
+    if dirs.is_empty() {
+        return Err(format!("no node tests (directories with model.onnx) in {}", a.dir.display()));
+    }
+    let manifest: Vec<String> = match &a.manifest {
+        Some(p) if p.exists() => std::fs::read_to_string(p)
+            .map_err(|e| format!("{}: {}", p.display(), e))?
+            .lines()
+            .map(|l| l.trim())
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(|l| l.to_string())
+            .collect(),
+        _ => vec![],
+    };
+    let name = |i: usize| dirs[i].file_name().unwrap().to_string_lossy().to_string();
+    let jobs = a.jobs.max(1);
+    let results = std::sync::Mutex::new(Vec::new());
+    let progress = std::sync::Mutex::new(Progress::new(dirs.len()));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                if i >= dirs.len() {
+                    break;
+                }
+                let (o, secs) = run_child(&dirs[i], a.opt, a.timeout);
+                let mut r = results.lock().unwrap();
+                r.push((i, o, secs));
+                let failed = r.iter().filter(|x| x.1 != Outcome::Pass).count();
+                progress.lock().unwrap().finished(&name(i), failed);
+            });
+        }
+    });
+    progress.into_inner().unwrap().clear();
+    let mut results = results.into_inner().unwrap();
+    results.sort_by_key(|r| r.0);
+    let (mut passed, mut failed) = (0, 0);
+    let mut regressions = Vec::new();
+    let mut newly = Vec::new();
+    let mut per_op: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
+    for (i, o, _) in &results {
+        let n = name(*i);
+        let pass = *o == Outcome::Pass;
+        if pass {
+            passed += 1;
+        } else {
+            failed += 1;
+        }
+        // Failures are named: all of them without a manifest, else the manifest's.
+        if a.verbose || (!pass && (a.manifest.is_none() || manifest.contains(&n))) {
+            match o {
+                Outcome::Pass => println!("PASS  {}", n),
+                Outcome::Fail(r) => println!("FAIL  {}: {}", n, r),
+                Outcome::Error(r) => println!("ERROR {}: {}", n, r),
+            }
+        }
+        if !pass && manifest.contains(&n) {
+            regressions.push(n.clone());
+        }
+        if pass && !manifest.contains(&n) {
+            newly.push(n.clone());
+        }
+        if a.report.is_some() {
+            let e = per_op.entry(runtime::node_test::test_op(&dirs[*i])).or_default();
+            e.0 += pass as usize;
+            e.1 += 1;
+        }
+    }
+    let mut slowest: Vec<(f64, String)> = results.iter().map(|(i, _, t)| (*t, name(*i))).collect();
+    slowest.sort_by(|x, y| y.0.total_cmp(&x.0));
+    slowest.truncate(10);
+    if let Some(p) = &a.report {
+        let mut md = String::from("# CPU path: ONNX node tests per op\n\nGenerated by `npu-run onnx-tests DIR --report FILE`; do not edit.\n\n| op | passed | tests | rate |\n|---|---|---|---|\n");
+        for (op, (p_, t)) in &per_op {
+            md.push_str(&format!("| {} | {} | {} | {:.0}% |\n", op, p_, t, 100.0 * *p_ as f64 / *t as f64));
+        }
+        md.push_str(&format!("\nTotal: {} of {} ({:.1}%).\n", passed, passed + failed, 100.0 * passed as f64 / (passed + failed) as f64));
+        md.push_str("\n## Every test\n\nWall time: compile and run in a child process, with the machine's other work beside it.\n\n| test | outcome | seconds |\n|---|---|---|\n");
+        for (i, o, t) in &results {
+            let what = match o {
+                Outcome::Pass => "pass",
+                Outcome::Fail(_) => "wrong result",
+                Outcome::Error(r) if r.starts_with("timeout") => "timeout",
+                Outcome::Error(_) => "error",
+            };
+            md.push_str(&format!("| {} | {} | {:.2} |\n", name(*i), what, t));
+        }
+        crate::write_output(p.to_str().unwrap_or_default(), md.as_bytes()).map_err(|e| format!("{}: {}", p.display(), e))?;
+    }
+    if a.update_manifest {
+        if let Some(p) = &a.manifest {
+            let mut list: Vec<String> = results.iter().filter(|(_, o, _)| *o == Outcome::Pass).map(|(i, ..)| name(*i)).collect();
+            list.sort();
+            let text = format!("# ONNX node tests that pass on the CPU path (npu-run onnx-tests --update-manifest).\n{}\n", list.join("\n"));
+            crate::write_output(p.to_str().unwrap_or_default(), text.as_bytes()).map_err(|e| format!("{}: {}", p.display(), e))?;
+        }
+        if let Some(p) = &a.known_failures {
+            let mut text = String::from("# ONNX node tests the CPU path does not pass yet, and why (npu-run onnx-tests --update-manifest --known-failures).\n");
+            for (i, o, _) in &results {
+                let why = match o {
+                    Outcome::Pass => continue,
+                    Outcome::Fail(r) => format!("wrong result: {}", r),
+                    Outcome::Error(r) => r.clone(),
+                };
+                // One line each, without the machine-specific paths.
+                let why = why.replace(&format!("{}/", a.dir.display()), "");
+                text.push_str(&format!("{}: {}\n", name(*i), why.chars().take(300).collect::<String>()));
+            }
+            crate::write_output(p.to_str().unwrap_or_default(), text.as_bytes()).map_err(|e| format!("{}: {}", p.display(), e))?;
+        }
+    } else if !newly.is_empty() && a.manifest.is_some() {
+        println!("{} test(s) pass that the manifest does not list (add them with --update-manifest): {}", newly.len(), newly.join(", "));
+    }
+    if !regressions.is_empty() {
+        println!("{} manifest test(s) failed: {}", regressions.len(), regressions.join(", "));
+    }
+    if results.len() > 1 {
+        println!("slowest: {}", slowest.iter().map(|(t, n)| format!("{} {:.1}s", n, t)).collect::<Vec<_>>().join(", "));
+    }
+    println!("{} passed, {} failed", passed, failed);
+    // With a manifest, only its tests must pass; without one, every test run.
+    Ok(a.update_manifest || if a.manifest.is_some() { regressions.is_empty() } else { failed == 0 })
+}
+
+/// Runs the tool named `name` on the process's arguments. Backends registered
+/// before the call (`backend::register`) can be named in `--target`.
+pub fn run_main(name: &'static str) -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    let r = if args.get(1).map(|s| s.as_str()) == Some("onnx-tests") {
+        let mut rest = vec![format!("{} onnx-tests", args.first().map(|s| s.as_str()).unwrap_or(name))];
+        rest.extend(args[2..].iter().cloned());
+        run_tests(TestArgs::parse_from(rest))
+    } else {
+        let matches = RunArgs::command().name(name).get_matches();
+        match RunArgs::from_arg_matches(&matches) {
+            Ok(a) => run_model(a),
+            Err(e) => e.exit(),
+        }
+    };
+    match r {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            if e.contains(": error: ") {
+                eprintln!("{}", e);
+            } else {
+                eprintln!("{}: error: {}", name, e);
+            }
+            ExitCode::FAILURE
+        }
+    }
+}
