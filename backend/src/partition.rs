@@ -276,14 +276,15 @@ fn place(body: &Body, work: &[OpId], backends: &[Arc<dyn Backend>]) -> (Vec<usiz
     for (bi, b) in backends.iter().enumerate() {
         let mut answers: Vec<Result<(), Unsupported>> = work.iter().map(|o| b.supports(body, *o)).collect();
         let groups = b.group(body, work, &mut answers);
-        // A group is placed whole: on this backend when its representative goes here.
-        let rep = |mut i: usize| {
-            let mut steps = 0;
-            while groups.get(i).is_some_and(|g| *g != i) && steps < n {
-                i = groups[i];
+        // A group is placed whole: on this backend when its representative goes
+        // here. A malformed grouping (a cycle, an index out of range) groups nothing.
+        let rep = |i: usize| {
+            let (mut r, mut steps) = (i, 0);
+            while groups.get(r).is_some_and(|g| *g != r) && steps <= n {
+                r = groups[r];
                 steps += 1;
             }
-            i
+            if groups.get(r) == Some(&r) { r } else { i }
         };
         for i in 0..n {
             if target[i].is_some() {
@@ -296,6 +297,9 @@ fn place(body: &Body, work: &[OpId], backends: &[Arc<dyn Backend>]) -> (Vec<usiz
                 group[i] = r;
             } else if let Err(e) = &answers[i] {
                 why[i].push((b.name().to_string(), e.clone()));
+            } else {
+                let host = body.op(work[r]).loc.node_name().unwrap_or_else(|| body.name(work[r]).as_str().to_string());
+                why[i].push((b.name().to_string(), Unsupported::new(Reason::Fusion, format!("runs only with {}, which it does not take", host))));
             }
         }
     }

@@ -96,3 +96,43 @@ fn a_group_moves_whole_and_the_cpu_alone_takes_all() {
     assert!(p.iter().all(|x| x.backend == "cpu" && x.reason.is_none()));
     assert_eq!(r, "cpu: 4 ops (100.0%) in 1 partitions\n");
 }
+
+/// Groups ops 0 and 1 into a cycle: a malformed grouping must not hang or mis-place.
+struct Cyclic;
+
+impl Backend for Cyclic {
+    fn name(&self) -> &str {
+        "cyclic"
+    }
+    fn supports(&self, _: &Body, _: OpId) -> Result<(), Unsupported> {
+        Ok(())
+    }
+    fn group(&self, _: &Body, ops: &[OpId], _: &mut [Result<(), Unsupported>]) -> Vec<usize> {
+        let mut g: Vec<usize> = (0..ops.len()).collect();
+        g.swap(0, 1);
+        g
+    }
+}
+
+#[test]
+fn a_group_stays_together_or_falls_back_with_its_reason() {
+    backend::register_once(|| Arc::new(Takes("fc", &["onnx.Conv", "onnx.Relu"], true))).unwrap();
+    backend::register_once(|| Arc::new(Takes("fd", &["onnx.Conv"], false))).unwrap();
+    // fc takes Conv and Relu as one group.
+    let (p, _) = partition(&["fc", "fd"]);
+    assert_eq!((on(&p, "conv").0, on(&p, "relu").0), ("fc".into(), "fc".into()));
+    assert_eq!(p.iter().find(|x| x.node == "conv").unwrap().partition, p.iter().find(|x| x.node == "relu").unwrap().partition);
+    // fd takes the Conv first; fc would run the Relu only with it: the Relu goes to the CPU and says why.
+    let (p, _) = partition(&["fd", "fc"]);
+    assert_eq!(on(&p, "conv").0, "fd");
+    assert_eq!(on(&p, "relu"), ("cpu".into(), Some(Reason::NoLowering)));
+    let why = p.iter().find(|x| x.node == "relu").unwrap().reason.clone().unwrap().message;
+    assert!(why.contains("fc: [fusion] runs only with conv, which it does not take"), "{}", why);
+}
+
+#[test]
+fn a_cyclic_grouping_groups_nothing() {
+    backend::register_once(|| Arc::new(Cyclic)).unwrap();
+    let (p, _) = partition(&["cyclic"]);
+    assert!(p.iter().all(|x| x.backend == "cyclic"), "{:?}", p);
+}

@@ -20,7 +20,7 @@ pub const NPU_PIPELINE: &str = "builtin.module(npu-partition{targets=npu16,cpu},
 /// CPU last; `npu` is short for `npu16,cpu`.
 pub fn target_list(text: &str) -> Result<Vec<String>, String> {
     passes::npu::target::register();
-    let list: Vec<String> = if text == "npu" { vec![passes::npu::target::NAME.into()] } else { text.split(',').map(|s| s.trim().to_string()).collect() };
+    let list: Vec<String> = text.split(',').map(|s| s.trim()).map(|s| if s == "npu" { passes::npu::target::NAME.to_string() } else { s.to_string() }).collect();
     Ok(backend::resolve(&list)?.iter().map(|b| b.name().to_string()).collect())
 }
 

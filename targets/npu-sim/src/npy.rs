@@ -20,8 +20,21 @@ pub struct Raw {
 const MAX_BYTES: u64 = 1 << 36;
 
 /// Reads a `.npy` file (any version): bool, integer and float arrays in C order.
+/// The most bytes a `.npy` header may take (numpy writes well under 1 KiB).
+const MAX_HEADER: usize = 1 << 20;
+
 pub fn read_raw(bytes: &[u8]) -> Result<Raw, String> {
     use npyz::{Endianness, TypeChar};
+    // The header's length, checked before npyz allocates a buffer of that size.
+    let header_len = match (bytes.get(..6), bytes.get(6)) {
+        (Some(b"\x93NUMPY"), Some(1)) if bytes.len() >= 10 => u16::from_le_bytes([bytes[8], bytes[9]]) as usize,
+        (Some(b"\x93NUMPY"), Some(2 | 3)) if bytes.len() >= 12 => u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize,
+        (Some(b"\x93NUMPY"), Some(v)) => return Err(format!("not a .npy file: unsupported version {} or truncated", v)),
+        _ => return Err("not a .npy file (bad magic)".into()),
+    };
+    if header_len > MAX_HEADER || header_len > bytes.len() {
+        return Err(format!("not a .npy file: a header of {} bytes", header_len));
+    }
     let file = npyz::NpyFile::new(bytes).map_err(|e| format!("not a .npy file: {}", e))?;
     let ts = match file.dtype() {
         npyz::DType::Plain(ts) => ts,
@@ -132,6 +145,9 @@ mod tests {
         assert_eq!((b.dtype, b.shape, b.data), (Dtype::F32, vec![2, 1], a.data.clone()));
         assert!(read(&bytes[..bytes.len() - 1]).unwrap_err().contains("truncated"));
         assert!(read(b"\x93NUMPY").is_err());
+        let mut huge = b"\x93NUMPY\x02\x00".to_vec();
+        huge.extend(u32::MAX.to_le_bytes());
+        assert!(read(&huge).unwrap_err().contains("header of"));
         let mut longer = bytes.clone();
         longer.push(0);
         assert!(read(&longer).unwrap_err().contains("longer"));

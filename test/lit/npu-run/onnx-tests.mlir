@@ -26,3 +26,6 @@
 // RUN: python3 -c "import onnx; t = onnx.load_tensor('%onnx_node/test_cast_FLOAT_to_FLOAT8E4M3FN/test_data_set_0/output_0.pb'); b = bytearray(t.raw_data); b[0] ^= 1; t.raw_data = bytes(b); onnx.save_tensor(t, '%t/output_0.pb')"
 // RUN: not npu-run %onnx_node/test_cast_FLOAT_to_FLOAT8E4M3FN/model.onnx --input input=%onnx_node/test_cast_FLOAT_to_FLOAT8E4M3FN/test_data_set_0/input_0.pb --compare %t 2>&1 | FileCheck %s --check-prefix=FLIP
 // FLIP: output: MISMATCH: 1 of 15 elements differ bit for bit; first at 0: 0.46875 (0x2f) vs expected 0.4375 (0x2e)
+// What --output-dir writes (8-bit floats widened to float32) reads back through --compare.
+// RUN: npu-run %onnx_node/test_cast_FLOAT_to_FLOAT8E4M3FN/model.onnx --input input=%onnx_node/test_cast_FLOAT_to_FLOAT8E4M3FN/test_data_set_0/input_0.pb --compare %t/out 2>&1 | FileCheck %s --check-prefix=BACK
+// BACK: output: ok

@@ -28,7 +28,7 @@
 // OP: loc("nz_node"): error: 'onnx.NonZero' has no CPU lowering yet
 // RUN: not npu-run %t/missing.onnx 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: npu-run: error: {{.*}}missing.onnx: No such file or directory
-// Backend lists: unknown names, the CPU not last, and a backend without an executor are refused.
+// Backend lists: unknown names and the CPU not last are refused; npu16 alone means npu16,cpu.
 // RUN: not npu-run %t/mlp.onnx --target npu16,acme 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // UNKNOWN: npu-run: error: --target npu16,acme: unknown backend 'acme'; registered: cpu, npu16
 // RUN: not npu-run %t/mlp.onnx --target cpu,npu16 2>&1 | FileCheck %s --check-prefix=ORDER
