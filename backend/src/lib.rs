@@ -7,6 +7,7 @@
 mod executable;
 mod interface;
 pub mod partition;
+pub mod placement;
 mod registry;
 
 pub use executable::{Counters, Executable, LayerRow};

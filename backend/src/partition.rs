@@ -33,6 +33,8 @@ pub struct Partition {
     pub report: String,
     /// Where the partition graph goes (Graphviz), "" for nowhere.
     pub dot: String,
+    /// A placement file forcing nodes onto backends (`crate::placement`), "" for none.
+    pub placement: String,
 }
 
 /// Where one op runs, and why not on the backends before it.
@@ -71,13 +73,23 @@ impl Pass for Partition {
         for b in &backends {
             b.prepare(ctx, body, module).map_err(|e| format!("backend '{}': {}", b.name(), e))?;
         }
+        let rules = if self.placement.is_empty() { vec![] } else { crate::placement::read(&self.placement)? };
+        for r in &rules {
+            if !backends.iter().any(|b| b.name() == r.backend) {
+                return Err(format!("{}: backend '{}' is not in the target list ({})", r.origin, r.backend, backends.iter().map(|b| b.name().to_string()).collect::<Vec<_>>().join(",")));
+            }
+        }
+        let mut used = vec![false; rules.len()];
         let mut all = Vec::new();
         let mut edges = Vec::new();
         for f in graph_functions(body, module) {
-            let (placed, e) = partition_function(ctx, body, f, &backends)?;
+            let (placed, e) = partition_function(ctx, body, f, &backends, &rules, &mut used)?;
             let base = all.len();
             edges.extend(e.into_iter().map(|(a, b)| (a + base, b + base)));
             all.extend(placed);
+        }
+        if let Some(k) = used.iter().position(|u| !u) {
+            return Err(format!("{}: names no node of the model", rules[k].origin));
         }
         let names: Vec<String> = backends.iter().map(|b| b.name().to_string()).collect();
         if !self.report.is_empty() {
@@ -268,7 +280,7 @@ fn split_shared_dequantize(body: &mut Body, entry: ir::Block) {
 
 /// Each op's backend (an index into `backends`) and group representative,
 /// and why the backends before it refused it.
-fn place(body: &Body, work: &[OpId], backends: &[Arc<dyn Backend>]) -> (Vec<usize>, Vec<usize>, Vec<Option<Unsupported>>) {
+fn place(body: &Body, work: &[OpId], backends: &[Arc<dyn Backend>], forced: &[Option<(usize, String)>]) -> (Vec<usize>, Vec<usize>, Vec<Option<Unsupported>>) {
     let n = work.len();
     let mut target: Vec<Option<usize>> = vec![None; n];
     let mut group: Vec<usize> = (0..n).collect();
@@ -276,6 +288,14 @@ fn place(body: &Body, work: &[OpId], backends: &[Arc<dyn Backend>]) -> (Vec<usiz
     for (bi, b) in backends.iter().enumerate() {
         let mut answers: Vec<Result<(), Unsupported>> = work.iter().map(|o| b.supports(body, *o)).collect();
         let groups = b.group(body, work, &mut answers);
+        // A placement rule: only its backend (or the CPU after it) may take the op.
+        for (i, f) in forced.iter().enumerate() {
+            if let Some((k, origin)) = f {
+                if *k != bi && b.name() != CPU {
+                    answers[i] = Err(Unsupported::new(Reason::Placement, format!("placed on {} by {}", backends[*k].name(), origin)));
+                }
+            }
+        }
         // A group is placed whole: on this backend when its representative goes
         // here. A malformed grouping (a cycle, an index out of range) groups nothing.
         let rep = |i: usize| {
@@ -299,7 +319,7 @@ fn place(body: &Body, work: &[OpId], backends: &[Arc<dyn Backend>]) -> (Vec<usiz
                 why[i].push((b.name().to_string(), e.clone()));
             } else {
                 let host = body.op(work[r]).loc.node_name().unwrap_or_else(|| body.name(work[r]).as_str().to_string());
-                why[i].push((b.name().to_string(), Unsupported::new(Reason::Fusion, format!("runs only with {}, which it does not take", host))));
+                why[i].push((b.name().to_string(), Unsupported::new(Reason::Fusion, format!("runs only together with {}, which is not placed on {}", host, b.name()))));
             }
         }
     }
@@ -315,7 +335,7 @@ fn place(body: &Body, work: &[OpId], backends: &[Arc<dyn Backend>]) -> (Vec<usiz
     (target.into_iter().map(|t| t.unwrap_or(backends.len() - 1)).collect(), group, reasons)
 }
 
-fn partition_function(ctx: &Context, body: &mut Body, f: OpId, backends: &[Arc<dyn Backend>]) -> Result<Placed, String> {
+fn partition_function(ctx: &Context, body: &mut Body, f: OpId, backends: &[Arc<dyn Backend>], rules: &[crate::placement::Rule], used: &mut [bool]) -> Result<Placed, String> {
     let entry = body.entry_block(f).ok_or("function without body")?;
     split_shared_dequantize(body, entry);
     let fname = body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("graph").to_string();
@@ -323,7 +343,18 @@ fn partition_function(ctx: &Context, body: &mut Body, f: OpId, backends: &[Arc<d
     let ret = *all_ops.last().ok_or("empty function")?;
     let work: Vec<OpId> = all_ops.iter().copied().filter(|o| *o != ret && !is_const(body, *o)).collect();
     let index: HashMap<OpId, usize> = work.iter().enumerate().map(|(i, o)| (*o, i)).collect();
-    let (target, group, reasons) = place(body, &work, backends);
+    // The first rule matching an op's node name decides it.
+    let forced: Vec<Option<(usize, String)>> = work
+        .iter()
+        .map(|op| {
+            let node = body.op(*op).loc.node_name()?;
+            let k = rules.iter().position(|r| r.matches(&node))?;
+            used[k] = true;
+            let b = backends.iter().position(|b| b.name() == rules[k].backend)?;
+            Some((b, rules[k].origin.clone()))
+        })
+        .collect();
+    let (target, group, reasons) = place(body, &work, backends, &forced);
     let rep = |mut i: usize| {
         while group[i] != i {
             i = group[i];

@@ -59,7 +59,7 @@ fn partition(targets: &[&str]) -> (Vec<backend::partition::Placement>, String) {
     let m = ir::parser::parse_module(&ctx, MODEL, "t.mlir", 1).unwrap_or_else(|d| panic!("{}", d.message));
     let (mut body, module) = (m.body, m.module);
     let mut root = OpPassManager::new("builtin.module");
-    root.add_pass(Box::new(Partition { targets: targets.iter().map(|s| s.to_string()).collect(), report: String::new(), dot: String::new() }));
+    root.add_pass(Box::new(Partition { targets: targets.iter().map(|s| s.to_string()).collect(), report: String::new(), dot: String::new(), placement: String::new() }));
     PassManager::new(root, PassManagerConfig::default()).run(&ctx, &mut body, module).unwrap_or_else(|e| panic!("{:?}", e.diagnostics.iter().map(|d| d.message.clone()).collect::<Vec<_>>()));
     let p = placements(&body, module);
     let names: Vec<String> = targets.iter().map(|s| s.to_string()).chain((!targets.contains(&"cpu")).then(|| "cpu".to_string())).collect();
@@ -127,7 +127,7 @@ fn a_group_stays_together_or_falls_back_with_its_reason() {
     assert_eq!(on(&p, "conv").0, "fd");
     assert_eq!(on(&p, "relu"), ("cpu".into(), Some(Reason::NoLowering)));
     let why = p.iter().find(|x| x.node == "relu").unwrap().reason.clone().unwrap().message;
-    assert!(why.contains("fc: [fusion] runs only with conv, which it does not take"), "{}", why);
+    assert!(why.contains("fc: [fusion] runs only together with conv, which is not placed on fc"), "{}", why);
 }
 
 #[test]

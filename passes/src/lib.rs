@@ -120,10 +120,11 @@ pub fn register_all(reg: &mut PassRegistry) {
             opt("targets", OptionKind::List, "", "Backends in order of preference, the CPU last (default: every registered backend)"),
             opt("report", OptionKind::String, "", "Write each op that fell back, with its reason code, and the split (\"-\": stderr)"),
             opt("dot", OptionKind::String, "", "Write the graph coloured by backend (Graphviz)"),
+            opt("placement", OptionKind::String, "", "Force nodes onto backends: lines 'NODE BACKEND' or '/REGEX/ BACKEND', or a --report-json file"),
         ],
         create: |o| {
             npu::target::register();
-            Ok(Box::new(backend::partition::Partition { targets: o.list("targets"), report: o.string("report"), dot: o.string("dot") }))
+            Ok(Box::new(backend::partition::Partition { targets: o.list("targets"), report: o.string("report"), dot: o.string("dot"), placement: o.string("placement") }))
         },
     });
     reg.register(PassInfo {

@@ -265,7 +265,7 @@ fn program(body: &Body, f: OpId, launch: OpId) -> Result<NpuProgram, String> {
 
 /// Compiles `model` for the backends of `targets` (see [`target_list`]), npu16
 /// described by `hw`, with CPU fallback.
-pub fn compile_npu(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions, hw: &HwConfig, targets: &[String]) -> Result<NpuCompiled, String> {
+pub fn compile_npu(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions, hw: &HwConfig, targets: &[String], placement: Option<&str>) -> Result<NpuCompiled, String> {
     let t0 = Instant::now();
     let compile::Specialized { ctx, mut imp, func: f, bound } = compile::specialize(model, path, given, opts)?;
     let graph = imp.body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("main").to_string();
@@ -279,7 +279,11 @@ pub fn compile_npu(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
     let desc = hw_desc(hw);
     imp.body.op_mut(imp.module).attributes.set(ctx.ident("npu.hw"), desc.to_attr(&ctx));
     passes::npu::target::register();
-    compile::run(&ctx, &mut imp.body, imp.module, &format!("builtin.module(npu-partition{{targets={}}})", targets.join(",")))?;
+    if placement.is_some_and(|p| p.contains(|c: char| c.is_whitespace() || "{}".contains(c))) {
+        return Err(format!("placement file '{}': a path without spaces or braces, please", placement.unwrap_or("")));
+    }
+    let placement = placement.map(|p| format!(" placement={}", p)).unwrap_or_default();
+    compile::run(&ctx, &mut imp.body, imp.module, &format!("builtin.module(npu-partition{{targets={}{}}})", targets.join(","), placement))?;
     let executables = compile_other_backends(&ctx, &mut imp.body, imp.module, targets)?;
     let (reference_body, scheduled) = lower_npu16(&ctx, &mut imp.body, imp.module)?;
     let placements = backend::partition::placements(&imp.body, imp.module);

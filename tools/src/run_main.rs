@@ -19,6 +19,10 @@ struct RunArgs {
     /// last (`npu16,cpu`; `npu` is short for it): each op runs on the first that takes it.
     #[arg(long, default_value = "cpu")]
     target: String,
+    /// With a backend list: force nodes onto backends, lines `NODE BACKEND` or
+    /// `/REGEX/ BACKEND` (the CPU if the backend refuses them), or a --report-json file.
+    #[arg(long)]
+    placement: Option<PathBuf>,
     /// With --target npu: the hardware, a built-in name (`npu16`) or a TOML file.
     #[arg(long, default_value = "npu16")]
     hw: String,
@@ -188,6 +192,9 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
     if targets.len() > 1 {
         return run_npu(&a, &model, given, &opts, &targets);
     }
+    if a.placement.is_some() {
+        return Err("--placement places nodes among the backends of a list (--target npu16,cpu); --target cpu has one".into());
+    }
     let c = runtime::compile(&model, Some(&a.model), &given, &opts)?;
     let inputs: HashMap<String, HostTensor> = given.into_iter().filter(|(k, _)| !c.bound.contains(k)).collect();
     let t0 = Instant::now();
@@ -237,7 +244,7 @@ fn run_npu(a: &RunArgs, model: &[u8], given: HashMap<String, HostTensor>, opts: 
         hw.set(s).map_err(|e| format!("--set {}: {}", s, e))?;
     }
     hw.validate().map_err(|e| format!("hardware description: {}", e))?;
-    let c = runtime::npu_path::compile_npu(model, Some(&a.model), &given, opts, &hw, targets)?;
+    let c = runtime::npu_path::compile_npu(model, Some(&a.model), &given, opts, &hw, targets, a.placement.as_deref().and_then(|p| p.to_str()))?;
     if let Some(dir) = &a.asm_dir {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {}", dir.display(), e))?;
         for p in &c.programs {

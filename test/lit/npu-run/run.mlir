@@ -55,3 +55,16 @@
 // TINY: onnx.MatMul "MatMul#1" [compile-failed] npu16 could not compile its partition: npu.matmul: the smallest tile needs 18 scratchpad rows; the scratchpad has 2
 // TINY: npu16: 0 ops (0.0%) in 0 partitions; cpu: 2 ops (100.0%) in 1 partitions
 // TINY: y: ok
+// Placement overrides: the JSON report reads back as a placement file (the same split, the
+// pool now placed by the file); a text file forces the conv onto the CPU; --target cpu has no choice to make.
+// RUN: npu-run %t/bp.onnx --target npu16,cpu --seed 1 --placement %t/bp.json --compare %t/bp 2>&1 | FileCheck %s --check-prefix=REPLAY
+// REPLAY: onnx.GlobalAveragePool "gap" [placement] placed on cpu by {{.*}}bp.json: placements[3]
+// REPLAY: npu16: 2 ops (50.0%) in 1 partitions; cpu: 2 ops (50.0%) in 1 partitions
+// REPLAY: z: ok
+// RUN: echo 'conv cpu' > %t/conv.place
+// RUN: npu-run %t/bp.onnx --target npu16,cpu --seed 1 --placement %t/conv.place --compare %t/bp 2>&1 | FileCheck %s --check-prefix=FORCE
+// FORCE: onnx.Conv "conv" [placement] placed on cpu by {{.*}}conv.place:1
+// FORCE: npu16: 0 ops (0.0%) in 0 partitions
+// FORCE: y: ok
+// RUN: not npu-run %t/bp.onnx --placement %t/conv.place 2>&1 | FileCheck %s --check-prefix=CPUPLACE
+// CPUPLACE: npu-run: error: --placement places nodes among the backends of a list

@@ -17,6 +17,25 @@
 // CPUONLY: cpu: 5 ops (100.0%) in 1 partitions
 // RUN: not npu-opt %s --pass-pipeline='builtin.module(npu-partition{targets=acme,cpu})' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // UNKNOWN: error: unknown backend 'acme'; registered: cpu, npu16
+// Placement files: a node by name or a regex forced onto a backend (the CPU here); bad files are errors naming the line.
+// RUN: printf 'c1 cpu  # by name\n/relu.*/ npu16\n' > %t.place
+// RUN: npu-opt %s --pass-pipeline='builtin.module(npu-partition{placement=%t.place report=-})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=PLACE
+// PLACE: CPU operations (4 of 5):
+// PLACE-DAG: onnx.Conv "c1" [placement] placed on cpu by {{.*}}.place:1
+// PLACE-DAG: onnx.Relu "r1" [fusion] runs only together with c1, which is not placed on npu16
+// PLACE: npu16: 1 ops (20.0%) in 1 partitions; cpu: 4 ops (80.0%) in 1 partitions
+// RUN: printf 'nosuchnode cpu\n' > %t.none
+// RUN: not npu-opt %s --pass-pipeline='builtin.module(npu-partition{placement=%t.none})' 2>&1 | FileCheck %s --check-prefix=NONODE
+// NONODE: error: {{.*}}.none:1: names no node of the model
+// RUN: printf 'c1 acme\n' > %t.other
+// RUN: not npu-opt %s --pass-pipeline='builtin.module(npu-partition{placement=%t.other})' 2>&1 | FileCheck %s --check-prefix=NOTLISTED
+// NOTLISTED: error: {{.*}}.other:1: backend 'acme' is not in the target list (npu16,cpu)
+// RUN: printf 'c1\n' > %t.bad
+// RUN: not npu-opt %s --pass-pipeline='builtin.module(npu-partition{placement=%t.bad})' 2>&1 | FileCheck %s --check-prefix=BADLINE
+// BADLINE: error: {{.*}}.bad:1: expected 'NODE BACKEND' or '/REGEX/ BACKEND', got 'c1'
+// RUN: printf '/c[/ cpu\n' > %t.re
+// RUN: not npu-opt %s --pass-pipeline='builtin.module(npu-partition{placement=%t.re})' 2>&1 | FileCheck %s --check-prefix=BADRE
+// BADRE: error: {{.*}}.re:1: bad regular expression
 // RUN: not npu-opt %s --pass-pipeline='builtin.module(npu-partition{targets=cpu,npu16})' 2>&1 | FileCheck %s --check-prefix=ORDER
 // ORDER: error: 'cpu' must come last: it is the fallback of every backend before it
 
