@@ -176,10 +176,7 @@ fn compile_other_backends(ctx: &Context, body: &mut Body, module: OpId, targets:
             let partition = body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("").to_string();
             match b.compile(ctx, body, module, f) {
                 Ok(exe) => out.push(Executable { backend: b.name().to_string(), partition, exe }),
-                Err(e) => {
-                    let why = backend::Unsupported::new(backend::Reason::CompileFailed, format!("{} could not compile its partition: {}", b.name(), bare_message(&e)));
-                    backend::partition::fall_back_to_cpu(ctx, body, f, &why);
-                }
+                Err(e) => compile_failed(ctx, body, f, b.name(), &e),
             }
         }
     }
@@ -216,8 +213,7 @@ fn lower_npu16(ctx: &Context, body: &mut Body, module: OpId) -> Result<(Body, Bo
             }
         }
         if let Err(e) = lower(&alone) {
-            let why = backend::Unsupported::new(backend::Reason::CompileFailed, format!("{} could not compile its partition: {}", npu, bare_message(&e)));
-            backend::partition::fall_back_to_cpu(ctx, body, f, &why);
+            compile_failed(ctx, body, f, npu, &e);
             failed += 1;
         }
     }
@@ -225,6 +221,12 @@ fn lower_npu16(ctx: &Context, body: &mut Body, module: OpId) -> Result<(Body, Bo
         return Err(first);
     }
     lower(body)
+}
+
+/// Hands partition `f` to the CPU after backend `name` failed to compile it with `error`.
+fn compile_failed(ctx: &Context, body: &mut Body, f: OpId, name: &str, error: &str) {
+    let why = backend::Unsupported::new(backend::Reason::CompileFailed, format!("{} could not compile its partition: {}", name, bare_message(error)));
+    backend::partition::fall_back_to_cpu(ctx, body, f, &why);
 }
 
 /// A diagnostic's first line without its locations and severity

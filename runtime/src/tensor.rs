@@ -36,7 +36,7 @@ impl AlignedBytes {
 /// A 4- or 2-bit integer stored in a byte (upper bits unspecified), sign- or
 /// zero-extended per its type.
 fn narrow_int(byte: u8, dtype: i32) -> i64 {
-    let bits = if matches!(dtype, dt::INT2 | dt::UINT2) { 2 } else { 4 };
+    let bits = packed_bits(dtype).unwrap_or(4);
     let v = (byte & ((1u16 << bits) - 1) as u8) as i64;
     if matches!(dtype, dt::INT4 | dt::INT2) && v >> (bits - 1) & 1 == 1 {
         v - (1 << bits)

@@ -137,7 +137,9 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 }
 
 fn expected_output(dir: &Path, name: &str, index: usize) -> Option<PathBuf> {
-    [format!("{}.npy", name), format!("{}.pb", name), format!("output_{}.pb", index)].into_iter().map(|f| dir.join(f)).find(|p| p.exists())
+    // `--output-dir` writes `gpu_0/softmax_1` as `gpu_0_softmax_1.npy`.
+    let file_name = name.replace('/', "_");
+    [format!("{}.npy", name), format!("{}.npy", file_name), format!("{}.pb", name), format!("{}.pb", file_name), format!("output_{}.pb", index)].into_iter().map(|f| dir.join(f)).find(|p| p.exists())
 }
 
 fn run_model(a: RunArgs) -> Result<bool, String> {

@@ -2,33 +2,14 @@
 //! per file: `cargo test -- onnx/ops.mlir` runs that file, and a failure names
 //! it and shows lit's output for it.
 
+mod common;
+
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn llvm_tools_dir() -> PathBuf {
     PathBuf::from(std::env::var("LLVM_TOOLS_DIR").unwrap_or_else(|_| "/usr/lib/llvm-22/bin".into()))
-}
-
-/// The files lit would run: the suffixes and exclusions of test/lit/lit.cfg.py.
-fn lit_files(root: &Path) -> Vec<PathBuf> {
-    let mut out = vec![];
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {}", d.display(), e)).flatten() {
-            let p = e.path();
-            if p.file_name().is_some_and(|n| n == "Inputs") {
-                continue;
-            }
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "mlir" || x == "s") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 fn run_one(file: &Path) -> Result<(), Failed> {
@@ -55,8 +36,9 @@ fn run_one(file: &Path) -> Result<(), Failed> {
 
 fn main() {
     let args = Arguments::from_args();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/lit").canonicalize().expect("test/lit");
-    let trials = lit_files(&root)
+    let root = common::lit_root();
+    // The files lit runs: lit.cfg.py's suffixes, its `Inputs` exclusion.
+    let trials = common::lit_files(&["mlir", "s"], false)
         .into_iter()
         .map(|f| {
             let name = f.strip_prefix(&root).unwrap().to_string_lossy().into_owned();

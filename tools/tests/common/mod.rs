@@ -23,22 +23,35 @@ impl Rng {
     }
 }
 
-/// Every chunk (`// -----` split) of every `.mlir` file under test/lit.
-pub fn lit_inputs() -> Vec<String> {
-    let mut v = vec![];
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/lit");
-    let mut stack = vec![root];
+/// test/lit.
+pub fn lit_root() -> PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/lit").canonicalize().expect("test/lit")
+}
+
+/// The files under test/lit with one of `suffixes`, sorted; `Inputs` folders
+/// (lit.cfg.py's exclusion) only when `with_inputs`.
+pub fn lit_files(suffixes: &[&str], with_inputs: bool) -> Vec<PathBuf> {
+    let mut out = vec![];
+    let mut stack = vec![lit_root()];
     while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
+        for e in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {}", d.display(), e)).flatten() {
             let p = e.path();
             if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "mlir") {
-                v.extend(ir::split::split_input(&std::fs::read_to_string(&p).unwrap()).into_iter().map(|c| c.0));
+                if with_inputs || p.file_name().is_none_or(|n| n != "Inputs") {
+                    stack.push(p);
+                }
+            } else if p.extension().is_some_and(|x| suffixes.iter().any(|s| x == *s)) {
+                out.push(p);
             }
         }
     }
-    v
+    out.sort();
+    out
+}
+
+/// Every chunk (`// -----` split) of every `.mlir` file under test/lit.
+pub fn lit_inputs() -> Vec<String> {
+    lit_files(&["mlir"], true).iter().flat_map(|p| ir::split::split_input(&std::fs::read_to_string(p).unwrap()).into_iter().map(|c| c.0)).collect()
 }
 
 /// The ONNX node tests scripts/setup.sh fetches (`ONNX_NODE_TESTS` or `NPU_CACHE` move them).
