@@ -15,9 +15,15 @@ bit against the host reference (`--check-reference`); against the CPU path,
 which evaluates the QDQ graph in float, the table gives the largest
 difference in units of the output's quantization step.
 
+Each model is then compiled a second time through the compile cache
+(`--cache-dir`, which the first run filled): the `cached` column is that
+compile's time as a fraction of the first, and its outputs must equal the
+first run's bit for bit.
+
 --check fails (exit 1) on any mismatch (f32 outputs beyond 1e-4, int8
-partitions not bit-exact), and when the ResNet-18-like model is not within
-2x of its roofline (issue 7's floor).
+partitions not bit-exact, a cached compile's outputs not equal), when the
+ResNet-18-like model is not within 2x of its roofline (issue 7's floor), and
+when its cached compile takes more than 10% of the first (issue 14's floor).
 """
 import argparse
 import json
@@ -34,6 +40,7 @@ import cpu_models  # noqa: E402  (the same generated models as the CPU benchmark
 
 NPU_RUN = os.path.join(ROOT, "target", "release", "npu-run")
 FLOOR = {"resnet18": 2.0}
+CACHE_FLOOR = {"resnet18": 0.10}
 QUANTIZED = ["resnet18", "mobilenetv2"]
 
 
@@ -77,7 +84,8 @@ def main():
     a = ap.parse_args()
     d = cpu_models.setup(a.keep, "npu-models-")
     bad = []
-    print(f"{'model':<17} {'cycles':>11} {'roofline':>11} {'ratio':>6} {'util':>6} {'DRAM MB':>8} {'min MB':>7} {'xmin':>5} {'CPU ops':>9} {'compile s':>9}  outputs")
+    print(f"{'model':<17} {'cycles':>11} {'roofline':>11} {'ratio':>6} {'util':>6} {'DRAM MB':>8} {'min MB':>7} {'xmin':>5} {'CPU ops':>9} {'compile s':>9} {'cached':>6}  outputs")
+    cache = os.path.join(d, "cache")
     runs = [(n, b, False) for n, b in cpu_models.MODELS.items()] + [(n, cpu_models.MODELS[n], True) for n in QUANTIZED]
     for base, build, int8 in runs:
         name = base + ("-int8" if int8 else "")
@@ -92,8 +100,8 @@ def main():
         subprocess.run([NPU_RUN, path, "--target", "cpu", "--input", f"{x.name}={xin}", "--output-dir", cpu_out], check=True, capture_output=True)
         rj = os.path.join(d, f"{name}.npu.json")
         npu_out = os.path.join(d, f"{name}.npu")
-        cmd = [NPU_RUN, path, "--target", "npu", "--input", f"{x.name}={xin}", "--report-json", rj, "--check-reference"]
-        cmd += ["--output-dir", npu_out] if int8 else ["--compare", cpu_out, "--rtol", "1e-4", "--atol", "1e-5"]
+        cmd = [NPU_RUN, path, "--target", "npu", "--input", f"{x.name}={xin}", "--report-json", rj, "--check-reference", "--cache-dir", cache, "--output-dir", npu_out]
+        cmd += [] if int8 else ["--compare", cpu_out, "--rtol", "1e-4", "--atol", "1e-5"]
         r = subprocess.run(cmd, capture_output=True, text=True)
         if not os.path.exists(rj):
             print(f"{name:<17} failed: {r.stderr.strip().splitlines()[-1] if r.stderr.strip() else r.returncode}")
@@ -107,16 +115,29 @@ def main():
             diff = float(np.max(np.abs(np.load(os.path.join(npu_out, out + ".npy")) - np.load(os.path.join(cpu_out, out + ".npy")))))
             step = output_scale(path)
             note = f"match (int8 bit-exact vs reference; vs float QDQ on the CPU: {diff / step:.0f} output steps)" if step else note
+        # Again through the cache: a hit, with the same outputs bit for bit.
+        rj2, out2 = rj + ".cached.json", npu_out + ".cached"
+        r2 = subprocess.run([NPU_RUN, path, "--target", "npu", "--input", f"{x.name}={xin}", "--report-json", rj2, "--cache-dir", cache, "--output-dir", out2], capture_output=True, text=True)
+        j2 = json.load(open(rj2)) if os.path.exists(rj2) else {}
+        cached = j2.get("compile_ms", 0) / max(j["compile_ms"], 1e-9)
+        same = r2.returncode == 0 and j2.get("compile_cache") == "hit" and all(
+            np.array_equal(np.load(os.path.join(npu_out, f)), np.load(os.path.join(out2, f)), equal_nan=True) for f in os.listdir(npu_out))
+        if not same:
+            note += f"; CACHED COMPILE DIFFERS ({j2.get('compile_cache', r2.stderr.strip()[-200:])})"
+            ok = False
         ratio = j["ratio_to_roofline"]
         total = j["npu_ops"] + j["cpu_ops"]
         cpu = f"{j['cpu_ops']}/{total}"
         print(
             f"{name:<17} {j['cycles']:>11} {j['roofline_cycles']:>11} {ratio:>6.2f} {100 * j['utilization']:>5.1f}% "
             f"{j['dram_bytes'] / 1e6:>8.1f} {j['min_dram_bytes'] / 1e6:>7.1f} {j['dram_bytes'] / max(j['min_dram_bytes'], 1):>5.2f} "
-            f"{cpu:>9} {j['compile_ms'] / 1e3:>9.2f}  {note}"
+            f"{cpu:>9} {j['compile_ms'] / 1e3:>9.2f} {100 * cached:>5.1f}%  {note}"
         )
         if not ok:
             print("   " + "\n   ".join(l for l in r.stderr.splitlines() if "MISMATCH" in l or "error" in l))
+            bad.append(name)
+        if name in CACHE_FLOOR and cached > CACHE_FLOOR[name]:
+            print(f"   {name}: the cached compile took {100 * cached:.1f}% of the first, above the floor of {100 * CACHE_FLOOR[name]:.0f}%")
             bad.append(name)
         if name in FLOOR and j["cycles"] > 0 and ratio > FLOOR[name]:
             print(f"   {name}: {ratio:.2f}x the roofline, above the floor of {FLOOR[name]}x")

@@ -26,4 +26,10 @@ pub trait Executable: Send + Sync {
     /// arguments and results in order, each the row-major bytes of its static
     /// type (the caller allocates the outputs).
     fn run(&self, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) -> Result<Counters, String>;
+
+    /// The bytes [`crate::Backend::load`] restores this executable from, for
+    /// the compile cache (`--cache-dir`). Default: not saved, never cached.
+    fn save(&self) -> Option<Vec<u8>> {
+        None
+    }
 }

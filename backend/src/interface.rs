@@ -138,6 +138,20 @@ pub trait Backend: Send + Sync {
     fn compile(&self, _ctx: &Context, _body: &Body, _module: OpId, _func: OpId) -> Result<Box<dyn crate::Executable>, String> {
         Err(format!("backend '{}' has no executor", self.name()))
     }
+
+    /// Names the backend's compiler in compile-cache keys (with its name and
+    /// the framework's version): change it whenever [`Backend::compile`] may
+    /// compile the same partition differently. Default: empty.
+    fn version(&self) -> String {
+        String::new()
+    }
+
+    /// Restores an executable from what its [`crate::Executable::save`] wrote
+    /// (a compile-cache hit). Default: none, and models with partitions on this
+    /// backend are not cached.
+    fn load(&self, _bytes: &[u8]) -> Result<Box<dyn crate::Executable>, String> {
+        Err(format!("backend '{}' cannot load saved executables", self.name()))
+    }
 }
 
 /// The CPU: runs every op the CPU path lowers; the last fallback.

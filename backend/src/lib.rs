@@ -4,6 +4,7 @@
 //! ordered list of backends ([`partition`]), with the CPU as the last
 //! fallback, so a model never fails because an NPU could not take an op.
 
+pub mod codec;
 mod executable;
 mod interface;
 pub mod partition;

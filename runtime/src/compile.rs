@@ -57,6 +57,12 @@ pub struct CompileOptions {
     /// weights a model takes as inputs (as ONNX's node tests do) become constants
     /// the NPU can hold stationary.
     pub bind: Vec<String>,
+    /// Where compiled models are kept between runs (`npu-run --cache-dir`);
+    /// both paths read and write it (`crate::cached_compile`).
+    pub cache_dir: Option<std::path::PathBuf>,
+    /// Compile even when the cache holds the model, and store the result
+    /// (a cached compile has no host reference for `--check-reference`).
+    pub recompile: bool,
 }
 
 /// The loop-level module of a model, and its signature.
@@ -321,10 +327,20 @@ pub struct Compiled {
     pub compile_ms: f64,
     /// The node of each profiling region (empty unless compiled with `profile`).
     pub profile_regions: Vec<String>,
+    /// What the compile cache did (`CompileOptions::cache_dir`).
+    pub cache: crate::cached_compile::CacheUse,
+    /// The object code, kept for the compile cache (empty without one).
+    pub(crate) object: Vec<u8>,
 }
 
-/// Compiles for the JIT (weights passed as arguments).
+/// Compiles for the JIT (weights passed as arguments); through the compile
+/// cache when `opts.cache_dir` names one (`crate::cached_compile`).
 pub fn compile(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions) -> Result<Compiled, String> {
+    crate::cached_compile::compile_cpu(model, path, given, opts)
+}
+
+/// [`compile`] without the cache.
+pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions) -> Result<Compiled, String> {
     let t0 = Instant::now();
     let opts = CompileOptions { weights_as_arguments: true, ..opts.clone() };
     let opts = &opts;
@@ -336,9 +352,13 @@ pub fn compile(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<Str
         .and_then(|f| l.body.op(f).attributes.get("npu.profile_regions").and_then(|a| a.as_array()).map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect()))
         .unwrap_or_default();
     crate::profile::reset(regions.len());
-    let jit = llvm_cpu::Jit::compile_with_symbols(&text, opts.opt_level, &crate::profile::symbols())?;
-    // Materialize the code now (the JIT compiles on first lookup), so compile
-    // time is not charged to the first run.
+    // The code is materialized now (the JIT compiles on first lookup), so
+    // compile time is not charged to the first run.
+    let (jit, object) = if opts.cache_dir.is_some() {
+        llvm_cpu::Jit::compile_keeping_object(&text, opts.opt_level, &crate::profile::symbols(), &[&l.func])?
+    } else {
+        (llvm_cpu::Jit::compile_with_symbols(&text, opts.opt_level, &crate::profile::symbols())?, vec![])
+    };
     if !jit.has_function(&l.func) {
         return Err(format!("the compiled module has no function @{}", l.func));
     }
@@ -351,7 +371,18 @@ pub fn compile(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<Str
             t2.elapsed().as_secs_f64()
         );
     }
-    Ok(Compiled { jit, func: l.func, inputs: l.inputs, outputs: l.outputs, bound: l.bound, weights: l.weights, compile_ms: t0.elapsed().as_secs_f64() * 1e3, profile_regions: regions })
+    Ok(Compiled {
+        jit,
+        func: l.func,
+        inputs: l.inputs,
+        outputs: l.outputs,
+        bound: l.bound,
+        weights: l.weights,
+        compile_ms: t0.elapsed().as_secs_f64() * 1e3,
+        profile_regions: regions,
+        cache: crate::cached_compile::CacheUse::Off,
+        object,
+    })
 }
 
 impl Compiled {

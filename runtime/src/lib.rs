@@ -2,8 +2,10 @@
 //! host tensors in `.npy` and ONNX `TensorProto` form; the NPU simulator joins
 //! when the NPU path exists.
 
+pub mod cache;
 mod compile;
 mod compare;
+pub mod cached_compile;
 pub mod npu_path;
 pub mod npu_reference;
 pub mod node_test;

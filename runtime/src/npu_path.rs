@@ -54,20 +54,21 @@ pub struct NpuProgram {
     pub outputs: Vec<String>,
 }
 
-struct CpuFunc {
-    name: String,
-    outputs: Vec<TensorSpec>,
-    weights: Vec<HostTensor>,
+pub(crate) struct CpuFunc {
+    pub(crate) name: String,
+    pub(crate) outputs: Vec<TensorSpec>,
+    pub(crate) weights: Vec<HostTensor>,
 }
 
 /// A partition compiled by another backend through `Backend::compile`.
-struct Executable {
-    backend: String,
-    partition: String,
-    exe: Box<dyn backend::Executable>,
+pub(crate) struct Executable {
+    pub(crate) backend: String,
+    pub(crate) partition: String,
+    pub(crate) exe: Box<dyn backend::Executable>,
 }
 
-enum Stage {
+/// One step of a run, over a table of value slots.
+pub(crate) enum Stage {
     Cpu { func: usize, args: Vec<usize>, results: Vec<usize> },
     Exec { exe: usize, args: Vec<usize>, results: Vec<usize>, specs: Vec<TensorSpec> },
     Npu { program: usize, partition: String, args: Vec<usize>, results: Vec<usize>, specs: Vec<TensorSpec> },
@@ -86,15 +87,21 @@ pub struct NpuCompiled {
     /// The backends the model was partitioned over, in order (the CPU last).
     pub targets: Vec<String>,
     pub compile_ms: f64,
-    jit: Option<llvm_cpu::Jit>,
-    cpu: Vec<CpuFunc>,
-    executables: Vec<Executable>,
-    /// The partitions at the tensor level (before scheduling), for the host reference.
-    reference: (Context, Body, OpId),
-    stages: Vec<Stage>,
-    slots: usize,
-    input_slots: Vec<usize>,
-    output_slots: Vec<usize>,
+    /// What the compile cache did (`CompileOptions::cache_dir`).
+    pub cache: crate::cached_compile::CacheUse,
+    pub(crate) jit: Option<llvm_cpu::Jit>,
+    /// The CPU partitions' object code, kept for the compile cache (empty
+    /// without CPU partitions or a cache).
+    pub(crate) cpu_object: Vec<u8>,
+    pub(crate) cpu: Vec<CpuFunc>,
+    pub(crate) executables: Vec<Executable>,
+    /// The partitions at the tensor level (before scheduling), for the host
+    /// reference; none when the compile came from the cache.
+    pub(crate) reference: Option<(Context, Body, OpId)>,
+    pub(crate) stages: Vec<Stage>,
+    pub(crate) slots: usize,
+    pub(crate) input_slots: Vec<usize>,
+    pub(crate) output_slots: Vec<usize>,
 }
 
 /// What one run did on the NPU: each program's simulator report.
@@ -128,7 +135,8 @@ fn func_named(body: &Body, module: OpId, name: &str) -> Option<OpId> {
 }
 
 /// The CPU partitions, compiled together.
-fn compile_cpu(ctx: &Context, body: &Body, module: OpId, opt_level: usize) -> Result<(Option<llvm_cpu::Jit>, Vec<CpuFunc>), String> {
+/// With `keep_object`, also their object code (for the compile cache).
+fn compile_cpu(ctx: &Context, body: &Body, module: OpId, opt_level: usize, keep_object: bool) -> Result<(Option<llvm_cpu::Jit>, Vec<CpuFunc>, Vec<u8>), String> {
     let mut b = body.clone();
     let mb = module_block(&b, module);
     let funcs: Vec<OpId> = b.block_ops(mb).collect();
@@ -142,7 +150,7 @@ fn compile_cpu(ctx: &Context, body: &Body, module: OpId, opt_level: usize) -> Re
         }
     }
     if cpu.is_empty() {
-        return Ok((None, vec![]));
+        return Ok((None, vec![], vec![]));
     }
     compile::run(ctx, &mut b, module, "builtin.module(onnx-shape-inference, canonicalize)")?;
     let mut funcs = vec![];
@@ -155,13 +163,22 @@ fn compile_cpu(ctx: &Context, body: &Body, module: OpId, opt_level: usize) -> Re
     }
     compile::run(ctx, &mut b, module, CPU_PIPELINE)?;
     let text = llvm_cpu::to_mlir_text(ctx, &b, module);
-    let jit = llvm_cpu::Jit::compile_with_symbols(&text, opt_level, &crate::profile::symbols())?;
-    for f in &funcs {
-        if !jit.has_function(&f.name) {
-            return Err(format!("the compiled module has no function @{}", f.name));
-        }
+    let names: Vec<&str> = funcs.iter().map(|f| f.name.as_str()).collect();
+    let (jit, object) = if keep_object {
+        llvm_cpu::Jit::compile_keeping_object(&text, opt_level, &crate::profile::symbols(), &names)?
+    } else {
+        (llvm_cpu::Jit::compile_with_symbols(&text, opt_level, &crate::profile::symbols())?, vec![])
+    };
+    check_cpu_functions(&jit, &funcs)?;
+    Ok((Some(jit), funcs, object))
+}
+
+/// Every CPU partition is in the compiled code.
+pub(crate) fn check_cpu_functions(jit: &llvm_cpu::Jit, funcs: &[CpuFunc]) -> Result<(), String> {
+    match funcs.iter().find(|f| !jit.has_function(&f.name)) {
+        Some(f) => Err(format!("the compiled module has no function @{}", f.name)),
+        None => Ok(()),
     }
-    Ok((Some(jit), funcs))
 }
 
 /// Every partition of a backend other than npu16 and the CPU, compiled by its
@@ -266,8 +283,14 @@ fn program(body: &Body, f: OpId, launch: OpId) -> Result<NpuProgram, String> {
 }
 
 /// Compiles `model` for the backends of `targets` (see [`target_list`]), npu16
-/// described by `hw`, with CPU fallback.
+/// described by `hw`, with CPU fallback; through the compile cache when
+/// `opts.cache_dir` names one (`crate::cached_compile`).
 pub fn compile_npu(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions, hw: &HwConfig, targets: &[String], placement: Option<&str>) -> Result<NpuCompiled, String> {
+    crate::cached_compile::compile_npu(model, path, given, opts, hw, targets, placement)
+}
+
+/// [`compile_npu`] without the cache.
+pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions, hw: &HwConfig, targets: &[String], placement: Option<&str>) -> Result<NpuCompiled, String> {
     let t0 = Instant::now();
     let compile::Specialized { ctx, mut imp, func: f, bound } = compile::specialize(model, path, given, opts)?;
     let graph = imp.body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("main").to_string();
@@ -289,7 +312,7 @@ pub fn compile_npu(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
     let executables = compile_other_backends(&ctx, &mut imp.body, imp.module, targets)?;
     let (reference_body, scheduled) = lower_npu16(&ctx, &mut imp.body, imp.module)?;
     let placements = backend::partition::placements(&imp.body, imp.module);
-    let (jit, cpu) = compile_cpu(&ctx, &imp.body, imp.module, opts.opt_level)?;
+    let (jit, cpu, cpu_object) = compile_cpu(&ctx, &imp.body, imp.module, opts.opt_level, opts.cache_dir.is_some())?;
     imp.body = scheduled;
     let body = &imp.body;
     let module = imp.module;
@@ -352,7 +375,26 @@ pub fn compile_npu(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
     }
     let compile_ms = t0.elapsed().as_secs_f64() * 1e3;
     let module = imp.module;
-    Ok(NpuCompiled { inputs, outputs, bound, placements, programs, hw: hw.clone(), targets: targets.to_vec(), compile_ms, jit, cpu, executables, reference: (ctx, reference_body, module), stages, slots: next, input_slots, output_slots })
+    Ok(NpuCompiled {
+        inputs,
+        outputs,
+        bound,
+        placements,
+        programs,
+        hw: hw.clone(),
+        targets: targets.to_vec(),
+        compile_ms,
+        cache: crate::cached_compile::CacheUse::Off,
+        jit,
+        cpu_object,
+        cpu,
+        executables,
+        reference: Some((ctx, reference_body, module)),
+        stages,
+        slots: next,
+        input_slots,
+        output_slots,
+    })
 }
 
 fn take(vals: &[Option<HostTensor>], s: usize) -> Result<&HostTensor, String> {
@@ -360,6 +402,10 @@ fn take(vals: &[Option<HostTensor>], s: usize) -> Result<&HostTensor, String> {
 }
 
 fn transpose(t: &HostTensor, perm: &[usize]) -> Result<HostTensor, String> {
+    let mut seen = vec![false; t.shape.len()];
+    if perm.len() != t.shape.len() || perm.iter().any(|&p| p >= seen.len() || std::mem::replace(&mut seen[p], true)) {
+        return Err(format!("transpose: {:?} is not a permutation of a rank-{} tensor", perm, t.shape.len()));
+    }
     let shape: Vec<i64> = perm.iter().map(|&p| t.shape[p]).collect();
     let w = crate::tensor::dtype_size(t.dtype).ok_or("transpose of an unsized dtype")?;
     let mut out = HostTensor::zeros(t.dtype, &shape)?;
@@ -425,7 +471,7 @@ impl NpuCompiled {
                 Stage::Npu { program, partition, args, results, specs } => {
                     let p = &self.programs[*program];
                     let reference = if check_reference {
-                        let (ctx, body, module) = &self.reference;
+                        let (ctx, body, module) = self.reference.as_ref().ok_or("the host reference needs a compile, and this one came from the cache (compile with `recompile`)")?;
                         let f = func_named(body, *module, partition).ok_or_else(|| format!("no partition @{} for the reference", partition))?;
                         let ins: Vec<HostTensor> = args.iter().map(|a| take(&vals, *a).cloned()).collect::<Result<_, _>>()?;
                         Some(crate::npu_reference::evaluate(ctx, body, f, &ins).map_err(|e| format!("reference of @{}: {}", partition, e))?)

@@ -66,7 +66,8 @@ pub fn text(c: &NpuCompiled, r: &NpuRun, s: &Summary) -> String {
     let _ = writeln!(o, "  utilization      {:.1}% of the array's peak for the element type", 100.0 * s.utilization);
     let _ = writeln!(o, "  DRAM traffic     {} bytes ({:.2}x the minimum {})", s.dram_bytes, s.dram_bytes as f64 / s.min_dram_bytes.max(1) as f64, s.min_dram_bytes);
     let _ = writeln!(o, "  ops              {} on the NPU, {} on the CPU ({:.1}%)", s.npu_ops, s.cpu_ops, 100.0 * s.cpu_ops as f64 / (s.npu_ops + s.cpu_ops).max(1) as f64);
-    let _ = writeln!(o, "  compile          {:.1} ms; run {:.1} ms on the host ({:.1} ms in CPU partitions)", s.compile_ms, s.run_ms, s.cpu_ms);
+    let cached = if c.cache == runtime::cached_compile::CacheUse::Hit { " (from the compile cache)" } else { "" };
+    let _ = writeln!(o, "  compile          {:.1} ms{}; run {:.1} ms on the host ({:.1} ms in CPU partitions)", s.compile_ms, cached, s.run_ms, s.cpu_ms);
     o
 }
 
@@ -106,6 +107,7 @@ pub fn json(c: &NpuCompiled, r: &NpuRun, s: &Summary) -> String {
         "npu_ops": s.npu_ops,
         "cpu_ops": s.cpu_ops,
         "compile_ms": s.compile_ms,
+        "compile_cache": c.cache.label(),
         "cpu_ms": s.cpu_ms,
         "programs": r.reports.len(),
         "layers": layers,

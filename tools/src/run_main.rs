@@ -23,6 +23,11 @@ struct RunArgs {
     /// `/REGEX/ BACKEND` (the CPU if the backend refuses them), or a --report-json file.
     #[arg(long)]
     placement: Option<PathBuf>,
+    /// Keep each compiled model in DIR and load it when the same model, input
+    /// shapes, options, hardware and backends come again (a damaged or stale
+    /// entry is recompiled with a warning).
+    #[arg(long = "cache-dir")]
+    cache_dir: Option<PathBuf>,
     /// With --target npu: the hardware, a built-in name (`npu16`) or a TOML file.
     #[arg(long, default_value = "npu16")]
     hw: String,
@@ -177,7 +182,8 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
             return Err(format!("--bind {}: the model has no such input; its inputs are: {}", b, names.join(", ")));
         }
     }
-    let opts = CompileOptions { opt_level: a.opt, dims, weights_as_arguments: true, profile: a.profile, bind };
+    // A compile from the cache has no host reference to check against.
+    let opts = CompileOptions { opt_level: a.opt, dims, weights_as_arguments: true, profile: a.profile, bind, cache_dir: a.cache_dir.clone(), recompile: a.check_reference };
     // Inputs not given: random, after a first look at the declared shapes.
     if given.len() < names.len() {
         // The declared inputs only: no lowering before the real compile.
@@ -198,6 +204,7 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
         return Err("--placement places nodes among the backends of a list (--target npu16,cpu); --target cpu has one".into());
     }
     let c = runtime::compile(&model, Some(&a.model), &given, &opts)?;
+    cache_warnings(&c.cache);
     let inputs: HashMap<String, HostTensor> = given.into_iter().filter(|(k, _)| !c.bound.contains(k)).collect();
     let t0 = Instant::now();
     let outs = c.run(&inputs)?;
@@ -219,10 +226,11 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
         if a.json {
             println!(
                 "{}",
-                serde_json::json!({"compile_ms": c.compile_ms, "first_run_ms": first_ms, "p50_ms": p50, "p90_ms": p90, "p99_ms": p99, "runs": n})
+                serde_json::json!({"compile_ms": c.compile_ms, "compile_cache": c.cache.label(), "first_run_ms": first_ms, "p50_ms": p50, "p90_ms": p90, "p99_ms": p99, "runs": n})
             );
         } else {
-            println!("compile time:   {:.1} ms", c.compile_ms);
+            let cached = if c.cache == runtime::cached_compile::CacheUse::Hit { " (from the compile cache)" } else { "" };
+            println!("compile time:   {:.1} ms{}", c.compile_ms, cached);
             println!("first run:      {:.3} ms", first_ms);
             println!("latency over {} runs: P50 {:.3} ms, P90 {:.3} ms, P99 {:.3} ms", n, p50, p90, p99);
         }
@@ -231,6 +239,15 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
         print_profile(&model, &c, a.perf.unwrap_or(0).max(1));
     }
     Ok(ok)
+}
+
+/// Why an entry of the compile cache was not used or not written.
+fn cache_warnings(c: &runtime::cached_compile::CacheUse) {
+    if let runtime::cached_compile::CacheUse::Miss { notes } = c {
+        for n in notes {
+            eprintln!("warning: compile cache: {}", n);
+        }
+    }
 }
 
 /// `--target npu`: compile with CPU fallback, run on the simulator, report.
@@ -247,6 +264,7 @@ fn run_npu(a: &RunArgs, model: &[u8], given: HashMap<String, HostTensor>, opts: 
     }
     hw.validate().map_err(|e| format!("hardware description: {}", e))?;
     let c = runtime::npu_path::compile_npu(model, Some(&a.model), &given, opts, &hw, targets, a.placement.as_deref().and_then(|p| p.to_str()))?;
+    cache_warnings(&c.cache);
     if let Some(dir) = &a.asm_dir {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {}", dir.display(), e))?;
         for p in &c.programs {

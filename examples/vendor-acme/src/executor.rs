@@ -4,6 +4,7 @@
 //! 32x32 output tile plus the fill; the vector unit does 32 lanes a cycle).
 
 use crate::ARRAY;
+use backend::codec::{Reader, Writer};
 use backend::{Counters, Executable, LayerRow};
 use ir::{Body, OpId, Value};
 use std::collections::HashMap;
@@ -70,11 +71,76 @@ impl Program {
     }
 }
 
+/// The saved form's step codes.
+const MATMUL: u64 = 1;
+const ADD: u64 = 2;
+const RELU: u64 = 3;
+
+impl Program {
+    /// The program `save` wrote, checked so that running it cannot index
+    /// outside its buffers (the framework's cache checksums entries; this
+    /// guards against a saved form from another ACME build).
+    pub fn load(bytes: &[u8]) -> Result<Program, String> {
+        let mut r = Reader::new(bytes);
+        let sizes = r.usizes()?;
+        let inputs = r.usize()?;
+        let outputs = r.usizes()?;
+        let n_consts = r.count(16)?;
+        let mut constants = vec![];
+        for _ in 0..n_consts {
+            constants.push((r.usize()?, f32s(r.bytes()?)));
+        }
+        let n_steps = r.count(16)?;
+        let mut steps = vec![];
+        for _ in 0..n_steps {
+            let name = r.string()?;
+            let step = match r.u64()? {
+                MATMUL => Step::MatMul { a: r.usize()?, b: r.usize()?, out: r.usize()?, m: r.usize()?, k: r.usize()?, n: r.usize()? },
+                ADD => Step::Add { a: r.usize()?, b: r.usize()?, out: r.usize()? },
+                RELU => Step::Relu { x: r.usize()?, out: r.usize()? },
+                code => return Err(format!("an unknown ACME step {}", code)),
+            };
+            steps.push((name, step));
+        }
+        r.done()?;
+        let size = |k: usize| sizes.get(k).copied().ok_or_else(|| format!("buffer {} of {}", k, sizes.len()));
+        let fits = steps.iter().all(|(_, s)| match *s {
+            Step::MatMul { a, b, out, m, k, n } => size(a) == Ok(m * k) && size(b) == Ok(k * n) && size(out) == Ok(m * n),
+            Step::Add { a, b, out } => size(a).is_ok() && size(a) == size(b) && size(a) == size(out),
+            Step::Relu { x, out } => size(x).is_ok() && size(x) == size(out),
+        });
+        let consts_fit = constants.iter().all(|(k, v)| size(*k) == Ok(v.len()));
+        if !fits || !consts_fit || inputs > sizes.len() || outputs.iter().any(|k| *k >= sizes.len()) {
+            return Err("a saved ACME program whose steps do not fit its buffers".into());
+        }
+        Ok(Program { steps, sizes, constants, inputs, outputs })
+    }
+}
+
 fn f32s(b: &[u8]) -> Vec<f32> {
     b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
 }
 
 impl Executable for Program {
+    fn save(&self) -> Option<Vec<u8>> {
+        let mut w = Writer::default();
+        w.usizes(&self.sizes).usize(self.inputs).usizes(&self.outputs);
+        w.u64(self.constants.len() as u64);
+        for (k, v) in &self.constants {
+            w.usize(*k).bytes(&v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
+        }
+        w.u64(self.steps.len() as u64);
+        for (name, step) in &self.steps {
+            w.str(name);
+            match *step {
+                Step::MatMul { a, b, out, m, k, n } => w.u64(MATMUL).usize(a).usize(b).usize(out).usize(m).usize(k).usize(n),
+                Step::Add { a, b, out } => w.u64(ADD).usize(a).usize(b).usize(out),
+                Step::Relu { x, out } => w.u64(RELU).usize(x).usize(out),
+            };
+        }
+        Some(w.0)
+    }
+
     fn run(&self, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) -> Result<Counters, String> {
         if inputs.len() != self.inputs || outputs.len() != self.outputs.len() {
             return Err(format!("{} inputs and {} outputs given, the program takes {} and {}", inputs.len(), outputs.len(), self.inputs, self.outputs.len()));

@@ -32,6 +32,9 @@ impl backend::Backend for Acme {
         convert::convert_partition(ctx, &mut body, func)?;
         Ok(Box::new(executor::Program::build(&body, func)?))
     }
+    fn load(&self, bytes: &[u8]) -> Result<Box<dyn backend::Executable>, String> {
+        Ok(Box::new(executor::Program::load(bytes)?))
+    }
 }
 
 /// Makes ACME known to the framework: its backend, once.

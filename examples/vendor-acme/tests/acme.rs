@@ -93,3 +93,27 @@ fn the_acme_verifier_errors_are_expected() {
     let o = run(exe, &[f.to_str().unwrap(), "--split-input-file"]);
     assert!(!o.status.success() && text(&o).contains("cannot give [4, 2]"), "{}", text(&o));
 }
+
+/// The compile cache through ACME's `Executable::save` and `Backend::load`: a
+/// second compile loads the saved program and computes the same outputs.
+#[test]
+fn acme_programs_are_cached_and_load_again() {
+    let d = scratch("cache");
+    let model = d.join("mlp.onnx");
+    assert!(run("python3", &[inputs().join("mlp.py").to_str().unwrap(), model.to_str().unwrap()]).status.success());
+    let exe = env!("CARGO_BIN_EXE_acme-run");
+    let (m, cache) = (model.to_str().unwrap(), d.join("cache"));
+    let mut reports = vec![];
+    for k in 0..2 {
+        let (out, json) = (d.join(format!("out{}", k)), d.join(format!("r{}.json", k)));
+        let o = run(exe, &[m, "--target", "acme,cpu", "--seed", "1", "--cache-dir", cache.to_str().unwrap(), "--output-dir", out.to_str().unwrap(), "--report-json", json.to_str().unwrap()]);
+        assert!(o.status.success() && !text(&o).contains("warning"), "{}", text(&o));
+        reports.push(std::fs::read_to_string(&json).unwrap());
+    }
+    assert!(reports[0].contains("\"compile_cache\": \"miss\"") && reports[1].contains("\"compile_cache\": \"hit\""), "{:?}", reports);
+    assert_eq!(std::fs::read(d.join("out0/y.npy")).unwrap(), std::fs::read(d.join("out1/y.npy")).unwrap());
+    // A saved program that does not fit its buffers is refused, not run.
+    let mut w = backend::codec::Writer::default();
+    w.usizes(&[4]).usize(1).usizes(&[0]).u64(0).u64(1).str("relu").u64(3).usize(0).usize(7);
+    assert!(acme::executor::Program::load(&w.0).is_err());
+}

@@ -4,16 +4,26 @@
 //! (allocated pointer, aligned pointer, offset, sizes..., strides...).
 
 use crate::mlir::Session;
+use crate::object_jit::ObjectJit;
 
-/// A compiled module, ready to call.
+/// A compiled module, ready to call: compiled from MLIR, or its object code loaded again.
 pub struct Jit {
+    engine: Engine,
+}
+
+enum Engine {
+    Mlir(MlirEngine),
+    Object(ObjectJit),
+}
+
+struct MlirEngine {
     // The engine borrows nothing from the session's module once created, but
     // MLIR objects must be dropped engine first, then context.
     engine: mlir_sys::MlirExecutionEngine,
     _session: Box<Session>,
 }
 
-impl Drop for Jit {
+impl Drop for MlirEngine {
     fn drop(&mut self) {
         unsafe { mlir_sys::mlirExecutionEngineDestroy(self.engine) }
     }
@@ -34,10 +44,41 @@ impl Jit {
     /// As `compile`, with host functions the module may call (declared there
     /// as external `func.func private @name`), bound before any code is looked up.
     pub fn compile_with_symbols(text: &str, opt_level: usize, symbols: &[(&str, *mut ())]) -> Result<Jit, String> {
+        Jit::create(text, opt_level, symbols, false)
+    }
+
+    /// As `compile_with_symbols`, and returns the object code too, for
+    /// [`Jit::load_object`] to load again without compiling. `functions`
+    /// (each must be there) are looked up first: the engine compiles on first lookup.
+    pub fn compile_keeping_object(text: &str, opt_level: usize, symbols: &[(&str, *mut ())], functions: &[&str]) -> Result<(Jit, Vec<u8>), String> {
+        let jit = Jit::create(text, opt_level, symbols, true)?;
+        for f in functions {
+            if !jit.has_function(f) {
+                return Err(format!("the compiled module has no function @{}", f));
+            }
+        }
+        let Engine::Mlir(m) = &jit.engine else { unreachable!("created from MLIR") };
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let path = std::env::temp_dir().join(format!("npu-jit-{}-{}.o", std::process::id(), NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)));
+        let p = path.to_string_lossy().into_owned();
+        let s = mlir_sys::MlirStringRef { data: p.as_ptr() as *const _, length: p.len() };
+        // SAFETY: a live engine created with object dumping on.
+        unsafe { mlir_sys::mlirExecutionEngineDumpToObjectFile(m.engine, s) };
+        let object = std::fs::read(&path).map_err(|e| format!("the JIT wrote no object code ({}): {}", p, e));
+        let _ = std::fs::remove_file(&path);
+        Ok((jit, object?))
+    }
+
+    /// Loads object code that [`Jit::compile_keeping_object`] returned.
+    pub fn load_object(object: &[u8], symbols: &[(&str, *mut ())]) -> Result<Jit, String> {
+        Ok(Jit { engine: Engine::Object(ObjectJit::load(object, symbols)?) })
+    }
+
+    fn create(text: &str, opt_level: usize, symbols: &[(&str, *mut ())], keep_object: bool) -> Result<Jit, String> {
         let session = Box::new(Session::new());
         let engine = {
             let module = session.lower(text)?;
-            let e = unsafe { mlir_sys::mlirExecutionEngineCreate(module.to_raw(), opt_level as i32, 0, std::ptr::null(), false, false) };
+            let e = unsafe { mlir_sys::mlirExecutionEngineCreate(module.to_raw(), opt_level as i32, 0, std::ptr::null(), keep_object, false) };
             if e.ptr.is_null() {
                 return Err(format!("MLIR could not JIT-compile the module:\n{}", session.diags.borrow().join("\n")));
             }
@@ -49,7 +90,7 @@ impl Jit {
             unsafe { mlir_sys::mlirExecutionEngineInitialize(e) };
             e
         };
-        Ok(Jit { engine, _session: session })
+        Ok(Jit { engine: Engine::Mlir(MlirEngine { engine, _session: session }) })
     }
 
     /// Whether the module defines a function of this name.
@@ -60,8 +101,13 @@ impl Jit {
     /// The packed wrapper MLIR generates for every public function.
     fn packed(&self, name: &str) -> *mut std::ffi::c_void {
         let full = format!("_mlir_{}", name);
-        let s = mlir_sys::MlirStringRef { data: full.as_ptr() as *const _, length: full.len() };
-        unsafe { mlir_sys::mlirExecutionEngineLookup(self.engine, s) }
+        match &self.engine {
+            Engine::Mlir(m) => {
+                let s = mlir_sys::MlirStringRef { data: full.as_ptr() as *const _, length: full.len() };
+                unsafe { mlir_sys::mlirExecutionEngineLookup(m.engine, s) }
+            }
+            Engine::Object(o) => o.lookup(&full).unwrap_or(std::ptr::null_mut()),
+        }
     }
 
     /// Calls `name`, whose arguments are all memrefs and which returns nothing.

@@ -6,6 +6,7 @@
 
 mod mlir;
 mod jit;
+mod object_jit;
 
 pub use jit::{Jit, MemRefArg};
 pub use mlir::{emit_llvm_ir, emit_object, lower_to_llvm_dialect, LOWERING_PIPELINE};

@@ -39,19 +39,13 @@ fn erf(x: f64) -> f64 {
 #[test]
 fn jit_runs_a_loop_with_a_libm_call() {
     let jit = llvm_cpu::Jit::compile(SAXPY, 3).unwrap();
-    let mut x = [0.0f32, 0.1, -0.2, 0.3, 1.0];
-    let mut y = [1.0f32, 2.0, 3.0, 4.0, 5.0];
-    let mut out = [f32::NAN; 5];
-    let args = [
-        llvm_cpu::MemRefArg { data: x.as_mut_ptr() as *mut u8, shape: vec![5] },
-        llvm_cpu::MemRefArg { data: y.as_mut_ptr() as *mut u8, shape: vec![5] },
-        llvm_cpu::MemRefArg { data: out.as_mut_ptr() as *mut u8, shape: vec![5] },
-    ];
-    unsafe { jit.call_memrefs("main", &args).unwrap() };
+    let (x, y, out) = saxpy(&jit);
     for i in 0..5 {
         let want = erf(2.5 * x[i] as f64) + y[i] as f64;
         assert!((out[i] as f64 - want).abs() < 1e-5, "{}: {} vs {}", i, out[i], want);
     }
+    let mut buf = [0f32; 5];
+    let args = [llvm_cpu::MemRefArg { data: buf.as_mut_ptr() as *mut u8, shape: vec![5] }];
     assert!(unsafe { jit.call_memrefs("nope", &args) }.is_err());
 }
 
@@ -63,4 +57,36 @@ fn emits_llvm_ir_and_reports_mlir_errors() {
     let bad = SAXPY.replace("\"arith.addf\"(%e, %yi) : (f32, f32) -> f32", "\"arith.addf\"(%e, %yi) : (f32, f32) -> f64");
     let err = llvm_cpu::emit_llvm_ir(&bad).unwrap_err();
     assert!(err.contains("MLIR rejected"), "{}", err);
+}
+
+/// Runs `main` of `jit` on the SAXPY inputs: (x, y, out).
+fn saxpy(jit: &llvm_cpu::Jit) -> ([f32; 5], [f32; 5], [f32; 5]) {
+    let mut x = [0.0f32, 0.1, -0.2, 0.3, 1.0];
+    let mut y = [1.0f32, 2.0, 3.0, 4.0, 5.0];
+    let mut out = [f32::NAN; 5];
+    let args = [
+        llvm_cpu::MemRefArg { data: x.as_mut_ptr() as *mut u8, shape: vec![5] },
+        llvm_cpu::MemRefArg { data: y.as_mut_ptr() as *mut u8, shape: vec![5] },
+        llvm_cpu::MemRefArg { data: out.as_mut_ptr() as *mut u8, shape: vec![5] },
+    ];
+    unsafe { jit.call_memrefs("main", &args).unwrap() };
+    (x, y, out)
+}
+
+/// The compile cache's CPU half: the object code of a compile, loaded again
+/// (libm resolved from the process), computes the same bits; an object that
+/// is not one is an error, not a crash.
+#[test]
+fn object_code_loads_again_and_computes_the_same() {
+    let (jit, object) = llvm_cpu::Jit::compile_keeping_object(SAXPY, 2, &[], &["main"]).unwrap();
+    assert!(object.starts_with(b"\x7fELF") || object.len() > 64, "not object code: {} bytes", object.len());
+    let loaded = llvm_cpu::Jit::load_object(&object, &[]).unwrap();
+    let (a, b) = (saxpy(&jit).2, saxpy(&loaded).2);
+    assert_eq!(a.map(f32::to_bits), b.map(f32::to_bits));
+    assert!(a.iter().all(|v| v.is_finite()));
+    assert!(!loaded.has_function("nope"));
+    assert!(llvm_cpu::Jit::compile_keeping_object(SAXPY, 2, &[], &["nope"]).is_err());
+    let garbage = llvm_cpu::Jit::load_object(b"not an object file at all", &[]);
+    let bad = garbage.map(|j| j.has_function("main"));
+    assert!(matches!(bad, Err(_) | Ok(false)), "garbage loaded as code");
 }

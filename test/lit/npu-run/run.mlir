@@ -11,7 +11,7 @@
 // RUN: not npu-run %t/mlp.onnx --seed 4 --compare %t/out 2>&1 | FileCheck %s --check-prefix=DIFF
 // DIFF: y: MISMATCH: {{[0-9]+}} of 8 elements differ
 // RUN: npu-run %t/mlp.onnx --perf 3 --json | FileCheck %s --check-prefix=JSON
-// JSON: {"compile_ms":{{.*}},"first_run_ms":{{.*}},"p50_ms":{{.*}},"p90_ms":{{.*}},"p99_ms":{{.*}}
+// JSON: {"compile_cache":"off","compile_ms":{{.*}},"first_run_ms":{{.*}},"p50_ms":{{.*}},"p90_ms":{{.*}},"p99_ms":{{.*}}
 // RUN: npu-run %t/mlp.onnx --perf 3 | FileCheck %s --check-prefix=PERF
 // PERF: compile time:
 // PERF: first run:

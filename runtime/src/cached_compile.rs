@@ -1,0 +1,451 @@
+//! Compiles through the compile cache (`CompileOptions::cache_dir`): a model
+//! compiled for the CPU or for a backend list is stored whole under a key that
+//! hashes everything the compile reads: the model's bytes and its external
+//! data, the inputs' names, types and shapes (and the values of inputs
+//! compiled in as constants), the options, npu16's hardware description, each
+//! backend's name, interface version and compiler version, the placement file
+//! and our own version. A backend list's entry holds the run plan, npu16's
+//! assembled programs and constant images, other backends' saved executables,
+//! the placements and the CPU partitions' weights and object code; a CPU
+//! compile's, its object code and weights. A hit skips the whole compile: the
+//! object code is linked into the process again (`llvm_cpu::Jit::load_object`)
+//! without MLIR or LLVM's optimizer.
+
+use crate::cache::{Cache, Key, KeyBuilder, Lookup, Reader, Writer};
+use crate::compile::{compile_uncached as compile_cpu_uncached, CompileOptions, Compiled, TensorSpec};
+use crate::npu_path::{check_cpu_functions, compile_uncached as compile_npu_uncached, CpuFunc, Executable, NpuCompiled, NpuProgram, Stage};
+use crate::tensor::HostTensor;
+use backend::partition::Placement;
+use npu_sim::HwConfig;
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::Instant;
+use xxhash_rust::xxh3::xxh3_64;
+
+/// What the cache did for one compile.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum CacheUse {
+    /// No cache directory given.
+    #[default]
+    Off,
+    /// Loaded from the cache: no compile ran.
+    Hit,
+    /// Compiled (and stored unless a note says why not); the notes say what was
+    /// wrong with an entry that was there, or why the result was not stored.
+    Miss { notes: Vec<String> },
+}
+
+impl CacheUse {
+    pub fn label(&self) -> &'static str {
+        match self {
+            CacheUse::Off => "off",
+            CacheUse::Hit => "hit",
+            CacheUse::Miss { .. } => "miss",
+        }
+    }
+}
+
+/// A compile result the cache can hold.
+trait Cacheable: Sized {
+    fn encode(&self, given: &HashMap<String, HostTensor>) -> Result<Vec<u8>, String>;
+    fn set_cache(&mut self, cache: CacheUse, compile_ms: Option<f64>);
+}
+
+/// The lookup, the compile on a miss and the store, for either path.
+/// `decode` returns `None` for an entry compiled for other values of the inputs compiled in.
+fn through_cache<T: Cacheable>(kind: &str, key: impl FnOnce() -> Result<Key, String>, opts: &CompileOptions, given: &HashMap<String, HostTensor>, decode: impl FnOnce(&[u8]) -> Result<Option<T>, String>, compile: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    let Some(dir) = &opts.cache_dir else { return compile() };
+    let t0 = Instant::now();
+    let cache = Cache::open(dir)?;
+    let key = key()?;
+    let mut notes = vec![];
+    if !opts.recompile {
+        match cache.get(kind, key) {
+            Lookup::Hit(entry, start) => match decode(&entry[start..]) {
+                Ok(Some(mut c)) => {
+                    c.set_cache(CacheUse::Hit, Some(t0.elapsed().as_secs_f64() * 1e3));
+                    return Ok(c);
+                }
+                Ok(None) => notes.push(format!("{}: compiled for other values of the inputs compiled in as constants; recompiling", cache.path(kind, key).display())),
+                Err(e) => notes.push(format!("{}: {}; recompiling", cache.path(kind, key).display(), e)),
+            },
+            Lookup::Miss => {}
+            Lookup::Bad(why) => notes.push(format!("{}; recompiling", why)),
+        }
+    }
+    let mut c = compile()?;
+    match c.encode(given) {
+        Ok(payload) => {
+            if let Err(e) = cache.put(kind, key, &payload) {
+                notes.push(e);
+            }
+        }
+        Err(why) => notes.push(format!("not cached: {}", why)),
+    }
+    c.set_cache(CacheUse::Miss { notes }, None);
+    Ok(c)
+}
+
+/// `npu_path::compile_npu` through the cache.
+pub(crate) fn compile_npu(model: &[u8], path: Option<&Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions, hw: &HwConfig, targets: &[String], placement: Option<&str>) -> Result<NpuCompiled, String> {
+    through_cache(
+        "model",
+        || key("model", model, path, given, opts, Some(hw), targets, placement),
+        opts,
+        given,
+        |b| decode(b, given, hw, targets),
+        || compile_npu_uncached(model, path, given, opts, hw, targets, placement),
+    )
+}
+
+/// `compile::compile` (the CPU path) through the cache.
+pub(crate) fn compile_cpu(model: &[u8], path: Option<&Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions) -> Result<Compiled, String> {
+    through_cache("cpu", || key("cpu", model, path, given, opts, None, &[], None), opts, given, |b| decode_cpu(b, given), || compile_cpu_uncached(model, path, given, opts))
+}
+
+impl Cacheable for NpuCompiled {
+    fn encode(&self, given: &HashMap<String, HostTensor>) -> Result<Vec<u8>, String> {
+        encode(self, given)
+    }
+    fn set_cache(&mut self, cache: CacheUse, compile_ms: Option<f64>) {
+        self.cache = cache;
+        if let Some(ms) = compile_ms {
+            self.compile_ms = ms;
+        }
+    }
+}
+
+impl Cacheable for Compiled {
+    fn encode(&self, given: &HashMap<String, HostTensor>) -> Result<Vec<u8>, String> {
+        let mut w = Writer::default();
+        w.str(&self.func);
+        put_list(&mut w, &self.inputs, put_spec);
+        put_list(&mut w, &self.outputs, put_spec);
+        put_bound(&mut w, &self.bound, given);
+        put_list(&mut w, &self.weights, put_tensor);
+        put_strings(&mut w, &self.profile_regions);
+        w.bytes(&self.object);
+        Ok(w.0)
+    }
+    fn set_cache(&mut self, cache: CacheUse, compile_ms: Option<f64>) {
+        self.cache = cache;
+        if let Some(ms) = compile_ms {
+            self.compile_ms = ms;
+        }
+    }
+}
+
+fn decode_cpu(b: &[u8], given: &HashMap<String, HostTensor>) -> Result<Option<Compiled>, String> {
+    let mut r = Reader::new(b);
+    let func = r.string()?;
+    let inputs = get_list(&mut r, get_spec)?;
+    let outputs = get_list(&mut r, get_spec)?;
+    let Some(bound) = get_bound(&mut r, given)? else { return Ok(None) };
+    let weights = get_list(&mut r, get_tensor)?;
+    let profile_regions = get_strings(&mut r)?;
+    let object = r.bytes()?.to_vec();
+    r.done()?;
+    crate::profile::reset(profile_regions.len());
+    let jit = llvm_cpu::Jit::load_object(&object, &crate::profile::symbols())?;
+    if !jit.has_function(&func) {
+        return Err(format!("the stored object code has no function @{}", func));
+    }
+    Ok(Some(Compiled { jit, func, inputs, outputs, bound, weights, compile_ms: 0.0, profile_regions, cache: CacheUse::Hit, object }))
+}
+
+/// The inputs compiled in as constants, with a digest of the values they were compiled for.
+fn put_bound(w: &mut Writer, bound: &[String], given: &HashMap<String, HostTensor>) {
+    put_list(w, bound, |w, n| {
+        w.str(n).u64(given.get(n).map(|t| xxh3_64(t.data.as_ref())).unwrap_or(0));
+    });
+}
+
+/// The inputs compiled in, or `None` when `given` holds other values for them.
+fn get_bound(r: &mut Reader, given: &HashMap<String, HostTensor>) -> Result<Option<Vec<String>>, String> {
+    let bound = get_list(r, |r| Ok((r.string()?, r.u64()?)))?;
+    if bound.iter().any(|(n, digest)| given.get(n).map(|t| xxh3_64(t.data.as_ref())) != Some(*digest)) {
+        return Ok(None);
+    }
+    Ok(Some(bound.into_iter().map(|(n, _)| n).collect()))
+}
+
+/// The key of a compile: see the module's comment for what goes in.
+#[allow(clippy::too_many_arguments)]
+fn key(kind: &str, model: &[u8], path: Option<&Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions, hw: Option<&HwConfig>, targets: &[String], placement: Option<&str>) -> Result<Key, String> {
+    let mut k = KeyBuilder::new();
+    k.str(kind).bytes(model);
+    for file in external_files(model, path) {
+        let bytes = std::fs::read(&file).map_err(|e| format!("external data {}: {}", file.display(), e))?;
+        k.str(&file.to_string_lossy()).bytes(&bytes);
+    }
+    let mut names: Vec<&String> = given.keys().collect();
+    names.sort();
+    for n in names {
+        let t = &given[n];
+        k.str(n).str(&format!("{} {:?}", t.dtype, t.shape));
+        if opts.bind.contains(n) {
+            k.bytes(t.data.as_ref());
+        }
+    }
+    let mut dims: Vec<_> = opts.dims.iter().collect();
+    dims.sort();
+    k.str(&format!("opt={} profile={} dims={:?} bind={:?}", opts.opt_level, opts.profile, dims, opts.bind));
+    k.str(&format!("{:?}", hw));
+    for b in if targets.is_empty() { vec![] } else { backend::resolve(targets)? } {
+        k.str(b.name()).str(&format!("api {}", b.api_version())).str(&b.version());
+    }
+    match placement {
+        Some(p) => k.bytes(&std::fs::read(p).map_err(|e| format!("placement file {}: {}", p, e))?),
+        None => k.str(""),
+    };
+    Ok(k.finish())
+}
+
+/// The files the model's tensors keep their data in (ONNX external data), sorted.
+fn external_files(model: &[u8], path: Option<&Path>) -> Vec<std::path::PathBuf> {
+    // Every external tensor names its file under the key "location": a model
+    // without those bytes has none, and is not decoded again.
+    if memchr::memmem::find(model, b"location").is_none() {
+        return vec![];
+    }
+    let Ok(proto) = onnx::proto::decode_model(bytes::Bytes::copy_from_slice(model)) else { return vec![] };
+    let dir = path.and_then(|p| p.parent()).unwrap_or(Path::new("."));
+    let mut files: Vec<std::path::PathBuf> = vec![];
+    let mut graphs: Vec<&onnx::proto::GraphProto> = proto.graph.iter().collect();
+    while let Some(g) = graphs.pop() {
+        let tensors = g.initializer.iter().chain(g.node.iter().flat_map(|n| n.attribute.iter().flat_map(|a| a.t.iter().chain(a.tensors.iter()))));
+        for t in tensors {
+            if let Some(loc) = t.external_data.iter().find(|e| e.key.as_deref() == Some("location")).and_then(|e| e.value.as_deref()) {
+                files.push(dir.join(loc));
+            }
+        }
+        graphs.extend(g.node.iter().flat_map(|n| n.attribute.iter().flat_map(|a| a.g.iter().map(|g| &**g).chain(a.graphs.iter()))));
+    }
+    files.sort();
+    files.dedup();
+    files
+}
+
+fn put_spec(w: &mut Writer, s: &TensorSpec) {
+    w.str(&s.name).i64(s.dtype as i64).i64s(&s.shape);
+}
+
+fn get_spec(r: &mut Reader) -> Result<TensorSpec, String> {
+    Ok(TensorSpec { name: r.string()?, dtype: r.i64()? as i32, shape: r.i64s()? })
+}
+
+fn put_tensor(w: &mut Writer, t: &HostTensor) {
+    w.i64(t.dtype as i64).i64s(&t.shape).bytes(t.data.as_ref());
+}
+
+fn get_tensor(r: &mut Reader) -> Result<HostTensor, String> {
+    let (dtype, shape) = (r.i64()? as i32, r.i64s()?);
+    let mut t = HostTensor::zeros(dtype, &shape)?;
+    let data = r.bytes()?;
+    if data.len() != t.data.as_ref().len() {
+        return Err("a tensor whose data does not fit its shape".into());
+    }
+    t.data.as_mut().copy_from_slice(data);
+    Ok(t)
+}
+
+fn put_strings(w: &mut Writer, v: &[String]) {
+    w.u64(v.len() as u64);
+    v.iter().for_each(|s| {
+        w.str(s);
+    });
+}
+
+fn get_strings(r: &mut Reader) -> Result<Vec<String>, String> {
+    let n = r.count(8)?;
+    (0..n).map(|_| r.string()).collect()
+}
+
+/// Writes `n` items of `r` as a counted list.
+fn put_list<T>(w: &mut Writer, items: &[T], mut f: impl FnMut(&mut Writer, &T)) {
+    w.u64(items.len() as u64);
+    for x in items {
+        f(w, x);
+    }
+}
+
+fn get_list<T>(r: &mut Reader, mut f: impl FnMut(&mut Reader) -> Result<T, String>) -> Result<Vec<T>, String> {
+    let n = r.count(8)?;
+    (0..n).map(|_| f(r)).collect()
+}
+
+fn encode(c: &NpuCompiled, given: &HashMap<String, HostTensor>) -> Result<Vec<u8>, String> {
+    let mut w = Writer::default();
+    put_list(&mut w, &c.inputs, put_spec);
+    put_list(&mut w, &c.outputs, put_spec);
+    put_bound(&mut w, &c.bound, given);
+    put_strings(&mut w, &c.targets);
+    put_list(&mut w, &c.placements, |w, p| {
+        w.str(&p.node).str(&p.op).str(&p.backend).str(&p.partition);
+        match &p.reason {
+            Some(u) => w.str(u.reason.code()).str(&u.message),
+            None => w.str("").str(""),
+        };
+    });
+    put_list(&mut w, &c.programs, |w, p| {
+        w.str(&p.name).str(&p.asm).bytes(&npu_sim::binary::write(&p.program)).bytes(&p.consts);
+        put_strings(w, &p.inputs);
+        put_strings(w, &p.outputs);
+    });
+    if !c.cpu.is_empty() && c.cpu_object.is_empty() {
+        return Err("the CPU partitions' object code was not kept".into());
+    }
+    w.bytes(&c.cpu_object);
+    put_list(&mut w, &c.cpu, |w, f| {
+        w.str(&f.name);
+        put_list(w, &f.outputs, put_spec);
+        put_list(w, &f.weights, put_tensor);
+    });
+    let mut saved = vec![];
+    for e in &c.executables {
+        saved.push(e.exe.save().ok_or_else(|| format!("backend '{}' cannot save its executables (Executable::save)", e.backend))?);
+    }
+    put_list(&mut w, &c.executables.iter().zip(&saved).collect::<Vec<_>>(), |w, (e, b)| {
+        w.str(&e.backend).str(&e.partition).bytes(b);
+    });
+    put_list(&mut w, &c.stages, put_stage);
+    w.usize(c.slots);
+    w.usizes(&c.input_slots).usizes(&c.output_slots);
+    Ok(w.0)
+}
+
+/// The compile an entry holds, or `None` when it was compiled for other
+/// values of the inputs compiled in as constants.
+fn decode(b: &[u8], given: &HashMap<String, HostTensor>, hw: &HwConfig, targets: &[String]) -> Result<Option<NpuCompiled>, String> {
+    let mut r = Reader::new(b);
+    let inputs = get_list(&mut r, get_spec)?;
+    let outputs = get_list(&mut r, get_spec)?;
+    let Some(bound) = get_bound(&mut r, given)? else { return Ok(None) };
+    let stored_targets = get_strings(&mut r)?;
+    if stored_targets != targets {
+        return Err(format!("compiled for the targets {} (asked: {})", stored_targets.join(","), targets.join(",")));
+    }
+    let placements = get_list(&mut r, |r| {
+        let (node, op, backend, partition) = (r.string()?, r.string()?, r.string()?, r.string()?);
+        let (code, message) = (r.string()?, r.string()?);
+        let reason = match code.as_str() {
+            "" => None,
+            c => Some(backend::Unsupported::new(backend::Reason::from_code(c).ok_or_else(|| format!("an unknown reason code '{}'", c))?, message)),
+        };
+        Ok(Placement { node, op, backend, reason, partition })
+    })?;
+    let programs = get_list(&mut r, |r| {
+        let (name, asm) = (r.string()?, r.string()?);
+        let program = npu_sim::binary::read(r.bytes()?)?;
+        let consts = r.bytes()?.to_vec();
+        Ok(NpuProgram { name, asm, program, consts, inputs: get_strings(r)?, outputs: get_strings(r)? })
+    })?;
+    let cpu_object = r.bytes()?.to_vec();
+    let cpu = get_list(&mut r, |r| Ok(CpuFunc { name: r.string()?, outputs: get_list(r, get_spec)?, weights: get_list(r, get_tensor)? }))?;
+    let executables = get_list(&mut r, |r| {
+        let (name, partition, bytes) = (r.string()?, r.string()?, r.bytes()?);
+        let b = backend::resolve(&[name.clone()])?.into_iter().next().ok_or("no backend")?;
+        let exe = b.load(bytes).map_err(|e| format!("backend '{}' could not load @{}: {}", name, partition, e))?;
+        Ok(Executable { backend: name, partition, exe })
+    })?;
+    let stages = get_list(&mut r, get_stage)?;
+    let slots = r.usize()?;
+    let (input_slots, output_slots) = (r.usizes()?, r.usizes()?);
+    r.done()?;
+    check_plan(&stages, slots, &input_slots, &output_slots, programs.len(), cpu.len(), executables.len())?;
+    if input_slots.len() != inputs.len() {
+        return Err("the plan does not match the model's inputs".into());
+    }
+    let jit = if cpu.is_empty() {
+        None
+    } else {
+        let jit = llvm_cpu::Jit::load_object(&cpu_object, &crate::profile::symbols())?;
+        check_cpu_functions(&jit, &cpu)?;
+        Some(jit)
+    };
+    Ok(Some(NpuCompiled {
+        inputs,
+        outputs,
+        bound,
+        placements,
+        programs,
+        hw: hw.clone(),
+        targets: targets.to_vec(),
+        compile_ms: 0.0,
+        cache: CacheUse::Hit,
+        jit,
+        cpu_object,
+        cpu,
+        executables,
+        reference: None,
+        stages,
+        slots,
+        input_slots,
+        output_slots,
+    }))
+}
+
+const CPU: u64 = 0;
+const EXEC: u64 = 1;
+const NPU: u64 = 2;
+const TRANSPOSE: u64 = 3;
+const RESHAPE: u64 = 4;
+const CONST: u64 = 5;
+
+fn put_stage(w: &mut Writer, s: &Stage) {
+    match s {
+        Stage::Cpu { func, args, results } => w.u64(CPU).usize(*func).usizes(args).usizes(results),
+        Stage::Exec { exe, args, results, specs } => {
+            w.u64(EXEC).usize(*exe).usizes(args).usizes(results);
+            put_list(w, specs, put_spec);
+            w
+        }
+        Stage::Npu { program, partition, args, results, specs } => {
+            w.u64(NPU).usize(*program).str(partition).usizes(args).usizes(results);
+            put_list(w, specs, put_spec);
+            w
+        }
+        Stage::Transpose { perm, arg, result } => w.u64(TRANSPOSE).usizes(perm).usize(*arg).usize(*result),
+        Stage::Reshape { arg, result, shape } => w.u64(RESHAPE).usize(*arg).usize(*result).i64s(shape),
+        Stage::Const { value, result } => {
+            w.u64(CONST);
+            put_tensor(w, value);
+            w.usize(*result)
+        }
+    };
+}
+
+fn get_stage(r: &mut Reader) -> Result<Stage, String> {
+    Ok(match r.u64()? {
+        CPU => Stage::Cpu { func: r.usize()?, args: r.usizes()?, results: r.usizes()? },
+        EXEC => Stage::Exec { exe: r.usize()?, args: r.usizes()?, results: r.usizes()?, specs: get_list(r, get_spec)? },
+        NPU => Stage::Npu { program: r.usize()?, partition: r.string()?, args: r.usizes()?, results: r.usizes()?, specs: get_list(r, get_spec)? },
+        TRANSPOSE => Stage::Transpose { perm: r.usizes()?, arg: r.usize()?, result: r.usize()? },
+        RESHAPE => Stage::Reshape { arg: r.usize()?, result: r.usize()?, shape: r.i64s()? },
+        CONST => Stage::Const { value: get_tensor(r)?, result: r.usize()? },
+        k => return Err(format!("an unknown stage kind {}", k)),
+    })
+}
+
+/// Every index a stored plan holds points into what the entry holds, so a
+/// damaged entry that passed its checksum still cannot index out of bounds.
+fn check_plan(stages: &[Stage], slots: usize, inputs: &[usize], outputs: &[usize], programs: usize, cpu: usize, exes: usize) -> Result<(), String> {
+    let bad = || Err("the stored plan indexes past what the entry holds".to_string());
+    let in_slots = |v: &[usize]| v.iter().all(|s| *s < slots);
+    if !in_slots(inputs) || !in_slots(outputs) {
+        return bad();
+    }
+    for s in stages {
+        let ok = match s {
+            Stage::Cpu { func, args, results } => *func < cpu && in_slots(args) && in_slots(results),
+            Stage::Exec { exe, args, results, specs } => *exe < exes && in_slots(args) && in_slots(results) && specs.len() == results.len(),
+            Stage::Npu { program, args, results, specs, .. } => *program < programs && in_slots(args) && in_slots(results) && specs.len() == results.len(),
+            Stage::Transpose { arg, result, .. } | Stage::Reshape { arg, result, .. } => *arg < slots && *result < slots,
+            Stage::Const { result, .. } => *result < slots,
+        };
+        if !ok {
+            return bad();
+        }
+    }
+    Ok(())
+}
