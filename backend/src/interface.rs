@@ -101,6 +101,18 @@ impl From<&str> for Unsupported {
     }
 }
 
+/// One row of a backend's capability table as people read it: an op it
+/// takes and the constraints it takes it under. The rows make the backend's
+/// docs page ([`crate::capability::markdown`]) and choose the ONNX node tests
+/// its test kit runs (`tools::testkit`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capability {
+    /// The op (`onnx.Conv`).
+    pub op: &'static str,
+    /// What it must be like to run here (element types, shapes, attributes, constants).
+    pub constraints: &'static str,
+}
+
 /// A target the partitioner can place ops on.
 pub trait Backend: Send + Sync {
     /// The name users write in `--target` lists and partitions carry
@@ -120,6 +132,12 @@ pub trait Backend: Send + Sync {
 
     /// Whether the backend runs `op` as it is (dtypes, shapes, attributes).
     fn supports(&self, body: &Body, op: OpId) -> Result<(), Unsupported>;
+
+    /// The ops [`Backend::supports`] may accept, with their constraints in
+    /// words (ops taken only inside a group included). Default: none listed.
+    fn capabilities(&self) -> Vec<Capability> {
+        vec![]
+    }
 
     /// Ops the backend runs as one (an activation fused into its producer, a
     /// quantized pattern's DequantizeLinear/QuantizeLinear with its product):

@@ -4,6 +4,7 @@
 //! ordered list of backends ([`partition`]), with the CPU as the last
 //! fallback, so a model never fails because an NPU could not take an op.
 
+pub mod capability;
 pub mod codec;
 mod executable;
 mod interface;
@@ -12,5 +13,5 @@ pub mod placement;
 mod registry;
 
 pub use executable::{Counters, Executable, LayerRow};
-pub use interface::{Backend, Cpu, Reason, Unsupported, API_VERSION, CPU};
+pub use interface::{Backend, Capability, Cpu, Reason, Unsupported, API_VERSION, CPU};
 pub use registry::{register, register_once, registered, resolve};

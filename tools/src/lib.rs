@@ -3,10 +3,12 @@
 //! and `run_main`, the registry of every dialect we ship, and the driver that
 //! `*-opt` runs on each input buffer.
 
+mod child;
 pub mod npu_report;
 pub mod opt_driver;
 mod opt_main;
 mod run_main;
+pub mod testkit;
 
 pub use opt_main::{opt_main, OptTool};
 pub use run_main::run_main;

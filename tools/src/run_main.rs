@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 #[derive(Parser)]
-#[command(name = "npu-run", about = "Compile and run an ONNX model; `npu-run onnx-tests DIR` runs ONNX's node tests", version)]
+#[command(name = "npu-run", about = "Compile and run an ONNX model; `npu-run onnx-tests DIR` runs ONNX's node tests; `npu-run list-ops BACKEND` prints what a backend runs", version)]
 struct RunArgs {
     /// The model (.onnx).
     model: PathBuf,
@@ -396,50 +396,17 @@ fn test_dirs(dir: &Path, filters: &[String], exact: &[String]) -> Result<Vec<Pat
 /// `FAIL: ...` or `ERROR: ...`. Returns the outcome and the wall time.
 fn run_child(dir: &Path, opt: usize, timeout: f64) -> (runtime::node_test::Outcome, f64) {
     use runtime::node_test::Outcome;
-    use std::io::Read;
-    let start = Instant::now();
     let exe = match std::env::current_exe() {
         Ok(e) => e,
         Err(e) => return (Outcome::Error(format!("could not find npu-run: {}", e)), 0.0),
     };
-    let child = std::process::Command::new(exe)
-        .args(["onnx-tests", "--single", "-O", &opt.to_string()])
-        .arg(dir)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn();
-    let mut child = match child {
-        Ok(c) => c,
-        Err(e) => return (Outcome::Error(format!("could not start: {}", e)), 0.0),
-    };
-    // Drained on threads so that a chatty child never blocks on a full pipe.
-    let drain = |r: Option<Box<dyn Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut s = String::new();
-            if let Some(mut r) = r {
-                let _ = r.read_to_string(&mut s);
-            }
-            s
-        })
-    };
-    let out = drain(child.stdout.take().map(|r| Box::new(r) as Box<dyn Read + Send>));
-    let err = drain(child.stderr.take().map(|r| Box::new(r) as Box<dyn Read + Send>));
+    let mut cmd = std::process::Command::new(exe);
+    cmd.args(["onnx-tests", "--single", "-O", &opt.to_string()]).arg(dir);
     let deadline = std::time::Duration::try_from_secs_f64(timeout.max(0.0)).unwrap_or(std::time::Duration::MAX);
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(s)) => break Some(s),
-            Ok(None) if start.elapsed() >= deadline => {
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
-            }
-            Ok(None) => std::thread::sleep(std::time::Duration::from_millis(5)),
-            Err(_) => break None,
-        }
+    let crate::child::Finished { status, stdout, stderr, secs } = match crate::child::run(cmd, deadline) {
+        Ok(f) => f,
+        Err(e) => return (Outcome::Error(e), 0.0),
     };
-    let secs = start.elapsed().as_secs_f64();
-    let (stdout, stderr) = (out.join().unwrap_or_default(), err.join().unwrap_or_default());
     let Some(status) = status else {
         return (Outcome::Error(format!("timeout: still running after {} s", timeout)), secs);
     };
@@ -634,12 +601,23 @@ fn run_tests(a: TestArgs) -> Result<bool, String> {
 
 /// Runs the tool named `name` on the process's arguments. Backends registered
 /// before the call (`backend::register`) can be named in `--target`.
+/// `npu-run list-ops BACKEND`: the backend's capability table as its markdown docs page.
+fn list_ops(args: &[String]) -> Result<bool, String> {
+    let [name] = args else { return Err("list-ops takes one backend name (npu-run list-ops npu16)".into()) };
+    let names = runtime::npu_path::target_list(name)?;
+    let b = backend::resolve(&names[..1])?.into_iter().next().ok_or("no backend")?;
+    print!("{}", backend::capability::markdown(b.as_ref()));
+    Ok(true)
+}
+
 pub fn run_main(name: &'static str) -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let r = if args.get(1).map(|s| s.as_str()) == Some("onnx-tests") {
         let mut rest = vec![format!("{} onnx-tests", args.first().map(|s| s.as_str()).unwrap_or(name))];
         rest.extend(args[2..].iter().cloned());
         run_tests(TestArgs::parse_from(rest))
+    } else if args.get(1).map(|s| s.as_str()) == Some("list-ops") {
+        list_ops(&args[2..])
     } else {
         let matches = RunArgs::command().name(name).get_matches();
         match RunArgs::from_arg_matches(&matches) {

@@ -1,16 +1,26 @@
 //! What ACME runs, one row per op: static f32 tensors; 2-D matrix products;
 //! Add of equal shapes (no broadcasting); Relu. Each refusal has its code.
 
-use backend::{Reason, Unsupported};
+use backend::{Capability, Reason, Unsupported};
 use ir::{Body, OpId, Value};
 
 type Check = fn(&Body, OpId) -> Result<(), Unsupported>;
 
-const ROWS: &[(&str, Check)] = &[("onnx.MatMul", matmul), ("onnx.Add", same_shapes), ("onnx.Relu", any)];
+/// Each op ACME runs: its check, and its constraints in words (its docs page and test kit read them).
+const ROWS: &[(&str, Check, &str)] = &[
+    ("onnx.MatMul", matmul, "static f32 matrices (2-D by 2-D)"),
+    ("onnx.Add", same_shapes, "static f32 tensors of the same shape (no broadcasting)"),
+    ("onnx.Relu", any, "static f32 tensors"),
+];
+
+/// The table as the framework lists it (`Backend::capabilities`).
+pub fn capabilities() -> Vec<Capability> {
+    ROWS.iter().map(|(op, _, constraints)| Capability { op, constraints }).collect()
+}
 
 pub fn supports(body: &Body, op: OpId) -> Result<(), Unsupported> {
     let name = body.name(op);
-    let (_, check) = ROWS.iter().find(|(n, _)| *n == name.as_str()).ok_or_else(|| Unsupported::new(Reason::NoLowering, format!("ACME has no {}", name.as_str())))?;
+    let (_, check, _) = ROWS.iter().find(|(n, _, _)| *n == name.as_str()).ok_or_else(|| Unsupported::new(Reason::NoLowering, format!("ACME has no {}", name.as_str())))?;
     for &v in body.op(op).operands().iter().chain(body.op(op).results()) {
         f32_shape(body, v)?;
     }

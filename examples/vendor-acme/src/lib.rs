@@ -27,6 +27,9 @@ impl backend::Backend for Acme {
     fn supports(&self, body: &ir::Body, op: ir::OpId) -> Result<(), backend::Unsupported> {
         capability::supports(body, op)
     }
+    fn capabilities(&self) -> Vec<backend::Capability> {
+        capability::capabilities()
+    }
     fn compile(&self, ctx: &ir::Context, body: &ir::Body, _module: ir::OpId, func: ir::OpId) -> Result<Box<dyn backend::Executable>, String> {
         let mut body = body.clone();
         convert::convert_partition(ctx, &mut body, func)?;

@@ -3,7 +3,7 @@
 //! code and message when the answer is no (the report prints them, as Vela
 //! lists its CPU ops); its grouping rules are in `fusion.rs`.
 
-use backend::{Backend, Reason, Unsupported};
+use backend::{Backend, Capability, Reason, Unsupported};
 use ir::{Body, Context, OpId, Value};
 use npu::hw::HwDesc;
 use npu::tensor_ops::ints;
@@ -34,22 +34,37 @@ fn no(reason: Reason, message: impl Into<String>) -> Unsupported {
 
 type Check = fn(&Npu, &Body, OpId) -> Result<(), Unsupported>;
 
-/// One row per op the NPU runs.
-const CAPABILITIES: &[(&str, Check)] = &[
-    ("onnx.Conv", conv),
-    ("onnx.Gemm", gemm),
-    ("onnx.MatMul", matmul),
-    ("onnx.Relu", activation),
-    ("onnx.Clip", clip),
-    ("onnx.Add", binary),
-    ("onnx.Sub", binary),
-    ("onnx.Mul", binary),
-    ("onnx.Max", binary),
-    ("onnx.Min", binary),
-    ("onnx.MaxPool", pool),
-    ("onnx.AveragePool", pool),
-    ("onnx.GlobalAveragePool", global_pool),
-    ("onnx.Flatten", flatten),
+const BINARY: &str = "static f32 tensors; two operands of the same shape (no broadcasting), neither a constant";
+const POOL: &str = "static f32 tensors; batch 1, 2-D; explicit pads (auto_pad NOTSET or VALID) smaller than the window; no ceil_mode, dilation 1, no indices output; an AveragePool counting the padding (count_include_pad) only without pads";
+const FUSED: &str = "fused into the NPU op producing its input (Conv, Gemm, MatMul, Add, Sub, Mul, Max, Min) when it is that op's only user";
+
+/// One row per op the NPU runs: its check and its constraints in words (the
+/// docs page `docs/npu16-ops.md` is generated from them).
+const CAPABILITIES: &[(&str, Check, &str)] = &[
+    ("onnx.Conv", conv, "static f32 tensors; 2-D, batch 1; constant weights and bias; explicit pads (auto_pad NOTSET or VALID) smaller than the kernel; dilation 1; dense or depthwise (one channel per group)"),
+    ("onnx.Gemm", gemm, "static f32 tensors; A 2-D, B constant, C absent or a constant row of N values; transA 0; alpha and beta 1"),
+    ("onnx.MatMul", matmul, "static f32 tensors; B a constant matrix (products of two activations stay on the CPU); A not a vector"),
+    ("onnx.Relu", activation, FUSED),
+    ("onnx.Clip", clip, "constant min and max; fused as Relu is"),
+    ("onnx.Add", binary, BINARY),
+    ("onnx.Sub", binary, BINARY),
+    ("onnx.Mul", binary, BINARY),
+    ("onnx.Max", binary, BINARY),
+    ("onnx.Min", binary, BINARY),
+    ("onnx.MaxPool", pool, POOL),
+    ("onnx.AveragePool", pool, POOL),
+    ("onnx.GlobalAveragePool", global_pool, "static f32 tensors; batch 1, 2-D; the window's partial sums must fit the accumulator (else the partition falls back: compile-failed)"),
+    ("onnx.Flatten", flatten, "[1, C, 1, 1] to [1, C] only (the same bytes in NCHW and NHWC); fused into its producer"),
+];
+
+/// Ops taken only as members of a quantized group (`fusion.rs`, `quant.rs`).
+const GROUPED: &[(&str, &str)] = &[
+    ("onnx.DequantizeLinear", "int8 (QDQ): with the Conv, Gemm, MatMul, Add or MaxPool it feeds: symmetric int8 (zero points 0), activations per tensor, weights per tensor or per channel, a constant int32 bias"),
+    ("onnx.QuantizeLinear", "int8 (QDQ): the output of a quantized Conv, Gemm, MatMul, Add or MaxPool, with a following DequantizeLinear → Relu/Clip → QuantizeLinear folded in"),
+    ("onnx.QLinearConv", "int8, constant weights; the Conv constraints"),
+    ("onnx.QLinearMatMul", "int8, constant B matrix"),
+    ("onnx.ConvInteger", "int8, constant weights; the Conv constraints; with the cast and scale that make it a quantized Conv"),
+    ("onnx.MatMulInteger", "int8, constant B; with the cast and scale that make it a quantized MatMul"),
 ];
 
 impl Backend for Npu {
@@ -65,13 +80,16 @@ impl Backend for Npu {
     }
     fn supports(&self, body: &Body, op: OpId) -> Result<(), Unsupported> {
         let name = body.name(op);
-        let Some((_, check)) = CAPABILITIES.iter().find(|(n, _)| *n == name.as_str()) else {
+        let Some((_, check, _)) = CAPABILITIES.iter().find(|(n, _, _)| *n == name.as_str()) else {
             return Err(no(Reason::NoLowering, format!("no NPU lowering for {}", name.as_str())));
         };
         for &r in body.op(op).results() {
             static_f32(body, r)?;
         }
         check(self, body, op)
+    }
+    fn capabilities(&self) -> Vec<Capability> {
+        CAPABILITIES.iter().map(|(op, _, constraints)| Capability { op, constraints }).chain(GROUPED.iter().map(|(op, constraints)| Capability { op, constraints })).collect()
     }
     fn group(&self, body: &Body, ops: &[OpId], answers: &mut [Result<(), Unsupported>]) -> Vec<usize> {
         super::fusion::group(body, ops, answers)

@@ -56,11 +56,7 @@ pub fn lit_inputs() -> Vec<String> {
 
 /// The ONNX node tests scripts/setup.sh fetches (`ONNX_NODE_TESTS` or `NPU_CACHE` move them).
 pub fn onnx_node_dir() -> PathBuf {
-    if let Ok(d) = std::env::var("ONNX_NODE_TESTS") {
-        return PathBuf::from(d);
-    }
-    let cache = std::env::var("NPU_CACHE").map(PathBuf::from).unwrap_or_else(|_| PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cache/npu"));
-    cache.join("onnx-1.22.0/node")
+    tools::testkit::onnx_node_dir()
 }
 
 /// The names of the node tests (folders holding a model.onnx), sorted.
