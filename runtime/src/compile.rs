@@ -28,18 +28,9 @@ impl std::fmt::Display for TensorSpec {
     }
 }
 
+/// A context with every dialect of the project (`driver::context`).
 pub fn context() -> Context {
-    let ctx = Context::new();
-    func::register(&ctx);
-    arith::register(&ctx);
-    onnx::register(&ctx);
-    tensor::register(&ctx);
-    scf::register(&ctx);
-    memref::register(&ctx);
-    math::register(&ctx);
-    vector::register(&ctx);
-    npu::register(&ctx);
-    ctx
+    driver::context()
 }
 
 #[derive(Clone, Debug, Default)]

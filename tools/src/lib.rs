@@ -1,74 +1,11 @@
-//! The command-line tools as library entry points, so that a vendor's
-//! `acme-opt` and `acme-run` are a few lines (register, then call): `opt_main`
-//! and `run_main`, the registry of every dialect we ship, and the driver that
-//! `*-opt` runs on each input buffer.
+//! The command-line tools that need the CPU code generator, as library entry
+//! points, so that a vendor's `acme-run` is a few lines (register, then call
+//! `run_main`); the backend test kit. The drivers without LLVM (`opt_main`,
+//! the dialect registry) are in the `driver` crate.
 
 mod child;
 pub mod npu_report;
-pub mod opt_driver;
-mod opt_main;
 mod run_main;
 pub mod testkit;
 
-pub use opt_main::{opt_main, OptTool};
 pub use run_main::run_main;
-
-use ir::Context;
-
-/// A context with every dialect of the project registered (the runtime's).
-pub fn default_context(allow_unregistered: bool) -> Context {
-    let mut ctx = runtime::context();
-    ctx.allow_unregistered = allow_unregistered;
-    ctx
-}
-
-/// Writes a tool's output: `-` is standard output; a device or pipe (/dev/null,
-/// a FIFO) is written directly, since renaming over it would replace it; a file
-/// is written beside the target and renamed, so a failure never leaves half a file.
-pub fn write_output(path: &str, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    if path == "-" {
-        std::io::stdout().lock().write_all(bytes)
-    } else if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
-        std::fs::write(path, bytes)
-    } else {
-        let tmp = format!("{}.tmp{}", path, std::process::id());
-        std::fs::write(&tmp, bytes).and_then(|_| std::fs::rename(&tmp, path)).inspect_err(|_| {
-            let _ = std::fs::remove_file(&tmp);
-        })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::os::unix::fs::FileTypeExt;
-
-    /// A pipe or device named as the output stays what it is (renaming over
-    /// /dev/null as root would replace the device with a file; it happened).
-    #[test]
-    fn write_output_writes_into_a_fifo_instead_of_replacing_it() {
-        let dir = std::env::temp_dir().join(format!("npu-write-output-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let fifo = dir.join("out.fifo");
-        let _ = std::fs::remove_file(&fifo);
-        assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
-        let reader_path = fifo.clone();
-        let reader = std::thread::spawn(move || std::fs::read(&reader_path).unwrap());
-        super::write_output(fifo.to_str().unwrap(), b"hello").unwrap();
-        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo(), "the fifo was replaced by a file");
-        assert_eq!(reader.join().unwrap(), b"hello");
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[test]
-    fn write_output_replaces_a_regular_file_whole() {
-        let dir = std::env::temp_dir().join(format!("npu-write-output-file-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let f = dir.join("out.txt");
-        std::fs::write(&f, b"old contents that are longer").unwrap();
-        super::write_output(f.to_str().unwrap(), b"new").unwrap();
-        assert_eq!(std::fs::read(&f).unwrap(), b"new");
-        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "no temporary file is left behind");
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-}

@@ -269,7 +269,7 @@ fn run_npu(a: &RunArgs, model: &[u8], given: HashMap<String, HostTensor>, opts: 
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {}", dir.display(), e))?;
         for p in &c.programs {
             let f = dir.join(format!("{}.s", p.name));
-            crate::write_output(f.to_str().unwrap_or_default(), p.asm.as_bytes()).map_err(|e| format!("{}: {}", f.display(), e))?;
+            driver::write_output(f.to_str().unwrap_or_default(), p.asm.as_bytes()).map_err(|e| format!("{}: {}", f.display(), e))?;
         }
     }
     let inputs: HashMap<String, HostTensor> = given.into_iter().filter(|(k, _)| !c.bound.contains(k)).collect();
@@ -293,11 +293,11 @@ fn run_npu(a: &RunArgs, model: &[u8], given: HashMap<String, HostTensor>, opts: 
     }
     if let Some(p) = &a.report_json {
         let j = crate::npu_report::json(&c, &r, &summary);
-        crate::write_output(p.to_str().unwrap_or_default(), j.as_bytes()).map_err(|e| format!("{}: {}", p.display(), e))?;
+        driver::write_output(p.to_str().unwrap_or_default(), j.as_bytes()).map_err(|e| format!("{}: {}", p.display(), e))?;
     }
     if let Some(p) = &a.trace {
         let t = crate::npu_report::trace(&c, &r);
-        crate::write_output(p.to_str().unwrap_or_default(), t.as_bytes()).map_err(|e| format!("{}: {}", p.display(), e))?;
+        driver::write_output(p.to_str().unwrap_or_default(), t.as_bytes()).map_err(|e| format!("{}: {}", p.display(), e))?;
     }
     Ok(ok)
 }
@@ -309,7 +309,7 @@ fn write_and_compare(a: &RunArgs, outs: &[HostTensor], specs: &[runtime::TensorS
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {}", dir.display(), e))?;
         for (o, spec) in outs.iter().zip(specs) {
             let p = dir.join(format!("{}.npy", spec.name.replace('/', "_")));
-            crate::write_output(p.to_str().unwrap_or_default(), &o.to_npy()?).map_err(|e| format!("{}: {}", p.display(), e))?;
+            driver::write_output(p.to_str().unwrap_or_default(), &o.to_npy()?).map_err(|e| format!("{}: {}", p.display(), e))?;
         }
     }
     let compare_dir = a.compare.clone().or(a.test_data.clone());
@@ -562,14 +562,14 @@ fn run_tests(a: TestArgs) -> Result<bool, String> {
             };
             md.push_str(&format!("| {} | {} | {:.2} |\n", name(*i), what, t));
         }
-        crate::write_output(p.to_str().unwrap_or_default(), md.as_bytes()).map_err(|e| format!("{}: {}", p.display(), e))?;
+        driver::write_output(p.to_str().unwrap_or_default(), md.as_bytes()).map_err(|e| format!("{}: {}", p.display(), e))?;
     }
     if a.update_manifest {
         if let Some(p) = &a.manifest {
             let mut list: Vec<String> = results.iter().filter(|(_, o, _)| *o == Outcome::Pass).map(|(i, ..)| name(*i)).collect();
             list.sort();
             let text = format!("# ONNX node tests that pass on the CPU path (npu-run onnx-tests --update-manifest).\n{}\n", list.join("\n"));
-            crate::write_output(p.to_str().unwrap_or_default(), text.as_bytes()).map_err(|e| format!("{}: {}", p.display(), e))?;
+            driver::write_output(p.to_str().unwrap_or_default(), text.as_bytes()).map_err(|e| format!("{}: {}", p.display(), e))?;
         }
         if let Some(p) = &a.known_failures {
             let mut text = String::from("# ONNX node tests the CPU path does not pass yet, and why (npu-run onnx-tests --update-manifest --known-failures).\n");
@@ -583,7 +583,7 @@ fn run_tests(a: TestArgs) -> Result<bool, String> {
                 let why = why.replace(&format!("{}/", a.dir.display()), "");
                 text.push_str(&format!("{}: {}\n", name(*i), why.chars().take(300).collect::<String>()));
             }
-            crate::write_output(p.to_str().unwrap_or_default(), text.as_bytes()).map_err(|e| format!("{}: {}", p.display(), e))?;
+            driver::write_output(p.to_str().unwrap_or_default(), text.as_bytes()).map_err(|e| format!("{}: {}", p.display(), e))?;
         }
     } else if !newly.is_empty() && a.manifest.is_some() {
         println!("{} test(s) pass that the manifest does not list (add them with --update-manifest): {}", newly.len(), newly.join(", "));

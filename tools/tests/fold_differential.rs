@@ -50,7 +50,7 @@ fn gen_function(r: &mut Rng, i: usize) -> String {
 
 /// The returned constants of every function, as printed attribute text.
 fn returned_constants(text: &str) -> Vec<(String, Vec<String>)> {
-    let ctx = tools::default_context(false);
+    let ctx = driver::default_context(false);
     let m = ir::parser::parse_module(&ctx, text, "out.mlir", 1).unwrap_or_else(|d| panic!("{}\n{}", d.message, text));
     let b = &m.body;
     let top = b.entry_block(m.module).unwrap();

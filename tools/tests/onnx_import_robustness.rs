@@ -12,7 +12,7 @@ fn mutated_models_never_panic() {
     let mut models: Vec<Vec<u8>> = common::onnx_node_tests().iter().filter_map(|n| std::fs::read(dir.join(n).join("model.onnx")).ok()).collect();
     models.sort_by_key(|m| m.len());
     assert!(models.len() > 1700);
-    let ctx = tools::default_context(false);
+    let ctx = driver::default_context(false);
     let mut r = Rng(0x1234_5678);
     let mut rnd = |n: usize| r.below(n);
     let (mut ok, mut refused) = (0, 0);
@@ -112,7 +112,7 @@ g (float[N, 4] X, bool[] c) => (float[N, 2] Y, float[2] Z)
 "#;
 
 fn mutate_text(good: &str, seed: u64, cases: usize) {
-    let ctx = tools::default_context(false);
+    let ctx = driver::default_context(false);
     let import = |src: &str| onnx::text::parse_model(src).map(|m| onnx::import::import_proto(&ctx, &m, &Default::default()).is_ok());
     assert_eq!(import(good).ok(), Some(true), "the unmutated model must import");
     let pieces = ["<", ">", "(", ")", "{", "}", "[", "]", ",", "=", "=>", ":", "\"", "-1", "1e400", "float", "?", "@x", "@alpha", "local.", "seq(", "#"];
@@ -156,7 +156,7 @@ fn mutate_text(good: &str, seed: u64, cases: usize) {
 #[test]
 fn fuzzer_findings_are_refused_cheaply() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../test/onnx/fuzz");
-    let ctx = tools::default_context(false);
+    let ctx = driver::default_context(false);
     let bytes = std::fs::read(dir.join("oom-huge-dims.onnx")).unwrap();
     let err = onnx::import::import_model(&ctx, &bytes, &Default::default()).err().expect("must be refused");
     assert!(err[0].message.contains("has 0 data elements but its shape") && err[0].message.contains("needs 3828000000"), "{}", err[0].message);

@@ -36,7 +36,7 @@ fn outcome(ctx: &ir::Context, dir: &std::path::Path) -> String {
 fn node_tests_import_as_the_manifest_says() {
     let dir = data_dir();
     let names = onnx_node_tests();
-    let ctx = tools::default_context(false);
+    let ctx = driver::default_context(false);
     let results: BTreeMap<String, String> = names.iter().map(|n| (n.clone(), outcome(&ctx, &dir.join(n)))).collect();
     let manifest_path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../test/onnx/node-import.manifest");
     let render = |r: &BTreeMap<String, String>| -> String {
@@ -168,7 +168,7 @@ fn shape_inference_with_shape_inputs_bound_gives_the_declared_output_types() {
 fn inference_against_manifest(bind: Bind, manifest: &str) {
     let dir = data_dir();
     let names = onnx_node_tests();
-    let ctx = tools::default_context(false);
+    let ctx = driver::default_context(false);
     let reg = passes::registry();
     let results: BTreeMap<String, String> = names.iter().map(|n| (n.clone(), inference_outcome(&ctx, &reg, &dir.join(n), bind))).collect();
     let imported = results.values().filter(|o| !o.starts_with("import:")).count();

@@ -18,7 +18,7 @@ fn core_passes_keep_every_valid_input_valid() {
         "builtin.module(canonicalize{top-down=false})",
         "builtin.module(inline,symbol-dce,sccp,canonicalize,cse,dce)",
     ];
-    let ctx = tools::default_context(true);
+    let ctx = driver::default_context(true);
     let mut runs = 0;
     for (i, src) in common::lit_inputs().iter().enumerate() {
         let Ok(m) = ir::parser::parse_module(&ctx, src, "in.mlir", 1) else { continue };

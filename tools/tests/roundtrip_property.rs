@@ -76,7 +76,7 @@ fn gen_module(r: &mut Rng) -> String {
 }
 
 fn print(src: &str, generic: bool) -> Result<String, String> {
-    let ctx = tools::default_context(true);
+    let ctx = driver::default_context(true);
     let m = ir::parser::parse_module(&ctx, src, "gen.mlir", 1).map_err(|d| format!("{}: {}", d.loc, d.message))?;
     ir::verifier::verify(&ctx, &m.body, m.module).map_err(|e| e[0].message.clone())?;
     Ok(ir::printer::print_op(&ctx, &m.body, m.module, ir::printer::PrintOptions { generic, debug_info: false }))
@@ -85,7 +85,7 @@ fn print(src: &str, generic: bool) -> Result<String, String> {
 /// parse(print(parse(src))) is structurally parse(src), locations included
 /// (printed with debug info) or not (without).
 fn assert_round_trip(src: &str, generic: bool, debug_info: bool) -> Result<(), String> {
-    let ctx = tools::default_context(true);
+    let ctx = driver::default_context(true);
     let a = ir::parser::parse_module(&ctx, src, "gen.mlir", 1).map_err(|d| d.message.clone())?;
     let text = ir::printer::print_op(&ctx, &a.body, a.module, ir::printer::PrintOptions { generic, debug_info });
     let b = ir::parser::parse_module(&ctx, &text, "gen.mlir", 1).map_err(|d| format!("reparse: {}\n{}", d.message, text))?;
@@ -104,7 +104,7 @@ fn parse_of_print_is_the_same_module() {
         }
     }
     for (i, seed) in seeds().iter().enumerate() {
-        let ctx = tools::default_context(true);
+        let ctx = driver::default_context(true);
         let valid = ir::parser::parse_module(&ctx, seed, "seed.mlir", 1).is_ok_and(|m| ir::verifier::verify(&ctx, &m.body, m.module).is_ok());
         if valid {
             for generic in [false, true] {
@@ -179,8 +179,8 @@ fn mutate(r: &mut Rng, s: &str) -> String {
 fn mutated_inputs_never_panic() {
     let seeds = seeds();
     let mut r = Rng(0xDEADBEEF);
-    let ctx_strict = tools::default_context(false);
-    let ctx_loose = tools::default_context(true);
+    let ctx_strict = driver::default_context(false);
+    let ctx_loose = driver::default_context(true);
     let mut parsed_ok = 0;
     let total = 6000;
     for case in 0..total {

@@ -47,7 +47,7 @@ pub fn register() {
 
 /// A context with the framework's dialects and ACME's.
 pub fn context(allow_unregistered: bool) -> ir::Context {
-    let ctx = tools::default_context(allow_unregistered);
+    let ctx = driver::default_context(allow_unregistered);
     dialect::register(&ctx);
     ctx
 }

@@ -117,3 +117,12 @@ fn acme_programs_are_cached_and_load_again() {
     w.usizes(&[4]).usize(1).usizes(&[0]).u64(0).u64(1).str("relu").u64(3).usize(0).usize(7);
     assert!(acme::executor::Program::load(&w.0).is_err());
 }
+
+/// `acme-opt` is built on the `driver` crate and links no LLVM or MLIR;
+/// `acme-run` (the CPU path's JIT) does, so the check can fail.
+#[test]
+fn acme_opt_links_no_llvm() {
+    let holds = |exe: &str| std::fs::read(exe).unwrap().windows(25).any(|w| w == b"mlirExecutionEngineCreate");
+    assert!(holds(env!("CARGO_BIN_EXE_acme-run")));
+    assert!(!holds(env!("CARGO_BIN_EXE_acme-opt")), "acme-opt links MLIR's execution engine");
+}

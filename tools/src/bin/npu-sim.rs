@@ -93,7 +93,7 @@ fn hardware(h: &HwArgs) -> Result<HwConfig, String> {
 }
 
 fn write_file(path: &str, bytes: &[u8]) -> Result<(), String> {
-    tools::write_output(path, bytes).map_err(|e| format!("could not write '{}': {}", path, e))
+    driver::write_output(path, bytes).map_err(|e| format!("could not write '{}': {}", path, e))
 }
 
 /// Generated input contents (`iota`, `fill:V`, `random:SEED`), or `None` for a file name.

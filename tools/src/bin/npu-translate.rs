@@ -84,7 +84,7 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     if args.mlir_to_npu {
-        let ctx = tools::default_context(false);
+        let ctx = driver::default_context(false);
         let (mut parsed, _, _) = match parse_input(&args, &ctx, "translating") {
             Ok(x) => x,
             Err(code) => return code,
@@ -104,7 +104,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let ctx = tools::default_context(false);
+    let ctx = driver::default_context(false);
     let mut dims = std::collections::HashMap::new();
     for d in &args.dims {
         match d.split_once('=').map(|(n, v)| (n, v.parse::<i64>())) {
@@ -184,7 +184,7 @@ fn main() -> ExitCode {
 
 /// IR text → the CPU pipeline → what `--emit` asks for (LLVM IR by default).
 fn from_ir(args: &Args) -> ExitCode {
-    let ctx = tools::default_context(false);
+    let ctx = driver::default_context(false);
     let (mut parsed, _, _) = match parse_input(args, &ctx, "compiling") {
         Ok(x) => x,
         Err(code) => return code,
@@ -342,7 +342,7 @@ fn parse_input(args: &Args, ctx: &ir::Context, doing: &str) -> Result<(ir::parse
 
 /// IR text (a file or `-` for standard input) → verified module → ModelProto bytes, written only on success.
 fn export(args: &Args) -> ExitCode {
-    let ctx = tools::default_context(false);
+    let ctx = driver::default_context(false);
     let (parsed, sm, file) = match parse_input(args, &ctx, "exporting") {
         Ok(x) => x,
         Err(code) => return code,
@@ -354,9 +354,9 @@ fn export(args: &Args) -> ExitCode {
     write(&args.output, &bytes)
 }
 
-/// Writes the output (see `tools::write_output`); a closed pipe is not an error.
+/// Writes the output (see `driver::write_output`); a closed pipe is not an error.
 fn write(path: &str, bytes: &[u8]) -> ExitCode {
-    match tools::write_output(path, bytes) {
+    match driver::write_output(path, bytes) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             eprintln!("npu-translate: error: could not write '{}': {}", path, e);
             ExitCode::FAILURE

@@ -2,5 +2,5 @@
 
 fn main() -> std::process::ExitCode {
     acme::register();
-    tools::opt_main(tools::OptTool { name: "acme-opt", context: Box::new(acme::context), registry: acme::passes() })
+    driver::opt_main(driver::OptTool { name: "acme-opt", context: Box::new(acme::context), registry: acme::passes() })
 }
