@@ -15,6 +15,14 @@ pub fn markdown(b: &dyn Backend) -> String {
     for r in rows {
         out.push_str(&format!("| `{}` | {} |\n", r.op, r.constraints.replace('|', "\\|")));
     }
+    let keys = b.hw_keys();
+    if !keys.is_empty() {
+        out.push_str(&format!("\n## Hardware description\n\nSet with `--set {}.KEY=VALUE`; carried on the module as `{}`.\n\n| key | default | range | what |\n|---|---|---|---|\n", b.name(), crate::hw::attr_name(b.name())));
+        for k in keys {
+            let range = k.range.map(|(lo, hi)| format!("{} to {}", lo, hi)).unwrap_or_default();
+            out.push_str(&format!("| `{}` | {} | {} | {} |\n", k.name, k.default, range, k.doc));
+        }
+    }
     out
 }
 

@@ -124,6 +124,15 @@ pub trait Backend: Send + Sync {
         API_VERSION
     }
 
+    /// The keys of the backend's hardware description (`--set NAME.key=value`),
+    /// each with its type, default, range and docs. The framework checks the
+    /// values and puts them on the module (`backend.hw.<name>`) before
+    /// [`Backend::prepare`]; read them with `crate::hw::HwDesc::of_module`.
+    /// Default: none.
+    fn hw_keys(&self) -> Vec<crate::hw::HwKey> {
+        vec![]
+    }
+
     /// Called once per module before any question: a backend may record its
     /// hardware description on the module (as `npu16` does with `npu.hw`).
     fn prepare(&self, _ctx: &Context, _body: &mut Body, _module: OpId) -> Result<(), String> {

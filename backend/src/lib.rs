@@ -7,6 +7,7 @@
 pub mod capability;
 pub mod codec;
 mod executable;
+pub mod hw;
 mod interface;
 pub mod partition;
 pub mod placement;

@@ -71,6 +71,12 @@ impl Pass for Partition {
         let body = &mut *cx.body;
         let backends = crate::registry::resolve(&self.targets)?;
         for b in &backends {
+            let keys = b.hw_keys();
+            if !keys.is_empty() {
+                // Checked, and completed with the defaults, where every later question reads it.
+                let desc = crate::hw::HwDesc::of_module(body, module, b.name(), &keys)?;
+                body.op_mut(module).attributes.set(ctx.ident(&crate::hw::attr_name(b.name())), desc.to_attr(ctx));
+            }
             b.prepare(ctx, body, module).map_err(|e| format!("backend '{}': {}", b.name(), e))?;
         }
         let rules = if self.placement.is_empty() { vec![] } else { crate::placement::read(&self.placement)? };

@@ -189,7 +189,7 @@ fn key(kind: &str, model: &[u8], path: Option<&Path>, given: &HashMap<String, Ho
     }
     let mut dims: Vec<_> = opts.dims.iter().collect();
     dims.sort();
-    k.str(&format!("opt={} profile={} dims={:?} bind={:?}", opts.opt_level, opts.profile, dims, opts.bind));
+    k.str(&format!("opt={} profile={} dims={:?} bind={:?} set={:?}", opts.opt_level, opts.profile, dims, opts.bind, opts.backend_settings));
     k.str(&format!("{:?}", hw));
     for b in if targets.is_empty() { vec![] } else { backend::resolve(targets)? } {
         k.str(b.name()).str(&format!("api {}", b.api_version())).str(&b.version());

@@ -51,6 +51,10 @@ pub struct CompileOptions {
     /// Where compiled models are kept between runs (`npu-run --cache-dir`);
     /// both paths read and write it (`crate::cached_compile`).
     pub cache_dir: Option<std::path::PathBuf>,
+    /// Hardware-description overrides of the backends of a list other than
+    /// npu16 (`--set acme.array=64`): `BACKEND.KEY=VALUE`, checked against the
+    /// backend's keys (`backend::hw`).
+    pub backend_settings: Vec<String>,
     /// Compile even when the cache holds the model, and store the result
     /// (a cached compile has no host reference for `--check-reference`).
     pub recompile: bool,

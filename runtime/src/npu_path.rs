@@ -240,6 +240,26 @@ fn lower_npu16(ctx: &Context, body: &mut Body, module: OpId) -> Result<(Body, Bo
     lower(body)
 }
 
+/// Puts each `BACKEND.KEY=VALUE` of `settings` into that backend's hardware
+/// description on the module (`backend.hw.<name>`), checked against its keys.
+fn apply_backend_settings(ctx: &Context, body: &mut Body, module: OpId, targets: &[String], settings: &[String]) -> Result<(), String> {
+    for s in settings {
+        let (name, rest) = s.split_once('.').ok_or_else(|| format!("--set {}: expected BACKEND.KEY=VALUE", s))?;
+        if !targets.iter().any(|t| t == name) {
+            return Err(format!("--set {}: backend '{}' is not in the target list ({})", s, name, targets.join(",")));
+        }
+        let b = backend::resolve(&[name.to_string()])?.remove(0);
+        let keys = b.hw_keys();
+        if keys.is_empty() {
+            return Err(format!("--set {}: backend '{}' has no hardware description keys", s, name));
+        }
+        let mut desc = backend::hw::HwDesc::of_module(body, module, name, &keys)?;
+        desc.set(&keys, rest).map_err(|e| format!("--set {}: {}", s, e))?;
+        body.op_mut(module).attributes.set(ctx.ident(&backend::hw::attr_name(name)), desc.to_attr(ctx));
+    }
+    Ok(())
+}
+
 /// Hands partition `f` to the CPU after backend `name` failed to compile it with `error`.
 fn compile_failed(ctx: &Context, body: &mut Body, f: OpId, name: &str, error: &str) {
     let why = backend::Unsupported::new(backend::Reason::CompileFailed, format!("{} could not compile its partition: {}", name, bare_message(error)));
@@ -307,6 +327,7 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
     if placement.is_some_and(|p| p.contains(|c: char| c.is_whitespace() || "{}".contains(c))) {
         return Err(format!("placement file '{}': a path without spaces or braces, please", placement.unwrap_or("")));
     }
+    apply_backend_settings(&ctx, &mut imp.body, imp.module, targets, &opts.backend_settings)?;
     let placement = placement.map(|p| format!(" placement={}", p)).unwrap_or_default();
     compile::run(&ctx, &mut imp.body, imp.module, &format!("builtin.module(npu-partition{{targets={}{}}})", targets.join(","), placement))?;
     let executables = compile_other_backends(&ctx, &mut imp.body, imp.module, targets)?;

@@ -31,7 +31,7 @@ struct RunArgs {
     /// With --target npu: the hardware, a built-in name (`npu16`) or a TOML file.
     #[arg(long, default_value = "npu16")]
     hw: String,
-    /// With --target npu: override a hardware key, `section.key=value` (repeatable).
+    /// Override a hardware key: npu16's `section.key=value`, another backend's `BACKEND.key=value` (repeatable).
     #[arg(long = "set")]
     sets: Vec<String>,
     /// With --target npu: write the whole-model figures as JSON.
@@ -183,7 +183,7 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
         }
     }
     // A compile from the cache has no host reference to check against.
-    let opts = CompileOptions { opt_level: a.opt, dims, weights_as_arguments: true, profile: a.profile, bind, cache_dir: a.cache_dir.clone(), recompile: a.check_reference };
+    let opts = CompileOptions { opt_level: a.opt, dims, weights_as_arguments: true, profile: a.profile, bind, cache_dir: a.cache_dir.clone(), recompile: a.check_reference, backend_settings: vec![] };
     // Inputs not given: random, after a first look at the declared shapes.
     if given.len() < names.len() {
         // The declared inputs only: no lowering before the real compile.
@@ -259,9 +259,19 @@ fn run_npu(a: &RunArgs, model: &[u8], given: HashMap<String, HostTensor>, opts: 
             npu_sim::HwConfig::from_toml(&text).map_err(|e| format!("--hw {}: {}", a.hw, e))?
         }
     };
+    // `--set BACKEND.KEY=V` for another backend of the list goes to its description;
+    // the rest (`section.key=V`, or `npu16.section.key=V`) to npu16's.
+    let mut backend_settings = vec![];
     for s in &a.sets {
-        hw.set(s).map_err(|e| format!("--set {}: {}", s, e))?;
+        let first = s.split(['.', '=']).next().unwrap_or("");
+        if first != passes::npu::target::NAME && backend::registered().iter().any(|n| n == first) {
+            backend_settings.push(s.clone());
+            continue;
+        }
+        let own = s.strip_prefix("npu16.").unwrap_or(s);
+        hw.set(own).map_err(|e| format!("--set {}: {}", s, e))?;
     }
+    let opts = &CompileOptions { backend_settings, ..opts.clone() };
     hw.validate().map_err(|e| format!("hardware description: {}", e))?;
     let c = runtime::npu_path::compile_npu(model, Some(&a.model), &given, opts, &hw, targets, a.placement.as_deref().and_then(|p| p.to_str()))?;
     cache_warnings(&c.cache);

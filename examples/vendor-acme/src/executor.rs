@@ -1,9 +1,9 @@
 //! ACME's executor: a converted partition becomes a list of array and vector
 //! steps over numbered buffers, run on a model of the hardware that computes
-//! in f32 and counts cycles (a 32x32 weight-stationary array: K cycles per
-//! 32x32 output tile plus the fill; the vector unit does 32 lanes a cycle).
+//! in f32 and counts cycles (an A x A weight-stationary array: K cycles per
+//! A x A output tile plus the fill; the vector unit does its lanes a cycle;
+//! A and the lanes from the hardware description, 32 by default).
 
-use crate::ARRAY;
 use backend::codec::{Reader, Writer};
 use backend::{Counters, Executable, LayerRow};
 use ir::{Body, OpId, Value};
@@ -15,8 +15,16 @@ enum Step {
     Relu { x: usize, out: usize },
 }
 
+/// The sizes the cycle counts read (from the hardware description).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Machine {
+    pub array: u64,
+    pub lanes: u64,
+}
+
 /// One compiled partition.
 pub struct Program {
+    machine: Machine,
     steps: Vec<(String, Step)>,
     /// Buffer sizes in elements; the first `inputs` buffers are the arguments.
     sizes: Vec<usize>,
@@ -27,7 +35,7 @@ pub struct Program {
 
 impl Program {
     /// Reads the acme ops of partition `f` (after `convert_partition`).
-    pub fn build(body: &Body, f: OpId) -> Result<Program, String> {
+    pub fn build(body: &Body, f: OpId, machine: Machine) -> Result<Program, String> {
         let entry = body.entry_block(f).ok_or("a partition without a body")?;
         let mut buf: HashMap<Value, usize> = HashMap::new();
         let mut sizes = vec![];
@@ -67,7 +75,7 @@ impl Program {
             };
             steps.push((o.loc.node_name().unwrap_or_else(|| name.as_str().to_string()), step));
         }
-        Ok(Program { steps, sizes, constants, inputs, outputs })
+        Ok(Program { machine, steps, sizes, constants, inputs, outputs })
     }
 }
 
@@ -82,6 +90,10 @@ impl Program {
     /// guards against a saved form from another ACME build).
     pub fn load(bytes: &[u8]) -> Result<Program, String> {
         let mut r = Reader::new(bytes);
+        let machine = Machine { array: r.u64()?, lanes: r.u64()? };
+        if machine.array == 0 || machine.lanes == 0 {
+            return Err("a saved ACME program for an array or vector unit of size 0".into());
+        }
         let sizes = r.usizes()?;
         let inputs = r.usize()?;
         let outputs = r.usizes()?;
@@ -113,7 +125,7 @@ impl Program {
         if !fits || !consts_fit || inputs > sizes.len() || outputs.iter().any(|k| *k >= sizes.len()) {
             return Err("a saved ACME program whose steps do not fit its buffers".into());
         }
-        Ok(Program { steps, sizes, constants, inputs, outputs })
+        Ok(Program { machine, steps, sizes, constants, inputs, outputs })
     }
 }
 
@@ -124,7 +136,7 @@ fn f32s(b: &[u8]) -> Vec<f32> {
 impl Executable for Program {
     fn save(&self) -> Option<Vec<u8>> {
         let mut w = Writer::default();
-        w.usizes(&self.sizes).usize(self.inputs).usizes(&self.outputs);
+        w.u64(self.machine.array).u64(self.machine.lanes).usizes(&self.sizes).usize(self.inputs).usizes(&self.outputs);
         w.u64(self.constants.len() as u64);
         for (k, v) in &self.constants {
             w.usize(*k).bytes(&v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
@@ -169,16 +181,17 @@ impl Executable for Program {
                             }
                         }
                     }
-                    let tiles = (m as u64).div_ceil(ARRAY) * (n as u64).div_ceil(ARRAY);
-                    (tiles * k as u64 + ARRAY, (m * k * n) as u64, 4 * (m * k + k * n + m * n) as u64, out, y)
+                    let a = self.machine.array;
+                    let tiles = (m as u64).div_ceil(a) * (n as u64).div_ceil(a);
+                    (tiles * k as u64 + a, (m * k * n) as u64, 4 * (m * k + k * n + m * n) as u64, out, y)
                 }
                 Step::Add { a, b, out } => {
                     let y: Vec<f32> = mem[a].iter().zip(&mem[b]).map(|(p, q)| p + q).collect();
-                    ((y.len() as u64).div_ceil(ARRAY), 0, 12 * y.len() as u64, out, y)
+                    ((y.len() as u64).div_ceil(self.machine.lanes), 0, 12 * y.len() as u64, out, y)
                 }
                 Step::Relu { x, out } => {
                     let y: Vec<f32> = mem[x].iter().map(|v| v.max(0.0)).collect();
-                    ((y.len() as u64).div_ceil(ARRAY), 0, 8 * y.len() as u64, out, y)
+                    ((y.len() as u64).div_ceil(self.machine.lanes), 0, 8 * y.len() as u64, out, y)
                 }
             };
             mem[out] = value;

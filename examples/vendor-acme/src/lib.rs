@@ -14,8 +14,15 @@ use std::sync::Arc;
 /// The backend's name in `--target acme,cpu` and on its partitions.
 pub const NAME: &str = "acme";
 
-/// The side of the ACME MAC array.
-pub const ARRAY: u64 = 32;
+/// ACME's hardware description (`--set acme.array=64`): the MAC array's side
+/// and the vector unit's lanes, which the executor's cycle counts read.
+pub fn hw_keys() -> Vec<backend::hw::HwKey> {
+    use backend::hw::{HwKey, HwValue};
+    vec![
+        HwKey { name: "array", default: HwValue::Int(32), range: Some((1.0, 1024.0)), doc: "the MAC array's side (rows = columns)" },
+        HwKey { name: "lanes", default: HwValue::Int(32), range: Some((1.0, 4096.0)), doc: "the vector unit's lanes (elements a cycle)" },
+    ]
+}
 
 /// The backend object the framework asks.
 pub struct Acme;
@@ -30,10 +37,14 @@ impl backend::Backend for Acme {
     fn capabilities(&self) -> Vec<backend::Capability> {
         capability::capabilities()
     }
-    fn compile(&self, ctx: &ir::Context, body: &ir::Body, _module: ir::OpId, func: ir::OpId) -> Result<Box<dyn backend::Executable>, String> {
+    fn hw_keys(&self) -> Vec<backend::hw::HwKey> {
+        hw_keys()
+    }
+    fn compile(&self, ctx: &ir::Context, body: &ir::Body, module: ir::OpId, func: ir::OpId) -> Result<Box<dyn backend::Executable>, String> {
+        let hw = backend::hw::HwDesc::of_module(body, module, NAME, &hw_keys())?;
         let mut body = body.clone();
         convert::convert_partition(ctx, &mut body, func)?;
-        Ok(Box::new(executor::Program::build(&body, func)?))
+        Ok(Box::new(executor::Program::build(&body, func, executor::Machine { array: hw.int("array")? as u64, lanes: hw.int("lanes")? as u64 })?))
     }
     fn load(&self, bytes: &[u8]) -> Result<Box<dyn backend::Executable>, String> {
         Ok(Box::new(executor::Program::load(bytes)?))

@@ -114,7 +114,7 @@ fn acme_programs_are_cached_and_load_again() {
     assert_eq!(std::fs::read(d.join("out0/y.npy")).unwrap(), std::fs::read(d.join("out1/y.npy")).unwrap());
     // A saved program that does not fit its buffers is refused, not run.
     let mut w = backend::codec::Writer::default();
-    w.usizes(&[4]).usize(1).usizes(&[0]).u64(0).u64(1).str("relu").u64(3).usize(0).usize(7);
+    w.u64(32).u64(32).usizes(&[4]).usize(1).usizes(&[0]).u64(0).u64(1).str("relu").u64(3).usize(0).usize(7);
     assert!(acme::executor::Program::load(&w.0).is_err());
 }
 
@@ -125,4 +125,52 @@ fn acme_opt_links_no_llvm() {
     let holds = |exe: &str| std::fs::read(exe).unwrap().windows(25).any(|w| w == b"mlirExecutionEngineCreate");
     assert!(holds(env!("CARGO_BIN_EXE_acme-run")));
     assert!(!holds(env!("CARGO_BIN_EXE_acme-opt")), "acme-opt links MLIR's execution engine");
+}
+
+/// ACME's hardware description: `--set acme.array=64` reaches the executor's
+/// cycle counts through the module (`backend.hw.acme`); unknown keys, wrong
+/// types and values out of range are errors naming the key; `list-ops` shows the keys.
+#[test]
+fn the_hardware_description_is_acmes_own_and_checked() {
+    let d = scratch("hw");
+    let model = d.join("mlp.onnx");
+    assert!(run("python3", &[inputs().join("mlp.py").to_str().unwrap(), model.to_str().unwrap()]).status.success());
+    let exe = env!("CARGO_BIN_EXE_acme-run");
+    let m = model.to_str().unwrap();
+    let row = |args: &[&str]| {
+        let o = run(exe, &[&[m, "--target", "acme,cpu", "--seed", "1"], args].concat());
+        assert!(o.status.success(), "{}", text(&o));
+        text(&o).lines().find(|l| l.split_whitespace().next() == Some("matmul")).map(|l| l.split_whitespace().collect::<Vec<_>>().join(" ")).unwrap_or_default()
+    };
+    // 4x64 by 64x48: with a 32-wide array two tiles of 64 cycles and the fill (160);
+    // with a 64-wide one, one tile and a longer fill (128).
+    assert_eq!(row(&[]), "matmul 160 12288 14080");
+    assert_eq!(row(&["--set", "acme.array=64"]), "matmul 128 12288 14080");
+    for (set, says) in [
+        ("acme.nope=1", "backend 'acme' has no hardware key 'nope'; its keys: array, lanes"),
+        ("acme.array=0", "acme.array = 0: out of range [1, 1024]"),
+        ("acme.array=wide", "acme.array = wide: expected an integer"),
+    ] {
+        let o = run(exe, &[m, "--target", "acme,cpu", "--set", set]);
+        assert!(!o.status.success() && text(&o).contains(says), "--set {}: {}", set, text(&o));
+    }
+    let o = run(exe, &["list-ops", "acme"]);
+    assert!(text(&o).contains("| `array` | 32 | 1 to 1024 | the MAC array's side (rows = columns) |"), "{}", text(&o));
+}
+
+/// In `acme-opt` the description is the module's attribute: the partitioner
+/// completes it with the defaults, and refuses a key ACME does not have.
+#[test]
+fn acme_opt_checks_the_description_on_the_module() {
+    let d = scratch("hw-opt");
+    let exe = env!("CARGO_BIN_EXE_acme-opt");
+    let body = std::fs::read_to_string(inputs().join("partitioned.mlir")).unwrap();
+    let pipeline = "--pass-pipeline=builtin.module(npu-partition{targets=acme,cpu})";
+    let (good, bad) = (d.join("good.mlir"), d.join("bad.mlir"));
+    std::fs::write(&good, format!("module attributes {{backend.hw.acme = {{array = 64 : i64}}}} {{\n{}}}\n", body)).unwrap();
+    std::fs::write(&bad, format!("module attributes {{backend.hw.acme = {{rows = 64 : i64}}}} {{\n{}}}\n", body)).unwrap();
+    let o = run(exe, &[good.to_str().unwrap(), pipeline]);
+    assert!(o.status.success() && text(&o).contains("backend.hw.acme = {array = 64 : i64, lanes = 32 : i64}"), "{}", text(&o));
+    let o = run(exe, &[bad.to_str().unwrap(), pipeline]);
+    assert!(!o.status.success() && text(&o).contains("backend 'acme' has no hardware key 'rows'; its keys: array, lanes"), "{}", text(&o));
 }
