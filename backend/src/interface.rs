@@ -159,9 +159,11 @@ pub trait Backend: Send + Sync {
 
     /// Compiles one of its partitions (`func`, a function of `onnx` ops
     /// labelled with this backend, in the partitioned `module`) into something
-    /// that runs. An error hands the partition to the CPU with the message as
-    /// its reason (code `compile-failed`), so a backend may refuse here what it
-    /// learns only while compiling (a tile that does not fit). Default: no executor.
+    /// that runs. An error hands the partition's ops to the next backend of
+    /// the list (the CPU last) with the message as their reason (code
+    /// `compile-failed`; `partition::REFUSED_ATTR` marks them and the model is
+    /// partitioned again), so a backend may refuse here what it learns only
+    /// while compiling (a tile that does not fit). Default: no executor.
     fn compile(&self, _ctx: &Context, _body: &Body, _module: OpId, _func: OpId) -> Result<Box<dyn crate::Executable>, String> {
         Err(format!("backend '{}' has no executor", self.name()))
     }

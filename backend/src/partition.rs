@@ -25,6 +25,12 @@ pub const PARTITION_ATTR: &str = "backend.partition";
 /// On an op the first backend refused: its reason code and message.
 pub const REASON_CODE_ATTR: &str = "backend.reason_code";
 pub const REASON_ATTR: &str = "backend.reason";
+/// On an op: `{backend = "message"}` for each backend that took it and then
+/// could not compile its partition; the partitioner asks those no more.
+pub const REFUSED_ATTR: &str = "backend.compile_failed";
+/// On an op before partitioning: a number that follows it into its partition,
+/// so a partition's failure can be charged to the ops it came from.
+pub const OP_ID_ATTR: &str = "backend.op";
 
 pub struct Partition {
     /// The backends in order of preference (empty: every registered one); the CPU is always last.
@@ -196,6 +202,47 @@ pub fn fall_back_to_cpu(ctx: &Context, body: &mut Body, f: OpId, why: &Unsupport
     }
 }
 
+/// Numbers every op of the module's graph functions (`backend.op`), before partitioning.
+pub fn number_ops(ctx: &Context, body: &mut Body, module: OpId) {
+    let mut next = 0i64;
+    for f in graph_functions(body, module) {
+        let Some(entry) = body.entry_block(f) else { continue };
+        for op in body.block_ops(entry).collect::<Vec<_>>() {
+            body.op_mut(op).attributes.set(ctx.ident(OP_ID_ATTR), Attribute::integer(next as i128, ctx.i64()));
+            next += 1;
+        }
+    }
+}
+
+/// The numbers (`backend.op`) of the ops of partition `f` (constants excluded).
+pub fn op_numbers(body: &Body, f: OpId) -> Vec<i64> {
+    let Some(entry) = body.entry_block(f) else { return vec![] };
+    body.block_ops(entry).filter(|o| body.name(*o).as_str() != "onnx.Constant").filter_map(|o| body.op(o).attr(OP_ID_ATTR).and_then(|a| a.as_int()).map(|i| i as i64)).collect()
+}
+
+/// Records on the ops numbered `ids` (of an unpartitioned module) that
+/// `backend` could not compile them, so that partitioning again gives them
+/// to the next backend of the list. Returns how many ops were not marked for
+/// `backend` before.
+pub fn refuse(ctx: &Context, body: &mut Body, module: OpId, ids: &[i64], backend: &str, message: &str) -> usize {
+    let mut marked = 0;
+    for f in graph_functions(body, module) {
+        let Some(entry) = body.entry_block(f) else { continue };
+        for op in body.block_ops(entry).collect::<Vec<_>>() {
+            if !body.op(op).attr(OP_ID_ATTR).and_then(|a| a.as_int()).is_some_and(|i| ids.contains(&(i as i64))) {
+                continue;
+            }
+            let mut d = body.op(op).attr(REFUSED_ATTR).and_then(|a| a.as_dict()).cloned().unwrap_or_default();
+            if d.get(backend).is_none() {
+                marked += 1;
+            }
+            d.set(ctx.ident(backend), Attribute::string(message));
+            body.op_mut(op).attributes.set(ctx.ident(REFUSED_ATTR), Attribute::new(ir::attributes::AttrData::Dict(d)));
+        }
+    }
+    marked
+}
+
 /// Every op of the partition functions of a partitioned module, with its backend and reason.
 pub fn placements(body: &Body, module: OpId) -> Vec<Placement> {
     let mut out = vec![];
@@ -293,6 +340,12 @@ fn place(body: &Body, work: &[OpId], backends: &[Arc<dyn Backend>], forced: &[Op
     let mut why: Vec<Vec<(String, Unsupported)>> = vec![vec![]; n];
     for (bi, b) in backends.iter().enumerate() {
         let mut answers: Vec<Result<(), Unsupported>> = work.iter().map(|o| b.supports(body, *o)).collect();
+        // A backend that failed to compile an op's partition before is not asked again.
+        for (i, op) in work.iter().enumerate() {
+            if let Some(m) = body.op(*op).attr(REFUSED_ATTR).and_then(|a| a.as_dict()).and_then(|d| d.get(b.name())).and_then(|m| m.as_str()) {
+                answers[i] = Err(Unsupported::new(Reason::CompileFailed, m));
+            }
+        }
         let groups = b.group(body, work, &mut answers);
         // A placement rule: only its backend (or the CPU after it) may take the op.
         for (i, f) in forced.iter().enumerate() {

@@ -182,8 +182,9 @@ pub(crate) fn check_cpu_functions(jit: &llvm_cpu::Jit, funcs: &[CpuFunc]) -> Res
 }
 
 /// Every partition of a backend other than npu16 and the CPU, compiled by its
-/// backend (`Backend::compile`); one it cannot compile goes to the CPU with the reason.
-fn compile_other_backends(ctx: &Context, body: &mut Body, module: OpId, targets: &[String]) -> Result<Vec<Executable>, String> {
+/// backend (`Backend::compile`); one it cannot compile goes to the CPU with the
+/// reason, or to the next backend of the list (`Refusals`).
+fn compile_other_backends(ctx: &Context, body: &mut Body, module: OpId, targets: &[String], refusals: &mut Refusals) -> Result<Vec<Executable>, String> {
     let mut out = vec![];
     for b in backend::resolve(targets)? {
         if b.name() == passes::npu::target::NAME || b.name() == backend::CPU {
@@ -193,7 +194,7 @@ fn compile_other_backends(ctx: &Context, body: &mut Body, module: OpId, targets:
             let partition = body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("").to_string();
             match b.compile(ctx, body, module, f) {
                 Ok(exe) => out.push(Executable { backend: b.name().to_string(), partition, exe }),
-                Err(e) => compile_failed(ctx, body, f, b.name(), &e),
+                Err(e) => refusals.compile_failed(ctx, body, f, b.name(), &e),
             }
         }
     }
@@ -205,7 +206,7 @@ fn compile_other_backends(ctx: &Context, body: &mut Body, module: OpId, targets:
 /// the CPU with the reason (`backend::partition::fall_back_to_cpu`) instead of
 /// failing the model: when the whole module does not lower, each partition is
 /// tried alone to find the ones that fail.
-fn lower_npu16(ctx: &Context, body: &mut Body, module: OpId) -> Result<(Body, Body), String> {
+fn lower_npu16(ctx: &Context, body: &mut Body, module: OpId, refusals: &mut Refusals) -> Result<(Body, Body), String> {
     const CONVERT: &str = "builtin.module(convert-onnx-to-npu, canonicalize)";
     const SCHEDULE: &str = "builtin.module(npu-schedule)";
     let lower = |b: &Body| -> Result<(Body, Body), String> {
@@ -230,7 +231,7 @@ fn lower_npu16(ctx: &Context, body: &mut Body, module: OpId) -> Result<(Body, Bo
             }
         }
         if let Err(e) = lower(&alone) {
-            compile_failed(ctx, body, f, npu, &e);
+            refusals.compile_failed(ctx, body, f, npu, &e);
             failed += 1;
         }
     }
@@ -260,10 +261,25 @@ fn apply_backend_settings(ctx: &Context, body: &mut Body, module: OpId, targets:
     Ok(())
 }
 
-/// Hands partition `f` to the CPU after backend `name` failed to compile it with `error`.
-fn compile_failed(ctx: &Context, body: &mut Body, f: OpId, name: &str, error: &str) {
-    let why = backend::Unsupported::new(backend::Reason::CompileFailed, format!("{} could not compile its partition: {}", name, bare_message(error)));
-    backend::partition::fall_back_to_cpu(ctx, body, f, &why);
+/// The partitions backends could not compile in one attempt. Each goes to the
+/// CPU at once; when the failed backend has another before the CPU in the
+/// list, its ops are also recorded, so that partitioning again without it
+/// gives them to that next backend.
+struct Refusals {
+    targets: Vec<String>,
+    /// (the ops' numbers, the backend, why): for the next attempt.
+    again: Vec<(Vec<i64>, String, String)>,
+}
+
+impl Refusals {
+    fn compile_failed(&mut self, ctx: &Context, body: &mut Body, f: OpId, name: &str, error: &str) {
+        let message = format!("{} could not compile its partition: {}", name, bare_message(error));
+        let next = self.targets.iter().position(|t| t == name).and_then(|i| self.targets.get(i + 1));
+        if next.is_some_and(|n| n != backend::CPU) {
+            self.again.push((backend::partition::op_numbers(body, f), name.to_string(), message.clone()));
+        }
+        backend::partition::fall_back_to_cpu(ctx, body, f, &backend::Unsupported::new(backend::Reason::CompileFailed, message));
+    }
 }
 
 /// A diagnostic's first line without its locations and severity
@@ -329,9 +345,25 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
     }
     apply_backend_settings(&ctx, &mut imp.body, imp.module, targets, &opts.backend_settings)?;
     let placement = placement.map(|p| format!(" placement={}", p)).unwrap_or_default();
-    compile::run(&ctx, &mut imp.body, imp.module, &format!("builtin.module(npu-partition{{targets={}{}}})", targets.join(","), placement))?;
-    let executables = compile_other_backends(&ctx, &mut imp.body, imp.module, targets)?;
-    let (reference_body, scheduled) = lower_npu16(&ctx, &mut imp.body, imp.module)?;
+    let partition = format!("builtin.module(npu-partition{{targets={}{}}})", targets.join(","), placement);
+    // Partitioned and compiled until no backend with a successor before the
+    // CPU fails a partition: each round records the failures on the ops and
+    // partitions again, so the next backend of the list is asked.
+    backend::partition::number_ops(&ctx, &mut imp.body, imp.module);
+    let mut refused = imp.body.clone();
+    let (executables, reference_body, scheduled) = loop {
+        imp.body = refused.clone();
+        compile::run(&ctx, &mut imp.body, imp.module, &partition)?;
+        let mut refusals = Refusals { targets: targets.to_vec(), again: vec![] };
+        let executables = compile_other_backends(&ctx, &mut imp.body, imp.module, targets, &mut refusals)?;
+        let (reference_body, scheduled) = lower_npu16(&ctx, &mut imp.body, imp.module, &mut refusals)?;
+        // Each round marks ops that were not marked for that backend before
+        // (a marked op is never placed there again), so the rounds end.
+        let marked: usize = refusals.again.iter().map(|(ids, name, message)| backend::partition::refuse(&ctx, &mut refused, imp.module, ids, name, message)).sum();
+        if marked == 0 {
+            break (executables, reference_body, scheduled);
+        }
+    };
     let placements = backend::partition::placements(&imp.body, imp.module);
     let (jit, cpu, cpu_object) = compile_cpu(&ctx, &imp.body, imp.module, opts.opt_level, opts.cache_dir.is_some())?;
     imp.body = scheduled;

@@ -20,6 +20,8 @@ enum Step {
 pub struct Machine {
     pub array: u64,
     pub lanes: u64,
+    /// The weight buffer: a product whose B is larger does not compile.
+    pub weight_bytes: u64,
 }
 
 /// One compiled partition.
@@ -67,6 +69,10 @@ impl Program {
                 "acme.matmul" => {
                     let dims = |v: Value| body.value_type(v).shape().map(|s| s.to_vec()).unwrap_or_default();
                     let (a, b) = (dims(o.operand(0)), dims(o.operand(1)));
+                    let bytes = 4 * (b[0] * b[1]) as u64;
+                    if bytes > machine.weight_bytes {
+                        return Err(format!("{}: {} bytes of weights do not fit the {}-byte weight buffer", name.as_str(), bytes, machine.weight_bytes));
+                    }
                     Step::MatMul { a: arg(0)?, b: arg(1)?, out, m: a[0] as usize, k: a[1] as usize, n: b[1] as usize }
                 }
                 "acme.add" => Step::Add { a: arg(0)?, b: arg(1)?, out },
@@ -90,7 +96,7 @@ impl Program {
     /// guards against a saved form from another ACME build).
     pub fn load(bytes: &[u8]) -> Result<Program, String> {
         let mut r = Reader::new(bytes);
-        let machine = Machine { array: r.u64()?, lanes: r.u64()? };
+        let machine = Machine { array: r.u64()?, lanes: r.u64()?, weight_bytes: r.u64()? };
         if machine.array == 0 || machine.lanes == 0 {
             return Err("a saved ACME program for an array or vector unit of size 0".into());
         }
@@ -136,7 +142,7 @@ fn f32s(b: &[u8]) -> Vec<f32> {
 impl Executable for Program {
     fn save(&self) -> Option<Vec<u8>> {
         let mut w = Writer::default();
-        w.u64(self.machine.array).u64(self.machine.lanes).usizes(&self.sizes).usize(self.inputs).usizes(&self.outputs);
+        w.u64(self.machine.array).u64(self.machine.lanes).u64(self.machine.weight_bytes).usizes(&self.sizes).usize(self.inputs).usizes(&self.outputs);
         w.u64(self.constants.len() as u64);
         for (k, v) in &self.constants {
             w.usize(*k).bytes(&v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());

@@ -21,6 +21,7 @@ pub fn hw_keys() -> Vec<backend::hw::HwKey> {
     vec![
         HwKey { name: "array", default: HwValue::Int(32), range: Some((1.0, 1024.0)), doc: "the MAC array's side (rows = columns)" },
         HwKey { name: "lanes", default: HwValue::Int(32), range: Some((1.0, 4096.0)), doc: "the vector unit's lanes (elements a cycle)" },
+        HwKey { name: "weight_kib", default: HwValue::Int(256), range: Some((1.0, 1048576.0)), doc: "the weight buffer in KiB: a product whose weights do not fit fails to compile" },
     ]
 }
 
@@ -44,7 +45,8 @@ impl backend::Backend for Acme {
         let hw = backend::hw::HwDesc::of_module(body, module, NAME, &hw_keys())?;
         let mut body = body.clone();
         convert::convert_partition(ctx, &mut body, func)?;
-        Ok(Box::new(executor::Program::build(&body, func, executor::Machine { array: hw.int("array")? as u64, lanes: hw.int("lanes")? as u64 })?))
+        let machine = executor::Machine { array: hw.int("array")? as u64, lanes: hw.int("lanes")? as u64, weight_bytes: hw.int("weight_kib")? as u64 * 1024 };
+        Ok(Box::new(executor::Program::build(&body, func, machine)?))
     }
     fn load(&self, bytes: &[u8]) -> Result<Box<dyn backend::Executable>, String> {
         Ok(Box::new(executor::Program::load(bytes)?))

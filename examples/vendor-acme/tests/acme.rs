@@ -114,7 +114,7 @@ fn acme_programs_are_cached_and_load_again() {
     assert_eq!(std::fs::read(d.join("out0/y.npy")).unwrap(), std::fs::read(d.join("out1/y.npy")).unwrap());
     // A saved program that does not fit its buffers is refused, not run.
     let mut w = backend::codec::Writer::default();
-    w.u64(32).u64(32).usizes(&[4]).usize(1).usizes(&[0]).u64(0).u64(1).str("relu").u64(3).usize(0).usize(7);
+    w.u64(32).u64(32).u64(1024).usizes(&[4]).usize(1).usizes(&[0]).u64(0).u64(1).str("relu").u64(3).usize(0).usize(7);
     assert!(acme::executor::Program::load(&w.0).is_err());
 }
 
@@ -147,7 +147,7 @@ fn the_hardware_description_is_acmes_own_and_checked() {
     assert_eq!(row(&[]), "matmul 160 12288 14080");
     assert_eq!(row(&["--set", "acme.array=64"]), "matmul 128 12288 14080");
     for (set, says) in [
-        ("acme.nope=1", "backend 'acme' has no hardware key 'nope'; its keys: array, lanes"),
+        ("acme.nope=1", "backend 'acme' has no hardware key 'nope'; its keys: array, lanes, weight_kib"),
         ("acme.array=0", "acme.array = 0: out of range [1, 1024]"),
         ("acme.array=wide", "acme.array = wide: expected an integer"),
     ] {
@@ -170,7 +170,29 @@ fn acme_opt_checks_the_description_on_the_module() {
     std::fs::write(&good, format!("module attributes {{backend.hw.acme = {{array = 64 : i64}}}} {{\n{}}}\n", body)).unwrap();
     std::fs::write(&bad, format!("module attributes {{backend.hw.acme = {{rows = 64 : i64}}}} {{\n{}}}\n", body)).unwrap();
     let o = run(exe, &[good.to_str().unwrap(), pipeline]);
-    assert!(o.status.success() && text(&o).contains("backend.hw.acme = {array = 64 : i64, lanes = 32 : i64}"), "{}", text(&o));
+    assert!(o.status.success() && text(&o).contains("backend.hw.acme = {array = 64 : i64, lanes = 32 : i64, weight_kib = 256 : i64}"), "{}", text(&o));
     let o = run(exe, &[bad.to_str().unwrap(), pipeline]);
     assert!(!o.status.success() && text(&o).contains("backend 'acme' has no hardware key 'rows'; its keys: array, lanes"), "{}", text(&o));
+}
+
+/// A partition ACME takes but cannot compile (its weights do not fit a 4 KiB
+/// weight buffer) goes to the next backend of the list, npu16, not straight to
+/// the CPU; the report says why; the outputs still match the CPU path's.
+#[test]
+fn a_partition_acme_cannot_compile_goes_to_the_next_backend() {
+    let d = scratch("next");
+    let model = d.join("mlp.onnx");
+    assert!(run("python3", &[inputs().join("mlp.py").to_str().unwrap(), model.to_str().unwrap()]).status.success());
+    let exe = env!("CARGO_BIN_EXE_acme-run");
+    let (m, cpu) = (model.to_str().unwrap(), d.join("cpu"));
+    assert!(run(exe, &[m, "--target", "cpu", "--seed", "1", "--output-dir", cpu.to_str().unwrap()]).status.success());
+    let o = run(exe, &[m, "--target", "acme,npu16,cpu", "--seed", "1", "--set", "acme.weight_kib=4", "--compare", cpu.to_str().unwrap()]);
+    let t = text(&o);
+    assert!(o.status.success() && t.contains("y: ok"), "{}", t);
+    assert!(t.contains("acme: 0 ops (0.0%) in 0 partitions; npu16: 3 ops"), "{}", t);
+    assert!(t.contains("acme could not compile its partition: acme.matmul: 12288 bytes of weights do not fit the 4096-byte weight buffer"), "{}", t);
+    // With only the CPU after it, the partition goes to the CPU with the same reason.
+    let o = run(exe, &[m, "--target", "acme,cpu", "--seed", "1", "--set", "acme.weight_kib=4", "--compare", cpu.to_str().unwrap()]);
+    let t = text(&o);
+    assert!(o.status.success() && t.contains("y: ok") && t.contains("[compile-failed] acme could not compile its partition"), "{}", t);
 }
