@@ -21,6 +21,14 @@ fn run(exe: &str, args: &[&str]) -> Output {
     Command::new(exe).args(args).output().unwrap_or_else(|e| panic!("{}: {}", exe, e))
 }
 
+/// The test model (`inputs/mlp.py`: MatMul, Relu, Add, Softmax) written to `d/mlp.onnx`.
+fn mlp(d: &Path) -> PathBuf {
+    let model = d.join("mlp.onnx");
+    let py = run("python3", &[inputs().join("mlp.py").to_str().unwrap(), model.to_str().unwrap()]);
+    assert!(py.status.success(), "python3 with onnx (scripts/setup.sh installs it): {}", text(&py));
+    model
+}
+
 fn text(o: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
 }
@@ -28,9 +36,7 @@ fn text(o: &Output) -> String {
 #[test]
 fn a_model_runs_on_acme_and_the_cpu_and_matches_the_cpu_path() {
     let d = scratch("mlp");
-    let model = d.join("mlp.onnx");
-    let py = run("python3", &[inputs().join("mlp.py").to_str().unwrap(), model.to_str().unwrap()]);
-    assert!(py.status.success(), "python3 with onnx (scripts/setup.sh installs it): {}", text(&py));
+    let model = mlp(&d);
     let (m, cpu, json) = (model.to_str().unwrap(), d.join("cpu"), d.join("report.json"));
     let exe = env!("CARGO_BIN_EXE_acme-run");
     let o = run(exe, &[m, "--target", "cpu", "--seed", "1", "--output-dir", cpu.to_str().unwrap()]);
@@ -58,8 +64,7 @@ fn a_model_runs_on_acme_and_the_cpu_and_matches_the_cpu_path() {
 #[test]
 fn backend_lists_are_checked() {
     let d = scratch("lists");
-    let model = d.join("mlp.onnx");
-    assert!(run("python3", &[inputs().join("mlp.py").to_str().unwrap(), model.to_str().unwrap()]).status.success());
+    let model = mlp(&d);
     let exe = env!("CARGO_BIN_EXE_acme-run");
     let o = run(exe, &[model.to_str().unwrap(), "--target", "acme,nope"]);
     assert!(!o.status.success() && text(&o).contains("acme-run: error: --target acme,nope: unknown backend 'nope'; registered: cpu, acme"), "{}", text(&o));
@@ -99,8 +104,7 @@ fn the_acme_verifier_errors_are_expected() {
 #[test]
 fn acme_programs_are_cached_and_load_again() {
     let d = scratch("cache");
-    let model = d.join("mlp.onnx");
-    assert!(run("python3", &[inputs().join("mlp.py").to_str().unwrap(), model.to_str().unwrap()]).status.success());
+    let model = mlp(&d);
     let exe = env!("CARGO_BIN_EXE_acme-run");
     let (m, cache) = (model.to_str().unwrap(), d.join("cache"));
     let mut reports = vec![];
@@ -133,8 +137,7 @@ fn acme_opt_links_no_llvm() {
 #[test]
 fn the_hardware_description_is_acmes_own_and_checked() {
     let d = scratch("hw");
-    let model = d.join("mlp.onnx");
-    assert!(run("python3", &[inputs().join("mlp.py").to_str().unwrap(), model.to_str().unwrap()]).status.success());
+    let model = mlp(&d);
     let exe = env!("CARGO_BIN_EXE_acme-run");
     let m = model.to_str().unwrap();
     let row = |args: &[&str]| {
@@ -181,8 +184,7 @@ fn acme_opt_checks_the_description_on_the_module() {
 #[test]
 fn a_partition_acme_cannot_compile_goes_to_the_next_backend() {
     let d = scratch("next");
-    let model = d.join("mlp.onnx");
-    assert!(run("python3", &[inputs().join("mlp.py").to_str().unwrap(), model.to_str().unwrap()]).status.success());
+    let model = mlp(&d);
     let exe = env!("CARGO_BIN_EXE_acme-run");
     let (m, cpu) = (model.to_str().unwrap(), d.join("cpu"));
     assert!(run(exe, &[m, "--target", "cpu", "--seed", "1", "--output-dir", cpu.to_str().unwrap()]).status.success());
