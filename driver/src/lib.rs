@@ -9,6 +9,16 @@ mod opt_main;
 
 pub use opt_main::{opt_main, OptTool};
 
+/// A translation a `*-translate` tool adds (`tools::translate_main`): `--FLAG`
+/// takes an IR module (parsed and verified with the tool's context) and
+/// writes what `run` returns (a vendor's assembly, binary or listing).
+pub struct Translation {
+    /// The flag, without dashes (`mlir-to-acme`).
+    pub flag: &'static str,
+    pub help: &'static str,
+    pub run: fn(&Context, &ir::Body, ir::OpId) -> Result<Vec<u8>, String>,
+}
+
 use ir::Context;
 
 /// A context with every dialect of the project registered.

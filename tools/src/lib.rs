@@ -1,11 +1,14 @@
 //! The command-line tools that need the CPU code generator, as library entry
-//! points, so that a vendor's `acme-run` is a few lines (register, then call
-//! `run_main`); the backend test kit. The drivers without LLVM (`opt_main`,
+//! points, so that a vendor's `acme-run` and `acme-translate` are a few lines
+//! (register, then call `run_main` / `translate_main` with its translations);
+//! the backend test kit. The drivers without LLVM (`opt_main`,
 //! the dialect registry) are in the `driver` crate.
 
 mod child;
 pub mod npu_report;
 mod run_main;
 pub mod testkit;
+mod translate_main;
 
 pub use run_main::run_main;
+pub use translate_main::{translate_main, TranslateTool};

@@ -85,6 +85,29 @@ impl Program {
     }
 }
 
+impl Program {
+    /// The program as text: its buffers, then one step a line (`acme-translate --mlir-to-acme`).
+    pub fn listing(&self) -> String {
+        let mut out = String::new();
+        let args: Vec<String> = (0..self.inputs).map(|k| format!("b{}[{}]", k, self.sizes[k])).collect();
+        out.push_str(&format!("  inputs {}\n", args.join(" ")));
+        for (k, v) in &self.constants {
+            out.push_str(&format!("  const b{}[{}]\n", k, v.len()));
+        }
+        for (name, step) in &self.steps {
+            let text = match *step {
+                Step::MatMul { a, b, out, m, k, n } => format!("matmul b{} b{} -> b{}[{}] ({}x{} by {}x{})", a, b, out, self.sizes[out], m, k, k, n),
+                Step::Add { a, b, out } => format!("add b{} b{} -> b{}[{}]", a, b, out, self.sizes[out]),
+                Step::Relu { x, out } => format!("relu b{} -> b{}[{}]", x, out, self.sizes[out]),
+            };
+            out.push_str(&format!("  {:<40} ; {}\n", text, name));
+        }
+        let outs: Vec<String> = self.outputs.iter().map(|k| format!("b{}", k)).collect();
+        out.push_str(&format!("  outputs {}\n", outs.join(" ")));
+        out
+    }
+}
+
 /// The saved form's step codes.
 const MATMUL: u64 = 1;
 const ADD: u64 = 2;

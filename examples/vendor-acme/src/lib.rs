@@ -8,6 +8,7 @@ pub mod capability;
 pub mod convert;
 pub mod dialect;
 pub mod executor;
+pub mod listing;
 
 use std::sync::Arc;
 

@@ -198,3 +198,24 @@ fn a_partition_acme_cannot_compile_goes_to_the_next_backend() {
     let t = text(&o);
     assert!(o.status.success() && t.contains("y: ok") && t.contains("[compile-failed] acme could not compile its partition"), "{}", t);
 }
+
+/// `acme-translate` is `npu-translate` with ACME's translation added: the
+/// converted partitions as ACME programs; an unconverted module is an error.
+#[test]
+fn acme_translate_writes_acme_programs_and_keeps_our_translations() {
+    let d = scratch("translate");
+    let converted = d.join("converted.mlir");
+    let o = run(env!("CARGO_BIN_EXE_acme-opt"), &[inputs().join("partitioned.mlir").to_str().unwrap(), "--pass-pipeline=builtin.module(npu-partition{targets=acme,cpu}, convert-onnx-to-acme)", "-o", converted.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let exe = env!("CARGO_BIN_EXE_acme-translate");
+    let o = run(exe, &["--mlir-to-acme", converted.to_str().unwrap()]);
+    let t = text(&o);
+    assert!(o.status.success() && t.contains("program @g_acme0 (array 32, lanes 32)") && t.contains("matmul b0 b1 -> b2[8] (4x8 by 8x2)") && t.contains("relu b2 -> b3[8]"), "{}", t);
+    let o = run(exe, &["--mlir-to-acme", inputs().join("partitioned.mlir").to_str().unwrap()]);
+    assert!(!o.status.success() && text(&o).contains("the module has no acme partition"), "{}", text(&o));
+    let o = run(exe, &["--help"]);
+    assert!(text(&o).contains("--mlir-to-acme") && text(&o).contains("--import-onnx") && text(&o).contains("--mlir-to-llvmir"), "{}", text(&o));
+    // One translation at a time, ACME's counted with ours.
+    let o = run(exe, &["--export-onnx", "--mlir-to-acme", converted.to_str().unwrap()]);
+    assert!(!o.status.success() && text(&o).contains("choose one translation"), "{}", text(&o));
+}
