@@ -66,6 +66,8 @@ pub const INSTS: &[InstDef] = &[
     InstDef { mnemonic: "v.relu6", dtypes: &["f32"], operands: UN },
     InstDef { mnemonic: "v.sigmoid", dtypes: &["f32"], operands: UN },
     InstDef { mnemonic: "v.tanh", dtypes: &["f32"], operands: UN },
+    InstDef { mnemonic: "v.shl", dtypes: &["i32"], operands: &[("dst", Acc), ("src", Acc), ("rows", Int), ("amount", Int)] },
+    InstDef { mnemonic: "v.shr", dtypes: &["i32"], operands: &[("dst", Acc), ("src", Acc), ("rows", Int), ("amount", Int), ("round", Flag)] },
     InstDef { mnemonic: "v.clamp", dtypes: IF, operands: &[("dst", Acc), ("src", Acc), ("rows", Int), ("min", Num), ("max", Num)] },
     InstDef { mnemonic: "v.poolmax", dtypes: IF, operands: POOL },
     InstDef { mnemonic: "v.poolavg", dtypes: IF, operands: POOL },

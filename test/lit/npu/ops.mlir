@@ -26,6 +26,8 @@ func.func @tensor_level(%x: tensor<1x8x8x20xf32>, %w: tensor<3x3x20x18xf32>, %b:
 // CHECK: "npu.sem.signal"() <{queue = "load", sem = 1 : i64}>
 // CHECK: "npu.mx.mul"() <{accumulate, dst = 0 : i64, dst_stride = 8 : i64, dtype = "f32", k = 16 : i64, loop = 2 : i64, n = 16 : i64, rows = 8 : i64, src = 0 : i64, src_stride = 10 : i64}>
 // CHECK: "npu.v.clamp"() <{dst = 0 : i64, dtype = "f32", max = 6.000000e+00 : f32, min = 0.000000e+00 : f32, rows = 4 : i64, src = 0 : i64}>
+// CHECK: "npu.v.shr"() <{amount = 4 : i64, dst = 0 : i64, dtype = "i32", round, rows = 4 : i64, src = 0 : i64}>
+// CHECK: "npu.v.shl"() <{amount = 1 : i64, dst = 0 : i64, dtype = "i32", rows = 4 : i64, src = 0 : i64}>
 // CHECK: "npu.halt"()
 func.func private @prog() attributes {npu.program, npu.args = [{name = "in0", dir = "in", dtype = "f32", shape = [4, 80]}]} {
   "npu.layer"() <{name = "conv1"}> : () -> ()
@@ -35,6 +37,8 @@ func.func private @prog() attributes {npu.program, npu.args = [{name = "in0", di
   "npu.mx.preload"() <{dtype = "f32", src = 100, k = 16, n = 16}> : () -> ()
   "npu.mx.mul"() <{dtype = "f32", dst = 0, src = 0, rows = 8, k = 16, n = 16, loop = 2, src_stride = 10, dst_stride = 8, accumulate}> : () -> ()
   "npu.v.clamp"() <{dtype = "f32", dst = 0, src = 0, rows = 4, min = 0.0 : f32, max = 6.0 : f32}> : () -> ()
+  "npu.v.shr"() <{dtype = "i32", dst = 0, src = 0, rows = 4, amount = 4, round}> : () -> ()
+  "npu.v.shl"() <{dtype = "i32", dst = 0, src = 0, rows = 4, amount = 1}> : () -> ()
   "npu.fence"() : () -> ()
   "npu.halt"() : () -> ()
   return
