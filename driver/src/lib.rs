@@ -21,6 +21,15 @@ pub struct Translation {
 
 use ir::Context;
 
+/// Every pass of the project: the generic ones (`passes`) and npu16's, which
+/// this also registers as a backend (so `--target` lists and `npu-partition`
+/// know it).
+pub fn registry() -> ir::pass::PassRegistry {
+    let mut reg = passes::registry();
+    npu16::register(&mut reg);
+    reg
+}
+
 /// A context with every dialect of the project registered.
 pub fn context() -> Context {
     let ctx = Context::new();

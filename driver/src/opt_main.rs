@@ -25,7 +25,7 @@ pub struct OptTool {
 impl OptTool {
     /// `npu-opt`: every dialect and pass of the project.
     pub fn npu_opt() -> OptTool {
-        OptTool { name: "npu-opt", context: Box::new(crate::default_context), registry: passes::registry() }
+        OptTool { name: "npu-opt", context: Box::new(crate::default_context), registry: crate::registry() }
     }
 }
 

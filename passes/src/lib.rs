@@ -9,7 +9,6 @@ mod dce;
 mod fuse_elementwise;
 mod generalize;
 mod inline;
-pub mod npu;
 pub mod insert_profiling;
 mod onnx_shape_inference;
 pub mod onnx_to_tensor;
@@ -122,22 +121,7 @@ pub fn register_all(reg: &mut PassRegistry) {
             opt("dot", OptionKind::String, "", "Write the graph coloured by backend (Graphviz)"),
             opt("placement", OptionKind::String, "", "Force nodes onto backends: lines 'NODE BACKEND' or '/REGEX/ BACKEND', or a --report-json file"),
         ],
-        create: |o| {
-            npu::target::register();
-            Ok(Box::new(backend::partition::Partition { targets: o.list("targets"), report: o.string("report"), dot: o.string("dot"), placement: o.string("placement") }))
-        },
-    });
-    reg.register(PassInfo {
-        argument: "convert-onnx-to-npu",
-        summary: "In NPU partitions, onnx ops to NHWC npu ops with transposes at their edges and fused activations; NHWC partition signatures",
-        options: vec![],
-        create: |_| Ok(Box::new(npu::to_npu::OnnxToNpu)),
-    });
-    reg.register(PassInfo {
-        argument: "npu-schedule",
-        summary: "Tile, plan memory and schedule each NPU partition into an npu.program of instructions, launched by npu.launch",
-        options: vec![],
-        create: |_| Ok(Box::new(npu::schedule::NpuSchedule)),
+        create: |o| Ok(Box::new(backend::partition::Partition { targets: o.list("targets"), report: o.string("report"), dot: o.string("dot"), placement: o.string("placement") })),
     });
     test_passes::register(reg);
 }

@@ -305,7 +305,7 @@ fn set_arg_types_in_signature(ctx: &Context, body: &mut Body, f: OpId, entry: ir
 }
 
 pub fn run(ctx: &Context, body: &mut Body, module: OpId, pipeline: &str) -> Result<(), String> {
-    let reg = passes::registry();
+    let reg = driver::registry();
     let pm = parse_pipeline(pipeline, &reg).map_err(|e| e.render(pipeline))?;
     let mut pm = PassManager::new(pm, PassManagerConfig::default());
     pm.run(ctx, body, module).map_err(|e| render(&e.diagnostics))

@@ -19,8 +19,8 @@ pub const NPU_PIPELINE: &str = "builtin.module(npu-partition{targets=npu16,cpu},
 /// The backends a `--target` list names, checked against the registry, the
 /// CPU last; `npu` is short for `npu16,cpu`.
 pub fn target_list(text: &str) -> Result<Vec<String>, String> {
-    passes::npu::target::register();
-    let list: Vec<String> = text.split(',').map(|s| s.trim()).map(|s| if s == "npu" { passes::npu::target::NAME.to_string() } else { s.to_string() }).collect();
+    npu16::target::register();
+    let list: Vec<String> = text.split(',').map(|s| s.trim()).map(|s| if s == "npu" { npu16::target::NAME.to_string() } else { s.to_string() }).collect();
     Ok(backend::resolve(&list)?.iter().map(|b| b.name().to_string()).collect())
 }
 
@@ -187,7 +187,7 @@ pub(crate) fn check_cpu_functions(jit: &llvm_cpu::Jit, funcs: &[CpuFunc]) -> Res
 fn compile_other_backends(ctx: &Context, body: &mut Body, module: OpId, targets: &[String], refusals: &mut Refusals) -> Result<Vec<Executable>, String> {
     let mut out = vec![];
     for b in backend::resolve(targets)? {
-        if b.name() == passes::npu::target::NAME || b.name() == backend::CPU {
+        if b.name() == npu16::target::NAME || b.name() == backend::CPU {
             continue;
         }
         for f in backend::partition::partitions_of(body, module, b.name()) {
@@ -216,7 +216,7 @@ fn lower_npu16(ctx: &Context, body: &mut Body, module: OpId, refusals: &mut Refu
         compile::run(ctx, &mut scheduled, module, SCHEDULE)?;
         Ok((converted, scheduled))
     };
-    let npu = passes::npu::target::NAME;
+    let npu = npu16::target::NAME;
     let first = match lower(body) {
         Ok(r) => return Ok(r),
         Err(e) => e,
@@ -339,7 +339,7 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
     }
     let desc = hw_desc(hw);
     imp.body.op_mut(imp.module).attributes.set(ctx.ident("npu.hw"), desc.to_attr(&ctx));
-    passes::npu::target::register();
+    npu16::target::register();
     if placement.is_some_and(|p| p.contains(|c: char| c.is_whitespace() || "{}".contains(c))) {
         return Err(format!("placement file '{}': a path without spaces or braces, please", placement.unwrap_or("")));
     }
@@ -397,7 +397,7 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
                         let k = cpu.iter().position(|c| c.name == callee).ok_or_else(|| format!("CPU partition @{} was not compiled", callee))?;
                         stages.push(Stage::Cpu { func: k, args, results });
                     }
-                    Some(passes::npu::target::NAME) => {
+                    Some(npu16::target::NAME) => {
                         let ce = body.entry_block(cf).ok_or("empty partition")?;
                         let launch = body.block_ops(ce).find(|x| body.name(*x).as_str() == "npu.launch").ok_or_else(|| format!("NPU partition @{} was not scheduled", callee))?;
                         let pname = body.op(launch).attr("program").and_then(|a| a.as_symbol()).map(|s| s.join("::")).unwrap_or_default();
@@ -536,7 +536,7 @@ impl NpuCompiled {
                     for (a, name) in args.iter().zip(&p.inputs) {
                         ins.push((name.as_str(), take(&vals, *a)?.data.as_ref()));
                     }
-                    ins.push((passes::npu::schedule::CONST_ARG, &p.consts));
+                    ins.push((npu16::schedule::CONST_ARG, &p.consts));
                     let r = npu_sim::sim::run(&self.hw, &p.program, &ins, record).map_err(|e| format!("{}: {}", p.name, e))?;
                     for ((res, name), spec) in results.iter().zip(&p.outputs).zip(specs) {
                         let bytes = r.outputs.iter().find(|(n, _)| n == name).map(|(_, b)| b).ok_or_else(|| format!("{} produced no '{}'", p.name, name))?;

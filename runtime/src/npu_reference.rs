@@ -116,7 +116,7 @@ fn product(body: &Body, op: OpId, ins: &[&HostTensor]) -> Result<HostTensor, Str
             .map(|k| {
                 let co = k % f as usize;
                 let a = (acc_i[k] + bias.get(co).copied().unwrap_or(0)) as i32;
-                passes::npu::quant::requantize(a, mult[co], shift[co], lo, hi)
+                npu16::quant::requantize(a, mult[co], shift[co], lo, hi)
             })
             .collect();
         return from_i8(&y, &out);
@@ -174,7 +174,7 @@ fn eltwise(body: &Body, op: OpId, a: &HostTensor, b: &HostTensor) -> Result<Host
         let m = ints(body, op, "mult").ok_or("int8 add without mult")?[0];
         let s = ints(body, op, "shift").ok_or("int8 add without shift")?[0];
         let (lo, hi) = npu::tensor_ops::int8_clamp(body, op);
-        let out: Vec<i8> = i8s(a).iter().zip(i8s(b)).map(|(x, y)| passes::npu::quant::requantize((*x as i64 * im[0] + y as i64 * im[1]) as i32, m, s, lo, hi)).collect();
+        let out: Vec<i8> = i8s(a).iter().zip(i8s(b)).map(|(x, y)| npu16::quant::requantize((*x as i64 * im[0] + y as i64 * im[1]) as i32, m, s, lo, hi)).collect();
         return from_i8(&a.shape, &out);
     }
     let (av, bv) = (f32s(a), f32s(b));

@@ -27,7 +27,7 @@ pub fn summarize(c: &NpuCompiled, r: &NpuRun, run_ms: f64) -> Summary {
     let peak = (c.hw.array.rows * c.hw.array.cols) as u64;
     // The bound: every MAC at the array's peak for its type, or every byte that must move once at full bandwidth.
     let roofline = r.mac_slots.div_ceil(peak).max(r.min_dram_bytes.div_ceil(c.hw.dram.bytes_per_cycle as u64));
-    let npu_ops = c.placements.iter().filter(|p| p.backend == passes::npu::target::NAME).count();
+    let npu_ops = c.placements.iter().filter(|p| p.backend == npu16::target::NAME).count();
     Summary {
         cycles,
         roofline_cycles: roofline,

@@ -264,7 +264,7 @@ fn run_npu(a: &RunArgs, model: &[u8], given: HashMap<String, HostTensor>, opts: 
     let mut backend_settings = vec![];
     for s in &a.sets {
         let first = s.split(['.', '=']).next().unwrap_or("");
-        if first != passes::npu::target::NAME && backend::registered().iter().any(|n| n == first) {
+        if first != npu16::target::NAME && backend::registered().iter().any(|n| n == first) {
             backend_settings.push(s.clone());
             continue;
         }

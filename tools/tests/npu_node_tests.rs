@@ -36,7 +36,7 @@ fn on_npu(test: &str, stdout: &str) -> Result<(), String> {
 
 fn main() {
     let args = Arguments::from_args();
-    passes::npu::target::register();
+    npu16::target::register();
     let npu = backend::resolve(&["npu16".to_string()]).expect("npu16 registered").remove(0);
     let mut tests = claimed_tests(npu.as_ref()).unwrap_or_else(|e| panic!("{}", e));
     tests.extend(cpu_passing().into_iter().filter(|t| FAMILIES.iter().any(|f| t.contains(f))).map(String::from));

@@ -169,7 +169,7 @@ fn inference_against_manifest(bind: Bind, manifest: &str) {
     let dir = data_dir();
     let names = onnx_node_tests();
     let ctx = driver::default_context(false);
-    let reg = passes::registry();
+    let reg = driver::registry();
     let results: BTreeMap<String, String> = names.iter().map(|n| (n.clone(), inference_outcome(&ctx, &reg, &dir.join(n), bind))).collect();
     let imported = results.values().filter(|o| !o.starts_with("import:")).count();
     let matched = results.values().filter(|o| *o == "match").count();

@@ -7,7 +7,7 @@ mod common;
 
 #[test]
 fn core_passes_keep_every_valid_input_valid() {
-    let reg = passes::registry();
+    let reg = driver::registry();
     let pipelines = [
         "builtin.module(canonicalize)",
         "builtin.module(cse)",

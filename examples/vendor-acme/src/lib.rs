@@ -68,7 +68,7 @@ pub fn context(allow_unregistered: bool) -> ir::Context {
 
 /// The framework's passes and ACME's.
 pub fn passes() -> ir::pass::PassRegistry {
-    let mut reg = passes::registry();
+    let mut reg = driver::registry();
     convert::register_pass(&mut reg);
     reg
 }
