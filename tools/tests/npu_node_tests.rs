@@ -8,7 +8,8 @@
 //! host reference (`--check-reference`), whether it ran on the NPU or fell
 //! back; and the tests listed in test/onnx/npu-node.on-npu must still place
 //! ops on the NPU, so a capability regression names the test it moved back
-//! to the CPU. The docs page must be the table's.
+//! to the CPU. The claimed tests run once more on a 32x32 array (the kernels
+//! take their lanes from the hardware description). The docs page must be the table's.
 
 use libtest_mimic::{Arguments, Trial};
 use std::path::Path;
@@ -45,6 +46,12 @@ fn main() {
     let mut run = NodeTestRun::new(env!("CARGO_BIN_EXE_npu-run"), "npu16,cpu");
     run.args.push("--check-reference".into());
     let mut trials = run.trials("npu", &tests, on_npu);
+    // The kernels read the array's side from the hardware description: the
+    // tests npu16 claims run again on a 32x32 array (`npu32::...`).
+    let claimed = claimed_tests(npu.as_ref()).unwrap_or_else(|e| panic!("{}", e));
+    let mut wide = run.clone();
+    wide.args.extend(["--set", "array.rows=32", "--set", "array.cols=32"].map(String::from));
+    trials.extend(wide.trials("npu32", &claimed, tools::testkit::passes));
     // The lists must name real tests of the selection, else a check silently shrinks.
     let on = listed("test/onnx/npu-node.on-npu");
     let (n, stray): (usize, Vec<String>) = (tests.len(), on.iter().filter(|t| !tests.contains(t)).cloned().collect());

@@ -32,6 +32,8 @@ pub struct Geom {
     pub depthwise: bool,
     /// int8 data (i32 accumulation, requantized to int8) instead of f32.
     pub int8: bool,
+    /// Lanes per block: the array's side ([`lanes_of`]).
+    pub l: i64,
 }
 
 impl Geom {
@@ -39,11 +41,11 @@ impl Geom {
     /// one memory row, loaded by the DMA as one contiguous run of the NHWC row
     /// (an im2col along the width for free), so the array's lanes are not idle.
     pub fn packed(&self) -> bool {
-        !self.depthwise && self.c * 2 <= L && self.kw > 1
+        !self.depthwise && self.c * 2 <= self.l && self.kw > 1
     }
     /// Horizontal taps per memory row (1 unless packed).
     pub fn taps(&self) -> i64 {
-        if self.packed() { (L / self.c).min(self.kw) } else { 1 }
+        if self.packed() { (self.l / self.c).min(self.kw) } else { 1 }
     }
     /// Tap groups along the width: `kw` unless packed.
     pub fn groups(&self) -> i64 {
@@ -58,14 +60,19 @@ impl Geom {
     }
 }
 
-/// Lanes per block.
-pub const L: i64 = 16;
-
-fn blocks(n: i64) -> i64 {
-    (n + L - 1) / L
+/// Lanes per block on `hw`: the side of its array (the smaller of rows and
+/// columns, so a block fits both the array's inputs and its outputs).
+pub fn lanes_of(hw: &HwDesc) -> i64 {
+    hw.array_rows.min(hw.array_cols) as i64
 }
-fn bsize(n: i64, b: i64) -> i64 {
-    (n - b * L).min(L)
+
+impl Geom {
+    fn blocks(&self, n: i64) -> i64 {
+        (n + self.l - 1) / self.l
+    }
+    fn bsize(&self, n: i64, b: i64) -> i64 {
+        (n - b * self.l).min(self.l)
+    }
 }
 
 impl Geom {
@@ -81,12 +88,12 @@ impl Geom {
         (total, offs)
     }
     fn in_blocks_per_tile(&self) -> i64 {
-        if self.depthwise { 1 } else { blocks(self.c) }
+        if self.depthwise { 1 } else { self.blocks(self.c) }
     }
     /// Weight rows of one output-channel block.
     fn w_rows(&self, co: i64) -> i64 {
         if self.depthwise {
-            self.kh * self.kw * bsize(self.f, co)
+            self.kh * self.kw * self.bsize(self.f, co)
         } else {
             self.kh * self.kw * self.c
         }
@@ -100,7 +107,7 @@ impl Geom {
     }
     /// Accumulator rows held for the whole layer: bias rows, and for int8 the multiplier and shift rows.
     fn acc_fixed(&self) -> i64 {
-        blocks(self.f) * if self.int8 { 3 } else { 1 }
+        self.blocks(self.f) * if self.int8 { 3 } else { 1 }
     }
 }
 
@@ -116,7 +123,7 @@ pub struct Plan {
 /// Scratchpad and accumulator rows a plan needs: (spad, acc).
 fn footprint(g: &Geom, rows: i64, stationary: bool) -> (i64, i64) {
     let input = g.in_blocks_per_tile() * g.input_rows(rows) * g.row_rows();
-    let nco = blocks(g.f);
+    let nco = g.blocks(g.f);
     let weights = if stationary { (0..nco).map(|co| g.w_rows(co)).sum::<i64>() } else { 2 * (0..nco).map(|co| g.w_rows(co)).max().unwrap_or(0) };
     // int8 results are requantized into the scratchpad before they are stored.
     let out = if g.int8 { 2 * rows * g.ow } else { 0 };
@@ -128,7 +135,7 @@ fn cost(g: &Geom, hw: &HwDesc, rows: i64, stationary: bool) -> (u64, u64) {
     let rate = if g.int8 { 1 } else { hw.f32_rate as i64 };
     let eb = g.eb();
     let nrb = (g.oh + rows - 1) / rows;
-    let nco = blocks(g.f);
+    let nco = g.blocks(g.f);
     let ncb = g.in_blocks_per_tile();
     let row_len = g.row_rows();
     let row_bytes = |cols: i64| ((cols * eb + hw.dram_burst_bytes as i64 - 1) / hw.dram_burst_bytes as i64 * hw.dram_burst_bytes as i64) as u64;
@@ -139,18 +146,18 @@ fn cost(g: &Geom, hw: &HwDesc, rows: i64, stationary: bool) -> (u64, u64) {
     let steps = nrb * nco;
     let combos = g.kh * g.groups() * ncb;
     // Per step: each combo preloads k rows and multiplies rows·ow rows.
-    compute += (steps * combos * (L + hw.fill_latency as i64) + nrb * nco * combos * rows * g.ow * rate) as u64;
+    compute += (steps * combos * (g.l + hw.fill_latency as i64) + nrb * nco * combos * rows * g.ow * rate) as u64;
     compute += (steps * 2 * (rows * g.ow + hw.vector_latency as i64)) as u64;
     let in_fills = if g.depthwise { steps } else { nrb };
     let in_dmas = if g.packed() { g.input_rows(rows) * g.groups() * 5 } else if g.sw == 1 && row_len == g.w { ncb } else { ncb * g.input_rows(rows) * g.sw };
-    let lanes = if g.packed() { g.taps() * g.c } else { L.min(g.c) };
+    let lanes = if g.packed() { g.taps() * g.c } else { g.l.min(g.c) };
     load += in_fills as u64 * (in_dmas as u64 * hw.dram_latency + (g.input_rows(rows) * row_len) as u64 * ncb as u64 * row_bytes(lanes) / hw.dram_bytes_per_cycle);
-    bytes += (in_fills * g.input_rows(rows).min(g.h) * g.w * L.min(g.c) * ncb * eb) as u64;
-    let all_w: i64 = (0..nco).map(|co| g.w_rows(co) * bsize(g.f, co)).sum();
+    bytes += (in_fills * g.input_rows(rows).min(g.h) * g.w * g.l.min(g.c) * ncb * eb) as u64;
+    let all_w: i64 = (0..nco).map(|co| g.w_rows(co) * g.bsize(g.f, co)).sum();
     let w_fetches = if stationary { 1 } else { nrb };
-    load += w_fetches as u64 * (0..nco).map(|co| dma(g.w_rows(co), bsize(g.f, co))).sum::<u64>();
+    load += w_fetches as u64 * (0..nco).map(|co| dma(g.w_rows(co), g.bsize(g.f, co))).sum::<u64>();
     bytes += (w_fetches * all_w * eb) as u64;
-    let store = steps as u64 * dma(rows * g.ow, L.min(g.f));
+    let store = steps as u64 * dma(rows * g.ow, g.l.min(g.f));
     bytes += (g.oh * g.ow * g.f * eb) as u64;
     (compute.max(load).max(store) + hw.dram_latency * 2, bytes)
 }
@@ -189,14 +196,14 @@ fn pack_weights(g: &Geom, w: &[f32]) -> Vec<f32> {
     let mut out = vec![];
     if g.packed() {
         // Per output block, per (kh, tap group): rows (tap, channel) of the group.
-        for co in 0..blocks(g.f) {
-            let n = bsize(g.f, co);
+        for co in 0..g.blocks(g.f) {
+            let n = g.bsize(g.f, co);
             for kh in 0..g.kh {
                 for j in 0..g.groups() {
                     for t in 0..g.group_taps(j) {
                         for ci in 0..g.c {
                             for jn in 0..n {
-                                out.push(at(kh, j * g.taps() + t, ci, co * L + jn));
+                                out.push(at(kh, j * g.taps() + t, ci, co * g.l + jn));
                             }
                         }
                     }
@@ -205,19 +212,19 @@ fn pack_weights(g: &Geom, w: &[f32]) -> Vec<f32> {
         }
         return out;
     }
-    for co in 0..blocks(g.f) {
-        let n = bsize(g.f, co);
+    for co in 0..g.blocks(g.f) {
+        let n = g.bsize(g.f, co);
         for kh in 0..g.kh {
-            let cbs: Vec<i64> = if g.depthwise { vec![co] } else { (0..blocks(g.c)).collect() };
+            let cbs: Vec<i64> = if g.depthwise { vec![co] } else { (0..g.blocks(g.c)).collect() };
             for cb in cbs {
-                let k = if g.depthwise { n } else { bsize(g.c, cb) };
+                let k = if g.depthwise { n } else { g.bsize(g.c, cb) };
                 for kw in 0..g.kw {
                     for i in 0..k {
                         for j in 0..n {
                             let v = if g.depthwise {
-                                if i == j { at(kh, kw, 0, co * L + j) } else { 0.0 }
+                                if i == j { at(kh, kw, 0, co * g.l + j) } else { 0.0 }
                             } else {
-                                at(kh, kw, cb * L + i, co * L + j)
+                                at(kh, kw, cb * g.l + i, co * g.l + j)
                             };
                             out.push(v);
                         }
@@ -246,13 +253,13 @@ pub fn act_insts(out: &mut Vec<Inst>, body: &Body, op: OpId, dst: i64, rows: i64
 }
 
 /// The geometry of `npu.conv` or `npu.matmul`.
-fn geometry(body: &Body, op: OpId) -> Geom {
+fn geometry(body: &Body, op: OpId, l: i64) -> Geom {
     let o = body.op(op);
     let int8 = body.value_type(o.operand(0)).element_type().is_some_and(|e| e.to_string() == "i8");
     if body.name(op).as_str() == "npu.matmul" {
         let a = shape(body, o.operand(0));
         let b = shape(body, o.operand(1));
-        return Geom { h: a[0], w: 1, c: a[1], kh: 1, kw: 1, f: b[1], sh: 1, sw: 1, pt: 0, pl: 0, oh: a[0], ow: 1, depthwise: false, int8 };
+        return Geom { h: a[0], w: 1, c: a[1], kh: 1, kw: 1, f: b[1], sh: 1, sw: 1, pt: 0, pl: 0, oh: a[0], ow: 1, depthwise: false, int8, l };
     }
     let x = shape(body, o.operand(0));
     let w = shape(body, o.operand(1));
@@ -260,11 +267,11 @@ fn geometry(body: &Body, op: OpId) -> Geom {
     let s = npu::tensor_ops::ints(body, op, "strides").unwrap_or(vec![1, 1]);
     let p = npu::tensor_ops::ints(body, op, "pads").unwrap_or(vec![0; 4]);
     let g = o.attr("group").and_then(|a| a.as_int()).unwrap_or(1) as i64;
-    Geom { h: x[1], w: x[2], c: x[3], kh: w[0], kw: w[1], f: w[3], sh: s[0], sw: s[1], pt: p[0], pl: p[1], oh: y[1], ow: y[2], depthwise: g > 1, int8 }
+    Geom { h: x[1], w: x[2], c: x[3], kh: w[0], kw: w[1], f: w[3], sh: s[0], sw: s[1], pt: p[0], pl: p[1], oh: y[1], ow: y[2], depthwise: g > 1, int8, l }
 }
 
 pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> Result<(), String> {
-    let g = geometry(body, op);
+    let g = geometry(body, op, lanes_of(l.hw));
     if g.depthwise && g.c != g.f {
         return Err("grouped convolution other than depthwise".into());
     }
@@ -274,10 +281,10 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     let wv: Vec<f32> = const_values(body, o.operand(1))?.into_iter().map(|v| v as f32).collect();
     let packed = pack_weights(&g, &wv);
     let wdram = if g.int8 { l.consts.push_i8(&packed.iter().map(|v| *v as i8).collect::<Vec<_>>()) } else { l.consts.push(&packed) };
-    let nco = blocks(g.f);
+    let nco = g.blocks(g.f);
     // One accumulator row of 16 lanes per output block, from per-channel values.
     let rows_of = |v: &[f64]| -> Vec<f64> {
-        let mut r = vec![0.0; (nco * L) as usize];
+        let mut r = vec![0.0; (nco * g.l) as usize];
         r[..v.len()].copy_from_slice(v);
         r
     };
@@ -342,14 +349,14 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     }
     let mut prologue = vec![];
     if let Some(b) = &bias {
-        prologue.push(Inst::new("dma.loadacc", Some(adt)).i("dst", 0).with("src", b.at(0)).i("rows", nco).i("cols", L));
+        prologue.push(Inst::new("dma.loadacc", Some(adt)).i("dst", 0).with("src", b.at(0)).i("rows", nco).i("cols", g.l));
     }
     if let Some((m, s)) = &requant {
-        prologue.push(Inst::new("dma.loadacc", Some("i32")).i("dst", nco).with("src", m.at(0)).i("rows", nco).i("cols", L));
-        prologue.push(Inst::new("dma.loadacc", Some("i32")).i("dst", 2 * nco).with("src", s.at(0)).i("rows", nco).i("cols", L));
+        prologue.push(Inst::new("dma.loadacc", Some("i32")).i("dst", nco).with("src", m.at(0)).i("rows", nco).i("cols", g.l));
+        prologue.push(Inst::new("dma.loadacc", Some("i32")).i("dst", 2 * nco).with("src", s.at(0)).i("rows", nco).i("cols", g.l));
     }
     let w_dma = |co: i64, dst: i64| {
-        let n = bsize(g.f, co);
+        let n = g.bsize(g.f, co);
         Inst::new("dma.load", Some(dt)).i("dst", dst).with("src", wdram.at(weight_offset(&g, co) * eb)).i("rows", g.w_rows(co)).i("cols", n)
     };
     if p.stationary {
@@ -383,7 +390,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
         let ih_lo = oh0 * g.sh - g.pt;
         let nr = g.input_rows(oh1 - oh0);
         let mut step = Step::default();
-        let cbs: Vec<i64> = if g.depthwise { vec![co] } else { (0..blocks(g.c)).collect() };
+        let cbs: Vec<i64> = if g.depthwise { vec![co] } else { (0..g.blocks(g.c)).collect() };
         let key = if g.depthwise { (rb, co) } else { (rb, 0) };
         if key != cur_in {
             cur_in = key;
@@ -393,7 +400,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
             let v_lo = ih_lo.max(0);
             let v_hi = (ih_lo + nr - 1).min(g.h - 1);
             for (cbi, &cb) in cbs.iter().enumerate() {
-                let k = bsize(g.c, cb);
+                let k = g.bsize(g.c, cb);
                 let tile = base + cbi as i64 * g.input_rows(p.rows) * row_len;
                 if v_lo > v_hi {
                     continue;
@@ -443,7 +450,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
                     continue;
                 }
                 if g.sw == 1 && g.pl == 0 && row_len == g.w {
-                    let src = x.at(((v_lo * g.w) * g.c + cb * L) * eb);
+                    let src = x.at(((v_lo * g.w) * g.c + cb * g.l) * eb);
                     dmas.push(Inst::new("dma.load", Some(dt)).i("dst", tile + (v_lo - ih_lo) * row_len).with("src", src).i("rows", (v_hi - v_lo + 1) * g.w).i("cols", k).i("stride", g.c * eb));
                     continue;
                 }
@@ -460,7 +467,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
                         let before = ((p0 - ph) / g.sw).min(n_ph);
                         let after = n_ph - before - cnt;
                         let dst = tile + (ih - ih_lo) * row_len + phase_off[ph as usize];
-                        let src = x.at(((ih * g.w + (p0 - g.pl).max(0)) * g.c + cb * L) * eb);
+                        let src = x.at(((ih * g.w + (p0 - g.pl).max(0)) * g.c + cb * g.l) * eb);
                         let mut d = Inst::new("dma.load", Some(dt)).i("dst", dst).with("src", src).i("rows", cnt).i("cols", k).i("stride", g.sw * g.c * eb);
                         if before > 0 {
                             d = d.i("pad_top", before);
@@ -484,7 +491,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
         };
         let in_base = ((in_fill - 1) % 2) * in_slot;
         let acc = acc_out + (t as i64 % 2) * out_slot;
-        let n = bsize(g.f, co);
+        let n = g.bsize(g.f, co);
         let mut tile_row = 0;
         let c = &mut step.compute;
         for kh in 0..g.kh {
@@ -494,7 +501,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
             for (cbi, &cb) in cbs.iter().enumerate() {
                 for kw in 0..g.groups() {
                     // A tap group (packed: several taps, their channels in the lanes), or one tap.
-                    let k = if g.packed() { g.group_taps(kw) * g.c } else if g.depthwise { n } else { bsize(g.c, cb) };
+                    let k = if g.packed() { g.group_taps(kw) * g.c } else if g.depthwise { n } else { g.bsize(g.c, cb) };
                     let here = tile_row;
                     tile_row += k;
                     if a > b {
@@ -530,7 +537,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
             c.push(Inst::new("v.add", Some(adt)).i("dst", acc).i("a", acc).i("b", co).i("rows", rows).with("bcast", Operand::Flag));
         }
         let out_eb = if wide { 4 } else { eb };
-        let dst = out.at((oh0 * g.ow * g.f + co * L) * out_eb);
+        let dst = out.at((oh0 * g.ow * g.f + co * g.l) * out_eb);
         if wide {
             step.stores.push(Inst::new("dma.storeacc", Some("i32")).with("dst", dst).i("src", acc).i("rows", rows).i("cols", n).i("stride", g.f * 4));
         } else if g.int8 {
@@ -553,7 +560,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
 
 /// Float offset of an output block's weights in the packed image.
 fn weight_offset(g: &Geom, co: i64) -> i64 {
-    (0..co).map(|b| g.w_rows(b) * bsize(g.f, b)).sum()
+    (0..co).map(|b| g.w_rows(b) * g.bsize(g.f, b)).sum()
 }
 
 #[cfg(test)]
@@ -562,7 +569,7 @@ mod tests {
 
     fn g(h: i64, c: i64, k: i64, f: i64, s: i64, p: i64) -> Geom {
         let o = (h + 2 * p - k) / s + 1;
-        Geom { h, w: h, c, kh: k, kw: k, f, sh: s, sw: s, pt: p, pl: p, oh: o, ow: o, depthwise: false, int8: false }
+        Geom { h, w: h, c, kh: k, kw: k, f, sh: s, sw: s, pt: p, pl: p, oh: o, ow: o, depthwise: false, int8: false, l: 16 }
     }
 
     #[test]
@@ -597,7 +604,7 @@ mod tests {
     #[test]
     fn row_layout_puts_each_phase_together() {
         // Stride 2, 7-wide output of a 3-wide kernel: 15 positions, 8 even then 7 odd.
-        let geom = Geom { h: 14, w: 14, c: 16, kh: 3, kw: 3, f: 16, sh: 2, sw: 2, pt: 1, pl: 1, oh: 7, ow: 7, depthwise: false, int8: false };
+        let geom = Geom { h: 14, w: 14, c: 16, kh: 3, kw: 3, f: 16, sh: 2, sw: 2, pt: 1, pl: 1, oh: 7, ow: 7, depthwise: false, int8: false, l: 16 };
         assert_eq!(geom.row_layout(), (15, vec![0, 8]));
     }
 }

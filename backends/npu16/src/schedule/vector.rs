@@ -1,21 +1,22 @@
 //! Kernels of the vector unit: elementwise ops on two streamed tensors, and
 //! pooling. Data comes into the accumulator by DMA, is combined row by row
-//! (a row is 16 lanes), and goes back out.
+//! (a row is the array's lanes, 16 on npu16), and goes back out.
 
-use super::conv::{act_insts, L};
+use super::conv::{act_insts, lanes_of};
 use super::pipeline::{self, Release, Step};
 use super::{shape, Dram, Layer};
 use ir::{Body, OpId};
 use npu::asm::{Inst, Operand};
 
-/// `npu.eltwise`: both operands viewed as flat rows of 16 elements.
+/// `npu.eltwise`: both operands viewed as flat rows of `lanes` elements.
 pub fn eltwise(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> Result<(), String> {
+    let lanes = lanes_of(l.hw);
     if body.value_type(body.op(op).operand(0)).element_type().is_some_and(|e| e.to_string() == "i8") {
         return eltwise_int8(l, body, op, ins, out);
     }
     let n: i64 = shape(body, body.op(op).result(0)).iter().product();
-    let rows = (n + L - 1) / L;
-    let tail = n - (rows - 1) * L;
+    let rows = (n + lanes - 1) / lanes;
+    let tail = n - (rows - 1) * lanes;
     let kind = npu::tensor_ops::str_attr(body, op, "kind").unwrap_or("add");
     let mnemonic = match kind {
         "add" => "v.add",
@@ -29,16 +30,16 @@ pub fn eltwise(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -
     let chunk = (l.hw.acc_rows as i64 / 4).min(rows).max(1);
     // Rows [r0, r0+cnt) of a flat tensor: full rows, then the partial last row.
     let moves = |m: &'static str, acc: i64, d: &Dram, r0: i64, cnt: i64| -> Vec<Inst> {
-        let full = if r0 + cnt == rows && tail < L { cnt - 1 } else { cnt };
+        let full = if r0 + cnt == rows && tail < lanes { cnt - 1 } else { cnt };
         let mut v = vec![];
         let load = m == "dma.loadacc";
         let mk = |acc_row: i64, dram_row: i64, nrows: i64, cols: i64| {
             let i = Inst::new(m, Some("f32"));
-            let i = if load { i.i("dst", acc_row).with("src", d.at(dram_row * L * 4)) } else { i.with("dst", d.at(dram_row * L * 4)).i("src", acc_row) };
+            let i = if load { i.i("dst", acc_row).with("src", d.at(dram_row * lanes * 4)) } else { i.with("dst", d.at(dram_row * lanes * 4)).i("src", acc_row) };
             i.i("rows", nrows).i("cols", cols)
         };
         if full > 0 {
-            v.push(mk(acc, r0, full, L));
+            v.push(mk(acc, r0, full, lanes));
         }
         if full < cnt {
             v.push(mk(acc + full, r0 + full, 1, tail));
@@ -72,16 +73,16 @@ pub fn eltwise(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -
 
 /// Rows `[r0, r0+cnt)` of a flat int8 tensor of `rows` rows (the last `tail`
 /// elements wide) moved by `m` between DRAM and scratchpad row `at`.
-fn flat_i8(m: &'static str, at: i64, d: &Dram, r0: i64, cnt: i64, rows: i64, tail: i64) -> Vec<Inst> {
-    let full = if r0 + cnt == rows && tail < L { cnt - 1 } else { cnt };
+fn flat_i8(m: &'static str, at: i64, d: &Dram, r0: i64, cnt: i64, rows: i64, tail: i64, lanes: i64) -> Vec<Inst> {
+    let full = if r0 + cnt == rows && tail < lanes { cnt - 1 } else { cnt };
     let mk = |row: i64, dram_row: i64, nrows: i64, cols: i64| {
         let i = Inst::new(m, Some("i8"));
-        let i = if m == "dma.load" { i.i("dst", row).with("src", d.at(dram_row * L)) } else { i.with("dst", d.at(dram_row * L)).i("src", row) };
+        let i = if m == "dma.load" { i.i("dst", row).with("src", d.at(dram_row * lanes)) } else { i.with("dst", d.at(dram_row * lanes)).i("src", row) };
         i.i("rows", nrows).i("cols", cols)
     };
     let mut v = vec![];
     if full > 0 {
-        v.push(mk(at, r0, full, L));
+        v.push(mk(at, r0, full, lanes));
     }
     if full < cnt {
         v.push(mk(at + full, r0 + full, 1, tail));
@@ -94,52 +95,53 @@ fn flat_i8(m: &'static str, at: i64, d: &Dram, r0: i64, cnt: i64, rows: i64, tai
 /// (`v.mul` with a broadcast row), the two are summed, and `v.requant`
 /// writes the int8 result (ReLU as the clamp at zero) for the store.
 fn eltwise_int8(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> Result<(), String> {
+    let lanes = lanes_of(l.hw);
     let n: i64 = shape(body, body.op(op).result(0)).iter().product();
-    let rows = (n + L - 1) / L;
-    let tail = n - (rows - 1) * L;
+    let rows = (n + lanes - 1) / lanes;
+    let tail = n - (rows - 1) * lanes;
     let im = npu::tensor_ops::ints(body, op, "in_mult").ok_or("int8 add without in_mult")?;
     let mult = npu::tensor_ops::ints(body, op, "mult").and_then(|m| m.first().copied()).ok_or("int8 add without mult")?;
     let shift = npu::tensor_ops::ints(body, op, "shift").and_then(|m| m.first().copied()).ok_or("int8 add without shift")?;
     let (lo, hi) = npu::tensor_ops::int8_clamp(body, op);
     // Constants: the identity tile, and one row per input of its multiplier.
-    let eye: Vec<i8> = (0..L * L).map(|k| (k / L == k % L) as i8).collect();
+    let eye: Vec<i8> = (0..lanes * lanes).map(|k| (k / lanes == k % lanes) as i8).collect();
     let eye_d = l.consts.push_i8(&eye);
-    let mrows: Vec<i32> = [im[0], im[1]].iter().flat_map(|m| std::iter::repeat_n(*m as i32, L as usize)).collect();
+    let mrows: Vec<i32> = [im[0], im[1]].iter().flat_map(|m| std::iter::repeat_n(*m as i32, lanes as usize)).collect();
     let m_d = l.consts.push_i32(&mrows);
-    let chunk = rows.min((l.hw.acc_rows as i64 - 2) / 4).min((l.hw.spad_rows as i64 - L) / 6).max(1);
-    if 4 * chunk + 2 > l.hw.acc_rows as i64 || 6 * chunk + L > l.hw.spad_rows as i64 {
+    let chunk = rows.min((l.hw.acc_rows as i64 - 2) / 4).min((l.hw.spad_rows as i64 - lanes) / 6).max(1);
+    if 4 * chunk + 2 > l.hw.acc_rows as i64 || 6 * chunk + lanes > l.hw.spad_rows as i64 {
         return Err(format!("one row of an int8 add needs 18 scratchpad and 6 accumulator rows; the target has {} and {}", l.hw.spad_rows, l.hw.acc_rows));
     }
     {
         use npu::asm::Buffer;
         let b = &mut l.buffers;
-        b.push(Buffer::spad("identity", 0, L, "i8"));
+        b.push(Buffer::spad("identity", 0, lanes, "i8"));
         b.push(Buffer::acc("multipliers", 0, 2, "i32"));
         for k in 0..2 {
-            b.push(Buffer::spad(&format!("inputs.{}", k), L + k * 3 * chunk, 3 * chunk, "i8"));
+            b.push(Buffer::spad(&format!("inputs.{}", k), lanes + k * 3 * chunk, 3 * chunk, "i8"));
             b.push(Buffer::acc(&format!("acc.{}", k), 2 + k * 2 * chunk, 2 * chunk, "i32"));
         }
     }
     let prologue = vec![
-        Inst::new("dma.load", Some("i8")).i("dst", 0).with("src", eye_d.at(0)).i("rows", L).i("cols", L),
-        Inst::new("dma.loadacc", Some("i32")).i("dst", 0).with("src", m_d.at(0)).i("rows", 2).i("cols", L),
+        Inst::new("dma.load", Some("i8")).i("dst", 0).with("src", eye_d.at(0)).i("rows", lanes).i("cols", lanes),
+        Inst::new("dma.loadacc", Some("i32")).i("dst", 0).with("src", m_d.at(0)).i("rows", 2).i("cols", lanes),
     ];
     let mut steps = vec![];
     let (mut r0, mut t) = (0, 0);
     while r0 < rows {
         let cnt = chunk.min(rows - r0);
-        let sa = L + (t % 2) * 3 * chunk;
+        let sa = lanes + (t % 2) * 3 * chunk;
         let (sb, so) = (sa + chunk, sa + 2 * chunk);
         let aa = 2 + (t % 2) * 2 * chunk;
         let ab = aa + chunk;
         let mut s = Step::default();
-        let mut dmas = flat_i8("dma.load", sa, &ins[0], r0, cnt, rows, tail);
-        dmas.extend(flat_i8("dma.load", sb, &ins[1], r0, cnt, rows, tail));
+        let mut dmas = flat_i8("dma.load", sa, &ins[0], r0, cnt, rows, tail, lanes);
+        dmas.extend(flat_i8("dma.load", sb, &ins[1], r0, cnt, rows, tail, lanes));
         s.loads.push((0, dmas));
-        let mm = |dst: i64, src: i64| Inst::new("mx.mul", Some("i8")).i("dst", dst).i("src", src).i("rows", cnt).i("k", L).i("n", L);
+        let mm = |dst: i64, src: i64| Inst::new("mx.mul", Some("i8")).i("dst", dst).i("src", src).i("rows", cnt).i("k", lanes).i("n", lanes);
         let scale = |dst: i64, row: i64| Inst::new("v.mul", Some("i32")).i("dst", dst).i("a", dst).i("b", row).i("rows", cnt).with("bcast", Operand::Flag);
         s.compute = vec![
-            Inst::new("mx.preload", Some("i8")).i("src", 0).i("k", L).i("n", L),
+            Inst::new("mx.preload", Some("i8")).i("src", 0).i("k", lanes).i("n", lanes),
             mm(aa, sa),
             scale(aa, 0),
             mm(ab, sb),
@@ -147,7 +149,7 @@ fn eltwise_int8(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) 
             Inst::new("v.add", Some("i32")).i("dst", aa).i("a", aa).i("b", ab).i("rows", cnt),
             Inst::new("v.requant", Some("i8")).i("dst", so).i("src", aa).i("rows", cnt).i("mult", mult).i("shift", shift).i("min", lo).i("max", hi),
         ];
-        s.stores = flat_i8("dma.store", so, out, r0, cnt, rows, tail);
+        s.stores = flat_i8("dma.store", so, out, r0, cnt, rows, tail, lanes);
         steps.push(s);
         r0 += cnt;
         t += 1;
@@ -161,6 +163,7 @@ fn eltwise_int8(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) 
 /// of image rows, averages scaled by a reciprocal row); a window covering the
 /// whole image is one `v.poolavg`/`v.poolmax`.
 pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> Result<(), String> {
+    let lanes = lanes_of(l.hw);
     let x = shape(body, body.op(op).operand(0));
     let y = shape(body, body.op(op).result(0));
     let (h, w, c, oh, ow) = (x[1], x[2], x[3], y[1], y[2]);
@@ -180,10 +183,10 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     }
     let (kh, kw, sh, sw, pt, pl) = (k[0], k[1], s[0], s[1], p[0], p[1]);
     let whole = kh == h && kw == w && p.iter().all(|v| *v == 0);
-    let ncb = (c + L - 1) / L;
+    let ncb = (c + lanes - 1) / lanes;
     // Reciprocal rows 1/1 .. 1/kh for the vertical average.
     let recip = if !max && !whole {
-        let v: Vec<f32> = (1..=kh).flat_map(|n| std::iter::repeat_n(1.0 / n as f32, L as usize)).collect();
+        let v: Vec<f32> = (1..=kh).flat_map(|n| std::iter::repeat_n(1.0 / n as f32, lanes as usize)).collect();
         Some(l.consts.push(&v))
     } else {
         None
@@ -216,13 +219,13 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
         }
     }
     // int8: the identity tile, and scratchpad slots for the input and the result.
-    let (eye, sp_in, sp_out) = (0, L, L + 2 * need(rows));
+    let (eye, sp_in, sp_out) = (0, lanes, lanes + 2 * need(rows));
     let mut prologue = vec![];
     if int8 {
-        let eye_d = l.consts.push_i8(&(0..L * L).map(|k| (k / L == k % L) as i8).collect::<Vec<_>>());
-        prologue.push(Inst::new("dma.load", Some("i8")).i("dst", eye).with("src", eye_d.at(0)).i("rows", L).i("cols", L));
+        let eye_d = l.consts.push_i8(&(0..lanes * lanes).map(|k| (k / lanes == k % lanes) as i8).collect::<Vec<_>>());
+        prologue.push(Inst::new("dma.load", Some("i8")).i("dst", eye).with("src", eye_d.at(0)).i("rows", lanes).i("cols", lanes));
         let b = &mut l.buffers;
-        b.push(npu::asm::Buffer::spad("identity", eye, L, "i8"));
+        b.push(npu::asm::Buffer::spad("identity", eye, lanes, "i8"));
         for k in 0..2 {
             b.push(npu::asm::Buffer::spad(&format!("input.{}", k), sp_in + k * need(rows), need(rows), "i8"));
             b.push(npu::asm::Buffer::spad(&format!("result.{}", k), sp_out + k * rows * ow, rows * ow, "i8"));
@@ -232,7 +235,7 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
         }
     }
     if let Some(r) = &recip {
-        prologue.push(Inst::new("dma.loadacc", Some("f32")).i("dst", 0).with("src", r.at(0)).i("rows", kh).i("cols", L));
+        prologue.push(Inst::new("dma.loadacc", Some("f32")).i("dst", 0).with("src", r.at(0)).i("rows", kh).i("cols", lanes));
     }
     let hmn = if max { "v.poolmax" } else { "v.poolavg" };
     let vmn = if max { "v.max" } else { "v.add" };
@@ -240,7 +243,7 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     let mut steps = vec![];
     let mut t = 0i64;
     for cb in 0..ncb {
-        let kc = (c - cb * L).min(L);
+        let kc = (c - cb * lanes).min(lanes);
         for rb in 0..nrb {
             let oh0 = rb * rows;
             let oh1 = (oh0 + rows).min(oh);
@@ -251,7 +254,7 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
             let hb = ib + nr * w;
             let ob = out_base + (t % 2) * rows * ow;
             let mut st = Step::default();
-            let src = ins[0].at((ih_a * w * c + cb * L) * eb);
+            let src = ins[0].at((ih_a * w * c + cb * lanes) * eb);
             let si = sp_in + (t % 2) * need(rows);
             if int8 {
                 st.loads.push((0, vec![Inst::new("dma.load", Some("i8")).i("dst", si).with("src", src).i("rows", nr * w).i("cols", kc).i("stride", c)]));
@@ -260,8 +263,8 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
             }
             let cmp = &mut st.compute;
             if int8 {
-                cmp.push(Inst::new("mx.preload", Some("i8")).i("src", eye).i("k", L).i("n", L));
-                cmp.push(Inst::new("mx.mul", Some("i8")).i("dst", ib).i("src", si).i("rows", nr * w).i("k", L).i("n", L));
+                cmp.push(Inst::new("mx.preload", Some("i8")).i("src", eye).i("k", lanes).i("n", lanes));
+                cmp.push(Inst::new("mx.mul", Some("i8")).i("dst", ib).i("src", si).i("rows", nr * w).i("k", lanes).i("n", lanes));
             }
             if whole {
                 cmp.push(Inst::new(hmn, Some(vt)).i("dst", ob).i("src", ib).i("rows", 1).i("window", h * w));
@@ -304,7 +307,7 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
                     }
                 }
             }
-            let dst = out.at((oh0 * ow * c + cb * L) * eb);
+            let dst = out.at((oh0 * ow * c + cb * lanes) * eb);
             let n = (oh1 - oh0) * ow;
             if int8 {
                 // mult = 2^31 - 1, shift 0: (x·(2^31-1) + 2^30) >> 31 = x for every int8 x.
