@@ -2,7 +2,7 @@
 //! [`build`] materializes instructions as ops, and [`print_program`] walks a
 //! program function to NPU assembly (`npu-translate --emit=npu-asm`).
 
-use crate::schedule::{lookup, InstDef, Slot, INSTS};
+use crate::schedule::{insts, lookup, InstDef, Slot};
 use ir::attributes::{AttrData, Attribute};
 use ir::{Body, Context, InsertPoint, Location, OpId, OperationState};
 use std::fmt::Write;
@@ -87,7 +87,7 @@ fn buffer_type(ctx: &Context, b: &Buffer, lanes: i64) -> ir::Type {
 
 /// Each memory operand of `inst` as (buffer, offset into it), if every one lies in a buffer of the layer.
 fn in_buffers(inst: &Inst, bufs: &[(Buffer, ir::Value)]) -> Option<Vec<(&'static str, ir::Value, i64)>> {
-    let def = INSTS.iter().find(|d| d.mnemonic == inst.mnemonic)?;
+    let def = insts().iter().find(|d| d.mnemonic == inst.mnemonic)?;
     let g = |f: &str| inst.int(f);
     let bcast = inst.get("bcast").is_some();
     let mut out = vec![];

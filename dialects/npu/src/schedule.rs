@@ -42,42 +42,43 @@ pub struct InstDef {
     pub operands: &'static [(&'static str, Slot)],
 }
 
-use Slot::*;
-const BIN: &[(&str, Slot)] = &[("dst", Acc), ("a", Acc), ("b", Acc), ("rows", Int), ("bcast", Flag)];
-const UN: &[(&str, Slot)] = &[("dst", Acc), ("src", Acc), ("rows", Int)];
-const POOL: &[(&str, Slot)] = &[("dst", Acc), ("src", Acc), ("rows", Int), ("window", Int), ("stride", OptInt)];
-const SEM: &[(&str, Slot)] = &[("queue", Queue), ("sem", Sem)];
-const IF: &[&str] = &["i32", "f32"];
+/// The instruction set as the compiler writes it: `npu_isa::isa::ISA` (the
+/// one table the assembler and simulator read too) seen as assembly operand
+/// slots. An integer operand with a default may be left out (`OptInt`); an
+/// immediate without one is a number (`Num`), integer or float.
+pub fn insts() -> &'static [InstDef] {
+    static INSTS: std::sync::OnceLock<Vec<InstDef>> = std::sync::OnceLock::new();
+    INSTS.get_or_init(|| {
+        use npu_isa::isa::{Kind, MemKind};
+        npu_isa::isa::ISA
+            .iter()
+            .map(|d| {
+                let operands: Vec<(&'static str, Slot)> = d
+                    .operands
+                    .iter()
+                    .map(|o| {
+                        let slot = match (o.kind, o.default) {
+                            (Kind::Row(MemKind::Spad), _) => Slot::Spad,
+                            (Kind::Row(MemKind::Acc), _) => Slot::Acc,
+                            (Kind::Row(MemKind::Dram), _) | (Kind::Dram { .. }, _) => Slot::Dram,
+                            (Kind::Int, None) => Slot::Int,
+                            (Kind::Int | Kind::Imm, Some(_)) => Slot::OptInt,
+                            (Kind::Imm, None) => Slot::Num,
+                            (Kind::Flag, _) => Slot::Flag,
+                            (Kind::QueueName, _) => Slot::Queue,
+                            (Kind::Sem, _) => Slot::Sem,
+                        };
+                        (o.name, slot)
+                    })
+                    .collect();
+                let dtypes: Vec<&'static str> = d.dtypes.iter().map(|t| t.name()).collect();
+                InstDef { mnemonic: d.mnemonic, dtypes: Box::leak(dtypes.into_boxed_slice()), operands: Box::leak(operands.into_boxed_slice()) }
+            })
+            .collect()
+    })
+}
 
-/// The instruction set as the compiler emits it.
-pub const INSTS: &[InstDef] = &[
-    InstDef { mnemonic: "dma.load", dtypes: &["i8", "f32"], operands: &[("dst", Spad), ("src", Dram), ("rows", Int), ("cols", Int), ("stride", OptInt), ("pad_top", OptInt), ("pad_bottom", OptInt), ("pad_left", OptInt), ("pad_right", OptInt)] },
-    InstDef { mnemonic: "dma.loadacc", dtypes: IF, operands: &[("dst", Acc), ("src", Dram), ("rows", Int), ("cols", Int), ("stride", OptInt), ("pad_top", OptInt), ("pad_bottom", OptInt), ("pad_left", OptInt), ("pad_right", OptInt)] },
-    InstDef { mnemonic: "dma.store", dtypes: &["i8", "f32"], operands: &[("dst", Dram), ("src", Spad), ("rows", Int), ("cols", Int), ("stride", OptInt)] },
-    InstDef { mnemonic: "dma.storeacc", dtypes: IF, operands: &[("dst", Dram), ("src", Acc), ("rows", Int), ("cols", Int), ("stride", OptInt)] },
-    InstDef { mnemonic: "mx.preload", dtypes: &["i8", "f32"], operands: &[("src", Spad), ("k", Int), ("n", Int)] },
-    InstDef { mnemonic: "mx.mul", dtypes: &["i8", "f32"], operands: &[("dst", Acc), ("src", Spad), ("rows", Int), ("k", Int), ("n", Int), ("loop", OptInt), ("src_stride", OptInt), ("dst_stride", OptInt), ("accumulate", Flag)] },
-    InstDef { mnemonic: "v.add", dtypes: IF, operands: BIN },
-    InstDef { mnemonic: "v.sub", dtypes: IF, operands: BIN },
-    InstDef { mnemonic: "v.mul", dtypes: IF, operands: BIN },
-    InstDef { mnemonic: "v.max", dtypes: IF, operands: BIN },
-    InstDef { mnemonic: "v.min", dtypes: IF, operands: BIN },
-    InstDef { mnemonic: "v.relu", dtypes: IF, operands: UN },
-    InstDef { mnemonic: "v.relu6", dtypes: &["f32"], operands: UN },
-    InstDef { mnemonic: "v.sigmoid", dtypes: &["f32"], operands: UN },
-    InstDef { mnemonic: "v.tanh", dtypes: &["f32"], operands: UN },
-    InstDef { mnemonic: "v.shl", dtypes: &["i32"], operands: &[("dst", Acc), ("src", Acc), ("rows", Int), ("amount", Int)] },
-    InstDef { mnemonic: "v.shr", dtypes: &["i32"], operands: &[("dst", Acc), ("src", Acc), ("rows", Int), ("amount", Int), ("round", Flag)] },
-    InstDef { mnemonic: "v.clamp", dtypes: IF, operands: &[("dst", Acc), ("src", Acc), ("rows", Int), ("min", Num), ("max", Num)] },
-    InstDef { mnemonic: "v.poolmax", dtypes: IF, operands: POOL },
-    InstDef { mnemonic: "v.poolavg", dtypes: IF, operands: POOL },
-    InstDef { mnemonic: "v.requant", dtypes: &["i8"], operands: &[("dst", Spad), ("src", Acc), ("rows", Int), ("mult", Int), ("shift", Int), ("zp", OptInt), ("min", OptInt), ("max", OptInt), ("per_channel", Flag)] },
-    InstDef { mnemonic: "v.move", dtypes: IF, operands: &[("dst", Spad), ("src", Acc), ("rows", Int)] },
-    InstDef { mnemonic: "sem.signal", dtypes: &[], operands: SEM },
-    InstDef { mnemonic: "sem.wait", dtypes: &[], operands: SEM },
-    InstDef { mnemonic: "fence", dtypes: &[], operands: &[] },
-    InstDef { mnemonic: "halt", dtypes: &[], operands: &[] },
-];
+use Slot::*;
 
 /// The op name of an instruction (`npu.dma.load`).
 pub fn op_name(def: &InstDef) -> String {
@@ -86,14 +87,14 @@ pub fn op_name(def: &InstDef) -> String {
 
 pub fn lookup(op_name: &str) -> Option<&'static InstDef> {
     let m = op_name.strip_prefix("npu.")?;
-    INSTS.iter().find(|d| d.mnemonic == m)
+    insts().iter().find(|d| d.mnemonic == m)
 }
 
 const LAYER_ATTRS: &[ir::dialect::AttrSpec] = &[ir::dialect::required("name", ir::dialect::AttrKind::String)];
 const ALLOC_ATTRS: &[ir::dialect::AttrSpec] = &[ir::dialect::required("row", ir::dialect::AttrKind::Integer), ir::dialect::optional("name", ir::dialect::AttrKind::String)];
 
 pub fn ops() -> Vec<OpDef> {
-    let mut v: Vec<OpDef> = INSTS
+    let mut v: Vec<OpDef> = insts()
         .iter()
         .map(|d| OpDef {
             name: Box::leak(op_name(d).into_boxed_str()),

@@ -5,14 +5,12 @@
 
 pub mod asm;
 pub mod binary;
-pub mod config;
 pub mod disasm;
-pub mod isa;
 pub mod kernels;
 pub mod npy;
 pub mod program;
 pub mod report;
 pub mod sim;
 
-pub use config::HwConfig;
+pub use npu_isa::{config, isa, HwConfig};
 pub use program::Program;

@@ -547,7 +547,7 @@ pub fn decode(w: &[u64; 4]) -> Result<Instr, String> {
 pub fn markdown() -> String {
     use std::fmt::Write;
     let mut s = String::from(
-        "# NPU instruction set\n\nGenerated from `targets/npu-sim/src/isa.rs` by `npu-sim doc`; a test fails when this file is stale.\n\n\
+        "# NPU instruction set\n\nGenerated from `targets/npu-isa/src/isa.rs` by `npu-sim doc`; a test fails when this file is stale.\n\n\
          Every instruction is four little-endian 64-bit words: word 0 holds the opcode (bits 0–7), the flags byte (bits 8–15: \
          flag operands in bits 0–5, the element type in bits 6–7: 0 i8, 1 i32, 2 f32) and slot 0 (bits 32–63); words 1–3 hold \
          slots 1–6, two 32-bit slots each. An operand lives in bits `lo..lo+bits` of a slot.\n\n\

@@ -1,0 +1,11 @@
+//! The NPU as data, declared once: the instruction set (`isa::ISA`, with
+//! each operand's kind, default and place in the encoding) and the hardware
+//! description (`HwConfig`). The simulator's assembler, encoder,
+//! disassembler and executor and the compiler's npu dialect (its instruction
+//! ops and their verifier, `npu::schedule::insts`) all read these tables, so
+//! the two sides cannot drift. Depends on nothing with IR.
+
+pub mod config;
+pub mod isa;
+
+pub use config::HwConfig;
