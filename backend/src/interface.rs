@@ -113,6 +113,21 @@ pub struct Capability {
     pub constraints: &'static str,
 }
 
+/// A small model in ONNX's textual syntax (without a `<...>` header it gets
+/// IR version 8 and opset 17) that shows one constraint of a
+/// backend's capability table at its corner: every `op` in it is placed on the
+/// backend (`refused: None`) or refused with that reason code. The test kit
+/// (`tools::testkit::capability_trials`) runs each through the backend and
+/// against the CPU path. Inputs after the first are compiled in as constants
+/// (`--bind weights`), as weights are.
+#[derive(Clone, Copy, Debug)]
+pub struct CapabilityCase {
+    pub name: &'static str,
+    pub model: &'static str,
+    pub op: &'static str,
+    pub refused: Option<Reason>,
+}
+
 /// A target the partitioner can place ops on.
 pub trait Backend: Send + Sync {
     /// The name users write in `--target` lists and partitions carry
@@ -145,6 +160,12 @@ pub trait Backend: Send + Sync {
     /// The ops [`Backend::supports`] may accept, with their constraints in
     /// words (ops taken only inside a group included). Default: none listed.
     fn capabilities(&self) -> Vec<Capability> {
+        vec![]
+    }
+
+    /// Models at the corners of the capability table's constraints, each with
+    /// where its op must go ([`CapabilityCase`]). Default: none.
+    fn capability_cases(&self) -> Vec<CapabilityCase> {
         vec![]
     }
 

@@ -14,5 +14,5 @@ pub mod placement;
 mod registry;
 
 pub use executable::{Counters, Executable, LayerRow};
-pub use interface::{Backend, Capability, Cpu, Reason, Unsupported, API_VERSION, CPU};
+pub use interface::{Backend, Capability, CapabilityCase, Cpu, Reason, Unsupported, API_VERSION, CPU};
 pub use registry::{register, register_once, registered, resolve};

@@ -115,3 +115,61 @@ impl NodeTestRun {
 pub fn passes(_test: &str, _stdout: &str) -> Result<(), String> {
     Ok(())
 }
+
+/// One trial per case of `b.capability_cases()` (`<prefix>::case::<name>`):
+/// the case's model (ONNX text) runs through `exe --target NAME,cpu` and must
+/// match the CPU path's outputs, and each of its `op`s must be placed on the
+/// backend, or refused with the case's reason code (and so run on the CPU).
+pub fn capability_trials(exe: &Path, b: &dyn backend::Backend, prefix: &str) -> Vec<Trial> {
+    let name = b.name().to_string();
+    b.capability_cases()
+        .into_iter()
+        .map(|case| {
+            let (exe, name) = (exe.to_path_buf(), name.clone());
+            Trial::test(format!("{}::case::{}", prefix, case.name), move || run_case(&exe, &name, &case).map_err(Failed::from))
+        })
+        .collect()
+}
+
+fn run_case(exe: &Path, backend: &str, case: &backend::CapabilityCase) -> Result<(), String> {
+    let dir = std::env::temp_dir().join(format!("npu-testkit-{}", std::process::id())).join(backend).join(case.name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {}", dir.display(), e))?;
+    // A model without a header gets one: IR version 8, the default domain at opset 17.
+    let src = if case.model.trim_start().starts_with('<') { case.model.to_string() } else { format!("<ir_version: 8, opset_import: [\"\" : 17]>\n{}", case.model) };
+    let model = onnx::text::parse_model(&src).map_err(|e| {
+        let (line, col) = onnx::text::line_col(&src, e.pos);
+        format!("the case's model does not parse at {}:{}: {}", line, col, e.message)
+    })?;
+    let path = dir.join("model.onnx");
+    std::fs::write(&path, onnx::proto::encode_model(&model)).map_err(|e| e.to_string())?;
+    let (cpu, report) = (dir.join("cpu"), dir.join("report.json"));
+    let run = |args: &[&std::ffi::OsStr]| -> Result<String, String> {
+        let mut cmd = Command::new(exe);
+        cmd.arg(&path).args(["--seed", "1", "--bind", "weights"]).args(args);
+        let f = crate::child::run(cmd, Duration::from_secs(60))?;
+        match f.status {
+            Some(s) if s.success() => Ok(f.stdout),
+            _ => Err(format!("{} {:?}:\n{}\n{}", exe.display(), args, f.stdout, f.stderr)),
+        }
+    };
+    run(&["--target".as_ref(), "cpu".as_ref(), "--output-dir".as_ref(), cpu.as_os_str()])?;
+    let target = format!("{},cpu", backend);
+    run(&["--target".as_ref(), target.as_ref(), "--compare".as_ref(), cpu.as_os_str(), "--report-json".as_ref(), report.as_os_str()])?;
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report).map_err(|e| format!("{}: {}", report.display(), e))?).map_err(|e| e.to_string())?;
+    let placed: Vec<&serde_json::Value> = json["placements"].as_array().map(|a| a.iter().filter(|p| p["op"] == case.op).collect()).unwrap_or_default();
+    if placed.is_empty() {
+        return Err(format!("no {} in the placement report:\n{}", case.op, json["placements"]));
+    }
+    for p in placed {
+        let (on, code, node) = (p["backend"].as_str().unwrap_or(""), p["reason_code"].as_str(), p["node"].as_str().unwrap_or(""));
+        match case.refused {
+            None if on != backend => return Err(format!("{} \"{}\" should run on {}, it runs on {} ({})", case.op, node, backend, on, code.unwrap_or("no reason"))),
+            Some(r) if on == backend || code != Some(r.code()) => {
+                return Err(format!("{} \"{}\" should fall back with [{}], it runs on {} ({})", case.op, node, r.code(), on, code.unwrap_or("no reason")))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}

@@ -9,7 +9,9 @@
 //! back; and the tests listed in test/onnx/npu-node.on-npu must still place
 //! ops on the NPU, so a capability regression names the test it moved back
 //! to the CPU. The claimed tests run once more on a 32x32 array (the kernels
-//! take their lanes from the hardware description). The docs page must be the table's.
+//! take their lanes from the hardware description). Each corner case of the
+//! capability table (`npu::case::...`) runs on npu16 or falls back with its
+//! reason code. The docs page must be the table's.
 
 use libtest_mimic::{Arguments, Trial};
 use std::path::Path;
@@ -52,6 +54,7 @@ fn main() {
     let mut wide = run.clone();
     wide.args.extend(["--set", "array.rows=32", "--set", "array.cols=32"].map(String::from));
     trials.extend(wide.trials("npu32", &claimed, tools::testkit::passes));
+    trials.extend(tools::testkit::capability_trials(Path::new(env!("CARGO_BIN_EXE_npu-run")), npu.as_ref(), "npu"));
     // The lists must name real tests of the selection, else a check silently shrinks.
     let on = listed("test/onnx/npu-node.on-npu");
     let (n, stray): (usize, Vec<String>) = (tests.len(), on.iter().filter(|t| !tests.contains(t)).cloned().collect());

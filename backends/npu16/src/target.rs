@@ -3,7 +3,7 @@
 //! code and message when the answer is no (the report prints them, as Vela
 //! lists its CPU ops); its grouping rules are in `fusion.rs`.
 
-use backend::{Backend, Capability, Reason, Unsupported};
+use backend::{Backend, Capability, CapabilityCase, Reason, Unsupported};
 use ir::{Body, Context, OpId, Value};
 use npu::hw::HwDesc;
 use npu::tensor_ops::ints;
@@ -57,6 +57,29 @@ const CAPABILITIES: &[(&str, Check, &str)] = &[
     ("onnx.Flatten", flatten, "[1, C, 1, 1] to [1, C] only (the same bytes in NCHW and NHWC); fused into its producer"),
 ];
 
+/// The corners of the table's constraints, each a model whose op must run on
+/// npu16 or fall back with the code given (`tools::testkit::capability_trials`;
+/// inputs after the first are constants there, as weights).
+const CASES: &[CapabilityCase] = &[
+    case("conv_3x3_padded", "g (float[1,4,6,6] x, float[8,4,3,3] w) => (float[1,8,6,6] y) { [conv] y = Conv <pads = [1,1,1,1]> (x, w) }", "onnx.Conv", None),
+    case("conv_dilated", "g (float[1,4,6,6] x, float[8,4,3,3] w) => (float[1,8,6,6] y) { [conv] y = Conv <pads = [2,2,2,2], dilations = [2,2]> (x, w) }", "onnx.Conv", Some(Reason::Attribute)),
+    case("conv_batch_2", "g (float[2,4,6,6] x, float[8,4,3,3] w) => (float[2,8,4,4] y) { [conv] y = Conv (x, w) }", "onnx.Conv", Some(Reason::Shape)),
+    case("conv_pads_as_large_as_the_kernel", "g (float[1,4,6,6] x, float[8,4,3,3] w) => (float[1,8,10,10] y) { [conv] y = Conv <pads = [3,3,3,3]> (x, w) }", "onnx.Conv", Some(Reason::Attribute)),
+    case("matmul_constant_b", "g (float[4,8] x, float[8,5] w) => (float[4,5] y) { [mm] y = MatMul (x, w) }", "onnx.MatMul", None),
+    case("matmul_of_two_activations", "g (float[4,8] x) => (float[4,4] y) { [t] xt = Transpose (x) [mm] y = MatMul (x, xt) }", "onnx.MatMul", Some(Reason::NotConstant)),
+    case("gemm_trans_a", "g (float[8,4] a, float[8,5] b) => (float[4,5] y) { [gemm] y = Gemm <transA = 1> (a, b) }", "onnx.Gemm", Some(Reason::Attribute)),
+    case("add_same_shapes", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [add] y = Add (x, x) }", "onnx.Add", None),
+    case("add_broadcast", "g (float[1,8,4,4] x, float[1,8,1,1] b) => (float[1,8,4,4] y) { [add] y = Add (x, b) }", "onnx.Add", Some(Reason::Shape)),
+    case("relu_alone", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [relu] y = Relu (x) }", "onnx.Relu", Some(Reason::Fusion)),
+    case("relu_after_conv", "g (float[1,4,6,6] x, float[8,4,1,1] w) => (float[1,8,6,6] y) { [conv] c = Conv (x, w) [relu] y = Relu (c) }", "onnx.Relu", None),
+    case("maxpool_2x2", "g (float[1,4,6,6] x) => (float[1,4,3,3] y) { [pool] y = MaxPool <kernel_shape = [2,2], strides = [2,2]> (x) }", "onnx.MaxPool", None),
+    case("maxpool_ceil_mode", "g (float[1,4,5,5] x) => (float[1,4,3,3] y) { [pool] y = MaxPool <kernel_shape = [2,2], strides = [2,2], ceil_mode = 1> (x) }", "onnx.MaxPool", Some(Reason::Attribute)),
+];
+
+const fn case(name: &'static str, model: &'static str, op: &'static str, refused: Option<Reason>) -> CapabilityCase {
+    CapabilityCase { name, model, op, refused }
+}
+
 /// Ops taken only as members of a quantized group (`fusion.rs`, `quant.rs`).
 const GROUPED: &[(&str, &str)] = &[
     ("onnx.DequantizeLinear", "int8 (QDQ): with the Conv, Gemm, MatMul, Add or MaxPool it feeds: symmetric int8 (zero points 0), activations per tensor, weights per tensor or per channel, a constant int32 bias"),
@@ -90,6 +113,9 @@ impl Backend for Npu {
     }
     fn capabilities(&self) -> Vec<Capability> {
         CAPABILITIES.iter().map(|(op, _, constraints)| Capability { op, constraints }).chain(GROUPED.iter().map(|(op, constraints)| Capability { op, constraints })).collect()
+    }
+    fn capability_cases(&self) -> Vec<CapabilityCase> {
+        CASES.to_vec()
     }
     fn group(&self, body: &Body, ops: &[OpId], answers: &mut [Result<(), Unsupported>]) -> Vec<usize> {
         super::fusion::group(body, ops, answers)

@@ -331,6 +331,11 @@ pub fn decode_model(bytes: bytes::Bytes) -> Result<ModelProto, String> {
 }
 
 /// Serializes one tensor (as ONNX's test data files hold it).
+/// A model as ONNX's binary protobuf.
+pub fn encode_model(m: &ModelProto) -> Vec<u8> {
+    m.encode_to_vec()
+}
+
 pub fn encode_tensor(t: &TensorProto) -> Vec<u8> {
     t.encode_to_vec()
 }

@@ -1,7 +1,7 @@
 //! What ACME runs, one row per op: static f32 tensors; 2-D matrix products;
 //! Add of equal shapes (no broadcasting); Relu. Each refusal has its code.
 
-use backend::{Capability, Reason, Unsupported};
+use backend::{Capability, CapabilityCase, Reason, Unsupported};
 use ir::{Body, OpId, Value};
 
 type Check = fn(&Body, OpId) -> Result<(), Unsupported>;
@@ -11,6 +11,17 @@ const ROWS: &[(&str, Check, &str)] = &[
     ("onnx.MatMul", matmul, "static f32 matrices (2-D by 2-D)"),
     ("onnx.Add", same_shapes, "static f32 tensors of the same shape (no broadcasting)"),
     ("onnx.Relu", any, "static f32 tensors"),
+];
+
+/// The corners of the table's constraints: models whose op runs on ACME or
+/// falls back with the code given (the framework's test kit runs them).
+pub const CASES: &[CapabilityCase] = &[
+    CapabilityCase { name: "matmul_2d", model: "g (float[4,8] x, float[8,2] w) => (float[4,2] y) { y = MatMul (x, w) }", op: "onnx.MatMul", refused: None },
+    CapabilityCase { name: "matmul_3d", model: "g (float[2,4,8] x, float[8,2] w) => (float[2,4,2] y) { y = MatMul (x, w) }", op: "onnx.MatMul", refused: Some(Reason::Shape) },
+    CapabilityCase { name: "add_same_shapes", model: "g (float[4,8] x) => (float[4,8] y) { y = Add (x, x) }", op: "onnx.Add", refused: None },
+    CapabilityCase { name: "add_broadcast", model: "g (float[4,8] x, float[8] b) => (float[4,8] y) { y = Add (x, b) }", op: "onnx.Add", refused: Some(Reason::Shape) },
+    CapabilityCase { name: "relu", model: "g (float[4,8] x) => (float[4,8] y) { y = Relu (x) }", op: "onnx.Relu", refused: None },
+    CapabilityCase { name: "relu_int32", model: "g (int32[4,8] x) => (int32[4,8] y) { y = Relu (x) }", op: "onnx.Relu", refused: Some(Reason::ElementType) },
 ];
 
 /// The table as the framework lists it (`Backend::capabilities`).

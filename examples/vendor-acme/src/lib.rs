@@ -39,6 +39,9 @@ impl backend::Backend for Acme {
     fn capabilities(&self) -> Vec<backend::Capability> {
         capability::capabilities()
     }
+    fn capability_cases(&self) -> Vec<backend::CapabilityCase> {
+        capability::CASES.to_vec()
+    }
     fn hw_keys(&self) -> Vec<backend::hw::HwKey> {
         hw_keys()
     }
