@@ -13,8 +13,6 @@ use npu_sim::HwConfig;
 use std::collections::HashMap;
 use std::time::Instant;
 
-/// Our NPU pipeline after import and shape inference.
-pub const NPU_PIPELINE: &str = "builtin.module(npu-partition{targets=npu16,cpu}, convert-onnx-to-npu, canonicalize, npu-schedule)";
 
 /// The backends a `--target` list names, checked against the registry, the
 /// CPU last; `npu` is short for `npu16,cpu`.
@@ -241,6 +239,46 @@ fn lower_npu16(ctx: &Context, body: &mut Body, module: OpId, refusals: &mut Refu
     lower(body)
 }
 
+/// Partitions `module` over `targets` and compiles every partition that is
+/// not the CPU's: other backends' through `Backend::compile`, npu16's through
+/// its conversion and scheduler. Partitioned and compiled again until no
+/// backend with a successor before the CPU fails a partition: each round
+/// records the failures on the ops (`backend::partition::refuse`), so the next
+/// backend of the list is asked. `body` ends partitioned (with the fallbacks);
+/// returns the other backends' executables and npu16's partitions after
+/// conversion (for the host reference) and after scheduling.
+pub(crate) fn partition_and_compile(ctx: &Context, body: &mut Body, module: OpId, targets: &[String], placement: Option<&str>) -> Result<(Vec<Executable>, Body, Body), String> {
+    let placement = placement.map(|p| format!(" placement={}", p)).unwrap_or_default();
+    let partition = format!("builtin.module(npu-partition{{targets={}{}}})", targets.join(","), placement);
+    backend::partition::number_ops(ctx, body, module);
+    let mut refused = body.clone();
+    loop {
+        *body = refused.clone();
+        compile::run(ctx, body, module, &partition)?;
+        let mut refusals = Refusals { targets: targets.to_vec(), again: vec![] };
+        let executables = compile_other_backends(ctx, body, module, targets, &mut refusals)?;
+        let (reference_body, scheduled) = lower_npu16(ctx, body, module, &mut refusals)?;
+        // Each round marks ops that were not marked for that backend before
+        // (a marked op is never placed there again), so the rounds end.
+        let marked: usize = refusals.again.iter().map(|(ids, name, message)| backend::partition::refuse(ctx, &mut refused, module, ids, name, message)).sum();
+        if marked == 0 {
+            return Ok((executables, reference_body, scheduled));
+        }
+    }
+}
+
+/// `module` (imported, shapes inferred) partitioned over npu16 and the CPU
+/// and scheduled, as `npu-translate --emit=npu-asm` writes it: a partition
+/// npu16 cannot compile is left to the CPU (with its reason on the ops)
+/// instead of failing, as in `npu-run`.
+pub fn schedule_for_npu16(ctx: &Context, body: &mut Body, module: OpId) -> Result<(), String> {
+    npu16::target::register();
+    let targets = [npu16::target::NAME.to_string(), backend::CPU.to_string()];
+    let (_, _, scheduled) = partition_and_compile(ctx, body, module, &targets, None)?;
+    *body = scheduled;
+    Ok(())
+}
+
 /// Puts each `BACKEND.KEY=VALUE` of `settings` into that backend's hardware
 /// description on the module (`backend.hw.<name>`), checked against its keys.
 fn apply_backend_settings(ctx: &Context, body: &mut Body, module: OpId, targets: &[String], settings: &[String]) -> Result<(), String> {
@@ -344,26 +382,7 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
         return Err(format!("placement file '{}': a path without spaces or braces, please", placement.unwrap_or("")));
     }
     apply_backend_settings(&ctx, &mut imp.body, imp.module, targets, &opts.backend_settings)?;
-    let placement = placement.map(|p| format!(" placement={}", p)).unwrap_or_default();
-    let partition = format!("builtin.module(npu-partition{{targets={}{}}})", targets.join(","), placement);
-    // Partitioned and compiled until no backend with a successor before the
-    // CPU fails a partition: each round records the failures on the ops and
-    // partitions again, so the next backend of the list is asked.
-    backend::partition::number_ops(&ctx, &mut imp.body, imp.module);
-    let mut refused = imp.body.clone();
-    let (executables, reference_body, scheduled) = loop {
-        imp.body = refused.clone();
-        compile::run(&ctx, &mut imp.body, imp.module, &partition)?;
-        let mut refusals = Refusals { targets: targets.to_vec(), again: vec![] };
-        let executables = compile_other_backends(&ctx, &mut imp.body, imp.module, targets, &mut refusals)?;
-        let (reference_body, scheduled) = lower_npu16(&ctx, &mut imp.body, imp.module, &mut refusals)?;
-        // Each round marks ops that were not marked for that backend before
-        // (a marked op is never placed there again), so the rounds end.
-        let marked: usize = refusals.again.iter().map(|(ids, name, message)| backend::partition::refuse(&ctx, &mut refused, imp.module, ids, name, message)).sum();
-        if marked == 0 {
-            break (executables, reference_body, scheduled);
-        }
-    };
+    let (executables, reference_body, scheduled) = partition_and_compile(&ctx, &mut imp.body, imp.module, targets, placement)?;
     let placements = backend::partition::placements(&imp.body, imp.module);
     let (jit, cpu, cpu_object) = compile_cpu(&ctx, &imp.body, imp.module, opts.opt_level, opts.cache_dir.is_some())?;
     imp.body = scheduled;

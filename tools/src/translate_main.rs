@@ -315,7 +315,7 @@ fn npu_programs(args: &Args, ctx: &ir::Context, body: &mut ir::Body, module: ir:
     };
     if lower {
         let pipeline = "builtin.module(onnx-shape-inference, canonicalize)";
-        if let Err(e) = runtime::run(ctx, body, module, pipeline).and_then(|_| runtime::run(ctx, body, module, runtime::npu_path::NPU_PIPELINE)) {
+        if let Err(e) = runtime::run(ctx, body, module, pipeline).and_then(|_| runtime::npu_path::schedule_for_npu16(ctx, body, module)) {
             eprintln!("{}", e);
             return fail(format!("could not compile '{}' for the NPU", args.input));
         }

@@ -48,6 +48,12 @@
 // POOL-NEXT: onnx.GlobalAveragePool "gap" [compile-failed] npu16 could not compile its partition: npu.pool: one output row needs 115682 accumulator rows; the accumulator has 4096
 // POOL-NEXT: npu16: 2 ops (50.0%) in 1 partitions; cpu: 2 ops (50.0%) in 2 partitions
 // POOL: y: ok
+// npu-translate writes the NPU programs of the same model: the partition npu16
+// cannot compile is left to the CPU, as in npu-run, instead of failing.
+// RUN: npu-translate --import-onnx %t/bp.onnx --emit=npu-asm -o %t/bp.s
+// RUN: FileCheck %s --check-prefix=BPASM < %t/bp.s
+// BPASM: ; big_pool_npu16_0_program
+// BPASM-NOT: ; big_pool_npu16_1_program
 // POOL: z: ok
 // RUN: FileCheck %s --check-prefix=POOLJSON < %t/bp.json
 // POOLJSON: "reason_code": "compile-failed"
