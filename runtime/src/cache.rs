@@ -61,8 +61,9 @@ pub struct Cache {
 
 /// What a lookup found.
 pub enum Lookup {
-    /// The entry's bytes and where its payload starts (not copied out).
-    Hit(Vec<u8>, usize),
+    /// The payload, sharing the buffer the entry was read into (slices of
+    /// it, such as a constant image, need no copy).
+    Hit(bytes::Bytes),
     Miss,
     /// An entry was there but cannot be trusted (the message says why).
     Bad(String),
@@ -86,7 +87,7 @@ impl Cache {
             Err(e) => return Lookup::Bad(format!("{}: {}", path.display(), e)),
         };
         match check(&bytes, key) {
-            Ok(start) => Lookup::Hit(bytes, start),
+            Ok(start) => Lookup::Hit(bytes::Bytes::from(bytes).slice(start..)),
             Err(why) => Lookup::Bad(format!("{}: {}", path.display(), why)),
         }
     }
@@ -157,7 +158,7 @@ mod tests {
         assert!(matches!(c.get("npu", key), Lookup::Miss));
         c.put("npu", key, b"payload bytes").unwrap();
         match c.get("npu", key) {
-            Lookup::Hit(b, start) => assert_eq!(&b[start..], b"payload bytes"),
+            Lookup::Hit(b) => assert_eq!(&b[..], b"payload bytes"),
             _ => panic!("no hit"),
         }
         let path = c.path("npu", key);

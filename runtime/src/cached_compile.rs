@@ -53,7 +53,7 @@ trait Cacheable: Sized {
 
 /// The lookup, the compile on a miss and the store, for either path.
 /// `decode` returns `None` for an entry compiled for other values of the inputs compiled in.
-fn through_cache<T: Cacheable>(kind: &str, key: impl FnOnce() -> Result<Key, String>, opts: &CompileOptions, given: &HashMap<String, HostTensor>, decode: impl FnOnce(&[u8]) -> Result<Option<T>, String>, compile: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+fn through_cache<T: Cacheable>(kind: &str, key: impl FnOnce() -> Result<Key, String>, opts: &CompileOptions, given: &HashMap<String, HostTensor>, decode: impl FnOnce(&bytes::Bytes) -> Result<Option<T>, String>, compile: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
     let Some(dir) = &opts.cache_dir else { return compile() };
     let t0 = Instant::now();
     let cache = Cache::open(dir)?;
@@ -61,7 +61,7 @@ fn through_cache<T: Cacheable>(kind: &str, key: impl FnOnce() -> Result<Key, Str
     let mut notes = vec![];
     if !opts.recompile {
         match cache.get(kind, key) {
-            Lookup::Hit(entry, start) => match decode(&entry[start..]) {
+            Lookup::Hit(payload) => match decode(&payload) {
                 Ok(Some(mut c)) => {
                     c.set_cache(CacheUse::Hit, Some(t0.elapsed().as_secs_f64() * 1e3));
                     return Ok(c);
@@ -316,7 +316,7 @@ fn encode(c: &NpuCompiled, given: &HashMap<String, HostTensor>) -> Result<Vec<u8
 
 /// The compile an entry holds, or `None` when it was compiled for other
 /// values of the inputs compiled in as constants.
-fn decode(b: &[u8], given: &HashMap<String, HostTensor>, hw: &HwConfig, targets: &[String]) -> Result<Option<NpuCompiled>, String> {
+fn decode(b: &bytes::Bytes, given: &HashMap<String, HostTensor>, hw: &HwConfig, targets: &[String]) -> Result<Option<NpuCompiled>, String> {
     let mut r = Reader::new(b);
     let inputs = get_list(&mut r, get_spec)?;
     let outputs = get_list(&mut r, get_spec)?;
@@ -337,7 +337,8 @@ fn decode(b: &[u8], given: &HashMap<String, HostTensor>, hw: &HwConfig, targets:
     let programs = get_list(&mut r, |r| {
         let (name, asm) = (r.string()?, r.string()?);
         let program = npu_sim::binary::read(r.bytes()?)?;
-        let consts = r.bytes()?.to_vec();
+        // A slice of the entry's buffer: the constant image (the weights) is not copied.
+        let consts = b.slice_ref(r.bytes()?);
         Ok(NpuProgram { name, asm, program, consts, inputs: get_strings(r)?, outputs: get_strings(r)? })
     })?;
     let cpu_object = r.bytes()?.to_vec();

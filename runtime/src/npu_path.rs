@@ -47,7 +47,7 @@ pub struct NpuProgram {
     pub name: String,
     pub asm: String,
     pub program: npu_sim::Program,
-    pub consts: Vec<u8>,
+    pub consts: bytes::Bytes,
     pub inputs: Vec<String>,
     pub outputs: Vec<String>,
 }
@@ -348,7 +348,7 @@ fn program(body: &Body, f: OpId, launch: OpId) -> Result<NpuProgram, String> {
     let asm = npu::asm::print_program(body, f)?;
     let program = npu_sim::asm::assemble(&asm).map_err(|e| format!("the generated program does not assemble: {}", e))?;
     let consts = match body.op(f).attr("npu.const_image").map(|a| a.data()) {
-        Some(ir::attributes::AttrData::DenseResource { resource, .. }) => resource.blob.get().map(|b| b.bytes().to_vec()).unwrap_or_default(),
+        Some(ir::attributes::AttrData::DenseResource { resource, .. }) => bytes::Bytes::from(resource.blob.get().map(|b| b.bytes().to_vec()).unwrap_or_default()),
         _ => return Err("the program has no constant image".into()),
     };
     let names = |k: &str| -> Vec<String> { body.op(launch).attr(k).and_then(|a| a.as_array()).map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect()).unwrap_or_default() };
@@ -555,7 +555,7 @@ impl NpuCompiled {
                     for (a, name) in args.iter().zip(&p.inputs) {
                         ins.push((name.as_str(), take(&vals, *a)?.data.as_ref()));
                     }
-                    ins.push((npu16::schedule::CONST_ARG, &p.consts));
+                    ins.push((npu16::schedule::CONST_ARG, &p.consts[..]));
                     let r = npu_sim::sim::run(&self.hw, &p.program, &ins, record).map_err(|e| format!("{}: {}", p.name, e))?;
                     for ((res, name), spec) in results.iter().zip(&p.outputs).zip(specs) {
                         let bytes = r.outputs.iter().find(|(n, _)| n == name).map(|(_, b)| b).ok_or_else(|| format!("{} produced no '{}'", p.name, name))?;
