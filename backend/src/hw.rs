@@ -51,8 +51,8 @@ impl HwValue {
     fn from_attr_like(&self, a: &Attribute) -> Option<HwValue> {
         Some(match (self, a.data()) {
             (HwValue::Bool(_), AttrData::Integer { .. }) => HwValue::Bool(a.as_int()? != 0),
-            (HwValue::Int(_), AttrData::Integer { .. }) => HwValue::Int(a.as_int()? as i64),
-            (HwValue::Float(_), AttrData::Float { .. }) => HwValue::Float(a.as_float()?),
+            (HwValue::Int(_), AttrData::Integer { .. }) => HwValue::Int(i64::try_from(a.as_int()?).ok()?),
+            (HwValue::Float(_), AttrData::Float { .. }) => HwValue::Float(a.as_float().filter(|f| f.is_finite())?),
             (HwValue::Float(_), AttrData::Integer { .. }) => HwValue::Float(a.as_int()? as f64),
             (HwValue::Str(_), _) => HwValue::Str(a.as_str()?.to_string()),
             _ => return None,
@@ -90,7 +90,7 @@ impl HwKey {
             _ => return Ok(()),
         };
         match self.range {
-            Some((lo, hi)) if x < lo || x > hi => Err(format!("{}.{} = {}: out of range [{}, {}] ({})", backend, self.name, v, lo, hi, self.doc)),
+            Some((lo, hi)) if !(lo..=hi).contains(&x) => Err(format!("{}.{} = {}: out of range [{}, {}] ({})", backend, self.name, v, lo, hi, self.doc)),
             _ => Ok(()),
         }
     }

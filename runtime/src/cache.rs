@@ -49,6 +49,11 @@ impl KeyBuilder {
     pub fn str(&mut self, s: &str) -> &mut Self {
         self.bytes(s.as_bytes())
     }
+    /// Bytes without a length prefix (a stream whose length was fed before).
+    pub fn raw(&mut self, b: &[u8]) -> &mut Self {
+        self.0.write(b);
+        self
+    }
     pub fn finish(&self) -> Key {
         Key(self.0.digest128())
     }

@@ -117,6 +117,9 @@ impl Cacheable for NpuCompiled {
 
 impl Cacheable for Compiled {
     fn encode(&self, given: &HashMap<String, HostTensor>) -> Result<Vec<u8>, String> {
+        if self.object.is_empty() {
+            return Err("the JIT kept no object code".into());
+        }
         let mut w = Writer::default();
         w.str(&self.func);
         put_list(&mut w, &self.inputs, put_spec);
@@ -175,9 +178,11 @@ fn key(kind: &str, model: &[u8], path: Option<&Path>, given: &HashMap<String, Ho
     let mut k = KeyBuilder::new();
     k.str(kind).bytes(model);
     for file in external_files(model, path) {
-        let bytes = std::fs::read(&file).map_err(|e| format!("external data {}: {}", file.display(), e))?;
-        k.str(&file.to_string_lossy()).bytes(&bytes);
+        hash_file(&mut k, &file)?;
     }
+    // What compiled it: this very build (a rebuild may compile differently,
+    // whatever the version says) and the host CPU the object code is for.
+    k.str(&build_id()).str(&llvm_cpu::host_cpu());
     let mut names: Vec<&String> = given.keys().collect();
     names.sort();
     for n in names {
@@ -201,8 +206,12 @@ fn key(kind: &str, model: &[u8], path: Option<&Path>, given: &HashMap<String, Ho
     Ok(k.finish())
 }
 
-/// The files the model's tensors keep their data in (ONNX external data), sorted.
+/// The files the model's tensors keep their data in (ONNX external data), sorted:
+/// those of initializers, sparse initializers, tensor attributes (in every
+/// subgraph) and the model's functions. A location outside the model's folder
+/// is left out, as the importer refuses it anyway.
 fn external_files(model: &[u8], path: Option<&Path>) -> Vec<std::path::PathBuf> {
+    use onnx::proto::{AttributeProto, GraphProto, NodeProto, TensorProto};
     // Every external tensor names its file under the key "location": a model
     // without those bytes has none, and is not decoded again.
     if memchr::memmem::find(model, b"location").is_none() {
@@ -210,20 +219,69 @@ fn external_files(model: &[u8], path: Option<&Path>) -> Vec<std::path::PathBuf> 
     }
     let Ok(proto) = onnx::proto::decode_model(bytes::Bytes::copy_from_slice(model)) else { return vec![] };
     let dir = path.and_then(|p| p.parent()).unwrap_or(Path::new("."));
-    let mut files: Vec<std::path::PathBuf> = vec![];
-    let mut graphs: Vec<&onnx::proto::GraphProto> = proto.graph.iter().collect();
-    while let Some(g) = graphs.pop() {
-        let tensors = g.initializer.iter().chain(g.node.iter().flat_map(|n| n.attribute.iter().flat_map(|a| a.t.iter().chain(a.tensors.iter()))));
-        for t in tensors {
-            if let Some(loc) = t.external_data.iter().find(|e| e.key.as_deref() == Some("location")).and_then(|e| e.value.as_deref()) {
-                files.push(dir.join(loc));
-            }
+    let mut tensors: Vec<&TensorProto> = vec![];
+    let mut graphs: Vec<&GraphProto> = proto.graph.iter().collect();
+    let mut nodes: Vec<&NodeProto> = proto.functions.iter().flat_map(|f| f.node.iter()).collect();
+    let mut attrs: Vec<&AttributeProto> = proto.functions.iter().flat_map(|f| f.attribute_proto.iter()).collect();
+    loop {
+        if let Some(g) = graphs.pop() {
+            tensors.extend(g.initializer.iter());
+            tensors.extend(g.sparse_initializer.iter().flat_map(|s| s.values.iter().chain(s.indices.iter())));
+            nodes.extend(g.node.iter());
+        } else if let Some(n) = nodes.pop() {
+            attrs.extend(n.attribute.iter());
+        } else if let Some(a) = attrs.pop() {
+            tensors.extend(a.t.iter().chain(a.tensors.iter()));
+            tensors.extend(a.sparse_tensor.iter().chain(a.sparse_tensors.iter()).flat_map(|s| s.values.iter().chain(s.indices.iter())));
+            graphs.extend(a.g.iter().map(|g| &**g).chain(a.graphs.iter()));
+        } else {
+            break;
         }
-        graphs.extend(g.node.iter().flat_map(|n| n.attribute.iter().flat_map(|a| a.g.iter().map(|g| &**g).chain(a.graphs.iter()))));
     }
+    let mut files: Vec<std::path::PathBuf> = tensors
+        .iter()
+        .filter_map(|t| t.external_data.iter().find(|e| e.key.as_deref() == Some("location")).and_then(|e| e.value.as_deref()))
+        .map(std::path::PathBuf::from)
+        .filter(|rel| !rel.is_absolute() && !rel.components().any(|c| matches!(c, std::path::Component::ParentDir)))
+        .map(|rel| dir.join(rel))
+        .collect();
     files.sort();
     files.dedup();
     files
+}
+
+/// This executable's identity: its path, size and modification time (read
+/// once; hashing the whole binary would cost more than a cache hit saves).
+fn build_id() -> String {
+    static ID: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    ID.get_or_init(|| {
+        let exe = std::env::current_exe().unwrap_or_default();
+        let meta = std::fs::metadata(&exe).ok();
+        let mtime = meta.as_ref().and_then(|m| m.modified().ok()).and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map(|d| d.as_nanos()).unwrap_or(0);
+        format!("{} {} {}", exe.display(), meta.map(|m| m.len()).unwrap_or(0), mtime)
+    })
+    .clone()
+}
+
+/// Feeds a regular file's bytes to the key a megabyte at a time (a device or
+/// FIFO named as external data is refused, never read without end).
+fn hash_file(k: &mut KeyBuilder, file: &Path) -> Result<(), String> {
+    use std::io::Read;
+    let err = |e: std::io::Error| format!("external data {}: {}", file.display(), e);
+    let meta = std::fs::metadata(file).map_err(err)?;
+    if !meta.is_file() {
+        return Err(format!("external data {}: not a regular file", file.display()));
+    }
+    k.str(&file.to_string_lossy()).str(&meta.len().to_string());
+    let mut f = std::fs::File::open(file).map_err(err)?;
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = f.read(&mut buf).map_err(err)?;
+        if n == 0 {
+            return Ok(());
+        }
+        k.raw(&buf[..n]);
+    }
 }
 
 fn put_spec(w: &mut Writer, s: &TensorSpec) {
@@ -240,8 +298,14 @@ fn put_tensor(w: &mut Writer, t: &HostTensor) {
 
 fn get_tensor(r: &mut Reader) -> Result<HostTensor, String> {
     let (dtype, shape) = (r.i64()? as i32, r.i64s()?);
-    let mut t = HostTensor::zeros(dtype, &shape)?;
     let data = r.bytes()?;
+    // Checked before allocating: a damaged shape must not ask for gigabytes.
+    let size = crate::tensor::dtype_size(dtype).ok_or("a tensor of an unknown dtype")?;
+    let n = shape.iter().try_fold(1usize, |n, d| usize::try_from(*d).ok().and_then(|d| n.checked_mul(d))).and_then(|n| n.checked_mul(size));
+    if n != Some(data.len()) {
+        return Err("a tensor whose data does not fit its shape".into());
+    }
+    let mut t = HostTensor::zeros(dtype, &shape)?;
     if data.len() != t.data.as_ref().len() {
         return Err("a tensor whose data does not fit its shape".into());
     }
@@ -298,6 +362,7 @@ fn encode(c: &NpuCompiled, given: &HashMap<String, HostTensor>) -> Result<Vec<u8
     w.bytes(&c.cpu_object);
     put_list(&mut w, &c.cpu, |w, f| {
         w.str(&f.name);
+        put_list(w, &f.inputs, put_spec);
         put_list(w, &f.outputs, put_spec);
         put_list(w, &f.weights, put_tensor);
     });
@@ -342,7 +407,7 @@ fn decode(b: &bytes::Bytes, given: &HashMap<String, HostTensor>, hw: &HwConfig, 
         Ok(NpuProgram { name, asm, program, consts, inputs: get_strings(r)?, outputs: get_strings(r)? })
     })?;
     let cpu_object = r.bytes()?.to_vec();
-    let cpu = get_list(&mut r, |r| Ok(CpuFunc { name: r.string()?, outputs: get_list(r, get_spec)?, weights: get_list(r, get_tensor)? }))?;
+    let cpu = get_list(&mut r, |r| Ok(CpuFunc { name: r.string()?, inputs: get_list(r, get_spec)?, outputs: get_list(r, get_spec)?, weights: get_list(r, get_tensor)? }))?;
     let executables = get_list(&mut r, |r| {
         let (name, partition, bytes) = (r.string()?, r.string()?, r.bytes()?);
         let b = backend::resolve(&[name.clone()])?.into_iter().next().ok_or("no backend")?;
@@ -354,8 +419,8 @@ fn decode(b: &bytes::Bytes, given: &HashMap<String, HostTensor>, hw: &HwConfig, 
     let (input_slots, output_slots) = (r.usizes()?, r.usizes()?);
     r.done()?;
     check_plan(&stages, slots, &input_slots, &output_slots, programs.len(), cpu.len(), executables.len())?;
-    if input_slots.len() != inputs.len() {
-        return Err("the plan does not match the model's inputs".into());
+    if input_slots.len() != inputs.len() || output_slots.len() != outputs.len() {
+        return Err("the plan does not match the model's inputs and outputs".into());
     }
     let jit = if cpu.is_empty() {
         None
@@ -449,4 +514,41 @@ fn check_plan(stages: &[Stage], slots: usize, inputs: &[usize], outputs: &[usize
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use onnx::proto::{GraphProto, ModelProto, SparseTensorProto, StringStringEntryProto, TensorProto};
+
+    fn external(loc: &str) -> TensorProto {
+        TensorProto { external_data: vec![StringStringEntryProto { key: Some("location".into()), value: Some(loc.into()) }], ..Default::default() }
+    }
+
+    /// External data in the key: files below the model's folder only (the
+    /// importer refuses others), sparse initializers included; a device or
+    /// FIFO is refused, never read without end.
+    #[test]
+    fn external_data_files_are_found_and_read_safely() {
+        let dir = std::env::temp_dir().join(format!("npu-cache-ext-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let graph = GraphProto {
+            initializer: vec![external("w.bin"), external("/dev/zero"), external("../escape.bin")],
+            sparse_initializer: vec![SparseTensorProto { values: Some(external("sparse.bin")), ..Default::default() }],
+            ..Default::default()
+        };
+        let model = onnx::proto::encode_model(&ModelProto { graph: Some(graph), ..Default::default() });
+        let files = external_files(&model, Some(&dir.join("m.onnx")));
+        assert_eq!(files, vec![dir.join("sparse.bin"), dir.join("w.bin")]);
+        std::fs::write(dir.join("w.bin"), [1u8, 2, 3]).unwrap();
+        let (mut a, mut b) = (KeyBuilder::new(), KeyBuilder::new());
+        hash_file(&mut a, &dir.join("w.bin")).unwrap();
+        std::fs::write(dir.join("w.bin"), [1u8, 2, 4]).unwrap();
+        hash_file(&mut b, &dir.join("w.bin")).unwrap();
+        assert_ne!(a.finish(), b.finish(), "the file's bytes are in the key");
+        assert!(hash_file(&mut a, Path::new("/dev/zero")).unwrap_err().contains("not a regular file"));
+        assert!(hash_file(&mut a, &dir.join("missing.bin")).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -54,6 +54,8 @@ pub struct NpuProgram {
 
 pub(crate) struct CpuFunc {
     pub(crate) name: String,
+    /// The partition's arguments (before its weights), checked at every call.
+    pub(crate) inputs: Vec<TensorSpec>,
     pub(crate) outputs: Vec<TensorSpec>,
     pub(crate) weights: Vec<HostTensor>,
 }
@@ -154,10 +156,11 @@ fn compile_cpu(ctx: &Context, body: &Body, module: OpId, opt_level: usize, keep_
     let mut funcs = vec![];
     for f in &cpu {
         let name = b.op(*f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("").to_string();
-        let (_, outs) = func::function_type(&b, *f).ok_or("partition without type")?;
+        let (ins, outs) = func::function_type(&b, *f).ok_or("partition without type")?;
+        let inputs = ins.iter().enumerate().map(|(i, t)| compile::spec(ctx, format!("{} argument {}", name, i), t)).collect::<Result<Vec<_>, _>>()?;
         let outputs = outs.iter().enumerate().map(|(i, t)| compile::spec(ctx, format!("{}#{}", name, i), t)).collect::<Result<Vec<_>, _>>()?;
         let weights = compile::weights_to_arguments(ctx, &mut b, *f)?;
-        funcs.push(CpuFunc { name, outputs, weights });
+        funcs.push(CpuFunc { name, inputs, outputs, weights });
     }
     compile::run(ctx, &mut b, module, CPU_PIPELINE)?;
     let text = llvm_cpu::to_mlir_text(ctx, &b, module);
@@ -519,10 +522,17 @@ impl NpuCompiled {
                 Stage::Cpu { func, args, results } => {
                     let f = &self.cpu[*func];
                     let jit = self.jit.as_ref().ok_or("no CPU code")?;
+                    // The compiled code trusts its buffers' shapes: check them (a plan from the cache included).
+                    if args.len() != f.inputs.len() || results.len() != f.outputs.len() {
+                        return Err(format!("@{}: called with {} arguments and {} results, compiled for {} and {}", f.name, args.len(), results.len(), f.inputs.len(), f.outputs.len()));
+                    }
                     let mut outs: Vec<HostTensor> = f.outputs.iter().map(|o| HostTensor::zeros(o.dtype, &o.shape)).collect::<Result<_, _>>()?;
                     let mut margs = vec![];
-                    for a in args {
+                    for (a, spec) in args.iter().zip(&f.inputs) {
                         let t = take(&vals, *a)?;
+                        if t.dtype != spec.dtype || t.shape != spec.shape {
+                            return Err(format!("@{}: {} given {:?}", f.name, spec, t.shape));
+                        }
                         margs.push(llvm_cpu::MemRefArg { data: t.data.as_ref().as_ptr() as *mut u8, shape: t.shape.clone() });
                     }
                     for w in &f.weights {
@@ -561,7 +571,7 @@ impl NpuCompiled {
                         let bytes = r.outputs.iter().find(|(n, _)| n == name).map(|(_, b)| b).ok_or_else(|| format!("{} produced no '{}'", p.name, name))?;
                         let mut h = HostTensor::zeros(spec.dtype, &spec.shape)?;
                         let len = h.data.as_ref().len();
-                        h.data.as_mut().copy_from_slice(&bytes[..len]);
+                        h.data.as_mut().copy_from_slice(bytes.get(..len).ok_or_else(|| format!("{} produced {} bytes of '{}', {} expected", p.name, bytes.len(), name, len))?);
                         vals[*res] = Some(h);
                     }
                     if let Some(want) = reference {
@@ -607,6 +617,9 @@ impl NpuCompiled {
                 }
                 Stage::Reshape { arg, result, shape } => {
                     let mut t = take(&vals, *arg)?.clone();
+                    if shape.iter().product::<i64>() != t.shape.iter().product::<i64>() || shape.iter().any(|d| *d < 0) {
+                        return Err(format!("reshape of {:?} to {:?}", t.shape, shape));
+                    }
                     t.shape = shape.clone();
                     vals[*result] = Some(t);
                 }

@@ -20,11 +20,11 @@ pub fn run(mut cmd: Command, timeout: Duration) -> Result<Finished, String> {
     let mut child = cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().map_err(|e| format!("could not start {:?}: {}", cmd.get_program(), e))?;
     let drain = |r: Option<Box<dyn Read + Send>>| {
         std::thread::spawn(move || {
-            let mut s = String::new();
+            let mut b = vec![];
             if let Some(mut r) = r {
-                let _ = r.read_to_string(&mut s);
+                let _ = r.read_to_end(&mut b);
             }
-            s
+            String::from_utf8_lossy(&b).into_owned()
         })
     };
     let out = drain(child.stdout.take().map(|r| Box::new(r) as Box<dyn Read + Send>));
@@ -38,7 +38,11 @@ pub fn run(mut cmd: Command, timeout: Duration) -> Result<Finished, String> {
                 break None;
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-            Err(_) => break None,
+            Err(_) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
         }
     };
     let secs = start.elapsed().as_secs_f64();

@@ -211,7 +211,9 @@ fn operand_text(def: &InstDef, body: &Body, op: OpId, field: &str, slot: Slot) -
         Slot::Dram => format!("%{}+{}", a?.as_str()?, int(body.op(op).attr(&format!("{}_offset", field)))?),
         Slot::Int | Slot::OptInt => {
             let v = int(a)?;
-            if slot == Slot::OptInt && v == 0 && !(def.mnemonic == "v.requant" && (field == "min" || field == "max")) {
+            // Left out only when the assembler would read back the same value (the ISA's default).
+            let default = npu_isa::isa::by_mnemonic(def.mnemonic).and_then(|d| d.operand(field)).and_then(|o| o.default);
+            if slot == Slot::OptInt && Some(v) == default.map(i128::from) {
                 return None;
             }
             format!("{}={}", field, v)

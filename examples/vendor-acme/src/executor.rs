@@ -120,8 +120,8 @@ impl Program {
     pub fn load(bytes: &[u8]) -> Result<Program, String> {
         let mut r = Reader::new(bytes);
         let machine = Machine { array: r.u64()?, lanes: r.u64()?, weight_bytes: r.u64()? };
-        if machine.array == 0 || machine.lanes == 0 {
-            return Err("a saved ACME program for an array or vector unit of size 0".into());
+        if !(1..=1024).contains(&machine.array) || !(1..=4096).contains(&machine.lanes) {
+            return Err("a saved ACME program for an array or vector unit ACME does not have".into());
         }
         let sizes = r.usizes()?;
         let inputs = r.usize()?;
@@ -144,9 +144,14 @@ impl Program {
             steps.push((name, step));
         }
         r.done()?;
+        // At most 2^28 elements in all (a gigabyte of f32): a saved program never asks for more.
+        if sizes.iter().try_fold(0usize, |t, n| t.checked_add(*n)).is_none_or(|t| t > 1 << 28) {
+            return Err("a saved ACME program with buffers too large".into());
+        }
         let size = |k: usize| sizes.get(k).copied().ok_or_else(|| format!("buffer {} of {}", k, sizes.len()));
+        let prod = |x: usize, y: usize| x.checked_mul(y).ok_or_else(|| "a product that overflows".to_string());
         let fits = steps.iter().all(|(_, s)| match *s {
-            Step::MatMul { a, b, out, m, k, n } => size(a) == Ok(m * k) && size(b) == Ok(k * n) && size(out) == Ok(m * n),
+            Step::MatMul { a, b, out, m, k, n } => size(a) == prod(m, k) && size(b) == prod(k, n) && size(out) == prod(m, n),
             Step::Add { a, b, out } => size(a).is_ok() && size(a) == size(b) && size(a) == size(out),
             Step::Relu { x, out } => size(x).is_ok() && size(x) == size(out),
         });

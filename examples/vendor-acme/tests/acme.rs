@@ -120,6 +120,13 @@ fn acme_programs_are_cached_and_load_again() {
     let mut w = backend::codec::Writer::default();
     w.u64(32).u64(32).u64(1024).usizes(&[4]).usize(1).usizes(&[0]).u64(0).u64(1).str("relu").u64(3).usize(0).usize(7);
     assert!(acme::executor::Program::load(&w.0).is_err());
+    // Products that overflow, and buffers too large to allocate, are refused too.
+    let mut w = backend::codec::Writer::default();
+    w.u64(32).u64(32).u64(1024).usizes(&[0, 0, 0]).usize(2).usizes(&[2]).u64(0).u64(1).str("mm").u64(1).usize(0).usize(1).usize(2).usize(1 << 32).usize(1 << 32).usize(1 << 32);
+    assert!(acme::executor::Program::load(&w.0).is_err());
+    let mut w = backend::codec::Writer::default();
+    w.u64(32).u64(32).u64(1024).usizes(&[usize::MAX / 2, usize::MAX / 2]).usize(1).usizes(&[1]).u64(0).u64(0);
+    assert!(acme::executor::Program::load(&w.0).is_err());
 }
 
 /// `acme-opt` is built on the `driver` crate and links no LLVM or MLIR;

@@ -48,8 +48,9 @@ impl Jit {
     }
 
     /// As `compile_with_symbols`, and returns the object code too, for
-    /// [`Jit::load_object`] to load again without compiling. `functions`
-    /// (each must be there) are looked up first: the engine compiles on first lookup.
+    /// [`Jit::load_object`] to load again without compiling (empty when it
+    /// could not be kept: the compile still succeeds). `functions` (each must
+    /// be there) are looked up first: the engine compiles on first lookup.
     pub fn compile_keeping_object(text: &str, opt_level: usize, symbols: &[(&str, *mut ())], functions: &[&str]) -> Result<(Jit, Vec<u8>), String> {
         let jit = Jit::create(text, opt_level, symbols, true)?;
         for f in functions {
@@ -58,15 +59,23 @@ impl Jit {
             }
         }
         let Engine::Mlir(m) = &jit.engine else { unreachable!("created from MLIR") };
+        // MLIR writes the object only to a file: one in a fresh directory only
+        // we can enter (made, never reused, so nobody can plant a link there).
         static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let path = std::env::temp_dir().join(format!("npu-jit-{}-{}.o", std::process::id(), NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)));
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
+        let dir = std::env::temp_dir().join(format!("npu-jit-{}-{}-{}", std::process::id(), NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed), nanos));
+        use std::os::unix::fs::DirBuilderExt;
+        if std::fs::DirBuilder::new().mode(0o700).create(&dir).is_err() {
+            return Ok((jit, vec![]));
+        }
+        let path = dir.join("module.o");
         let p = path.to_string_lossy().into_owned();
         let s = mlir_sys::MlirStringRef { data: p.as_ptr() as *const _, length: p.len() };
         // SAFETY: a live engine created with object dumping on.
         unsafe { mlir_sys::mlirExecutionEngineDumpToObjectFile(m.engine, s) };
-        let object = std::fs::read(&path).map_err(|e| format!("the JIT wrote no object code ({}): {}", p, e));
-        let _ = std::fs::remove_file(&path);
-        Ok((jit, object?))
+        let object = std::fs::read(&path).unwrap_or_default();
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok((jit, object))
     }
 
     /// Loads object code that [`Jit::compile_keeping_object`] returned.

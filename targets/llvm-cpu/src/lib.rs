@@ -9,6 +9,7 @@ mod jit;
 mod object_jit;
 
 pub use jit::{Jit, MemRefArg};
+pub use object_jit::host_cpu;
 pub use mlir::{emit_llvm_ir, emit_object, lower_to_llvm_dialect, LOWERING_PIPELINE};
 
 /// Prints a module of ours in the generic form MLIR parses.

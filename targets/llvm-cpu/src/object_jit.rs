@@ -160,3 +160,29 @@ impl ObjectJit {
         Ok(addr as *mut c_void)
     }
 }
+
+extern "C" {
+    fn LLVMGetHostCPUName() -> *mut c_char;
+    fn LLVMGetHostCPUFeatures() -> *mut c_char;
+}
+
+/// The host CPU as LLVM sees it (name and features): what the JIT's object
+/// code is compiled for, so a compile cache shared between machines keys on it.
+pub fn host_cpu() -> String {
+    // SAFETY: both return a string LLVM allocates, released with LLVMDisposeMessage.
+    unsafe {
+        let take = |p: *mut c_char| {
+            if p.is_null() {
+                return String::new();
+            }
+            let s = CStr::from_ptr(p).to_string_lossy().into_owned();
+            LLVMDisposeMessage(p);
+            s
+        };
+        format!("{} {}", take(LLVMGetHostCPUName()), take(LLVMGetHostCPUFeatures()))
+    }
+}
+
+extern "C" {
+    fn LLVMDisposeMessage(m: *mut c_char);
+}

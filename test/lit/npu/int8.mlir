@@ -51,7 +51,7 @@
 // ASM: dma.loadacc.i32 acc[0]
 // ASM: mx.mul.i8
 // ASM: v.add.i32
-// ASM: v.requant.i8 spad[{{[0-9]+}}], acc[{{[0-9]+}}], rows=36, mult=1, shift=2, min=0, max=127, per_channel
+// ASM: v.requant.i8 spad[{{[0-9]+}}], acc[{{[0-9]+}}], rows=36, mult=1, shift=2, min=0, per_channel
 // ASM: dma.store.i8
 // The int8 add: both inputs through the identity tile, scaled, summed, requantized.
 // ASM: mx.preload.i8 spad[0], k=16, n=16
