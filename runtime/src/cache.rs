@@ -86,6 +86,11 @@ impl Cache {
 
     pub fn get(&self, kind: &str, key: Key) -> Lookup {
         let path = self.path(kind, key);
+        // A hit runs the entry's object code: only entries this user wrote are
+        // trusted (a shared, writable directory could hold anyone's).
+        if let Some(why) = foreign(&path) {
+            return Lookup::Bad(format!("{}: {}", path.display(), why));
+        }
         let bytes = match std::fs::read(&path) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Lookup::Miss,
@@ -109,12 +114,24 @@ impl Cache {
         out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
         out.extend_from_slice(&xxh3_64(payload).to_le_bytes());
         out.extend_from_slice(payload);
-        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let tmp = path.with_extension(format!("tmp{}-{}", std::process::id(), NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)));
         std::fs::write(&tmp, &out).and_then(|_| std::fs::rename(&tmp, &path)).map_err(|e| {
             let _ = std::fs::remove_file(&tmp);
             format!("could not write the cache entry {}: {}", path.display(), e)
         })
     }
+}
+
+/// Why an entry at `path` is not this user's to trust, if it exists and is not.
+fn foreign(path: &Path) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    let entry = std::fs::symlink_metadata(path).ok()?;
+    let me = std::fs::metadata("/proc/self").ok()?.uid();
+    if entry.file_type().is_symlink() {
+        return Some("a symbolic link, not an entry written here".into());
+    }
+    (entry.uid() != me).then(|| format!("owned by user {}, not by this user ({})", entry.uid(), me))
 }
 
 /// Where the payload of an entry starts, if it is whole and was written for `key` by this compiler.
@@ -195,6 +212,11 @@ mod tests {
         assert_ne!(key, other);
         std::fs::write(c.path("npu", other), &good).unwrap();
         assert!(matches!(c.get("npu", other), Lookup::Bad(why) if why.contains("another key")));
+        // A link in place of an entry is not followed (a hit would run what it points at).
+        let third = KeyBuilder::new().str("third").finish();
+        std::fs::write(dir.join("elsewhere.bin"), &good).unwrap();
+        std::os::unix::fs::symlink(dir.join("elsewhere.bin"), c.path("npu", third)).unwrap();
+        assert!(matches!(c.get("npu", third), Lookup::Bad(why) if why.contains("symbolic link")));
         let _ = std::fs::remove_dir_all(&dir);
     }
 
