@@ -133,7 +133,12 @@ impl<'a> Emit<'a> {
         if s.is_float() {
             self.float(v, &s.ty)
         } else {
-            self.int(v as i128, &s.ty)
+            // Past the type's largest value, its largest value: an f64 cannot
+            // hold 2^63 - 1 (the int64 identity of Min rounds up to 2^63,
+            // which would wrap to the smallest value).
+            let w = s.width().min(64);
+            let max = if s.kind == super::Kind::Unsigned || s.kind == super::Kind::Bool { (1i128 << w) - 1 } else { (1i128 << (w - 1).max(0)) - 1 };
+            self.int((v as i128).min(max), &s.ty)
         }
     }
 
