@@ -171,5 +171,7 @@ fn run_case(exe: &Path, backend: &str, case: &backend::CapabilityCase) -> Result
             _ => {}
         }
     }
+    // Kept when the case fails, for a look; removed when it passes.
+    let _ = std::fs::remove_dir_all(&dir);
     Ok(())
 }

@@ -41,7 +41,9 @@ fn main() {
     let args = Arguments::from_args();
     npu16::target::register();
     let npu = backend::resolve(&["npu16".to_string()]).expect("npu16 registered").remove(0);
-    let mut tests = claimed_tests(npu.as_ref()).unwrap_or_else(|e| panic!("{}", e));
+    // Every node test's model is decoded to choose these: once.
+    let claimed = claimed_tests(npu.as_ref()).unwrap_or_else(|e| panic!("{}", e));
+    let mut tests = claimed.clone();
     tests.extend(cpu_passing().into_iter().filter(|t| FAMILIES.iter().any(|f| t.contains(f))).map(String::from));
     tests.sort();
     tests.dedup();
@@ -50,7 +52,6 @@ fn main() {
     let mut trials = run.trials("npu", &tests, on_npu);
     // The kernels read the array's side from the hardware description: the
     // tests npu16 claims run again on a 32x32 array (`npu32::...`).
-    let claimed = claimed_tests(npu.as_ref()).unwrap_or_else(|e| panic!("{}", e));
     let mut wide = run.clone();
     wide.args.extend(["--set", "array.rows=32", "--set", "array.cols=32"].map(String::from));
     trials.extend(wide.trials("npu32", &claimed, tools::testkit::passes));

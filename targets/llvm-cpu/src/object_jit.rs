@@ -169,8 +169,9 @@ extern "C" {
 /// The host CPU as LLVM sees it (name and features): what the JIT's object
 /// code is compiled for, so a compile cache shared between machines keys on it.
 pub fn host_cpu() -> String {
+    static CPU: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     // SAFETY: both return a string LLVM allocates, released with LLVMDisposeMessage.
-    unsafe {
+    CPU.get_or_init(|| unsafe {
         let take = |p: *mut c_char| {
             if p.is_null() {
                 return String::new();
@@ -180,7 +181,8 @@ pub fn host_cpu() -> String {
             s
         };
         format!("{} {}", take(LLVMGetHostCPUName()), take(LLVMGetHostCPUFeatures()))
-    }
+    })
+    .clone()
 }
 
 extern "C" {
