@@ -182,8 +182,8 @@ fn eltwise(body: &Body, op: OpId, a: &HostTensor, b: &HostTensor) -> Result<Host
         "add" => |x: f32, y: f32| x + y,
         "sub" => |x: f32, y: f32| x - y,
         "mul" => |x: f32, y: f32| x * y,
-        "max" => |x: f32, y: f32| x.max(y),
-        "min" => |x: f32, y: f32| x.min(y),
+        "max" => npu_isa::maximum,
+        "min" => npu_isa::minimum,
         k => return Err(format!("unknown elementwise kind '{}'", k)),
     };
     let act = str_attr(body, op, "act").unwrap_or("none");

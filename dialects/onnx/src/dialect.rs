@@ -67,6 +67,7 @@ fn build() -> &'static [OpDef] {
             properties: leak(props),
             fold: crate::fold::folder(op.name),
             canonicalize: crate::canonicalize::patterns(op.name),
+            verify: if op.name == "Constant" { Some(verify_constant) } else { None },
             ..OpDef::DEFAULT
         });
     }
@@ -85,6 +86,24 @@ fn build() -> &'static [OpDef] {
         ..OpDef::DEFAULT
     });
     leak(defs)
+}
+
+/// `onnx.Constant`'s value must have its result's type: folders and the
+/// lowerings read the value's bytes as the result's elements.
+fn verify_constant(_: &ir::Context, body: &ir::Body, op: ir::OpId) -> Result<(), String> {
+    let d = body.op(op);
+    let value = d.properties.get("value").ok_or("needs a 'value' attribute holding the constant's elements")?;
+    let Some(vty) = value.typ() else { return Ok(()) };
+    let rty = body.value_type(d.result(0));
+    if vty.scalar() != rty.scalar() {
+        return Err(format!("value of type '{}' does not match the result's element type '{}'", vty, rty.scalar()));
+    }
+    if let (Some(vs), Some(rs)) = (vty.shape(), rty.shape()) {
+        if vs.len() != rs.len() || vs.iter().zip(rs).any(|(v, r)| *r >= 0 && v != r) {
+            return Err(format!("value of type '{}' does not match the result type '{}'", vty, rty));
+        }
+    }
+    Ok(())
 }
 
 pub fn ops() -> &'static [OpDef] {

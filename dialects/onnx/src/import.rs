@@ -226,11 +226,23 @@ impl<'a> Importer<'a> {
         let returned = self.import_graph_body(g, entry, &outs);
         self.scopes.pop();
         let Some(vals) = returned else { return };
-        if !self.opts.use_declared_types {
-            for (k, v) in vals.iter().enumerate() {
-                let declared = std::mem::replace(&mut res_types[k], self.body.value_type(*v).clone());
-                res_attrs[k].set(self.ctx.ident("onnx.declared_type"), Attribute::type_attr(declared));
+        for (k, v) in vals.iter().enumerate() {
+            // Node outputs take their declared type when it is trusted; an
+            // initializer or a graph input returned as it is keeps its own
+            // type, which the declaration may leave symbolic or out.
+            let have = self.body.value_type(*v).clone();
+            if self.opts.use_declared_types && have == res_types[k] {
+                continue;
             }
+            if self.opts.use_declared_types && have.scalar() != res_types[k].scalar() && res_types[k].element_type().is_some() {
+                self.err(top.clone(), format!("graph output '{}' is declared as {} but its value is {}", outs[k], res_types[k], have));
+                continue;
+            }
+            let declared = std::mem::replace(&mut res_types[k], have);
+            res_attrs[k].set(self.ctx.ident("onnx.declared_type"), Attribute::type_attr(declared));
+        }
+        if !self.errors.is_empty() {
+            return;
         }
         let fname = types::sanitize(g.name.as_deref().filter(|n| !n.is_empty()).unwrap_or("main_graph"));
         let fty = self.ctx.intern_type(TypeData::Function { inputs: arg_types.clone(), results: res_types.clone() });

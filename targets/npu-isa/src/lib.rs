@@ -6,6 +6,8 @@
 //! the two sides cannot drift. Depends on nothing with IR.
 
 pub mod config;
+pub mod float;
 pub mod isa;
 
 pub use config::HwConfig;
+pub use float::{maximum, minimum};

@@ -278,8 +278,8 @@ pub(crate) fn execute(
                             "v.add" => u + v,
                             "v.sub" => u - v,
                             "v.mul" => u * v,
-                            "v.max" => u.max(v),
-                            _ => u.min(v),
+                            "v.max" => npu_isa::maximum(u, v),
+                            _ => npu_isa::minimum(u, v),
                         })
                         .to_bits()
                     } else {
