@@ -174,6 +174,17 @@ impl Pass for Bufferize {
                     }
                 }
                 "func.return" => ret = Some(op),
+                // A scalar read outside a body (a run-time check's verdict).
+                "tensor.extract" => {
+                    let o = body.op(op);
+                    let mut operands = o.operands().to_vec();
+                    operands[0] = *st.buf.get(&operands[0]).ok_or("tensor.extract of a value with no buffer")?;
+                    let (r, ty) = (o.result(0), body.value_type(o.result(0)).clone());
+                    let load = body.build(OperationState::new(ctx.op_name("memref.load"), loc).operands(&operands).results(&[ty]), InsertPoint::Before(op));
+                    let v = body.op(load).result(0);
+                    body.replace_all_uses(r, v);
+                    body.erase(op);
+                }
                 _ => {
                     for &v in body.op(op).operands() {
                         if is_tensor(body.value_type(v)) {

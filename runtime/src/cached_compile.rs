@@ -127,6 +127,7 @@ impl Cacheable for Compiled {
         put_bound(&mut w, &self.bound, given);
         put_list(&mut w, &self.weights, put_tensor);
         put_strings(&mut w, &self.profile_regions);
+        put_strings(&mut w, &self.checks);
         w.bytes(&self.object);
         Ok(w.0)
     }
@@ -146,14 +147,15 @@ fn decode_cpu(b: &[u8], given: &HashMap<String, HostTensor>) -> Result<Option<Co
     let Some(bound) = get_bound(&mut r, given)? else { return Ok(None) };
     let weights = get_list(&mut r, get_tensor)?;
     let profile_regions = get_strings(&mut r)?;
+    let checks = get_strings(&mut r)?;
     let object = r.bytes()?.to_vec();
     r.done()?;
     crate::profile::reset(profile_regions.len());
-    let jit = llvm_cpu::Jit::load_object(&object, &crate::profile::symbols())?;
+    let jit = llvm_cpu::Jit::load_object(&object, &crate::checks::jit_symbols())?;
     if !jit.has_function(&func) {
         return Err(format!("the stored object code has no function @{}", func));
     }
-    Ok(Some(Compiled { jit, func, inputs, outputs, bound, weights, compile_ms: 0.0, profile_regions, cache: CacheUse::Hit, object }))
+    Ok(Some(Compiled { jit, func, inputs, outputs, bound, weights, compile_ms: 0.0, profile_regions, checks, cache: CacheUse::Hit, object }))
 }
 
 /// The inputs compiled in as constants, with a digest of the values they were compiled for.
@@ -360,6 +362,7 @@ fn encode(c: &NpuCompiled, given: &HashMap<String, HostTensor>) -> Result<Vec<u8
         return Err("the CPU partitions' object code was not kept".into());
     }
     w.bytes(&c.cpu_object);
+    put_strings(&mut w, &c.cpu_checks);
     put_list(&mut w, &c.cpu, |w, f| {
         w.str(&f.name);
         put_list(w, &f.inputs, put_spec);
@@ -407,6 +410,7 @@ fn decode(b: &bytes::Bytes, given: &HashMap<String, HostTensor>, hw: &HwConfig, 
         Ok(NpuProgram { name, asm, program, consts, inputs: get_strings(r)?, outputs: get_strings(r)? })
     })?;
     let cpu_object = r.bytes()?.to_vec();
+    let cpu_checks = get_strings(&mut r)?;
     let cpu = get_list(&mut r, |r| Ok(CpuFunc { name: r.string()?, inputs: get_list(r, get_spec)?, outputs: get_list(r, get_spec)?, weights: get_list(r, get_tensor)? }))?;
     let executables = get_list(&mut r, |r| {
         let (name, partition, bytes) = (r.string()?, r.string()?, r.bytes()?);
@@ -425,7 +429,7 @@ fn decode(b: &bytes::Bytes, given: &HashMap<String, HostTensor>, hw: &HwConfig, 
     let jit = if cpu.is_empty() {
         None
     } else {
-        let jit = llvm_cpu::Jit::load_object(&cpu_object, &crate::profile::symbols())?;
+        let jit = llvm_cpu::Jit::load_object(&cpu_object, &crate::checks::jit_symbols())?;
         check_cpu_functions(&jit, &cpu)?;
         Some(jit)
     };
@@ -442,6 +446,7 @@ fn decode(b: &bytes::Bytes, given: &HashMap<String, HostTensor>, hw: &HwConfig, 
         jit,
         cpu_object,
         cpu,
+        cpu_checks,
         executables,
         reference: None,
         stages,

@@ -322,6 +322,8 @@ pub struct Compiled {
     pub compile_ms: f64,
     /// The node of each profiling region (empty unless compiled with `profile`).
     pub profile_regions: Vec<String>,
+    /// The messages of the code's run-time checks (`crate::checks`).
+    pub checks: Vec<String>,
     /// What the compile cache did (`CompileOptions::cache_dir`).
     pub cache: crate::cached_compile::CacheUse,
     /// The object code, kept for the compile cache (empty without one).
@@ -347,12 +349,13 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
         .and_then(|f| l.body.op(f).attributes.get("npu.profile_regions").and_then(|a| a.as_array()).map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect()))
         .unwrap_or_default();
     crate::profile::reset(regions.len());
+    let checks = crate::checks::messages(&l.body, l.module);
     // The code is materialized now (the JIT compiles on first lookup), so
     // compile time is not charged to the first run.
     let (jit, object) = if opts.cache_dir.is_some() {
-        llvm_cpu::Jit::compile_keeping_object(&text, opts.opt_level, &crate::profile::symbols(), &[&l.func])?
+        llvm_cpu::Jit::compile_keeping_object(&text, opts.opt_level, &crate::checks::jit_symbols(), &[&l.func])?
     } else {
-        (llvm_cpu::Jit::compile_with_symbols(&text, opts.opt_level, &crate::profile::symbols())?, vec![])
+        (llvm_cpu::Jit::compile_with_symbols(&text, opts.opt_level, &crate::checks::jit_symbols())?, vec![])
     };
     if !jit.has_function(&l.func) {
         return Err(format!("the compiled module has no function @{}", l.func));
@@ -375,6 +378,7 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
         weights: l.weights,
         compile_ms: t0.elapsed().as_secs_f64() * 1e3,
         profile_regions: regions,
+        checks,
         cache: crate::cached_compile::CacheUse::Off,
         object,
     })
@@ -427,6 +431,6 @@ impl Compiled {
             args.push(llvm_cpu::MemRefArg { data: o.data.as_mut_ptr(), shape });
         }
         // SAFETY: every buffer is live for the call and sized by its checked shape.
-        unsafe { self.jit.call_memrefs(&self.func, &args) }
+        crate::checks::guarded(&self.checks, || unsafe { self.jit.call_memrefs(&self.func, &args) })
     }
 }

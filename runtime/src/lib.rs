@@ -6,6 +6,7 @@ pub mod cache;
 mod compile;
 mod compare;
 pub mod cached_compile;
+pub mod checks;
 pub mod npu_path;
 pub mod npu_reference;
 pub mod node_test;

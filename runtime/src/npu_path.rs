@@ -94,6 +94,8 @@ pub struct NpuCompiled {
     /// without CPU partitions or a cache).
     pub(crate) cpu_object: Vec<u8>,
     pub(crate) cpu: Vec<CpuFunc>,
+    /// The messages of the CPU partitions' run-time checks (`crate::checks`).
+    pub(crate) cpu_checks: Vec<String>,
     pub(crate) executables: Vec<Executable>,
     /// The partitions at the tensor level (before scheduling), for the host
     /// reference; none when the compile came from the cache.
@@ -136,7 +138,7 @@ fn func_named(body: &Body, module: OpId, name: &str) -> Option<OpId> {
 
 /// The CPU partitions, compiled together.
 /// With `keep_object`, also their object code (for the compile cache).
-fn compile_cpu(ctx: &Context, body: &Body, module: OpId, opt_level: usize, keep_object: bool) -> Result<(Option<llvm_cpu::Jit>, Vec<CpuFunc>, Vec<u8>), String> {
+fn compile_cpu(ctx: &Context, body: &Body, module: OpId, opt_level: usize, keep_object: bool) -> Result<(Option<llvm_cpu::Jit>, Vec<CpuFunc>, Vec<u8>, Vec<String>), String> {
     let mut b = body.clone();
     let mb = module_block(&b, module);
     let funcs: Vec<OpId> = b.block_ops(mb).collect();
@@ -150,7 +152,7 @@ fn compile_cpu(ctx: &Context, body: &Body, module: OpId, opt_level: usize, keep_
         }
     }
     if cpu.is_empty() {
-        return Ok((None, vec![], vec![]));
+        return Ok((None, vec![], vec![], vec![]));
     }
     compile::run(ctx, &mut b, module, "builtin.module(onnx-shape-inference, canonicalize)")?;
     let mut funcs = vec![];
@@ -166,12 +168,12 @@ fn compile_cpu(ctx: &Context, body: &Body, module: OpId, opt_level: usize, keep_
     let text = llvm_cpu::to_mlir_text(ctx, &b, module);
     let names: Vec<&str> = funcs.iter().map(|f| f.name.as_str()).collect();
     let (jit, object) = if keep_object {
-        llvm_cpu::Jit::compile_keeping_object(&text, opt_level, &crate::profile::symbols(), &names)?
+        llvm_cpu::Jit::compile_keeping_object(&text, opt_level, &crate::checks::jit_symbols(), &names)?
     } else {
-        (llvm_cpu::Jit::compile_with_symbols(&text, opt_level, &crate::profile::symbols())?, vec![])
+        (llvm_cpu::Jit::compile_with_symbols(&text, opt_level, &crate::checks::jit_symbols())?, vec![])
     };
     check_cpu_functions(&jit, &funcs)?;
-    Ok((Some(jit), funcs, object))
+    Ok((Some(jit), funcs, object, crate::checks::messages(&b, module)))
 }
 
 /// Every CPU partition is in the compiled code.
@@ -387,7 +389,7 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
     apply_backend_settings(&ctx, &mut imp.body, imp.module, targets, &opts.backend_settings)?;
     let (executables, reference_body, scheduled) = partition_and_compile(&ctx, &mut imp.body, imp.module, targets, placement)?;
     let placements = backend::partition::placements(&imp.body, imp.module);
-    let (jit, cpu, cpu_object) = compile_cpu(&ctx, &imp.body, imp.module, opts.opt_level, opts.cache_dir.is_some())?;
+    let (jit, cpu, cpu_object, cpu_checks) = compile_cpu(&ctx, &imp.body, imp.module, opts.opt_level, opts.cache_dir.is_some())?;
     imp.body = scheduled;
     let body = &imp.body;
     let module = imp.module;
@@ -463,6 +465,7 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
         jit,
         cpu_object,
         cpu,
+        cpu_checks,
         executables,
         reference: Some((ctx, reference_body, module)),
         stages,
@@ -543,7 +546,7 @@ impl NpuCompiled {
                         margs.push(llvm_cpu::MemRefArg { data: o.data.as_mut_ptr(), shape });
                     }
                     // SAFETY: each buffer is live for the call and sized by the partition's static signature.
-                    unsafe { jit.call_memrefs(&f.name, &margs)? };
+                    crate::checks::guarded(&self.cpu_checks, || unsafe { jit.call_memrefs(&f.name, &margs) })?;
                     for (r, o) in results.iter().zip(outs) {
                         vals[*r] = Some(o);
                     }

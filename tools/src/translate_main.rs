@@ -259,6 +259,10 @@ fn compile(args: &Args, ctx: &ir::Context, body: &mut ir::Body, module: ir::OpId
         eprintln!("{}: could not compile '{}' for the CPU", tool(), args.input);
         return ExitCode::FAILURE;
     }
+    if emit != "loops" {
+        // No runtime to report a failed check: the code aborts instead.
+        runtime::checks::define_aborting_hook(ctx, body, module);
+    }
     let text = print_op(ctx, body, module, PrintOptions { generic: emit != "loops" || args.generic, debug_info: args.debuginfo });
     let fail = |e: String| {
         eprintln!("{}: error: {}", tool(), e);

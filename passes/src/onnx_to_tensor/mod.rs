@@ -7,6 +7,7 @@
 //! in the function is made signless, as arith requires.
 
 mod attention;
+pub mod checks;
 mod elementwise;
 mod emit;
 mod index;

@@ -286,6 +286,7 @@ fn gather(l: &mut Lower) -> Result<Vec<Value>, String> {
     let ind = l.in_info(1)?;
     let out = l.out_info(0)?;
     let ax = axis(l.int_attr("axis", 0), x.rank())?;
+    super::checks::indices_in_range(l, 1, x.shape[ax], &format!("axis {} of size {}", ax, x.shape[ax]))?;
     let (data, indices) = (l.operand(0)?, l.operand(1)?);
     let q = ind.rank();
     // out[pre, idx..., post] = data[pre, indices[idx...], post]
@@ -312,6 +313,7 @@ fn gather_elements(l: &mut Lower) -> Result<Vec<Value>, String> {
     l.in_info(1)?;
     let out = l.out_info(0)?;
     let ax = axis(l.int_attr("axis", 0), x.rank())?;
+    super::checks::indices_in_range(l, 1, x.shape[ax], &format!("axis {} of size {}", ax, x.shape[ax]))?;
     let (data, indices) = (l.operand(0)?, l.operand(1)?);
     let r = out.rank();
     let o = l.map_op(&out.shape, &out.sc.ty.clone(), &[indices], vec![AffineMap::identity(r as u32)], move |e, a| {

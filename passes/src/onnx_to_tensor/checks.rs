@@ -1,0 +1,93 @@
+//! Run-time checks where ONNX Runtime refuses an input a lowering could only
+//! clamp: indices out of range. A clamp keeps every read inside its tensor,
+//! and the check makes the run fail instead of answering with clamped data.
+//!
+//! A check reduces its indices to the largest one out of range (`i64::MIN`
+//! when none is) and passes it to `@npu_check_failed(id, value)`, an external
+//! function the runtime provides; `id` indexes the module's `npu.runtime_checks`
+//! array, the message (naming the node) the runtime shows with `{}` replaced by
+//! the value. Constant indices are checked here, at compile time.
+
+use super::{dims_map, Cmp, Kind, Lower, Sc};
+use ir::affine::AffineMap;
+use ir::attributes::{AttrData, Attribute};
+use ir::types::TypeData;
+use ir::{InsertPoint, Location, OpId, OperationState};
+use tensor::Iterator;
+
+/// The runtime's hook: `void npu_check_failed(i64 id, i64 value)`.
+pub const HOOK: &str = "npu_check_failed";
+/// The module attribute holding each check's message.
+pub const MESSAGES: &str = "npu.runtime_checks";
+/// What the hook is passed when every index is in range.
+pub const PASSED: i64 = i64::MIN;
+
+/// Operand `operand` of the op being lowered holds indices into an axis of
+/// `n` elements, negative ones counted from the end: each must be in
+/// [-n, n-1]. `what` names the axis in the message ("axis 0 of size 3").
+pub fn indices_in_range(l: &mut Lower, operand: usize, n: i64, what: &str) -> Result<(), String> {
+    let node = l.loc.node_name().map(|s| format!(" '{}'", s)).unwrap_or_default();
+    let message = format!("{}{}: index {{}} is out of range for {}; indices must be in [{}, {}]", &l.name()["onnx.".len()..], node, what, -n, n - 1);
+    let indices = l.operand(operand)?;
+    if let Some(values) = onnx::infer::const_ints(l.body, indices) {
+        return match values.iter().find(|v| **v < -n || **v >= n) {
+            Some(v) => Err(message.replace("{}", &v.to_string())),
+            None => Ok(()),
+        };
+    }
+    let info = l.info(indices)?;
+    let s64 = Sc { ty: l.ctx.i64(), kind: Kind::Signed };
+    let init = l.fill(&[], &s64, PASSED as f64);
+    let r = info.rank();
+    let from = info.sc.clone();
+    let worst = l.generic(&[indices], &[init], vec![AffineMap::identity(r as u32), dims_map(r, &[])], &vec![Iterator::Reduction; r], |e, a| {
+        let v = e.cast(a[0], &from, &s64);
+        let (lo, hi, none) = (e.scalar(-n as f64, &s64), e.scalar(n as f64, &s64), e.scalar(PASSED as f64, &s64));
+        let below = e.cmp(Cmp::Lt, v, lo, &s64);
+        let above = e.cmp(Cmp::Ge, v, hi, &s64);
+        let out = e.op("arith.ori", &[below, above], &e.ctx.i1());
+        let bad = e.select(out, v, none);
+        vec![e.max(a[1], bad, &s64)]
+    })[0];
+    let mut e = l.emit();
+    let value = e.extract(worst, &[]);
+    let id = register(l, message);
+    let i64t = l.ctx.i64();
+    let id = l.emit().int(id as i128, &i64t);
+    let call = OperationState::new(l.ctx.op_name("func.call"), l.loc.clone()).operands(&[id, value]).property(l.ctx.ident("callee"), Attribute::symbol(HOOK));
+    l.body.build(call, InsertPoint::Before(l.op));
+    Ok(())
+}
+
+/// Adds `message` to the module's table (declaring the hook the first time);
+/// returns its id.
+fn register(l: &mut Lower, message: String) -> usize {
+    let ctx = l.ctx;
+    let module = outermost(l.body, l.op);
+    let mut table: Vec<Attribute> = l.body.op(module).attributes.get(MESSAGES).and_then(|a| a.as_array()).map(|a| a.to_vec()).unwrap_or_default();
+    table.push(Attribute::string(&message));
+    let id = table.len() - 1;
+    l.body.op_mut(module).attributes.set(ctx.ident(MESSAGES), Attribute::new(AttrData::Array(table)));
+    if ir::symbols::lookup_symbol_in(l.body, module, HOOK).is_none() {
+        let i64t = ctx.i64();
+        let fty = ctx.intern_type(TypeData::Function { inputs: vec![i64t.clone(), i64t], results: vec![] });
+        let region = l.body.new_region();
+        let st = OperationState::new(ctx.op_name("func.func"), Location::unknown())
+            .property(ctx.ident("sym_name"), Attribute::string(HOOK))
+            .property(ctx.ident("function_type"), Attribute::type_attr(fty))
+            .property(ctx.ident("sym_visibility"), Attribute::string("private"))
+            .region(region);
+        let block = l.body.region_blocks(l.body.op(module).regions()[0])[0];
+        l.body.build(st, InsertPoint::AtStart(block));
+    }
+    id
+}
+
+/// The op with no parent: the module the lowering runs in.
+fn outermost(body: &ir::Body, op: OpId) -> OpId {
+    let mut at = op;
+    while let Some(p) = body.parent_op(at) {
+        at = p;
+    }
+    at
+}
