@@ -4,7 +4,7 @@
 //! Integer tensors up to 64K elements fold exactly; other numeric types (the
 //! float scalar math of expanded functions) only when small.
 
-use crate::infer::{const_ints, info};
+use crate::infer::{const_ints_upto, info};
 use ir::attributes::{AttrData, Attribute, DenseData};
 use ir::dialect::{FoldInput, FoldResult};
 use ir::types::{Type, TypeData, DYNAMIC};
@@ -28,7 +28,7 @@ fn operand_ints(x: &FoldInput, i: usize) -> Option<Vec<i64>> {
     if t.scalar() != &x.ctx.i64() {
         return None;
     }
-    const_ints(x.body, v).filter(|v| v.len() <= MAX_FOLD)
+    const_ints_upto(x.body, v, MAX_FOLD)
 }
 
 fn operand_shape(x: &FoldInput, i: usize) -> Option<Vec<i64>> {
@@ -105,7 +105,7 @@ pub fn concat(x: &FoldInput) -> Option<Vec<FoldResult>> {
 pub fn cast(x: &FoldInput) -> Option<Vec<FoldResult>> {
     let v = *x.body.op(x.op).operands().first()?;
     if result_type(x).scalar() == &x.ctx.i64() && x.body.value_type(v).scalar().is_integer() {
-        let vals = const_ints(x.body, v).filter(|v| v.len() <= MAX_FOLD)?;
+        let vals = const_ints_upto(x.body, v, MAX_FOLD)?;
         return i64_tensor(x, &vals, operand_shape(x, 0)?);
     }
     let vals = operand_f64s(x, 0)?;
@@ -122,7 +122,7 @@ const MAX_SCALAR_FOLD: usize = 64;
 
 fn operand_f64s(x: &FoldInput, i: usize) -> Option<Vec<f64>> {
     let v = *x.body.op(x.op).operands().get(i)?;
-    let vals = crate::infer::const_f64s(x.body, v).filter(|v| v.len() <= MAX_SCALAR_FOLD)?;
+    let vals = crate::infer::const_f64s_upto(x.body, v, MAX_SCALAR_FOLD)?;
     let exact = !x.body.value_type(v).scalar().is_integer() || vals.iter().all(|v| v.abs() < 2f64.powi(53));
     exact.then_some(vals)
 }
@@ -250,7 +250,7 @@ fn operand_bools(x: &FoldInput, i: usize) -> Option<Vec<i64>> {
     if x.body.value_type(v).scalar() != &x.ctx.i1() {
         return None;
     }
-    const_ints(x.body, v).filter(|v| v.len() <= MAX_FOLD).map(|v| v.into_iter().map(|b| (b != 0) as i64).collect())
+    const_ints_upto(x.body, v, MAX_FOLD).map(|v| v.into_iter().map(|b| (b != 0) as i64).collect())
 }
 
 /// Integer comparisons of constants (shape checks in expanded functions).

@@ -34,7 +34,13 @@ pub fn tensor(ctx: &Context, elem: &Type, shape: Option<Vec<i64>>) -> Type {
 /// Every element of a constant operand (an `onnx.Constant`), read by `read`
 /// from the stored bytes; `None` if it is not constant, too short for its type
 /// (a hand-written `dense_resource` may be), or `read` refuses an element.
-fn const_values<T>(body: &Body, v: Value, read: impl Fn(&[u8], usize, &Type) -> Option<T>) -> Option<Vec<T>> {
+/// Of at most `max` elements (`usize::MAX` for any): a folder's limit is
+/// checked before anything is read, so a splat typed with billions of
+/// elements stays a splat.
+fn const_values_upto<T>(body: &Body, v: Value, max: usize, read: impl Fn(&[u8], usize, &Type) -> Option<T>) -> Option<Vec<T>> {
+    if body.value_type(v).num_elements().is_some_and(|n| n > max as u64) {
+        return None;
+    }
     // A tensor with no elements has known (no) values, constant or not.
     if body.value_type(v).num_elements() == Some(0) {
         return Some(vec![]);
@@ -58,7 +64,12 @@ fn const_values<T>(body: &Body, v: Value, read: impl Fn(&[u8], usize, &Type) -> 
 
 /// The integer values of a constant operand (an `onnx.Constant` of integers).
 pub fn const_ints(body: &Body, v: Value) -> Option<Vec<i64>> {
-    const_values(body, v, |b, i, elem| {
+    const_ints_upto(body, v, usize::MAX)
+}
+
+/// [`const_ints`] of a constant of at most `max` elements.
+pub fn const_ints_upto(body: &Body, v: Value, max: usize) -> Option<Vec<i64>> {
+    const_values_upto(body, v, max, |b, i, elem| {
         elem.int_width()?;
         Some(read_int_element(b, i, elem) as i64)
     })
@@ -66,7 +77,12 @@ pub fn const_ints(body: &Body, v: Value) -> Option<Vec<i64>> {
 
 /// The values of a constant operand of any numeric type, as f64 (scales, float ranges).
 pub fn const_f64s(body: &Body, v: Value) -> Option<Vec<f64>> {
-    const_values(body, v, |b, i, elem| match elem.float_kind() {
+    const_f64s_upto(body, v, usize::MAX)
+}
+
+/// [`const_f64s`] of a constant of at most `max` elements.
+pub fn const_f64s_upto(body: &Body, v: Value, max: usize) -> Option<Vec<f64>> {
+    const_values_upto(body, v, max, |b, i, elem| match elem.float_kind() {
         Some(kind) => ir::float::bits_to_f64(ir::attributes::read_raw_element(b, i, ir::attributes::element_bytes(elem)?), kind),
         None => {
             elem.int_width()?;

@@ -1,0 +1,25 @@
+// Folders read constants only up to their limit, checked before any element
+// is read: a splat of 2^32 elements stays a splat (canonicalize used to
+// materialize all of it, and ran out of memory or time), while a small one
+// folds. The address-space limit makes a regression fail fast.
+// RUN: prlimit --as=2000000000 npu-opt %s --canonicalize | FileCheck %s
+// RUN: prlimit --as=2000000000 npu-opt %s --sccp | FileCheck %s --check-prefix=SCCP
+
+// CHECK-LABEL: func.func @big
+// CHECK: "onnx.Neg"
+// CHECK: "onnx.Add"
+// CHECK-LABEL: func.func @small
+// CHECK-NEXT: "onnx.Constant"() <{value = dense<-1.000000e+00> : tensor<3xf32>}>
+// SCCP-LABEL: func.func @big
+// SCCP: "onnx.Neg"
+func.func @big(%x: tensor<4294967296xf32>) -> tensor<4294967296xf32> {
+  %0 = "onnx.Constant"() <{value = dense<1.0> : tensor<4294967296xf32>}> : () -> tensor<4294967296xf32>
+  %1 = "onnx.Neg"(%0) : (tensor<4294967296xf32>) -> tensor<4294967296xf32>
+  %2 = "onnx.Add"(%1, %x) : (tensor<4294967296xf32>, tensor<4294967296xf32>) -> tensor<4294967296xf32>
+  return %2 : tensor<4294967296xf32>
+}
+func.func @small() -> tensor<3xf32> {
+  %0 = "onnx.Constant"() <{value = dense<1.0> : tensor<3xf32>}> : () -> tensor<3xf32>
+  %1 = "onnx.Neg"(%0) : (tensor<3xf32>) -> tensor<3xf32>
+  return %1 : tensor<3xf32>
+}
