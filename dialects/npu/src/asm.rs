@@ -250,7 +250,9 @@ pub fn print_program(body: &Body, func: OpId) -> Result<String, String> {
         let n = n.as_str();
         if n == "npu.layer" {
             let l = body.op(op).attr("name").and_then(|a| a.as_str()).unwrap_or("");
-            let _ = writeln!(s, ".layer \"{}\"", l.replace('"', "'"));
+            // One line of text the assembler reads back whatever the node was named.
+            let l: String = l.chars().map(|c| match c { '"' => '\'', '\\' => '/', c if c.is_control() => ' ', c => c }).collect();
+            let _ = writeln!(s, ".layer \"{}\"", l);
             continue;
         }
         if n == "func.return" || n == "npu.alloc" {

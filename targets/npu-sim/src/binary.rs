@@ -154,5 +154,7 @@ pub fn read(b: &[u8]) -> Result<Program, String> {
             return Err(format!("malformed binary: '{}' points past the last instruction", name));
         }
     }
-    Ok(Program { target, args, instrs, lines, layers, labels })
+    let p = Program { target, args, instrs, lines, layers, labels };
+    p.check_declarations().map_err(|e| format!("malformed binary: {}", e))?;
+    Ok(p)
 }

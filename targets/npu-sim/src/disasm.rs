@@ -51,14 +51,15 @@ pub fn instruction(p: &Program, i: &Instr) -> String {
 
 pub fn disassemble(p: &Program) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, ".target \"{}\"", p.target);
+    let quoted = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
+    let _ = writeln!(out, ".target \"{}\"", quoted(&p.target));
     for a in &p.args {
         let dims: Vec<String> = a.shape.iter().map(|d| d.to_string()).collect();
         let _ = writeln!(out, ".arg %{} {} {} [{}]", a.name, a.dir.name(), a.dtype.name(), dims.join(", "));
     }
     for k in 0..=p.instrs.len() {
         for (name, _) in p.layers.iter().filter(|(_, at)| *at as usize == k) {
-            let _ = writeln!(out, ".layer \"{}\"", name);
+            let _ = writeln!(out, ".layer \"{}\"", quoted(name));
         }
         for (name, _) in p.labels.iter().filter(|(_, at)| *at as usize == k) {
             let _ = writeln!(out, "{}:", name);

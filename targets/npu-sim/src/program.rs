@@ -58,7 +58,52 @@ pub struct Program {
     pub labels: Vec<(String, u32)>,
 }
 
+/// A name the assembler reads as an identifier (`%name`, `label:`).
+fn is_identifier(s: &str, first_may_be_digit: bool) -> bool {
+    let ok = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.';
+    s.chars().next().is_some_and(|c| (first_may_be_digit && ok(c)) || c.is_ascii_alphabetic() || c == '_') && s.chars().all(ok)
+}
+
 impl Program {
+    /// What the assembler accepts of names and declarations, so that a
+    /// binary holds nothing its disassembly cannot say: argument names are
+    /// identifiers, unique, at most 255 of them, with positive dimensions;
+    /// labels are identifiers, unique; the target and layer names are one
+    /// line of text without control characters.
+    pub fn check_declarations(&self) -> Result<(), String> {
+        let text = |what: &str, s: &str| match s.chars().find(|c| c.is_control()) {
+            Some(c) => Err(format!("{} '{}' holds the control character {:?}", what, s.escape_default(), c)),
+            None => Ok(()),
+        };
+        text("target", &self.target)?;
+        if self.args.len() > 255 {
+            return Err(format!("{} arguments (at most 255)", self.args.len()));
+        }
+        for (k, a) in self.args.iter().enumerate() {
+            if !is_identifier(&a.name, true) {
+                return Err(format!("argument name '{}' is not an identifier (letters, digits, '_' and '.')", a.name.escape_default()));
+            }
+            if self.args[..k].iter().any(|b| b.name == a.name) {
+                return Err(format!("argument '%{}' is declared twice", a.name));
+            }
+            if a.shape.is_empty() || a.shape.contains(&0) || a.shape.iter().try_fold(1u64, |p, &d| p.checked_mul(d)).is_none_or(|n| n > 1 << 40) {
+                return Err(format!("argument '%{}' has a bad shape {:?}", a.name, a.shape));
+            }
+        }
+        for (k, (name, _)) in self.labels.iter().enumerate() {
+            if !is_identifier(name, false) {
+                return Err(format!("label '{}' is not an identifier", name.escape_default()));
+            }
+            if self.labels[..k].iter().any(|(n, _)| n == name) {
+                return Err(format!("label '{}' is defined twice", name));
+            }
+        }
+        for (name, _) in &self.layers {
+            text("layer name", name)?;
+        }
+        Ok(())
+    }
+
     /// The layer instruction `i` belongs to.
     pub fn layer_of(&self, i: usize) -> Option<usize> {
         self.layers.iter().rposition(|(_, first)| *first as usize <= i)

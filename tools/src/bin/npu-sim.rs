@@ -69,6 +69,10 @@ enum Cmd {
         /// Write a Chrome/Perfetto trace.
         #[arg(long)]
         trace: Option<String>,
+        /// Stop with an error when the units would be busy for more cycles than this,
+        /// checked before an instruction's work is done.
+        #[arg(long, default_value_t = npu_sim::sim::Limits::default().max_cycles)]
+        max_cycles: u64,
     },
 }
 
@@ -173,9 +177,11 @@ fn run(cli: Cli) -> Result<(), String> {
             print!("{}", hardware(&hw)?.to_toml());
             Ok(())
         }
-        Cmd::Run { program, hw, args, print, outs, report: want_report, json, trace } => {
+        Cmd::Run { program, hw, args, print, outs, report: want_report, json, trace, max_cycles } => {
             let cfg = hardware(&hw)?;
             let p = load_program(&program)?;
+            // Nothing is generated or read for arguments the target cannot hold.
+            sim::dram_layout(&cfg, &p).map_err(|e| e.0)?;
             let mut inputs = vec![];
             for a in &args {
                 let (name, file) = pair(a, "--arg")?;
@@ -200,7 +206,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 inputs.push((name, arr.data));
             }
             let record = want_report || json || trace.is_some();
-            let r = sim::run(&cfg, &p, &inputs, record).map_err(|e| e.0)?;
+            let r = sim::run_limited(&cfg, &p, &inputs, record, sim::Limits { max_cycles }).map_err(|e| e.0)?;
             for o in &outs {
                 let (name, file) = pair(o, "--out")?;
                 let (_, data) = r.outputs.iter().find(|(n, _)| *n == name).ok_or_else(|| format!("'%{}' is not an output of the program", name))?;

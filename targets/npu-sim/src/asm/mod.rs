@@ -141,6 +141,8 @@ pub fn assemble(src: &str) -> Result<Program, AsmError> {
     if !seen_target {
         return Err(at(0, "missing .target \"name\" (the hardware this program is for)".into()));
     }
+    // The binary reader's rules too (control characters in strings).
+    p.check_declarations().map_err(|e| at(0, e))?;
     Ok(p)
 }
 

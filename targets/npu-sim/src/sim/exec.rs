@@ -220,6 +220,12 @@ pub(crate) fn execute(
                 return Err(x.err("loop must be at least 1"));
             }
             let acc_flag = g("accumulate") != 0;
+            // The cycles are known before the work is done: a replay loop past the budget never starts.
+            let rate = if wdt == Dtype::F32 { cfg.array.f32_rate as u64 } else { 1 };
+            let cycles = (passes as u64).saturating_mul(rows as u64).saturating_mul(rate).saturating_add(cfg.array.fill_latency as u64);
+            if cycles > st.budget {
+                return Err(x.err(format!("needs {} cycles, past the run's budget ({} cycles left; see --max-cycles)", cycles, st.budget)));
+            }
             for pass in 0..passes {
                 let src = x.rows(hz, c, Mem::Spad, g("src") + pass * g("src_stride"), rows, false)?;
                 let dst = x.rows(hz, c, Mem::Acc, g("dst") + pass * g("dst_stride"), rows, true)?;
@@ -256,10 +262,9 @@ pub(crate) fn execute(
                     }
                 }
             }
-            let rate = if wdt == Dtype::F32 { cfg.array.f32_rate as u64 } else { 1 };
             out.macs = passes as u64 * rows as u64 * k as u64 * n as u64;
             c.macs += out.macs;
-            out.cycles = passes as u64 * rows as u64 * rate + cfg.array.fill_latency as u64;
+            out.cycles = cycles;
         }
         "v.add" | "v.sub" | "v.mul" | "v.max" | "v.min" => {
             let rows = g("rows");

@@ -82,6 +82,23 @@ pub(crate) struct State {
     pub weights: Vec<u32>,
     pub w_shape: Option<(usize, usize, Dtype)>,
     pub cols: usize,
+    /// Unit cycles the run may still spend (`Limits::max_cycles`).
+    pub budget: u64,
+}
+
+/// What a run may spend, so that no program runs without end: a budget on
+/// the cycles the units are busy, checked before an instruction's work is
+/// done (a replay loop of four billion passes is refused, not started).
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub max_cycles: u64,
+}
+
+impl Default for Limits {
+    /// A billion cycles: a second of the hardware at 1 GHz, a hundred times a ResNet-50.
+    fn default() -> Limits {
+        Limits { max_cycles: 1_000_000_000 }
+    }
 }
 
 struct Token {
@@ -89,17 +106,25 @@ struct Token {
     vc: Clock,
 }
 
-/// Lays the arguments out in DRAM (64-byte aligned) and fills the inputs.
-fn layout<S: AsRef<str>, B: AsRef<[u8]>>(cfg: &HwConfig, p: &Program, inputs: &[(S, B)]) -> Result<(Vec<u8>, Vec<u64>), SimError> {
+/// Each argument's place in DRAM (64-byte aligned) and the bytes they need,
+/// refused when the target's DRAM (`dram.size_mib`) cannot hold them: check
+/// it before allocating anything for a program's arguments.
+pub fn dram_layout(cfg: &HwConfig, p: &Program) -> Result<(Vec<u64>, u64), SimError> {
     let mut base = vec![];
     let mut size = 0u64;
     for a in &p.args {
         base.push(size);
-        size = (size + a.bytes()).div_ceil(64) * 64;
+        size = size.saturating_add(a.bytes()).div_ceil(64).saturating_mul(64);
     }
     if size > cfg.dram.size_mib as u64 * 1024 * 1024 {
-        return Err(SimError(format!("arguments need {} bytes of DRAM; the target has {} MiB", size, cfg.dram.size_mib)));
+        return Err(SimError(format!("arguments need {} bytes of DRAM; the target has {} MiB (--set dram.size_mib=N)", size, cfg.dram.size_mib)));
     }
+    Ok((base, size))
+}
+
+/// Lays the arguments out in DRAM and fills the inputs.
+fn layout<S: AsRef<str>, B: AsRef<[u8]>>(cfg: &HwConfig, p: &Program, inputs: &[(S, B)]) -> Result<(Vec<u8>, Vec<u64>), SimError> {
+    let (base, size) = dram_layout(cfg, p)?;
     let mut dram = vec![0u8; size as usize];
     for (name, bytes) in inputs {
         let (name, bytes) = (name.as_ref(), bytes.as_ref());
@@ -125,6 +150,11 @@ fn layout<S: AsRef<str>, B: AsRef<[u8]>>(cfg: &HwConfig, p: &Program, inputs: &[
 /// Runs `p` on the hardware `cfg` with input argument images (raw little-endian
 /// bytes, owned or borrowed), each copied into the simulated DRAM once.
 pub fn run<S: AsRef<str>, B: AsRef<[u8]>>(cfg: &HwConfig, p: &Program, inputs: &[(S, B)], record: bool) -> Result<RunResult, SimError> {
+    run_limited(cfg, p, inputs, record, Limits::default())
+}
+
+/// [`run`] within `limits`.
+pub fn run_limited<S: AsRef<str>, B: AsRef<[u8]>>(cfg: &HwConfig, p: &Program, inputs: &[(S, B)], record: bool, limits: Limits) -> Result<RunResult, SimError> {
     if p.target != cfg.name {
         return Err(SimError(format!("the program was built for target '{}' but the hardware is '{}'", p.target, cfg.name)));
     }
@@ -138,6 +168,7 @@ pub fn run<S: AsRef<str>, B: AsRef<[u8]>>(cfg: &HwConfig, p: &Program, inputs: &
         weights: vec![0; cfg.array.rows as usize * cols],
         w_shape: None,
         cols,
+        budget: limits.max_cycles,
     };
     let caps = [cfg.queues.load as usize, cfg.queues.exec as usize, cfg.queues.store as usize];
     let mut queues: [VecDeque<(usize, u64)>; 3] = Default::default();
@@ -222,6 +253,7 @@ pub fn run<S: AsRef<str>, B: AsRef<[u8]>>(cfg: &HwConfig, p: &Program, inputs: &
                         out.cycles
                     }
                 };
+                st.budget = st.budget.checked_sub(cost.max(1)).ok_or_else(|| SimError(format!("the run needs more than its budget of {} cycles at {} (see --max-cycles)", limits.max_cycles, p.describe(i))))?;
                 vc[u][u] = seq[u];
                 let end = t + cost.max(1);
                 if ins.def.mnemonic == "sem.signal" {
