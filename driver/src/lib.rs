@@ -6,6 +6,7 @@
 
 pub mod opt_driver;
 mod opt_main;
+pub mod robustness;
 
 pub use opt_main::{opt_main, OptTool};
 

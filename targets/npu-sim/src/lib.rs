@@ -10,6 +10,7 @@ pub mod kernels;
 pub mod npy;
 pub mod program;
 pub mod report;
+pub mod robustness;
 pub mod sim;
 
 pub use npu_isa::{config, isa, HwConfig};

@@ -72,3 +72,66 @@ pub fn onnx_node_tests() -> Vec<String> {
     assert!(names.len() > 1700, "only {} node tests in {}", names.len(), dir.display());
     names
 }
+
+/// Numbers and types a mutation puts in place of one in the text: the edges
+/// parsers, folders and allocators get wrong.
+const EDGE_NUMBERS: &[&str] = &["0", "-1", "1", "65536", "4294967296", "4278190081", "9223372036854775807", "-9223372036854775808", "1e309", "nan"];
+const EDGE_TYPES: &[&str] = &["f32", "i64", "i1", "f16", "index", "none", "tensor<*xf32>", "tensor<0xf32>", "tensor<4294967296xf32>", "tensor<?x3xi64>", "memref<2xf32>"];
+const EDGE_BYTES: &[u8] = b"[]{}()<>:,%@#\"\\x0123456789-.=;\n \0";
+
+/// One random edit of `text`: a byte replaced, a range deleted, a line
+/// duplicated, swapped or taken from `other`, a number or a type replaced by
+/// an edge case. Edits stay on character boundaries.
+pub fn mutate_text(r: &mut Rng, text: &str, other: &str) -> String {
+    let mut lines: Vec<&str> = text.lines().collect();
+    let boundary = |s: &str, mut i: usize| {
+        while !s.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    match r.below(8) {
+        0 | 1 => {
+            let i = boundary(text, r.below(text.len()));
+            let j = boundary(text, (i + 1).min(text.len()));
+            let j = if j == i { text[i..].chars().next().map_or(i, |c| i + c.len_utf8()) } else { j };
+            format!("{}{}{}", &text[..i], EDGE_BYTES[r.below(EDGE_BYTES.len())] as char, &text[j..])
+        }
+        2 => {
+            let i = boundary(text, r.below(text.len()));
+            let j = boundary(text, (i + 1 + r.below(24)).min(text.len()));
+            format!("{}{}", &text[..i], &text[j..])
+        }
+        3 if !lines.is_empty() => {
+            let k = r.below(lines.len());
+            lines.insert(k, lines[k]);
+            lines.join("\n")
+        }
+        4 if lines.len() > 1 => {
+            let (a, b) = (r.below(lines.len()), r.below(lines.len()));
+            lines.swap(a, b);
+            lines.join("\n")
+        }
+        5 => {
+            let o: Vec<&str> = other.lines().collect();
+            if !o.is_empty() {
+                let line = o[r.below(o.len())];
+                lines.insert(r.below(lines.len() + 1), line);
+            }
+            lines.join("\n")
+        }
+        6 => replace_token(r, text, |c| c.is_ascii_digit(), EDGE_NUMBERS),
+        _ => replace_token(r, text, |c| c.is_ascii_alphabetic(), EDGE_TYPES),
+    }
+}
+
+/// Replaces a random run of `in_token` characters (a number, a word) with one of `by`.
+fn replace_token(r: &mut Rng, text: &str, in_token: fn(char) -> bool, by: &[&str]) -> String {
+    let starts: Vec<usize> = text.char_indices().filter(|(i, c)| in_token(*c) && !text[..*i].chars().next_back().is_some_and(in_token)).map(|(i, _)| i).collect();
+    if starts.is_empty() {
+        return text.to_string();
+    }
+    let s = starts[r.below(starts.len())];
+    let e = text[s..].char_indices().find(|(_, c)| !in_token(*c) && !c.is_ascii_alphanumeric()).map_or(text.len(), |(k, _)| s + k);
+    format!("{}{}{}", &text[..s], by[r.below(by.len())], &text[e..])
+}
