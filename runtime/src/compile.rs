@@ -188,12 +188,22 @@ pub(crate) fn spec(ctx: &Context, name: String, t: &ir::Type) -> Result<TensorSp
 
 /// The signature of the imported graph function.
 pub(crate) fn signature(ctx: &Context, body: &Body, func: OpId) -> Result<(Vec<TensorSpec>, Vec<TensorSpec>), String> {
-    let (ins, outs) = func::function_type(body, func).ok_or("the model function has no type")?;
-    let (in_names, out_names) = (names(body, func, "arg_attrs"), names(body, func, "res_attrs"));
-    let name = |v: &Vec<String>, i: usize, p: &str| v.get(i).filter(|s| !s.is_empty()).cloned().unwrap_or_else(|| format!("{}{}", p, i));
-    let inputs = ins.iter().enumerate().map(|(i, t)| spec(ctx, name(&in_names, i, "input"), t)).collect::<Result<_, _>>()?;
-    let outputs = outs.iter().enumerate().map(|(i, t)| spec(ctx, name(&out_names, i, "output"), t)).collect::<Result<_, _>>()?;
-    Ok((inputs, outputs))
+    let (_, outs) = func::function_type(body, func).ok_or("the model function has no type")?;
+    let out_names = names(body, func, "res_attrs");
+    let outputs = outs.iter().enumerate().map(|(i, t)| spec(ctx, spec_name(&out_names, i, "output"), t)).collect::<Result<_, _>>()?;
+    Ok((input_specs(ctx, body, func)?, outputs))
+}
+
+/// The inputs of [`signature`] alone: before shape inference, the outputs
+/// may still be unranked (a model that declares them without a shape).
+fn input_specs(ctx: &Context, body: &Body, func: OpId) -> Result<Vec<TensorSpec>, String> {
+    let (ins, _) = func::function_type(body, func).ok_or("the model function has no type")?;
+    let in_names = names(body, func, "arg_attrs");
+    ins.iter().enumerate().map(|(i, t)| spec(ctx, spec_name(&in_names, i, "input"), t)).collect()
+}
+
+fn spec_name(names: &[String], i: usize, prefix: &str) -> String {
+    names.get(i).filter(|s| !s.is_empty()).cloned().unwrap_or_else(|| format!("{}{}", prefix, i))
 }
 
 fn render(diags: &[ir::diagnostics::Diagnostic]) -> String {
@@ -233,7 +243,7 @@ pub(crate) fn specialize(model: &[u8], path: Option<&std::path::Path>, given: &H
     }
     let first = import(&ctx, &proto, path, &dims, vec![])?;
     let f = func_of(&first.body, first.module).ok_or("the model has no graph")?;
-    let (declared, _) = signature(&ctx, &first.body, f)?;
+    let declared = input_specs(&ctx, &first.body, f)?;
     let deciding: Vec<usize> = onnx::shape_operands::deciding_inputs(&first.body, f, LOWERING_CONSTANTS).into_iter().map(|(k, _)| k).collect();
     let mut bound = Vec::new();
     for (i, spec) in declared.iter().enumerate() {
@@ -248,7 +258,7 @@ pub(crate) fn specialize(model: &[u8], path: Option<&std::path::Path>, given: &H
     let f = func_of(&imp.body, imp.module).ok_or("the model has no graph")?;
     // Inputs whose declared shape is not static take the given tensor's shape.
     let entry = imp.body.region_blocks(imp.body.op(f).regions()[0])[0];
-    let (ins, _) = signature(&ctx, &imp.body, f)?;
+    let ins = input_specs(&ctx, &imp.body, f)?;
     for (i, a) in imp.body.block_args(entry).to_vec().iter().enumerate() {
         if let Some(t) = given.get(&ins[i].name) {
             let ty = imp.body.value_type(*a).clone();
@@ -268,7 +278,7 @@ pub(crate) fn specialize(model: &[u8], path: Option<&std::path::Path>, given: &H
 /// shapes; a free dim not bound stays dynamic): what random inputs must fill.
 pub fn declared_inputs(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions) -> Result<Vec<TensorSpec>, String> {
     let s = specialize(model, path, given, opts)?;
-    Ok(signature(&s.ctx, &s.imp.body, s.func)?.0)
+    input_specs(&s.ctx, &s.imp.body, s.func)
 }
 
 /// Imports `model` specialized to `given` inputs' shapes (and, for inputs that
