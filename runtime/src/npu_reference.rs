@@ -155,7 +155,7 @@ fn pool(body: &Body, op: OpId, x: &HostTensor) -> Result<HostTensor, String> {
                 for iy in y0.max(0)..(y0 + k[0]).min(h) {
                     for ix in x0.max(0)..(x0 + k[1]).min(w) {
                         let v = xv[((iy * w + ix) * c + ch) as usize];
-                        m = m.max(v);
+                        m = npu_isa::maximum(m, v);
                         sum += v;
                         cnt += 1;
                     }

@@ -333,7 +333,7 @@ pub static ISA: &[InstrDef] = &[
             int("window", u(4, 0, 16), None, "input rows per output row"),
             int("stride", u(4, 16, 16), Some(0), "input rows between windows (0: the window size)"),
         ],
-        doc: "dst[i] = max over j < window of src[i·stride + j], elementwise.",
+        doc: "dst[i] = max over j < window of src[i·stride + j], elementwise; f32 NaN if any is NaN.",
     },
     InstrDef {
         mnemonic: "v.poolavg",

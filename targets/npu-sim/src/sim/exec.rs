@@ -353,7 +353,7 @@ pub(crate) fn execute(
                 for l in 0..cols {
                     let vals = (0..win as usize).map(|j| st.acc[(s + r * stride as usize + j) * cols + l]);
                     tmp[r * cols + l] = match (ins.def.mnemonic, is_f) {
-                        ("v.poolmax", true) => vals.map(f).fold(f32::NEG_INFINITY, f32::max).to_bits(),
+                        ("v.poolmax", true) => vals.map(f).fold(f32::NEG_INFINITY, npu_isa::maximum).to_bits(),
                         ("v.poolmax", false) => vals.map(|v| v as i32).max().unwrap_or(0) as u32,
                         (_, true) => (vals.map(f).sum::<f32>() / win as f32).to_bits(),
                         _ => {
