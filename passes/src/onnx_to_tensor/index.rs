@@ -183,6 +183,7 @@ fn scatter_elements(l: &mut Lower) -> Result<Vec<Value>, String> {
     let r = di.rank();
     let ax = axis(l.int_attr("axis", 0), r)?;
     let red = reduction_of(l)?;
+    super::checks::indices_in_range(l, 1, di.shape[ax], &format!("axis {} of size {}", ax, di.shape[ax]))?;
     let (data, ind, upd) = (l.operand(0)?, l.operand(1)?, l.operand(2)?);
     let sc = di.sc.clone();
     let n = di.shape[ax];
