@@ -210,6 +210,12 @@ impl<'a> Verifier<'a> {
                 if !declared && d.properties.get("sym_name").and_then(|a| a.as_str()).is_none() {
                     self.err(op, "requires string attribute 'sym_name'");
                 }
+                // The custom forms print the visibility as a keyword: only these parse back.
+                if let Some(v) = d.properties.get("sym_visibility") {
+                    if !matches!(v.as_str(), Some("public" | "private" | "nested")) {
+                        self.err(op, format!("visibility expected to be one of [\"public\", \"private\", \"nested\"], but got {}", v));
+                    }
+                }
             }
             Trait::SingleBlock => {
                 for (i, r) in d.regions().iter().enumerate() {

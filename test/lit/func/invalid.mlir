@@ -142,3 +142,11 @@ func.func @f(%a: i32) {
   %0:2 = "func.call"(%a) <{callee = @g}> : (i32) -> (i32, i32)
   return
 }
+
+// -----
+
+// Found by fuzzing: any string passed, and the custom form printed it as a
+// keyword that does not parse back.
+// expected-error @+1 {{'func.func' op visibility expected to be one of ["public", "private", "nested"], but got "falseprivate"}}
+"func.func"() <{function_type = (i32) -> (), sym_name = "f", sym_visibility = "falseprivate"}> ({
+}) : () -> ()
