@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Sets up the machine (scripts/setup.sh) and runs every test: the Rust unit and
 # property tests, the lit suite and ONNX's node tests (one named test per lit
-# file and per node test, through tools/tests/lit.rs and cpu_conformance.rs)
-# and the exporter's round trip through ONNX Runtime (scripts/onnx_roundtrip.py).
+# file and per node test, through tools/tests/lit.rs and cpu_conformance.rs),
+# the exporter's round trip through ONNX Runtime (scripts/onnx_roundtrip.py)
+# and differential edge cases against ONNX Runtime (bench/edge_cases.py).
 # Ends with one summary line, "N passed, M failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +21,14 @@ if python3 scripts/onnx_roundtrip.py --check 2>&1 | tee -a "$log"; then
   echo "test result: ok. 1 passed; 0 failed (onnx round trip)" >> "$log"
 else
   echo "test result: FAILED. 0 passed; 1 failed (onnx round trip)" >> "$log"
+  status=1
+fi
+# Differential edge cases against ONNX Runtime on both targets (a sample of
+# bench/edge_cases.py's cases; the bench runs them all); one test.
+if python3 bench/edge_cases.py --check --sample 300 2>&1 | tee -a "$log"; then
+  echo "test result: ok. 1 passed; 0 failed (edge cases against ONNX Runtime)" >> "$log"
+else
+  echo "test result: FAILED. 0 passed; 1 failed (edge cases against ONNX Runtime)" >> "$log"
   status=1
 fi
 # cargo's counts, each lit file and node test being one test.
