@@ -288,6 +288,7 @@ pub fn lower_model(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
     let func_name = imp.body.op(f).properties.get("sym_name").and_then(|a| a.as_str()).unwrap_or("main").to_string();
     // Shape inference first, so the signature is known before lowering.
     run(&ctx, &mut imp.body, imp.module, "builtin.module(onnx-shape-inference)")?;
+    check_tensor_sizes(&imp.body, f)?;
     let (inputs, outputs) = signature(&ctx, &imp.body, f)?;
     for o in &outputs {
         if o.shape.contains(&DYNAMIC) {
@@ -305,6 +306,32 @@ pub fn lower_model(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
         run(&ctx, &mut imp.body, imp.module, "builtin.module(insert-profiling)")?;
     }
     Ok(Lowered { ctx, body: imp.body, module: imp.module, func: func_name, inputs, outputs, bound, weights })
+}
+
+/// Every tensor the model takes or computes fits the limit of
+/// [`crate::tensor::max_tensor_bytes`]: refused at compile time, naming the
+/// node, rather than a failed allocation in the middle of a run.
+pub(crate) fn check_tensor_sizes(body: &Body, func: OpId) -> Result<(), String> {
+    let limit = crate::tensor::max_tensor_bytes();
+    let too_big = |t: &ir::Type| {
+        let bytes = (t.num_elements()? as u128) * ir::attributes::element_bytes(t.element_type()?).unwrap_or(1) as u128;
+        (bytes > limit as u128).then_some(bytes)
+    };
+    let entry = body.entry_block(func).ok_or("the model function has no body")?;
+    for (i, a) in body.block_args(entry).iter().enumerate() {
+        if let Some(b) = too_big(body.value_type(*a)) {
+            return Err(format!("input #{} of type {} needs {} bytes, more than the limit of {} (--max-tensor-bytes)", i, body.value_type(*a), b, limit));
+        }
+    }
+    for op in body.walk_preorder(func) {
+        for r in body.op(op).results() {
+            if let Some(b) = too_big(body.value_type(*r)) {
+                let node = body.op(op).loc.node_name().unwrap_or_else(|| body.op(op).loc.to_string());
+                return Err(format!("node '{}' ({}) computes a tensor of type {}, {} bytes, more than the limit of {} (--max-tensor-bytes)", node, body.name(op).as_str(), body.value_type(*r), b, limit));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn set_arg_types_in_signature(ctx: &Context, body: &mut Body, f: OpId, entry: ir::Block) {

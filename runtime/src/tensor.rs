@@ -121,6 +121,23 @@ impl std::fmt::Debug for HostTensor {
     }
 }
 
+/// The most bytes one tensor may take (`npu-run --max-tensor-bytes`): checked
+/// before a host tensor is allocated and, at compile time, for every tensor a
+/// model computes, so that a shape in a file cannot ask for more memory than
+/// the machine has and abort the process.
+static MAX_TENSOR_BYTES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(DEFAULT_MAX_TENSOR_BYTES);
+
+/// 4 GiB.
+pub const DEFAULT_MAX_TENSOR_BYTES: u64 = 4 << 30;
+
+pub fn set_max_tensor_bytes(bytes: u64) {
+    MAX_TENSOR_BYTES.store(bytes, std::sync::atomic::Ordering::Relaxed);
+}
+
+pub fn max_tensor_bytes() -> u64 {
+    MAX_TENSOR_BYTES.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 impl HostTensor {
     pub fn zeros(dtype: i32, shape: &[i64]) -> Result<HostTensor, String> {
         let size = dtype_size(dtype).ok_or_else(|| format!("element type {} is not supported by the CPU runtime", onnx::types::data_type_name(dtype)))?;
@@ -128,8 +145,10 @@ impl HostTensor {
         let bytes = shape
             .iter()
             .try_fold(size as u64, |a, &d| if d < 0 { None } else { a.checked_mul(d as u64) })
-            .filter(|b| *b <= 1 << 36)
             .ok_or_else(|| format!("tensor shape {:?} is negative or too large", shape))?;
+        if bytes > max_tensor_bytes() {
+            return Err(format!("a tensor of shape {:?} needs {} bytes, more than the limit of {} (--max-tensor-bytes)", shape, bytes, max_tensor_bytes()));
+        }
         Ok(HostTensor { dtype, shape: shape.to_vec(), data: AlignedBytes::zeroed(bytes as usize) })
     }
     pub fn numel(&self) -> usize {

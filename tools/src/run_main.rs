@@ -87,6 +87,10 @@ struct RunArgs {
     /// benchmark models and compiles up to 6× faster (O3's extra loop passes).
     #[arg(short = 'O', default_value_t = 2)]
     opt: usize,
+    /// The most bytes one tensor may take, checked when inputs are read or
+    /// made and, at compile time, for every tensor the model computes.
+    #[arg(long = "max-tensor-bytes", default_value_t = runtime::tensor::DEFAULT_MAX_TENSOR_BYTES)]
+    max_tensor_bytes: u64,
 }
 
 #[derive(Parser)]
@@ -148,6 +152,7 @@ fn expected_output(dir: &Path, name: &str, index: usize) -> Option<PathBuf> {
 }
 
 fn run_model(a: RunArgs) -> Result<bool, String> {
+    runtime::tensor::set_max_tensor_bytes(a.max_tensor_bytes);
     let targets = runtime::npu_path::target_list(&a.target).map_err(|e| format!("--target {}: {}", a.target, e))?;
     let model = std::fs::read(&a.model).map_err(|e| format!("{}: {}", a.model.display(), e))?;
     let mut given: HashMap<String, HostTensor> = HashMap::new();
