@@ -169,6 +169,12 @@ def cases(rng):
     for name, idx in [("in-range", [[1, 0]]), ("out-of-range", [[1, 4]]), ("negative", [[-1, 0]])]:
         upd = np.array([[10.0, 20.0]], np.float32)
         out.append(Case("index", f"ScatterElements {name}", [h.make_node("ScatterElements", ["x", "i", "u"], ["y"], axis=1)], {"x": data, "i": np.array(idx, np.int64), "u": upd}, [("y", T.FLOAT)]))
+    for name, idx in [("in-range", [[0, 1], [2, -1]]), ("out-of-range", [[0, 1], [3, 0]]), ("out-of-range-inner", [[0, 4]]), ("negative", [[-3, -4]])]:
+        out.append(Case("index", f"GatherND {name}", [h.make_node("GatherND", ["x", "i"], ["y"])], {"x": data, "i": np.array(idx, np.int64)}, [("y", T.FLOAT)]))
+        out.append(Case("index", f"ScatterND {name}", [h.make_node("ScatterND", ["x", "i", "u"], ["y"])], {"x": data, "i": np.array(idx, np.int64), "u": np.arange(len(idx), dtype=np.float32) + 100}, [("y", T.FLOAT)]))
+    for name, idx in [("in-range", [0, 2, -1]), ("out-of-range", [0, 5, -6])]:
+        depth = [onnx.numpy_helper.from_array(np.array(4, np.int64), "d"), onnx.numpy_helper.from_array(np.array([0.0, 1.0], np.float32), "v")]
+        out.append(Case("index", f"OneHot {name}", [h.make_node("OneHot", ["i", "d", "v"], ["y"])], {"i": np.array(idx, np.int64)}, [("y", T.FLOAT)], depth))
     for name, starts, ends, axes, steps in [("huge-ends", [0], [2**63 - 1], [1], [1]), ("negative-step", [-1], [-2**63], [1], [-1]), ("empty", [2], [1], [0], [1]), ("clamped-start", [-100], [100], [0], [2]), ("step-3", [3], [0], [1], [-3])]:
         inits = [onnx.numpy_helper.from_array(np.array(v, np.int64), n) for n, v in [("s", starts), ("e", ends), ("a", axes), ("st", steps)]]
         out.append(Case("shape", f"Slice {name}", [h.make_node("Slice", ["x", "s", "e", "a", "st"], ["y"])], {"x": data}, [("y", T.FLOAT)], inits))

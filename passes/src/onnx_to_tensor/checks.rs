@@ -26,12 +26,31 @@ pub const PASSED: i64 = i64::MIN;
 /// `n` elements, negative ones counted from the end: each must be in
 /// [-n, n-1]. `what` names the axis in the message ("axis 0 of size 3").
 pub fn indices_in_range(l: &mut Lower, operand: usize, n: i64, what: &str) -> Result<(), String> {
-    let node = l.loc.node_name().map(|s| format!(" '{}'", s)).unwrap_or_default();
-    let message = format!("{}{}: index {{}} is out of range for {}; indices must be in [{}, {}]", &l.name()["onnx.".len()..], node, what, -n, n - 1);
+    let message = format!("{}: index {{}} is out of range for {}; indices must be in [{}, {}]", node(l), what, -n, n - 1);
+    check(l, operand, &[n], message)
+}
+
+/// Index tuples along the last axis of operand `operand` (GatherND, ScatterND):
+/// component j indexes a dim of `dims[j]` elements, in [-dims[j], dims[j]-1].
+pub fn index_tuples_in_range(l: &mut Lower, operand: usize, dims: &[i64]) -> Result<(), String> {
+    let message = format!("{}: index {{}} is out of range for data dims {:?} (component j must be in [-dims[j], dims[j]-1])", node(l), dims);
+    check(l, operand, dims, message)
+}
+
+/// The op and its node's name, as messages start.
+fn node(l: &Lower) -> String {
+    let name = l.loc.node_name().map(|s| format!(" '{}'", s)).unwrap_or_default();
+    format!("{}{}", &l.name()["onnx.".len()..], name)
+}
+
+/// Emits the check of `bounds`: one for every index, or one per position
+/// along the indices' last axis.
+fn check(l: &mut Lower, operand: usize, bounds: &[i64], message: String) -> Result<(), String> {
     let indices = l.operand(operand)?;
+    let bound = |k: usize| bounds[k % bounds.len()];
     if let Some(values) = onnx::infer::const_ints(l.body, indices) {
-        return match values.iter().find(|v| **v < -n || **v >= n) {
-            Some(v) => Err(message.replace("{}", &v.to_string())),
+        return match values.iter().enumerate().find(|(k, v)| **v < -bound(*k) || **v >= bound(*k)) {
+            Some((_, v)) => Err(message.replace("{}", &v.to_string())),
             None => Ok(()),
         };
     }
@@ -40,11 +59,26 @@ pub fn indices_in_range(l: &mut Lower, operand: usize, n: i64, what: &str) -> Re
     let init = l.fill(&[], &s64, PASSED as f64);
     let r = info.rank();
     let from = info.sc.clone();
+    let bounds = bounds.to_vec();
     let worst = l.generic(&[indices], &[init], vec![AffineMap::identity(r as u32), dims_map(r, &[])], &vec![Iterator::Reduction; r], |e, a| {
         let v = e.cast(a[0], &from, &s64);
-        let (lo, hi, none) = (e.scalar(-n as f64, &s64), e.scalar(n as f64, &s64), e.scalar(PASSED as f64, &s64));
+        // This element's bound: chosen by its position along the last axis when there are several.
+        let mut n = e.scalar(bounds[0] as f64, &s64);
+        if bounds.len() > 1 {
+            let isc = Sc { ty: e.ctx.index(), kind: Kind::Signed };
+            let j = e.loop_index(r - 1);
+            for (k, b) in bounds.iter().enumerate().skip(1) {
+                let kv = e.index(k as i64);
+                let here = e.cmp(Cmp::Eq, j, kv, &isc);
+                let bv = e.scalar(*b as f64, &s64);
+                n = e.select(here, bv, n);
+            }
+        }
+        let zero = e.scalar(0.0, &s64);
+        let lo = e.sub(zero, n, &s64);
+        let none = e.scalar(PASSED as f64, &s64);
         let below = e.cmp(Cmp::Lt, v, lo, &s64);
-        let above = e.cmp(Cmp::Ge, v, hi, &s64);
+        let above = e.cmp(Cmp::Ge, v, n, &s64);
         let out = e.op("arith.ori", &[below, above], &e.ctx.i1());
         let bad = e.select(out, v, none);
         vec![e.max(a[1], bad, &s64)]

@@ -139,6 +139,8 @@ fn gather_nd(l: &mut Lower) -> Result<Vec<Value>, String> {
     let out = l.out_info(0)?;
     let b = l.int_attr("batch_dims", 0) as usize;
     let last = *ii.shape.last().ok_or("GatherND indices must have rank 1 or more")? as usize;
+    let dims = di.shape.get(b..b + last).ok_or("GatherND indices' last dim exceeds the data's rank")?.to_vec();
+    super::checks::index_tuples_in_range(l, 1, &dims)?;
     let (data, ind) = (l.operand(0)?, l.operand(1)?);
     let q = ii.rank();
     let isc_in = ii.sc.clone();
@@ -224,6 +226,8 @@ fn scatter_nd(l: &mut Lower) -> Result<Vec<Value>, String> {
     let r = di.rank();
     let k = *ii.shape.last().ok_or("ScatterND indices must have rank 1 or more")? as usize;
     let red = reduction_of(l)?;
+    let dims = di.shape.get(..k).ok_or("ScatterND indices' last dim exceeds the data's rank")?.to_vec();
+    super::checks::index_tuples_in_range(l, 1, &dims)?;
     let (data, ind, upd) = (l.operand(0)?, l.operand(1)?, l.operand(2)?);
     let sc = di.sc.clone();
     let u = ii.rank() - 1;

@@ -1,6 +1,7 @@
 // Indices out of range are refused as ONNX Runtime refuses them, naming the
 // node; they used to be clamped (Gather of [3, 7, -4] into a length-3 axis
-// answered [30, 30, 10]). In range, negative indices count from the end.
+// answered [30, 30, 10]); GatherND checks each component against its dim.
+// In range, negative indices count from the end.
 // Indices known at compile time are checked then; code built for use outside
 // npu-run (--emit=obj) aborts on a failed check.
 // RUN: rm -rf %t && split-file %s %t
@@ -11,6 +12,11 @@
 // RUN: not npu-run %t/gather.onnx --target npu --input x=%t/x.npy --input i=%t/bad.npy 2>&1 | FileCheck %s --check-prefix=GATHER
 // RUN: not ls %t/no
 // RUN: not npu-run %t/elements.onnx --input x=%t/m.npy --input i=%t/bad2.npy 2>&1 | FileCheck %s --check-prefix=ELEMENTS
+// RUN: npu-translate --import-onnx --mlir-print-debuginfo %t/nd.onnxtext | npu-translate --export-onnx -o %t/nd.onnx
+// RUN: python3 -c "import numpy as n; n.save('%t/ndbad.npy', n.array([[0, 1], [1, 3]])); n.save('%t/ndok.npy', n.array([[0, 1], [-1, -3]]))"
+// RUN: not npu-run %t/nd.onnx --input x=%t/m.npy --input i=%t/ndbad.npy 2>&1 | FileCheck %s --check-prefix=ND
+// RUN: npu-run %t/nd.onnx --input x=%t/m.npy --input i=%t/ndok.npy --output-dir %t/ndok
+// RUN: python3 -c "import numpy as n; print(n.load('%t/ndok/y.npy').tolist())" | FileCheck %s --check-prefix=NDOK
 // RUN: npu-run %t/gather.onnx --input x=%t/x.npy --input i=%t/ok.npy --output-dir %t/ok
 // RUN: python3 -c "import numpy as n; print(n.load('%t/ok/y.npy').tolist())" | FileCheck %s --check-prefix=OK
 // RUN: npu-translate --import-onnx --mlir-print-debuginfo %t/const.onnxtext | npu-translate --export-onnx -o %t/const.onnx
@@ -19,6 +25,8 @@
 // RUN: llvm-nm %t/g.o | FileCheck %s --check-prefix=OBJ
 // GATHER: error: Gather 'pick': index 7 is out of range for axis 0 of size 3; indices must be in [-3, 2]
 // ELEMENTS: error: GatherElements 'ge': index 3 is out of range for axis 1 of size 3; indices must be in [-3, 2]
+// ND: error: GatherND 'nd': index 3 is out of range for data dims [2, 3] (component j must be in [-dims[j], dims[j]-1])
+// NDOK: [1.0, 3.0]
 // OK: [30.0, 30.0, 10.0]
 // CONST: error: {{.*}}Gather 'fixed': index -4 is out of range for axis 0 of size 3; indices must be in [-3, 2]
 // OBJ-DAG: U abort
@@ -33,6 +41,11 @@ g (float[3] x, int64[3] i) => (float[3] y) {
 <ir_version: 8, opset_import: ["" : 17]>
 g (float[2,3] x, int32[2,2] i) => (float[2,2] y) {
   [ge] y = GatherElements <axis = 1> (x, i)
+}
+//--- nd.onnxtext
+<ir_version: 8, opset_import: ["" : 17]>
+g (float[2,3] x, int64[2,2] i) => (float[2] y) {
+  [nd] y = GatherND (x, i)
 }
 //--- const.onnxtext
 <ir_version: 8, opset_import: ["" : 17]>
