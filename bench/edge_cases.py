@@ -34,6 +34,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import warnings
 
 import numpy as np
 import onnx
@@ -43,6 +44,8 @@ from onnx import helper as h
 from onnx.reference import ReferenceEvaluator
 
 ort.set_default_logger_severity(3)
+# The references divide by zero and overflow on purpose.
+warnings.filterwarnings("ignore", category=RuntimeWarning)
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OPSET = 17
@@ -209,6 +212,90 @@ def cases(rng):
     out.append(Case("numeric", "Where with broadcasting", [h.make_node("Where", ["c", "a", "b"], ["y"])], {"c": ordinary(T.BOOL, [2, 1], rng), "a": special(T.INT64, [1, 3], rng), "b": ordinary(T.INT64, [2, 3], rng)}, [("y", T.INT64)]))
     for k, name in [(0, "k=0"), (3, "k=all")]:
         out.append(Case("numeric", f"TopK {name}", [h.make_node("TopK", ["x", "k"], ["v", "i"])], {"x": ordinary(T.FLOAT, [2, 3], rng)}, [("v", T.FLOAT), ("i", T.INT64)], [onnx.numpy_helper.from_array(np.array([k], np.int64), "k")]))
+    out += nn_cases(rng) + layout_cases(rng)
+    return out
+
+
+def init(name, values, dtype=np.int64):
+    return onnx.numpy_helper.from_array(np.array(values, dtype), name)
+
+
+def nn_cases(rng):
+    """Convolutions, pools and normalizations with their less common attributes."""
+    out = []
+    x = ordinary(T.FLOAT, [1, 4, 7, 6], rng)
+    for name, attrs, wshape in [
+        ("strided asymmetric pads", dict(strides=[2, 1], pads=[0, 1, 2, 0]), [3, 4, 3, 2]),
+        ("dilated", dict(dilations=[2, 2], pads=[2, 2, 2, 2]), [2, 4, 3, 3]),
+        ("grouped", dict(group=2), [6, 2, 3, 3]),
+        ("depthwise", dict(group=4, pads=[1, 1, 1, 1]), [4, 1, 3, 3]),
+        ("auto_pad SAME_UPPER", dict(auto_pad="SAME_UPPER", strides=[2, 2]), [2, 4, 3, 3]),
+        ("1x1", {}, [5, 4, 1, 1]),
+    ]:
+        out.append(Case("nn", f"Conv {name}", [h.make_node("Conv", ["x", "w", "b"], ["y"], **attrs)], {"x": x}, [("y", T.FLOAT)], [init("w", ordinary(T.FLOAT, wshape, rng), np.float32), init("b", ordinary(T.FLOAT, [wshape[0]], rng), np.float32)]))
+    out.append(Case("nn", "ConvTranspose strided with output_padding", [h.make_node("ConvTranspose", ["x", "w"], ["y"], strides=[2, 2], output_padding=[1, 0], pads=[1, 0, 0, 1])], {"x": ordinary(T.FLOAT, [1, 2, 3, 3], rng)}, [("y", T.FLOAT)], [init("w", ordinary(T.FLOAT, [2, 3, 3, 2], rng), np.float32)]))
+    for name, op, attrs in [
+        ("ceil_mode", "MaxPool", dict(kernel_shape=[3, 3], strides=[2, 2], ceil_mode=1)),
+        ("dilated", "MaxPool", dict(kernel_shape=[2, 2], dilations=[2, 2])),
+        ("padded", "MaxPool", dict(kernel_shape=[3, 3], pads=[1, 1, 1, 1])),
+        ("count_include_pad", "AveragePool", dict(kernel_shape=[3, 3], pads=[1, 1, 1, 1], count_include_pad=1)),
+        ("excluding pads", "AveragePool", dict(kernel_shape=[3, 3], pads=[1, 1, 1, 1])),
+        ("ceil_mode", "AveragePool", dict(kernel_shape=[2, 2], strides=[2, 2], ceil_mode=1)),
+        ("", "GlobalAveragePool", {}),
+        ("", "GlobalMaxPool", {}),
+        ("", "LpPool", dict(kernel_shape=[2, 2], p=3)),
+    ]:
+        out.append(Case("nn", f"{op} {name}".strip(), [h.make_node(op, ["x"], ["y"], **attrs)], {"x": x}, [("y", T.FLOAT)]))
+    c = 4
+    bn = [init(n, v, np.float32) for n, v in [("s", ordinary(T.FLOAT, [c], rng)), ("bb", ordinary(T.FLOAT, [c], rng)), ("m", ordinary(T.FLOAT, [c], rng)), ("v", np.abs(ordinary(T.FLOAT, [c], rng)) + 0.1)]]
+    out.append(Case("nn", "BatchNormalization", [h.make_node("BatchNormalization", ["x", "s", "bb", "m", "v"], ["y"], epsilon=1e-3)], {"x": x}, [("y", T.FLOAT)], bn))
+    out.append(Case("nn", "InstanceNormalization", [h.make_node("InstanceNormalization", ["x", "s", "bb"], ["y"])], {"x": x}, [("y", T.FLOAT)], bn[:2]))
+    out.append(Case("nn", "LayerNormalization axis=1", [h.make_node("LayerNormalization", ["x", "g"], ["y"], axis=1)], {"x": x}, [("y", T.FLOAT)], [init("g", ordinary(T.FLOAT, [4, 7, 6], rng), np.float32)]))
+    out.append(Case("nn", "LRN", [h.make_node("LRN", ["x"], ["y"], size=3, alpha=1e-3, beta=0.75, bias=2.0)], {"x": x}, [("y", T.FLOAT)]))
+    out.append(Case("nn", "Softmax axis=0", [h.make_node("Softmax", ["x"], ["y"], axis=0)], {"x": ordinary(T.FLOAT, [3, 4], rng)}, [("y", T.FLOAT)]))
+    out.append(Case("nn", "Gemm transposed with alpha and beta", [h.make_node("Gemm", ["a", "b", "c"], ["y"], transA=1, transB=1, alpha=0.5, beta=-2.0)], {"a": ordinary(T.FLOAT, [4, 3], rng), "b": ordinary(T.FLOAT, [5, 4], rng)}, [("y", T.FLOAT)], [init("c", ordinary(T.FLOAT, [1, 5], rng), np.float32)]))
+    for op, attrs in [("LeakyRelu", dict(alpha=0.3)), ("Elu", dict(alpha=0.7)), ("Selu", {}), ("HardSigmoid", dict(alpha=0.3, beta=0.4)), ("HardSwish", {}), ("Softsign", {}), ("ThresholdedRelu", dict(alpha=0.5)), ("Celu", dict(alpha=2.0)), ("Mish", {})]:
+        out.append(Case("nn", f"{op} of NaN and Inf", [h.make_node(op, ["x"], ["y"], **attrs)], {"x": special(T.FLOAT, [2, 5], rng)}, [("y", T.FLOAT)]))
+    out.append(Case("nn", "PRelu broadcast slope", [h.make_node("PRelu", ["x", "s"], ["y"])], {"x": x}, [("y", T.FLOAT)], [init("s", ordinary(T.FLOAT, [4, 1, 1], rng), np.float32)]))
+    return out
+
+
+def layout_cases(rng):
+    """Data movement with its edge attributes: pads, splits, tiles, resizes, scans."""
+    out = []
+    x = ordinary(T.FLOAT, [2, 3, 4], rng)
+    for mode in ["constant", "reflect", "edge", "wrap"]:
+        out.append(Case("layout", f"Pad {mode}", [h.make_node("Pad", ["x", "p"], ["y"], mode=mode)], {"x": x}, [("y", T.FLOAT)], [init("p", [0, 1, 2, 0, 2, 1])]))
+    out.append(Case("layout", "Pad with negative pads", [h.make_node("Pad", ["x", "p"], ["y"])], {"x": x}, [("y", T.FLOAT)], [init("p", [0, -1, 1, 0, 0, -2])]))
+    out.append(Case("layout", "Split uneven", [h.make_node("Split", ["x", "s"], ["a", "b"], axis=2)], {"x": x}, [("a", T.FLOAT), ("b", T.FLOAT)], [init("s", [1, 3])]))
+    out.append(Case("layout", "Split with an empty part", [h.make_node("Split", ["x", "s"], ["a", "b"], axis=1)], {"x": x}, [("a", T.FLOAT), ("b", T.FLOAT)], [init("s", [0, 3])]))
+    out.append(Case("layout", "Tile", [h.make_node("Tile", ["x", "r"], ["y"])], {"x": x}, [("y", T.FLOAT)], [init("r", [1, 2, 3])]))
+    out.append(Case("layout", "Tile with a zero repeat", [h.make_node("Tile", ["x", "r"], ["y"])], {"x": x}, [("y", T.FLOAT)], [init("r", [1, 0, 1])]))
+    img = ordinary(T.FLOAT, [1, 2, 3, 4], rng)
+    for name, attrs in [("nearest asymmetric floor", dict(mode="nearest", coordinate_transformation_mode="asymmetric", nearest_mode="floor")), ("nearest round_prefer_ceil", dict(mode="nearest", nearest_mode="round_prefer_ceil")), ("linear half_pixel", dict(mode="linear")), ("linear align_corners", dict(mode="linear", coordinate_transformation_mode="align_corners")), ("cubic", dict(mode="cubic"))]:
+        why = "with scales, ORT's align_corners divides by the rounded output length, ONNX's reference by the scaled one" if "align_corners" in name else None
+        out.append(Case("layout", f"Resize {name}", [h.make_node("Resize", ["x", "", "sc"], ["y"], **attrs)], {"x": img}, [("y", T.FLOAT)], [init("sc", [1.0, 1.0, 1.5, 0.75], np.float32)], why))
+        out.append(Case("layout", f"Resize {name} by sizes", [h.make_node("Resize", ["x", "", "", "sz"], ["y"], **attrs)], {"x": img}, [("y", T.FLOAT)], [init("sz", [1, 2, 5, 3])]))
+    out.append(Case("layout", "DepthToSpace CRD", [h.make_node("DepthToSpace", ["x"], ["y"], blocksize=2, mode="CRD")], {"x": ordinary(T.FLOAT, [1, 8, 2, 3], rng)}, [("y", T.FLOAT)]))
+    out.append(Case("layout", "SpaceToDepth", [h.make_node("SpaceToDepth", ["x"], ["y"], blocksize=2)], {"x": ordinary(T.FLOAT, [1, 2, 4, 6], rng)}, [("y", T.FLOAT)]))
+    out.append(Case("layout", "Flatten axis=0", [h.make_node("Flatten", ["x"], ["y"], axis=0)], {"x": x}, [("y", T.FLOAT)]))
+    out.append(Case("layout", "Unsqueeze negative axes", [h.make_node("Unsqueeze", ["x", "a"], ["y"])], {"x": x}, [("y", T.FLOAT)], [init("a", [-1, 0])]))
+    for name, attrs in [("", {}), ("reverse exclusive", dict(reverse=1, exclusive=1))]:
+        for t in [T.FLOAT, T.INT64]:
+            out.append(Case("layout", f"CumSum {T.DataType.Name(t).lower()} {name}".strip(), [h.make_node("CumSum", ["x", "ax"], ["y"], **attrs)], {"x": ordinary(t, [3, 4], rng)}, [("y", t)], [init("ax", -1)]))
+    for name, (s0, l0, d0) in [("negative delta", (10, 2, -3)), ("empty", (5, 5, 1)), ("float", (0.5, 2.0, 0.4))]:
+        t = np.float32 if isinstance(s0, float) else np.int64
+        out.append(Case("layout", f"Range {name}", [h.make_node("Range", ["s", "l", "d"], ["y"])], {}, [("y", T.FLOAT if t == np.float32 else T.INT64)], [init("s", s0, t), init("l", l0, t), init("d", d0, t)]))
+    out.append(Case("layout", "Trilu lower with k=-1", [h.make_node("Trilu", ["x", "k"], ["y"], upper=0)], {"x": ordinary(T.FLOAT, [4, 5], rng)}, [("y", T.FLOAT)], [init("k", -1)]))
+    out.append(Case("layout", "ReverseSequence", [h.make_node("ReverseSequence", ["x", "n"], ["y"], batch_axis=1, time_axis=0)], {"x": ordinary(T.FLOAT, [4, 3, 2], rng)}, [("y", T.FLOAT)], [init("n", [4, 1, 0])]))
+    for t in INTS:
+        a, b = ordinary(t, [2, 4], rng), np.array([[2, -3, 4, -5]] * 2, NP[t])
+        out.append(Case("layout", f"Div {T.DataType.Name(t).lower()} of negatives truncates", [h.make_node("Div", ["a", "b"], ["y"])], {"a": a, "b": b}, [("y", t)]))
+        out.append(Case("layout", f"Mod {T.DataType.Name(t).lower()} fmod=0 sign of divisor", [h.make_node("Mod", ["a", "b"], ["y"])], {"a": a, "b": b}, [("y", t)]))
+    out.append(Case("layout", "Mod float fmod=1", [h.make_node("Mod", ["a", "b"], ["y"], fmod=1)], {"a": ordinary(T.FLOAT, [6], rng), "b": np.array([2.5, -1.5, 3, -3, 0.7, -0.7], np.float32)}, [("y", T.FLOAT)]))
+    out.append(Case("layout", "Round half to even", [h.make_node("Round", ["x"], ["y"])], {"x": np.array([0.5, 1.5, 2.5, -0.5, -1.5, 2.4999], np.float32)}, [("y", T.FLOAT)]))
+    out.append(Case("layout", "BitShift uint8", [h.make_node("BitShift", ["a", "b"], ["y"], direction="LEFT")], {"a": np.array([1, 255, 16], np.uint8), "b": np.array([1, 1, 4], np.uint8)}, [("y", T.UINT8)]))
+    out.append(Case("layout", "Einsum batched contraction", [h.make_node("Einsum", ["a", "b"], ["y"], equation="bij,bjk->bik")], {"a": ordinary(T.FLOAT, [2, 3, 4], rng), "b": ordinary(T.FLOAT, [2, 4, 5], rng)}, [("y", T.FLOAT)]))
     return out
 
 
