@@ -419,19 +419,33 @@ impl<'a> Importer<'a> {
             })
             .collect();
         // Older forms become the newest (attributes that became inputs, Upsample → Resize).
-        let mut parts = crate::normalize::NodeParts { op_name, operands, props };
+        let mut parts = crate::normalize::NodeParts { op_name, operands, props, reshape_like: None };
         if let Err(e) = crate::normalize::normalize(self.ctx, &mut self.body, block, &loc, &op_type, schema.since, &mut parts) {
             return self.err(loc, format!("{}: {}", where_(), e));
         }
-        let crate::normalize::NodeParts { op_name, operands, props } = parts;
-        let mut st = OperationState::new(self.ctx.op_name(&op_name), loc.clone()).operands(&operands).results(&result_types);
+        let crate::normalize::NodeParts { op_name, operands, props, reshape_like } = parts;
+        // Reshaped back afterwards: the op itself computes on another shape.
+        let op_types: Vec<Type> = match reshape_like {
+            Some(_) => result_types.iter().map(|t| self.ctx.intern_type(TypeData::UnrankedTensor { elem: t.scalar().clone() })).collect(),
+            None => result_types.clone(),
+        };
+        let mut st = OperationState::new(self.ctx.op_name(&op_name), loc.clone()).operands(&operands).results(&op_types);
         st.properties = props;
         st.regions = regions.into_iter().map(|(_, r)| r).collect();
         let op = self.body.build(st, InsertPoint::AtEnd(block));
+        let mut results = self.body.op(op).results().to_vec();
+        if let (Some(like), Some(first)) = (reshape_like, results.first_mut()) {
+            let rank = self.body.value_type(like).shape().map_or(ir::types::DYNAMIC, |s| s.len() as i64);
+            let shape_ty = self.ctx.intern_type(TypeData::RankedTensor { shape: vec![rank], elem: self.ctx.i64(), encoding: None });
+            let shape = self.body.build(OperationState::new(self.ctx.op_name("onnx.Shape"), loc.clone()).operands(&[like]).results(&[shape_ty]), InsertPoint::AtEnd(block));
+            let shape = self.body.op(shape).result(0);
+            let back = OperationState::new(self.ctx.op_name("onnx.Reshape"), loc.clone()).operands(&[*first, shape]).results(&[result_types[0].clone()]);
+            let back = self.body.build(back, InsertPoint::AtEnd(block));
+            *first = self.body.op(back).result(0);
+        }
         for (k, o) in node.output.iter().enumerate() {
             if !o.is_empty() {
-                let v = self.body.op(op).result(k);
-                self.scopes.last_mut().unwrap().insert(o.clone(), v);
+                self.scopes.last_mut().unwrap().insert(o.clone(), results[k]);
             }
         }
     }

@@ -1,8 +1,11 @@
 //! Older opset forms normalized on import to the newest one, so later passes
 //! see one form per operator: attributes that later became inputs
 //! (Unsqueeze/Squeeze/Reduce* `axes`, Split `split`, Slice, Pad, Clip, TopK `k`,
-//! Dropout `ratio`) become constant operands, Upsample becomes Resize, and
-//! attributes that no longer exist (`consumed_inputs`, `is_test`, `spatial`) are dropped.
+//! Dropout `ratio`) become constant operands, Upsample becomes Resize,
+//! Softmax/LogSoftmax/Hardmax before opset 13 (over everything from `axis`
+//! on, the input seen as 2-D) become Flatten → the op over the last axis →
+//! Reshape back, and attributes that no longer exist (`consumed_inputs`,
+//! `is_test`, `spatial`) are dropped.
 
 use ir::attributes::{ArrayData, AttrData, AttrDict, Attribute, DenseData};
 use ir::types::{Type, TypeData};
@@ -13,6 +16,9 @@ pub struct NodeParts {
     pub op_name: String,
     pub operands: Vec<Value>,
     pub props: AttrDict,
+    /// The op's first result is to be reshaped to this value's shape (the
+    /// importer adds `Shape` and `Reshape` after the op).
+    pub reshape_like: Option<Value>,
 }
 
 struct Builder<'a> {
@@ -153,6 +159,25 @@ pub fn normalize(ctx: &Context, body: &mut Body, block: Block, loc: &Location, o
             parts.op_name = "onnx.Resize".into();
             if !parts.props.contains("mode") {
                 parts.props.set(ctx.ident("mode"), Attribute::string("nearest"));
+            }
+        }
+        "Softmax" | "LogSoftmax" | "Hardmax" if since < 13 => {
+            // Before 13: the input coerced to 2-D at `axis` (default 1), the op over the second dim.
+            let x = *parts.operands.first().ok_or("needs an input")?;
+            let rank = b.body.value_type(x).shape().map(|s| s.len() as i64);
+            let axis = parts.props.get("axis").and_then(|a| a.as_int()).unwrap_or(1) as i64;
+            let last = rank.is_some_and(|r| axis == r - 1 || axis == -1);
+            parts.props.set(ctx.ident("axis"), Attribute::integer(if last { axis as i128 } else { -1 }, ctx.i64()));
+            if !last {
+                let elem = b.body.value_type(x).element_type().cloned().unwrap_or_else(|| ctx.f32());
+                let flat_ty = ctx.intern_type(TypeData::UnrankedTensor { elem });
+                let st = OperationState::new(ctx.op_name("onnx.Flatten"), loc.clone())
+                    .operands(&[x])
+                    .results(&[flat_ty])
+                    .property(ctx.ident("axis"), Attribute::integer(axis as i128, ctx.i64()));
+                let op = b.body.build(st, InsertPoint::AtEnd(block));
+                parts.operands[0] = b.body.op(op).result(0);
+                parts.reshape_like = Some(x);
             }
         }
         "Resize" if since < 11 => {
