@@ -331,6 +331,10 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
             let x = in0()?;
             let target = const_ints(body, *ops.get(1)?)?;
             let allowzero = int_attr(attr("allowzero")).unwrap_or(0) != 0;
+            // A shape ONNX refuses (a dim below -1, two -1s) infers nothing; the lowering says why.
+            if target.iter().any(|s| *s < -1) || target.iter().filter(|s| **s == -1).count() > 1 {
+                return None;
+            }
             let mut out: Vec<i64> = vec![];
             for (i, &s) in target.iter().enumerate() {
                 out.push(if s == 0 && !allowzero { *x.shape.as_ref()?.get(i)? } else { s });
@@ -339,7 +343,13 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
                 let known: Vec<i64> = out.iter().enumerate().filter(|(j, _)| *j != k).map(|(_, s)| *s).collect();
                 let total = x.shape.as_ref().filter(|s| !s.contains(&DYNAMIC)).map(|s| s.iter().product::<i64>());
                 out[k] = match total {
-                    Some(tot) if !known.contains(&DYNAMIC) && known.iter().product::<i64>() != 0 => tot / known.iter().product::<i64>(),
+                    Some(tot) if !known.contains(&DYNAMIC) && known.iter().product::<i64>() != 0 => {
+                        let rest = known.iter().product::<i64>();
+                        if tot % rest != 0 {
+                            return None;
+                        }
+                        tot / rest
+                    }
                     _ => DYNAMIC,
                 };
             }

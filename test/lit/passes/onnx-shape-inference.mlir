@@ -204,3 +204,20 @@ func.func @named_dims(%x: tensor<?x4xf32> {onnx.dims = ["batch", ""], onnx.name 
   %a = "onnx.Add"(%s, %u) : (tensor<?x?x8xf32>, tensor<*xf32>) -> tensor<*xf32>
   return %r, %t, %c, %f, %a : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
 }
+
+// A Reshape to a shape ONNX refuses (a dim below -1, two -1s, a -1 that does
+// not divide) infers nothing: the result stays as declared (it became
+// tensor<3x-2xf32>, a type that does not parse back; found by fuzzing).
+// CHECK-LABEL: func.func @bad_reshapes
+// CHECK: "onnx.Reshape"(%arg0, %{{.*}}) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<*xf32>
+// CHECK: "onnx.Reshape"(%arg0, %{{.*}}) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<*xf32>
+// CHECK: "onnx.Reshape"(%arg0, %{{.*}}) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<*xf32>
+func.func @bad_reshapes(%x: tensor<2x3x4xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  %a = "onnx.Constant"() <{value = dense<[3, -2]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %b = "onnx.Constant"() <{value = dense<[-1, -1]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %c = "onnx.Constant"() <{value = dense<[5, -1]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %0 = "onnx.Reshape"(%x, %a) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<*xf32>
+  %1 = "onnx.Reshape"(%x, %b) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<*xf32>
+  %2 = "onnx.Reshape"(%x, %c) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<*xf32>
+  return %0, %1, %2 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
+}
