@@ -167,7 +167,13 @@ const REDUCE: &[&str] = &[
 ];
 
 /// Result types for `op`, or `None` when no rule applies or inputs are too unknown.
+/// The most elements inference reads of a constant operand (shapes, axes,
+/// pads, repeats): checked before reading, so a constant typed with billions
+/// of elements is not materialized.
+const MAX_SHAPE_OPERAND: usize = 1 << 16;
+
 pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
+    let const_ints = |b: &Body, v: Value| const_ints_upto(b, v, MAX_SHAPE_OPERAND);
     let d = body.op(op);
     let name = d.name.as_str().strip_prefix("onnx.")?;
     let ops = d.operands();
@@ -1243,6 +1249,7 @@ pub fn body_arg_types(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>>
 /// trip count, a condition that starts true (or is absent), and a body that
 /// passes its condition through unchanged (or yields a constant true).
 fn loop_trip_count(body: &Body, op: OpId) -> Option<i64> {
+    let const_ints = |b: &Body, v: Value| const_ints_upto(b, v, MAX_SHAPE_OPERAND);
     let ops = body.op(op).operands();
     let trips = *const_ints(body, *ops.first()?)?.first()?;
     let is_true = |v: Value| is_none(body, v) || const_ints(body, v).is_some_and(|c| c.first().is_some_and(|c| *c != 0));
