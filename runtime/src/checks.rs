@@ -9,8 +9,8 @@ thread_local! {
     static FAILED: Cell<Option<(i64, i64)>> = const { Cell::new(None) };
 }
 
-extern "C" fn failed(id: i64, value: i64) {
-    if value != passes::onnx_to_tensor::checks::PASSED {
+extern "C" fn failed(id: i64, count: i64, value: i64) {
+    if count != 0 {
         FAILED.with(|f| {
             if f.get().is_none() {
                 f.set(Some((id, value)));
@@ -43,59 +43,66 @@ pub fn guarded<T>(messages: &[String], call: impl FnOnce() -> Result<T, String>)
     match FAILED.with(|f| f.take()) {
         None => Ok(r),
         Some((id, value)) => Err(match messages.get(id as usize) {
-            Some(m) => m.replace("{}", &value.to_string()),
+            Some(m) => passes::onnx_to_tensor::checks::fill(m, value),
             None => format!("run-time check {} failed (value {})", id, value),
         }),
     }
 }
 
 /// For code that runs without this runtime (`npu-translate --emit=obj|lib|llvm-ir`):
-/// gives the hook a body that aborts the process when a check fails, as the
-/// run cannot go on with an index ONNX Runtime refuses. Does nothing when the
-/// module has no checks.
-pub fn define_aborting_hook(ctx: &ir::Context, body: &mut ir::Body, module: ir::OpId) {
+/// each call of the hook becomes `if (count != 0) abort()` in place, as the
+/// run cannot go on with an index ONNX Runtime refuses. Nothing is defined,
+/// so several compiled models link together. Refuses a model whose own
+/// `abort` is something else.
+pub fn call_abort_on_failed_checks(ctx: &ir::Context, body: &mut ir::Body, module: ir::OpId) -> Result<(), String> {
     use ir::attributes::Attribute;
     use ir::types::TypeData;
     use ir::{InsertPoint, Location, OperationState};
     let hook = passes::onnx_to_tensor::checks::HOOK;
-    let Some(f) = ir::symbols::lookup_symbol_in(body, module, hook) else { return };
-    let Some(&region) = body.op(f).regions().first() else { return };
-    if body.entry_block(f).is_some() {
-        return;
-    }
-    let loc = Location::unknown();
-    let i64t = ctx.i64();
+    let Some(decl) = ir::symbols::lookup_symbol_in(body, module, hook) else { return Ok(()) };
+    let calls: Vec<ir::OpId> = body
+        .walk_preorder(module)
+        .into_iter()
+        .filter(|o| body.name(*o).as_str() == "func.call" && body.op(*o).attr("callee").and_then(|a| a.as_symbol()).is_some_and(|s| s.join("::") == hook))
+        .collect();
     let mblock = body.region_blocks(body.op(module).regions()[0])[0];
-    if ir::symbols::lookup_symbol_in(body, module, "abort").is_none() {
-        let fty = ctx.intern_type(TypeData::Function { inputs: vec![], results: vec![] });
-        let region = body.new_region();
-        let st = OperationState::new(ctx.op_name("func.func"), loc.clone())
-            .property(ctx.ident("sym_name"), Attribute::string("abort"))
-            .property(ctx.ident("function_type"), Attribute::type_attr(fty))
-            .property(ctx.ident("sym_visibility"), Attribute::string("private"))
-            .region(region);
-        body.build(st, InsertPoint::AtStart(mblock));
+    match ir::symbols::lookup_symbol_in(body, module, "abort") {
+        Some(a) if body.entry_block(a).is_some() || func::function_type(body, a).is_none_or(|(i, r)| !i.is_empty() || !r.is_empty()) => {
+            return Err("the model defines a function named 'abort', which the index checks of code built for use outside npu-run call".into());
+        }
+        Some(_) => {}
+        None => {
+            let fty = ctx.intern_type(TypeData::Function { inputs: vec![], results: vec![] });
+            let region = body.new_region();
+            let st = OperationState::new(ctx.op_name("func.func"), Location::unknown())
+                .property(ctx.ident("sym_name"), Attribute::string("abort"))
+                .property(ctx.ident("function_type"), Attribute::type_attr(fty))
+                .property(ctx.ident("sym_visibility"), Attribute::string("private"))
+                .region(region);
+            body.build(st, InsertPoint::AtStart(mblock));
+        }
     }
-    // func.func @npu_check_failed(%id: i64, %value: i64) { scf.if (%value != PASSED) { abort() } }
-    let entry = body.add_block(region, &[i64t.clone(), i64t.clone()]);
-    let value = body.block_args(entry)[1];
-    body.op_mut(f).properties.remove("sym_visibility");
-    let passed = OperationState::new(ctx.op_name("arith.constant"), loc.clone())
-        .results(&[i64t.clone()])
-        .property(ctx.ident("value"), Attribute::integer(passes::onnx_to_tensor::checks::PASSED as i128, i64t));
-    let passed = body.build(passed, InsertPoint::AtEnd(entry));
-    let passed = body.op(passed).result(0);
-    let ne = OperationState::new(ctx.op_name("arith.cmpi"), loc.clone())
-        .operands(&[value, passed])
-        .results(&[ctx.i1()])
-        .property(ctx.ident("predicate"), Attribute::integer(1, ctx.i64()));
-    let ne = body.build(ne, InsertPoint::AtEnd(entry));
-    let ne = body.op(ne).result(0);
-    let then = body.new_region();
-    let tb = body.add_block(then, &[]);
-    body.build(OperationState::new(ctx.op_name("func.call"), loc.clone()).property(ctx.ident("callee"), Attribute::symbol("abort")), InsertPoint::AtEnd(tb));
-    body.build(OperationState::new(ctx.op_name("scf.yield"), loc.clone()), InsertPoint::AtEnd(tb));
-    let els = body.new_region();
-    body.build(OperationState::new(ctx.op_name("scf.if"), loc.clone()).operands(&[ne]).region(then).region(els), InsertPoint::AtEnd(entry));
-    body.build(OperationState::new(ctx.op_name("func.return"), loc), InsertPoint::AtEnd(entry));
+    for call in calls {
+        let loc = body.op(call).loc.clone();
+        let count = body.op(call).operand(1);
+        let i64t = ctx.i64();
+        let zero = OperationState::new(ctx.op_name("arith.constant"), loc.clone()).results(&[i64t.clone()]).property(ctx.ident("value"), Attribute::integer(0, i64t));
+        let zero = body.build(zero, InsertPoint::Before(call));
+        let zero = body.op(zero).result(0);
+        let ne = OperationState::new(ctx.op_name("arith.cmpi"), loc.clone())
+            .operands(&[count, zero])
+            .results(&[ctx.i1()])
+            .property(ctx.ident("predicate"), Attribute::integer(1, ctx.i64()));
+        let ne = body.build(ne, InsertPoint::Before(call));
+        let ne = body.op(ne).result(0);
+        let then = body.new_region();
+        let tb = body.add_block(then, &[]);
+        body.build(OperationState::new(ctx.op_name("func.call"), loc.clone()).property(ctx.ident("callee"), Attribute::symbol("abort")), InsertPoint::AtEnd(tb));
+        body.build(OperationState::new(ctx.op_name("scf.yield"), loc.clone()), InsertPoint::AtEnd(tb));
+        let els = body.new_region();
+        body.build(OperationState::new(ctx.op_name("scf.if"), loc).operands(&[ne]).region(then).region(els), InsertPoint::Before(call));
+        body.erase(call);
+    }
+    body.erase(decl);
+    Ok(())
 }

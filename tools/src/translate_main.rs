@@ -261,7 +261,10 @@ fn compile(args: &Args, ctx: &ir::Context, body: &mut ir::Body, module: ir::OpId
     }
     if emit != "loops" {
         // No runtime to report a failed check: the code aborts instead.
-        runtime::checks::define_aborting_hook(ctx, body, module);
+        if let Err(e) = runtime::checks::call_abort_on_failed_checks(ctx, body, module) {
+            eprintln!("{}: error: {}", tool(), e);
+            return ExitCode::FAILURE;
+        }
     }
     let text = print_op(ctx, body, module, PrintOptions { generic: emit != "loops" || args.generic, debug_info: args.debuginfo });
     let fail = |e: String| {

@@ -2,11 +2,12 @@
 //! clamp: indices out of range. A clamp keeps every read inside its tensor,
 //! and the check makes the run fail instead of answering with clamped data.
 //!
-//! A check reduces its indices to the largest one out of range (`i64::MIN`
-//! when none is) and passes it to `@npu_check_failed(id, value)`, an external
-//! function the runtime provides; `id` indexes the module's `npu.runtime_checks`
-//! array, the message (naming the node) the runtime shows with `{}` replaced by
-//! the value. Constant indices are checked here, at compile time.
+//! A check reduces its indices to how many are out of range and the largest
+//! of those, and passes both to `@__npu_check_failed(id, count, value)`, an
+//! external function the runtime provides; `id` indexes the module's
+//! `npu.runtime_checks` array, whose message (naming the node) the runtime
+//! shows with its last `{}` replaced by the value ([`fill`]). Constant
+//! indices are checked here, at compile time.
 
 use super::{dims_map, Cmp, Kind, Lower, Sc};
 use ir::affine::AffineMap;
@@ -15,12 +16,23 @@ use ir::types::TypeData;
 use ir::{InsertPoint, Location, OpId, OperationState};
 use tensor::Iterator;
 
-/// The runtime's hook: `void npu_check_failed(i64 id, i64 value)`.
-pub const HOOK: &str = "npu_check_failed";
+/// The runtime's hook: `void __npu_check_failed(i64 id, i64 count, i64 value)`,
+/// called once per check; `count` is 0 when the check passed. The reserved
+/// prefix keeps it apart from graph names.
+pub const HOOK: &str = "__npu_check_failed";
 /// The module attribute holding each check's message.
 pub const MESSAGES: &str = "npu.runtime_checks";
-/// What the hook is passed when every index is in range.
-pub const PASSED: i64 = i64::MIN;
+/// The most constant indices read at compile time; more are checked at run time.
+const MAX_CONSTANT_INDICES: usize = 1 << 20;
+
+/// A check's message with the value in place of its last `{}` (a node's
+/// name, earlier in the message, may hold braces of its own).
+pub fn fill(message: &str, value: i64) -> String {
+    match message.rfind("{}") {
+        Some(k) => format!("{}{}{}", &message[..k], value, &message[k + 2..]),
+        None => message.to_string(),
+    }
+}
 
 /// Operand `operand` of the op being lowered holds indices into an axis of
 /// `n` elements, negative ones counted from the end: each must be in
@@ -48,19 +60,21 @@ fn node(l: &Lower) -> String {
 fn check(l: &mut Lower, operand: usize, bounds: &[i64], message: String) -> Result<(), String> {
     let indices = l.operand(operand)?;
     let bound = |k: usize| bounds[k % bounds.len()];
-    if let Some(values) = onnx::infer::const_ints(l.body, indices) {
+    if let Some(values) = onnx::infer::const_ints_upto(l.body, indices, MAX_CONSTANT_INDICES) {
         return match values.iter().enumerate().find(|(k, v)| **v < -bound(*k) || **v >= bound(*k)) {
-            Some((_, v)) => Err(message.replace("{}", &v.to_string())),
+            Some((_, v)) => Err(fill(&message, *v)),
             None => Ok(()),
         };
     }
     let info = l.info(indices)?;
     let s64 = Sc { ty: l.ctx.i64(), kind: Kind::Signed };
-    let init = l.fill(&[], &s64, PASSED as f64);
+    // Two reductions in one loop nest: how many are out of range, and the largest of those.
+    let count0 = l.fill(&[], &s64, 0.0);
+    let worst0 = l.fill(&[], &s64, i64::MIN as f64);
     let r = info.rank();
     let from = info.sc.clone();
     let bounds = bounds.to_vec();
-    let worst = l.generic(&[indices], &[init], vec![AffineMap::identity(r as u32), dims_map(r, &[])], &vec![Iterator::Reduction; r], |e, a| {
+    let found = l.generic(&[indices], &[count0, worst0], vec![AffineMap::identity(r as u32), dims_map(r, &[]), dims_map(r, &[])], &vec![Iterator::Reduction; r], |e, a| {
         let v = e.cast(a[0], &from, &s64);
         // This element's bound: chosen by its position along the last axis when there are several.
         let mut n = e.scalar(bounds[0] as f64, &s64);
@@ -76,19 +90,21 @@ fn check(l: &mut Lower, operand: usize, bounds: &[i64], message: String) -> Resu
         }
         let zero = e.scalar(0.0, &s64);
         let lo = e.sub(zero, n, &s64);
-        let none = e.scalar(PASSED as f64, &s64);
+        let (none, one, zero) = (e.scalar(i64::MIN as f64, &s64), e.scalar(1.0, &s64), e.scalar(0.0, &s64));
         let below = e.cmp(Cmp::Lt, v, lo, &s64);
         let above = e.cmp(Cmp::Ge, v, n, &s64);
         let out = e.op("arith.ori", &[below, above], &e.ctx.i1());
+        let counted = e.select(out, one, zero);
         let bad = e.select(out, v, none);
-        vec![e.max(a[1], bad, &s64)]
-    })[0];
+        vec![e.add(a[1], counted, &s64), e.max(a[2], bad, &s64)]
+    });
     let mut e = l.emit();
-    let value = e.extract(worst, &[]);
+    let count = e.extract(found[0], &[]);
+    let value = e.extract(found[1], &[]);
     let id = register(l, message);
     let i64t = l.ctx.i64();
     let id = l.emit().int(id as i128, &i64t);
-    let call = OperationState::new(l.ctx.op_name("func.call"), l.loc.clone()).operands(&[id, value]).property(l.ctx.ident("callee"), Attribute::symbol(HOOK));
+    let call = OperationState::new(l.ctx.op_name("func.call"), l.loc.clone()).operands(&[id, count, value]).property(l.ctx.ident("callee"), Attribute::symbol(HOOK));
     l.body.build(call, InsertPoint::Before(l.op));
     Ok(())
 }
@@ -104,7 +120,7 @@ fn register(l: &mut Lower, message: String) -> usize {
     l.body.op_mut(module).attributes.set(ctx.ident(MESSAGES), Attribute::new(AttrData::Array(table)));
     if ir::symbols::lookup_symbol_in(l.body, module, HOOK).is_none() {
         let i64t = ctx.i64();
-        let fty = ctx.intern_type(TypeData::Function { inputs: vec![i64t.clone(), i64t], results: vec![] });
+        let fty = ctx.intern_type(TypeData::Function { inputs: vec![i64t.clone(), i64t.clone(), i64t], results: vec![] });
         let region = l.body.new_region();
         let st = OperationState::new(ctx.op_name("func.func"), Location::unknown())
             .property(ctx.ident("sym_name"), Attribute::string(HOOK))
