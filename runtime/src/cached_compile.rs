@@ -196,7 +196,8 @@ fn key(kind: &str, model: &[u8], path: Option<&Path>, given: &HashMap<String, Ho
     }
     let mut dims: Vec<_> = opts.dims.iter().collect();
     dims.sort();
-    k.str(&format!("opt={} profile={} dims={:?} bind={:?} set={:?}", opts.opt_level, opts.profile, dims, opts.bind, opts.backend_settings));
+    // The tensor limit too: a compile under a larger one would skip the size check on a hit.
+    k.str(&format!("opt={} profile={} dims={:?} bind={:?} set={:?} max-tensor-bytes={}", opts.opt_level, opts.profile, dims, opts.bind, opts.backend_settings, crate::tensor::max_tensor_bytes()));
     k.str(&format!("{:?}", hw));
     for b in if targets.is_empty() { vec![] } else { backend::resolve(targets)? } {
         k.str(b.name()).str(&format!("api {}", b.api_version())).str(&b.version());
@@ -447,6 +448,7 @@ fn decode(b: &bytes::Bytes, given: &HashMap<String, HostTensor>, hw: &HwConfig, 
         cpu_object,
         cpu,
         cpu_checks,
+        sim_limits: Default::default(),
         executables,
         reference: None,
         stages,

@@ -96,6 +96,8 @@ pub struct NpuCompiled {
     pub(crate) cpu: Vec<CpuFunc>,
     /// The messages of the CPU partitions' run-time checks (`crate::checks`).
     pub(crate) cpu_checks: Vec<String>,
+    /// What each NPU program may spend in the simulator (`npu-run --max-cycles`).
+    pub sim_limits: npu_sim::sim::Limits,
     pub(crate) executables: Vec<Executable>,
     /// The partitions at the tensor level (before scheduling), for the host
     /// reference; none when the compile came from the cache.
@@ -467,6 +469,7 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
         cpu_object,
         cpu,
         cpu_checks,
+        sim_limits: Default::default(),
         executables,
         reference: Some((ctx, reference_body, module)),
         stages,
@@ -570,7 +573,7 @@ impl NpuCompiled {
                         ins.push((name.as_str(), take(&vals, *a)?.data.as_ref()));
                     }
                     ins.push((npu16::schedule::CONST_ARG, &p.consts[..]));
-                    let r = npu_sim::sim::run(&self.hw, &p.program, &ins, record).map_err(|e| format!("{}: {}", p.name, e))?;
+                    let r = npu_sim::sim::run_limited(&self.hw, &p.program, &ins, record, self.sim_limits).map_err(|e| format!("{}: {}", p.name, e))?;
                     for ((res, name), spec) in results.iter().zip(&p.outputs).zip(specs) {
                         let bytes = r.outputs.iter().find(|(n, _)| n == name).map(|(_, b)| b).ok_or_else(|| format!("{} produced no '{}'", p.name, name))?;
                         let mut h = HostTensor::zeros(spec.dtype, &spec.shape)?;

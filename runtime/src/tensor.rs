@@ -124,18 +124,30 @@ impl std::fmt::Debug for HostTensor {
 /// The most bytes one tensor may take (`npu-run --max-tensor-bytes`): checked
 /// before a host tensor is allocated and, at compile time, for every tensor a
 /// model computes, so that a shape in a file cannot ask for more memory than
-/// the machine has and abort the process.
-static MAX_TENSOR_BYTES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(DEFAULT_MAX_TENSOR_BYTES);
+/// the machine has and abort the process. 0: [`default_max_tensor_bytes`].
+static MAX_TENSOR_BYTES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
-/// 4 GiB.
-pub const DEFAULT_MAX_TENSOR_BYTES: u64 = 4 << 30;
+/// The machine's memory (`MemTotal` in /proc/meminfo; 64 GiB where it cannot
+/// be read): no one tensor larger than that can be allocated anyway.
+pub fn default_max_tensor_bytes() -> u64 {
+    static DEFAULT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *DEFAULT.get_or_init(|| {
+        let kib = std::fs::read_to_string("/proc/meminfo")
+            .ok()
+            .and_then(|m| m.lines().find(|l| l.starts_with("MemTotal:")).and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok()));
+        kib.map_or(64 << 30, |k| k.saturating_mul(1024))
+    })
+}
 
 pub fn set_max_tensor_bytes(bytes: u64) {
     MAX_TENSOR_BYTES.store(bytes, std::sync::atomic::Ordering::Relaxed);
 }
 
 pub fn max_tensor_bytes() -> u64 {
-    MAX_TENSOR_BYTES.load(std::sync::atomic::Ordering::Relaxed)
+    match MAX_TENSOR_BYTES.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => default_max_tensor_bytes(),
+        n => n,
+    }
 }
 
 impl HostTensor {

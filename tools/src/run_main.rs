@@ -87,10 +87,15 @@ struct RunArgs {
     /// benchmark models and compiles up to 6× faster (O3's extra loop passes).
     #[arg(short = 'O', default_value_t = 2)]
     opt: usize,
-    /// The most bytes one tensor may take, checked when inputs are read or
-    /// made and, at compile time, for every tensor the model computes.
-    #[arg(long = "max-tensor-bytes", default_value_t = runtime::tensor::DEFAULT_MAX_TENSOR_BYTES)]
-    max_tensor_bytes: u64,
+    /// The most bytes one tensor may take, checked before an input is made or
+    /// copied and, at compile time, for every tensor the model computes
+    /// [default: the machine's memory].
+    #[arg(long = "max-tensor-bytes")]
+    max_tensor_bytes: Option<u64>,
+    /// With --target npu: stop with an error when an NPU program would keep the
+    /// simulator's units busy for more cycles than this.
+    #[arg(long = "max-cycles", default_value_t = npu_sim::sim::Limits::default().max_cycles)]
+    max_cycles: u64,
 }
 
 #[derive(Parser)]
@@ -152,7 +157,9 @@ fn expected_output(dir: &Path, name: &str, index: usize) -> Option<PathBuf> {
 }
 
 fn run_model(a: RunArgs) -> Result<bool, String> {
-    runtime::tensor::set_max_tensor_bytes(a.max_tensor_bytes);
+    if let Some(n) = a.max_tensor_bytes {
+        runtime::tensor::set_max_tensor_bytes(n);
+    }
     let targets = runtime::npu_path::target_list(&a.target).map_err(|e| format!("--target {}: {}", a.target, e))?;
     let model = std::fs::read(&a.model).map_err(|e| format!("{}: {}", a.model.display(), e))?;
     let mut given: HashMap<String, HostTensor> = HashMap::new();
@@ -278,7 +285,8 @@ fn run_npu(a: &RunArgs, model: &[u8], given: HashMap<String, HostTensor>, opts: 
     }
     let opts = &CompileOptions { backend_settings, ..opts.clone() };
     hw.validate().map_err(|e| format!("hardware description: {}", e))?;
-    let c = runtime::npu_path::compile_npu(model, Some(&a.model), &given, opts, &hw, targets, a.placement.as_deref().and_then(|p| p.to_str()))?;
+    let mut c = runtime::npu_path::compile_npu(model, Some(&a.model), &given, opts, &hw, targets, a.placement.as_deref().and_then(|p| p.to_str()))?;
+    c.sim_limits = npu_sim::sim::Limits { max_cycles: a.max_cycles };
     cache_warnings(&c.cache);
     if let Some(dir) = &a.asm_dir {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {}", dir.display(), e))?;
