@@ -166,7 +166,8 @@ pub fn normalize(ctx: &Context, body: &mut Body, block: Block, loc: &Location, o
             let x = *parts.operands.first().ok_or("needs an input")?;
             let rank = b.body.value_type(x).shape().map(|s| s.len() as i64);
             let axis = parts.props.get("axis").and_then(|a| a.as_int()).unwrap_or(1) as i64;
-            let last = rank.is_some_and(|r| axis == r - 1 || axis == -1);
+            // -1 is the last axis whatever the rank: no rewrite (an exported model re-imports as it was).
+            let last = axis == -1 || rank.is_some_and(|r| axis == r - 1);
             parts.props.set(ctx.ident("axis"), Attribute::integer(if last { axis as i128 } else { -1 }, ctx.i64()));
             if !last {
                 let elem = b.body.value_type(x).element_type().cloned().unwrap_or_else(|| ctx.f32());

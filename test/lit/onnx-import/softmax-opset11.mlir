@@ -6,6 +6,7 @@
 // RUN: rm -rf %t && split-file %s %t
 // RUN: npu-translate --import-onnx %t/m.onnxtext | FileCheck %s
 // RUN: npu-translate --import-onnx %t/m.onnxtext | npu-translate --export-onnx -o %t/m.onnx
+// RUN: npu-translate --import-onnx %t/m.onnx | FileCheck %s --check-prefix=AGAIN
 // RUN: python3 -c "import numpy as n; n.save('%t/x.npy', n.arange(8, dtype=n.float32).reshape(1, 4, 2, 1)); n.save('%t/w.npy', n.array([[0.0, 1.0]], n.float32))"
 // RUN: npu-run %t/m.onnx --input x=%t/x.npy --input w=%t/w.npy --output-dir %t/cpu
 // RUN: npu-run %t/m.onnx --target npu --input x=%t/x.npy --input w=%t/w.npy --output-dir %t/npu
@@ -16,6 +17,9 @@
 // CHECK-NEXT: %[[SHAPE:.*]] = "onnx.Shape"(%arg0) : (tensor<1x4x2x1xf32>) -> tensor<4xi64>
 // CHECK-NEXT: "onnx.Reshape"(%[[S]], %[[SHAPE]]) : (tensor<*xf32>, tensor<4xi64>) -> tensor<1x4x2x1xf32>
 // CHECK: "onnx.LogSoftmax"(%arg1) <{axis = 1 : i64}> : (tensor<1x2xf32>) -> tensor<1x2xf32>
+// Imported again, the exported Softmax (axis -1 at opset 11) stays one op:
+// AGAIN-COUNT-1: "onnx.Flatten"
+// AGAIN-NOT: "onnx.Flatten"
 // VALUES: cpu True True
 // VALUES: npu True True
 
