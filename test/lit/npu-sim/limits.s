@@ -11,6 +11,10 @@
 ; RUN: sed 's/loop=2/loop=4278190081/' %s > %t/loop.s
 ; RUN: not npu-sim run %t/loop.s --arg x=fill:1 --arg w=fill:1 2>&1 | FileCheck %s --check-prefix=LOOP
 ; RUN: npu-sim run %s --arg x=fill:1 --arg w=fill:1 --print y | FileCheck %s --check-prefix=OUT
+; A replay loop of 200,000 passes runs in well under a second (the hazard
+; checker compared each pass with every earlier one: minutes; found by fuzzing):
+; RUN: sed 's/loop=2/loop=200000/' %s > %t/replay.s
+; RUN: timeout 20 npu-sim run %t/replay.s --arg x=fill:1 --arg w=fill:1 --print y | FileCheck %s --check-prefix=OUT
 ; RUN: not npu-sim run %s --arg x=fill:1 --arg w=fill:1 --max-cycles 5 2>&1 | FileCheck %s --check-prefix=BUDGET
 ; RUN: sed 's/^.arg %%x in i8 \[4, 16\]/.arg %%x in i8 [1048576, 1048576]/' %s > %t/big.s
 ; RUN: not npu-sim run %t/big.s --arg x=iota --arg w=iota 2>&1 | FileCheck %s --check-prefix=BIG

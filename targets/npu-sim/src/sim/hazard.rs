@@ -39,9 +39,12 @@ struct Access {
 
 pub type Clock = [u64; 3];
 
+/// The accesses not yet known to be ordered, kept per unit: an access is
+/// checked against the other units' only, so a replay loop of many passes
+/// does not check against its own earlier passes (that was quadratic).
 #[derive(Default)]
 pub struct HazardChecker {
-    live: Vec<Access>,
+    live: [Vec<Access>; 3],
     checks_since_prune: usize,
 }
 
@@ -63,23 +66,38 @@ impl HazardChecker {
         if hi <= lo {
             return Ok(());
         }
-        for a in &self.live {
-            if a.unit != unit && a.mem == mem && a.lo < hi && lo < a.hi && (a.write || write) && vc[a.unit] < a.seq {
-                return Err(Hazard { first: a.instr, second: instr, mem, lo: lo.max(a.lo), hi: hi.min(a.hi), first_writes: a.write, second_writes: write });
+        for (q, live) in self.live.iter().enumerate() {
+            if q == unit {
+                continue;
+            }
+            for a in live {
+                if a.mem == mem && a.lo < hi && lo < a.hi && (a.write || write) && vc[a.unit] < a.seq {
+                    return Err(Hazard { first: a.instr, second: instr, mem, lo: lo.max(a.lo), hi: hi.min(a.hi), first_writes: a.write, second_writes: write });
+                }
             }
         }
-        self.live.push(Access { mem, lo, hi, write, unit, seq, instr });
+        let own = &mut self.live[unit];
+        // The same instruction touching the same or the next rows again (a replay loop): one record.
+        match own.last_mut() {
+            Some(a) if a.instr == instr && a.seq == seq && a.mem == mem && a.write == write && a.lo <= hi && lo <= a.hi => {
+                a.lo = a.lo.min(lo);
+                a.hi = a.hi.max(hi);
+            }
+            _ => own.push(Access { mem, lo, hi, write, unit, seq, instr }),
+        }
         Ok(())
     }
 
     /// Forgets accesses every other queue is already ordered after.
     pub fn prune(&mut self, clocks: &[Clock; 3]) {
         self.checks_since_prune += 1;
-        if self.checks_since_prune < 64 && self.live.len() < 256 {
+        if self.checks_since_prune < 64 && self.live.iter().map(Vec::len).sum::<usize>() < 256 {
             return;
         }
         self.checks_since_prune = 0;
-        self.live.retain(|a| (0..3).any(|q| q != a.unit && clocks[q][a.unit] < a.seq));
+        for live in &mut self.live {
+            live.retain(|a| (0..3).any(|q| q != a.unit && clocks[q][a.unit] < a.seq));
+        }
     }
 }
 
