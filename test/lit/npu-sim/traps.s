@@ -12,6 +12,7 @@
 ; RUN: not npu-sim run %S/Inputs/tile-mismatch.s --arg a=iota --arg w=iota 2>&1 | FileCheck %s --check-prefix=TILE
 ; RUN: not npu-sim run %S/Inputs/k-too-large.s --arg a=iota --arg w=iota 2>&1 | FileCheck %s --check-prefix=KLARGE
 ; RUN: not npu-sim run %S/Inputs/requant-bounds.s --arg a=iota --arg w=iota 2>&1 | FileCheck %s --check-prefix=REQUANT
+; RUN: not npu-sim run %S/Inputs/clamp-nan.s --arg a=iota 2>&1 | FileCheck %s --check-prefix=CLAMPNAN
 ; RUN: not npu-sim run %S/Inputs/too-wide.s --arg a=iota --arg w=iota 2>&1 | FileCheck %s --check-prefix=WIDE
 ; RUN: not npu-sim run %S/matmul.s --set name='"npu8"' --arg a=iota --arg w=iota 2>&1 | FileCheck %s --check-prefix=TARGET
 ; RUN: not npu-sim run %S/matmul.s --arg a=iota 2>&1 | FileCheck %s --check-prefix=MISSING
@@ -29,6 +30,8 @@
 ; NOPRELOAD: error: #0 mx.mul (line 5): no weight tile is loaded (mx.preload first)
 ; TILE: error: #1 mx.mul (line 6): k=8 n=4 i8 does not match the preloaded 4×4 i8 tile
 ; KLARGE: error: #0 mx.preload (line 5): k = 32 must be 1..16 (the array's rows)
+; A NaN bound panicked in f32::clamp (found by the npu_binary fuzz target):
+; CLAMPNAN: error: #2 v.clamp (line 6): clamp bounds must not be NaN
 ; REQUANT: error: #0 v.requant (line 5): clamp bounds 10..5 must lie in -128..127
 ; WIDE: error: #0 dma.load (line 5): pad_left + cols + pad_right = 18 exceeds the 16 lanes of a row
 ; TARGET: error: the program was built for target 'npu16' but the hardware is 'npu8'

@@ -313,6 +313,9 @@ pub(crate) fn execute(
             let (lo, hi) = (g("min") as u32, g("max") as u32);
             let round = g("round") != 0;
             let is_f = dt == Some(Dtype::F32);
+            if op == "v.clamp" && is_f && (f(lo).is_nan() || f(hi).is_nan()) {
+                return Err(x.err("clamp bounds must not be NaN"));
+            }
             if op == "v.clamp" && ((is_f && f(lo) > f(hi)) || (!is_f && (lo as i32) > (hi as i32))) {
                 return Err(x.err("clamp min is greater than max"));
             }
