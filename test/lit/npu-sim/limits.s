@@ -15,6 +15,9 @@
 ; checker compared each pass with every earlier one: minutes; found by fuzzing):
 ; RUN: sed 's/loop=2/loop=200000/' %s > %t/replay.s
 ; RUN: timeout 20 npu-sim run %t/replay.s --arg x=fill:1 --arg w=fill:1 --print y | FileCheck %s --check-prefix=OUT
+; Four billion passes of no rows do nothing, at once (they took hours; fuzzing):
+; RUN: sed 's/rows=4, k=16, n=16, loop=2/rows=0, k=16, n=16, loop=4000000000/' %s > %t/none.s
+; RUN: timeout 20 npu-sim run %t/none.s --arg x=fill:1 --arg w=fill:1 --print y | FileCheck %s --check-prefix=NONE
 ; RUN: not npu-sim run %s --arg x=fill:1 --arg w=fill:1 --max-cycles 5 2>&1 | FileCheck %s --check-prefix=BUDGET
 ; RUN: sed 's/^.arg %%x in i8 \[4, 16\]/.arg %%x in i8 [1048576, 1048576]/' %s > %t/big.s
 ; RUN: not npu-sim run %t/big.s --arg x=iota --arg w=iota 2>&1 | FileCheck %s --check-prefix=BIG
@@ -29,6 +32,7 @@
 ; RUN: FileCheck %s --check-prefix=QUOTED < %t/back.s
 ; LOOP: error: #4 mx.mul (line {{[0-9]+}}): needs 17112760340 cycles, past the run's budget ({{[0-9]+}} cycles left; see --max-cycles)
 ; OUT: %y = {{\[\[}}16, 16
+; NONE: %y = {{\[\[}}0, 0, 0
 ; BUDGET: error: the run needs more than its budget of 5 cycles at #0 dma.load (line {{[0-9]+}}) (see --max-cycles)
 ; BIG: error: arguments need 1099511628288 bytes of DRAM; the target has 1024 MiB (--set dram.size_mib=N)
 ; DUP: malformed binary: argument '%x' is declared twice
