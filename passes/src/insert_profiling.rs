@@ -7,8 +7,7 @@
 
 use ir::attributes::{AttrData, Attribute};
 use ir::pass::{Pass, PassContext};
-use ir::types::TypeData;
-use ir::{InsertPoint, Location, OpId, OperationState};
+use ir::{InsertPoint, OpId, OperationState};
 
 pub struct InsertProfiling;
 
@@ -62,17 +61,7 @@ impl Pass for InsertProfiling {
         }
         // The runtime's hooks, declared once.
         for callee in [ENTER, EXIT] {
-            if ir::symbols::lookup_symbol_in(body, module, callee).is_some() {
-                continue;
-            }
-            let fty = ctx.intern_type(TypeData::Function { inputs: vec![i32t.clone()], results: vec![] });
-            let region = body.new_region();
-            let st = OperationState::new(ctx.op_name("func.func"), Location::unknown())
-                .property(ctx.ident("sym_name"), Attribute::string(callee))
-                .property(ctx.ident("function_type"), Attribute::type_attr(fty))
-                .property(ctx.ident("sym_visibility"), Attribute::string("private"))
-                .region(region);
-            body.build(st, InsertPoint::AtStart(mblock));
+            func::FunctionBuilder::declare_external(ctx, body, module, callee, std::slice::from_ref(&i32t));
         }
         Ok(())
     }

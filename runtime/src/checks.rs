@@ -56,8 +56,7 @@ pub fn guarded<T>(messages: &[String], call: impl FnOnce() -> Result<T, String>)
 /// `abort` is something else.
 pub fn call_abort_on_failed_checks(ctx: &ir::Context, body: &mut ir::Body, module: ir::OpId) -> Result<(), String> {
     use ir::attributes::Attribute;
-    use ir::types::TypeData;
-    use ir::{InsertPoint, Location, OperationState};
+    use ir::{InsertPoint, OperationState};
     let hook = passes::onnx_to_tensor::checks::HOOK;
     let Some(decl) = ir::symbols::lookup_symbol_in(body, module, hook) else { return Ok(()) };
     let calls: Vec<ir::OpId> = body
@@ -65,22 +64,9 @@ pub fn call_abort_on_failed_checks(ctx: &ir::Context, body: &mut ir::Body, modul
         .into_iter()
         .filter(|o| body.name(*o).as_str() == "func.call" && body.op(*o).attr("callee").and_then(|a| a.as_symbol()).is_some_and(|s| s.join("::") == hook))
         .collect();
-    let mblock = body.region_blocks(body.op(module).regions()[0])[0];
-    match ir::symbols::lookup_symbol_in(body, module, "abort") {
-        Some(a) if body.entry_block(a).is_some() || func::function_type(body, a).is_none_or(|(i, r)| !i.is_empty() || !r.is_empty()) => {
-            return Err("the model defines a function named 'abort', which the index checks of code built for use outside npu-run call".into());
-        }
-        Some(_) => {}
-        None => {
-            let fty = ctx.intern_type(TypeData::Function { inputs: vec![], results: vec![] });
-            let region = body.new_region();
-            let st = OperationState::new(ctx.op_name("func.func"), Location::unknown())
-                .property(ctx.ident("sym_name"), Attribute::string("abort"))
-                .property(ctx.ident("function_type"), Attribute::type_attr(fty))
-                .property(ctx.ident("sym_visibility"), Attribute::string("private"))
-                .region(region);
-            body.build(st, InsertPoint::AtStart(mblock));
-        }
+    let abort = func::FunctionBuilder::declare_external(ctx, body, module, "abort", &[]);
+    if body.entry_block(abort).is_some() || func::function_type(body, abort).is_none_or(|(i, r)| !i.is_empty() || !r.is_empty()) {
+        return Err("the model defines a function named 'abort', which the index checks of code built for use outside npu-run call".into());
     }
     for call in calls {
         let loc = body.op(call).loc.clone();

@@ -265,6 +265,24 @@ impl FunctionBuilder {
         (body.create_op(st), b)
     }
 
+    /// `func.func private @name(inputs)` with no results and no body (a function
+    /// the runtime or a library provides), at the start of `module`'s block,
+    /// unless the module already has a symbol of that name; returns it.
+    pub fn declare_external(ctx: &Context, body: &mut Body, module: OpId, name: &str, inputs: &[Type]) -> OpId {
+        if let Some(f) = ir::symbols::lookup_symbol_in(body, module, name) {
+            return f;
+        }
+        let fty = ctx.intern_type(TypeData::Function { inputs: inputs.to_vec(), results: vec![] });
+        let region = body.new_region();
+        let st = OperationState::new(ctx.op_name("func.func"), Location::unknown())
+            .property(ctx.ident("sym_name"), Attribute::string(name))
+            .property(ctx.ident("function_type"), Attribute::type_attr(fty))
+            .property(ctx.ident("sym_visibility"), Attribute::string("private"))
+            .region(region);
+        let block = body.region_blocks(body.op(module).regions()[0])[0];
+        body.build(st, InsertPoint::AtStart(block))
+    }
+
     /// Appends `func.return` of `values` to `block`.
     pub fn ret(ctx: &Context, body: &mut Body, block: ir::Block, values: &[ir::Value], loc: Location) -> OpId {
         body.build(OperationState::new(ctx.op_name("func.return"), loc).operands(values), InsertPoint::AtEnd(block))

@@ -12,8 +12,7 @@
 use super::{dims_map, Cmp, Kind, Lower, Sc};
 use ir::affine::AffineMap;
 use ir::attributes::{AttrData, Attribute};
-use ir::types::TypeData;
-use ir::{InsertPoint, Location, OpId, OperationState};
+use ir::{InsertPoint, OpId, OperationState};
 use tensor::Iterator;
 
 /// The runtime's hook: `void __npu_check_failed(i64 id, i64 count, i64 value)`,
@@ -118,18 +117,8 @@ fn register(l: &mut Lower, message: String) -> usize {
     table.push(Attribute::string(&message));
     let id = table.len() - 1;
     l.body.op_mut(module).attributes.set(ctx.ident(MESSAGES), Attribute::new(AttrData::Array(table)));
-    if ir::symbols::lookup_symbol_in(l.body, module, HOOK).is_none() {
-        let i64t = ctx.i64();
-        let fty = ctx.intern_type(TypeData::Function { inputs: vec![i64t.clone(), i64t.clone(), i64t], results: vec![] });
-        let region = l.body.new_region();
-        let st = OperationState::new(ctx.op_name("func.func"), Location::unknown())
-            .property(ctx.ident("sym_name"), Attribute::string(HOOK))
-            .property(ctx.ident("function_type"), Attribute::type_attr(fty))
-            .property(ctx.ident("sym_visibility"), Attribute::string("private"))
-            .region(region);
-        let block = l.body.region_blocks(l.body.op(module).regions()[0])[0];
-        l.body.build(st, InsertPoint::AtStart(block));
-    }
+    let i64t = ctx.i64();
+    func::FunctionBuilder::declare_external(ctx, l.body, module, HOOK, &[i64t.clone(), i64t.clone(), i64t]);
     id
 }
 
