@@ -228,7 +228,9 @@ fn try_fuse(ctx: &Context, body: &mut Body, c: OpId) -> bool {
     }
     for (idx, x) in cg.ins.iter().enumerate() {
         let Some(p) = body.defining_op(*x) else { continue };
-        if !is_tensor_generic(body, p) || body.uses(*x).len() != 1 || cg.maps[idx] != AffineMap::identity(nl) {
+        // A producer outside the consumer's block (before a loop) stays there: fused, it would run every iteration.
+        let same_block = body.op(p).parent_block() == body.op(c).parent_block();
+        if !same_block || !is_tensor_generic(body, p) || body.uses(*x).len() != 1 || cg.maps[idx] != AffineMap::identity(nl) {
             continue;
         }
         if cg.ins.iter().filter(|v| *v == x).count() != 1 {

@@ -1248,7 +1248,7 @@ pub fn body_arg_types(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>>
 /// How many times a Loop runs, when that is known before it runs: a constant
 /// trip count, a condition that starts true (or is absent), and a body that
 /// passes its condition through unchanged (or yields a constant true).
-fn loop_trip_count(body: &Body, op: OpId) -> Option<i64> {
+pub fn loop_trip_count(body: &Body, op: OpId) -> Option<i64> {
     let const_ints = |b: &Body, v: Value| const_ints_upto(b, v, MAX_SHAPE_OPERAND);
     let ops = body.op(op).operands();
     let trips = *const_ints(body, *ops.first()?)?.first()?;
@@ -1271,7 +1271,7 @@ fn yields(body: &Body, op: OpId, r: usize) -> Option<Vec<Type>> {
 }
 
 /// The opset the enclosing function was imported at (`onnx.opset`).
-fn opset_of(body: &Body, op: OpId) -> Option<i64> {
+pub fn opset_of(body: &Body, op: OpId) -> Option<i64> {
     let mut cur = op;
     while let Some(p) = body.parent_op(cur) {
         if let Some(v) = body.op(p).attributes.get("onnx.opset").and_then(|a| a.as_int()) {

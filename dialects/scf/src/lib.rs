@@ -3,7 +3,7 @@
 //! terminators. Printed in the generic form, which `mlir-opt` parses.
 
 use ir::dialect::{optional, AttrKind, Count, DialectDef, OpDef, Trait, TypeConstraint as TC};
-use ir::{Body, Context, OpId};
+use ir::{Body, Context, OpId, Region, Type};
 
 /// `scf.for %lb, %ub, %step iter_args(...)`: the body block takes the
 /// induction variable, then one argument per loop-carried value.
@@ -43,6 +43,51 @@ fn verify_if(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     if !d.results().is_empty() && else_empty {
         return Err("must have an else region when it has results".into());
     }
+    let results: Vec<Type> = d.results().iter().map(|r| body.value_type(*r).clone()).collect();
+    for (i, r) in d.regions().iter().enumerate() {
+        if let Some(got) = terminator_types(body, *r, "scf.yield") {
+            if got != results {
+                return Err(format!("expects the {} region to yield the result types", ["then", "else"][i]));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The operand types of a region's terminator, when it is `name`.
+fn terminator_types(body: &Body, r: Region, name: &str) -> Option<Vec<Type>> {
+    let b = *body.region_blocks(r).first()?;
+    let t = body.last_op(b)?;
+    (body.name(t).as_str() == name).then(|| body.op(t).operands().iter().map(|v| body.value_type(*v).clone()).collect())
+}
+
+fn arg_types(body: &Body, r: Region) -> Option<Vec<Type>> {
+    let b = *body.region_blocks(r).first()?;
+    Some(body.block_args(b).iter().map(|v| body.value_type(*v).clone()).collect())
+}
+
+/// `scf.while`: the before region takes the operands' types and forwards
+/// the results' types (after the condition); the after region takes the
+/// results' types and yields the operands' types.
+fn verify_while(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+    let d = body.op(op);
+    let inits: Vec<Type> = d.operands().iter().map(|v| body.value_type(*v).clone()).collect();
+    let results: Vec<Type> = d.results().iter().map(|r| body.value_type(*r).clone()).collect();
+    let (before, after) = (d.regions()[0], d.regions()[1]);
+    if arg_types(body, before).is_some_and(|a| a != inits) {
+        return Err("expects the before region to take the operands' types".into());
+    }
+    if let Some(fwd) = terminator_types(body, before, "scf.condition") {
+        if fwd.first().is_none_or(|c| !matches!(c.data(), ir::types::TypeData::Integer { width: 1, .. })) || fwd[1..] != results[..] {
+            return Err("expects scf.condition to take an i1 and forward the results' types".into());
+        }
+    }
+    if arg_types(body, after).is_some_and(|a| a != results) {
+        return Err("expects the after region to take the results' types".into());
+    }
+    if terminator_types(body, after, "scf.yield").is_some_and(|y| y != inits) {
+        return Err("expects the after region to yield the operands' types".into());
+    }
     Ok(())
 }
 
@@ -74,6 +119,7 @@ pub const OPS: &[OpDef] = &[
         operands: Count::Any,
         results: Count::Any,
         regions: Count::Exactly(2),
+        verify: Some(verify_while),
         ..OpDef::DEFAULT
     },
     OpDef {

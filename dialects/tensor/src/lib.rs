@@ -55,6 +55,31 @@ fn verify_empty(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     Ok(())
 }
 
+/// `insert_row %src into %dest[%offset] along dim`: the source has the
+/// destination's shape without `dim`; the result has the destination's type.
+fn verify_insert_row(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+    let d = body.op(op);
+    let dest = body.value_type(d.operand(1));
+    let shape = dest.shape().ok_or("expects a ranked destination")?;
+    let dim = d.attr("dim").and_then(|a| a.as_int()).unwrap_or(-1);
+    if !(0..shape.len() as i128).contains(&dim) {
+        return Err(format!("dim {} is out of range for a rank-{} destination", dim, shape.len()));
+    }
+    let mut row = shape.to_vec();
+    row.remove(dim as usize);
+    let src = body.value_type(d.operand(0));
+    if src.shape() != Some(&row[..]) || src.element_type() != dest.element_type() {
+        return Err(format!("expects a source of the destination's shape without dim {} and its element type, got {}", dim, src));
+    }
+    if !body.value_type(d.operand(2)).is_index() {
+        return Err("expects an offset of index type".into());
+    }
+    if body.value_type(d.result(0)) != dest {
+        return Err("expects the result to have the destination's type".into());
+    }
+    Ok(())
+}
+
 pub const OPS: &[OpDef] = &[
     generic::GENERIC,
     OpDef {
@@ -112,6 +137,16 @@ pub const OPS: &[OpDef] = &[
         properties: &[required("reassociation", AttrKind::Array), required("static_output_shape", AttrKind::Any)],
         verify: Some(reshape::verify_expand),
         fold: Some(reshape::fold_inverse),
+        ..OpDef::DEFAULT
+    },
+    OpDef {
+        name: "tensor.insert_row",
+        summary: "The destination with its row at a run-time offset along `dim` replaced by the source (a loop's scan outputs).",
+        operands: Count::Exactly(3),
+        results: Count::Exactly(1),
+        traits: &[Trait::Pure],
+        properties: &[required("dim", AttrKind::Integer)],
+        verify: Some(verify_insert_row),
         ..OpDef::DEFAULT
     },
     // Named structured ops (named.rs): each generalizes to a tensor.generic.

@@ -8,6 +8,7 @@
 
 mod attention;
 pub mod checks;
+mod control;
 mod elementwise;
 mod emit;
 mod index;
@@ -49,6 +50,7 @@ pub fn table() -> Vec<(&'static str, LowerFn)> {
     t.extend_from_slice(quant::TABLE);
     t.extend_from_slice(attention::TABLE);
     t.extend_from_slice(rotary::TABLE);
+    t.extend_from_slice(control::TABLE);
     t
 }
 
@@ -322,8 +324,10 @@ impl Pass for OnnxToTensor {
         let mut ops: Vec<OpId> = cx.body.walk_preorder(root).into_iter().filter(|o| cx.body.name(*o).dialect() == "onnx").collect();
         ops.sort_by_key(|o| matches!(cx.body.name(*o).as_str(), "onnx.Constant" | "onnx.NoValue"));
         let mut failed = 0;
+        // Ops whose lowering failed: their bodies are not lowered (one error per node).
+        let mut failed_ops: Vec<OpId> = Vec::new();
         for op in ops {
-            if cx.body.is_erased(op) {
+            if cx.body.is_erased(op) || failed_ops.iter().any(|f| cx.body.is_ancestor(*f, op)) {
                 continue;
             }
             let name = cx.body.name(op).as_str();
@@ -334,6 +338,7 @@ impl Pass for OnnxToTensor {
             }
             let Some((_, f)) = table.iter().find(|(n, _)| *n == name) else {
                 cx.emit(Diagnostic::error(loc, format!("'{}' has no CPU lowering yet", name)));
+                failed_ops.push(op);
                 failed += 1;
                 continue;
             };
@@ -349,6 +354,7 @@ impl Pass for OnnxToTensor {
                 }
                 Err(e) => {
                     cx.emit(Diagnostic::error(loc, format!("cannot lower '{}' to the CPU: {}", name, e)));
+                    failed_ops.push(op);
                     failed += 1;
                 }
             }

@@ -6,6 +6,7 @@
 // STATS: (S) 1 num-fused
 // STATS: (S) 2 num-fused
 // STATS: (S) 0 num-fused
+// STATS: (S) 0 num-fused
 
 // Add then Relu: one generic whose body adds then takes the maximum.
 // CHECK-LABEL: func.func @chain
@@ -57,3 +58,25 @@ func.func @shared(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   return %1, %2 : tensor<4xf32>, tensor<4xf32>
 }
 
+
+// -----
+
+// A producer before an If is not fused into a consumer in a branch (it would
+// move into the branch); the consumer stays in the branch.
+// CHECK-LABEL: func.func @across_blocks
+// CHECK: "tensor.generic"
+// CHECK: math.exp
+// CHECK: "scf.if"
+// CHECK: "tensor.generic"
+// CHECK-NOT: math.exp
+// CHECK: arith.negf
+func.func @across_blocks(%c: tensor<i1>, %a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "onnx.Exp"(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = "onnx.If"(%c) ({
+    %2 = "onnx.Neg"(%0) : (tensor<4xf32>) -> tensor<4xf32>
+    "onnx.Yield"(%2) : (tensor<4xf32>) -> ()
+  }, {
+    "onnx.Yield"(%a) : (tensor<4xf32>) -> ()
+  }) : (tensor<i1>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}

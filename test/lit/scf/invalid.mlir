@@ -63,3 +63,74 @@ func.func @f(%c: i1) {
   }) : (i1) -> ()
   return
 }
+
+// -----
+
+func.func @f(%c: i1, %x: f32, %y: i32) -> f32 {
+  // expected-error @+1 {{'scf.if' op expects the else region to yield the result types}}
+  %r = "scf.if"(%c) ({
+    "scf.yield"(%x) : (f32) -> ()
+  }, {
+    "scf.yield"(%y) : (i32) -> ()
+  }) : (i1) -> f32
+  return %r : f32
+}
+
+// -----
+
+func.func @f(%x: f32, %n: i32) {
+  // expected-error @+1 {{'scf.while' op expects the before region to take the operands' types}}
+  "scf.while"(%x) ({
+  ^bb0(%a: i32):
+    %c = "arith.constant"() <{value = true}> : () -> i1
+    "scf.condition"(%c, %a) : (i1, i32) -> ()
+  }, {
+  ^bb0(%a: i32):
+    "scf.yield"(%a) : (i32) -> ()
+  }) : (f32) -> i32
+  return
+}
+
+// -----
+
+func.func @f(%x: f32) {
+  // expected-error @+1 {{'scf.while' op expects scf.condition to take an i1 and forward the results' types}}
+  "scf.while"(%x) ({
+  ^bb0(%a: f32):
+    "scf.condition"(%a, %a) : (f32, f32) -> ()
+  }, {
+  ^bb0(%a: f32):
+    "scf.yield"(%a) : (f32) -> ()
+  }) : (f32) -> f32
+  return
+}
+
+// -----
+
+func.func @f(%x: f32, %n: i32) {
+  // expected-error @+1 {{'scf.while' op expects the after region to take the results' types}}
+  "scf.while"(%x) ({
+  ^bb0(%a: f32):
+    %c = "arith.constant"() <{value = true}> : () -> i1
+    "scf.condition"(%c, %a) : (i1, f32) -> ()
+  }, {
+  ^bb0(%a: i32):
+    "scf.yield"(%x) : (f32) -> ()
+  }) : (f32) -> f32
+  return
+}
+
+// -----
+
+func.func @f(%x: f32, %n: i32) {
+  // expected-error @+1 {{'scf.while' op expects the after region to yield the operands' types}}
+  "scf.while"(%x) ({
+  ^bb0(%a: f32):
+    %c = "arith.constant"() <{value = true}> : () -> i1
+    "scf.condition"(%c, %a) : (i1, f32) -> ()
+  }, {
+  ^bb0(%a: f32):
+    "scf.yield"(%n) : (i32) -> ()
+  }) : (f32) -> f32
+  return
+}

@@ -46,3 +46,23 @@ func.func @loops(%m: memref<4x8xf32>, %v: memref<8xf32>, %c: i1) -> f32 {
   "memref.dealloc"(%buf) : (memref<4xf32>) -> ()
   return %t : f32
 }
+
+// A while loop: the before region decides, the after region steps.
+// CHECK-LABEL: func.func @count
+func.func @count(%n: i64) -> i64 {
+  %z = arith.constant 0 : i64
+  // CHECK: "scf.while"
+  // CHECK: "scf.condition"
+  // CHECK: "scf.yield"
+  %r = "scf.while"(%z) ({
+  ^bb0(%i: i64):
+    %c = "arith.cmpi"(%i, %n) <{predicate = 2 : i64}> : (i64, i64) -> i1
+    "scf.condition"(%c, %i) : (i1, i64) -> ()
+  }, {
+  ^bb0(%i: i64):
+    %one = arith.constant 1 : i64
+    %j = arith.addi %i, %one : i64
+    "scf.yield"(%j) : (i64) -> ()
+  }) : (i64) -> i64
+  return %r : i64
+}

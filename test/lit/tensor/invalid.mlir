@@ -333,3 +333,35 @@ func.func @f(%a: tensor<4x5xf32>, %e: tensor<4xf32>, %i: i32) {
   }) : (tensor<4x5xf32>, tensor<4xf32>) -> tensor<4xf32>
   return
 }
+
+// -----
+
+func.func @f(%r: tensor<3xf32>, %d: tensor<5x3xf32>, %i: index) {
+  // expected-error @+1 {{'tensor.insert_row' op dim 2 is out of range for a rank-2 destination}}
+  %0 = "tensor.insert_row"(%r, %d, %i) <{dim = 2 : i64}> : (tensor<3xf32>, tensor<5x3xf32>, index) -> tensor<5x3xf32>
+  return
+}
+
+// -----
+
+func.func @f(%r: tensor<3xf32>, %d: tensor<5x3xf32>, %i: index) {
+  // expected-error @+1 {{'tensor.insert_row' op expects a source of the destination's shape without dim 1 and its element type, got tensor<3xf32>}}
+  %0 = "tensor.insert_row"(%r, %d, %i) <{dim = 1 : i64}> : (tensor<3xf32>, tensor<5x3xf32>, index) -> tensor<5x3xf32>
+  return
+}
+
+// -----
+
+func.func @f(%r: tensor<3xf32>, %d: tensor<5x3xf32>, %i: i64) {
+  // expected-error @+1 {{'tensor.insert_row' op expects an offset of index type}}
+  %0 = "tensor.insert_row"(%r, %d, %i) <{dim = 0 : i64}> : (tensor<3xf32>, tensor<5x3xf32>, i64) -> tensor<5x3xf32>
+  return
+}
+
+// -----
+
+func.func @f(%r: tensor<3xf32>, %d: tensor<5x3xf32>, %i: index) {
+  // expected-error @+1 {{'tensor.insert_row' op expects the result to have the destination's type}}
+  %0 = "tensor.insert_row"(%r, %d, %i) <{dim = 0 : i64}> : (tensor<3xf32>, tensor<5x3xf32>, index) -> tensor<6x3xf32>
+  return
+}

@@ -48,3 +48,11 @@ func.func @on_buffers(%a: memref<8xf32>, %o: memref<8xf32>) {
   }) : (memref<8xf32>, memref<8xf32>) -> ()
   return
 }
+
+// A row written at a run-time offset (a loop's scan output).
+// CHECK-LABEL: func.func @insert_row
+func.func @insert_row(%r: tensor<3xf32>, %d: tensor<5x3xf32>, %i: index) -> tensor<5x3xf32> {
+  // CHECK: "tensor.insert_row"(%{{.*}}, %{{.*}}, %{{.*}}) <{dim = 0 : i64}> : (tensor<3xf32>, tensor<5x3xf32>, index) -> tensor<5x3xf32>
+  %0 = "tensor.insert_row"(%r, %d, %i) <{dim = 0 : i64}> : (tensor<3xf32>, tensor<5x3xf32>, index) -> tensor<5x3xf32>
+  return %0 : tensor<5x3xf32>
+}

@@ -220,6 +220,8 @@ fn tensor(ty: &Ty, name: Option<String>, data: &[Prim], pos: usize) -> Result<Te
     let Ty::Tensor(e, dims, tpos) = ty else { return Err(at(pos, "a tensor constant needs a tensor type")) };
     let code = elem_code(e, *tpos)?;
     let dims: Vec<i64> = match dims {
+        // One value and no dims is a scalar, as ONNX's parser reads it; several make a vector.
+        None if data.len() == 1 => vec![],
         None => vec![data.len() as i64],
         Some(d) => d.iter().map(|d| if let Dim::Value(v) = d { Ok(*v) } else { Err(at(pos, "a tensor constant needs static dims")) }).collect::<Result<_, _>>()?,
     };
