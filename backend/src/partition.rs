@@ -267,11 +267,13 @@ pub fn placements(body: &Body, module: OpId) -> Vec<Placement> {
     out
 }
 
-/// Constants, and DequantizeLinear of constants (quantized weights): not
-/// partitioned, but copied into each partition that reads them.
+/// Constants, absent optional inputs (`onnx.NoValue`) and DequantizeLinear of
+/// constants (quantized weights): not partitioned, but copied into each
+/// partition that reads them.
 fn is_const(body: &Body, op: OpId) -> bool {
     match body.name(op).as_str() {
-        "onnx.Constant" => true,
+        // An absent optional input is copied into each partition like a constant (it is no value to pass).
+        "onnx.Constant" | "onnx.NoValue" => true,
         "onnx.DequantizeLinear" => body.op(op).operands().iter().all(|v| body.defining_op(*v).is_some_and(|d| body.name(d).as_str() == "onnx.Constant")),
         _ => false,
     }
