@@ -234,7 +234,12 @@ impl Exporter<'_> {
         for (i, v) in d.operands().iter().enumerate() {
             let param = newest.inputs.get(i).or_else(|| newest.inputs.last().filter(|p| p.kind == ParamKind::Variadic));
             let pname = param.map(|p| p.name).unwrap_or("");
-            let in_target = target.inputs.iter().any(|p| p.name == pname) || target.inputs.last().is_some_and(|p| p.kind == ParamKind::Variadic && i >= target.inputs.len());
+            // By name, or by position where the older form names that input
+            // differently (BatchNormalization's `mean` became `input_mean` at 14).
+            let renamed = target.inputs.get(i).is_some_and(|t| t.name != pname && !newest.inputs.iter().any(|n| n.name == t.name));
+            let in_target = renamed
+                || target.inputs.iter().any(|p| p.name == pname)
+                || target.inputs.last().is_some_and(|p| p.kind == ParamKind::Variadic && i >= target.inputs.len());
             let absent = body.defining_op(*v).is_some_and(|o| body.name(o).as_str() == "onnx.NoValue");
             if in_target {
                 inputs.push(if absent { String::new() } else { self.name(*v) });

@@ -85,6 +85,11 @@ pub fn value_type_with(
                                 shape.push(*v);
                                 dim_names.push(String::new());
                             }
+                            // -1 is how some exporters (paddle2onnx) write a free dim; ONNX Runtime reads it so.
+                            Some(DimValue::DimValue(-1)) => {
+                                shape.push(DYNAMIC);
+                                dim_names.push(String::new());
+                            }
                             Some(DimValue::DimValue(v)) => return Err(format!("negative dimension {}", v)),
                             Some(DimValue::DimParam(p)) => match bound.get(p) {
                                 Some(v) => {
