@@ -1,11 +1,14 @@
 //! `onnx-shape-inference`: refines the result types of onnx ops from their
 //! operands (rules in `onnx::infer`), in program order until nothing changes,
 //! then gives each function the result types of what it returns. A type only
-//! ever becomes more precise; a rule that contradicts a static type is ignored.
+//! ever becomes more precise; a rule that contradicts a static type is ignored
+//! (a partly unknown declared type gives way to a fully static inferred one).
 //! Ops whose types are refined are folded on the spot (as ONNX's data
 //! propagation does), so a `Shape → Gather → Concat → Reshape` chain resolves
 //! in one run of the pass rather than one run per link. Named dims of the
 //! arguments (`onnx.dims`) are carried to the results (`onnx::symbolic_dims`).
+//! An If whose condition folds to a constant is replaced by its branch on the
+//! spot, so what the branch computes is inferred in the same run.
 
 use ir::pass::{Pass, PassContext};
 use ir::rewrite::OperationFolder;
@@ -15,9 +18,15 @@ use onnx::infer::{compatible, infer, precision_in};
 
 pub struct ShapeInference;
 
-/// `new` is more precise than `old` and agrees with it where `old` is known.
+/// `new` is more precise than `old` and agrees with it where `old` is known;
+/// or `new` is fully static where `old` is not, whatever `old` says: a
+/// declared shape that is partly unknown is a hint (exporters declare outputs
+/// wrongly; ONNX Runtime, too, runs what its inference computes).
 fn improves(ctx: &ir::Context, old: &Type, new: &Type) -> bool {
-    precision_in(ctx, new) > precision_in(ctx, old) && compatible(ctx, old, new)
+    let fully_static = |t: &Type| t.shape().is_some_and(|s| !s.contains(&ir::types::DYNAMIC));
+    let same_elem = old.element_type().is_none_or(|e| Some(e) == new.element_type());
+    (precision_in(ctx, new) > precision_in(ctx, old) && compatible(ctx, old, new))
+        || (fully_static(new) && !fully_static(old) && same_elem && !matches!(old.data(), TypeData::None))
 }
 
 /// Gives each value its new type where that is more precise and agrees with the old; how many changed.
@@ -55,7 +64,18 @@ fn name_result_dims(ctx: &ir::Context, body: &mut Body, f: OpId) {
     let names = onnx::symbolic_dims::propagate(ctx, body, f);
     let returned = body.op(ret).operands().to_vec();
     for (k, v) in returned.iter().enumerate() {
-        let Some(dims) = names.get(v) else { continue };
+        let Some(dims) = names.get(v) else {
+            // A declared name list of another rank (the declared shape was wrong) names nothing now.
+            let rank = body.value_type(*v).shape().map(|s| s.len());
+            let stale = ir::function_like::io_attr(body, f, ir::function_like::Io::Result, k, "onnx.dims").and_then(|a| a.as_array()).map(|a| a.len());
+            if let (Some(r), Some(n)) = (rank, stale) {
+                if r != n {
+                    let list = vec![ir::Attribute::string(""); r];
+                    ir::function_like::set_io_attr(ctx, body, f, ir::function_like::Io::Result, k, returned.len(), "onnx.dims", ir::Attribute::new(ir::attributes::AttrData::Array(list)));
+                }
+            }
+            continue;
+        };
         let list = dims.iter().map(|n| ir::Attribute::string(n.as_deref().unwrap_or(""))).collect();
         ir::function_like::set_io_attr(ctx, body, f, ir::function_like::Io::Result, k, returned.len(), "onnx.dims", ir::Attribute::new(ir::attributes::AttrData::Array(list)));
     }
@@ -78,6 +98,20 @@ impl Pass for ShapeInference {
             for o in ops {
                 if cx.body.is_erased(o) {
                     continue;
+                }
+                // An If whose condition became constant is its branch: inlined here, so
+                // the branch's ops are inferred and folded in this same run.
+                if cx.body.name(o).as_str() == "onnx.If" {
+                    if let Ok((block, term, yielded)) = onnx::canonicalize::constant_if_branch(ctx, cx.body, o) {
+                        cx.body.erase(term);
+                        cx.body.inline_block(block, ir::InsertPoint::Before(o), &[]);
+                        for (r, y) in cx.body.op(o).results().to_vec().into_iter().zip(yielded) {
+                            cx.body.replace_all_uses(r, y);
+                        }
+                        cx.body.erase(o);
+                        changed += 1;
+                        continue;
+                    }
                 }
                 changed += refine(cx.body, o, ctx) + refine_body_args(cx.body, o, ctx);
                 // Only fold ops whose result types are known, so a folded constant never loses a type.

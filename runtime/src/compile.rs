@@ -241,7 +241,10 @@ pub(crate) fn specialize(model: &[u8], path: Option<&std::path::Path>, given: &H
             }
         }
     }
-    let first = import(&ctx, &proto, path, &dims, vec![])?;
+    let mut first = import(&ctx, &proto, path, &dims, vec![])?;
+    // Inferred types first: whether an If's branches give different shapes (so
+    // that a scalar input choosing the branch decides shapes) shows only then.
+    run(&ctx, &mut first.body, first.module, "builtin.module(onnx-shape-inference)")?;
     let f = func_of(&first.body, first.module).ok_or("the model has no graph")?;
     let declared = input_specs(&ctx, &first.body, f)?;
     let deciding: Vec<usize> = onnx::shape_operands::deciding_inputs(&first.body, f, LOWERING_CONSTANTS).into_iter().map(|(k, _)| k).collect();

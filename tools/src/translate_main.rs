@@ -211,11 +211,16 @@ pub fn translate_main(tool_desc: TranslateTool) -> ExitCode {
         // The buffer is handed over: large weights stay in it, shared, not copied.
         onnx::import::import_model_bytes(&ctx, bytes.into(), &opts)
     };
-    let imported = match result {
+    let mut imported = match result {
         Ok(m) => m,
         Err(diags) => return report(&sm, &diags, "importing", &args.input),
     };
     if args.list_shape_inputs {
+        // As npu-run decides them: on inferred types (an If's branches compared).
+        if let Err(e) = runtime::run(&ctx, &mut imported.body, imported.module, "builtin.module(onnx-shape-inference)") {
+            eprintln!("npu-translate: {}", e);
+            return ExitCode::FAILURE;
+        }
         let b = &imported.body;
         let Some(f) = b.entry_block(imported.module).and_then(|e| b.block_ops(e).next()) else { return ExitCode::SUCCESS };
         let names: String = onnx::shape_operands::deciding_inputs(b, f, &[]).into_iter().map(|(_, n)| n + "\n").collect();

@@ -224,19 +224,29 @@ fn transpose_of_constant(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure
 /// An If whose condition is a constant is the branch it takes: the branch's ops
 /// move before it and its results become what the branch yields (expanded
 /// functions branch on ranks and attribute values that are known at import).
-fn if_of_constant(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
-    let Some(cond) = crate::infer::const_ints(rw.body, rw.body.op(op).operand(0)) else { return rw.match_failure("the condition is not a constant") };
-    let Some(&c) = cond.first() else { return rw.match_failure("an empty condition") };
-    let Some(&region) = rw.body.op(op).regions().get(if c != 0 { 0 } else { 1 }) else { return rw.match_failure("no such branch") };
-    let Some(&block) = rw.body.region_blocks(region).first() else { return rw.match_failure("an empty branch") };
-    let Some(term) = rw.body.last_op(block) else { return rw.match_failure("an empty branch") };
-    let yielded = rw.body.op(term).operands().to_vec();
-    let results = rw.body.op(op).results().to_vec();
-    // The If's results may be typed more precisely than the branch (declared value info): keep it then.
-    let fits = yielded.len() == results.len() && yielded.iter().zip(&results).all(|(y, r)| crate::infer::compatible(rw.ctx, rw.body.value_type(*r), rw.body.value_type(*y)));
+/// The branch an If on a constant condition takes: its block, terminator and
+/// yielded values, when they fit the If's results (which may be typed more
+/// precisely than the branch, from declared value info).
+pub fn constant_if_branch(ctx: &ir::Context, body: &ir::Body, op: OpId) -> Result<(ir::Block, OpId, Vec<ir::Value>), &'static str> {
+    let cond = crate::infer::const_ints(body, body.op(op).operand(0)).ok_or("the condition is not a constant")?;
+    let &c = cond.first().ok_or("an empty condition")?;
+    let &region = body.op(op).regions().get(if c != 0 { 0 } else { 1 }).ok_or("no such branch")?;
+    let &block = body.region_blocks(region).first().ok_or("an empty branch")?;
+    let term = body.last_op(block).ok_or("an empty branch")?;
+    let yielded = body.op(term).operands().to_vec();
+    let results = body.op(op).results();
+    let fits = yielded.len() == results.len() && yielded.iter().zip(results).all(|(y, r)| crate::infer::compatible(ctx, body.value_type(*r), body.value_type(*y)));
     if !fits {
-        return rw.match_failure("the branch yields types less precise than the If's");
+        return Err("the branch yields types less precise than the If's");
     }
+    Ok((block, term, yielded))
+}
+
+fn if_of_constant(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
+    let (block, term, yielded) = match constant_if_branch(rw.ctx, rw.body, op) {
+        Ok(b) => b,
+        Err(why) => return rw.match_failure(why),
+    };
     rw.erase_op(term);
     rw.inline_block_before(block, op, &[]);
     rw.replace_op(op, &yielded);

@@ -18,6 +18,27 @@ fn i64_tensor(x: &FoldInput, vals: &[i64], shape: Vec<i64>) -> Option<Vec<FoldRe
     Some(vec![FoldResult::Attr(Attribute::new(AttrData::Dense { ty, data: DenseData::canonical(bytes, 8, vals.len()) }))])
 }
 
+/// An integer constant of element type `elem` (any width; values wrap to it).
+fn int_tensor(x: &FoldInput, vals: &[i64], shape: Vec<i64>, elem: &Type) -> Option<Vec<FoldResult>> {
+    let w = ir::attributes::element_bytes(elem)?;
+    if elem == &x.ctx.i64() {
+        return i64_tensor(x, vals, shape);
+    }
+    let ty = x.ctx.intern_type(TypeData::RankedTensor { shape, elem: elem.clone(), encoding: None });
+    let bytes: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()[..w].to_vec()).collect();
+    Some(vec![FoldResult::Attr(Attribute::new(AttrData::Dense { ty, data: DenseData::canonical(bytes, w, vals.len()) }))])
+}
+
+/// A constant integer operand of any width (not bool), with its element type.
+fn operand_any_ints(x: &FoldInput, i: usize) -> Option<(Vec<i64>, Type)> {
+    let v = *x.body.op(x.op).operands().get(i)?;
+    let elem = x.body.value_type(v).scalar().clone();
+    if !elem.is_integer() || elem == x.ctx.i1() {
+        return None;
+    }
+    Some((const_ints_upto(x.body, v, MAX_FOLD)?, elem))
+}
+
 fn result_type(x: &FoldInput) -> Type {
     x.body.value_type(x.body.op(x.op).result(0)).clone()
 }
@@ -55,15 +76,15 @@ pub fn shape(x: &FoldInput) -> Option<Vec<FoldResult>> {
 }
 
 pub fn gather(x: &FoldInput) -> Option<Vec<FoldResult>> {
-    let data = operand_ints(x, 0)?;
-    let idx = operand_ints(x, 1)?;
+    let (data, elem) = operand_any_ints(x, 0)?;
+    let (idx, _) = operand_any_ints(x, 1)?;
     let (ds, is) = (operand_shape(x, 0)?, operand_shape(x, 1)?);
     if ds.len() != 1 {
         return None;
     }
     let n = data.len() as i64;
     let vals: Vec<i64> = idx.iter().map(|i| data.get((if *i < 0 { i + n } else { *i }) as usize).copied()).collect::<Option<_>>()?;
-    i64_tensor(x, &vals, is)
+    int_tensor(x, &vals, is, &elem)
 }
 
 /// Unsqueeze, Squeeze, Reshape, Flatten of a constant: the same stored bytes
@@ -84,17 +105,24 @@ pub fn reshape_like(x: &FoldInput) -> Option<Vec<FoldResult>> {
     Some(vec![FoldResult::Attr(Attribute::new(a))])
 }
 
+/// Concat of 1-D integer constants of one element type (shape vectors; tf2onnx
+/// builds them in int32).
 pub fn concat(x: &FoldInput) -> Option<Vec<FoldResult>> {
     let d = x.body.op(x.op);
     let mut vals = vec![];
+    let mut elem = None;
     for i in 0..d.operands().len() {
         if operand_shape(x, i)?.len() != 1 {
             return None;
         }
-        vals.extend(operand_ints(x, i)?);
+        let (v, e) = operand_any_ints(x, i)?;
+        if elem.get_or_insert(e.clone()) != &e {
+            return None;
+        }
+        vals.extend(v);
     }
     let n = vals.len() as i64;
-    i64_tensor(x, &vals, vec![n])
+    int_tensor(x, &vals, vec![n], &elem?)
 }
 
 /// Cast of an integer constant to int64 (shape math in int32 is common), and
@@ -323,46 +351,94 @@ pub fn size(x: &FoldInput) -> Option<Vec<FoldResult>> {
     i64_tensor(x, &[s.iter().product()], vec![])
 }
 
-/// Slice of a 1-D integer constant (shape vectors are sliced this way).
+/// Slice of an integer constant along any axes with any steps (shape vectors,
+/// and the pads tables PyTorch exports reverse with a step of -1).
 pub fn slice(x: &FoldInput) -> Option<Vec<FoldResult>> {
-    let data = operand_ints(x, 0)?;
-    if operand_shape(x, 0)?.len() != 1 {
-        return None;
-    }
-    let n = data.len() as i64;
+    let (data, elem) = operand_any_ints(x, 0)?;
+    let shape = operand_shape(x, 0)?;
+    let rank = shape.len();
     let d = x.body.op(x.op);
-    let (starts, ends) = (operand_ints(x, 1)?, operand_ints(x, 2)?);
+    let ints = |i: usize| operand_any_ints(x, i).map(|(v, _)| v);
+    let (starts, ends) = (ints(1)?, ints(2)?);
     let given = |i: usize| d.operands().get(i).is_some_and(|v| !matches!(x.body.value_type(*v).data(), TypeData::None));
-    if given(3) && operand_ints(x, 3)?.iter().any(|a| *a != 0 && *a != -1) {
+    let axes = if given(3) { ints(3)? } else { (0..starts.len() as i64).collect() };
+    let steps = if given(4) { ints(4)? } else { vec![1; starts.len()] };
+    if rank == 0 || ends.len() != starts.len() || axes.len() != starts.len() || steps.len() != starts.len() {
         return None;
     }
-    let step = if given(4) { *operand_ints(x, 4)?.first()? } else { 1 };
-    let (mut s, mut e) = (*starts.first()?, *ends.first()?);
-    if step == 0 {
+    // Per dim: the indices it keeps, in order (ONNX's clamping rules).
+    let mut keep: Vec<Vec<i64>> = shape.iter().map(|&n| (0..n).collect()).collect();
+    for k in 0..starts.len() {
+        let a = if axes[k] < 0 { axes[k] + rank as i64 } else { axes[k] };
+        if !(0..rank as i64).contains(&a) || steps[k] == 0 {
+            return None;
+        }
+        let n = shape[a as usize];
+        let (mut s, mut e, step) = (starts[k], ends[k], steps[k]);
+        if s < 0 {
+            s = s.saturating_add(n);
+        }
+        if e < 0 {
+            e = e.saturating_add(n);
+        }
+        let mut idx = vec![];
+        if step > 0 {
+            let (mut i, e) = (s.clamp(0, n), e.clamp(0, n));
+            while i < e {
+                idx.push(i);
+                i += step;
+            }
+        } else {
+            let (mut i, e) = (s.clamp(-1, n - 1), e.clamp(-1, n - 1));
+            while i > e {
+                idx.push(i);
+                i += step;
+            }
+        }
+        keep[a as usize] = idx;
+    }
+    let out_shape: Vec<i64> = keep.iter().map(|k| k.len() as i64).collect();
+    let strides: Vec<i64> = (0..rank).map(|i| shape[i + 1..].iter().product()).collect();
+    let total: i64 = out_shape.iter().product();
+    let mut vals = Vec::with_capacity(total as usize);
+    for flat in 0..total {
+        let (mut rest, mut at) = (flat, 0i64);
+        for i in (0..rank).rev() {
+            let c = rest % out_shape[i];
+            rest /= out_shape[i];
+            at += keep[i][c as usize] * strides[i];
+        }
+        vals.push(*data.get(at as usize)?);
+    }
+    int_tensor(x, &vals, out_shape, &elem)
+}
+
+/// Transpose of an integer constant (pads tables, shape tables).
+pub fn transpose(x: &FoldInput) -> Option<Vec<FoldResult>> {
+    let (data, elem) = operand_any_ints(x, 0)?;
+    let shape = operand_shape(x, 0)?;
+    let rank = shape.len();
+    let perm: Vec<usize> = match x.body.op(x.op).attr("perm") {
+        Some(a) => super::infer::ints_attr(Some(a))?.iter().map(|&p| p as usize).collect(),
+        None => (0..rank).rev().collect(),
+    };
+    if perm.len() != rank || (0..rank).any(|i| !perm.contains(&i)) {
         return None;
     }
-    if s < 0 {
-        s += n;
-    }
-    if e < 0 {
-        e += n;
-    }
-    let mut vals = vec![];
-    if step > 0 {
-        let (mut i, e) = (s.clamp(0, n), e.clamp(0, n));
-        while i < e {
-            vals.push(data[i as usize]);
-            i += step;
+    let out_shape: Vec<i64> = perm.iter().map(|&p| shape[p]).collect();
+    let strides: Vec<i64> = (0..rank).map(|i| shape[i + 1..].iter().product()).collect();
+    let total: i64 = out_shape.iter().product();
+    let mut vals = Vec::with_capacity(total as usize);
+    for flat in 0..total {
+        let (mut rest, mut at) = (flat, 0i64);
+        for i in (0..rank).rev() {
+            let c = rest % out_shape[i];
+            rest /= out_shape[i];
+            at += c * strides[perm[i]];
         }
-    } else {
-        let (mut i, e) = (s.clamp(-1, n - 1), e.clamp(-1, n - 1));
-        while i > e {
-            vals.push(data[i as usize]);
-            i += step;
-        }
+        vals.push(*data.get(at as usize)?);
     }
-    let len = vals.len() as i64;
-    i64_tensor(x, &vals, vec![len])
+    int_tensor(x, &vals, out_shape, &elem)
 }
 
 /// Split of a 1-D integer constant into results of known lengths (expanded
@@ -437,6 +513,7 @@ pub fn folder(name: &str) -> Option<ir::dialect::FoldFn> {
         "Neg" | "Abs" => unary_int,
         "Ceil" | "Floor" | "Relu" | "Round" => scalar_unary,
         "Slice" => slice,
+        "Transpose" => transpose,
         "ConstantOfShape" => constant_of_shape,
         "Range" => range,
         _ => return None,

@@ -95,7 +95,7 @@ fn is_none(body: &Body, v: Value) -> bool {
     body.value_type(v).data() == &TypeData::None
 }
 
-fn ints_attr(a: Option<&Attribute>) -> Option<Vec<i64>> {
+pub(crate) fn ints_attr(a: Option<&Attribute>) -> Option<Vec<i64>> {
     match a?.data() {
         AttrData::DenseArray { data: ir::attributes::ArrayData::Int(v), .. } => Some(v.clone()),
         _ => None,

@@ -48,6 +48,11 @@ pub const SHAPE_OPERANDS: &[(&str, &[usize])] = &[
     ("onnx.Loop", &[0, 1]),
 ];
 
+/// A rank-0 or one-element tensor (a flag, a rate, a length).
+fn is_scalar(body: &Body, v: Value) -> bool {
+    body.value_type(v).shape().is_some_and(|s| s.iter().all(|&d| d == 1))
+}
+
 /// Whether operand `index` of an op named `op` is listed in `table`.
 pub fn is_listed(table: &[(&str, &[usize])], op: &str, index: usize) -> bool {
     table.iter().any(|(n, pos)| *n == op && pos.contains(&index))
@@ -60,12 +65,35 @@ const SHAPE_READERS: &[&str] = &["onnx.Shape", "onnx.Size"];
 /// Whether `v`'s value flows, through the results of the ops that read it (and
 /// out of the regions that yield it), into an operand listed in `table`.
 pub fn decides_shapes(body: &Body, v: Value, table: &[(&str, &[usize])]) -> bool {
+    reaches(body, v, &|b: &Body, op: OpId, index: usize| is_listed(table, b.name(op).as_str(), index))
+}
+
+/// Whether `v`'s value flows into the condition of an If whose branches give
+/// different or unknown types: the branch taken decides the results' shapes.
+pub fn decides_branch_shapes(body: &Body, v: Value) -> bool {
+    reaches(body, v, &|b: &Body, op: OpId, index: usize| b.name(op).as_str() == "onnx.If" && index == 0 && branches_differ(b, op))
+}
+
+fn branches_differ(body: &Body, op: OpId) -> bool {
+    let yields = |r: usize| -> Option<Vec<ir::Type>> {
+        let region = *body.op(op).regions().get(r)?;
+        let block = *body.region_blocks(region).first()?;
+        let t = body.last_op(block)?;
+        Some(body.op(t).operands().iter().map(|v| body.value_type(*v).clone()).collect())
+    };
+    let (a, b) = (yields(0), yields(1));
+    let static_ = |t: &ir::Type| t.shape().is_some_and(|s| !s.contains(&ir::types::DYNAMIC));
+    a != b || a.is_none_or(|ts| !ts.iter().all(static_))
+}
+
+/// Whether `v`'s value flows into an operand `hit` accepts (op, operand index).
+fn reaches(body: &Body, v: Value, hit: &dyn Fn(&Body, OpId, usize) -> bool) -> bool {
     let mut seen = std::collections::HashSet::from([v]);
     let mut work = vec![v];
     while let Some(v) = work.pop() {
         for u in body.uses(v) {
             let op = body.name(u.op);
-            if is_listed(table, op.as_str(), u.index as usize) {
+            if hit(body, u.op, u.index as usize) {
                 return true;
             }
             if SHAPE_READERS.contains(&op.as_str()) {
@@ -86,14 +114,21 @@ pub fn decides_shapes(body: &Body, v: Value, table: &[(&str, &[usize])]) -> bool
 /// The arguments of `func` (an imported graph) whose values decide shapes: by
 /// `SHAPE_OPERANDS` through any chain of ops, or by feeding an operand listed in
 /// `direct` themselves (a caller's operands that must be constant for other
-/// reasons). Each is `(argument index, ONNX input name)`.
+/// reasons), or, for scalar inputs, by choosing the branch of an If whose
+/// branches give different shapes (a model's sample-rate switch; a condition
+/// computed from a data tensor stays a run-time choice). Each is
+/// `(argument index, ONNX input name)`.
 pub fn deciding_inputs(body: &Body, func: OpId, direct: &[(&str, &[usize])]) -> Vec<(usize, String)> {
     let Some(entry) = body.entry_block(func) else { return vec![] };
     let name = |k: usize| io_attr(body, func, Io::Arg, k, "onnx.name").and_then(|n| n.as_str()).unwrap_or("").to_string();
     body.block_args(entry)
         .iter()
         .enumerate()
-        .filter(|(_, a)| decides_shapes(body, **a, SHAPE_OPERANDS) || body.uses(**a).iter().any(|u| is_listed(direct, body.name(u.op).as_str(), u.index as usize)))
+        .filter(|(_, a)| {
+            decides_shapes(body, **a, SHAPE_OPERANDS)
+                || body.uses(**a).iter().any(|u| is_listed(direct, body.name(u.op).as_str(), u.index as usize))
+                || (is_scalar(body, **a) && decides_branch_shapes(body, **a))
+        })
         .map(|(k, _)| (k, name(k)))
         .collect()
 }

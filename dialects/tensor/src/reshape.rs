@@ -43,6 +43,10 @@ fn check(body: &Body, op: OpId, large: &Type, small: &Type) -> Result<(), String
             return Err(format!("expects dims {:?} (product {}) to form a dim of size {}", g, prod, sd));
         }
     }
+    // A rank-0 side has no groups: the other side's dims are all 1 (MLIR's rule).
+    if s.is_empty() && l.iter().all(|&d| d == 1) {
+        return Ok(());
+    }
     if next != l.len() {
         return Err("expects reassociation groups to cover every dim".into());
     }

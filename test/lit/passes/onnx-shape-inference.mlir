@@ -221,3 +221,72 @@ func.func @bad_reshapes(%x: tensor<2x3x4xf32>) -> (tensor<*xf32>, tensor<*xf32>,
   %2 = "onnx.Reshape"(%x, %c) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<*xf32>
   return %0, %1, %2 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
 }
+
+// PyTorch's reflect padding: a pads table reversed by a Slice of step -1,
+// transposed and flattened; the folds (any rank, any step, Transpose of a
+// constant) give Pad constant pads, so its result is static.
+// CHECK-LABEL: func.func @pads_table
+// CHECK-SAME: -> tensor<1x576xf32>
+// CHECK: "onnx.Pad"(%arg0, %{{.*}}) <{mode = "reflect"}> : (tensor<1x512xf32>, tensor<4xi64>) -> tensor<1x576xf32>
+func.func @pads_table(%x: tensor<1x512xf32>) -> tensor<*xf32> {
+  %t = "onnx.Constant"() <{value = dense<[[0, 64], [0, 0]]> : tensor<2x2xi64>}> : () -> tensor<2x2xi64>
+  %s = "onnx.Constant"() <{value = dense<-1> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %e = "onnx.Constant"() <{value = dense<-9223372036854775807> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %a = "onnx.Constant"() <{value = dense<0> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %r = "onnx.Slice"(%t, %s, %e, %a, %s) : (tensor<2x2xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<*xi64>
+  %p = "onnx.Transpose"(%r) <{perm = array<i64: 1, 0>}> : (tensor<*xi64>) -> tensor<*xi64>
+  %f = "onnx.Reshape"(%p, %s) : (tensor<*xi64>, tensor<1xi64>) -> tensor<*xi64>
+  %y = "onnx.Pad"(%x, %f) <{mode = "reflect"}> : (tensor<1x512xf32>, tensor<*xi64>) -> tensor<*xf32>
+  return %y : tensor<*xf32>
+}
+
+// An If whose condition folds (here from a static shape) is replaced by its
+// branch in the same run, and what the branch computes is inferred.
+// CHECK-LABEL: func.func @if_on_shape
+// CHECK-SAME: -> tensor<1x1x128xf32>
+// CHECK-NOT: onnx.If
+// CHECK: "onnx.Unsqueeze"{{.*}} -> tensor<1x1x128xf32>
+func.func @if_on_shape(%x: tensor<1x128xf32>) -> tensor<*xf32> {
+  %s = "onnx.Shape"(%x) : (tensor<1x128xf32>) -> tensor<*xi64>
+  %n = "onnx.Size"(%s) : (tensor<*xi64>) -> tensor<*xi64>
+  %two = "onnx.Constant"() <{value = dense<2> : tensor<i64>}> : () -> tensor<i64>
+  %c = "onnx.Equal"(%n, %two) : (tensor<*xi64>, tensor<i64>) -> tensor<*xi1>
+  %y = "onnx.If"(%c) ({
+    %z = "onnx.Constant"() <{value = dense<0> : tensor<1xi64>}> : () -> tensor<1xi64>
+    %u = "onnx.Unsqueeze"(%x, %z) : (tensor<1x128xf32>, tensor<1xi64>) -> tensor<*xf32>
+    "onnx.Yield"(%u) : (tensor<*xf32>) -> ()
+  }, {
+    "onnx.Yield"(%x) : (tensor<1x128xf32>) -> ()
+  }) : (tensor<*xi1>) -> tensor<*xf32>
+  return %y : tensor<*xf32>
+}
+
+// tf2onnx and paddle2onnx build shape vectors in int32: Slice, Gather and
+// Concat of int32 constants fold too, and the Expand they feed is static.
+// CHECK-LABEL: func.func @int32_shape_math
+// CHECK-SAME: -> tensor<2x3x4xf32>
+// CHECK: "onnx.Expand"{{.*}} -> tensor<2x3x4xf32>
+func.func @int32_shape_math(%x: tensor<3x1xf32>) -> tensor<*xf32> {
+  %t = "onnx.Constant"() <{value = dense<[7, 2, 9, 4]> : tensor<4xi32>}> : () -> tensor<4xi32>
+  %s = "onnx.Constant"() <{value = dense<1> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %e = "onnx.Constant"() <{value = dense<2> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %a = "onnx.Slice"(%t, %s, %e) : (tensor<4xi32>, tensor<1xi64>, tensor<1xi64>) -> tensor<*xi32>
+  %i = "onnx.Constant"() <{value = dense<3> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %b = "onnx.Gather"(%t, %i) <{axis = 0 : i64}> : (tensor<4xi32>, tensor<1xi32>) -> tensor<*xi32>
+  %three = "onnx.Constant"() <{value = dense<3> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %c = "onnx.Concat"(%a, %three, %b) <{axis = 0 : i64}> : (tensor<*xi32>, tensor<1xi32>, tensor<*xi32>) -> tensor<*xi32>
+  %d = "onnx.Cast"(%c) <{to = 7 : i64}> : (tensor<*xi32>) -> tensor<*xi64>
+  %y = "onnx.Expand"(%x, %d) : (tensor<3x1xf32>, tensor<*xi64>) -> tensor<*xf32>
+  return %y : tensor<*xf32>
+}
+
+// A declared output shape that is partly unknown and wrong (an exporter's
+// rank-2 declaration of a rank-3 result) gives way to the static inferred
+// one, as ONNX Runtime runs what it infers; the stale dim names go too.
+// CHECK-LABEL: func.func @wrong_declaration
+// CHECK-SAME: -> (tensor<2x1x3xf32> {onnx.dims = ["", "", ""]})
+func.func @wrong_declaration(%x: tensor<2x3xf32>) -> (tensor<1x?xf32> {onnx.dims = ["", "seqlen"]}) {
+  %s = "onnx.Constant"() <{value = dense<[2, 1, 3]> : tensor<3xi64>}> : () -> tensor<3xi64>
+  %y = "onnx.Reshape"(%x, %s) : (tensor<2x3xf32>, tensor<3xi64>) -> tensor<1x?xf32>
+  return %y : tensor<1x?xf32>
+}

@@ -365,3 +365,11 @@ func.func @f(%r: tensor<3xf32>, %d: tensor<5x3xf32>, %i: index) {
   %0 = "tensor.insert_row"(%r, %d, %i) <{dim = 0 : i64}> : (tensor<3xf32>, tensor<5x3xf32>, index) -> tensor<6x3xf32>
   return
 }
+
+// -----
+
+func.func @f(%s: tensor<f32>) {
+  // expected-error @+1 {{'tensor.expand_shape' op expects reassociation groups to cover every dim}}
+  %e = "tensor.expand_shape"(%s) <{reassociation = [], static_output_shape = array<i64: 2>}> : (tensor<f32>) -> tensor<2xf32>
+  return
+}

@@ -56,3 +56,13 @@ func.func @insert_row(%r: tensor<3xf32>, %d: tensor<5x3xf32>, %i: index) -> tens
   %0 = "tensor.insert_row"(%r, %d, %i) <{dim = 0 : i64}> : (tensor<3xf32>, tensor<5x3xf32>, index) -> tensor<5x3xf32>
   return %0 : tensor<5x3xf32>
 }
+
+// A scalar reshaped to ones and back: a rank-0 side has no groups.
+// CHECK-LABEL: func.func @scalar_reshape
+func.func @scalar_reshape(%s: tensor<f32>) -> tensor<f32> {
+  // CHECK: "tensor.expand_shape"(%arg0) <{reassociation = [], static_output_shape = array<i64: 1, 1>}> : (tensor<f32>) -> tensor<1x1xf32>
+  %e = "tensor.expand_shape"(%s) <{reassociation = [], static_output_shape = array<i64: 1, 1>}> : (tensor<f32>) -> tensor<1x1xf32>
+  // CHECK: "tensor.collapse_shape"(%{{.*}}) <{reassociation = []}> : (tensor<1x1xf32>) -> tensor<f32>
+  %c = "tensor.collapse_shape"(%e) <{reassociation = []}> : (tensor<1x1xf32>) -> tensor<f32>
+  return %c : tensor<f32>
+}
