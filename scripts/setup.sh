@@ -39,4 +39,6 @@ bash "$(dirname "$0")/fetch-onnx-data.sh"
 if ! python3 -c 'import onnxruntime, onnx, numpy, sys; sys.exit(onnxruntime.__version__ != "1.31.1" or onnx.__version__ != "1.22.0")' 2>/dev/null; then
   pip_install onnxruntime==1.31.1 onnx==1.22.0 numpy
 fi
+# The real-model corpus's CI subset (bench/real_models.py fetches the rest itself with scripts/fetch-models.sh).
+bash "$(dirname "$0")/fetch-models.sh" --ci
 echo "setup: ok (LLVM $($LLVM_BIN/llvm-config --version))"

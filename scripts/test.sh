@@ -2,8 +2,9 @@
 # Sets up the machine (scripts/setup.sh) and runs every test: the Rust unit and
 # property tests, the lit suite and ONNX's node tests (one named test per lit
 # file and per node test, through tools/tests/lit.rs and cpu_conformance.rs),
-# the exporter's round trip through ONNX Runtime (scripts/onnx_roundtrip.py)
-# and differential edge cases against ONNX Runtime (bench/edge_cases.py).
+# the exporter's round trip through ONNX Runtime (scripts/onnx_roundtrip.py),
+# differential edge cases against ONNX Runtime (bench/edge_cases.py) and the
+# real-model corpus's CI subset (bench/real_models.py --ci).
 # Ends with one summary line, "N passed, M failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +30,14 @@ if python3 bench/edge_cases.py --check --sample 300 2>&1 | tee -a "$log"; then
   echo "test result: ok. 1 passed; 0 failed (edge cases against ONNX Runtime)" >> "$log"
 else
   echo "test result: FAILED. 0 passed; 1 failed (edge cases against ONNX Runtime)" >> "$log"
+  status=1
+fi
+# The real-model corpus's CI subset on every path against ONNX Runtime
+# (bench/real_models.py runs them all); one test.
+if python3 bench/real_models.py --check --ci 2>&1 | tee -a "$log"; then
+  echo "test result: ok. 1 passed; 0 failed (real models against ONNX Runtime)" >> "$log"
+else
+  echo "test result: FAILED. 0 passed; 1 failed (real models against ONNX Runtime)" >> "$log"
   status=1
 fi
 # cargo's counts, each lit file and node test being one test.
