@@ -7,7 +7,9 @@
 # transformer block, an MLP, an LSTM) to native code with npu-run and time them
 # against ONNX Runtime; compile the same models for the NPU (CPU fallback for
 # what it cannot run) and run them on the simulator, checked against the CPU
-# path, with cycles against the roofline; run ONNX's node tests on the CPU path.
+# path, with cycles against the roofline; run the real-model corpus (models that
+# PyPI wheels ship) on every path against ONNX Runtime; run ONNX's node tests on
+# the CPU path.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -38,6 +40,8 @@ echo "== NPU path: a model with a CPU fallback, then the benchmark models on the
 target/release/npu-translate --export-onnx test/lit/npu/Inputs/hetero.mlir -o /tmp/npu-hetero.onnx
 target/release/npu-run /tmp/npu-hetero.onnx --target npu
 python3 bench/npu_models.py
+echo "== Real models from PyPI wheels: export, CPU path and npu16,cpu against ONNX Runtime"
+python3 bench/real_models.py --check
 echo "== CPU path: ONNX node tests"
 target/release/npu-run onnx-tests "${NPU_CACHE:-$HOME/.cache/npu}/onnx-1.22.0/node" --manifest test/onnx/cpu-node.manifest
 echo "== benchmarks"
