@@ -79,8 +79,13 @@ pub fn register_all(reg: &mut PassRegistry) {
     reg.register(PassInfo {
         argument: "convert-onnx-to-tensor",
         summary: "Lower onnx ops to tensor.generic loop nests and tensor reshapes (static shapes)",
-        options: vec![],
-        create: |_| Ok(Box::new(onnx_to_tensor::OnnxToTensor)),
+        options: vec![opt(
+            "max-loop-iterations",
+            OptionKind::Int,
+            "2147483647",
+            "Iterations a Loop or Scan may run before the run fails with an error naming the node (a model whose loop never ends)",
+        )],
+        create: |o| Ok(Box::new(onnx_to_tensor::OnnxToTensor { max_loop_iterations: o.int("max-loop-iterations").max(0) })),
     });
     reg.register(PassInfo {
         argument: "tensor-generalize",

@@ -197,7 +197,16 @@ fn key(kind: &str, model: &[u8], path: Option<&Path>, given: &HashMap<String, Ho
     let mut dims: Vec<_> = opts.dims.iter().collect();
     dims.sort();
     // The tensor limit too: a compile under a larger one would skip the size check on a hit.
-    k.str(&format!("opt={} profile={} dims={:?} bind={:?} set={:?} max-tensor-bytes={}", opts.opt_level, opts.profile, dims, opts.bind, opts.backend_settings, crate::tensor::max_tensor_bytes()));
+    k.str(&format!(
+        "opt={} profile={} dims={:?} bind={:?} set={:?} max-tensor-bytes={} max-loop-iterations={}",
+        opts.opt_level,
+        opts.profile,
+        dims,
+        opts.bind,
+        opts.backend_settings,
+        crate::tensor::max_tensor_bytes(),
+        crate::compile::max_loop_iterations()
+    ));
     k.str(&format!("{:?}", hw));
     for b in if targets.is_empty() { vec![] } else { backend::resolve(targets)? } {
         k.str(b.name()).str(&format!("api {}", b.api_version())).str(&b.version());

@@ -13,6 +13,23 @@ use std::time::Instant;
 pub const CPU_PIPELINE: &str =
     "builtin.module(onnx-shape-inference, canonicalize, func.func(convert-onnx-to-tensor), tensor-generalize, func.func(fuse-elementwise), func.func(bufferize), convert-tensor-to-loops, cse, canonicalize)";
 
+/// Iterations a Loop or Scan may run (`npu-run --max-loop-iterations`),
+/// for every compile of this process, like the tensor limit.
+static MAX_LOOP_ITERATIONS: std::sync::atomic::AtomicI64 = std::sync::atomic::AtomicI64::new(i32::MAX as i64);
+
+pub fn set_max_loop_iterations(n: i64) {
+    MAX_LOOP_ITERATIONS.store(n.max(0), std::sync::atomic::Ordering::Relaxed);
+}
+
+pub fn max_loop_iterations() -> i64 {
+    MAX_LOOP_ITERATIONS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// [`CPU_PIPELINE`] with this process's loop limit.
+pub fn cpu_pipeline() -> String {
+    CPU_PIPELINE.replace("convert-onnx-to-tensor", &format!("convert-onnx-to-tensor{{max-loop-iterations={}}}", max_loop_iterations()))
+}
+
 /// A model input or output: name, ONNX dtype and static shape.
 #[derive(Clone, Debug)]
 pub struct TensorSpec {
@@ -304,7 +321,7 @@ pub fn lower_model(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
     } else {
         vec![]
     };
-    run(&ctx, &mut imp.body, imp.module, CPU_PIPELINE)?;
+    run(&ctx, &mut imp.body, imp.module, &cpu_pipeline())?;
     if opts.profile {
         run(&ctx, &mut imp.body, imp.module, "builtin.module(insert-profiling)")?;
     }

@@ -14,5 +14,5 @@ pub mod profile;
 pub mod tensor;
 
 pub use compare::compare;
-pub use compile::{compile, context, declared_inputs, lower_model, run, CompileOptions, Compiled, Lowered, TensorSpec, CPU_PIPELINE};
+pub use compile::{compile, context, cpu_pipeline, declared_inputs, lower_model, max_loop_iterations, run, set_max_loop_iterations, CompileOptions, Compiled, Lowered, TensorSpec, CPU_PIPELINE};
 pub use tensor::HostTensor;

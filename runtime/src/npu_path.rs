@@ -6,7 +6,7 @@
 //! tensors between NPU partitions; the layout transposes left at CPU
 //! boundaries run on the host).
 
-use crate::compile::{self, CompileOptions, TensorSpec, CPU_PIPELINE};
+use crate::compile::{self, CompileOptions, TensorSpec};
 use crate::tensor::HostTensor;
 use ir::{Body, Context, OpId, Value};
 use npu_sim::HwConfig;
@@ -166,7 +166,7 @@ fn compile_cpu(ctx: &Context, body: &Body, module: OpId, opt_level: usize, keep_
         let weights = compile::weights_to_arguments(ctx, &mut b, *f)?;
         funcs.push(CpuFunc { name, inputs, outputs, weights });
     }
-    compile::run(ctx, &mut b, module, CPU_PIPELINE)?;
+    compile::run(ctx, &mut b, module, &compile::cpu_pipeline())?;
     let text = llvm_cpu::to_mlir_text(ctx, &b, module);
     let names: Vec<&str> = funcs.iter().map(|f| f.name.as_str()).collect();
     let (jit, object) = if keep_object {

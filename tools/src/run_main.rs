@@ -96,6 +96,10 @@ struct RunArgs {
     /// simulator's units busy for more cycles than this.
     #[arg(long = "max-cycles", default_value_t = npu_sim::sim::Limits::default().max_cycles)]
     max_cycles: u64,
+    /// The most iterations a Loop or Scan may run; past it the run stops with
+    /// an error naming the node (a model whose loop never ends).
+    #[arg(long = "max-loop-iterations", default_value_t = runtime::max_loop_iterations())]
+    max_loop_iterations: i64,
 }
 
 #[derive(Parser)]
@@ -160,6 +164,7 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
     if let Some(n) = a.max_tensor_bytes {
         runtime::tensor::set_max_tensor_bytes(n);
     }
+    runtime::set_max_loop_iterations(a.max_loop_iterations);
     let targets = runtime::npu_path::target_list(&a.target).map_err(|e| format!("--target {}: {}", a.target, e))?;
     let model = std::fs::read(&a.model).map_err(|e| format!("{}: {}", a.model.display(), e))?;
     let mut given: HashMap<String, HostTensor> = HashMap::new();

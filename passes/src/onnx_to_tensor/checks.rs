@@ -100,12 +100,29 @@ fn check(l: &mut Lower, operand: usize, bounds: &[i64], message: String) -> Resu
     let mut e = l.emit();
     let count = e.extract(found[0], &[]);
     let value = e.extract(found[1], &[]);
+    report(l, message, count, value);
+    Ok(())
+}
+
+/// Calls the hook before the op being lowered with `count` (i64: how many
+/// failed, 0 when the check passed) and `value` (i64, shown in `message`).
+pub fn report(l: &mut Lower, message: String, count: ir::Value, value: ir::Value) {
     let id = register(l, message);
     let i64t = l.ctx.i64();
     let id = l.emit().int(id as i128, &i64t);
     let call = OperationState::new(l.ctx.op_name("func.call"), l.loc.clone()).operands(&[id, count, value]).property(l.ctx.ident("callee"), Attribute::symbol(HOOK));
     l.body.build(call, InsertPoint::Before(l.op));
-    Ok(())
+}
+
+/// A Loop or Scan stopped at `max` iterations (`--max-loop-iterations`)
+/// with more to run: `over` (i1) says so after the loop.
+pub fn loop_iterations(l: &mut Lower, over: ir::Value, max: i64) {
+    let message = format!("{}: ran {{}} iterations and would run more (a loop that does not end?); raise the limit with convert-onnx-to-tensor{{max-loop-iterations=N}}", node(l));
+    let i64t = l.ctx.i64();
+    let mut e = l.emit();
+    let count = e.op("arith.extui", &[over], &i64t);
+    let value = e.int(max as i128, &i64t);
+    report(l, message, count, value);
 }
 
 /// Adds `message` to the module's table (declaring the hook the first time);

@@ -196,10 +196,14 @@ fn build_while(l: &mut Lower, p: LoopParts) -> Result<Vec<Value>, String> {
     let args = l.body.block_args(bb).to_vec();
     let mut at = At { ctx, body: l.body, at: InsertPoint::AtEnd(bb), loc: loc.clone() };
     let pred = Attribute::integer(2, ctx.i64()); // slt
-    let mut go = at.value("arith.cmpi", &[args[0], p.trips], &i1t, &[("predicate", pred)]);
+    let mut go = at.value("arith.cmpi", &[args[0], p.trips], &i1t, &[("predicate", pred.clone())]);
     if is_loop {
         go = at.value("arith.andi", &[go, args[1]], &i1t, &[]);
     }
+    // Past the iteration limit the loop stops; the check after it fails the run.
+    let cap = at.int(l.max_loop_iterations, &i64t);
+    let under = at.value("arith.cmpi", &[args[0], cap], &i1t, &[("predicate", pred.clone())]);
+    let go = at.value("arith.andi", &[go, under], &i1t, &[]);
     let mut fwd = vec![go];
     fwd.extend(&args);
     at.op("scf.condition", &fwd, &[], &[]);
@@ -247,9 +251,22 @@ fn build_while(l: &mut Lower, p: LoopParts) -> Result<Vec<Value>, String> {
     }
     at.op("scf.yield", &next, &[], &[]);
     l.body.erase(y);
-    let st = OperationState::new(ctx.op_name("scf.while"), loc).operands(&inits).results(&types).region(before).region(after);
+    let st = OperationState::new(ctx.op_name("scf.while"), loc.clone()).operands(&inits).results(&types).region(before).region(after);
     let w = l.body.build(st, InsertPoint::Before(l.op));
-    Ok(l.body.op(w).results()[1 + lead..].to_vec())
+    let res = l.body.op(w).results().to_vec();
+    // Stopped by the limit with iterations left: i reached it, i < trips and the condition held.
+    let max = l.max_loop_iterations;
+    let mut at = At { ctx, body: l.body, at: InsertPoint::Before(l.op), loc };
+    let cap = at.int(max, &i64t);
+    let sge = Attribute::integer(5, ctx.i64());
+    let mut over = at.value("arith.cmpi", &[res[0], cap], &i1t, &[("predicate", sge)]);
+    let more = at.value("arith.cmpi", &[res[0], p.trips], &i1t, &[("predicate", pred)]);
+    over = at.value("arith.andi", &[over, more], &i1t, &[]);
+    if is_loop {
+        over = at.value("arith.andi", &[over, res[1]], &i1t, &[]);
+    }
+    super::checks::loop_iterations(l, over, max);
+    Ok(res[1 + lead..].to_vec())
 }
 
 /// `Loop(M, cond, v...)`: while `i < M` and the condition holds. Scan outputs
@@ -304,7 +321,7 @@ fn lower_loop(l: &mut Lower) -> Result<Vec<Value>, String> {
 /// row per iteration along its axis, each scan output written likewise.
 fn lower_scan(l: &mut Lower) -> Result<Vec<Value>, String> {
     if onnx::infer::opset_of(l.body, l.op).is_some_and(|o| o < 9) {
-        return Err("Scan of opset 8 (with a batch axis and sequence lengths) is not supported on the CPU path yet".into());
+        return lower_scan8(l);
     }
     let m = l.int_attr("num_scan_inputs", -1);
     let n_in = l.num_operands();
@@ -349,4 +366,67 @@ fn lower_scan(l: &mut Lower) -> Result<Vec<Value>, String> {
     let mut at = At { ctx: l.ctx, body: l.body, at: InsertPoint::Before(l.op), loc: l.loc.clone() };
     let trips = at.int(rows, &l.ctx.i64());
     build_while(l, LoopParts { trips, cond: None, carried, scans, scan_ins, rows })
+}
+
+/// `Scan` of opset 8: a batch axis first on every state and scanned input,
+/// and optional sequence lengths. With a batch of one and the lengths absent
+/// (or all the full length) it is the opset-9 Scan of the batch's one row.
+fn lower_scan8(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let m = l.int_attr("num_scan_inputs", -1);
+    let n_in = l.num_operands();
+    if m < 0 || m as usize + 1 > n_in {
+        return Err("num_scan_inputs must count scanned inputs among the inputs".into());
+    }
+    let m = m as usize;
+    let n_states = n_in - 1 - m;
+    let n_outs = l.num_results().checked_sub(n_states).ok_or("a Scan has fewer results than states")?;
+    let dirs = l.ints_attr("directions").unwrap_or_else(|| vec![0; m]);
+    let mut rows = None;
+    let unbatched = |l: &mut Lower, v: Value| -> Result<Value, String> {
+        let info = l.info(v)?;
+        if info.shape.first() != Some(&1) {
+            return Err(format!("Scan of opset 8 runs a batch of one on the CPU path, got shape {:?}", info.shape));
+        }
+        Ok(super::shape::reshape(l, v, &info.shape[1..]))
+    };
+    let mut carried = Vec::new();
+    for k in 0..n_states {
+        let v = l.operand(1 + k)?;
+        carried.push(unbatched(l, v)?);
+    }
+    let mut scan_ins = Vec::new();
+    for k in 0..m {
+        let v = l.operand(1 + n_states + k)?;
+        let x = unbatched(l, v)?;
+        let t = l.info(x)?.shape.first().copied().ok_or("a scanned input needs a sequence axis")?;
+        if rows.is_some_and(|r| r != t) {
+            return Err("the scanned inputs have different lengths".into());
+        }
+        rows = Some(t);
+        scan_ins.push((x, 0, dirs.get(k).copied().unwrap_or(0) == 1));
+    }
+    let rows = rows.ok_or("a Scan needs at least one scanned input")?;
+    if let Some(lens) = l.const_ints(0)? {
+        if lens.iter().any(|&n| n != rows) {
+            return Err(format!("sequence lengths {:?} shorter than the sequence ({}) are not supported on the CPU path yet", lens, rows));
+        }
+    }
+    let mut scans = Vec::new();
+    let mut out_shapes = Vec::new();
+    for k in 0..n_outs {
+        let info = l.out_info(n_states + k).map_err(|e| format!("scan output #{}: {}", k, e))?;
+        let ty = l.tensor_type(&info.shape[1..], &l.body.value_type(l.result(n_states + k)).element_type().unwrap().clone());
+        scans.push((ty, 0, false));
+        out_shapes.push(info.shape);
+    }
+    let mut at = At { ctx: l.ctx, body: l.body, at: InsertPoint::Before(l.op), loc: l.loc.clone() };
+    let trips = at.int(rows, &l.ctx.i64());
+    let results = build_while(l, LoopParts { trips, cond: None, carried, scans, scan_ins, rows })?;
+    // The batch axis back on every result.
+    let mut out = Vec::new();
+    for (k, v) in results.into_iter().enumerate() {
+        let shape = if k < n_states { l.out_info(k)?.shape } else { out_shapes[k - n_states].clone() };
+        out.push(super::shape::reshape(l, v, &shape));
+    }
+    Ok(out)
 }

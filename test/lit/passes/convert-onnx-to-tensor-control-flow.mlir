@@ -111,12 +111,33 @@ func.func @grows(%v: tensor<2xf32>) -> tensor<?xf32> {
 
 // -----
 
-func.func @scan8(%len: tensor<1xi64>, %s: tensor<1x2xf32>, %x: tensor<1x3x2xf32>) -> tensor<1x2xf32> attributes {onnx.opset = 8 : i64} {
-  // expected-error @+1 {{cannot lower 'onnx.Scan' to the CPU: Scan of opset 8 (with a batch axis and sequence lengths) is not supported on the CPU path yet}}
-  %0:2 = "onnx.Scan"(%len, %s, %x) <{num_scan_inputs = 1 : i64}> ({
+// Scan of opset 8 with a batch of one: the opset-9 Scan of that row, the
+// batch axis reshaped away and back.
+// CHECK-LABEL: func.func @scan8
+// CHECK: "tensor.collapse_shape"
+// CHECK: "scf.while"
+// CHECK: "tensor.insert_row"
+// CHECK: "tensor.expand_shape"
+// CHECK-NOT: onnx.
+func.func @scan8(%s: tensor<1x2xf32>, %x: tensor<1x3x2xf32>) -> (tensor<1x2xf32>, tensor<1x3x2xf32>) attributes {onnx.opset = 8 : i64} {
+  %none = "onnx.NoValue"() : () -> none
+  %0:2 = "onnx.Scan"(%none, %s, %x) <{num_scan_inputs = 1 : i64}> ({
   ^bb0(%a: tensor<2xf32>, %r: tensor<2xf32>):
     %1 = "onnx.Add"(%a, %r) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
     "onnx.Yield"(%1, %1) : (tensor<2xf32>, tensor<2xf32>) -> ()
-  }) : (tensor<1xi64>, tensor<1x2xf32>, tensor<1x3x2xf32>) -> (tensor<1x2xf32>, tensor<1x3x2xf32>)
-  return %0#0 : tensor<1x2xf32>
+  }) : (none, tensor<1x2xf32>, tensor<1x3x2xf32>) -> (tensor<1x2xf32>, tensor<1x3x2xf32>)
+  return %0#0, %0#1 : tensor<1x2xf32>, tensor<1x3x2xf32>
+}
+
+// -----
+
+func.func @scan8_batch(%s: tensor<2x2xf32>, %x: tensor<2x3x2xf32>) -> tensor<2x2xf32> attributes {onnx.opset = 8 : i64} {
+  %none = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{cannot lower 'onnx.Scan' to the CPU: Scan of opset 8 runs a batch of one on the CPU path, got shape [2, 2]}}
+  %0:2 = "onnx.Scan"(%none, %s, %x) <{num_scan_inputs = 1 : i64}> ({
+  ^bb0(%a: tensor<2xf32>, %r: tensor<2xf32>):
+    %1 = "onnx.Add"(%a, %r) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    "onnx.Yield"(%1, %1) : (tensor<2xf32>, tensor<2xf32>) -> ()
+  }) : (none, tensor<2x2xf32>, tensor<2x3x2xf32>) -> (tensor<2x2xf32>, tensor<2x3x2xf32>)
+  return %0#0 : tensor<2x2xf32>
 }
