@@ -398,19 +398,27 @@ pub fn slice(x: &FoldInput) -> Option<Vec<FoldResult>> {
         keep[a as usize] = idx;
     }
     let out_shape: Vec<i64> = keep.iter().map(|k| k.len() as i64).collect();
-    let strides: Vec<i64> = (0..rank).map(|i| shape[i + 1..].iter().product()).collect();
+    let vals = gather_elements(&data, &shape, &out_shape, |i, c| (i, keep[i][c as usize]))?;
+    int_tensor(x, &vals, out_shape, &elem)
+}
+
+/// The elements of `out_shape` read from `data` (of `shape`, row-major):
+/// `source(i, c)` says which input dim and index output dim `i` at index `c` reads.
+fn gather_elements(data: &[i64], shape: &[i64], out_shape: &[i64], source: impl Fn(usize, i64) -> (usize, i64)) -> Option<Vec<i64>> {
+    let strides: Vec<i64> = (0..shape.len()).map(|i| shape[i + 1..].iter().product()).collect();
     let total: i64 = out_shape.iter().product();
     let mut vals = Vec::with_capacity(total as usize);
     for flat in 0..total {
         let (mut rest, mut at) = (flat, 0i64);
-        for i in (0..rank).rev() {
+        for i in (0..out_shape.len()).rev() {
             let c = rest % out_shape[i];
             rest /= out_shape[i];
-            at += keep[i][c as usize] * strides[i];
+            let (d, k) = source(i, c);
+            at += k * strides[d];
         }
         vals.push(*data.get(at as usize)?);
     }
-    int_tensor(x, &vals, out_shape, &elem)
+    Some(vals)
 }
 
 /// Transpose of an integer constant (pads tables, shape tables).
@@ -426,18 +434,7 @@ pub fn transpose(x: &FoldInput) -> Option<Vec<FoldResult>> {
         return None;
     }
     let out_shape: Vec<i64> = perm.iter().map(|&p| shape[p]).collect();
-    let strides: Vec<i64> = (0..rank).map(|i| shape[i + 1..].iter().product()).collect();
-    let total: i64 = out_shape.iter().product();
-    let mut vals = Vec::with_capacity(total as usize);
-    for flat in 0..total {
-        let (mut rest, mut at) = (flat, 0i64);
-        for i in (0..rank).rev() {
-            let c = rest % out_shape[i];
-            rest /= out_shape[i];
-            at += c * strides[perm[i]];
-        }
-        vals.push(*data.get(at as usize)?);
-    }
+    let vals = gather_elements(&data, &shape, &out_shape, |i, c| (perm[i], c))?;
     int_tensor(x, &vals, out_shape, &elem)
 }
 
