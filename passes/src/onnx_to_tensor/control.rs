@@ -5,75 +5,52 @@
 //! output is a tensor carried through the loop, one row written per iteration
 //! (`tensor.insert_row`), so it needs its row count before the loop starts.
 
-use super::{LowerFn, Lower};
+use super::{Emit, Lower, LowerFn};
 use ir::affine::AffineMap;
 use ir::attributes::Attribute;
 use ir::types::{TypeData, DYNAMIC};
-use ir::{Block, Body, Context, InsertPoint, Location, OpId, OperationState, Region, Type, Value};
+use ir::{Block, Body, InsertPoint, OpId, OperationState, Region, Type, Value};
 use tensor::{GenericBuilder, Iterator};
 
 pub const TABLE: &[(&str, LowerFn)] = &[("onnx.If", lower_if), ("onnx.Loop", lower_loop), ("onnx.Scan", lower_scan)];
 
-/// Builds ops at a point of any block (the lowering's own helpers insert
-/// before the op being lowered; loop bodies need their own points).
-struct At<'a> {
-    ctx: &'a Context,
-    body: &'a mut Body,
-    at: InsertPoint,
-    loc: Location,
+/// Builds ops at a point of any block: an [`Emit`] (the lowering's own
+/// helpers insert before the op being lowered; loop bodies need their own points).
+type At<'a> = Emit<'a>;
+
+/// The single element of a one-element tensor (a condition, a trip count).
+fn scalar_of(at: &mut At, t: Value) -> Value {
+    let rank = at.body.value_type(t).shape().map_or(0, |s| s.len());
+    let idx: Vec<Value> = (0..rank).map(|_| at.index(0)).collect();
+    at.extract(t, &idx)
 }
 
-impl At<'_> {
-    fn op(&mut self, name: &str, operands: &[Value], results: &[Type], props: &[(&str, Attribute)]) -> OpId {
-        let mut st = OperationState::new(self.ctx.op_name(name), self.loc.clone()).operands(operands).results(results);
-        for (k, v) in props {
-            st = st.property(self.ctx.ident(k), v.clone());
-        }
-        self.body.build(st, self.at)
-    }
-    fn value(&mut self, name: &str, operands: &[Value], ty: &Type, props: &[(&str, Attribute)]) -> Value {
-        let op = self.op(name, operands, &[ty.clone()], props);
-        self.body.op(op).result(0)
-    }
-    fn int(&mut self, v: i64, ty: &Type) -> Value {
-        self.value("arith.constant", &[], ty, &[("value", Attribute::integer(v as i128, ty.clone()))])
-    }
-    /// The single element of a one-element tensor (a condition, a trip count).
-    fn scalar_of(&mut self, t: Value) -> Value {
-        let ty = self.body.value_type(t).clone();
-        let rank = ty.shape().map_or(0, |s| s.len());
-        let it = self.ctx.index();
-        let idx: Vec<Value> = (0..rank).map(|_| self.int(0, &it)).collect();
-        let mut ops = vec![t];
-        ops.extend(idx);
-        self.value("tensor.extract", &ops, ty.element_type().unwrap(), &[])
-    }
-    /// A rank-0 tensor holding a scalar (the body's iteration number and condition).
-    fn tensor_of(&mut self, v: Value) -> Value {
-        let elem = self.body.value_type(v).clone();
-        let ty = self.ctx.intern_type(TypeData::RankedTensor { shape: vec![], elem, encoding: None });
-        let e = self.value("tensor.empty", &[], &ty, &[]);
-        self.value("tensor.fill", &[v, e], &ty, &[])
-    }
-    /// Row `i` of `x` along `axis`: a generic reading `x` at the loop's indices with `i` inserted.
-    fn row_of(&mut self, x: Value, axis: usize, i: Value) -> Value {
-        let xt = self.body.value_type(x).clone();
-        let mut shape = xt.shape().unwrap().to_vec();
-        shape.remove(axis);
-        let elem = xt.element_type().unwrap().clone();
-        let ty = self.ctx.intern_type(TypeData::RankedTensor { shape: shape.clone(), elem, encoding: None });
-        let out = self.value("tensor.empty", &[], &ty, &[]);
-        let n = shape.len();
-        let (ctx, loc) = (self.ctx, self.loc.clone());
-        let gb = GenericBuilder { ctx, loc: loc.clone() };
-        let g = gb.build(self.body, self.at, &[], &[out], vec![AffineMap::identity(n as u32)], &vec![Iterator::Parallel; n], None, |body, block, _| {
-            let mut e = super::Emit::new(ctx, body, InsertPoint::AtEnd(block), loc);
-            let mut at: Vec<Value> = (0..n).map(|d| e.loop_index(d)).collect();
-            at.insert(axis, i);
-            vec![e.extract(x, &at)]
-        });
-        self.body.op(g).result(0)
-    }
+/// A rank-0 tensor holding a scalar (the body's iteration number and condition).
+fn tensor_of(at: &mut At, v: Value) -> Value {
+    let elem = at.body.value_type(v).clone();
+    let ty = at.ctx.intern_type(TypeData::RankedTensor { shape: vec![], elem, encoding: None });
+    let e = at.op("tensor.empty", &[], &ty);
+    at.op("tensor.fill", &[v, e], &ty)
+}
+
+/// Row `i` of `x` along `axis`: a generic reading `x` at the loop's indices with `i` inserted.
+fn row_of(at: &mut At, x: Value, axis: usize, i: Value) -> Value {
+    let xt = at.body.value_type(x).clone();
+    let mut shape = xt.shape().unwrap().to_vec();
+    shape.remove(axis);
+    let elem = xt.element_type().unwrap().clone();
+    let ty = at.ctx.intern_type(TypeData::RankedTensor { shape: shape.clone(), elem, encoding: None });
+    let out = at.op("tensor.empty", &[], &ty);
+    let n = shape.len();
+    let (ctx, loc) = (at.ctx, at.loc.clone());
+    let gb = GenericBuilder { ctx, loc: loc.clone() };
+    let g = gb.build(at.body, at.at, &[], &[out], vec![AffineMap::identity(n as u32)], &vec![Iterator::Parallel; n], None, |body, block, _| {
+        let mut e = Emit::new(ctx, body, InsertPoint::AtEnd(block), loc);
+        let mut idx: Vec<Value> = (0..n).map(|d| e.loop_index(d)).collect();
+        idx.insert(axis, i);
+        vec![e.extract(x, &idx)]
+    });
+    at.body.op(g).result(0)
 }
 
 /// The static type of a value a body yields or a loop carries.
@@ -121,7 +98,7 @@ fn lower_if(l: &mut Lower) -> Result<Vec<Value>, String> {
     }
     let (ctx, loc) = (l.ctx, l.loc.clone());
     let mut at = At { ctx, body: l.body, at: InsertPoint::Before(l.op), loc: loc.clone() };
-    let c = at.scalar_of(cond);
+    let c = scalar_of(&mut at, cond);
     let mut regions = Vec::new();
     for (b, (y, vals)) in [(then_b, ty), (else_b, ey)] {
         let r = l.body.new_region();
@@ -168,12 +145,12 @@ fn build_while(l: &mut Lower, p: LoopParts) -> Result<Vec<Value>, String> {
         return Err(format!("the body yields {} values, expected {}", yields.len(), lead + n_carried + p.scans.len()));
     }
     let mut at = At { ctx, body: l.body, at: InsertPoint::Before(l.op), loc: loc.clone() };
-    let zero = at.int(0, &i64t);
+    let zero = at.int(0 as i128, &i64t);
     let mut inits = vec![zero];
     inits.extend(p.cond);
     inits.extend(&p.carried);
     for (t, _, _) in &p.scans {
-        inits.push(at.value("tensor.empty", &[], t, &[]));
+        inits.push(at.op("tensor.empty", &[], t));
     }
     let types: Vec<Type> = inits.iter().map(|v| l.body.value_type(*v).clone()).collect();
     for (k, v) in yields[lead..lead + n_carried].iter().enumerate() {
@@ -196,39 +173,39 @@ fn build_while(l: &mut Lower, p: LoopParts) -> Result<Vec<Value>, String> {
     let args = l.body.block_args(bb).to_vec();
     let mut at = At { ctx, body: l.body, at: InsertPoint::AtEnd(bb), loc: loc.clone() };
     let pred = Attribute::integer(2, ctx.i64()); // slt
-    let mut go = at.value("arith.cmpi", &[args[0], p.trips], &i1t, &[("predicate", pred.clone())]);
+    let mut go = at.op_with("arith.cmpi", &[args[0], p.trips], &i1t, &[("predicate", pred.clone())]);
     if is_loop {
-        go = at.value("arith.andi", &[go, args[1]], &i1t, &[]);
+        go = at.op("arith.andi", &[go, args[1]], &i1t);
     }
     // Past the iteration limit the loop stops; the check after it fails the run.
-    let cap = at.int(l.max_loop_iterations, &i64t);
-    let under = at.value("arith.cmpi", &[args[0], cap], &i1t, &[("predicate", pred.clone())]);
-    let go = at.value("arith.andi", &[go, under], &i1t, &[]);
+    let cap = at.int(l.max_loop_iterations as i128, &i64t);
+    let under = at.op_with("arith.cmpi", &[args[0], cap], &i1t, &[("predicate", pred.clone())]);
+    let go = at.op("arith.andi", &[go, under], &i1t);
     let mut fwd = vec![go];
     fwd.extend(&args);
-    at.op("scf.condition", &fwd, &[], &[]);
+    at.build(OperationState::new(ctx.op_name("scf.condition"), loc.clone()).operands(&fwd));
     // After: the body with its arguments rebuilt from the carried values.
     let (after, ab) = new_region_with(l.body, &types);
     let args = l.body.block_args(ab).to_vec();
     let mut at = At { ctx, body: l.body, at: InsertPoint::AtEnd(ab), loc: loc.clone() };
-    let idx = at.value("arith.index_cast", &[args[0]], &it, &[]);
+    let idx = at.op("arith.index_cast", &[args[0]], &it);
     let row_index = |at: &mut At, reverse: bool| -> Value {
         if reverse {
-            let last = at.int(p.rows - 1, &it);
-            at.value("arith.subi", &[last, idx], &it, &[])
+            let last = at.index(p.rows - 1);
+            at.op("arith.subi", &[last, idx], &it)
         } else {
             idx
         }
     };
     let mut body_args = Vec::new();
     if is_loop {
-        body_args.push(at.tensor_of(args[0]));
-        body_args.push(at.tensor_of(args[1]));
+        body_args.push(tensor_of(&mut at, args[0]));
+        body_args.push(tensor_of(&mut at, args[1]));
     }
     body_args.extend(&args[1 + lead..1 + lead + n_carried]);
     for (x, axis, rev) in &p.scan_ins {
         let j = row_index(&mut at, *rev);
-        body_args.push(at.row_of(*x, *axis, j));
+        body_args.push(row_of(&mut at, *x, *axis, j));
     }
     if body_args.len() != l.body.block_args(old).len() {
         return Err(format!("the body takes {} arguments, expected {}", l.body.block_args(old).len(), body_args.len()));
@@ -237,19 +214,19 @@ fn build_while(l: &mut Lower, p: LoopParts) -> Result<Vec<Value>, String> {
     // The yield may pass a body argument through: read it again, replaced.
     let yields = l.body.op(y).operands().to_vec();
     let mut at = At { ctx, body: l.body, at: InsertPoint::Before(y), loc: loc.clone() };
-    let one = at.int(1, &i64t);
-    let mut next = vec![at.value("arith.addi", &[args[0], one], &i64t, &[])];
+    let one = at.int(1 as i128, &i64t);
+    let mut next = vec![at.op("arith.addi", &[args[0], one], &i64t)];
     if is_loop {
-        next.push(at.scalar_of(yields[0]));
+        next.push(scalar_of(&mut at, yields[0]));
     }
     next.extend(&yields[lead..lead + n_carried]);
     for (k, v) in yields[lead + n_carried..].iter().enumerate() {
         let (full, axis, rev) = &p.scans[k];
         let j = row_index(&mut at, *rev);
         let acc = args[1 + lead + n_carried + k];
-        next.push(at.value("tensor.insert_row", &[*v, acc, j], full, &[("dim", Attribute::integer(*axis as i128, ctx.i64()))]));
+        next.push(at.op_with("tensor.insert_row", &[*v, acc, j], full, &[("dim", Attribute::integer(*axis as i128, ctx.i64()))]));
     }
-    at.op("scf.yield", &next, &[], &[]);
+    at.build(OperationState::new(ctx.op_name("scf.yield"), loc.clone()).operands(&next));
     l.body.erase(y);
     let st = OperationState::new(ctx.op_name("scf.while"), loc.clone()).operands(&inits).results(&types).region(before).region(after);
     let w = l.body.build(st, InsertPoint::Before(l.op));
@@ -257,13 +234,13 @@ fn build_while(l: &mut Lower, p: LoopParts) -> Result<Vec<Value>, String> {
     // Stopped by the limit with iterations left: i reached it, i < trips and the condition held.
     let max = l.max_loop_iterations;
     let mut at = At { ctx, body: l.body, at: InsertPoint::Before(l.op), loc };
-    let cap = at.int(max, &i64t);
+    let cap = at.int(max as i128, &i64t);
     let sge = Attribute::integer(5, ctx.i64());
-    let mut over = at.value("arith.cmpi", &[res[0], cap], &i1t, &[("predicate", sge)]);
-    let more = at.value("arith.cmpi", &[res[0], p.trips], &i1t, &[("predicate", pred)]);
-    over = at.value("arith.andi", &[over, more], &i1t, &[]);
+    let mut over = at.op_with("arith.cmpi", &[res[0], cap], &i1t, &[("predicate", sge)]);
+    let more = at.op_with("arith.cmpi", &[res[0], p.trips], &i1t, &[("predicate", pred)]);
+    over = at.op("arith.andi", &[over, more], &i1t);
     if is_loop {
-        over = at.value("arith.andi", &[over, res[1]], &i1t, &[]);
+        over = at.op("arith.andi", &[over, res[1]], &i1t);
     }
     super::checks::loop_iterations(l, over, max);
     Ok(res[1 + lead..].to_vec())
@@ -280,17 +257,17 @@ fn lower_loop(l: &mut Lower) -> Result<Vec<Value>, String> {
     let mut at = At { ctx, body: l.body, at: InsertPoint::Before(l.op), loc };
     let trips = match m {
         Some(m) => {
-            let s = at.scalar_of(m);
+            let s = scalar_of(&mut at, m);
             if at.body.value_type(s) != &ctx.i64() {
                 return Err("the trip count must be an int64".into());
             }
             s
         }
-        None => at.int(i64::MAX, &ctx.i64()),
+        None => at.int(i64::MAX as i128, &ctx.i64()),
     };
     let cond = match c {
-        Some(c) => at.scalar_of(c),
-        None => at.int(1, &ctx.i1()),
+        Some(c) => scalar_of(&mut at, c),
+        None => at.int(1 as i128, &ctx.i1()),
     };
     let mut carried = Vec::new();
     for k in 0..n_carried {
@@ -364,7 +341,7 @@ fn lower_scan(l: &mut Lower) -> Result<Vec<Value>, String> {
         scans.push((l.body.value_type(r).clone(), a, out_dirs.get(k).copied().unwrap_or(0) == 1));
     }
     let mut at = At { ctx: l.ctx, body: l.body, at: InsertPoint::Before(l.op), loc: l.loc.clone() };
-    let trips = at.int(rows, &l.ctx.i64());
+    let trips = at.int(rows as i128, &l.ctx.i64());
     build_while(l, LoopParts { trips, cond: None, carried, scans, scan_ins, rows })
 }
 
@@ -420,7 +397,7 @@ fn lower_scan8(l: &mut Lower) -> Result<Vec<Value>, String> {
         out_shapes.push(info.shape);
     }
     let mut at = At { ctx: l.ctx, body: l.body, at: InsertPoint::Before(l.op), loc: l.loc.clone() };
-    let trips = at.int(rows, &l.ctx.i64());
+    let trips = at.int(rows as i128, &l.ctx.i64());
     let results = build_while(l, LoopParts { trips, cond: None, carried, scans, scan_ins, rows })?;
     // The batch axis back on every result.
     let mut out = Vec::new();
