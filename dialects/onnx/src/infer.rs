@@ -1263,7 +1263,7 @@ pub fn loop_trip_count(body: &Body, op: OpId) -> Option<i64> {
 }
 
 /// The types `op`'s region `r` yields (its entry block's terminator operands).
-fn yields(body: &Body, op: OpId, r: usize) -> Option<Vec<Type>> {
+pub(crate) fn yields(body: &Body, op: OpId, r: usize) -> Option<Vec<Type>> {
     let region = *body.op(op).regions().get(r)?;
     let block = *body.region_blocks(region).first()?;
     let term = body.last_op(block)?;

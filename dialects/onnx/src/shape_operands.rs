@@ -75,13 +75,7 @@ pub fn decides_branch_shapes(body: &Body, v: Value) -> bool {
 }
 
 fn branches_differ(body: &Body, op: OpId) -> bool {
-    let yields = |r: usize| -> Option<Vec<ir::Type>> {
-        let region = *body.op(op).regions().get(r)?;
-        let block = *body.region_blocks(region).first()?;
-        let t = body.last_op(block)?;
-        Some(body.op(t).operands().iter().map(|v| body.value_type(*v).clone()).collect())
-    };
-    let (a, b) = (yields(0), yields(1));
+    let (a, b) = (crate::infer::yields(body, op, 0), crate::infer::yields(body, op, 1));
     let static_ = |t: &ir::Type| t.shape().is_some_and(|s| !s.contains(&ir::types::DYNAMIC));
     a != b || a.is_none_or(|ts| !ts.iter().all(static_))
 }
