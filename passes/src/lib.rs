@@ -10,6 +10,7 @@ mod fuse_elementwise;
 mod generalize;
 mod inline;
 pub mod insert_profiling;
+mod onnx_resolve_sequences;
 mod onnx_shape_inference;
 pub mod onnx_to_tensor;
 mod bufferize;
@@ -75,6 +76,12 @@ pub fn register_all(reg: &mut PassRegistry) {
         summary: "Infer the element types and shapes of onnx ops and refine function signatures",
         options: vec![],
         create: |_| Ok(Box::new(onnx_shape_inference::ShapeInference)),
+    });
+    reg.register(PassInfo {
+        argument: "onnx-resolve-sequences",
+        summary: "Resolve sequences and optional values at compile time into the tensors they hold, and flatten them out of function results",
+        options: vec![opt("max-unrolled-ops", OptionKind::Int, "1000000", "Ops a Loop or SequenceMap over a sequence may unroll into")],
+        create: |o| Ok(Box::new(onnx_resolve_sequences::ResolveSequences { max_unrolled_ops: o.int("max-unrolled-ops").max(0) as usize })),
     });
     reg.register(PassInfo {
         argument: "convert-onnx-to-tensor",

@@ -13,6 +13,10 @@ use std::time::Instant;
 pub const CPU_PIPELINE: &str =
     "builtin.module(onnx-shape-inference, canonicalize, func.func(convert-onnx-to-tensor), tensor-generalize, func.func(fuse-elementwise), func.func(bufferize), convert-tensor-to-loops, cse, canonicalize)";
 
+/// What both paths run first: types inferred, sequences and optionals resolved
+/// into tensors (the function's results flattened by `crate::values`' names).
+pub const RESOLVE_PIPELINE: &str = "builtin.module(onnx-shape-inference, onnx-resolve-sequences)";
+
 /// Iterations a Loop or Scan may run (`npu-run --max-loop-iterations`),
 /// for every compile of this process, like the tensor limit.
 static MAX_LOOP_ITERATIONS: std::sync::atomic::AtomicI64 = std::sync::atomic::AtomicI64::new(i32::MAX as i64);
@@ -245,7 +249,9 @@ pub(crate) struct Specialized {
 pub(crate) fn specialize(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions) -> Result<Specialized, String> {
     let ctx = context();
     // Decoded once; both imports below read the same message (large tensors share its buffer).
-    let proto = onnx::proto::decode_model(bytes::Bytes::copy_from_slice(model))?;
+    let mut proto = onnx::proto::decode_model(bytes::Bytes::copy_from_slice(model))?;
+    // Sequence and optional inputs become the tensors given for them.
+    crate::values::flatten_inputs(&mut proto, given)?;
     // Symbolic dims of the given inputs, read off the model's declarations.
     let mut dims = opts.dims.clone();
     for vi in proto.graph.iter().flat_map(|g| &g.input) {
@@ -306,8 +312,8 @@ pub fn declared_inputs(model: &[u8], path: Option<&std::path::Path>, given: &Has
 pub fn lower_model(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions) -> Result<Lowered, String> {
     let Specialized { ctx, mut imp, func: f, bound } = specialize(model, path, given, opts)?;
     let func_name = imp.body.op(f).properties.get("sym_name").and_then(|a| a.as_str()).unwrap_or("main").to_string();
-    // Shape inference first, so the signature is known before lowering.
-    run(&ctx, &mut imp.body, imp.module, "builtin.module(onnx-shape-inference)")?;
+    // Shape inference first (and sequences resolved), so the signature is known before lowering.
+    run(&ctx, &mut imp.body, imp.module, RESOLVE_PIPELINE)?;
     check_tensor_sizes(&imp.body, f)?;
     let (inputs, outputs) = signature(&ctx, &imp.body, f)?;
     for o in &outputs {

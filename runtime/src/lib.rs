@@ -12,6 +12,7 @@ pub mod npu_reference;
 pub mod node_test;
 pub mod profile;
 pub mod tensor;
+pub mod values;
 
 pub use compare::compare;
 pub use compile::{compile, context, cpu_pipeline, declared_inputs, lower_model, max_loop_iterations, run, set_max_loop_iterations, CompileOptions, Compiled, Lowered, TensorSpec, CPU_PIPELINE};

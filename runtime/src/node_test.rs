@@ -4,6 +4,7 @@
 
 use crate::compile::{compile, CompileOptions};
 use crate::tensor::HostTensor;
+use crate::values::HostValue;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -27,14 +28,17 @@ fn data_sets(dir: &Path) -> Vec<std::path::PathBuf> {
     v
 }
 
-fn numbered(dir: &Path, prefix: &str) -> Result<Vec<HostTensor>, String> {
+/// The values of `prefix_0.pb`, `prefix_1.pb`, …, read as the declared types say.
+fn numbered(dir: &Path, prefix: &str, types: &[onnx::proto::TypeProto]) -> Result<Vec<HostValue>, String> {
     let mut out = Vec::new();
     for i in 0.. {
         let p = dir.join(format!("{}_{}.pb", prefix, i));
         if !p.exists() {
             break;
         }
-        out.push(HostTensor::read_file(&p)?);
+        let tp = types.get(i).ok_or_else(|| format!("{}: more {} files than the model declares", p.display(), prefix))?;
+        let bytes = std::fs::read(&p).map_err(|e| format!("{}: {}", p.display(), e))?;
+        out.push(HostValue::from_pb(&bytes, tp).map_err(|e| format!("{}: {}", p.display(), e))?);
     }
     Ok(out)
 }
@@ -63,37 +67,37 @@ fn try_run(dir: &Path, opt_level: usize) -> Result<Outcome, String> {
     let model = std::fs::read(&path).map_err(|e| format!("{}: {}", path.display(), e))?;
     let m = onnx::proto::decode_model(bytes::Bytes::copy_from_slice(&model))?;
     let names = input_names_of(&m)?;
-    // Sequence and optional values (their .pb files are not TensorProtos) are
-    // not something the CPU path compiles yet: say so rather than misread them.
-    if let Some(g) = &m.graph {
-        for vi in g.input.iter().chain(&g.output) {
-            let kind = vi.r#type.as_ref().and_then(|t| t.value.as_ref());
-            if !matches!(kind, Some(onnx::proto::TypeValue::TensorType(_)) | None) {
-                return Err(format!("'{}' is a sequence, map or optional value; the CPU path takes tensors only", vi.name.as_deref().unwrap_or("")));
-            }
-        }
-    }
+    let g = m.graph.as_ref().ok_or("model has no graph")?;
+    let type_of = |n: &str| g.input.iter().find(|v| v.name.as_deref() == Some(n)).and_then(|v| v.r#type.clone()).unwrap_or_default();
+    let in_types: Vec<onnx::proto::TypeProto> = names.iter().map(|n| type_of(n)).collect();
+    let declared = crate::values::declared_outputs(g);
+    let out_types: Vec<onnx::proto::TypeProto> = declared.iter().map(|(_, t)| t.clone()).collect();
     let sets = data_sets(dir);
     if sets.is_empty() {
         return Err("no test data sets".into());
     }
     for set in sets {
-        let inputs = numbered(&set, "input")?;
-        let expected = numbered(&set, "output")?;
+        let inputs = numbered(&set, "input", &in_types)?;
+        let expected = numbered(&set, "output", &out_types)?;
+        // Sequences and optionals travel as tensors (`crate::values`).
         let mut given = HashMap::new();
-        for (i, t) in inputs.into_iter().enumerate() {
-            let n = names.get(i).ok_or("more input files than model inputs")?;
-            given.insert(n.clone(), t);
+        for (i, v) in inputs.into_iter().enumerate() {
+            v.flatten_into(&names[i], &mut given);
         }
         let c = compile(&model, Some(&path), &given, &CompileOptions { opt_level, ..Default::default() })?;
-        let runtime: HashMap<String, HostTensor> = given.into_iter().filter(|(k, _)| !c.bound.contains(k)).collect();
+        let runtime: HashMap<String, HostTensor> = given.into_iter().filter(|(k, _)| c.inputs.iter().any(|s| &s.name == k) && !c.bound.contains(k)).collect();
         let got = c.run(&runtime)?;
-        if got.len() != expected.len() {
-            return Ok(Outcome::Fail(format!("{} outputs, {} expected", got.len(), expected.len())));
+        let named: HashMap<String, HostTensor> = c.outputs.iter().map(|o| o.name.clone()).zip(got).collect();
+        if expected.len() != declared.len() {
+            return Ok(Outcome::Fail(format!("{} expected outputs for {} declared", expected.len(), declared.len())));
         }
-        for (i, (g, w)) in got.iter().zip(&expected).enumerate() {
-            if let Err(e) = crate::compare::compare(g, w, RTOL, ATOL) {
-                return Ok(Outcome::Fail(format!("output '{}': {}", c.outputs[i].name, e)));
+        for ((name, tp), want) in declared.iter().zip(&expected) {
+            let got = match HostValue::gather(name, tp, &named) {
+                Ok(v) => v,
+                Err(e) => return Ok(Outcome::Fail(format!("output '{}': {}", name, e))),
+            };
+            if let Err(e) = got.compare(want, &|a, b| crate::compare::compare(a, b, RTOL, ATOL).map(|_| ())) {
+                return Ok(Outcome::Fail(format!("output '{}': {}", name, e)));
             }
         }
     }

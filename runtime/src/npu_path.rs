@@ -375,7 +375,8 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
     let t0 = Instant::now();
     let compile::Specialized { ctx, mut imp, func: f, bound } = compile::specialize(model, path, given, opts)?;
     let graph = imp.body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("main").to_string();
-    compile::run(&ctx, &mut imp.body, imp.module, "builtin.module(onnx-shape-inference, canonicalize)")?;
+    compile::run(&ctx, &mut imp.body, imp.module, compile::RESOLVE_PIPELINE)?;
+    compile::run(&ctx, &mut imp.body, imp.module, "builtin.module(canonicalize)")?;
     compile::check_tensor_sizes(&imp.body, f)?;
     let (inputs, outputs) = compile::signature(&ctx, &imp.body, f)?;
     for o in &outputs {

@@ -170,16 +170,21 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
     let mut given: HashMap<String, HostTensor> = HashMap::new();
     let names = runtime::node_test::input_names(&model).map_err(|e| format!("{}: {}", a.model.display(), e))?;
     if let Some(d) = &a.test_data {
+        let types = input_types(&model, &names);
         for (i, n) in names.iter().enumerate() {
             let p = d.join(format!("input_{}.pb", i));
             if p.exists() {
-                given.insert(n.clone(), HostTensor::read_file(&p)?);
+                // Sequence and optional values travel as tensors (`runtime::values`).
+                let bytes = std::fs::read(&p).map_err(|e| format!("{}: {}", p.display(), e))?;
+                runtime::values::HostValue::from_pb(&bytes, &types[i]).map_err(|e| format!("{}: {}", p.display(), e))?.flatten_into(n, &mut given);
             }
         }
     }
     for s in &a.inputs {
         let (n, f) = parse_kv(s, "input")?;
-        if !names.contains(&n) {
+        // A sequence's elements are `NAME[0]`, `NAME[1]`, … (`NAME[]`: an empty sequence).
+        let base = n.split_once('[').filter(|(_, i)| i.ends_with(']')).map(|(b, _)| b).unwrap_or(&n);
+        if !names.iter().any(|m| m == base) {
             return Err(format!("the model has no input '{}'; its inputs are: {}", n, names.join(", ")));
         }
         given.insert(n, HostTensor::read_file(Path::new(&f))?);
@@ -229,7 +234,7 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
     if a.profile {
         runtime::profile::reset(c.profile_regions.len());
     }
-    let ok = write_and_compare(&a, &outs, &c.outputs)?;
+    let ok = write_and_compare(&a, &model, &outs, &c.outputs)?;
     if let Some(n) = a.perf {
         let mut outs = outs;
         let mut times = Vec::with_capacity(n);
@@ -308,7 +313,7 @@ fn run_npu(a: &RunArgs, model: &[u8], given: HashMap<String, HostTensor>, opts: 
     print!("{}", crate::npu_report::text(&c, &r, &summary));
     use std::io::Write;
     let _ = std::io::stdout().flush();
-    let mut ok = write_and_compare(a, &r.outputs, &c.outputs)?;
+    let mut ok = write_and_compare(a, model, &r.outputs, &c.outputs)?;
     if a.check_reference {
         if r.reference_mismatches.is_empty() {
             eprintln!("reference: {} NPU partition outputs match the host reference ({} integer bit for bit, {} f32 within 1e-4)", r.reference_checked, r.reference_int8, r.reference_checked - r.reference_int8);
@@ -331,7 +336,45 @@ fn run_npu(a: &RunArgs, model: &[u8], given: HashMap<String, HostTensor>, opts: 
 }
 
 /// `--output-dir` and `--compare` (or `--test-data`): false if an output differs.
-fn write_and_compare(a: &RunArgs, outs: &[HostTensor], specs: &[runtime::TensorSpec]) -> Result<bool, String> {
+/// The declared types of the named graph inputs (a tensor type where none is declared).
+fn input_types(model: &[u8], names: &[String]) -> Vec<onnx::proto::TypeProto> {
+    let g = onnx::proto::decode_model(bytes_of(model)).ok().and_then(|m| m.graph).unwrap_or_default();
+    names.iter().map(|n| g.input.iter().find(|v| v.name.as_deref() == Some(n.as_str())).and_then(|v| v.r#type.clone()).unwrap_or_default()).collect()
+}
+
+/// The model's declared outputs when one is a sequence or an optional (their
+/// tensors come back under `runtime::values`' names), else none.
+fn value_outputs(model: &[u8]) -> Vec<(String, onnx::proto::TypeProto)> {
+    let g = onnx::proto::decode_model(bytes_of(model)).ok().and_then(|m| m.graph).unwrap_or_default();
+    let d = runtime::values::declared_outputs(&g);
+    let tensor = |t: &onnx::proto::TypeProto| matches!(t.value, Some(onnx::proto::TypeValue::TensorType(_)) | None);
+    if d.iter().all(|(_, t)| tensor(t)) {
+        return vec![];
+    }
+    d
+}
+
+/// `--compare`/`--test-data` for a model with sequence or optional outputs: each declared output from `output_<i>.pb`.
+fn compare_values(a: &RunArgs, dir: &Path, declared: &[(String, onnx::proto::TypeProto)], outs: &[HostTensor], specs: &[runtime::TensorSpec]) -> Result<bool, String> {
+    let named: HashMap<String, HostTensor> = specs.iter().map(|s| s.name.clone()).zip(outs.iter().cloned()).collect();
+    let mut ok = true;
+    for (k, (name, tp)) in declared.iter().enumerate() {
+        let p = dir.join(format!("output_{}.pb", k));
+        let bytes = std::fs::read(&p).map_err(|e| format!("{}: {}", p.display(), e))?;
+        let want = runtime::values::HostValue::from_pb(&bytes, tp).map_err(|e| format!("{}: {}", p.display(), e))?;
+        let got = runtime::values::HostValue::gather(name, tp, &named);
+        match got.and_then(|g| g.compare(&want, &|x, y| runtime::compare(x, y, a.rtol, a.atol).map(|_| ()))) {
+            Ok(()) => eprintln!("{}: ok", name),
+            Err(e) => {
+                eprintln!("{}: MISMATCH: {}", name, e);
+                ok = false;
+            }
+        }
+    }
+    Ok(ok)
+}
+
+fn write_and_compare(a: &RunArgs, model: &[u8], outs: &[HostTensor], specs: &[runtime::TensorSpec]) -> Result<bool, String> {
     let mut ok = true;
     if let Some(dir) = &a.output_dir {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {}", dir.display(), e))?;
@@ -341,6 +384,10 @@ fn write_and_compare(a: &RunArgs, outs: &[HostTensor], specs: &[runtime::TensorS
         }
     }
     let compare_dir = a.compare.clone().or(a.test_data.clone());
+    let declared = value_outputs(model);
+    if let (Some(dir), false) = (&compare_dir, declared.is_empty()) {
+        return Ok(ok && compare_values(a, dir, &declared, outs, specs)?);
+    }
     if let Some(dir) = compare_dir {
         for (i, (o, spec)) in outs.iter().zip(specs).enumerate() {
             let Some(p) = expected_output(&dir, &spec.name, i) else {

@@ -218,6 +218,48 @@ pub struct TensorProto {
     pub uint64_data: Vec<u64>,
 }
 
+/// A sequence value (a test data file of a sequence input or output).
+#[derive(Clone, PartialEq, Message)]
+pub struct SequenceProto {
+    #[prost(string, optional, tag = "1")]
+    pub name: Option<String>,
+    /// What the values are: [`value_kind`].
+    #[prost(int32, optional, tag = "2")]
+    pub elem_type: Option<i32>,
+    #[prost(message, repeated, tag = "3")]
+    pub tensor_values: Vec<TensorProto>,
+    #[prost(message, repeated, tag = "5")]
+    pub sequence_values: Vec<SequenceProto>,
+    #[prost(message, repeated, tag = "7")]
+    pub optional_values: Vec<OptionalProto>,
+}
+
+/// An optional value: one of the values, or none.
+#[derive(Clone, PartialEq, Message)]
+pub struct OptionalProto {
+    #[prost(string, optional, tag = "1")]
+    pub name: Option<String>,
+    /// What the value is: [`value_kind`] (`UNDEFINED` when empty).
+    #[prost(int32, optional, tag = "2")]
+    pub elem_type: Option<i32>,
+    #[prost(message, optional, tag = "3")]
+    pub tensor_value: Option<TensorProto>,
+    #[prost(message, optional, boxed, tag = "5")]
+    pub sequence_value: Option<Box<SequenceProto>>,
+    #[prost(message, optional, boxed, tag = "7")]
+    pub optional_value: Option<Box<OptionalProto>>,
+}
+
+/// The `elem_type` values of [`SequenceProto`] and [`OptionalProto`].
+pub mod value_kind {
+    pub const UNDEFINED: i32 = 0;
+    pub const TENSOR: i32 = 1;
+    pub const SPARSE_TENSOR: i32 = 2;
+    pub const SEQUENCE: i32 = 3;
+    pub const MAP: i32 = 4;
+    pub const OPTIONAL: i32 = 5;
+}
+
 #[derive(Clone, PartialEq, Message)]
 pub struct SparseTensorProto {
     #[prost(message, optional, tag = "1")]
@@ -322,6 +364,16 @@ pub struct FunctionProto {
 /// Decodes one serialized tensor (a `test_data_set_*/input_*.pb` file).
 pub fn decode_tensor(bytes: bytes::Bytes) -> Result<TensorProto, String> {
     TensorProto::decode(bytes).map_err(|e| format!("not a valid ONNX tensor: {}", e))
+}
+
+/// Decodes one serialized sequence value.
+pub fn decode_sequence(bytes: bytes::Bytes) -> Result<SequenceProto, String> {
+    SequenceProto::decode(bytes).map_err(|e| format!("not a valid ONNX sequence: {}", e))
+}
+
+/// Decodes one serialized optional value.
+pub fn decode_optional(bytes: bytes::Bytes) -> Result<OptionalProto, String> {
+    OptionalProto::decode(bytes).map_err(|e| format!("not a valid ONNX optional: {}", e))
 }
 
 /// Decodes a model, refusing truncated or corrupt bytes (prost checks every

@@ -46,6 +46,11 @@ pub const SHAPE_OPERANDS: &[(&str, &[usize])] = &[
     ("onnx.MelWeightMatrix", &[0, 1]),
     // The trip count and the first condition: how many rows the scan outputs get.
     ("onnx.Loop", &[0, 1]),
+    // Which tensors a sequence holds, and so their shapes (`onnx-resolve-sequences`).
+    ("onnx.SplitToSequence", &[1]),
+    ("onnx.SequenceAt", &[1]),
+    ("onnx.SequenceInsert", &[2]),
+    ("onnx.SequenceErase", &[1]),
 ];
 
 /// A rank-0 or one-element tensor (a flag, a rate, a length).
@@ -74,7 +79,14 @@ pub fn decides_branch_shapes(body: &Body, v: Value) -> bool {
     reaches(body, v, &|b: &Body, op: OpId, index: usize| b.name(op).as_str() == "onnx.If" && index == 0 && branches_differ(b, op))
 }
 
+/// Whether the branches of an If may give different shapes: their types
+/// differ or are not static, or they give sequences or optionals (whose
+/// contents the types do not say).
 fn branches_differ(body: &Body, op: OpId) -> bool {
+    let seq_or_opt = |t: &ir::Type| matches!(t.data(), ir::types::TypeData::Opaque { dialect, body } if dialect == "onnx" && (body.starts_with(".Seq<") || body.starts_with(".Opt<")));
+    if body.op(op).results().iter().any(|r| seq_or_opt(body.value_type(*r))) {
+        return true;
+    }
     let (a, b) = (crate::infer::yields(body, op, 0), crate::infer::yields(body, op, 1));
     let static_ = |t: &ir::Type| t.shape().is_some_and(|s| !s.contains(&ir::types::DYNAMIC));
     a != b || a.is_none_or(|ts| !ts.iter().all(static_))

@@ -1,26 +1,58 @@
 """Runs MODEL in ONNX Runtime on the given inputs and compares every output
 with OUTDIR/<name>.npy (what npu-run wrote): same shape and dtype, within
 1e-5 relative / 1e-6 absolute, a NaN matched only by a NaN. Prints one line
-per output: `NAME: match` or `NAME: differs (...)`.
-usage: match_ort.py MODEL OUTDIR name=file.npy ..."""
+per output: `NAME: match` or `NAME: differs (...)`. Sequences travel as
+npu-run writes and reads them: element i of `s` is `s[i]`, an empty
+sequence `s[]`, an empty optional no file at all.
+usage: match_ort.py MODEL OUTDIR name=file.npy name[0]=file.npy ..."""
+import os
+import re
 import sys
 
 import numpy as np
 import onnxruntime as ort
 
 model, outdir, *feeds = sys.argv[1:]
-inputs = {k: np.load(v) for k, v in (f.split("=", 1) for f in feeds)}
+inputs = {}
+for k, v in (f.split("=", 1) for f in feeds):
+    m = re.fullmatch(r"(.*)\[(\d*)\]", k)
+    if m:
+        seq = inputs.setdefault(m.group(1), [])
+        if m.group(2):
+            seq.append(np.load(v))
+    else:
+        inputs[k] = np.load(v)
 sess = ort.InferenceSession(model, providers=["CPUExecutionProvider"])
 names = [o.name for o in sess.get_outputs()]
-for name, want in zip(names, sess.run(None, inputs)):
+
+
+def compare(name, want):
+    if want is None:
+        present = [f for f in os.listdir(outdir) if f == f"{name}.npy" or f.startswith(f"{name}[")]
+        print(f"{name}: match" if not present else f"{name}: differs (got {present}, ONNX Runtime an empty optional)")
+        return
+    if isinstance(want, list):
+        n = len([f for f in os.listdir(outdir) if re.fullmatch(re.escape(name) + r"\[\d+\]\.npy", f)])
+        if n != len(want) or (not want and not os.path.exists(f"{outdir}/{name}[].npy")):
+            print(f"{name}: differs (got {n} elements, ONNX Runtime {len(want)})")
+            return
+        for i, w in enumerate(want):
+            compare(f"{name}[{i}]", w)
+        if not want:
+            print(f"{name}: match")
+        return
     try:
         got = np.load(f"{outdir}/{name}.npy")
     except OSError as e:
         print(f"{name}: differs (no output: {e})")
-        continue
+        return
     if got.shape != want.shape or got.dtype != want.dtype:
         print(f"{name}: differs (got {got.dtype}{list(got.shape)}, ONNX Runtime {want.dtype}{list(want.shape)})")
     elif np.allclose(got, want, rtol=1e-5, atol=1e-6, equal_nan=True):
         print(f"{name}: match")
     else:
         print(f"{name}: differs (got {got.ravel().tolist()}, ONNX Runtime {want.ravel().tolist()})")
+
+
+for name, want in zip(names, sess.run(None, inputs)):
+    compare(name, want)
