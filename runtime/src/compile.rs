@@ -183,6 +183,7 @@ const LOWERING_CONSTANTS: &[(&str, &[usize])] = &[
     ("onnx.GRU", &[4]),
     ("onnx.RNN", &[4]),
     ("onnx.Compress", &[1]),
+    ("onnx.MelWeightMatrix", &[2, 3, 4]),
 ];
 
 fn func_of(body: &Body, module: OpId) -> Option<OpId> {

@@ -28,7 +28,7 @@ pub const TABLE: &[(&str, usize)] = &[
     ("onnx.Sqrt", 1), ("onnx.Exp", 1), ("onnx.Log", 1), ("onnx.Abs", 1), ("onnx.Neg", 1), ("onnx.Reciprocal", 1),
     ("onnx.Relu", 1), ("onnx.LeakyRelu", 1), ("onnx.PRelu", 2), ("onnx.Sigmoid", 1), ("onnx.HardSigmoid", 1),
     ("onnx.HardSwish", 1), ("onnx.Tanh", 1), ("onnx.Erf", 1), ("onnx.Gelu", 1), ("onnx.Elu", 1), ("onnx.Selu", 1),
-    ("onnx.Celu", 1), ("onnx.Softplus", 1), ("onnx.Softsign", 1), ("onnx.Mish", 1), ("onnx.ThresholdedRelu", 1),
+    ("onnx.Celu", 1), ("onnx.Softplus", 1), ("onnx.Softsign", 1), ("onnx.Mish", 1), ("onnx.Swish", 1), ("onnx.ThresholdedRelu", 1),
     ("onnx.Shrink", 1), ("onnx.Sin", 1), ("onnx.Cos", 1), ("onnx.Tan", 1), ("onnx.Asin", 1), ("onnx.Acos", 1),
     ("onnx.Atan", 1), ("onnx.Sinh", 1), ("onnx.Cosh", 1), ("onnx.Asinh", 1), ("onnx.Acosh", 1), ("onnx.Atanh", 1),
     ("onnx.Floor", 1), ("onnx.Ceil", 1), ("onnx.Round", 1), ("onnx.Sign", 1), ("onnx.IsNaN", 1), ("onnx.IsInf", 1),
@@ -284,6 +284,12 @@ fn formula(e: &mut Emit, name: &str, a: &[Value], scs: &[Sc], o: &Sc, p: &Params
             let ax = unary(e, "math.absf", x, o);
             let den = e.op("arith.addf", &[one, ax], &t);
             e.op("arith.divf", &[x, den], &t)
+        }
+        "onnx.Swish" => {
+            let al = e.float(p.alpha, &t);
+            let ax = e.op("arith.mulf", &[al, x], &t);
+            let s = sigmoid(e, ax, o);
+            e.op("arith.mulf", &[x, s], &t)
         }
         "onnx.Mish" => {
             let sp = softplus(e, x, o);

@@ -22,6 +22,7 @@ mod resize;
 mod rnn;
 mod rotary;
 mod shape;
+mod signal;
 
 pub use emit::{signless, Cmp, Emit, Kind, Sc};
 
@@ -51,6 +52,7 @@ pub fn table() -> Vec<(&'static str, LowerFn)> {
     t.extend_from_slice(attention::TABLE);
     t.extend_from_slice(rotary::TABLE);
     t.extend_from_slice(control::TABLE);
+    t.extend_from_slice(signal::TABLE);
     t
 }
 

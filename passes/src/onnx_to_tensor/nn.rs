@@ -17,6 +17,8 @@ pub const TABLE: &[(&str, LowerFn)] = &[
     ("onnx.GlobalMaxPool", global_pool),
     ("onnx.BatchNormalization", batch_norm),
     ("onnx.InstanceNormalization", instance_norm),
+    ("onnx.GroupNormalization", group_norm),
+    ("onnx.MeanVarianceNormalization", mean_variance_norm),
     ("onnx.LayerNormalization", layer_norm),
     ("onnx.Softmax", softmax),
     ("onnx.LogSoftmax", softmax),
@@ -687,6 +689,68 @@ fn instance_norm(l: &mut Lower) -> Result<Vec<Value>, String> {
     })])
 }
 
+/// Statistics over each group of `num_groups` channels (the input viewed as
+/// [N, G, C/G, spatial…]), then a scale and bias per channel (opset 21) or per
+/// group (opset 18's form, told apart by their length).
+fn group_norm(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let xi = l.in_info(0)?;
+    let r = xi.rank();
+    let g = l.int_attr("num_groups", 0);
+    let ch = if r >= 2 { xi.shape[1] } else { 0 };
+    if r < 2 || g <= 0 || ch % g != 0 {
+        return Err(format!("GroupNormalization needs num_groups dividing the channels, got {} groups of {} channels", g, ch));
+    }
+    let eps = l.float_attr("epsilon", 1e-5);
+    let sc = xi.sc.clone();
+    let cs = compute_type(l, &sc);
+    let x0 = l.operand(0)?;
+    let x = cast_all(l, x0, &sc, &cs);
+    let mut gshape = vec![xi.shape[0], g, ch / g];
+    gshape.extend_from_slice(&xi.shape[2..]);
+    let xg = super::shape::reshape(l, x, &gshape);
+    let axes: Vec<usize> = (2..r + 1).collect();
+    let (mean, inv) = moments(l, xg, &axes, eps, &cs);
+    let km = out_map(r + 1, &axes, true);
+    let c1 = cs.clone();
+    let yg = l.map_op(&gshape, &cs.ty.clone(), &[xg, mean, inv], vec![AffineMap::identity(r as u32 + 1), km.clone(), km], move |e, a| {
+        let dlt = e.sub(a[0], a[1], &c1);
+        e.mul(dlt, a[2], &c1)
+    });
+    let y = super::shape::reshape(l, yg, &xi.shape);
+    let (scale, bias) = (l.operand(1)?, l.operand(2)?);
+    let (si, bi) = (l.in_info(1)?, l.in_info(2)?);
+    let map_of = |n: i64| if n == ch { Ok(dims_map(r, &[1])) } else if n == g { Ok(expr_map(r, vec![AffineExpr::FloorDiv(Box::new(d(1)), Box::new(c(ch / g)))])) } else { Err(format!("GroupNormalization's scale and bias hold {} values, for {} channels in {} groups", n, ch, g)) };
+    let (sm, bm) = (map_of(si.numel())?, map_of(bi.numel())?);
+    let (ss, bs, c2) = (si.sc, bi.sc, cs.clone());
+    Ok(vec![l.map_op(&xi.shape, &sc.ty.clone(), &[y, scale, bias], vec![AffineMap::identity(r as u32), sm, bm], move |e, a| {
+        let s = e.cast(a[1], &ss, &c2);
+        let b = e.cast(a[2], &bs, &c2);
+        let v = e.mul(a[0], s, &c2);
+        let v = e.add(v, b, &c2);
+        e.cast(v, &c2, &sc)
+    })])
+}
+
+/// (x - mean) / sqrt(variance + 1e-9) over `axes` (N, H, W by default), as ONNX's function computes it.
+fn mean_variance_norm(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let xi = l.in_info(0)?;
+    let r = xi.rank();
+    let mut axes = l.ints_attr("axes").unwrap_or_else(|| vec![0, 2, 3]).iter().map(|&a| axis(a, r)).collect::<Result<Vec<usize>, String>>()?;
+    axes.sort_unstable();
+    axes.dedup();
+    let sc = xi.sc.clone();
+    let cs = compute_type(l, &sc);
+    let x0 = l.operand(0)?;
+    let x = cast_all(l, x0, &sc, &cs);
+    let (mean, inv) = moments(l, x, &axes, 1e-9, &cs);
+    let km = out_map(r, &axes, true);
+    Ok(vec![l.map_op(&xi.shape, &sc.ty.clone(), &[x, mean, inv], vec![AffineMap::identity(r as u32), km.clone(), km], move |e, a| {
+        let dlt = e.sub(a[0], a[1], &cs);
+        let y = e.mul(dlt, a[2], &cs);
+        e.cast(y, &cs, &sc)
+    })])
+}
+
 /// What Layer and RMS normalization share: the input in the compute type and
 /// the normalized axes (from `axis` to the last).
 struct NormInput {
@@ -858,7 +922,11 @@ fn lp_norm(l: &mut Lower) -> Result<Vec<Value>, String> {
     let s2 = sc.clone();
     Ok(vec![l.map_op(&xi.shape, &sc.ty.clone(), &[x, norm], vec![AffineMap::identity(r as u32), km], move |e, a| {
         let nrm = if p == 2 { e.op("math.sqrt", &[a[1]], &s2.ty) } else { a[1] };
-        e.div(a[0], nrm, &s2)
+        // A zero norm gives zeros, as ONNX's reference does (not 0/0).
+        let zero = e.scalar(0.0, &s2);
+        let is_zero = e.cmp(Cmp::Eq, nrm, zero, &s2);
+        let q = e.div(a[0], nrm, &s2);
+        e.select(is_zero, zero, q)
     })])
 }
 
