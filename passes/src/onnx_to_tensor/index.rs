@@ -22,6 +22,7 @@ pub const TABLE: &[(&str, LowerFn)] = &[
     ("onnx.TopK", top_k),
     ("onnx.ReverseSequence", reverse_sequence),
     ("onnx.Compress", compress),
+    ("onnx.TensorScatter", tensor_scatter),
     ("onnx.CenterCropPad", center_crop_pad),
     ("onnx.AffineGrid", affine_grid),
     ("onnx.MaxUnpool", max_unpool),
@@ -549,4 +550,60 @@ fn max_unpool(l: &mut Lower) -> Result<Vec<Value>, String> {
         }
         vec![e.select(hit, a[0], a[2])]
     }))
+}
+
+/// TensorScatter (a KV-cache write): the cache with `update`'s rows written
+/// along `axis` from each batch's write index (modulo the cache length in
+/// `circular` mode), read back as a gather: position s of batch b holds
+/// update row s − w_b when that row exists, else the cache's own.
+fn tensor_scatter(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let ci = l.in_info(0)?;
+    let ui = l.in_info(1)?;
+    let r = ci.rank();
+    let ax = super::axis(l.int_attr("axis", -2), r)?;
+    if ax == 0 || ui.rank() != r || (0..r).any(|i| i != ax && ui.shape[i] != ci.shape[i]) || ui.shape[ax] > ci.shape[ax] {
+        return Err(format!("TensorScatter's update {:?} does not fit the cache {:?} along axis {}", ui.shape, ci.shape, ax));
+    }
+    let circular = match l.str_attr("mode").as_deref().unwrap_or("linear") {
+        "linear" => false,
+        "circular" => true,
+        m => return Err(format!("TensorScatter's mode '{}' is not linear or circular", m)),
+    };
+    let (cache, update, writes) = (l.operand(0)?, l.operand(1)?, l.opt(2));
+    let wsc = writes.map(|w| l.info(w)).transpose()?.map(|i| i.sc);
+    let (s_len, u_len) = (ci.shape[ax], ui.shape[ax]);
+    Ok(vec![l.fill_with(&ci.shape, &ci.sc.ty.clone(), move |e| {
+        let idx: Vec<Value> = (0..r).map(|i| e.loop_index(i)).collect();
+        let it = e.ctx.index();
+        let isc = Sc { ty: it.clone(), kind: super::Kind::Signed };
+        let w = match (writes, &wsc) {
+            (Some(wv), Some(wsc)) => {
+                let v = e.extract(wv, &[idx[0]]);
+                let i64s = Sc { ty: e.ctx.i64(), kind: super::Kind::Signed };
+                let v = e.cast(v, wsc, &i64s);
+                e.index_cast(v, &it, false)
+            }
+            _ => e.index(0),
+        };
+        let mut u = e.op("arith.subi", &[idx[ax], w], &it);
+        let zero = e.index(0);
+        if circular {
+            // (s − w) mod S, made non-negative.
+            let n = e.index(s_len);
+            let m = e.op("arith.remsi", &[u, n], &it);
+            let neg = e.cmp(Cmp::Lt, m, zero, &isc);
+            let up = e.op("arith.addi", &[m, n], &it);
+            u = e.select(neg, up, m);
+        }
+        let un = e.index(u_len);
+        let ge = e.cmp(Cmp::Ge, u, zero, &isc);
+        let lt = e.cmp(Cmp::Lt, u, un, &isc);
+        let inside = e.op("arith.andi", &[ge, lt], &e.ctx.i1());
+        let uc = e.clamp_index(u, u_len);
+        let mut at = idx.clone();
+        at[ax] = uc;
+        let from_update = e.extract(update, &at);
+        let from_cache = e.extract(cache, &idx);
+        e.select(inside, from_update, from_cache)
+    })])
 }

@@ -2,12 +2,12 @@
 //! `tensor.generic` each, every index letter a loop (output letters parallel,
 //! the rest reductions), accumulating `acc + a * b` into an initialized output.
 
-use super::{broadcast_map, d, expr_map, Lower, LowerFn, Sc};
+use super::{broadcast_map, d, expr_map, Cmp, Lower, LowerFn, Sc};
 use ir::affine::{AffineExpr, AffineMap};
 use ir::Value;
 use tensor::Iterator;
 
-pub const TABLE: &[(&str, LowerFn)] = &[("onnx.MatMul", matmul), ("onnx.Gemm", gemm), ("onnx.Einsum", einsum), ("onnx.MatMulInteger", matmul)];
+pub const TABLE: &[(&str, LowerFn)] = &[("onnx.MatMul", matmul), ("onnx.Gemm", gemm), ("onnx.Einsum", einsum), ("onnx.MatMulInteger", matmul), ("onnx.Det", det)];
 
 /// `out[out_map] = init + sum over reductions of cast(a) * cast(b)` (scaled by alpha).
 #[allow(clippy::too_many_arguments)]
@@ -236,4 +236,71 @@ fn einsum(l: &mut Lower) -> Result<Vec<Value>, String> {
         vec![e.add(a[1], x, &sc)]
     });
     Ok(r)
+}
+
+/// Matrices Det takes (the elimination is unrolled: about n³ scalar ops each).
+const DET_MAX_N: i64 = 16;
+
+/// Det of each [n, n] matrix of the last two dims: Gaussian elimination with
+/// partial pivoting, unrolled (a pivot swap is a select), in f64.
+fn det(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let xi = l.in_info(0)?;
+    let out = l.out_info(0)?;
+    let r = xi.rank();
+    if r < 2 || xi.shape[r - 1] != xi.shape[r - 2] || !xi.sc.is_float() {
+        return Err(format!("Det needs float square matrices in the last two dims, got {:?}", xi.shape));
+    }
+    let n = xi.shape[r - 1] as usize;
+    if n as i64 > DET_MAX_N {
+        return Err(format!("Det of {}x{} matrices: at most {}x{} are supported", n, n, DET_MAX_N, DET_MAX_N));
+    }
+    let x = l.operand(0)?;
+    let sc = xi.sc.clone();
+    let batch = out.shape.len();
+    Ok(vec![l.fill_with(&out.shape, &sc.ty.clone(), move |e| {
+        let f = Sc { ty: e.ctx.f64(), kind: super::Kind::Float };
+        let idx: Vec<Value> = (0..batch).map(|i| e.loop_index(i)).collect();
+        let mut a: Vec<Vec<Value>> = (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| {
+                        let mut at = idx.clone();
+                        at.push(e.index(i as i64));
+                        at.push(e.index(j as i64));
+                        let v = e.extract(x, &at);
+                        e.cast(v, &sc, &f)
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut det = e.scalar(1.0, &f);
+        let zero = e.scalar(0.0, &f);
+        for col in 0..n {
+            for row in col + 1..n {
+                let (p, q) = (e.op("math.absf", &[a[col][col]], &f.ty), e.op("math.absf", &[a[row][col]], &f.ty));
+                let swap = e.cmp(Cmp::Gt, q, p, &f);
+                for j in col..n {
+                    let (top, bottom) = (a[col][j], a[row][j]);
+                    a[col][j] = e.select(swap, bottom, top);
+                    a[row][j] = e.select(swap, top, bottom);
+                }
+                let neg = e.sub(zero, det, &f);
+                det = e.select(swap, neg, det);
+            }
+            let p = a[col][col];
+            det = e.mul(det, p, &f);
+            // A zero pivot leaves det 0; the rows below are left as they are.
+            let singular = e.cmp(Cmp::Eq, p, zero, &f);
+            let one = e.scalar(1.0, &f);
+            let safe = e.select(singular, one, p);
+            for row in col + 1..n {
+                let q = e.div(a[row][col], safe, &f);
+                for j in col + 1..n {
+                    let t = e.mul(q, a[col][j], &f);
+                    a[row][j] = e.sub(a[row][j], t, &f);
+                }
+            }
+        }
+        e.cast(det, &f, &sc)
+    })])
 }

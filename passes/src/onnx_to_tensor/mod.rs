@@ -13,6 +13,7 @@ mod elementwise;
 mod emit;
 mod index;
 mod linalg;
+mod linear_attention;
 mod loss;
 mod minifloat;
 mod nn;
@@ -53,6 +54,7 @@ pub fn table() -> Vec<(&'static str, LowerFn)> {
     t.extend_from_slice(rotary::TABLE);
     t.extend_from_slice(control::TABLE);
     t.extend_from_slice(signal::TABLE);
+    t.extend_from_slice(linear_attention::TABLE);
     t
 }
 

@@ -10,6 +10,8 @@ use tensor::Iterator;
 
 pub const TABLE: &[(&str, LowerFn)] = &[
     ("onnx.Conv", conv),
+    ("onnx.ConvInteger", conv_integer),
+    ("onnx.QLinearConv", qlinear_conv),
     ("onnx.ConvTranspose", conv_transpose),
     ("onnx.MaxPool", pool),
     ("onnx.AveragePool", pool),
@@ -27,7 +29,178 @@ pub const TABLE: &[(&str, LowerFn)] = &[
     ("onnx.LRN", lrn),
     ("onnx.LpNormalization", lp_norm),
     ("onnx.LpPool", pool),
+    ("onnx.CausalConvWithState", causal_conv),
+    ("onnx.Col2Im", col2im),
 ];
+
+/// Col2Im: the columns of an im2col summed back into the image. Read as a
+/// gather: pixel y gets, for each kernel offset k, the column of the block
+/// whose window puts k on y (y + pad − k·dilation a multiple of the stride,
+/// inside the block grid), summed over k.
+fn col2im(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let xi = l.in_info(0)?;
+    let out = l.out_info(0)?;
+    let image = l.const_ints(1)?.ok_or("Col2Im's image_shape must be a constant")?;
+    let block = l.const_ints(2)?.ok_or("Col2Im's block_shape must be a constant")?;
+    let s = image.len();
+    let ones = vec![1; s];
+    let (dil, st) = (l.ints_attr("dilations").unwrap_or_else(|| ones.clone()), l.ints_attr("strides").unwrap_or_else(|| ones.clone()));
+    let pads = l.ints_attr("pads").unwrap_or_else(|| vec![0; 2 * s]);
+    let k: i64 = block.iter().product();
+    if xi.rank() != 3 || block.len() != s || dil.len() != s || st.len() != s || pads.len() != 2 * s || k <= 0 || xi.shape[1] % k != 0 || out.shape.len() != s + 2 {
+        return Err(format!("Col2Im of {:?} into an image {:?} by blocks {:?} does not fit", xi.shape, image, block));
+    }
+    // Blocks along each spatial dim, and their count must be the input's.
+    let grid: Vec<i64> = (0..s).map(|i| (image[i] + pads[i] + pads[s + i] - dil[i] * (block[i] - 1) - 1) / st[i] + 1).collect();
+    if grid.iter().any(|g| *g <= 0) || grid.iter().product::<i64>() != xi.shape[2] {
+        return Err(format!("Col2Im: {:?} blocks of {:?} do not make the input's {} columns", grid, block, xi.shape[2]));
+    }
+    let sc = out.sc.clone();
+    let x = l.operand(0)?;
+    let r = s + 2;
+    let init = l.fill(&out.shape, &sc, 0.0);
+    let mut iters = vec![Iterator::Parallel; r];
+    iters.extend(vec![Iterator::Reduction; s]);
+    let mut ranges = out.shape.clone();
+    ranges.extend_from_slice(&block);
+    let s1 = sc.clone();
+    Ok(vec![l.generic_ranged(&[], &[init], vec![expr_map(2 * s + 2, (0..r).map(d).collect())], &iters, Some(ranges), move |e, a| {
+        let it = e.ctx.index();
+        let isc = Sc { ty: it.clone(), kind: super::Kind::Signed };
+        let zero = e.index(0);
+        let mut valid = None;
+        let (mut col, mut row) = (e.index(0), e.index(0));
+        for i in 0..s {
+            let (y, kk) = (e.loop_index(2 + i), e.loop_index(r + i));
+            let p = e.index(pads[i]);
+            let dv = e.index(dil[i]);
+            let kd = e.op("arith.muli", &[kk, dv], &it);
+            let yp = e.op("arith.addi", &[y, p], &it);
+            let t = e.op("arith.subi", &[yp, kd], &it);
+            let sv = e.index(st[i]);
+            let q = e.op("arith.divsi", &[t, sv], &it);
+            let rem = e.op("arith.remsi", &[t, sv], &it);
+            let gn = e.index(grid[i]);
+            let checks = [e.cmp(Cmp::Ge, t, zero, &isc), e.cmp(Cmp::Eq, rem, zero, &isc), e.cmp(Cmp::Lt, q, gn, &isc)];
+            for ch in checks {
+                valid = Some(match valid {
+                    None => ch,
+                    Some(v) => e.op("arith.andi", &[v, ch], &e.ctx.i1()),
+                });
+            }
+            // Row-major offsets: the block among the grid, the kernel offset among the block.
+            let qc = e.clamp_index(q, grid[i]);
+            let gi = e.index(grid[i]);
+            let cm = e.op("arith.muli", &[col, gi], &it);
+            col = e.op("arith.addi", &[cm, qc], &it);
+            let bi = e.index(block[i]);
+            let rm = e.op("arith.muli", &[row, bi], &it);
+            row = e.op("arith.addi", &[rm, kk], &it);
+        }
+        let (n, c) = (e.loop_index(0), e.loop_index(1));
+        let kn = e.index(k);
+        let cb = e.op("arith.muli", &[c, kn], &it);
+        let ch = e.op("arith.addi", &[cb, row], &it);
+        let v = e.extract(x, &[n, ch, col]);
+        let zf = e.scalar(0.0, &s1);
+        let v = e.select(valid.expect("a spatial dim"), v, zf);
+        vec![e.add(a[0], v, &s1)]
+    })[0]])
+}
+
+
+/// Stateful causal depthwise conv (Mamba's, Gated DeltaNet's): the input
+/// behind the carried state (zeros when absent) is convolved per channel with
+/// a k-wide kernel, plus bias, optionally through SiLU; the new state is the
+/// last k - 1 positions of that padded input.
+fn causal_conv(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let xi = l.in_info(0)?;
+    let wi = l.in_info(1)?;
+    let (&[b, ch, t], &[wc, 1, k]) = (xi.shape.as_slice(), wi.shape.as_slice()) else {
+        return Err(format!("CausalConvWithState needs an input (batch, channels, length) and a weight (channels, 1, k), got {:?} and {:?}", xi.shape, wi.shape));
+    };
+    if wc != ch || k < 1 {
+        return Err(format!("CausalConvWithState's weight {:?} does not fit {} channels", wi.shape, ch));
+    }
+    let silu = match l.str_attr("activation").as_deref().unwrap_or("none") {
+        "none" => false,
+        "silu" | "swish" => true,
+        a => return Err(format!("CausalConvWithState's activation '{}' is not one of silu, swish, none", a)),
+    };
+    let sc = xi.sc.clone();
+    let cs = compute_type(l, &sc);
+    let x = l.operand(0)?;
+    let past = l.opt(3);
+    if let Some(p) = past {
+        let ps = l.info(p)?.shape;
+        if ps != [b, ch, k - 1] {
+            return Err(format!("CausalConvWithState's past_state is {:?}, not {:?}", ps, [b, ch, k - 1]));
+        }
+    }
+    // The input behind the state: position j < k - 1 is the state's, the rest the input's.
+    let padded_shape = [b, ch, t + k - 1];
+    let s1 = sc.clone();
+    let padded = l.fill_with(&padded_shape, &sc.ty.clone(), move |e| {
+        let (i, j, n) = (e.loop_index(0), e.loop_index(1), e.loop_index(2));
+        let it = e.ctx.index();
+        let isc = Sc { ty: it.clone(), kind: super::Kind::Signed };
+        let km1 = e.index(k - 1);
+        let in_state = e.cmp(Cmp::Lt, n, km1, &isc);
+        let off = e.op("arith.subi", &[n, km1], &it);
+        let nx = e.clamp_index(off, t);
+        let from_input = e.extract(x, &[i, j, nx]);
+        let from_state = match past {
+            Some(p) => {
+                let ns = e.clamp_index(n, k - 1);
+                e.extract(p, &[i, j, ns])
+            }
+            None => e.scalar(0.0, &s1),
+        };
+        e.select(in_state, from_state, from_input)
+    });
+    let w = l.operand(1)?;
+    let wsc = wi.sc.clone();
+    let init = l.fill(&[b, ch, t], &cs, 0.0);
+    let maps = vec![expr_map(4, vec![d(0), d(1), add(d(2), d(3))]), expr_map(4, vec![d(1), c(0), d(3)]), expr_map(4, vec![d(0), d(1), d(2)])];
+    let iters = [Iterator::Parallel, Iterator::Parallel, Iterator::Parallel, Iterator::Reduction];
+    let (c1, s1) = (cs.clone(), sc.clone());
+    let acc = l.generic_ranged(&[padded, w], &[init], maps, &iters, Some(vec![b, ch, t, k]), move |e, a| {
+        let xv = e.cast(a[0], &s1, &c1);
+        let wv = e.cast(a[1], &wsc, &c1);
+        let p = e.mul(xv, wv, &c1);
+        vec![e.add(a[2], p, &c1)]
+    })[0];
+    let bias = l.opt(2);
+    let mut ins = vec![acc];
+    let mut maps = vec![AffineMap::identity(3)];
+    let bsc = match bias {
+        Some(bv) => {
+            ins.push(bv);
+            maps.push(dims_map(3, &[1]));
+            Some(l.info(bv)?.sc)
+        }
+        None => None,
+    };
+    let (c2, s2) = (cs.clone(), sc.clone());
+    let y = l.map_op(&[b, ch, t], &sc.ty.clone(), &ins, maps, move |e, a| {
+        let mut v = a[0];
+        if let Some(bsc) = &bsc {
+            let bv = e.cast(a[1], bsc, &c2);
+            v = e.add(v, bv, &c2);
+        }
+        if silu {
+            let one = e.scalar(1.0, &c2);
+            let zero = e.scalar(0.0, &c2);
+            let nv = e.sub(zero, v, &c2);
+            let ex = e.op("math.exp", &[nv], &c2.ty);
+            let den = e.add(one, ex, &c2);
+            v = e.div(v, den, &c2);
+        }
+        e.cast(v, &c2, &s2)
+    });
+    let state = l.map_op(&[b, ch, k - 1], &sc.ty.clone(), &[padded], vec![expr_map(3, vec![d(0), d(1), add(d(2), c(t))])], |_, a| a[0]);
+    Ok(vec![y, state])
+}
 
 /// Window geometry of a conv or pool: per spatial dim, kernel, stride,
 /// dilation and padding before/after (explicit or from auto_pad).
@@ -108,8 +281,110 @@ fn pad_spatial(l: &mut Lower, x: Value, before: &[i64], after: &[i64]) -> Value 
 /// (n, m, o_1..o_s | c, k_1..k_s) with X read at
 /// (n, group_base(m) + c, o_i * stride_i + k_i * dilation_i) after zero padding.
 fn conv(l: &mut Lower) -> Result<Vec<Value>, String> {
-    let xi = l.in_info(0)?;
-    let wi = l.in_info(1)?;
+    let (x, w, bias) = (l.operand(0)?, l.operand(1)?, l.opt(2));
+    let sc = l.out_info(0)?.sc;
+    Ok(vec![conv_of(l, x, w, bias, &sc)?])
+}
+
+/// `v` − its zero point (absent: 0; per tensor, or per slice of `axis`) in i32.
+fn minus_zero_point(l: &mut Lower, v: Value, zp: Option<Value>, axis: usize) -> Result<Value, String> {
+    let vi = l.info(v)?;
+    let r = vi.rank();
+    let i32s = Sc { ty: l.ctx.i32(), kind: super::Kind::Signed };
+    let mut ins = vec![v];
+    let mut maps = vec![AffineMap::identity(r as u32)];
+    let zsc = match zp {
+        Some(z) => {
+            let zi = l.info(z)?;
+            ins.push(z);
+            maps.push(if zi.numel() == 1 { expr_map(r, vec![c(0); zi.rank()]) } else if zi.rank() == 1 && zi.shape[0] == vi.shape[axis] { dims_map(r, &[axis]) } else { return Err(format!("a zero point of shape {:?} for a tensor of shape {:?}", zi.shape, vi.shape)) });
+            Some(zi.sc)
+        }
+        None => None,
+    };
+    let vsc = vi.sc.clone();
+    let o = i32s.clone();
+    Ok(l.map_op(&vi.shape, &i32s.ty.clone(), &ins, maps, move |e, a| {
+        let x = e.cast(a[0], &vsc, &o);
+        match &zsc {
+            Some(zs) => {
+                let z = e.cast(a[1], zs, &o);
+                e.sub(x, z, &o)
+            }
+            None => x,
+        }
+    }))
+}
+
+/// ConvInteger: (x − x_zp) ⊛ (w − w_zp) in i32, the weight's zero point per
+/// tensor or per output channel.
+fn conv_integer(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let (x, w) = (l.operand(0)?, l.operand(1)?);
+    let (zx, zw) = (l.opt(2), l.opt(3));
+    let x = minus_zero_point(l, x, zx, 1)?;
+    let w = minus_zero_point(l, w, zw, 0)?;
+    let sc = Sc { ty: l.ctx.i32(), kind: super::Kind::Signed };
+    Ok(vec![conv_of(l, x, w, None, &sc)?])
+}
+
+/// QLinearConv: the ConvInteger product plus the i32 bias, requantized by
+/// x_scale · w_scale / y_scale (w_scale per tensor or per output channel),
+/// rounded half to even, plus y's zero point, saturated.
+fn qlinear_conv(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let (x, sx, zx, w, sw, zw, sy) = (l.operand(0)?, l.operand(1)?, l.opt(2), l.operand(3)?, l.operand(4)?, l.opt(5), l.operand(6)?);
+    let (zy, bias) = (l.opt(7), l.opt(8));
+    let x = minus_zero_point(l, x, zx, 1)?;
+    let w = minus_zero_point(l, w, zw, 0)?;
+    let i32s = Sc { ty: l.ctx.i32(), kind: super::Kind::Signed };
+    let acc = conv_of(l, x, w, bias, &i32s)?;
+    let out = l.out_info(0)?;
+    let r = out.rank();
+    let per = |l: &Lower, v: Value| -> Result<AffineMap, String> {
+        let i = l.info(v)?;
+        if i.numel() == 1 {
+            Ok(expr_map(r, vec![c(0); i.rank()]))
+        } else if i.rank() == 1 && i.shape[0] == out.shape[1] {
+            Ok(dims_map(r, &[1]))
+        } else {
+            Err(format!("QLinearConv's scale or zero point of shape {:?} is neither per tensor nor per output channel", i.shape))
+        }
+    };
+    let mut ins = vec![acc, sx, sw, sy];
+    let mut maps = vec![AffineMap::identity(r as u32), per(l, sx)?, per(l, sw)?, per(l, sy)?];
+    let mut scs = vec![l.info(sx)?.sc, l.info(sw)?.sc, l.info(sy)?.sc];
+    if let Some(z) = zy {
+        ins.push(z);
+        maps.push(per(l, z)?);
+        scs.push(l.info(z)?.sc);
+    }
+    let osc = out.sc.clone();
+    let (lo, hi) = match (osc.kind, osc.width()) {
+        (super::Kind::Unsigned, w) => (0.0, ((1u64 << w) - 1) as f64),
+        (_, w) => (-((1u64 << (w - 1)) as f64), ((1u64 << (w - 1)) - 1) as f64),
+    };
+    Ok(vec![l.map_op(&out.shape, &osc.ty.clone(), &ins, maps, move |e, a| {
+        let f = Sc { ty: e.ctx.f32(), kind: super::Kind::Float };
+        let v = e.cast(a[0], &i32s, &f);
+        let (p, q, s) = (e.cast(a[1], &scs[0], &f), e.cast(a[2], &scs[1], &f), e.cast(a[3], &scs[2], &f));
+        let m = e.mul(p, q, &f);
+        let m = e.div(m, s, &f);
+        let y = e.mul(v, m, &f);
+        let mut y = e.op("math.roundeven", &[y], &f.ty);
+        if a.len() > 4 {
+            let z = e.cast(a[4], &scs[3], &f);
+            y = e.add(y, z, &f);
+        }
+        let (lv, hv) = (e.scalar(lo, &f), e.scalar(hi, &f));
+        let y = e.max(y, lv, &f);
+        let y = e.min(y, hv, &f);
+        e.cast(y, &f, &osc)
+    })])
+}
+
+/// A convolution of values `x` and `wv` (the op's attributes, its output's shape) in `sc`.
+fn conv_of(l: &mut Lower, x: Value, wv: Value, bias: Option<Value>, sc: &Sc) -> Result<Value, String> {
+    let xi = l.info(x)?;
+    let wi = l.info(wv)?;
     let out = l.out_info(0)?;
     if xi.rank() < 3 || wi.rank() != xi.rank() {
         return Err("Conv needs input and weight of rank 3 or more".into());
@@ -122,17 +397,15 @@ fn conv(l: &mut Lower) -> Result<Vec<Value>, String> {
     if g <= 0 || m_total % g != 0 || xi.shape[1] != c_per * g {
         return Err(format!("group {} does not divide the channels ({} in, {} out)", g, xi.shape[1], m_total));
     }
-    let x = l.operand(0)?;
     let x = pad_spatial(l, x, &w.before, &w.after);
-    let sc = out.sc.clone();
-    let wv = l.operand(1)?;
+    let sc = sc.clone();
     if g == 1 {
-        return Ok(vec![conv_as_matmul(l, x, wv, l.opt(2), &w, &out.shape, &sc)?]);
+        return conv_as_matmul(l, x, wv, bias, &w, &out.shape, &sc);
     }
     if s == 2 && c_per == 1 && m_total == g {
         // Depthwise: the named op, filters viewed as [C, kh, kw].
         let w3 = super::shape::reshape(l, wv, &[m_total, wi.shape[2], wi.shape[3]]);
-        let init = match l.opt(2) {
+        let init = match bias {
             Some(b) => {
                 let r = out.rank();
                 l.map_op(&out.shape, &sc.ty.clone(), &[b], vec![dims_map(r, &[1])], |_, a| a[0])
@@ -140,7 +413,7 @@ fn conv(l: &mut Lower) -> Result<Vec<Value>, String> {
             None => l.fill(&out.shape, &sc, 0.0),
         };
         let (st, dl) = (super::i64_array(l.ctx, &w.strides), super::i64_array(l.ctx, &w.dilations));
-        return Ok(vec![l.named("tensor.depthwise_conv_2d_nchw_chw", &[x, w3, init], &[("strides", st), ("dilations", dl)])]);
+        return Ok(l.named("tensor.depthwise_conv_2d_nchw_chw", &[x, w3, init], &[("strides", st), ("dilations", dl)]));
     }
     let n_loops = 3 + 2 * s;
     let cl = 2 + s;
@@ -154,7 +427,7 @@ fn conv(l: &mut Lower) -> Result<Vec<Value>, String> {
     }
     let mut wres = vec![d(1), d(cl)];
     wres.extend((0..s).map(|i| d(cl + 1 + i)));
-    let init = match l.opt(2) {
+    let init = match bias {
         Some(b) => {
             let r = out.rank();
             l.map_op(&out.shape, &sc.ty.clone(), &[b], vec![dims_map(r, &[1])], |_, a| a[0])
@@ -163,7 +436,7 @@ fn conv(l: &mut Lower) -> Result<Vec<Value>, String> {
     };
     let mut iters = vec![Iterator::Parallel; 2 + s];
     iters.extend(vec![Iterator::Reduction; 1 + s]);
-    Ok(vec![super::linalg::contract(l, x, expr_map(n_loops, xres), wv, expr_map(n_loops, wres), init, &iters, 1.0, (None, None))])
+    Ok(super::linalg::contract(l, x, expr_map(n_loops, xres), wv, expr_map(n_loops, wres), init, &iters, 1.0, (None, None)))
 }
 
 /// Conv with one group as a matrix product (im2col): the (padded) input is

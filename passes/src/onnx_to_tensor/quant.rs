@@ -159,10 +159,19 @@ fn param_map(l: &Lower, v: Value, rank: usize) -> Result<AffineMap, String> {
     if info.numel() == 1 {
         return Ok(AffineMap { num_dims: rank as u32, num_syms: 0, results: vec![super::c(0); info.rank()] });
     }
-    if info.rank() != 1 || l.int_attr("block_size", 0) != 0 {
-        return Err("blocked quantization is not supported yet".into());
-    }
     let ax = axis(l.int_attr("axis", 1), rank)?;
+    let block = l.int_attr("block_size", 0);
+    if block > 0 {
+        // Blocked: the scale has the input's rank, one entry per `block` elements along the axis.
+        if info.rank() != rank {
+            return Err(format!("a blocked scale or zero point of rank {} for an input of rank {}", info.rank(), rank));
+        }
+        let res = (0..rank).map(|i| if i == ax { ir::affine::AffineExpr::FloorDiv(Box::new(super::d(i)), Box::new(super::c(block))) } else { super::d(i) }).collect();
+        return Ok(super::expr_map(rank, res));
+    }
+    if info.rank() != 1 {
+        return Err(format!("a scale or zero point of shape {:?} is neither per tensor nor per axis", info.shape));
+    }
     Ok(dims_map(rank, &[ax]))
 }
 

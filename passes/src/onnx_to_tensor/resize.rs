@@ -8,7 +8,7 @@
 use super::{Cmp, Emit, Kind, Lower, LowerFn, Sc};
 use ir::Value;
 
-pub const TABLE: &[(&str, LowerFn)] = &[("onnx.Resize", resize), ("onnx.GridSample", grid_sample)];
+pub const TABLE: &[(&str, LowerFn)] = &[("onnx.Resize", resize), ("onnx.GridSample", grid_sample), ("onnx.RoiAlign", roi_align)];
 
 struct Dim {
     in_len: i64,
@@ -486,3 +486,139 @@ fn grid_sample(l: &mut Lower) -> Result<Vec<Value>, String> {
     })])
 }
 
+
+/// RoiAlign: each region of interest cut into output_height × output_width
+/// bins, each bin sampled on a sampling_ratio² grid by bilinear interpolation
+/// and averaged (or maxed), exactly as ONNX's reference (and ONNX Runtime)
+/// place and weigh the samples; one generic reducing over the grid, in f64.
+fn roi_align(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let xi = l.in_info(0)?;
+    let out = l.out_info(0)?;
+    let (&[_, _, h, w], &[nr, ch, ph, pw]) = (xi.shape.as_slice(), out.shape.as_slice()) else {
+        return Err(format!("RoiAlign needs an input [N, C, H, W], got {:?}", xi.shape));
+    };
+    let ratio = l.int_attr("sampling_ratio", 0);
+    if ratio <= 0 {
+        return Err("RoiAlign with an adaptive sampling_ratio (0: a grid per region from its size) is not supported yet".into());
+    }
+    let half_pixel = l.str_attr("coordinate_transformation_mode").as_deref().unwrap_or("half_pixel") == "half_pixel";
+    let max_mode = l.str_attr("mode").as_deref().unwrap_or("avg") == "max";
+    let scale = l.float_attr("spatial_scale", 1.0);
+    let (x, rois, batch) = (l.operand(0)?, l.operand(1)?, l.operand(2)?);
+    let (rsc, bsc, xsc, nb) = (l.in_info(1)?.sc, l.in_info(2)?.sc, xi.sc.clone(), xi.shape[0]);
+    super::checks::indices_in_range(l, 2, nb, &format!("the batch of {}", nb))?;
+    let sc = out.sc.clone();
+    let f = Sc { ty: l.ctx.f64(), kind: Kind::Float };
+    let init = l.fill(&out.shape, &f, if max_mode { f64::NEG_INFINITY } else { 0.0 });
+    let mut iters = vec![tensor::Iterator::Parallel; 4];
+    iters.extend([tensor::Iterator::Reduction; 2]);
+    let f1 = f.clone();
+    let acc = l.generic_ranged(&[], &[init], vec![super::expr_map(6, (0..4).map(super::d).collect())], &iters, Some(vec![nr, ch, ph, pw, ratio, ratio]), move |e, a| {
+        let f = f1;
+        let it = e.ctx.index();
+        let (r, c, py, px, iy, ix) = (e.loop_index(0), e.loop_index(1), e.loop_index(2), e.loop_index(3), e.loop_index(4), e.loop_index(5));
+        let coord = |e: &mut Emit, k: i64| {
+            let kv = e.index(k);
+            let v = e.extract(rois, &[r, kv]);
+            let v = e.cast(v, &rsc, &f);
+            let s = e.scalar(scale, &f);
+            let v = e.mul(v, s, &f);
+            let o = e.scalar(if half_pixel { 0.5 } else { 0.0 }, &f);
+            e.sub(v, o, &f)
+        };
+        let (x0, y0, x1, y1) = (coord(e, 0), coord(e, 1), coord(e, 2), coord(e, 3));
+        let to_f = |e: &mut Emit, i: Value| {
+            let i64t = e.ctx.i64();
+            let v = e.index_cast(i, &i64t, false);
+            e.cast(v, &Sc { ty: i64t, kind: Kind::Signed }, &f)
+        };
+        // Sample (iy, ix) of bin (py, px): start + p·bin + (i + ½)·bin / ratio.
+        let sample = |e: &mut Emit, start: Value, end: Value, p: Value, i: Value, bins: i64| {
+            let mut len = e.sub(end, start, &f);
+            if !half_pixel {
+                let one = e.scalar(1.0, &f);
+                len = e.max(len, one, &f);
+            }
+            let nb = e.scalar(bins as f64, &f);
+            let bin = e.div(len, nb, &f);
+            let pf = to_f(e, p);
+            let off = e.mul(pf, bin, &f);
+            let half = e.scalar(0.5, &f);
+            let i_f = to_f(e, i);
+            let ih = e.add(i_f, half, &f);
+            let rv = e.scalar(ratio as f64, &f);
+            let step = e.div(bin, rv, &f);
+            let within = e.mul(ih, step, &f);
+            let s = e.add(start, off, &f);
+            e.add(s, within, &f)
+        };
+        let y = sample(e, y0, y1, py, iy, ph);
+        let xx = sample(e, x0, x1, px, ix, pw);
+        // Outside [-1, size]: the sample counts as zero.
+        let outside = |e: &mut Emit, v: Value, size: i64| {
+            let lo = e.scalar(-1.0, &f);
+            let hi = e.scalar(size as f64, &f);
+            let a = e.cmp(Cmp::Lt, v, lo, &f);
+            let b = e.cmp(Cmp::Gt, v, hi, &f);
+            e.op("arith.ori", &[a, b], &e.ctx.i1())
+        };
+        let (oy, ox) = (outside(e, y, h), outside(e, xx, w));
+        let out_of_map = e.op("arith.ori", &[oy, ox], &e.ctx.i1());
+        // Low and high neighbours, clamped to the last row or column as the reference does.
+        let corners = |e: &mut Emit, v: Value, size: i64| {
+            let zero = e.scalar(0.0, &f);
+            let v = e.max(v, zero, &f);
+            let fl = e.op("math.floor", &[v], &f.ty);
+            let last = e.scalar((size - 1) as f64, &f);
+            let at_end = e.cmp(Cmp::Ge, fl, last, &f);
+            let low = e.select(at_end, last, fl);
+            let v = e.select(at_end, last, v);
+            let one = e.scalar(1.0, &f);
+            let lp1 = e.add(low, one, &f);
+            let high = e.select(at_end, last, lp1);
+            let frac = e.sub(v, low, &f);
+            let i64s = Sc { ty: e.ctx.i64(), kind: Kind::Signed };
+            let (li, hi) = (e.cast(low, &f, &i64s), e.cast(high, &f, &i64s));
+            let it = e.ctx.index();
+            (e.index_cast(li, &it, false), e.index_cast(hi, &it, false), frac)
+        };
+        let (yl, yh, ly) = corners(e, y, h);
+        let (xl, xh, lx) = corners(e, xx, w);
+        let bi = e.extract(batch, &[r]);
+        let i64s = Sc { ty: e.ctx.i64(), kind: Kind::Signed };
+        let bi = e.cast(bi, &bsc, &i64s);
+        let bi = e.index_cast(bi, &it, false);
+        let n = e.clamp_index(bi, nb);
+        let one = e.scalar(1.0, &f);
+        let (hy, hx) = (e.sub(one, ly, &f), e.sub(one, lx, &f));
+        let mut terms = Vec::new();
+        for (yy, xw, wy, wx) in [(yl, xl, hy, hx), (yl, xh, hy, lx), (yh, xl, ly, hx), (yh, xh, ly, lx)] {
+            let v = e.extract(x, &[n, c, yy, xw]);
+            let v = e.cast(v, &xsc, &f);
+            let wgt = e.mul(wy, wx, &f);
+            terms.push(e.mul(wgt, v, &f));
+        }
+        let val = if max_mode {
+            let m = e.max(terms[0], terms[1], &f);
+            let m = e.max(m, terms[2], &f);
+            e.max(m, terms[3], &f)
+        } else {
+            let s = e.add(terms[0], terms[1], &f);
+            let s = e.add(s, terms[2], &f);
+            e.add(s, terms[3], &f)
+        };
+        let zero = e.scalar(0.0, &f);
+        let val = e.select(out_of_map, zero, val);
+        vec![if max_mode { e.max(a[0], val, &f) } else { e.add(a[0], val, &f) }]
+    })[0];
+    let count = (ratio * ratio) as f64;
+    Ok(vec![l.map_op(&out.shape, &sc.ty.clone(), &[acc], vec![ir::affine::AffineMap::identity(4)], move |e, a| {
+        let v = if max_mode {
+            a[0]
+        } else {
+            let n = e.scalar(count, &f);
+            e.div(a[0], n, &f)
+        };
+        e.cast(v, &f, &sc)
+    })])
+}
