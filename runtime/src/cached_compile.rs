@@ -7,7 +7,8 @@
 //! and our own version. A backend list's entry holds the run plan, npu16's
 //! assembled programs and constant images, other backends' saved executables,
 //! the placements and the CPU partitions' weights and object code; a CPU
-//! compile's, its object code and weights. A hit skips the whole compile: the
+//! compile's, its object code and weights. A model that compiles inputs in as
+//! constants (their values decide shapes) keeps one entry per value of them. A hit skips the whole compile: the
 //! object code is linked into the process again (`llvm_cpu::Jit::load_object`)
 //! without MLIR or LLVM's optimizer.
 
@@ -49,6 +50,23 @@ impl CacheUse {
 trait Cacheable: Sized {
     fn encode(&self, given: &HashMap<String, HostTensor>) -> Result<Vec<u8>, String>;
     fn set_cache(&mut self, cache: CacheUse, compile_ms: Option<f64>);
+    /// The inputs compiled in as constants (their values pick the variant).
+    fn bound(&self) -> &[String];
+}
+
+/// The kind of the index entry that names a model's inputs compiled in as constants.
+fn index_kind(kind: &str) -> String {
+    format!("{}-bound", kind)
+}
+
+/// The key of the variant compiled for the values `given` holds for `names`.
+fn variant_key(key: Key, names: &[String], given: &HashMap<String, HostTensor>) -> Key {
+    let mut k = KeyBuilder::new();
+    k.raw(&key.0.to_le_bytes());
+    for n in names {
+        k.str(n).bytes(given.get(n).map(|t| t.data.as_ref()).unwrap_or(&[]));
+    }
+    k.finish()
 }
 
 /// The lookup, the compile on a miss and the store, for either path.
@@ -59,15 +77,33 @@ fn through_cache<T: Cacheable>(kind: &str, key: impl FnOnce() -> Result<Key, Str
     let cache = Cache::open(dir)?;
     let key = key()?;
     let mut notes = vec![];
+    // A model that compiles inputs in as constants (they decide shapes) keeps
+    // one variant per value: its key leads to the names of those inputs, and
+    // their values to the variant.
+    let index = index_kind(kind);
+    let entry = match cache.get(&index, key) {
+        Lookup::Hit(payload) => match get_strings(&mut Reader::new(&payload)) {
+            Ok(names) => variant_key(key, &names, given),
+            Err(e) => {
+                notes.push(format!("{}: {}; recompiling", cache.path(&index, key).display(), e));
+                key
+            }
+        },
+        Lookup::Miss => key,
+        Lookup::Bad(why) => {
+            notes.push(format!("{}; recompiling", why));
+            key
+        }
+    };
     if !opts.recompile {
-        match cache.get(kind, key) {
+        match cache.get(kind, entry) {
             Lookup::Hit(payload) => match decode(&payload) {
                 Ok(Some(mut c)) => {
                     c.set_cache(CacheUse::Hit, Some(t0.elapsed().as_secs_f64() * 1e3));
                     return Ok(c);
                 }
-                Ok(None) => notes.push(format!("{}: compiled for other values of the inputs compiled in as constants; recompiling", cache.path(kind, key).display())),
-                Err(e) => notes.push(format!("{}: {}; recompiling", cache.path(kind, key).display(), e)),
+                Ok(None) => notes.push(format!("{}: compiled for other values of the inputs compiled in as constants; recompiling", cache.path(kind, entry).display())),
+                Err(e) => notes.push(format!("{}: {}; recompiling", cache.path(kind, entry).display(), e)),
             },
             Lookup::Miss => {}
             Lookup::Bad(why) => notes.push(format!("{}; recompiling", why)),
@@ -76,7 +112,14 @@ fn through_cache<T: Cacheable>(kind: &str, key: impl FnOnce() -> Result<Key, Str
     let mut c = compile()?;
     match c.encode(given) {
         Ok(payload) => {
-            if let Err(e) = cache.put(kind, key, &payload) {
+            let stored = if c.bound().is_empty() {
+                cache.put(kind, key, &payload)
+            } else {
+                let mut w = Writer::default();
+                put_strings(&mut w, c.bound());
+                cache.put(&index, key, &w.0).and_then(|_| cache.put(kind, variant_key(key, c.bound(), given), &payload))
+            };
+            if let Err(e) = stored {
                 notes.push(e);
             }
         }
@@ -107,6 +150,9 @@ impl Cacheable for NpuCompiled {
     fn encode(&self, given: &HashMap<String, HostTensor>) -> Result<Vec<u8>, String> {
         encode(self, given)
     }
+    fn bound(&self) -> &[String] {
+        &self.bound
+    }
     fn set_cache(&mut self, cache: CacheUse, compile_ms: Option<f64>) {
         self.cache = cache;
         if let Some(ms) = compile_ms {
@@ -116,6 +162,9 @@ impl Cacheable for NpuCompiled {
 }
 
 impl Cacheable for Compiled {
+    fn bound(&self) -> &[String] {
+        &self.bound
+    }
     fn encode(&self, given: &HashMap<String, HostTensor>) -> Result<Vec<u8>, String> {
         if self.object.is_empty() {
             return Err("the JIT kept no object code".into());
