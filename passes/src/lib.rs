@@ -79,8 +79,8 @@ pub fn register_all(reg: &mut PassRegistry) {
     });
     reg.register(PassInfo {
         argument: "onnx-resolve-sequences",
-        summary: "Resolve sequences and optional values at compile time into the tensors they hold, and flatten them out of function results",
-        options: vec![opt("max-unrolled-ops", OptionKind::Int, "1000000", "Ops a Loop or SequenceMap over a sequence may unroll into")],
+        summary: "Resolve sequences and optional values at compile time into the tensors they hold (unrolling Loops over them, and Loops whose shapes change with the iteration), and flatten them out of function results",
+        options: vec![opt("max-unrolled-ops", OptionKind::Int, "100000", "Ops a Loop or SequenceMap may unroll into")],
         create: |o| Ok(Box::new(onnx_resolve_sequences::ResolveSequences { max_unrolled_ops: o.int("max-unrolled-ops").max(0) as usize })),
     });
     reg.register(PassInfo {

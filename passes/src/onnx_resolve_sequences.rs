@@ -7,7 +7,8 @@
 //! or nothing (`onnx.Optional`), and the ops that read them fold into plain
 //! tensor ops (SequenceAt is the element, ConcatFromSequence a Concat,
 //! SplitToSequence Slices, SequenceMap its body once per element, a Loop that
-//! carries a sequence is unrolled). Shape inference runs between sweeps, so a
+//! carries a sequence is unrolled, as is one whose body's shapes change with
+//! the iteration). Shape inference runs between sweeps, so a
 //! position computed from a SequenceLength folds before the op that reads it.
 //!
 //! Last, a function's sequence and optional results become tensor results:
@@ -414,24 +415,34 @@ impl Rewrite<'_> {
         }
     }
 
-    /// A Loop that carries a sequence or optional, unrolled: its trip count and
-    /// condition must be known, and its body's condition either passed on
-    /// unchanged or constant.
+    /// A Loop that carries a sequence or optional, or whose body's shapes are
+    /// not static (they change with the iteration), unrolled: its trip count
+    /// and condition must be known, and its body's condition either passed on
+    /// unchanged or constant. Scan outputs are the rows stacked.
     fn unroll(&mut self) -> Result<(), String> {
         let operands = self.body.op(self.op).operands().to_vec();
         let carried = operands.len().saturating_sub(2);
         let results = self.body.op(self.op).results().to_vec();
         let touches = operands.iter().chain(&results).any(|v| is_seq_or_opt(self.ctx, self.body.value_type(*v)));
-        if !touches {
+        // A body whose shapes are not static (a Slice from the iteration number)
+        // has static ones in each unrolled copy.
+        let dynamic = !touches && self.body.walk_preorder(self.op).into_iter().skip(1).any(|o| {
+            self.body.op(o).results().iter().any(|r| {
+                let t = self.body.value_type(*r);
+                !is_seq_or_opt(self.ctx, t) && t.data() != &TypeData::None && t.shape().is_none_or(|s| s.contains(&ir::types::DYNAMIC))
+            })
+        });
+        if !touches && !dynamic {
             return Err(String::new());
         }
         let block = self.body.entry_block(self.op).ok_or_else(|| fail("no body"))?;
         let args = self.body.block_args(block).to_vec();
         let term = self.body.last_op(block).ok_or_else(|| fail("no body"))?;
         let yields = self.body.op(term).operands().to_vec();
-        if args.len() != carried + 2 || yields.len() != carried + 1 || results.len() != carried {
-            return Err(fail("scan outputs of a Loop that carries a sequence are not supported"));
+        if args.len() != carried + 2 || yields.len() < carried + 1 || results.len() != yields.len() - 1 {
+            return Err(fail("the Loop's body does not match its operands and results"));
         }
+        let scans = results.len() - carried;
         let trip = match operands.first().filter(|m| !is_none(self.body, **m)) {
             None => None,
             Some(m) => Some(onnx::infer::const_ints(self.body, *m).and_then(|v| v.first().copied()).ok_or_else(|| fail("its trip count is not known at compile time"))?),
@@ -460,7 +471,11 @@ impl Rewrite<'_> {
         if (n as u128) * (body_ops as u128) > self.max_unrolled_ops as u128 {
             return Err(fail(format!("unrolling {} iterations of a body of {} ops is more than {} ops", n, body_ops, self.max_unrolled_ops)));
         }
+        if scans > 0 && n == 0 {
+            return Err(fail("it runs no iteration, so its scan outputs would be empty"));
+        }
         let mut current: Vec<Value> = operands[2..].to_vec();
+        let mut rows: Vec<Vec<Value>> = vec![vec![]; scans];
         for i in 0..n {
             let mut map = HashMap::new();
             let iter = i64s(self.ctx, self.body, &[i], true, self.loc.clone(), self.op);
@@ -471,7 +486,22 @@ impl Rewrite<'_> {
                 map.insert(*a, *v);
             }
             let yielded = self.clone_block(block, &mut map);
-            current = yielded[1..].to_vec();
+            current = yielded[1..1 + carried].to_vec();
+            for (k, v) in yielded[1 + carried..].iter().enumerate() {
+                rows[k].push(*v);
+            }
+        }
+        // Scan outputs: the rows stacked along a new first axis (the dialect
+        // holds every op in its newest form: Unsqueeze's axes are an operand).
+        for (k, vals) in rows.into_iter().enumerate() {
+            let mut parts = Vec::new();
+            for v in vals {
+                let elem = self.element_type(v);
+                let zero = i64s(self.ctx, self.body, &[0], false, self.loc.clone(), self.op);
+                parts.push(build(self.ctx, self.body, "onnx.Unsqueeze", &[v, zero], elem, &[], self.loc.clone(), self.op));
+            }
+            let ty = self.body.value_type(results[carried + k]).clone();
+            current.push(build(self.ctx, self.body, "onnx.Concat", &parts, ty, &[("axis", Attribute::integer(0, self.ctx.i64()))], self.loc.clone(), self.op));
         }
         { self.replace(&current); Ok(()) }
     }
@@ -599,7 +629,7 @@ impl Pass for ResolveSequences {
                 let d = body.op(o);
                 d.results().iter().chain(d.operands()).any(|v| is_seq_or_opt(ctx, body.value_type(*v)))
                     || d.regions().iter().flat_map(|r| body.region_blocks(*r)).any(|b| body.block_args(*b).iter().any(|a| is_seq_or_opt(ctx, body.value_type(*a))))
-                    || matches!(body.name(o).as_str(), "onnx.OptionalHasElement" | "onnx.OptionalGetElement")
+                    || matches!(body.name(o).as_str(), "onnx.OptionalHasElement" | "onnx.OptionalGetElement" | "onnx.Loop")
             })
         };
         if !mentions(cx.body) {

@@ -65,3 +65,29 @@ func.func @unrolled(%arg0: tensor<2x3xf32> {onnx.name = "x"}) -> (!onnx.Seq<tens
   }) : (tensor<i64>, tensor<i1>, !onnx.Seq<tensor<*xf32>>) -> !onnx.Seq<tensor<f32>>
   return %2, %4, %9 : !onnx.Seq<tensor<2x1xf32>>, !onnx.Seq<tensor<2x3xf32>>, !onnx.Seq<tensor<f32>>
 }
+
+// A Loop whose body's shapes change with the iteration (a Slice from the
+// iteration number) unrolls too: each copy has static shapes, and the scan
+// output is its rows stacked.
+// CHECK-LABEL: func.func @sliding
+// CHECK-NOT: onnx.Loop
+// CHECK-COUNT-3: "onnx.Slice"({{.*}}) -> tensor<1xf32>
+// CHECK-COUNT-3: "onnx.Unsqueeze"({{.*}}) -> tensor<1x1xf32>
+// CHECK: "onnx.Concat"({{.*}}) <{axis = 0 : i64}> : (tensor<1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>) -> tensor<3x1xf32>
+func.func @sliding(%arg0: tensor<1xf32> {onnx.name = "y"}) -> (tensor<1xf32> {onnx.name = "res_y"}, tensor<3x1xf32> {onnx.name = "res_scan"}) attributes {onnx.opset = 17 : i64} {
+  %0 = "onnx.Constant"() <{value = dense<3> : tensor<i64>}> : () -> tensor<i64>
+  %1 = "onnx.Constant"() <{value = dense<true> : tensor<i1>}> : () -> tensor<i1>
+  %2:2 = "onnx.Loop"(%0, %1, %arg0) ({
+  ^bb0(%arg1: tensor<i64>, %arg2: tensor<i1>, %arg3: tensor<1xf32>):
+    %3 = "onnx.Constant"() <{value = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00]> : tensor<5xf32>}> : () -> tensor<5xf32>
+    %4 = "onnx.Constant"() <{value = dense<1> : tensor<i64>}> : () -> tensor<i64>
+    %5 = "onnx.Add"(%arg1, %4) : (tensor<i64>, tensor<i64>) -> tensor<i64>
+    %6 = "onnx.Constant"() <{value = dense<0> : tensor<1xi64>}> : () -> tensor<1xi64>
+    %7 = "onnx.Unsqueeze"(%arg1, %6) : (tensor<i64>, tensor<1xi64>) -> tensor<1xi64>
+    %8 = "onnx.Unsqueeze"(%5, %6) : (tensor<i64>, tensor<1xi64>) -> tensor<1xi64>
+    %9 = "onnx.Slice"(%3, %7, %8) : (tensor<5xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<?xf32>
+    %10 = "onnx.Add"(%arg3, %9) : (tensor<1xf32>, tensor<?xf32>) -> tensor<1xf32>
+    "onnx.Yield"(%arg2, %10, %10) : (tensor<i1>, tensor<1xf32>, tensor<1xf32>) -> ()
+  }) : (tensor<i64>, tensor<i1>, tensor<1xf32>) -> (tensor<1xf32>, tensor<3x1xf32>)
+  return %2#0, %2#1 : tensor<1xf32>, tensor<3x1xf32>
+}
