@@ -168,6 +168,20 @@ impl Exporter<'_> {
             g.node.push(NodeProto { input: vec![input], output: vec![want], op_type: Some("Identity".into()), ..Default::default() });
         }
         g.output = returned.iter().zip(out_names).map(|(v, n)| self.value_info(n, body.value_type(*v))).collect();
+        // The types of the values computed in between, where known (what
+        // ONNX's shape inference writes): a reader need not infer them again.
+        for op in body.block_ops(block) {
+            if !body.name(op).as_str().starts_with("onnx.") || matches!(body.name(op).as_str(), "onnx.Constant" | "onnx.NoValue") {
+                continue;
+            }
+            for r in body.op(op).results() {
+                let Some(n) = self.names.get(r).filter(|n| !n.is_empty() && !out_names.contains(n)) else { continue };
+                let vi = self.value_info(n, body.value_type(*r));
+                if vi.r#type.is_some() {
+                    g.value_info.push(vi);
+                }
+            }
+        }
         g
     }
 

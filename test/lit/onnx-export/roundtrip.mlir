@@ -6,6 +6,10 @@
 // RUN: npu-translate --import-onnx --mlir-print-debuginfo %t.onnx | FileCheck %s
 // RUN: npu-translate --import-onnx %onnx_node/test_if/model.onnx | npu-translate --export-onnx -o %t.if.onnx
 // RUN: npu-translate --import-onnx %t.if.onnx | FileCheck %s --check-prefix=IF
+// The values in between carry their types (value_info), as ONNX's inference writes them;
+// the graph's outputs are declared once, as outputs.
+// RUN: python3 -c "import onnx; g = onnx.load('%t.onnx').graph; print(sorted((v.name, [d.dim_value for d in v.type.tensor_type.shape.dim]) for v in g.value_info))" | FileCheck %s --check-prefix=VI
+// VI: [('v5', [2, 3])]
 
 // CHECK: func.func @g(%arg0: tensor<2x3xf32> {onnx.name = "x"}, %arg1: tensor<3xf32> {onnx.name = "b"}) -> (tensor<1x2x3xf32> {onnx.name = "y"}, tensor<2x3xf32> {onnx.name = "z"})
 // CHECK-SAME: onnx.opset = 11
