@@ -51,9 +51,18 @@ fn refine_body_args(body: &mut Body, op: OpId, ctx: &ir::Context) -> u64 {
     refine_values(ctx, body, &args, types)
 }
 
-fn refine(body: &mut Body, op: OpId, ctx: &ir::Context) -> u64 {
+fn refine(body: &mut Body, op: OpId, ctx: &ir::Context, conflicts: &mut Vec<(OpId, Type, Type)>) -> u64 {
     let Some(types) = infer(ctx, body, op) else { return 0 };
     let results = body.op(op).results().to_vec();
+    // A static type the op cannot compute (a declared output shape that is
+    // wrong) would have the lowering compute the wrong thing: an error.
+    let fully_static = |t: &Type| t.shape().is_some_and(|s| !s.contains(&ir::types::DYNAMIC));
+    for (r, t) in results.iter().zip(&types) {
+        let old = body.value_type(*r);
+        if fully_static(old) && fully_static(t) && old.shape() != t.shape() && old.element_type() == t.element_type() {
+            conflicts.push((op, old.clone(), t.clone()));
+        }
+    }
     refine_values(ctx, body, &results, types)
 }
 
@@ -92,6 +101,7 @@ impl Pass for ShapeInference {
         let ctx = cx.ctx;
         let (mut total, mut folded) = (0, 0);
         let mut folder = OperationFolder::default();
+        let mut conflicts = Vec::new();
         for _ in 0..16 {
             let ops: Vec<OpId> = cx.body.walk_preorder(root).into_iter().filter(|o| cx.body.name(*o).dialect() == "onnx").collect();
             let mut changed = 0;
@@ -113,7 +123,7 @@ impl Pass for ShapeInference {
                         continue;
                     }
                 }
-                changed += refine(cx.body, o, ctx) + refine_body_args(cx.body, o, ctx);
+                changed += refine(cx.body, o, ctx, &mut conflicts) + refine_body_args(cx.body, o, ctx);
                 // Only fold ops whose result types are known, so a folded constant never loses a type.
                 let typed = cx.body.op(o).results().iter().all(|r| onnx::infer::info(cx.body.value_type(*r)).is_some());
                 if typed && folder.try_fold(ctx, cx.body, o).is_some() {
@@ -125,6 +135,15 @@ impl Pass for ShapeInference {
             if changed == 0 {
                 break;
             }
+        }
+        conflicts.sort_by_key(|c| c.0);
+        conflicts.dedup_by_key(|c| c.0);
+        if !conflicts.is_empty() {
+            for (op, declared, computed) in &conflicts {
+                let loc = cx.body.op(*op).loc.clone();
+                cx.emit(ir::diagnostics::Diagnostic::error(loc, format!("'{}' computes {}, but its result is declared {}", cx.body.name(*op).as_str(), computed, declared)));
+            }
+            return Err(format!("{} op(s) with a declared type they cannot compute", conflicts.len()));
         }
         // Function results follow what is returned, where that is more precise, and carry its named dims.
         let funcs: Vec<OpId> = cx.body.walk_preorder(root).into_iter().filter(|o| cx.body.name(*o).as_str() == "func.func").collect();
