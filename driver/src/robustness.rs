@@ -19,6 +19,7 @@ pub const PIPELINES: &[&str] = &[
     "builtin.module(inline)",
     "builtin.module(sccp)",
     "builtin.module(onnx-shape-inference)",
+    "builtin.module(onnx-shape-inference,onnx-resolve-sequences{max-unrolled-ops=10000})",
     "builtin.module(inline,symbol-dce,sccp,onnx-shape-inference,canonicalize,cse,dce)",
 ];
 
