@@ -24,6 +24,7 @@ mod rnn;
 mod rotary;
 mod shape;
 mod signal;
+mod text;
 
 pub use emit::{signless, Cmp, Emit, Kind, Sc};
 
@@ -55,6 +56,7 @@ pub fn table() -> Vec<(&'static str, LowerFn)> {
     t.extend_from_slice(control::TABLE);
     t.extend_from_slice(signal::TABLE);
     t.extend_from_slice(linear_attention::TABLE);
+    t.extend_from_slice(text::TABLE);
     t
 }
 
