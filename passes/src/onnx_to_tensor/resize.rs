@@ -1,4 +1,5 @@
-//! Resize (nearest, linear, cubic; every coordinate transformation mode) and
+//! Resize (nearest, linear, cubic; every coordinate transformation mode;
+//! antialiased downsampling) and
 //! GridSample, each as one
 //! gather-like `tensor.generic`: per resized dim, the output index is mapped
 //! back to a fractional input coordinate (in f64), then read at the nearest
@@ -87,10 +88,8 @@ fn resize(l: &mut Lower) -> Result<Vec<Value>, String> {
     let xi = l.in_info(0)?;
     let out = l.out_info(0)?;
     let r = xi.rank();
-    if l.int_attr("antialias", 0) != 0 {
-        return Err("Resize with antialias is not supported yet".into());
-    }
     let mode = l.str_attr("mode").unwrap_or_else(|| "nearest".into());
+    let antialias = l.int_attr("antialias", 0) != 0 && mode != "nearest";
     if !matches!(mode.as_str(), "nearest" | "linear" | "cubic") {
         return Err(format!("Resize mode '{}' is unknown", mode));
     }
@@ -166,6 +165,8 @@ fn resize(l: &mut Lower) -> Result<Vec<Value>, String> {
                     }
                 };
                 base[i] = clamp_index(e, v, dims[i].in_len);
+            } else if antialias && dims[i].scale < 1.0 {
+                lin.push((i, antialias_taps(e, xc, dims[i].in_len, dims[i].scale, (mode == "cubic").then_some(cubic_a), exclude_outside, &f)));
             } else if mode == "linear" {
                 let fl = e.op("math.floor", &[xc], &f.ty);
                 let w = e.op("arith.subf", &[xc, fl], &f.ty);
@@ -279,6 +280,112 @@ fn cubic_taps(e: &mut Emit, xc: Value, n: i64, a: f64, exclude_outside: bool, f:
         }
     }
     idx.into_iter().zip(ws).collect()
+}
+
+/// Taps of a downsampling filter stretched by 1 / scale (antialias), as
+/// ONNX's reference places them: with x_lo = ceil(x) − 1 and r = x − x_lo in
+/// (0, 1], the taps x_lo + start + j (start = 1 − n/2, n = 2·⌈1/scale⌉ for
+/// linear, 4·⌈1/scale⌉-ish for cubic) weigh k((start + j − r)·scale),
+/// normalized to sum 1; read at the edge-clamped index (or dropped outside with
+/// `exclude_outside`, the rest renormalized).
+fn antialias_taps(e: &mut Emit, xc: Value, n: i64, scale: f64, cubic: Option<f64>, exclude_outside: bool, f: &Sc) -> Vec<(Value, Value)> {
+    let t = f.ty.clone();
+    let start = match cubic {
+        Some(_) => (-2.0 / scale).floor() as i64 + 1,
+        None => (-1.0 / scale).floor() as i64 + 1,
+    };
+    let taps = 2 - 2 * start;
+    let k = |e: &mut Emit, v: f64| e.float(v, &t);
+    let ce = e.op("math.ceil", &[xc], &t);
+    let one = k(e, 1.0);
+    let lo = e.op("arith.subf", &[ce, one], &t);
+    let r = e.op("arith.subf", &[xc, lo], &t);
+    let it = e.ctx.index();
+    let i64t = e.ctx.i64();
+    let base = e.op("arith.fptosi", &[lo], &i64t);
+    let base = e.index_cast(base, &it, false);
+    let isc = Sc { ty: it.clone(), kind: Kind::Signed };
+    let sv = k(e, scale);
+    let mut ws = Vec::new();
+    let mut idx = Vec::new();
+    for j in 0..taps {
+        let off = k(e, (start + j) as f64);
+        let d = e.op("arith.subf", &[off, r], &t);
+        let d = e.op("arith.mulf", &[d, sv], &t);
+        let ad = e.op("math.absf", &[d], &t);
+        let w = match cubic {
+            None => {
+                let zero = k(e, 0.0);
+                let v = e.op("arith.subf", &[one, ad], &t);
+                e.op("arith.maximumf", &[v, zero], &t)
+            }
+            Some(a) => cubic_kernel(e, ad, a, &t),
+        };
+        let o = e.index(start + j);
+        let p = e.op("arith.addi", &[base, o], &it);
+        ws.push((w, p));
+    }
+    let sum_of = |e: &mut Emit, ws: &[Value]| {
+        let mut s = ws[0];
+        for w in &ws[1..] {
+            s = e.op("arith.addf", &[s, *w], &t);
+        }
+        s
+    };
+    let mut weights: Vec<Value> = ws.iter().map(|(w, _)| *w).collect();
+    let total = sum_of(e, &weights);
+    for w in weights.iter_mut() {
+        *w = e.op("arith.divf", &[*w, total], &t);
+    }
+    if exclude_outside {
+        for (j, (_, p)) in ws.iter().enumerate() {
+            let zero = e.index(0);
+            let nn = e.index(n);
+            let ge = e.cmp(Cmp::Ge, *p, zero, &isc);
+            let lt = e.cmp(Cmp::Lt, *p, nn, &isc);
+            let inb = e.op("arith.andi", &[ge, lt], &e.ctx.i1());
+            let z = k(e, 0.0);
+            weights[j] = e.select(inb, weights[j], z);
+        }
+        let total = sum_of(e, &weights);
+        for w in weights.iter_mut() {
+            *w = e.op("arith.divf", &[*w, total], &t);
+        }
+    }
+    for (_, p) in &ws {
+        let zero = e.index(0);
+        let hi = e.index(n - 1);
+        let q = e.op("arith.maxsi", &[*p, zero], &it);
+        idx.push(e.op("arith.minsi", &[q, hi], &it));
+    }
+    idx.into_iter().zip(weights).collect()
+}
+
+/// Keys' cubic kernel at distance `d` ≥ 0: (a+2)d³ − (a+3)d² + 1 within 1,
+/// a·d³ − 5a·d² + 8a·d − 4a within 2, 0 beyond.
+fn cubic_kernel(e: &mut Emit, d: Value, a: f64, t: &ir::Type) -> Value {
+    let k = |e: &mut Emit, v: f64| e.float(v, t);
+    let d2 = e.op("arith.mulf", &[d, d], t);
+    let d3 = e.op("arith.mulf", &[d2, d], t);
+    let (a2, a3, one) = (k(e, a + 2.0), k(e, a + 3.0), k(e, 1.0));
+    let p = e.op("arith.mulf", &[a2, d3], t);
+    let q = e.op("arith.mulf", &[a3, d2], t);
+    let near = e.op("arith.subf", &[p, q], t);
+    let near = e.op("arith.addf", &[near, one], t);
+    let (ka, k5a, k8a, k4a) = (k(e, a), k(e, 5.0 * a), k(e, 8.0 * a), k(e, 4.0 * a));
+    let p = e.op("arith.mulf", &[ka, d3], t);
+    let q = e.op("arith.mulf", &[k5a, d2], t);
+    let r = e.op("arith.mulf", &[k8a, d], t);
+    let far = e.op("arith.subf", &[p, q], t);
+    let far = e.op("arith.addf", &[far, r], t);
+    let far = e.op("arith.subf", &[far, k4a], t);
+    let two = k(e, 2.0);
+    let zero = k(e, 0.0);
+    let f = Sc { ty: t.clone(), kind: Kind::Float };
+    let in1 = e.cmp(Cmp::Le, d, one, &f);
+    let in2 = e.cmp(Cmp::Lt, d, two, &f);
+    let outer = e.select(in2, far, zero);
+    e.select(in1, near, outer)
 }
 
 /// Keys' cubic convolution weights of the taps at floor(x) − 1 .. floor(x) + 2,
