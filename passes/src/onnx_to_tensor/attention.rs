@@ -6,7 +6,7 @@
 
 use super::nn::softmax_along;
 use super::reduce::{reduce, Combine};
-use super::{broadcast_map, c, d, expr_map, Cmp, Kind, Lower, LowerFn, Sc};
+use super::{broadcast_map, c, d, dims_map, expr_map, Cmp, Kind, Lower, LowerFn, Sc};
 use ir::affine::{AffineExpr, AffineMap};
 use ir::attributes::Attribute;
 use ir::{OperationState, Value};
@@ -76,9 +76,6 @@ fn attention(l: &mut Lower) -> Result<Vec<Value>, String> {
     let qi = l.in_info(0)?;
     let three_d = qi.rank() == 3;
     let (mut q, mut k, mut v) = (l.operand(0)?, l.operand(1)?, l.operand(2)?);
-    if l.opt(6).is_some() {
-        return Err("Attention's nonpad_kv_seqlen input is not supported yet".into());
-    }
     if three_d {
         let (hq, hkv) = (l.int_attr("q_num_heads", 0), l.int_attr("kv_num_heads", 0));
         q = split_heads(l, q, hq)?;
@@ -157,10 +154,31 @@ fn attention(l: &mut Lower) -> Result<Vec<Value>, String> {
         maps.push(broadcast_map(&shape, &scores_shape));
         mask_kind = Some((is_bool, mi.sc.clone()));
     }
+    // Keys past each sample's valid length (nonpad_kv_seqlen) are padding.
+    let nonpad = match l.opt(6) {
+        Some(n) => {
+            let ni = l.info(n)?;
+            if ni.shape != [b] {
+                return Err(format!("Attention's nonpad_kv_seqlen is {:?}, not [{}]", ni.shape, b));
+            }
+            ins.push(n);
+            maps.push(dims_map(4, &[0]));
+            Some((ins.len() - 1, ni.sc))
+        }
+        None => None,
+    };
     let c2 = cs.clone();
     let biased = l.map_op(&scores_shape, &cs.ty.clone(), &ins, maps, move |e, a| {
         let ninf = e.scalar(f64::NEG_INFINITY, &c2);
         let mut x = a[0];
+        if let Some((k, nsc)) = &nonpad {
+            let j = e.loop_index(3);
+            let i64s = Sc { ty: e.ctx.i64(), kind: Kind::Signed };
+            let jv = e.index_cast(j, &e.ctx.i64(), false);
+            let len = e.cast(a[*k], nsc, &i64s);
+            let pad = e.cmp(Cmp::Ge, jv, len, &i64s);
+            x = e.select(pad, ninf, x);
+        }
         if let Some((is_bool, msc)) = &mask_kind {
             x = if *is_bool {
                 e.select(a[1], x, ninf)
