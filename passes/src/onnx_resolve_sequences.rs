@@ -138,7 +138,8 @@ struct Rewrite<'a> {
     body: &'a mut Body,
     op: OpId,
     loc: ir::Location,
-    max_unrolled_ops: usize,
+    /// Ops unrolling may still create, over the whole pass (`max-unrolled-ops`).
+    budget: &'a mut usize,
 }
 
 impl Rewrite<'_> {
@@ -191,7 +192,9 @@ impl Rewrite<'_> {
             "onnx.OptionalHasElement" => self.has_element(),
             "onnx.OptionalGetElement" => self.get_element(),
             "onnx.Loop" => self.unroll(),
-            "onnx.If" => Err("it chooses a sequence or optional value at run time; its condition must be known at compile time".into()),
+            "onnx.If" if self.body.op(self.op).results().iter().any(|r| is_seq_or_opt(self.ctx, self.body.value_type(*r))) => {
+                Err("it chooses a sequence or optional value at run time; its condition must be known at compile time".into())
+            }
             _ => Err(String::new()),
         }
     }
@@ -266,7 +269,7 @@ impl Rewrite<'_> {
                 let elem = self.body.value_type(x).element_type().cloned().unwrap_or_else(|| self.ctx.f32());
                 let sh = i64s(self.ctx, self.body, &shape, false, self.loc.clone(), self.op);
                 let ty = self.ctx.intern_type(TypeData::RankedTensor { shape, elem, encoding: None });
-                parts.push(build(self.ctx, self.body, "onnx.Reshape", &[x, sh], ty, &[], self.loc.clone(), self.op));
+                parts.push(build(self.ctx, self.body, "onnx.Reshape", &[x, sh], ty, &[("allowzero", Attribute::integer(1, self.ctx.i64()))], self.loc.clone(), self.op));
             } else {
                 parts.push(x);
             }
@@ -305,7 +308,8 @@ impl Rewrite<'_> {
                     }
                     (sizes, false)
                 } else {
-                    if v.iter().any(|k| *k < 0) || v.iter().sum::<i64>() != dim {
+                    let total = v.iter().try_fold(0i64, |acc, k| if *k < 0 { None } else { acc.checked_add(*k) });
+                    if total != Some(dim) {
                         return Err(fail(format!("split {:?} does not add up to the axis' {} elements", v, dim)));
                     }
                     (v, false)
@@ -326,7 +330,7 @@ impl Rewrite<'_> {
                 out.remove(a as usize);
                 let sh = i64s(self.ctx, self.body, &out, false, self.loc.clone(), self.op);
                 let ty = self.ctx.intern_type(TypeData::RankedTensor { shape: out, elem: elem.clone(), encoding: None });
-                part = build(self.ctx, self.body, "onnx.Reshape", &[part, sh], ty, &[], self.loc.clone(), self.op);
+                part = build(self.ctx, self.body, "onnx.Reshape", &[part, sh], ty, &[("allowzero", Attribute::integer(1, self.ctx.i64()))], self.loc.clone(), self.op);
             }
             parts.push(part);
             start += k;
@@ -355,12 +359,13 @@ impl Rewrite<'_> {
         }
         let n = n.unwrap_or(0);
         let block = self.body.entry_block(self.op).ok_or_else(|| fail("no body"))?;
-        let body_ops: Vec<OpId> = self.body.block_ops(block).collect();
-        if n.saturating_mul(body_ops.len()) > self.max_unrolled_ops {
-            return Err(fail(format!("mapping {} elements through a body of {} ops is more than {} ops", n, body_ops.len(), self.max_unrolled_ops)));
-        }
         let args = self.body.block_args(block).to_vec();
         let results = self.body.op(self.op).results().to_vec();
+        let yields = self.body.last_op(block).filter(|t| self.body.name(*t).as_str() == "onnx.Yield").map(|t| self.body.op(t).operands().len());
+        if args.len() != operands.len() || yields != Some(results.len()) {
+            return Err(fail(format!("its body takes {} values and yields {:?} for {} operands and {} results", args.len(), yields, operands.len(), results.len())));
+        }
+        self.spend(n as u128, block)?;
         let mut outs: Vec<Vec<Value>> = vec![vec![]; results.len()];
         for i in 0..n {
             let mut map = HashMap::new();
@@ -381,6 +386,18 @@ impl Rewrite<'_> {
             seqs.push(sequence(self.ctx, self.body, &outs[k], ty, self.loc.clone(), self.op));
         }
         { self.replace(&seqs); Ok(()) }
+    }
+
+    /// Takes `copies` of `block` (counting the ops nested in it) out of the
+    /// pass's unrolling budget, or says it would exceed it.
+    fn spend(&mut self, copies: u128, block: ir::Block) -> Result<(), String> {
+        let per_copy: usize = self.body.block_ops(block).map(|o| self.body.walk_preorder(o).len()).sum();
+        let need = copies * per_copy as u128;
+        if need > *self.budget as u128 {
+            return Err(fail(format!("unrolling {} copies of a body of {} ops is more than the {} ops left to unroll (max-unrolled-ops)", copies, per_copy, *self.budget)));
+        }
+        *self.budget -= need as usize;
+        Ok(())
     }
 
     /// Clones the ops of `block` before the op (block arguments through `map`); what its terminator yields.
@@ -467,10 +484,10 @@ impl Rewrite<'_> {
             (true, false, m) => m.unwrap_or(1).clamp(0, 1),
             (true, true, None) => return Err(fail("it has no trip count and its condition stays true: it would never end")),
         };
-        let body_ops = self.body.block_ops(block).count();
-        if (n as u128) * (body_ops as u128) > self.max_unrolled_ops as u128 {
-            return Err(fail(format!("unrolling {} iterations of a body of {} ops is more than {} ops", n, body_ops, self.max_unrolled_ops)));
+        if self.body.name(term).as_str() != "onnx.Yield" {
+            return Err(fail("its body does not end in onnx.Yield"));
         }
+        self.spend(n.max(0) as u128, block)?;
         if scans > 0 && n == 0 {
             return Err(fail("it runs no iteration, so its scan outputs would be empty"));
         }
@@ -510,7 +527,7 @@ impl Rewrite<'_> {
 impl ResolveSequences {
     /// One sweep over `root` in program order; how many ops were rewritten,
     /// and why each op left is waiting.
-    fn sweep(&self, ctx: &Context, body: &mut Body, root: OpId, waiting: &mut HashMap<OpId, String>) -> usize {
+    fn sweep(&self, ctx: &Context, body: &mut Body, root: OpId, waiting: &mut HashMap<OpId, String>, budget: &mut usize) -> usize {
         let ops: Vec<OpId> = body.walk_preorder(root).into_iter().filter(|o| body.name(*o).dialect() == "onnx").collect();
         let mut done = 0;
         waiting.clear();
@@ -519,10 +536,12 @@ impl ResolveSequences {
                 continue;
             }
             let loc = body.op(op).loc.clone();
-            let mut rw = Rewrite { ctx, body, op, loc, max_unrolled_ops: self.max_unrolled_ops };
+            // Only ops that hold sequences or optionals wait with a reason worth reporting.
+            let holds = body.op(op).results().iter().chain(body.op(op).operands()).any(|v| is_seq_or_opt(ctx, body.value_type(*v)));
+            let mut rw = Rewrite { ctx, body, op, loc, budget: &mut *budget };
             match rw.run() {
                 Ok(()) => done += 1,
-                Err(why) if !why.is_empty() => {
+                Err(why) if !why.is_empty() && holds => {
                     waiting.insert(op, why);
                 }
                 Err(_) => {}
@@ -589,6 +608,15 @@ fn flatten_results(ctx: &Context, body: &mut Body, f: OpId) -> Result<(), Diagno
             attrs.push(named(name));
         }
     }
+    // `y[0]` of a sequence must not meet a tensor output of that very name.
+    let mut seen = std::collections::HashSet::new();
+    for a in &attrs {
+        if let Some(n) = a.as_dict().and_then(|d| d.get("onnx.name")).and_then(|n| n.as_str()) {
+            if !seen.insert(n.to_string()) {
+                return Err(Diagnostic::error(loc, format!("two outputs would be named '{}' (a sequence's elements are named `name[i]`); rename one", n)));
+            }
+        }
+    }
     body.set_operands(ret, &vals);
     let fty = ctx.intern_type(TypeData::Function { inputs: ins, results: types });
     let props = &mut body.op_mut(f).properties;
@@ -637,9 +665,10 @@ impl Pass for ResolveSequences {
         }
         let mut waiting = HashMap::new();
         let mut total = 0;
+        let mut budget = self.max_unrolled_ops;
         for _ in 0..MAX_SWEEPS {
             ShapeInference.run(cx, root)?;
-            match self.sweep(ctx, cx.body, root, &mut waiting) {
+            match self.sweep(ctx, cx.body, root, &mut waiting, &mut budget) {
                 0 => break,
                 n => total += n,
             }

@@ -161,13 +161,13 @@ fn node(op: &str, inputs: Vec<String>, output: &str) -> NodeProto {
 }
 
 /// The element type of a sequence type.
-fn seq_elem_dtype(tp: &TypeProto) -> i32 {
+fn seq_elem_dtype(tp: &TypeProto) -> Option<i32> {
     match &tp.value {
         Some(TypeValue::SequenceType(e)) => match e.elem_type.as_deref().and_then(|t| t.value.as_ref()) {
-            Some(TypeValue::TensorType(t)) => t.elem_type.unwrap_or(onnx::proto::data_type::FLOAT),
-            _ => onnx::proto::data_type::FLOAT,
+            Some(TypeValue::TensorType(t)) => t.elem_type.filter(|d| *d != 0),
+            _ => None,
         },
-        _ => onnx::proto::data_type::FLOAT,
+        _ => None,
     }
 }
 
@@ -179,6 +179,7 @@ fn seq_elem_dtype(tp: &TypeProto) -> i32 {
 pub fn flatten_inputs(model: &mut ModelProto, given: &HashMap<String, HostTensor>) -> Result<bool, String> {
     let Some(g) = model.graph.as_mut() else { return Ok(false) };
     let inits: Vec<String> = g.initializer.iter().filter_map(|t| t.name.clone()).collect();
+    let taken: std::collections::HashSet<String> = g.input.iter().filter_map(|v| v.name.clone()).chain(inits.iter().cloned()).collect();
     let mut inputs = Vec::new();
     let mut nodes = Vec::new();
     let mut changed = false;
@@ -189,27 +190,36 @@ pub fn flatten_inputs(model: &mut ModelProto, given: &HashMap<String, HostTensor
             continue;
         };
         let k = kind(tp).map_err(|e| format!("input '{}': {}", name, e))?;
-        let seq = |tp: &TypeProto, inputs: &mut Vec<ValueInfoProto>, nodes: &mut Vec<NodeProto>, out: &str| -> bool {
+        let seq = |tp: &TypeProto, inputs: &mut Vec<ValueInfoProto>, nodes: &mut Vec<NodeProto>, out: &str| -> Result<bool, String> {
             if given.contains_key(&empty_name(&name)) {
                 let mut n = node("SequenceEmpty", vec![], out);
-                n.attribute.push(onnx::proto::AttributeProto { name: Some("dtype".into()), i: Some(seq_elem_dtype(tp) as i64), r#type: Some(onnx::proto::attribute_type::INT), ..Default::default() });
+                n.attribute.push(onnx::proto::AttributeProto { name: Some("dtype".into()), i: Some(seq_elem_dtype(tp).unwrap_or(onnx::proto::data_type::FLOAT) as i64), r#type: Some(onnx::proto::attribute_type::INT), ..Default::default() });
                 nodes.push(n);
-                return true;
+                return Ok(true);
             }
             let names: Vec<String> = (0..).map(|i| element_name(&name, i)).take_while(|n| given.contains_key(n)).collect();
             if names.is_empty() {
-                return false;
+                return Ok(false);
+            }
+            let declared = seq_elem_dtype(tp);
+            for n in &names {
+                if taken.contains(n) {
+                    return Err(format!("sequence input '{}' travels as '{}', which is also the name of another input; rename one", name, n));
+                }
+                if let Some(d) = declared.filter(|d| *d != given[n].dtype) {
+                    return Err(format!("'{}' is {}, but the model declares sequence '{}' of {}", n, onnx::types::data_type_name(given[n].dtype), name, onnx::types::data_type_name(d)));
+                }
             }
             for n in &names {
                 inputs.push(ValueInfoProto { name: Some(n.clone()), r#type: Some(tensor_type(&given[n])), ..Default::default() });
             }
             nodes.push(node("SequenceConstruct", names, out));
-            true
+            Ok(true)
         };
         match k {
             Kind::Tensor => inputs.push(vi),
             Kind::Seq => {
-                if !seq(tp, &mut inputs, &mut nodes, &name) {
+                if !seq(tp, &mut inputs, &mut nodes, &name)? {
                     return Err(format!("sequence input '{}' needs its elements as '{}', '{}', … (or '{}' for an empty sequence)", name, element_name(&name, 0), element_name(&name, 1), empty_name(&name)));
                 }
                 changed = true;
@@ -217,7 +227,7 @@ pub fn flatten_inputs(model: &mut ModelProto, given: &HashMap<String, HostTensor
             Kind::Opt(inner) => {
                 changed = true;
                 let present = match kind(inner)? {
-                    Kind::Seq => seq(inner, &mut inputs, &mut nodes, &name),
+                    Kind::Seq => seq(inner, &mut inputs, &mut nodes, &name)?,
                     _ => match given.get(&name) {
                         Some(t) => {
                             inputs.push(ValueInfoProto { name: Some(name.clone()), r#type: Some(tensor_type(t)), ..Default::default() });

@@ -184,7 +184,7 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
         let (n, f) = parse_kv(s, "input")?;
         // A sequence's elements are `NAME[0]`, `NAME[1]`, … (`NAME[]`: an empty sequence).
         let base = n.split_once('[').filter(|(_, i)| i.ends_with(']')).map(|(b, _)| b).unwrap_or(&n);
-        if !names.iter().any(|m| m == base) {
+        if !names.iter().any(|m| m == &n || m == base) {
             return Err(format!("the model has no input '{}'; its inputs are: {}", n, names.join(", ")));
         }
         given.insert(n, HostTensor::read_file(Path::new(&f))?);
@@ -207,7 +207,8 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
     // A compile from the cache has no host reference to check against.
     let opts = CompileOptions { opt_level: a.opt, dims, weights_as_arguments: true, profile: a.profile, bind, cache_dir: a.cache_dir.clone(), recompile: a.check_reference, backend_settings: vec![] };
     // Inputs not given: random, after a first look at the declared shapes.
-    if given.len() < names.len() {
+    let covered = |n: &String| given.contains_key(n) || given.contains_key(&runtime::values::element_name(n, 0)) || given.contains_key(&runtime::values::empty_name(n));
+    if !names.iter().all(covered) {
         // The declared inputs only: no lowering before the real compile.
         let specs = runtime::declared_inputs(&model, Some(&a.model), &given, &opts)?;
         for (k, s) in specs.iter().enumerate() {
@@ -227,7 +228,8 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
     }
     let c = runtime::compile(&model, Some(&a.model), &given, &opts)?;
     cache_warnings(&c.cache);
-    let inputs: HashMap<String, HostTensor> = given.into_iter().filter(|(k, _)| !c.bound.contains(k)).collect();
+    // A sequence's `s[]` marks an empty one: the compile built it, it is no input.
+    let inputs: HashMap<String, HostTensor> = given.into_iter().filter(|(k, _)| c.inputs.iter().any(|s| &s.name == k) && !c.bound.contains(k)).collect();
     let t0 = Instant::now();
     let outs = c.run(&inputs)?;
     let first_ms = t0.elapsed().as_secs_f64() * 1e3;
@@ -305,7 +307,7 @@ fn run_npu(a: &RunArgs, model: &[u8], given: HashMap<String, HostTensor>, opts: 
             driver::write_output(f.to_str().unwrap_or_default(), p.asm.as_bytes()).map_err(|e| format!("{}: {}", f.display(), e))?;
         }
     }
-    let inputs: HashMap<String, HostTensor> = given.into_iter().filter(|(k, _)| !c.bound.contains(k)).collect();
+    let inputs: HashMap<String, HostTensor> = given.into_iter().filter(|(k, _)| c.inputs.iter().any(|s| &s.name == k) && !c.bound.contains(k)).collect();
     let t0 = Instant::now();
     let r = c.run(&inputs, true, a.check_reference)?;
     let run_ms = t0.elapsed().as_secs_f64() * 1e3;
@@ -360,8 +362,37 @@ fn compare_values(a: &RunArgs, dir: &Path, declared: &[(String, onnx::proto::Typ
     let mut ok = true;
     for (k, (name, tp)) in declared.iter().enumerate() {
         let p = dir.join(format!("output_{}.pb", k));
-        let bytes = std::fs::read(&p).map_err(|e| format!("{}: {}", p.display(), e))?;
-        let want = runtime::values::HostValue::from_pb(&bytes, tp).map_err(|e| format!("{}: {}", p.display(), e))?;
+        let want = if p.exists() {
+            let bytes = std::fs::read(&p).map_err(|e| format!("{}: {}", p.display(), e))?;
+            runtime::values::HostValue::from_pb(&bytes, tp).map_err(|e| format!("{}: {}", p.display(), e))?
+        } else {
+            // The .npy files --output-dir writes: `name.npy`, `name[i].npy`, `name[].npy`.
+            let file = |n: &str| dir.join(format!("{}.npy", n.replace('/', "_")));
+            let mut files = HashMap::new();
+            let mut add = |n: String| -> Result<(), String> {
+                if file(&n).exists() {
+                    files.insert(n.clone(), HostTensor::read_file(&file(&n))?);
+                }
+                Ok(())
+            };
+            add(name.clone())?;
+            add(runtime::values::empty_name(name))?;
+            for i in 0.. {
+                let n = runtime::values::element_name(name, i);
+                if !file(&n).exists() {
+                    break;
+                }
+                add(n)?;
+            }
+            match runtime::values::HostValue::gather(name, tp, &files) {
+                Ok(v) => v,
+                Err(e) => {
+                    eprintln!("{}: no expected output in {}: {}", name, dir.display(), e);
+                    ok = false;
+                    continue;
+                }
+            }
+        };
         let got = runtime::values::HostValue::gather(name, tp, &named);
         match got.and_then(|g| g.compare(&want, &|x, y| runtime::compare(x, y, a.rtol, a.atol).map(|_| ()))) {
             Ok(()) => eprintln!("{}: ok", name),

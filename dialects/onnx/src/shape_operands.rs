@@ -105,6 +105,17 @@ fn reaches(body: &Body, v: Value, hit: &dyn Fn(&Body, OpId, usize) -> bool) -> b
             if SHAPE_READERS.contains(&op.as_str()) {
                 continue;
             }
+            // A Loop's carried value or a SequenceMap's operand flows into its body's argument.
+            let arg = match op.as_str() {
+                "onnx.Loop" if u.index >= 2 => Some(u.index as usize),
+                "onnx.SequenceMap" => Some(u.index as usize),
+                _ => None,
+            };
+            if let Some(a) = arg.and_then(|k| body.entry_block(u.op).and_then(|b| body.block_args(b).get(k).copied())) {
+                if seen.insert(a) {
+                    work.push(a);
+                }
+            }
             // What a region yields flows out of the op that holds it (an If's results).
             let flows_to = if op.as_str() == "onnx.Yield" { body.parent_op(u.op) } else { Some(u.op) };
             for &r in flows_to.map(|o| body.op(o).results()).unwrap_or(&[]) {

@@ -43,6 +43,32 @@
 // RUN: not npu-run %t/m.onnx --input 's[0]=%t/a.npy' --input x=%t/x.npy --input pos=%t/p.npy 2>&1 | FileCheck %s --check-prefix=RANGE
 // RANGE-DAG: OptionalGetElement{{.*}} error: cannot resolve 'onnx.OptionalGetElement' at compile time: the optional is empty (OptionalGetElement of nothing)
 // RANGE-DAG: SequenceAt{{.*}} error: cannot resolve 'onnx.SequenceAt' at compile time: position 1 is out of range for a sequence of 1 tensors
+// An empty sequence input is `s[]` (any file: it only says "empty"); an input
+// not given is random, as for tensors; --compare reads the elements back from
+// the files --output-dir wrote.
+// RUN: npu-translate --import-onnx %t/e.onnxtext | npu-translate --export-onnx -o %t/e.onnx
+// RUN: npu-run %t/e.onnx --input 's[]=%t/a.npy' --input x=%t/x.npy --output-dir %t/empty
+// RUN: python3 %S/Inputs/match_ort.py %t/e.onnx %t/empty 's[]=%t/a.npy' x=%t/x.npy | FileCheck %s --check-prefix=EMPTY
+// EMPTY: out[0]: match
+// RUN: npu-run %t/e.onnx --input 's[0]=%t/a.npy' --seed 3 --output-dir %t/rand
+// RUN: npu-run %t/e.onnx --input 's[0]=%t/a.npy' --seed 3 --compare %t/rand 2>&1 | FileCheck %s --check-prefix=SAME
+// SAME: out: ok
+// A sequence's element names must not meet another input's name.
+// RUN: npu-translate --import-onnx %t/clash.onnxtext | npu-translate --export-onnx -o %t/clash.onnx
+// RUN: not npu-run %t/clash.onnx --input 's[0]=%t/a.npy' --input 's[0]=%t/a.npy' 2>&1 | FileCheck %s --check-prefix=CLASH
+// CLASH: error: sequence input 's' travels as 's[0]', which is also the name of another input; rename one
+
+//--- e.onnxtext
+<ir_version: 8, opset_import: ["" : 17]>
+g (seq(float[2]) s, float[2] x) => (seq(float[2]) out) {
+  out = SequenceInsert (s, x)
+}
+
+//--- clash.onnxtext
+<ir_version: 8, opset_import: ["" : 17]>
+g (seq(float[2]) s, float[2] "s[0]") => (float[2] y) {
+  y = Identity ("s[0]")
+}
 
 //--- m.onnxtext
 <ir_version: 8, opset_import: ["" : 17]>

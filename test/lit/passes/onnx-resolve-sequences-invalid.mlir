@@ -66,7 +66,7 @@ func.func @too_many(%x: tensor<2xf32>) -> !onnx.Seq<tensor<2xf32>> {
   %n = "onnx.Constant"() <{value = dense<1000> : tensor<i64>}> : () -> tensor<i64>
   %t = "onnx.Constant"() <{value = dense<true> : tensor<i1>}> : () -> tensor<i1>
   %e = "onnx.SequenceEmpty"() <{dtype = 1 : i64}> : () -> !onnx.Seq<tensor<2xf32>>
-  // expected-error @+1 {{cannot resolve 'onnx.Loop' at compile time: unrolling 1000 iterations of a body of 2 ops is more than 100 ops}}
+  // expected-error @+1 {{cannot resolve 'onnx.Loop' at compile time: unrolling 1000 copies of a body of 2 ops is more than the 100 ops left to unroll (max-unrolled-ops)}}
   %r = "onnx.Loop"(%n, %t, %e) ({
   ^bb0(%i: tensor<i64>, %c: tensor<i1>, %acc: !onnx.Seq<tensor<2xf32>>):
     %a = "onnx.SequenceInsert"(%acc, %x) : (!onnx.Seq<tensor<2xf32>>, tensor<2xf32>) -> !onnx.Seq<tensor<2xf32>>
