@@ -38,14 +38,21 @@ pub fn fill(message: &str, value: i64) -> String {
 /// [-n, n-1]. `what` names the axis in the message ("axis 0 of size 3").
 pub fn indices_in_range(l: &mut Lower, operand: usize, n: i64, what: &str) -> Result<(), String> {
     let message = format!("{}: index {{}} is out of range for {}; indices must be in [{}, {}]", node(l), what, -n, n - 1);
-    check(l, operand, &[n], message)
+    check(l, operand, &[n], true, message)
+}
+
+/// [`indices_in_range`] for indices that may not count from the end (RoiAlign's
+/// batch indices): each must be in [0, n-1].
+pub fn positions_in_range(l: &mut Lower, operand: usize, n: i64, what: &str) -> Result<(), String> {
+    let message = format!("{}: index {{}} is out of range for {}; indices must be in [0, {}]", node(l), what, n - 1);
+    check(l, operand, &[n], false, message)
 }
 
 /// Index tuples along the last axis of operand `operand` (GatherND, ScatterND):
 /// component j indexes a dim of `dims[j]` elements, in [-dims[j], dims[j]-1].
 pub fn index_tuples_in_range(l: &mut Lower, operand: usize, dims: &[i64]) -> Result<(), String> {
     let message = format!("{}: index {{}} is out of range for data dims {:?} (component j must be in [-dims[j], dims[j]-1])", node(l), dims);
-    check(l, operand, dims, message)
+    check(l, operand, dims, true, message)
 }
 
 /// The op and its node's name, as messages start.
@@ -56,11 +63,12 @@ fn node(l: &Lower) -> String {
 
 /// Emits the check of `bounds`: one for every index, or one per position
 /// along the indices' last axis.
-fn check(l: &mut Lower, operand: usize, bounds: &[i64], message: String) -> Result<(), String> {
+fn check(l: &mut Lower, operand: usize, bounds: &[i64], negative: bool, message: String) -> Result<(), String> {
     let indices = l.operand(operand)?;
     let bound = |k: usize| bounds[k % bounds.len()];
     if let Some(values) = onnx::infer::const_ints_upto(l.body, indices, MAX_CONSTANT_INDICES) {
-        return match values.iter().enumerate().find(|(k, v)| **v < -bound(*k) || **v >= bound(*k)) {
+        let low = |k: usize| if negative { -bound(k) } else { 0 };
+        return match values.iter().enumerate().find(|(k, v)| **v < low(*k) || **v >= bound(*k)) {
             Some((_, v)) => Err(fill(&message, *v)),
             None => Ok(()),
         };
@@ -88,7 +96,7 @@ fn check(l: &mut Lower, operand: usize, bounds: &[i64], message: String) -> Resu
             }
         }
         let zero = e.scalar(0.0, &s64);
-        let lo = e.sub(zero, n, &s64);
+        let lo = if negative { e.sub(zero, n, &s64) } else { zero };
         let (none, one, zero) = (e.scalar(i64::MIN as f64, &s64), e.scalar(1.0, &s64), e.scalar(0.0, &s64));
         let below = e.cmp(Cmp::Lt, v, lo, &s64);
         let above = e.cmp(Cmp::Ge, v, n, &s64);

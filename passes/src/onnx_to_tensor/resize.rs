@@ -613,7 +613,7 @@ fn roi_align(l: &mut Lower) -> Result<Vec<Value>, String> {
     let scale = l.float_attr("spatial_scale", 1.0);
     let (x, rois, batch) = (l.operand(0)?, l.operand(1)?, l.operand(2)?);
     let (rsc, bsc, xsc, nb) = (l.in_info(1)?.sc, l.in_info(2)?.sc, xi.sc.clone(), xi.shape[0]);
-    super::checks::indices_in_range(l, 2, nb, &format!("the batch of {}", nb))?;
+    super::checks::positions_in_range(l, 2, nb, &format!("the batch of {}", nb))?;
     let sc = out.sc.clone();
     let f = Sc { ty: l.ctx.f64(), kind: Kind::Float };
     let init = l.fill(&out.shape, &f, if max_mode { f64::NEG_INFINITY } else { 0.0 });

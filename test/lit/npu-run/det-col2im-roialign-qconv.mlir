@@ -5,7 +5,7 @@
 // wrong (the node tests check that case against ONNX's reference).
 // RUN: rm -rf %t && split-file %s %t
 // RUN: npu-translate --import-onnx %t/m.onnxtext | npu-translate --export-onnx -o %t/m.onnx
-// RUN: python3 -c "import numpy as n; r = n.random.default_rng(1); n.save('%t/a.npy', r.standard_normal((3, 3, 3)).astype(n.float32)); n.save('%t/cols.npy', r.standard_normal((1, 12, 4)).astype(n.float32)); n.save('%t/img.npy', r.standard_normal((1, 2, 6, 6)).astype(n.float32)); n.save('%t/rois.npy', n.array([[0, 0, 9, 9], [2.5, 1, 11, 7.5]], dtype=n.float32)); n.save('%t/bi.npy', n.array([0, 0])); n.save('%t/q.npy', r.integers(0, 256, (1, 2, 5, 5)).astype(n.uint8)); n.save('%t/w.npy', r.integers(0, 256, (3, 2, 3, 3)).astype(n.uint8)); n.save('%t/bad.npy', n.array([0, 5]))"
+// RUN: python3 -c "import numpy as n; r = n.random.default_rng(1); n.save('%t/a.npy', r.standard_normal((3, 3, 3)).astype(n.float32)); n.save('%t/cols.npy', r.standard_normal((1, 12, 4)).astype(n.float32)); n.save('%t/img.npy', r.standard_normal((1, 2, 6, 6)).astype(n.float32)); n.save('%t/rois.npy', n.array([[0, 0, 9, 9], [2.5, 1, 11, 7.5]], dtype=n.float32)); n.save('%t/bi.npy', n.array([0, 0])); n.save('%t/q.npy', r.integers(0, 256, (1, 2, 5, 5)).astype(n.uint8)); n.save('%t/w.npy', r.integers(0, 256, (3, 2, 3, 3)).astype(n.uint8)); n.save('%t/bad.npy', n.array([0, 5])); n.save('%t/neg.npy', n.array([0, -1]))"
 // RUN: npu-run %t/m.onnx --input a=%t/a.npy --input cols=%t/cols.npy --input img=%t/img.npy --input rois=%t/rois.npy --input bi=%t/bi.npy --input q=%t/q.npy --input w=%t/w.npy --output-dir %t/cpu
 // RUN: python3 %S/Inputs/match_ort.py %t/m.onnx %t/cpu a=%t/a.npy cols=%t/cols.npy img=%t/img.npy rois=%t/rois.npy bi=%t/bi.npy q=%t/q.npy w=%t/w.npy 2>/dev/null | FileCheck %s
 // RUN: npu-run %t/m.onnx --target npu --input a=%t/a.npy --input cols=%t/cols.npy --input img=%t/img.npy --input rois=%t/rois.npy --input bi=%t/bi.npy --input q=%t/q.npy --input w=%t/w.npy --output-dir %t/npu
@@ -23,6 +23,9 @@
 // A region of a batch that is not there is an error naming the node.
 // RUN: not npu-run %t/m.onnx --input a=%t/a.npy --input cols=%t/cols.npy --input img=%t/img.npy --input rois=%t/rois.npy --input bi=%t/bad.npy --input q=%t/q.npy --input w=%t/w.npy 2>&1 | FileCheck %s --check-prefix=BATCH
 // BATCH: error: RoiAlign 'RoiAlign#4': index 5 is out of range for the batch of 1
+// A batch index does not count from the end (as Gather's do): -1 is refused too.
+// RUN: not npu-run %t/m.onnx --input a=%t/a.npy --input cols=%t/cols.npy --input img=%t/img.npy --input rois=%t/rois.npy --input bi=%t/neg.npy --input q=%t/q.npy --input w=%t/w.npy 2>&1 | FileCheck %s --check-prefix=NEG
+// NEG: error: RoiAlign 'RoiAlign#4': index -1 is out of range for the batch of 1; indices must be in [0, 0]
 
 //--- m.onnxtext
 <ir_version: 10, opset_import: ["" : 21]>
