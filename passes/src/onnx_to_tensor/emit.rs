@@ -238,6 +238,12 @@ impl<'a> Emit<'a> {
         let w = self.op("arith.addi", &[i, nn], &it);
         self.select(neg, w, i)
     }
+    /// An index (a loop index, a position) as a float of `to`, through i64.
+    pub fn index_to_float(&mut self, i: Value, to: &Sc) -> Value {
+        let i64t = self.ctx.i64();
+        let v = self.index_cast(i, &i64t, false);
+        self.cast(v, &Sc { ty: i64t, kind: Kind::Signed }, to)
+    }
     pub fn index_cast(&mut self, v: Value, to: &Type, unsigned: bool) -> Value {
         self.op(if unsigned { "arith.index_castui" } else { "arith.index_cast" }, &[v], to)
     }

@@ -110,14 +110,10 @@ fn deform_conv(l: &mut Lower) -> Result<Vec<Value>, String> {
         let dx = e.extract(off, &[bn, ox_i, i, j]);
         let dx = to_f(e, dx, &osc);
         let i64s = Sc { ty: e.ctx.i64(), kind: super::Kind::Signed };
-        let fidx = |e: &mut super::Emit, v: Value| {
-            let v = e.index_cast(v, &e.ctx.i64(), false);
-            e.cast(v, &i64s, &f)
-        };
         // The tap's place: origin·stride − pad + k·dilation + offset.
         let place = |e: &mut super::Emit, o: Value, kv: Value, s: i64, p: i64, dil: i64, delta: Value| {
-            let of = fidx(e, o);
-            let kf = fidx(e, kv);
+            let of = e.index_to_float(o, &f);
+            let kf = e.index_to_float(kv, &f);
             let (sv, pv, dv) = (e.scalar(s as f64, &f), e.scalar(p as f64, &f), e.scalar(dil as f64, &f));
             let a = e.mul(of, sv, &f);
             let a = e.sub(a, pv, &f);

@@ -364,23 +364,9 @@ fn antialias_taps(e: &mut Emit, xc: Value, n: i64, scale: f64, cubic: Option<f64
 /// Keys' cubic kernel at distance `d` ≥ 0: (a+2)d³ − (a+3)d² + 1 within 1,
 /// a·d³ − 5a·d² + 8a·d − 4a within 2, 0 beyond.
 fn cubic_kernel(e: &mut Emit, d: Value, a: f64, t: &ir::Type) -> Value {
-    let k = |e: &mut Emit, v: f64| e.float(v, t);
-    let d2 = e.op("arith.mulf", &[d, d], t);
-    let d3 = e.op("arith.mulf", &[d2, d], t);
-    let (a2, a3, one) = (k(e, a + 2.0), k(e, a + 3.0), k(e, 1.0));
-    let p = e.op("arith.mulf", &[a2, d3], t);
-    let q = e.op("arith.mulf", &[a3, d2], t);
-    let near = e.op("arith.subf", &[p, q], t);
-    let near = e.op("arith.addf", &[near, one], t);
-    let (ka, k5a, k8a, k4a) = (k(e, a), k(e, 5.0 * a), k(e, 8.0 * a), k(e, 4.0 * a));
-    let p = e.op("arith.mulf", &[ka, d3], t);
-    let q = e.op("arith.mulf", &[k5a, d2], t);
-    let r = e.op("arith.mulf", &[k8a, d], t);
-    let far = e.op("arith.subf", &[p, q], t);
-    let far = e.op("arith.addf", &[far, r], t);
-    let far = e.op("arith.subf", &[far, k4a], t);
-    let two = k(e, 2.0);
-    let zero = k(e, 0.0);
+    let near = cubic_near(e, d, a, t);
+    let far = cubic_far(e, d, a, t);
+    let (one, two, zero) = (e.float(1.0, t), e.float(2.0, t), e.float(0.0, t));
     let f = Sc { ty: t.clone(), kind: Kind::Float };
     let in1 = e.cmp(Cmp::Le, d, one, &f);
     let in2 = e.cmp(Cmp::Lt, d, two, &f);
@@ -397,26 +383,30 @@ pub fn cubic_weights(e: &mut Emit, r: Value, a: f64, t: &ir::Type) -> Vec<Value>
     let d0 = e.op("arith.addf", &[one, r], t);
     let d2 = e.op("arith.subf", &[one, r], t);
     let d3 = e.op("arith.subf", &[two, r], t);
-    let near = |e: &mut Emit, d: Value| {
-        // (a+2)|d|^3 - (a+3)|d|^2 + 1
-        let (a2, a3, one) = (k(e, a + 2.0), k(e, a + 3.0), k(e, 1.0));
-        let x = e.op("arith.mulf", &[a2, d], t);
-        let x = e.op("arith.subf", &[x, a3], t);
-        let x = e.op("arith.mulf", &[x, d], t);
-        let x = e.op("arith.mulf", &[x, d], t);
-        e.op("arith.addf", &[x, one], t)
-    };
-    let far = |e: &mut Emit, d: Value| {
-        // a|d|^3 - 5a|d|^2 + 8a|d| - 4a
-        let (av, a5, a8, a4) = (k(e, a), k(e, 5.0 * a), k(e, 8.0 * a), k(e, 4.0 * a));
-        let x = e.op("arith.mulf", &[av, d], t);
-        let x = e.op("arith.subf", &[x, a5], t);
-        let x = e.op("arith.mulf", &[x, d], t);
-        let x = e.op("arith.addf", &[x, a8], t);
-        let x = e.op("arith.mulf", &[x, d], t);
-        e.op("arith.subf", &[x, a4], t)
-    };
-    vec![far(e, d0), near(e, r), near(e, d2), far(e, d3)]
+    vec![cubic_far(e, d0, a, t), cubic_near(e, r, a, t), cubic_near(e, d2, a, t), cubic_far(e, d3, a, t)]
+}
+
+/// Keys' kernel within distance 1: (a+2)|d|³ − (a+3)|d|² + 1.
+fn cubic_near(e: &mut Emit, d: Value, a: f64, t: &ir::Type) -> Value {
+    let k = |e: &mut Emit, v: f64| e.float(v, t);
+    let (a2, a3, one) = (k(e, a + 2.0), k(e, a + 3.0), k(e, 1.0));
+    let x = e.op("arith.mulf", &[a2, d], t);
+    let x = e.op("arith.subf", &[x, a3], t);
+    let x = e.op("arith.mulf", &[x, d], t);
+    let x = e.op("arith.mulf", &[x, d], t);
+    e.op("arith.addf", &[x, one], t)
+}
+
+/// Keys' kernel between distances 1 and 2: a|d|³ − 5a|d|² + 8a|d| − 4a.
+fn cubic_far(e: &mut Emit, d: Value, a: f64, t: &ir::Type) -> Value {
+    let k = |e: &mut Emit, v: f64| e.float(v, t);
+    let (av, a5, a8, a4) = (k(e, a), k(e, 5.0 * a), k(e, 8.0 * a), k(e, 4.0 * a));
+    let x = e.op("arith.mulf", &[av, d], t);
+    let x = e.op("arith.subf", &[x, a5], t);
+    let x = e.op("arith.mulf", &[x, d], t);
+    let x = e.op("arith.addf", &[x, a8], t);
+    let x = e.op("arith.mulf", &[x, d], t);
+    e.op("arith.subf", &[x, a4], t)
 }
 
 /// Reflects `x` into [lo, hi] by the nearer border, as often as needed
@@ -634,11 +624,6 @@ fn roi_align(l: &mut Lower) -> Result<Vec<Value>, String> {
             e.sub(v, o, &f)
         };
         let (x0, y0, x1, y1) = (coord(e, 0), coord(e, 1), coord(e, 2), coord(e, 3));
-        let to_f = |e: &mut Emit, i: Value| {
-            let i64t = e.ctx.i64();
-            let v = e.index_cast(i, &i64t, false);
-            e.cast(v, &Sc { ty: i64t, kind: Kind::Signed }, &f)
-        };
         // Sample (iy, ix) of bin (py, px): start + p·bin + (i + ½)·bin / ratio.
         let sample = |e: &mut Emit, start: Value, end: Value, p: Value, i: Value, bins: i64| {
             let mut len = e.sub(end, start, &f);
@@ -648,10 +633,10 @@ fn roi_align(l: &mut Lower) -> Result<Vec<Value>, String> {
             }
             let nb = e.scalar(bins as f64, &f);
             let bin = e.div(len, nb, &f);
-            let pf = to_f(e, p);
+            let pf = e.index_to_float(p, &f);
             let off = e.mul(pf, bin, &f);
             let half = e.scalar(0.5, &f);
-            let i_f = to_f(e, i);
+            let i_f = e.index_to_float(i, &f);
             let ih = e.add(i_f, half, &f);
             let rv = e.scalar(ratio as f64, &f);
             let step = e.div(bin, rv, &f);

@@ -31,7 +31,7 @@ fn window(l: &mut Lower) -> Result<Vec<Value>, String> {
     let f64s = Sc { ty: l.ctx.f64(), kind: Kind::Float };
     Ok(vec![l.fill_with(&[size], &sc.ty.clone(), move |e| {
         let i = e.loop_index(0);
-        let x = index_to_f64(e, i);
+        let x = e.index_to_float(i, &f64s);
         let step = e.scalar(2.0 * std::f64::consts::PI / n, &f64s);
         let t = e.mul(x, step, &f64s);
         let c1 = e.op("math.cos", &[t], &f64s.ty);
@@ -44,14 +44,6 @@ fn window(l: &mut Lower) -> Result<Vec<Value>, String> {
         let w = e.add(w, p2, &f64s);
         e.cast(w, &f64s, &sc)
     })])
-}
-
-fn index_to_f64(e: &mut super::Emit, i: Value) -> Value {
-    let i64t = e.ctx.i64();
-    let v = e.index_cast(i, &i64t, false);
-    let s = Sc { ty: i64t, kind: Kind::Signed };
-    let f = Sc { ty: e.ctx.f64(), kind: Kind::Float };
-    e.cast(v, &s, &f)
 }
 
 /// Which way a transform goes.
@@ -125,7 +117,7 @@ fn transform(l: &mut Lower, x: Value, t: Transform) -> Result<Value, String> {
         let p = e.op("arith.muli", &[oi, si], &it);
         let lv = e.index(len);
         let m = e.op("arith.remsi", &[p, lv], &it);
-        let mf = index_to_f64(e, m);
+        let mf = e.index_to_float(m, &f64s);
         let step = e.scalar(2.0 * std::f64::consts::PI / len as f64, &f64s);
         let th = e.mul(mf, step, &f64s);
         let cos = e.op("math.cos", &[th], &f64s.ty);
