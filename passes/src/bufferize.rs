@@ -97,15 +97,7 @@ impl Pass for Bufferize {
             }
         }
         let ret = bufferize_block(&mut st, body, entry)?;
-        // Reads of tensors inside bodies: tensor.extract on the buffer.
-        for op in body.walk_preorder(func) {
-            if body.name(op).as_str() == "tensor.extract" {
-                let t = body.op(op).operand(0);
-                if let Some(&b) = st.buf.get(&t) {
-                    body.set_operand(op, 0, b);
-                }
-            }
-        }
+        read_buffers_in_bodies(&st, body, func);
         // Results become output arguments.
         let ret = ret.filter(|r| body.name(*r).as_str() == "func.return").ok_or("function without func.return")?;
         let returned = body.op(ret).operands().to_vec();
@@ -299,9 +291,29 @@ fn bufferize_block(st: &mut State, body: &mut Body, block: Block) -> Result<Opti
     Ok(term)
 }
 
+/// Reads of tensors inside bodies (a generic's `tensor.extract` of a value
+/// from above) become reads of that value's buffer.
+fn read_buffers_in_bodies(st: &State, body: &mut Body, root: OpId) {
+    for op in body.walk_preorder(root) {
+        if body.name(op).as_str() == "tensor.extract" {
+            let t = body.op(op).operand(0);
+            if let Some(&b) = st.buf.get(&t) {
+                body.set_operand(op, 0, b);
+            }
+        }
+    }
+}
+
 /// Frees each buffer allocated in `block` after the last op of the block
 /// that uses it or a view of it (nested users count as their ancestor here).
+/// The block's captured reads are moved onto buffers first: a read that
+/// still names the tensor would not count as a use, and its buffer would be
+/// freed before it (a use after free inside an `scf.if` branch).
 fn free_block(st: &mut State, body: &mut Body, block: Block, term: OpId) {
+    let ops: Vec<OpId> = body.block_ops(block).collect();
+    for op in ops {
+        read_buffers_in_bodies(st, body, op);
+    }
     let order: Vec<OpId> = body.block_ops(block).collect();
     let pos: HashMap<OpId, usize> = order.iter().enumerate().map(|(i, o)| (*o, i)).collect();
     let mine: Vec<Value> = st.allocs.iter().copied().filter(|a| body.defining_op(*a).is_some_and(|d| body.op(d).parent_block() == Some(block))).collect();

@@ -77,3 +77,40 @@ func.func @swap(%a0: tensor<2xf32>, %b0: tensor<2xf32>, %n: i64) -> (tensor<2xf3
   }) : (i64, tensor<2xf32>, tensor<2xf32>, tensor<4x2xf32>) -> (i64, tensor<2xf32>, tensor<2xf32>, tensor<4x2xf32>)
   return %r#1, %r#3 : tensor<2xf32>, tensor<4x2xf32>
 }
+
+// -----
+
+// A branch's buffer read only from inside a later body (a gather's
+// tensor.extract) lives until that read: it is freed after the reading
+// generic, not after the generic that wrote it.
+// CHECK-LABEL: func.func @captured_read_in_branch
+// CHECK: "scf.if"(%arg0) ({
+// CHECK: %[[T:.*]] = "memref.alloc"
+// CHECK: "tensor.generic"(%arg1, %[[T]])
+// CHECK-NOT: "memref.dealloc"(%[[T]])
+// CHECK: "tensor.generic"(%{{.*}}) <{
+// CHECK: "tensor.extract"(%[[T]], %{{.*}})
+// CHECK: "memref.dealloc"(%[[T]])
+// CHECK: "scf.yield"() : () -> ()
+func.func @captured_read_in_branch(%c: i1, %x: tensor<4xf32>) -> tensor<2xf32> {
+  %0 = "scf.if"(%c) ({
+    %e = "tensor.empty"() : () -> tensor<4xf32>
+    %n = "tensor.generic"(%x, %e) <{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"], operandSegmentSizes = array<i32: 1, 1>}> ({
+    ^bb0(%a: f32, %o: f32):
+      %m = arith.negf %a : f32
+      "tensor.yield"(%m) : (f32) -> ()
+    }) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %e2 = "tensor.empty"() : () -> tensor<2xf32>
+    %g = "tensor.generic"(%e2) <{indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"], operandSegmentSizes = array<i32: 0, 1>}> ({
+    ^bb0(%o: f32):
+      %i = "tensor.index"() <{dim = 0 : i64}> : () -> index
+      %v = "tensor.extract"(%n, %i) : (tensor<4xf32>, index) -> f32
+      "tensor.yield"(%v) : (f32) -> ()
+    }) : (tensor<2xf32>) -> tensor<2xf32>
+    "scf.yield"(%g) : (tensor<2xf32>) -> ()
+  }, {
+    %e3 = "tensor.empty"() : () -> tensor<2xf32>
+    "scf.yield"(%e3) : (tensor<2xf32>) -> ()
+  }) : (i1) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
