@@ -13,7 +13,7 @@ use crate::proto::{
     attribute_type as at, AttributeProto, DimValue, Dimension, ElemTypeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto,
     TensorProto, TensorShapeProto, TensorTypeProto, TypeProto, TypeValue, ValueInfoProto,
 };
-use crate::table::{self, AttrType, ParamKind};
+use crate::table::{self, AttrType, OnnxOp, ParamKind};
 use crate::types::data_type;
 use ir::attributes::{ArrayData, AttrData, Attribute};
 use ir::diagnostics::Diagnostic;
@@ -44,6 +44,9 @@ struct Exporter<'a> {
     ctx: &'a Context,
     body: &'a Body,
     opset: u32,
+    /// Other domains' versions (`onnx.opset.<domain>` of the function), and the ones nodes used.
+    opsets: HashMap<String, u32>,
+    used_domains: std::collections::BTreeSet<&'static str>,
     names: HashMap<Value, String>,
     used: HashSet<String>,
     errors: Vec<Diagnostic>,
@@ -55,15 +58,29 @@ pub fn export_module(ctx: &Context, body: &Body, module: OpId) -> Result<ModelPr
     let block = body.entry_block(module).ok_or_else(|| err(top.clone(), "the module has no body".into()))?;
     let funcs: Vec<OpId> = body.block_ops(block).filter(|o| body.name(*o).as_str() == "func.func").collect();
     let [f] = funcs[..] else { return Err(err(top, format!("export needs exactly one func.func in the module, found {}", funcs.len()))) };
-    let opset = body.op(f).attributes.get("onnx.opset").and_then(|a| a.as_int()).unwrap_or(21) as i64;
-    let mut ex = Exporter { ctx, body, opset: opset as u32, names: HashMap::new(), used: HashSet::new(), errors: vec![] };
+    let declared = body.op(f).attributes.get("onnx.opset").and_then(|a| a.as_int());
+    let opset = declared.unwrap_or(21) as i64;
+    let opsets: HashMap<String, u32> = body
+        .op(f)
+        .attributes
+        .iter()
+        .filter_map(|(k, v)| Some((k.as_str().strip_prefix("onnx.opset.")?.to_string(), v.as_int()? as u32)))
+        .collect();
+    let mut ex = Exporter { ctx, body, opset: opset as u32, opsets, used_domains: Default::default(), names: HashMap::new(), used: HashSet::new(), errors: vec![] };
     let graph = ex.main_graph(f);
     if !ex.errors.is_empty() {
         return Err(ex.errors);
     }
+    let mut opset_import = vec![];
+    if declared.is_some() || ex.used_domains.contains("") {
+        opset_import.push(OperatorSetIdProto { domain: Some(String::new()), version: Some(opset) });
+    }
+    for d in ex.used_domains.iter().filter(|d| !d.is_empty()) {
+        opset_import.push(OperatorSetIdProto { domain: Some(d.to_string()), version: Some(ex.domain_opset(d) as i64) });
+    }
     Ok(ModelProto {
         ir_version: Some(ir_version(opset)),
-        opset_import: vec![OperatorSetIdProto { domain: Some(String::new()), version: Some(opset) }],
+        opset_import,
         producer_name: Some("npu-translate".into()),
         producer_version: Some(env!("CARGO_PKG_VERSION").into()),
         graph: Some(graph),
@@ -210,14 +227,34 @@ impl Exporter<'_> {
         g
     }
 
+    /// The version a domain is written at: the one imported, else its newest.
+    fn domain_opset(&self, domain: &str) -> u32 {
+        if domain.is_empty() {
+            return self.opset;
+        }
+        self.opsets.get(domain).copied().unwrap_or_else(|| crate::op_table::OPS.iter().filter(|o| o.domain == domain).map(|o| o.since).max().unwrap_or(1))
+    }
+
     fn node(&mut self, op: OpId, op_type: &str) -> Option<NodeProto> {
+        // Operators of other domains: their key carries a prefix (`ms.QLinearAdd`).
+        if let Some(newest) = table::schema(op_type, u32::MAX).filter(|s| !s.domain.is_empty()) {
+            let version = self.domain_opset(newest.domain);
+            let Some(target) = table::schema(op_type, version) else {
+                let loc = self.body.op(op).loc.clone();
+                self.error(&loc, format!("onnx.{} has no form at version {} of domain '{}'", op_type, version, newest.domain));
+                return None;
+            };
+            self.used_domains.insert(newest.domain);
+            let mut node = self.node_of(op, op_type, target, newest)?;
+            node.op_type = Some(newest.op_type().into());
+            node.domain = Some(newest.domain.into());
+            return Some(node);
+        }
+        self.used_domains.insert("");
         let body = self.body;
         let d = body.op(op);
         let loc = d.loc.clone();
-        let node_name = match &*loc.data() {
-            LocData::Name { name, .. } => Some(name.clone()),
-            _ => None,
-        };
+        let node_name = node_name(&loc);
         let mut node = NodeProto { op_type: Some(op_type.into()), name: node_name, ..Default::default() };
         if op_type == "Constant" {
             let v = d.properties.get("value")?;
@@ -237,12 +274,23 @@ impl Exporter<'_> {
             (None, "Resize") => ("Upsample", table::schema("Upsample", self.opset)),
             (s, t) => (t, s),
         };
-        node.op_type = Some(op_type.into());
         let Some(target) = target else {
             self.error(&loc, format!("onnx.{} has no form at opset {}", op_type, self.opset));
             return None;
         };
         let newest = table::schema(d.name.as_str().trim_start_matches("onnx."), u32::MAX).unwrap_or(target);
+        let mut node = self.node_of(op, op_type, target, newest)?;
+        node.op_type = Some(op_type.into());
+        Some(node)
+    }
+
+    /// The node of `op` in the form of schema row `target` (`newest` names its operands).
+    fn node_of(&mut self, op: OpId, op_type: &str, target: &'static OnnxOp, newest: &'static OnnxOp) -> Option<NodeProto> {
+        let body = self.body;
+        let d = body.op(op);
+        let loc = d.loc.clone();
+        let node_name = node_name(&loc);
+        let mut node = NodeProto { name: node_name, ..Default::default() };
         let mut attrs: Vec<AttributeProto> = vec![];
         let mut inputs: Vec<String> = vec![];
         for (i, v) in d.operands().iter().enumerate() {
@@ -440,4 +488,12 @@ impl Exporter<'_> {
 pub fn export_bytes(ctx: &Context, body: &Body, module: OpId) -> Result<Vec<u8>, Vec<Diagnostic>> {
     use prost::Message;
     Ok(export_module(ctx, body, module)?.encode_to_vec())
+}
+
+/// The node name a `loc("name"(...))` carries (the importer's form).
+fn node_name(loc: &Location) -> Option<String> {
+    match &*loc.data() {
+        LocData::Name { name, .. } => Some(name.clone()),
+        _ => None,
+    }
 }

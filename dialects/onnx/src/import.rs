@@ -48,7 +48,11 @@ pub struct Imported {
 struct Importer<'a> {
     ctx: &'a Context,
     body: Body,
+    /// The default domain's opset.
     opset: u32,
+    /// Every imported domain with a table (canonical spelling) and its version.
+    opsets: HashMap<&'static str, u32>,
+    imports_default: bool,
     opts: &'a ImportOptions,
     file: std::sync::Arc<str>,
     errors: Vec<Diagnostic>,
@@ -110,15 +114,22 @@ pub fn import_proto(ctx: &Context, model: &ModelProto, opts: &ImportOptions) -> 
     let file: std::sync::Arc<str> = opts.model_path.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| "<model>".into()).into();
     let top = Location::file(file.clone(), 0, 0);
     let err1 = |m: String| vec![Diagnostic::error(top.clone(), m)];
-    let opset = model
-        .opset_import
-        .iter()
-        .find(|o| matches!(o.domain.as_deref(), None | Some("") | Some("ai.onnx")))
-        .and_then(|o| o.version)
-        .ok_or_else(|| err1("the model imports no opset of the default ONNX domain".into()))?;
-    if !(1..=10_000).contains(&opset) {
-        return Err(err1(format!("invalid opset version {}", opset)));
+    // The imported version of each domain with a table; others only matter if a node uses them.
+    let mut opsets: HashMap<&'static str, u32> = HashMap::new();
+    for o in &model.opset_import {
+        let d = table::canonical_domain(o.domain.as_deref().unwrap_or(""));
+        let Some(&(known, _)) = table::DOMAINS.iter().find(|(n, _)| *n == d) else { continue };
+        let v = o.version.unwrap_or(0);
+        if !(1..=10_000).contains(&v) {
+            return Err(err1(format!("invalid opset version {} of domain '{}'", v, if d.is_empty() { "ai.onnx" } else { d })));
+        }
+        if opsets.insert(known, v as u32).is_some() {
+            return Err(err1(format!("the model imports domain '{}' twice", if d.is_empty() { "ai.onnx" } else { d })));
+        }
     }
+    // A model of other domains only (an `ai.onnx.ml` classifier) is read at the newest default opset.
+    let imports_default = opsets.contains_key("");
+    let opset = *opsets.entry("").or_insert_with(table::newest_default_opset) as i64;
     let graph = model.graph.as_ref().ok_or_else(|| err1("the model has no graph".into()))?;
     let bound;
     let graph = if opts.bound_inputs.is_empty() {
@@ -133,6 +144,8 @@ pub fn import_proto(ctx: &Context, model: &ModelProto, opts: &ImportOptions) -> 
         ctx,
         body: Body::new(),
         opset: opset as u32,
+        opsets,
+        imports_default,
         opts,
         file,
         errors: vec![],
@@ -260,7 +273,15 @@ impl<'a> Importer<'a> {
         if let Some(p) = model.producer_name.as_deref().filter(|p| !p.is_empty()) {
             st.attributes.set(self.ctx.ident("onnx.producer"), Attribute::string(p));
         }
-        st.attributes.set(self.ctx.ident("onnx.opset"), Attribute::integer(self.opset as i128, self.ctx.i64()));
+        // A model of other domains only imports no default opset, and its export imports none either.
+        if self.imports_default {
+            st.attributes.set(self.ctx.ident("onnx.opset"), Attribute::integer(self.opset as i128, self.ctx.i64()));
+        }
+        let mut others: Vec<(&str, u32)> = self.opsets.iter().filter(|(d, _)| !d.is_empty()).map(|(d, v)| (*d, *v)).collect();
+        others.sort();
+        for (d, v) in others {
+            st.attributes.set(self.ctx.ident(&format!("onnx.opset.{}", d)), Attribute::integer(v as i128, self.ctx.i64()));
+        }
         self.body.build(st, InsertPoint::AtEnd(module_block));
         let st = OperationState::new(self.ctx.op_name("func.return"), top).operands(&vals);
         self.body.build(st, InsertPoint::AtEnd(entry));
@@ -332,14 +353,26 @@ impl<'a> Importer<'a> {
         let loc = self.loc_of(node, index);
         let op_type = node.op_type.clone().unwrap_or_default();
         let domain = node.domain.clone().unwrap_or_default();
-        let opset = self.opset;
-        let where_ = || format!("node '{}' ({} in domain '{}', opset {})", node.name.as_deref().unwrap_or(""), op_type, if domain.is_empty() { "ai.onnx" } else { &domain }, opset);
-        if !(domain.is_empty() || domain == "ai.onnx") {
-            return self.err(loc, format!("{}: unsupported domain", where_()));
-        }
-        let Some(schema) = table::schema(&op_type, self.opset) else {
+        let domain = table::canonical_domain(&domain).to_string();
+        let opset = self.opsets.get(domain.as_str()).copied().filter(|_| !domain.is_empty() || self.imports_default);
+        let where_ = || {
+            let d = if domain.is_empty() { "ai.onnx" } else { &domain };
+            match opset {
+                Some(v) => format!("node '{}' ({} in domain '{}', opset {})", node.name.as_deref().unwrap_or(""), op_type, d, v),
+                None => format!("node '{}' ({} in domain '{}')", node.name.as_deref().unwrap_or(""), op_type, d),
+            }
+        };
+        let Some(key) = table::key(&domain, &op_type) else {
+            let known: Vec<&str> = table::DOMAINS.iter().map(|(d, _)| if d.is_empty() { "ai.onnx" } else { d }).collect();
+            return self.err(loc, format!("{}: unsupported domain (operators are known for {})", where_(), known.join(", ")));
+        };
+        let Some(opset) = opset else {
+            return self.err(loc, format!("{}: the model imports no opset of this domain", where_()));
+        };
+        let Some(schema) = table::schema(&key, opset) else {
             return self.err(loc, format!("{}: unknown operator", where_()));
         };
+        let op_type = key;
         if (node.input.len() as u32) > schema.max_inputs || (node.input.len() as u32) < schema.min_inputs && !trailing_optional(schema, node.input.len()) {
             return self.err(loc, format!("{}: {} inputs, the operator takes {}..{}", where_(), node.input.len(), schema.min_inputs, schema.max_inputs));
         }

@@ -158,7 +158,7 @@ const UNARY: &[&str] = &[
     "Softmax", "Softplus", "Softsign", "Sqrt", "Tan", "Tanh", "ThresholdedRelu", "Celu", "Gelu", "Hardmax", "Shrink", "Not", "BitwiseNot",
     "LRN", "MeanVarianceNormalization", "Clip", "CumSum", "Trilu", "ReverseSequence", "InstanceNormalization",
     "GroupNormalization", "Swish", "CumProd", "LpNormalization", "RotaryEmbedding", "ScatterElements", "Scatter", "ScatterND",
-    "TensorScatter",
+    "TensorScatter", "ms.QLinearSoftmax", "ml.Binarizer",
 ];
 const BROADCAST: &[&str] = &["StringConcat", "Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sum", "Mean", "BitShift", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Mod", "PRelu"];
 const COMPARE: &[&str] = &["And", "Or", "Xor", "Equal", "Greater", "Less", "GreaterOrEqual", "LessOrEqual"];
@@ -833,7 +833,24 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
             };
             one(t(&ctx.f32(), Some(out)))
         }
-        "RNN" | "GRU" | "LSTM" => {
+        "ml.ArrayFeatureExtractor" => {
+            // X[..., indices]: the indices flattened along the last axis; a 1-D X gives [1, count].
+            let x = in0()?;
+            let xs = x.shape?;
+            let is = ins.get(1)?.clone()?.shape?;
+            let count = if is.contains(&DYNAMIC) { DYNAMIC } else { is.iter().product() };
+            let shape = if xs.len() <= 1 { vec![1, count] } else { [&xs[..xs.len() - 1], &[count][..]].concat() };
+            one(t(&x.elem, Some(shape)))
+        }
+        "training.Adagrad" | "training.Adam" | "training.Momentum" => {
+            // After R and T, groups of n tensors (X, G, states...); the results are the
+            // new X's and then each state's, typed like the inputs they replace.
+            let k = if name == "training.Adam" { 4 } else { 3 };
+            let n = ops.len().checked_sub(2)? / k;
+            let states: &[usize] = if name == "training.Adam" { &[0, 2, 3] } else { &[0, 2] };
+            Some(states.iter().flat_map(|s| (0..n).map(move |i| 2 + s * n + i)).map(|i| body.value_type(ops[i]).clone()).collect())
+        }
+        "RNN" | "GRU" | "LSTM" | "ms.DynamicQuantizeLSTM" => {
             // Y: (seq, dirs, batch, hidden), Y_h / Y_c: (dirs, batch, hidden); layout = 1 puts batch first.
             let xs = in0()?.shape?;
             if xs.len() != 3 {

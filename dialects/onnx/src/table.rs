@@ -60,7 +60,10 @@ pub struct TypeConstraint {
 /// One operator at one opset version.
 #[derive(Debug)]
 pub struct OnnxOp {
+    /// The key: the ONNX name, prefixed for operators outside the default domain (`ml.Binarizer`).
     pub name: &'static str,
+    /// The ONNX domain ("" for the default one).
+    pub domain: &'static str,
     pub since: u32,
     pub deprecated: bool,
     pub min_inputs: u32,
@@ -73,7 +76,32 @@ pub struct OnnxOp {
     pub attrs: &'static [AttrSpec],
 }
 
+/// The domains with operator tables and the prefix of their operators' keys
+/// and op names (`onnx.ms.QLinearAdd`); `com.microsoft` reuses default-domain
+/// names (`Attention`, `Gelu`), so every other domain has a prefix.
+pub const DOMAINS: &[(&str, &str)] = &[("", ""), ("ai.onnx.ml", "ml."), ("ai.onnx.preview.training", "training."), ("ai.onnx.preview", "preview."), ("com.microsoft", "ms.")];
+
+/// A domain as models spell it (`ai.onnx` is the default domain too) in the table's spelling.
+pub fn canonical_domain(domain: &str) -> &str {
+    if domain == "ai.onnx" {
+        ""
+    } else {
+        domain
+    }
+}
+
+/// The key of `op_type` of `domain`, if the domain has a table.
+pub fn key(domain: &str, op_type: &str) -> Option<String> {
+    let d = canonical_domain(domain);
+    DOMAINS.iter().find(|(n, _)| *n == d).map(|(_, p)| format!("{}{}", p, op_type))
+}
+
 impl OnnxOp {
+    /// The name a model's node carries (the key without its domain prefix).
+    pub fn op_type(&self) -> &'static str {
+        self.name.rsplit('.').next().unwrap_or(self.name)
+    }
+
     pub fn attr(&self, name: &str) -> Option<&AttrSpec> {
         self.attrs.iter().find(|a| a.name == name)
     }
@@ -94,9 +122,14 @@ impl OnnxOp {
     }
 }
 
-/// The schema of `name` in effect at `opset`: the newest row not newer than it.
+/// The schema of `name` (a key) in effect at `opset` (of its domain): the newest row not newer than it.
 pub fn schema(name: &str, opset: u32) -> Option<&'static OnnxOp> {
     crate::op_table::OPS.iter().filter(|o| o.name == name && o.since <= opset).max_by_key(|o| o.since)
+}
+
+/// The newest opset any default-domain operator row has.
+pub fn newest_default_opset() -> u32 {
+    crate::op_table::OPS.iter().filter(|o| o.domain.is_empty()).map(|o| o.since).max().unwrap_or(1)
 }
 
 /// Every operator name, sorted, each with its newest row.
@@ -122,8 +155,10 @@ pub fn markdown() -> String {
     let mut s = format!(
         "# ONNX operators\n\nGenerated from the operator table (ONNX {} schemas, `scripts/gen_onnx_ops.py`); a test fails when this file is stale \
          (`npu-translate --list-onnx-ops > docs/onnx-ops.md`).\n\n\
-         Import: every operator below imports into the `onnx` dialect at every listed version; older forms are normalized to the \
-         newest (`normalize.rs`), and `npu-translate --export-onnx` writes each op back in its form at the model's opset. Shape \
+         Import: every operator below imports into the `onnx` dialect at every listed version of its domain; older forms are \
+         normalized to the newest (`normalize.rs`). Operators of the domains `ai.onnx.ml`, `ai.onnx.preview.training`, \
+         `ai.onnx.preview` and ONNX Runtime's `com.microsoft` (from onnxruntime's schemas) are listed with a prefix (`ml.`, \
+         `training.`, `preview.`, `ms.`) that is also in their op names (`onnx.ms.QLinearAdd`), and `npu-translate --export-onnx` writes each op back in its form at the model's opset. Shape \
          rules live in `infer.rs`; lowering to the CPU and NPU paths comes with later work.\n\n\
          | operator | versions | inputs | outputs | attributes |\n|---|---|---|---|---|\n",
         crate::op_table::ONNX_VERSION
