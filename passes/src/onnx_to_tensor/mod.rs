@@ -368,7 +368,12 @@ impl Pass for OnnxToTensor {
                 Ok(vals) => {
                     let results = cx.body.op(op).results().to_vec();
                     for (r, v) in results.iter().zip(&vals) {
-                        // Keep the result's (static) type where a lowering produced the same data under another type.
+                        // Lowerings build signless tensors; the value keeps ONNX's signedness until the
+                        // pass ends, so a consumer lowered later reads a computed uint8 as unsigned.
+                        let (rt, vt) = (cx.body.value_type(*r).clone(), cx.body.value_type(*v).clone());
+                        if rt != vt && signless(ctx, &rt) == vt {
+                            cx.body.set_value_type(*v, rt);
+                        }
                         cx.body.replace_all_uses(*r, *v);
                     }
                     cx.body.erase(op);
