@@ -9,7 +9,12 @@ reference; then
 
 each compared output by output: same shape and dtype, within 1e-3 relative /
 1e-4 absolute (a model's `rtol`/`atol` may widen that: int8 models by one
-quantization step), a NaN matched only by a NaN. Prints a table.
+quantization step), a NaN matched only by a NaN. A model marked
+`tolerance = "ort-noise"` (dynamically quantized chains, where a one-ulp change
+anywhere flips a rounding that every later layer carries) is held to ONNX
+Runtime's own noise instead: its absolute tolerance per output is twice the
+largest change ONNX Runtime's output shows when the inputs are perturbed by
+1e-7 relative (five seeds). Prints a table.
 
   --check     fail when a result differs from test/models/known-failures
               (a model failing that is not listed, or a listed one passing)
@@ -60,22 +65,46 @@ def make_inputs(model, rng):
     return feeds
 
 
-def compare(want, got, rtol, atol):
+def ort_options():
+    """One thread: ONNX Runtime's results can depend on its thread count
+    (DynamicQuantizeLSTM quantizes each thread's part of the batch on its own
+    scale), and the reference must not."""
+    o = ort.SessionOptions()
+    o.intra_op_num_threads = 1
+    return o
+
+
+def ort_noise(sess, feeds, want):
+    """Per output, the largest change ONNX Runtime's output shows when the float
+    inputs are perturbed by 1e-7 relative (five seeds)."""
+    noise = {n: 0.0 for n in want}
+    for seed in range(1, 6):
+        rng = np.random.default_rng(seed)
+        pert = {k: (v * (1 + 1e-7 * rng.standard_normal(v.shape))).astype(v.dtype) if v.dtype.kind == "f" else v for k, v in feeds.items()}
+        for n, v in zip(want, sess.run(None, pert)):
+            if v.dtype.kind in "fc":
+                noise[n] = max(noise[n], float(np.nanmax(np.abs(v.astype(np.float64) - want[n].astype(np.float64)))))
+    return noise
+
+
+def compare(want, got, rtol, atol, noise=None):
     """None when every output matches, else why not (first difference)."""
     for name, w in want.items():
         if name not in got:
             return f"output '{name}' missing"
+        atol_n = atol + 2 * noise[name] if noise else atol
         g = got[name]
         if g.shape != w.shape or g.dtype != w.dtype:
             return f"output '{name}': got {g.dtype}{list(g.shape)}, ONNX Runtime {w.dtype}{list(w.shape)}"
         if w.dtype.kind in "fc":
-            ok = np.isclose(g.astype(np.float64), w.astype(np.float64), rtol=rtol, atol=atol, equal_nan=True)
+            ok = np.isclose(g.astype(np.float64), w.astype(np.float64), rtol=rtol, atol=atol_n, equal_nan=True)
         else:
             ok = g == w
         if not ok.all():
             i = int(np.argmin(ok.ravel()))
             diff = np.abs(g.astype(np.float64) - w.astype(np.float64))
-            return f"output '{name}': {int((~ok).sum())} of {ok.size} differ (max abs {np.nanmax(diff):.3g}); first at {i}: {g.ravel()[i]} vs {w.ravel()[i]}"
+            allowed = f", allowed {atol_n:.3g} by ONNX Runtime's noise" if noise else ""
+            return f"output '{name}': {int((~ok).sum())} of {ok.size} differ (max abs {np.nanmax(diff):.3g}{allowed}); first at {i}: {g.ravel()[i]} vs {w.ravel()[i]}"
     return None
 
 
@@ -114,10 +143,14 @@ def evaluate(model, tmp):
         f = os.path.join(tmp, f"in_{len(args)}.npy")
         np.save(f, v)
         args += ["--input", f"{k}={f}"]
-    sess = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+    sess = ort.InferenceSession(path, ort_options(), providers=["CPUExecutionProvider"])
     names = [o.name for o in sess.get_outputs()]
     want = dict(zip(names, sess.run(None, feeds)))
     rtol, atol = model.get("rtol", 1e-3), model.get("atol", 1e-4)
+    tol = model.get("tolerance")
+    if tol not in (None, "ort-noise"):
+        raise SystemExit(f"{model['name']}: unknown tolerance {tol!r}")
+    noise = ort_noise(sess, feeds, want) if tol == "ort-noise" else None
     res = {}
     # The exporter: import, export back, ONNX Runtime on what we wrote.
     rt = os.path.join(tmp, "export.onnx")
@@ -128,8 +161,8 @@ def evaluate(model, tmp):
         res["export"] = "fail: " + first_error(log)
     else:
         try:
-            got = dict(zip(names, ort.InferenceSession(rt, providers=["CPUExecutionProvider"]).run(None, feeds)))
-            why = compare(want, got, rtol, atol)
+            got = dict(zip(names, ort.InferenceSession(rt, ort_options(), providers=["CPUExecutionProvider"]).run(None, feeds)))
+            why = compare(want, got, rtol, atol, noise)
             res["export"] = "pass" if why is None else "fail: " + why
         except Exception as e:  # ONNX Runtime refusing our export is a failure of the export
             res["export"] = "fail: ONNX Runtime: " + str(e).splitlines()[0][:300]
@@ -141,7 +174,7 @@ def evaluate(model, tmp):
         if code != 0:
             res[p] = "fail: " + first_error(log)
             continue
-        why = compare(want, load_outputs(out, names), rtol, atol)
+        why = compare(want, load_outputs(out, names), rtol, atol, noise)
         res[p] = "pass" if why is None else "fail: " + why
     return res, times
 
@@ -218,7 +251,9 @@ def write_table(rows):
         f.write("Models that Python packages ship inside their wheels (`test/models/corpus.toml`, fetched by\n")
         f.write("`scripts/fetch-models.sh`), each run by `bench/real_models.py` against ONNX Runtime 1.31.1 on seeded\n")
         f.write("inputs: exported back and run in ONNX Runtime (export), on the CPU path (cpu), on `--target npu16,cpu`\n")
-        f.write("(npu). Outputs within 1e-3 relative / 1e-4 absolute. Failures and their reasons:\n")
+        f.write("(npu). Outputs within 1e-3 relative / 1e-4 absolute; models marked `ort-noise` (dynamically quantized\n")
+        f.write("chains) within twice the change ONNX Runtime's own output shows under a 1e-7 relative perturbation of the\n")
+        f.write("inputs. Failures and their reasons:\n")
         f.write("`test/models/known-failures`. CI runs the models marked `ci`.\n\n")
         f.write("| model | package | exporter | task | MB | nodes | export | cpu | npu |\n|---|---|---|---|---|---|---|---|---|\n")
         for m, size, nodes, res, _ in rows:

@@ -10,6 +10,7 @@ mod fuse_elementwise;
 mod generalize;
 mod inline;
 pub mod insert_profiling;
+mod onnx_form_qlinear;
 mod onnx_resolve_sequences;
 mod onnx_shape_inference;
 pub mod onnx_to_tensor;
@@ -82,6 +83,12 @@ pub fn register_all(reg: &mut PassRegistry) {
         summary: "Resolve sequences and optional values at compile time into the tensors they hold (unrolling Loops over them, and Loops whose shapes change with the iteration), and flatten them out of function results",
         options: vec![opt("max-unrolled-ops", OptionKind::Int, "100000", "Ops a Loop or SequenceMap may unroll into")],
         create: |o| Ok(Box::new(onnx_resolve_sequences::ResolveSequences { max_unrolled_ops: o.int("max-unrolled-ops").max(0) as usize })),
+    });
+    reg.register(PassInfo {
+        argument: "onnx-form-qlinear-ops",
+        summary: "Form ONNX Runtime's com.microsoft QLinear operators from the QDQ groups its integer kernels compute differently from their float evaluation (DequantizeLinear, Softmax, QuantizeLinear)",
+        options: vec![],
+        create: |_| Ok(Box::new(onnx_form_qlinear::FormQLinearOps)),
     });
     reg.register(PassInfo {
         argument: "convert-onnx-to-tensor",

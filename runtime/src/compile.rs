@@ -14,8 +14,10 @@ pub const CPU_PIPELINE: &str =
     "builtin.module(onnx-shape-inference, canonicalize, func.func(convert-onnx-to-tensor), tensor-generalize, func.func(fuse-elementwise), func.func(bufferize), convert-tensor-to-loops, cse, canonicalize)";
 
 /// What both paths run first: types inferred, sequences and optionals resolved
-/// into tensors (the function's results flattened by `crate::values`' names).
-pub const RESOLVE_PIPELINE: &str = "builtin.module(onnx-shape-inference, onnx-resolve-sequences)";
+/// into tensors (the function's results flattened by `crate::values`' names),
+/// and the QDQ groups ONNX Runtime computes with its own integer kernels formed
+/// into those kernels' operators.
+pub const RESOLVE_PIPELINE: &str = "builtin.module(onnx-shape-inference, onnx-resolve-sequences, onnx-form-qlinear-ops)";
 
 /// Iterations a Loop or Scan may run (`npu-run --max-loop-iterations`),
 /// for every compile of this process, like the tensor limit.

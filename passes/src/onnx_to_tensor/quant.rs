@@ -39,6 +39,7 @@ pub const TABLE: &[(&str, LowerFn)] = &[
     ("onnx.DequantizeLinear", dequantize),
     ("onnx.DynamicQuantizeLinear", dynamic_quantize),
     ("onnx.QLinearMatMul", qlinear_matmul),
+    ("onnx.ms.QLinearSoftmax", qlinear_softmax),
 ];
 
 fn all_zeros(rank: usize, n: usize) -> AffineMap {
@@ -56,15 +57,23 @@ fn int_range(sc: &super::Sc) -> (f64, f64) {
 /// DynamicQuantizeLinear: uint8 with scale (max(0, max x) − min(0, min x)) / 255
 /// and zero point round(−min / scale), saturated; all three outputs.
 fn dynamic_quantize(l: &mut Lower) -> Result<Vec<Value>, String> {
-    use super::reduce::{reduce, Combine};
-    let xi = l.in_info(0)?;
     let x = l.operand(0)?;
+    let u8s = l.out_info(0)?.sc;
+    let (y, scale, zp) = dynamic_quantize_values(l, x, &u8s)?;
+    Ok(vec![y, scale, zp])
+}
+
+/// `x` (float) quantized to uint8 over all its elements: the quantized tensor,
+/// its scale and its zero point (rank 0). As ONNX Runtime computes them: an
+/// all-zero `x` gets scale 1 (not 0, which would divide by zero).
+pub(super) fn dynamic_quantize_values(l: &mut Lower, x: Value, u8s: &Sc) -> Result<(Value, Value, Value), String> {
+    use super::reduce::{reduce, Combine};
+    let xi = l.info(x)?;
     let r = xi.rank();
     let all: Vec<usize> = (0..r).collect();
     let f = xi.sc.clone();
     let mx = reduce(l, x, &all, false, Combine::Max, &f, |_, v| v);
     let mn = reduce(l, x, &all, false, Combine::Min, &f, |_, v| v);
-    let u8s = l.out_info(0)?.sc;
     let f1 = f.clone();
     let scale = l.map_op(&[], &f.ty.clone(), &[mx, mn], vec![AffineMap::identity(0), AffineMap::identity(0)], move |e, a| {
         let z = e.scalar(0.0, &f1);
@@ -72,7 +81,10 @@ fn dynamic_quantize(l: &mut Lower) -> Result<Vec<Value>, String> {
         let lo = e.min(a[1], z, &f1);
         let d = e.sub(hi, lo, &f1);
         let k = e.scalar(255.0, &f1);
-        e.div(d, k, &f1)
+        let s = e.div(d, k, &f1);
+        let one = e.scalar(1.0, &f1);
+        let empty = e.cmp(super::Cmp::Eq, hi, lo, &f1);
+        e.select(empty, one, s)
     });
     let (f2, u2) = (f.clone(), u8s.clone());
     let zp = l.map_op(&[], &u8s.ty.clone(), &[mn, scale], vec![AffineMap::identity(0), AffineMap::identity(0)], move |e, a| {
@@ -98,7 +110,7 @@ fn dynamic_quantize(l: &mut Lower) -> Result<Vec<Value>, String> {
         let q = e.min(q, hi, &f3);
         e.cast(q, &f3, &u3)
     });
-    Ok(vec![y, scale, zp])
+    Ok((y, scale, zp))
 }
 
 /// QLinearMatMul with per-tensor scales and zero points: the integer product
@@ -150,6 +162,83 @@ fn qlinear_matmul(l: &mut Lower) -> Result<Vec<Value>, String> {
         let y = e.max(y, lo, &f);
         let y = e.min(y, hi, &f);
         e.cast(y, &f, &osc)
+    })])
+}
+
+/// com.microsoft QLinearSoftmax as ONNX Runtime computes it: the exponentials
+/// of its lookup table, `f32(exp((x − max + shift) · x_scale))` in f64 with
+/// `shift = max(0, ln(FLT_MAX / n) − 5) / x_scale` for a row of n elements,
+/// summed in f32 in row order, and `y = round_half_even(e · floor(1 / y_scale)
+/// / sum) + y_zp`, saturated. The x zero point cancels. Opset 13 reduces over
+/// `axis`, older opsets over every dim from `axis` (the `opset` attribute).
+fn qlinear_softmax(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let (x, xs, ys) = (l.operand(0)?, l.operand(1)?, l.operand(3)?);
+    let yz = l.opt(4);
+    for v in [Some(xs), Some(ys), yz].into_iter().flatten() {
+        if l.info(v)?.numel() != 1 {
+            return Err("QLinearSoftmax's scales and zero points must be per tensor".into());
+        }
+    }
+    let xi = l.in_info(0)?;
+    let r = xi.rank();
+    let opset = l.int_attr("opset", 13);
+    let axis = l.int_attr("axis", if opset < 13 { 1 } else { -1 });
+    let axis = super::axis(axis, r)?;
+    let red: Vec<usize> = if opset < 13 { (axis..r).collect() } else { vec![axis] };
+    let n: i64 = red.iter().map(|&k| xi.shape[k]).product();
+    // ONNX Runtime's headroom: the row's sum of exponentials stays below FLT_MAX.
+    let base = ((f32::MAX / n.max(1) as f32) as f64).ln();
+    let base = (base - 5.0).max(0.0);
+    let xsc = xi.sc.clone();
+    let xmax = super::reduce::reduce(l, x, &red, true, super::reduce::Combine::Max, &xsc, |_, v| v);
+    let f = Sc { ty: l.ctx.f32(), kind: Kind::Float };
+    let f64s = Sc { ty: l.ctx.f64(), kind: Kind::Float };
+    let ssc = l.info(xs)?.sc;
+    let keep = super::reduce::out_map(r, &red, true);
+    let id = AffineMap::identity(r as u32);
+    let (xsc2, f2, d2, s2) = (xsc.clone(), f.clone(), f64s.clone(), ssc.clone());
+    let e = l.map_op(&xi.shape, &f.ty.clone(), &[x, xmax, xs], vec![id.clone(), keep.clone(), all_zeros(l.info(xs)?.rank(), r)], move |e, a| {
+        let i32s = Sc { ty: e.ctx.i32(), kind: Kind::Signed };
+        let (v, m) = (e.cast(a[0], &xsc2, &i32s), e.cast(a[1], &xsc2, &i32s));
+        let diff = e.sub(v, m, &i32s);
+        let diff = e.cast(diff, &i32s, &d2);
+        let scale = e.cast(a[2], &s2, &d2);
+        let b = e.scalar(base, &d2);
+        let shift = e.div(b, scale, &d2);
+        let t = e.add(diff, shift, &d2);
+        let t = e.mul(t, scale, &d2);
+        let ex = e.op("math.exp", &[t], &d2.ty);
+        e.cast(ex, &d2, &f2)
+    });
+    let f3 = f.clone();
+    let sum = super::reduce::reduce(l, e, &red, true, super::reduce::Combine::Add, &f, |_, v| v);
+    let osc = l.out_info(0)?.sc;
+    let (lo, hi) = int_range(&osc);
+    let ysc = l.info(ys)?.sc;
+    let mut ins = vec![e, sum, ys];
+    let mut maps = vec![id, keep, all_zeros(l.info(ys)?.rank(), r)];
+    if let Some(z) = yz {
+        ins.push(z);
+        maps.push(all_zeros(l.info(z)?.rank(), r));
+    }
+    let zsc = yz.map(|z| l.info(z).map(|i| i.sc)).transpose()?;
+    let o2 = osc.clone();
+    Ok(vec![l.map_op(&xi.shape, &osc.ty.clone(), &ins, maps, move |e, a| {
+        let one = e.scalar(1.0, &f3);
+        let s = e.cast(a[2], &ysc, &f3);
+        let inv = e.div(one, s, &f3);
+        let inv = e.op("math.floor", &[inv], &f3.ty);
+        let p = e.mul(a[0], inv, &f3);
+        let q = e.div(p, a[1], &f3);
+        let mut q = e.op("math.roundeven", &[q], &f3.ty);
+        if let Some(zs) = &zsc {
+            let z = e.cast(a[3], zs, &f3);
+            q = e.add(q, z, &f3);
+        }
+        let (l0, h0) = (e.scalar(lo, &f3), e.scalar(hi, &f3));
+        let q = e.max(q, l0, &f3);
+        let q = e.min(q, h0, &f3);
+        e.cast(q, &f3, &o2)
     })])
 }
 

@@ -2,6 +2,10 @@
 //! few `tensor.generic`s — the input and recurrent contractions into the gate
 //! pre-activations (bias-initialized), then one elementwise step computing the
 //! new hidden (and cell) state — and writes its hidden state into Y in place.
+//! `com.microsoft`'s DynamicQuantizeLSTM is the LSTM with int8/uint8 weights
+//! whose products run as ONNX Runtime runs them: the float operand quantized to
+//! uint8 over the whole product (all of X once, H at every step), an integer
+//! product, scaled back by both scales.
 
 use super::linalg::contract;
 use super::{c, d, expr_map, Emit, Lower, LowerFn, Sc};
@@ -9,7 +13,49 @@ use ir::affine::AffineExpr;
 use ir::Value;
 use tensor::Iterator;
 
-pub const TABLE: &[(&str, LowerFn)] = &[("onnx.LSTM", recurrent), ("onnx.GRU", recurrent), ("onnx.RNN", recurrent)];
+pub const TABLE: &[(&str, LowerFn)] = &[("onnx.LSTM", recurrent), ("onnx.GRU", recurrent), ("onnx.RNN", recurrent), ("onnx.ms.DynamicQuantizeLSTM", recurrent)];
+
+/// The quantized weights of DynamicQuantizeLSTM (W or R, [dirs, K, gates·H]) with
+/// their scale and zero point (per direction, or per direction and column).
+#[derive(Clone, Copy)]
+struct QWeights {
+    w: Value,
+    scale: Value,
+    zp: Value,
+}
+
+/// `a` ([m, k] float) times direction `dir` of quantized weights, as ONNX
+/// Runtime's quantized GEMM computes it: `a` quantized to uint8 over all its
+/// elements, the i32 product of the zero-point-corrected integers, times
+/// `a_scale · w_scale[col]`. Only the direction's first zero point is read, as
+/// ONNX Runtime reads it.
+fn quantized_product(l: &mut Lower, a: Value, q: QWeights, dir: i64, m: i64, n: i64) -> Result<Value, String> {
+    let u8 = l.ctx.intern_type(ir::types::TypeData::Integer { width: 8, signedness: ir::types::Signedness::Unsigned });
+    let u8s = Sc { ty: u8, kind: super::Kind::Unsigned };
+    let (aq, a_scale, a_zp) = super::quant::dynamic_quantize_values(l, a, &u8s)?;
+    let zr = l.info(q.zp)?.rank();
+    let first = ir::affine::AffineMap { num_dims: 0, num_syms: 0, results: (0..zr).map(|k| if k == 0 { c(dir) } else { c(0) }).collect() };
+    let wsc = l.info(q.w)?.sc;
+    let w_zp = l.map_op(&[], &wsc.ty.clone(), &[q.zp], vec![first], |_, x| x[0]);
+    let i32s = Sc { ty: l.ctx.i32(), kind: super::Kind::Signed };
+    let init = l.fill(&[m, n], &i32s, 0.0);
+    let it3 = [Iterator::Parallel, Iterator::Parallel, Iterator::Reduction];
+    let acc = contract(l, aq, expr_map(3, vec![d(0), d(2)]), q.w, expr_map(3, vec![c(dir), d(2), d(1)]), init, &it3, 1.0, (Some(a_zp), Some(w_zp)));
+    let si = l.info(q.scale)?;
+    let scale_map = match si.rank() {
+        1 => expr_map(2, vec![c(dir)]),
+        2 if si.shape[1] == n => expr_map(2, vec![c(dir), d(1)]),
+        2 if si.shape[1] == 1 => expr_map(2, vec![c(dir), c(0)]),
+        _ => return Err(format!("weight scales of shape {:?} are neither per direction nor per direction and column", si.shape)),
+    };
+    let f = Sc { ty: l.ctx.f32(), kind: super::Kind::Float };
+    Ok(l.map_op(&[m, n], &f.ty.clone(), &[acc, a_scale, q.scale], vec![expr_map(2, vec![d(0), d(1)]), expr_map(2, vec![]), scale_map], move |e, x| {
+        let v = e.cast(x[0], &i32s, &f);
+        let sm = e.mul(x[1], x[2], &f);
+        e.mul(v, sm, &f)
+    }))
+}
+
 
 #[derive(Clone, Copy, PartialEq)]
 enum Cell {
@@ -75,8 +121,9 @@ fn apply(e: &mut Emit, a: &Act, x: Value, s: &Sc) -> Value {
 }
 
 fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let quantized = l.name() == "onnx.ms.DynamicQuantizeLSTM";
     let cell = match l.name() {
-        "onnx.LSTM" => Cell::Lstm,
+        "onnx.LSTM" | "onnx.ms.DynamicQuantizeLSTM" => Cell::Lstm,
         "onnx.GRU" => Cell::Gru,
         _ => Cell::Rnn,
     };
@@ -93,7 +140,8 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
     }
     let batch_first = l.int_attr("layout", 0) != 0;
     let (seq, batch) = if batch_first { (xi.shape[1], xi.shape[0]) } else { (xi.shape[0], xi.shape[1]) };
-    let hidden = wi.shape[1] / gates;
+    // DynamicQuantizeLSTM's weights are stored transposed: [dirs, K, gates·H].
+    let hidden = if quantized { wi.shape[2] / gates } else { wi.shape[1] / gates };
     let dirs = wi.shape[0];
     let direction = l.str_attr("direction").unwrap_or_else(|| "forward".into());
     if l.opt(4).is_some() {
@@ -143,8 +191,13 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
         let t = vec![sh[0], sh[2], sh[1]];
         Ok(l.map_op(&t, &sc.ty.clone(), &[v], vec![expr_map(3, vec![d(0), d(2), d(1)])], |_, a| a[0]))
     };
-    let w = transpose_last2(l, w0)?;
-    let r = transpose_last2(l, r0)?;
+    let (w, r, qw, qr) = if quantized {
+        let qw = QWeights { w: w0, scale: l.operand(8)?, zp: l.operand(9)? };
+        let qr = QWeights { w: r0, scale: l.operand(10)?, zp: l.operand(11)? };
+        (w0, r0, Some(qw), Some(qr))
+    } else {
+        (transpose_last2(l, w0)?, transpose_last2(l, r0)?, None, None)
+    };
     let b = l.opt(3);
     let h0 = l.opt(5);
     let c0 = if cell == Cell::Lstm { l.opt(6) } else { None };
@@ -199,7 +252,15 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
             None => l.fill(&[rows, g], &sc, 0.0),
         };
         let it3 = [Iterator::Parallel, Iterator::Parallel, Iterator::Reduction];
-        let xw = contract(l, x2, expr_map(3, vec![d(0), d(2)]), w, expr_map(3, vec![c(dir), d(2), d(1)]), bias_init, &it3, 1.0, (None, None));
+        let xw = match qw {
+            Some(q) => {
+                let p = quantized_product(l, x2, q, dir, rows, g)?;
+                let s2 = s.clone();
+                let m = expr_map(2, vec![d(0), d(1)]);
+                l.map_op(&[rows, g], &sc.ty.clone(), &[bias_init, p], vec![m.clone(), m], move |e, a| e.add(a[0], a[1], &s2))
+            }
+            None => contract(l, x2, expr_map(3, vec![d(0), d(2)]), w, expr_map(3, vec![c(dir), d(2), d(1)]), bias_init, &it3, 1.0, (None, None)),
+        };
         for step in 0..seq {
             let t = if reverse { seq - 1 - step } else { step };
             // Row of (t, b) in the projected input.
@@ -216,7 +277,10 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
             };
             let hmap = expr_map(3, vec![d(0), d(2)]);
             let rmap = expr_map(3, vec![c(dir), d(2), d(1)]);
-            let hr = contract(l, h, hmap, r, rmap, rinit, &it3, 1.0, (None, None));
+            let hr = match qr {
+                Some(q) => quantized_product(l, h, q, dir, batch, g)?,
+                None => contract(l, h, hmap, r, rmap, rinit, &it3, 1.0, (None, None)),
+            };
             let (nh, nc) = match cell {
                 Cell::Rnn => {
                     let (s, a0) = (sc.clone(), acts_d[0].clone());

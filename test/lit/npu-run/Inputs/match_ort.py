@@ -22,7 +22,12 @@ for k, v in (f.split("=", 1) for f in feeds):
             seq.append(np.load(v))
     else:
         inputs[k] = np.load(v)
-sess = ort.InferenceSession(model, providers=["CPUExecutionProvider"])
+# One thread: ONNX Runtime's results can depend on its thread count
+# (DynamicQuantizeLSTM splits the batch across threads and quantizes each part
+# on its own scale), and the reference must not.
+opts = ort.SessionOptions()
+opts.intra_op_num_threads = 1
+sess = ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
 names = [o.name for o in sess.get_outputs()]
 
 
