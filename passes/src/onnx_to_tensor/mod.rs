@@ -16,6 +16,7 @@ mod linalg;
 mod linear_attention;
 mod loss;
 mod minifloat;
+mod ml;
 mod nn;
 mod quant;
 mod reduce;
@@ -25,6 +26,7 @@ mod rotary;
 mod shape;
 mod signal;
 mod text;
+mod training;
 
 pub use emit::{signless, Cmp, Emit, Kind, Sc};
 
@@ -57,6 +59,8 @@ pub fn table() -> Vec<(&'static str, LowerFn)> {
     t.extend_from_slice(signal::TABLE);
     t.extend_from_slice(linear_attention::TABLE);
     t.extend_from_slice(text::TABLE);
+    t.extend_from_slice(ml::TABLE);
+    t.extend_from_slice(training::TABLE);
     t
 }
 
