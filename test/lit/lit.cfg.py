@@ -10,7 +10,10 @@ config.suffixes = [".mlir", ".s"]
 config.excludes = ["Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 # Scratch files (%t) go under target/, never into the source tree.
-config.test_exec_root = os.path.join(os.path.dirname(__file__), "..", "..", "target", "lit")
+# `run_dir` (tools/tests/lit.rs passes one per file) gives each lit process its
+# own exec root: lit rewrites .lit_test_times.txt there after every run, and
+# processes running side by side would read each other's half-written file.
+config.test_exec_root = os.path.join(os.path.dirname(__file__), "..", "..", "target", "lit", lit_config.params.get("run_dir", ""))
 
 tools_dir = lit_config.params.get("tools_dir") or os.environ.get("NPU_TOOLS_DIR")
 if not tools_dir:

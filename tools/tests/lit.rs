@@ -22,6 +22,8 @@ fn run_one(file: &Path) -> Result<(), Failed> {
         .arg(format!("tools_dir={}", npu_opt.parent().unwrap().display()))
         .arg("--param")
         .arg(format!("llvm_tools_dir={}", llvm.display()))
+        .arg("--param")
+        .arg(format!("run_dir={}", run_dir(file)))
         .arg(file)
         .output()
         .map_err(|e| format!("could not run {} (run scripts/setup.sh): {}", lit.display(), e))?;
@@ -32,6 +34,12 @@ fn run_one(file: &Path) -> Result<(), Failed> {
     } else {
         Err(text.into())
     }
+}
+
+/// The exec root of one file's lit run, under `target/lit` (`lit.cfg.py`).
+fn run_dir(file: &Path) -> String {
+    let rel = file.strip_prefix(common::lit_root()).unwrap_or(file);
+    rel.to_string_lossy().replace(['/', '.'], "_")
 }
 
 fn main() {
