@@ -7,10 +7,12 @@ mod compile;
 mod compare;
 pub mod cached_compile;
 pub mod checks;
+pub mod host_ops;
 pub mod npu_path;
 pub mod npu_reference;
 pub mod node_test;
 pub mod profile;
+pub mod staged;
 pub mod tensor;
 pub mod values;
 

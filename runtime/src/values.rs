@@ -148,7 +148,8 @@ impl HostValue {
     }
 }
 
-fn tensor_type(t: &HostTensor) -> TypeProto {
+/// The exact tensor type of a value (for a graph input made from it).
+pub(crate) fn tensor_type(t: &HostTensor) -> TypeProto {
     let dims = t.shape.iter().map(|d| onnx::proto::Dimension { value: Some(onnx::proto::DimValue::DimValue(*d)), ..Default::default() }).collect();
     TypeProto {
         value: Some(TypeValue::TensorType(onnx::proto::TensorTypeProto { elem_type: Some(t.dtype), shape: Some(onnx::proto::TensorShapeProto { dim: dims }) })),

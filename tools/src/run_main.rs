@@ -226,6 +226,9 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
     if a.placement.is_some() {
         return Err("--placement places nodes among the backends of a list (--target npu16,cpu); --target cpu has one".into());
     }
+    if runtime::staged::needs_stages(&model) {
+        return run_cpu_in_stages(&a, &model, given, &opts);
+    }
     let c = runtime::compile(&model, Some(&a.model), &given, &opts)?;
     cache_warnings(&c.cache);
     // A sequence's `s[]` marks an empty one: the compile built it, it is no input.
@@ -265,6 +268,58 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
     Ok(ok)
 }
 
+/// Says which node a stage stops before, and why.
+fn stage_note(kind: &runtime::staged::StageKind) {
+    if let runtime::staged::StageKind::Prefix(n) = kind {
+        eprintln!("stage: up to {} '{}', whose output size depends on the data: its inputs computed, it runs on the host, the rest is compiled for its results", n.op_type.as_deref().unwrap_or(""), n.name.as_deref().unwrap_or(""));
+    }
+}
+
+/// `--target cpu` for a model cut into stages (`runtime::staged`): each stage
+/// compiled for the values before it (through `--cache-dir` when given, so a
+/// repeated shape does not compile again).
+fn run_cpu_in_stages(a: &RunArgs, model: &[u8], given: HashMap<String, HostTensor>, opts: &CompileOptions) -> Result<bool, String> {
+    if a.profile {
+        return Err("--profile times one compiled model; this one runs in stages (an op's output size depends on the data)".into());
+    }
+    let once = |quiet: bool| -> Result<(Vec<runtime::TensorSpec>, Vec<HostTensor>), String> {
+        let mut stage = |kind: runtime::staged::StageKind, m: &[u8], given: &runtime::staged::Values| -> Result<(Vec<runtime::TensorSpec>, Vec<HostTensor>), String> {
+            if !quiet {
+                stage_note(&kind);
+            }
+            let c = runtime::compile(m, Some(&a.model), given, opts)?;
+            if !quiet {
+                cache_warnings(&c.cache);
+            }
+            let inputs: HashMap<String, HostTensor> = given.iter().filter(|(k, _)| c.inputs.iter().any(|s| &s.name == *k) && !c.bound.contains(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
+            Ok((c.outputs.clone(), c.run(&inputs)?))
+        };
+        runtime::staged::run_in_stages(model, given.clone(), &mut stage, &|(specs, outs)| specs.iter().map(|s| s.name.clone()).zip(outs.iter().cloned()).collect())
+    };
+    let t0 = Instant::now();
+    let (specs, outs) = once(false)?;
+    let first_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let ok = write_and_compare(a, model, &outs, &specs)?;
+    if let Some(n) = a.perf {
+        let mut times = Vec::with_capacity(n);
+        for _ in 0..n {
+            let t = Instant::now();
+            once(true)?;
+            times.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+        times.sort_by(|x, y| x.partial_cmp(y).unwrap());
+        let (p50, p90, p99) = (percentile(&times, 50.0), percentile(&times, 90.0), percentile(&times, 99.0));
+        if a.json {
+            println!("{}", serde_json::json!({"staged": true, "first_run_ms": first_ms, "p50_ms": p50, "p90_ms": p90, "p99_ms": p99, "runs": n}));
+        } else {
+            println!("in stages: every run compiles each stage for the shapes it meets (from --cache-dir when given)");
+            println!("first run:      {:.3} ms", first_ms);
+            println!("latency over {} runs: P50 {:.3} ms, P90 {:.3} ms, P99 {:.3} ms", n, p50, p90, p99);
+        }
+    }
+    Ok(ok)
+}
+
 /// Why an entry of the compile cache was not used or not written.
 fn cache_warnings(c: &runtime::cached_compile::CacheUse) {
     if let runtime::cached_compile::CacheUse::Miss { notes } = c {
@@ -297,10 +352,25 @@ fn run_npu(a: &RunArgs, model: &[u8], given: HashMap<String, HostTensor>, opts: 
     }
     let opts = &CompileOptions { backend_settings, ..opts.clone() };
     hw.validate().map_err(|e| format!("hardware description: {}", e))?;
-    let mut c = runtime::npu_path::compile_npu(model, Some(&a.model), &given, opts, &hw, targets, a.placement.as_deref().and_then(|p| p.to_str()))?;
+    if !runtime::staged::needs_stages(model) {
+        return npu_stage(a, model, model, given, opts, &hw, targets, true).map(|(ok, _, _)| ok);
+    }
+    let mut stage = |kind: runtime::staged::StageKind, m: &[u8], given: &runtime::staged::Values| {
+        stage_note(&kind);
+        npu_stage(a, model, m, given.clone(), opts, &hw, targets, matches!(kind, runtime::staged::StageKind::Last))
+    };
+    let (ok, _, _) = runtime::staged::run_in_stages(model, given, &mut stage, &|(_, specs, outs)| specs.iter().map(|s| s.name.clone()).zip(outs.iter().cloned()).collect())?;
+    Ok(ok)
+}
+
+/// One model (or one stage of it, `runtime::staged`) on the NPU path: compiled,
+/// run, reported; the last stage's outputs are written, compared and traced.
+#[allow(clippy::too_many_arguments)]
+fn npu_stage(a: &RunArgs, model: &[u8], stage: &[u8], given: HashMap<String, HostTensor>, opts: &CompileOptions, hw: &npu_sim::HwConfig, targets: &[String], last: bool) -> Result<(bool, Vec<runtime::TensorSpec>, Vec<HostTensor>), String> {
+    let mut c = runtime::npu_path::compile_npu(stage, Some(&a.model), &given, opts, hw, targets, a.placement.as_deref().and_then(|p| p.to_str()))?;
     c.sim_limits = npu_sim::sim::Limits { max_cycles: a.max_cycles };
     cache_warnings(&c.cache);
-    if let Some(dir) = &a.asm_dir {
+    if let (Some(dir), true) = (&a.asm_dir, last) {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {}", dir.display(), e))?;
         for p in &c.programs {
             let f = dir.join(format!("{}.s", p.name));
@@ -315,7 +385,8 @@ fn run_npu(a: &RunArgs, model: &[u8], given: HashMap<String, HostTensor>, opts: 
     print!("{}", crate::npu_report::text(&c, &r, &summary));
     use std::io::Write;
     let _ = std::io::stdout().flush();
-    let mut ok = write_and_compare(a, model, &r.outputs, &c.outputs)?;
+    // A stage before the last computes values for the next: nothing to write or compare.
+    let mut ok = if last { write_and_compare(a, model, &r.outputs, &c.outputs)? } else { true };
     if a.check_reference {
         if r.reference_mismatches.is_empty() {
             eprintln!("reference: {} NPU partition outputs match the host reference ({} integer bit for bit, {} f32 within 1e-4)", r.reference_checked, r.reference_int8, r.reference_checked - r.reference_int8);
@@ -326,15 +397,15 @@ fn run_npu(a: &RunArgs, model: &[u8], given: HashMap<String, HostTensor>, opts: 
             ok = false;
         }
     }
-    if let Some(p) = &a.report_json {
+    if let (Some(p), true) = (&a.report_json, last) {
         let j = crate::npu_report::json(&c, &r, &summary);
         driver::write_output(p.to_str().unwrap_or_default(), j.as_bytes()).map_err(|e| format!("{}: {}", p.display(), e))?;
     }
-    if let Some(p) = &a.trace {
+    if let (Some(p), true) = (&a.trace, last) {
         let t = crate::npu_report::trace(&c, &r);
         driver::write_output(p.to_str().unwrap_or_default(), t.as_bytes()).map_err(|e| format!("{}: {}", p.display(), e))?;
     }
-    Ok(ok)
+    Ok((ok, c.outputs.clone(), r.outputs))
 }
 
 /// `--output-dir` and `--compare` (or `--test-data`): false if an output differs.

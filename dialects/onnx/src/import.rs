@@ -215,8 +215,16 @@ impl<'a> Importer<'a> {
         }
         let mut res_types = vec![];
         let mut res_attrs = vec![];
+        // An output without a type (as a model cut into stages writes them)
+        // takes its value's, as any output does where declarations are not trusted.
+        let untyped: Vec<bool> = g.output.iter().map(|vi| vi.r#type.is_none()).collect();
         for vi in &g.output {
             let mut dims = vec![];
+            if vi.r#type.is_none() {
+                res_types.push(self.ctx.intern_type(TypeData::None));
+                res_attrs.push(self.name_attrs(vi.name.as_deref().unwrap_or(""), &dims));
+                continue;
+            }
             match self.value_info_type(vi, &mut dims) {
                 Ok(t) => {
                     res_types.push(t);
@@ -244,6 +252,10 @@ impl<'a> Importer<'a> {
             // initializer or a graph input returned as it is keeps its own
             // type, which the declaration may leave symbolic or out.
             let have = self.body.value_type(*v).clone();
+            if untyped[k] {
+                res_types[k] = have;
+                continue;
+            }
             if self.opts.use_declared_types && have == res_types[k] {
                 continue;
             }

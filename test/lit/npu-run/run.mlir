@@ -23,9 +23,9 @@
 // SHAPE-NEXT: x: FLOAT[2, 8]
 // RUN: not npu-run %t/mlp.onnx --target tpu 2>&1 | FileCheck %s --check-prefix=TARGET
 // TARGET: npu-run: error: --target tpu: unknown backend 'tpu'; registered: cpu, npu16
-// RUN: npu-translate --export-onnx %S/Inputs/nonzero.mlir -o %t/nz.onnx
-// RUN: not npu-run %t/nz.onnx 2>&1 | FileCheck %s --check-prefix=OP
-// OP: loc("nz_node"): error: 'onnx.NonZero' has no CPU lowering yet
+// RUN: npu-translate --export-onnx %S/Inputs/unsupported-op.mlir -o %t/b.onnx
+// RUN: not npu-run %t/b.onnx 2>&1 | FileCheck %s --check-prefix=OP
+// OP: loc("b_node"): error: 'onnx.Bernoulli' has no CPU lowering yet
 // RUN: not npu-run %t/missing.onnx 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: npu-run: error: {{.*}}missing.onnx: No such file or directory
 // Backend lists: unknown names and the CPU not last are refused; npu16 alone means npu16,cpu.
