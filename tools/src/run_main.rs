@@ -63,8 +63,9 @@ struct RunArgs {
     /// A free dimension's size, NAME=N (repeatable).
     #[arg(long = "dim")]
     dims: Vec<String>,
-    /// Write each output to DIR/<output name>.npy (bfloat16 and 8-/4-bit floats,
-    /// which numpy lacks, as their exact float32 values; 4-/2-bit integers as int8/uint8).
+    /// Write each output to DIR/<output name>.npy, a `/` in the name written as `_`
+    /// (bfloat16 and 8-/4-bit floats, which numpy lacks, as their exact float32
+    /// values; 4-/2-bit integers as int8/uint8).
     #[arg(long = "output-dir")]
     output_dir: Option<PathBuf>,
     /// Compare outputs with DIR/<name>.npy (or .pb, or output_<i>.pb): per-output max abs/rel error.
@@ -77,9 +78,12 @@ struct RunArgs {
     /// Time N runs after the first: compile time, first run, P50/P90/P99.
     #[arg(long)]
     perf: Option<usize>,
-    /// Print the --perf figures as one JSON object on stdout.
+    /// Print the --perf figures as one JSON object on stdout (and no summary).
     #[arg(long)]
     json: bool,
+    /// No summary after the run (where it ran, the times, each output's shape and values).
+    #[arg(short = 'q', long)]
+    quiet: bool,
     /// Time every model node and print where the time goes (per node and per op type).
     #[arg(long)]
     profile: bool,
@@ -239,6 +243,10 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
     if a.profile {
         runtime::profile::reset(c.profile_regions.len());
     }
+    if summary_wanted(&a) {
+        let cached = c.cache == runtime::cached_compile::CacheUse::Hit;
+        print!("{}{}", crate::run_summary::cpu_line(node_count(&model), c.compile_ms, cached, first_ms), crate::run_summary::outputs(&c.outputs, &outs));
+    }
     let ok = write_and_compare(&a, &model, &outs, &c.outputs)?;
     if let Some(n) = a.perf {
         let mut outs = outs;
@@ -266,6 +274,16 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
         print_profile(&model, &c, a.perf.unwrap_or(0).max(1));
     }
     Ok(ok)
+}
+
+/// The summary after a run: unless `-q`, or `--json` (whose stdout is the JSON).
+fn summary_wanted(a: &RunArgs) -> bool {
+    !a.quiet && !a.json
+}
+
+/// The nodes of the model's top-level graph.
+fn node_count(model: &[u8]) -> usize {
+    onnx::proto::decode_model(bytes_of(model)).ok().and_then(|m| m.graph).map_or(0, |g| g.node.len())
 }
 
 /// Says which node a stage stops before, and why.
@@ -299,6 +317,9 @@ fn run_cpu_in_stages(a: &RunArgs, model: &[u8], given: HashMap<String, HostTenso
     let t0 = Instant::now();
     let (specs, outs) = once(false)?;
     let first_ms = t0.elapsed().as_secs_f64() * 1e3;
+    if summary_wanted(a) {
+        print!("ran on cpu in stages: {} ONNX nodes, compiled and run in {:.1} ms\n{}", node_count(model), first_ms, crate::run_summary::outputs(&specs, &outs));
+    }
     let ok = write_and_compare(a, model, &outs, &specs)?;
     if let Some(n) = a.perf {
         let mut times = Vec::with_capacity(n);
@@ -386,6 +407,9 @@ fn npu_stage(a: &RunArgs, model: &[u8], stage: &[u8], given: HashMap<String, Hos
     use std::io::Write;
     let _ = std::io::stdout().flush();
     // A stage before the last computes values for the next: nothing to write or compare.
+    if last && summary_wanted(a) {
+        print!("{}", crate::run_summary::outputs(&c.outputs, &r.outputs));
+    }
     let mut ok = if last { write_and_compare(a, model, &r.outputs, &c.outputs)? } else { true };
     if a.check_reference {
         if r.reference_mismatches.is_empty() {

@@ -10,6 +10,16 @@
 // SAME: y: ok (max abs 0.000e0, max rel 0.000e0)
 // RUN: not npu-run %t/mlp.onnx --seed 4 --compare %t/out 2>&1 | FileCheck %s --check-prefix=DIFF
 // DIFF: y: MISMATCH: {{[0-9]+}} of 8 elements differ
+// By default a run ends with a summary: where it ran, the times, each output's
+// type and values; -q (and --json) print none. The values are the file's.
+// RUN: npu-run %t/mlp.onnx --seed 3 | FileCheck %s --check-prefix=SUMMARY
+// SUMMARY: ran on cpu: {{[0-9]+}} ONNX nodes, compiled in {{.*}} ms, run in {{.*}} ms
+// SUMMARY-NEXT: outputs:
+// SUMMARY-NEXT: y  FLOAT[2, 4]  min [[MIN:[-0-9.e]+]]  max {{.*}}  mean {{.*}}  [[[FIRST:[-0-9.e]+]], {{.*}}, …]
+// RUN: python3 -c "import numpy as n; y = n.load('%t/out/y.npy'); print('min %%g first %%g' %% (y.min(), y.flat[0]))" > %t/vals
+// RUN: npu-run %t/mlp.onnx --seed 3 > %t/summary
+// RUN: python3 -c "import re, sys; s = open('%t/summary').read(); v = open('%t/vals').read().split(); m = re.search(r'y  FLOAT\[2, 4\]  min (\S+) .*\[([^,]+),', s); sys.exit(0 if m and abs(float(m.group(1)) - float(v[1])) < 1e-4 * max(1, abs(float(v[1]))) and abs(float(m.group(2)) - float(v[3])) < 1e-4 * max(1, abs(float(v[3]))) else 1)"
+// RUN: npu-run %t/mlp.onnx --seed 3 -q | count 0
 // RUN: npu-run %t/mlp.onnx --perf 3 --json | FileCheck %s --check-prefix=JSON
 // JSON: {"compile_cache":"off","compile_ms":{{.*}},"first_run_ms":{{.*}},"p50_ms":{{.*}},"p90_ms":{{.*}},"p99_ms":{{.*}}
 // RUN: npu-run %t/mlp.onnx --perf 3 | FileCheck %s --check-prefix=PERF
