@@ -127,7 +127,6 @@ fn emit(to: &str, text: &str) -> Result<(), String> {
 /// reason code), then the split over `backends` (in their order).
 pub fn report(all: &[Placement], backends: &[String]) -> String {
     let mut s = String::new();
-    let n = all.len().max(1);
     for b in backends.iter().skip(1) {
         let here: Vec<&Placement> = all.iter().filter(|p| &p.backend == b).collect();
         if here.is_empty() && b != CPU {
@@ -140,6 +139,13 @@ pub fn report(all: &[Placement], backends: &[String]) -> String {
             let _ = writeln!(s, "  {:<24} {:<28} {}", p.op, format!("\"{}\"", p.node), why);
         }
     }
+    s.push_str(&split_line(all, backends));
+    s
+}
+
+/// One line: each backend's ops, their share and its partitions.
+pub fn split_line(all: &[Placement], backends: &[String]) -> String {
+    let n = all.len().max(1);
     let split: Vec<String> = backends
         .iter()
         .map(|b| {
@@ -148,8 +154,7 @@ pub fn report(all: &[Placement], backends: &[String]) -> String {
             format!("{}: {} ops ({:.1}%) in {} partitions", b, ops, 100.0 * ops as f64 / n as f64, parts)
         })
         .collect();
-    let _ = writeln!(s, "{}", split.join("; "));
-    s
+    format!("{}\n", split.join("; "))
 }
 
 /// The graph coloured by backend, one cluster per partition.

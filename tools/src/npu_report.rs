@@ -59,8 +59,63 @@ pub fn text(c: &NpuCompiled, r: &NpuRun, s: &Summary) -> String {
             let _ = writeln!(o, "  {:<36} {:>10} {:>12} {:>12}", trunc(&l.name, 36), l.cycles, l.macs, l.dram_bytes);
         }
     }
+    o.push('\n');
+    o.push_str(&whole_model(c, s));
+    o
+}
+
+/// One screen: the split between backends, the fallbacks grouped by reason, the
+/// five layers that take the most cycles and the whole-model figures (`text`
+/// has every op and every layer: `npu-run -v`).
+pub fn brief(c: &NpuCompiled, r: &NpuRun, s: &Summary) -> String {
+    let mut o = backend::partition::split_line(&c.placements, &c.targets);
+    // Ops that went past a backend, by where they ran and why: how many, of
+    // which op types, one message as the example.
+    let mut groups: Vec<(String, Vec<&str>, String)> = vec![];
+    for p in c.placements.iter().filter(|p| p.backend == backend::CPU || p.reason.is_some()) {
+        let (code, msg) = p.reason.as_ref().map(|r| (r.reason.code().to_string(), r.message.clone())).unwrap_or_default();
+        let key = format!("{} [{}]", p.backend, code);
+        match groups.iter_mut().find(|g| g.0 == key) {
+            Some(g) => g.1.push(&p.op),
+            None => groups.push((key, vec![&p.op], msg)),
+        }
+    }
+    groups.sort_by(|a, b| b.1.len().cmp(&a.1.len()));
+    if !groups.is_empty() {
+        let _ = writeln!(o, "fallbacks by where they ran and why (npu-run -v lists each op):");
+        for (code, ops, example) in &groups {
+            let mut kinds: Vec<(&str, usize)> = vec![];
+            for op in ops {
+                let op = op.trim_start_matches("onnx.");
+                match kinds.iter_mut().find(|k| k.0 == op) {
+                    Some(k) => k.1 += 1,
+                    None => kinds.push((op, 1)),
+                }
+            }
+            kinds.sort_by(|a, b| b.1.cmp(&a.1));
+            let list: Vec<String> = kinds.iter().map(|(k, n)| if *n > 1 { format!("{} ×{}", k, n) } else { k.to_string() }).collect();
+            let _ = writeln!(o, "  {:<18} {:>4}  {}  (e.g. {})", code, ops.len(), trunc(&list.join(", "), 48), trunc(example, 60));
+        }
+    }
+    let mut layers: Vec<(&str, &npu_sim::report::LayerRow)> = r.reports.iter().flat_map(|(p, rep)| rep.layers.iter().map(move |l| (p.as_str(), l))).collect();
+    if !layers.is_empty() {
+        layers.sort_by(|a, b| b.1.cycles.cmp(&a.1.cycles));
+        let total = layers.len();
+        let _ = writeln!(o, "top layers by cycles ({} of {}; npu-run -v lists every program):", total.min(5), total);
+        let _ = writeln!(o, "  {:<36} {:>10} {:>10} {:>6} {:>6} {:>12}", "layer", "cycles", "roofline", "ratio", "util", "DRAM bytes");
+        for (_, l) in layers.iter().take(5) {
+            let _ = writeln!(o, "  {:<36} {:>10} {:>10} {:>6.2} {:>5.1}% {:>12}", trunc(&l.name, 36), l.cycles, l.roofline_cycles, l.ratio_to_roofline, 100.0 * l.utilization, l.dram_bytes);
+        }
+    }
+    o.push_str(&whole_model(c, s));
+    o
+}
+
+/// The whole-model figures.
+fn whole_model(c: &NpuCompiled, s: &Summary) -> String {
+    let mut o = String::new();
     let ratio = if s.roofline_cycles == 0 { 0.0 } else { s.cycles as f64 / s.roofline_cycles as f64 };
-    let _ = writeln!(o, "\nwhole model on {}:", c.hw.name);
+    let _ = writeln!(o, "whole model on {}:", c.hw.name);
     let _ = writeln!(o, "  NPU cycles       {} ({:.3} ms at {} MHz)", s.cycles, s.cycles as f64 / c.hw.clock_mhz / 1e3, c.hw.clock_mhz);
     let _ = writeln!(o, "  roofline         {} cycles (ratio {:.2})", s.roofline_cycles, ratio);
     let _ = writeln!(o, "  utilization      {:.1}% of the array's peak for the element type", 100.0 * s.utilization);

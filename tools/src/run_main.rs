@@ -84,6 +84,10 @@ struct RunArgs {
     /// No summary after the run (where it ran, the times, each output's shape and values).
     #[arg(short = 'q', long)]
     quiet: bool,
+    /// With --target npu: every CPU op with its reason and every program's layers,
+    /// not the one-screen summary.
+    #[arg(short = 'v', long)]
+    verbose: bool,
     /// Time every model node and print where the time goes (per node and per op type).
     #[arg(long)]
     profile: bool,
@@ -403,7 +407,9 @@ fn npu_stage(a: &RunArgs, model: &[u8], stage: &[u8], given: HashMap<String, Hos
     let r = c.run(&inputs, true, a.check_reference)?;
     let run_ms = t0.elapsed().as_secs_f64() * 1e3;
     let summary = crate::npu_report::summarize(&c, &r, run_ms);
-    print!("{}", crate::npu_report::text(&c, &r, &summary));
+    if !a.quiet {
+        print!("{}", if a.verbose { crate::npu_report::text(&c, &r, &summary) } else { crate::npu_report::brief(&c, &r, &summary) });
+    }
     use std::io::Write;
     let _ = std::io::stdout().flush();
     // A stage before the last computes values for the next: nothing to write or compare.

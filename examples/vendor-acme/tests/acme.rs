@@ -41,7 +41,7 @@ fn a_model_runs_on_acme_and_the_cpu_and_matches_the_cpu_path() {
     let exe = env!("CARGO_BIN_EXE_acme-run");
     let o = run(exe, &[m, "--target", "cpu", "--seed", "1", "--output-dir", cpu.to_str().unwrap()]);
     assert!(o.status.success(), "{}", text(&o));
-    let o = run(exe, &[m, "--target", "acme,cpu", "--seed", "1", "--compare", cpu.to_str().unwrap(), "--report-json", json.to_str().unwrap()]);
+    let o = run(exe, &[m, "--target", "acme,cpu", "-v", "--seed", "1", "--compare", cpu.to_str().unwrap(), "--report-json", json.to_str().unwrap()]);
     let t = text(&o);
     assert!(o.status.success(), "{}", t);
     assert!(t.contains("onnx.Softmax") && t.contains("[no-lowering] ACME has no onnx.Softmax"), "{}", t);
@@ -57,7 +57,7 @@ fn a_model_runs_on_acme_and_the_cpu_and_matches_the_cpu_path() {
     std::fs::create_dir_all(&bad).unwrap();
     let o = run(exe, &[m, "--target", "cpu", "--seed", "2", "--output-dir", bad.to_str().unwrap()]);
     assert!(o.status.success(), "{}", text(&o));
-    let o = run(exe, &[m, "--target", "acme,cpu", "--seed", "1", "--compare", bad.to_str().unwrap()]);
+    let o = run(exe, &[m, "--target", "acme,cpu", "-v", "--seed", "1", "--compare", bad.to_str().unwrap()]);
     assert!(!o.status.success() && text(&o).contains("y: MISMATCH"), "{}", text(&o));
 }
 
@@ -69,7 +69,7 @@ fn backend_lists_are_checked() {
     let o = run(exe, &[model.to_str().unwrap(), "--target", "acme,nope"]);
     assert!(!o.status.success() && text(&o).contains("acme-run: error: --target acme,nope: unknown backend 'nope'; registered: cpu, acme"), "{}", text(&o));
     // npu16 and ACME side by side: each op on the first that takes it.
-    let o = run(exe, &[model.to_str().unwrap(), "--target", "npu16,acme,cpu", "--seed", "1"]);
+    let o = run(exe, &[model.to_str().unwrap(), "--target", "npu16,acme,cpu", "-v", "--seed", "1"]);
     assert!(o.status.success(), "{}", text(&o));
     assert!(text(&o).contains("npu16: ") && text(&o).contains("; acme: "), "{}", text(&o));
 }
@@ -110,7 +110,7 @@ fn acme_programs_are_cached_and_load_again() {
     let mut reports = vec![];
     for k in 0..2 {
         let (out, json) = (d.join(format!("out{}", k)), d.join(format!("r{}.json", k)));
-        let o = run(exe, &[m, "--target", "acme,cpu", "--seed", "1", "--cache-dir", cache.to_str().unwrap(), "--output-dir", out.to_str().unwrap(), "--report-json", json.to_str().unwrap()]);
+        let o = run(exe, &[m, "--target", "acme,cpu", "-v", "--seed", "1", "--cache-dir", cache.to_str().unwrap(), "--output-dir", out.to_str().unwrap(), "--report-json", json.to_str().unwrap()]);
         assert!(o.status.success() && !text(&o).contains("warning"), "{}", text(&o));
         reports.push(std::fs::read_to_string(&json).unwrap());
     }
@@ -148,7 +148,7 @@ fn the_hardware_description_is_acmes_own_and_checked() {
     let exe = env!("CARGO_BIN_EXE_acme-run");
     let m = model.to_str().unwrap();
     let row = |args: &[&str]| {
-        let o = run(exe, &[&[m, "--target", "acme,cpu", "--seed", "1"], args].concat());
+        let o = run(exe, &[&[m, "--target", "acme,cpu", "-v", "--seed", "1"], args].concat());
         assert!(o.status.success(), "{}", text(&o));
         text(&o).lines().find(|l| l.split_whitespace().next() == Some("matmul")).map(|l| l.split_whitespace().collect::<Vec<_>>().join(" ")).unwrap_or_default()
     };
@@ -161,7 +161,7 @@ fn the_hardware_description_is_acmes_own_and_checked() {
         ("acme.array=0", "acme.array = 0: out of range [1, 1024]"),
         ("acme.array=wide", "acme.array = wide: expected an integer"),
     ] {
-        let o = run(exe, &[m, "--target", "acme,cpu", "--set", set]);
+        let o = run(exe, &[m, "--target", "acme,cpu", "-v", "--set", set]);
         assert!(!o.status.success() && text(&o).contains(says), "--set {}: {}", set, text(&o));
     }
     let o = run(exe, &["list-ops", "acme"]);
@@ -195,13 +195,13 @@ fn a_partition_acme_cannot_compile_goes_to_the_next_backend() {
     let exe = env!("CARGO_BIN_EXE_acme-run");
     let (m, cpu) = (model.to_str().unwrap(), d.join("cpu"));
     assert!(run(exe, &[m, "--target", "cpu", "--seed", "1", "--output-dir", cpu.to_str().unwrap()]).status.success());
-    let o = run(exe, &[m, "--target", "acme,npu16,cpu", "--seed", "1", "--set", "acme.weight_kib=4", "--compare", cpu.to_str().unwrap()]);
+    let o = run(exe, &[m, "--target", "acme,npu16,cpu", "-v", "--seed", "1", "--set", "acme.weight_kib=4", "--compare", cpu.to_str().unwrap()]);
     let t = text(&o);
     assert!(o.status.success() && t.contains("y: ok"), "{}", t);
     assert!(t.contains("acme: 0 ops (0.0%) in 0 partitions; npu16: 3 ops"), "{}", t);
     assert!(t.contains("acme could not compile its partition: acme.matmul: 12288 bytes of weights do not fit the 4096-byte weight buffer"), "{}", t);
     // With only the CPU after it, the partition goes to the CPU with the same reason.
-    let o = run(exe, &[m, "--target", "acme,cpu", "--seed", "1", "--set", "acme.weight_kib=4", "--compare", cpu.to_str().unwrap()]);
+    let o = run(exe, &[m, "--target", "acme,cpu", "-v", "--seed", "1", "--set", "acme.weight_kib=4", "--compare", cpu.to_str().unwrap()]);
     let t = text(&o);
     assert!(o.status.success() && t.contains("y: ok") && t.contains("[compile-failed] acme could not compile its partition"), "{}", t);
 }

@@ -13,7 +13,7 @@
 // RUN: python3 %S/Inputs/match_ort.py %t/m.onnx %t/then x=%t/x.npy c=%t/t.npy | FileCheck %s
 // RUN: python3 %S/Inputs/match_ort.py %t/m.onnx %t/else x=%t/x.npy c=%t/f.npy | FileCheck %s
 // On the NPU path the control flow falls back to the CPU, with the reason.
-// RUN: npu-run %t/m.onnx --target npu --input x=%t/x.npy --input c=%t/f.npy --output-dir %t/npu | FileCheck %s --check-prefix=PLACED
+// RUN: npu-run %t/m.onnx --target npu -v --input x=%t/x.npy --input c=%t/f.npy --output-dir %t/npu | FileCheck %s --check-prefix=PLACED
 // RUN: python3 %S/Inputs/match_ort.py %t/m.onnx %t/npu x=%t/x.npy c=%t/f.npy | FileCheck %s
 // PLACED: onnx.Loop {{.*}} [no-lowering] no NPU lowering for onnx.Loop
 // The comparison can fail: a corrupted output differs.

@@ -16,7 +16,7 @@
 // RUN: npu-run %t/u.onnx --input x=%t/x.npy --output-dir %t/u
 // RUN: python3 %S/Inputs/match_ort.py %t/u.onnx %t/u x=%t/x.npy | FileCheck %s
 // On the NPU path the LSTM falls back to the CPU, with the reason.
-// RUN: npu-run %t/m.onnx --target npu --input x=%t/x.npy --output-dir %t/npu | FileCheck %s --check-prefix=PLACED
+// RUN: npu-run %t/m.onnx --target npu -v --input x=%t/x.npy --output-dir %t/npu | FileCheck %s --check-prefix=PLACED
 // RUN: python3 %S/Inputs/match_ort.py %t/m.onnx %t/npu x=%t/x.npy | FileCheck %s
 // PLACED: onnx.ms.DynamicQuantizeLSTM {{.*}} [no-lowering] no NPU lowering for onnx.ms.DynamicQuantizeLSTM
 // The comparison can fail: a corrupted output differs.

@@ -7,7 +7,7 @@
 // RUN: npu-translate --import-onnx %t/m.onnxtext | npu-translate --export-onnx -o %t/m.onnx
 // RUN: npu-translate --import-onnx %t/m.onnx | npu-opt --onnx-shape-inference --npu-partition | FileCheck %s --check-prefix=IR
 // RUN: python3 -c "import numpy as n; n.save('%t/x.npy', n.random.default_rng(0).standard_normal((1, 2, 4, 4)).astype(n.float32))"
-// RUN: npu-run %t/m.onnx --target npu16,cpu --input x=%t/x.npy --output-dir %t/npu | FileCheck %s --check-prefix=PLACED
+// RUN: npu-run %t/m.onnx --target npu16,cpu -v --input x=%t/x.npy --output-dir %t/npu | FileCheck %s --check-prefix=PLACED
 // RUN: python3 %S/Inputs/match_ort.py %t/m.onnx %t/npu x=%t/x.npy | FileCheck %s
 // IR-LABEL: func.func private @g_cpu0
 // IR-NOT: none

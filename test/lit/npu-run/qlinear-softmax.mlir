@@ -10,7 +10,7 @@
 // RUN: npu-run %t/m.onnx --input x=%t/x.npy --output-dir %t/cpu
 // RUN: python3 %S/Inputs/match_ort.py %t/m.onnx %t/cpu x=%t/x.npy | FileCheck %s
 // On the NPU path the fused Softmax falls back to the CPU, with the reason.
-// RUN: npu-run %t/m.onnx --target npu --input x=%t/x.npy --output-dir %t/npu | FileCheck %s --check-prefix=PLACED
+// RUN: npu-run %t/m.onnx --target npu -v --input x=%t/x.npy --output-dir %t/npu | FileCheck %s --check-prefix=PLACED
 // RUN: python3 %S/Inputs/match_ort.py %t/m.onnx %t/npu x=%t/x.npy | FileCheck %s
 // PLACED: onnx.ms.QLinearSoftmax {{.*}} [no-lowering] no NPU lowering for onnx.ms.QLinearSoftmax
 // The comparison can fail: a corrupted output differs.

@@ -39,12 +39,12 @@
 // RUN: not npu-run %t/missing.onnx 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: npu-run: error: {{.*}}missing.onnx: No such file or directory
 // Backend lists: unknown names and the CPU not last are refused; npu16 alone means npu16,cpu.
-// RUN: not npu-run %t/mlp.onnx --target npu16,acme 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not npu-run %t/mlp.onnx --target npu16,acme -v 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // UNKNOWN: npu-run: error: --target npu16,acme: unknown backend 'acme'; registered: cpu, npu16
 // RUN: not npu-run %t/mlp.onnx --target cpu,npu16 2>&1 | FileCheck %s --check-prefix=ORDER
 // ORDER: npu-run: error: --target cpu,npu16: 'cpu' must come last: it is the fallback of every backend before it
-// RUN: npu-run %t/mlp.onnx --target npu16,cpu --seed 3 --compare %t/out 2>&1 | FileCheck %s --check-prefix=LIST
-// RUN: npu-run %t/mlp.onnx --target npu16 --seed 3 --compare %t/out 2>&1 | FileCheck %s --check-prefix=LIST
+// RUN: npu-run %t/mlp.onnx --target npu16,cpu -v --seed 3 --compare %t/out 2>&1 | FileCheck %s --check-prefix=LIST
+// RUN: npu-run %t/mlp.onnx --target npu16 -v --seed 3 --compare %t/out 2>&1 | FileCheck %s --check-prefix=LIST
 // LIST: npu16: {{[0-9]+}} ops
 // LIST: y: ok
 // A partition npu16 cannot compile runs on the CPU with the reason, never failing the model:
@@ -52,7 +52,7 @@
 // and a scratchpad too small for any tile (everything falls back).
 // RUN: npu-translate --export-onnx %S/Inputs/big-pool.mlir -o %t/bp.onnx
 // RUN: npu-run %t/bp.onnx --seed 1 --output-dir %t/bp
-// RUN: npu-run %t/bp.onnx --target npu16,cpu --seed 1 --compare %t/bp --report-json %t/bp.json 2>&1 | FileCheck %s --check-prefix=POOL
+// RUN: npu-run %t/bp.onnx --target npu16,cpu -v --seed 1 --compare %t/bp --report-json %t/bp.json 2>&1 | FileCheck %s --check-prefix=POOL
 // POOL: CPU operations (2 of 4):
 // POOL-NEXT: onnx.Softmax "softmax" [no-lowering] no NPU lowering for onnx.Softmax
 // POOL-NEXT: onnx.GlobalAveragePool "gap" [compile-failed] npu16 could not compile its partition: npu.pool: one output row needs 115682 accumulator rows; the accumulator has 4096
@@ -67,18 +67,18 @@
 // POOL: z: ok
 // RUN: FileCheck %s --check-prefix=POOLJSON < %t/bp.json
 // POOLJSON: "reason_code": "compile-failed"
-// RUN: npu-run %t/mlp.onnx --target npu16,cpu --set scratchpad.rows=2 --seed 3 --compare %t/out 2>&1 | FileCheck %s --check-prefix=TINY
+// RUN: npu-run %t/mlp.onnx --target npu16,cpu -v --set scratchpad.rows=2 --seed 3 --compare %t/out 2>&1 | FileCheck %s --check-prefix=TINY
 // TINY: onnx.MatMul "MatMul#1" [compile-failed] npu16 could not compile its partition: npu.matmul: the smallest tile needs 18 scratchpad rows; the scratchpad has 2
 // TINY: npu16: 0 ops (0.0%) in 0 partitions; cpu: 2 ops (100.0%) in 1 partitions
 // TINY: y: ok
 // Placement overrides: the JSON report reads back as a placement file (the same split, the
 // pool now placed by the file); a text file forces the conv onto the CPU; --target cpu has no choice to make.
-// RUN: npu-run %t/bp.onnx --target npu16,cpu --seed 1 --placement %t/bp.json --compare %t/bp 2>&1 | FileCheck %s --check-prefix=REPLAY
+// RUN: npu-run %t/bp.onnx --target npu16,cpu -v --seed 1 --placement %t/bp.json --compare %t/bp 2>&1 | FileCheck %s --check-prefix=REPLAY
 // REPLAY: onnx.GlobalAveragePool "gap" [placement] placed on cpu by {{.*}}bp.json: placements[3]
 // REPLAY: npu16: 2 ops (50.0%) in 1 partitions; cpu: 2 ops (50.0%) in 1 partitions
 // REPLAY: z: ok
 // RUN: echo 'conv cpu' > %t/conv.place
-// RUN: npu-run %t/bp.onnx --target npu16,cpu --seed 1 --placement %t/conv.place --compare %t/bp 2>&1 | FileCheck %s --check-prefix=FORCE
+// RUN: npu-run %t/bp.onnx --target npu16,cpu -v --seed 1 --placement %t/conv.place --compare %t/bp 2>&1 | FileCheck %s --check-prefix=FORCE
 // FORCE: onnx.Conv "conv" [placement] placed on cpu by {{.*}}conv.place:1
 // FORCE: npu16: 0 ops (0.0%) in 0 partitions
 // FORCE: y: ok

@@ -7,14 +7,14 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: npu-translate --export-onnx %S/Inputs/qdq.mlir -o %t/qdq.onnx
 // RUN: npu-run %t/qdq.onnx --target cpu --seed 1 --output-dir %t/cpu
-// RUN: npu-run %t/qdq.onnx --target npu --seed 1 --check-reference --compare %t/cpu --atol 0.141 --rtol 0 --asm-dir %t/asm > %t/out.txt 2> %t/err.txt
+// RUN: npu-run %t/qdq.onnx --target npu -v --seed 1 --check-reference --compare %t/cpu --atol 0.141 --rtol 0 --asm-dir %t/asm > %t/out.txt 2> %t/err.txt
 // RUN: FileCheck %s < %t/out.txt
 // RUN: FileCheck %s --check-prefix=OK < %t/err.txt
 // RUN: FileCheck %s --check-prefix=ASM < %t/asm/qblock_npu16_0_program.s
 // QLinearConv and QLinearMatMul (zero points 0) are the same int8 products
 // (the CPU path has no QLinearConv lowering: the reference is the check).
 // RUN: npu-translate --export-onnx %S/Inputs/qlinear.mlir -o %t/ql.onnx
-// RUN: npu-run %t/ql.onnx --target npu --seed 3 --check-reference 2>&1 | FileCheck %s --check-prefix=QL
+// RUN: npu-run %t/ql.onnx --target npu -v --seed 3 --check-reference 2>&1 | FileCheck %s --check-prefix=QL
 // QL: CPU operations (4 of 9):
 // QL: npu16: 5 ops (55.6%) in 1 partitions
 // QL: qconv+qconv_dq+relu+relu_q
@@ -23,12 +23,12 @@
 // ConvInteger and MatMulInteger (int8, zero points 0): the i32 accumulators,
 // bit for bit.
 // RUN: npu-translate --export-onnx %S/Inputs/integer.mlir -o %t/int.onnx
-// RUN: npu-run %t/int.onnx --target npu --seed 3 --check-reference --output-dir %t/int.npu 2>&1 | FileCheck %s --check-prefix=INT
+// RUN: npu-run %t/int.onnx --target npu -v --seed 3 --check-reference --output-dir %t/int.npu 2>&1 | FileCheck %s --check-prefix=INT
 // INT: npu16: 2 ops (100.0%) in 1 partitions
 // INT: convint
 // INT: matmulint
 // INT: reference: 2 NPU partition outputs match the host reference (2 integer bit for bit, 0 f32 within 1e-4)
-// RUN: npu-run %t/int.onnx --target npu --seed 3 --asm-dir %t/int.asm > /dev/null
+// RUN: npu-run %t/int.onnx --target npu -v --seed 3 --asm-dir %t/int.asm > /dev/null
 // RUN: FileCheck %s --check-prefix=INTASM < %t/int.asm/integer_npu16_0_program.s
 // INTASM: .arg %out0 out i32 [1, 6, 6, 6]
 // INTASM: mx.mul.i8

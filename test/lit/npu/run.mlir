@@ -5,7 +5,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: npu-translate --export-onnx %S/Inputs/chain.mlir -o %t/chain.onnx
 // RUN: npu-run %t/chain.onnx --target cpu --seed 5 --output-dir %t/chain.cpu
-// RUN: npu-run %t/chain.onnx --target npu --seed 5 --compare %t/chain.cpu --rtol 1e-4 --atol 1e-6 --report-json %t/chain.json --trace %t/chain.trace --asm-dir %t/asm > %t/chain.txt 2> %t/chain.err
+// RUN: npu-run %t/chain.onnx --target npu -v --seed 5 --compare %t/chain.cpu --rtol 1e-4 --atol 1e-6 --report-json %t/chain.json --trace %t/chain.trace --asm-dir %t/asm > %t/chain.txt 2> %t/chain.err
 // RUN: FileCheck %s --check-prefix=CHAIN < %t/chain.txt
 // RUN: FileCheck %s --check-prefix=SAME < %t/chain.err
 // RUN: FileCheck %s --check-prefix=JSON < %t/chain.json
@@ -44,12 +44,25 @@
 // An op the NPU does not run falls back to the CPU with its reason; the run still matches.
 // RUN: npu-translate --export-onnx %S/Inputs/hetero.mlir -o %t/hetero.onnx
 // RUN: npu-run %t/hetero.onnx --target cpu --seed 2 --output-dir %t/hetero.cpu
-// RUN: npu-run %t/hetero.onnx --target npu --seed 2 --compare %t/hetero.cpu --rtol 1e-4 --atol 1e-6 --trace %t/hetero.trace 2>&1 | FileCheck %s --check-prefix=HETERO
+// RUN: npu-run %t/hetero.onnx --target npu -v --seed 2 --compare %t/hetero.cpu --rtol 1e-4 --atol 1e-6 --trace %t/hetero.trace 2>&1 | FileCheck %s --check-prefix=HETERO
 // The trace has the whole run: NPU programs (simulated time) and CPU partitions (host time) in order.
 // RUN: FileCheck %s --check-prefix=HTRACE < %t/hetero.trace
 // HTRACE: "args":{"target":"npu","time":"simulated"},"cat":"npu",{{.*}}"name":"hetero_npu16_0_program"
 // HTRACE-SAME: "args":{"target":"cpu","time":"host"},"cat":"cpu",{{.*}}"name":"hetero_cpu0"
 // HTRACE-SAME: "name":"hetero_npu16_1_program"
+// Without -v, one screen: the split, the fallbacks grouped by reason, the five
+// costliest layers, the whole-model figures and the outputs; no per-op list
+// and no per-program tables.
+// RUN: npu-run %t/hetero.onnx --target npu --seed 2 | FileCheck %s --check-prefix=BRIEF
+// BRIEF: npu16: 4 ops (50.0%) in 3 partitions; cpu: 4 ops (50.0%) in 3 partitions
+// BRIEF-NEXT: fallbacks by where they ran and why (npu-run -v lists each op):
+// BRIEF-NEXT: cpu [no-lowering] 4 {{(Softmax|Reshape|Transpose|Concat)}}, {{.*}} (e.g. no NPU lowering for onnx.{{[A-Za-z]+}})
+// BRIEF-NEXT: top layers by cycles (4 of 4; npu-run -v lists every program):
+// BRIEF-NEXT: layer cycles roofline ratio util DRAM bytes
+// BRIEF-NOT: NPU program
+// BRIEF-NOT: CPU operations
+// BRIEF: whole model on npu16:
+// BRIEF: outputs:
 // HETERO: CPU operations (4 of 8):
 // HETERO-NEXT: onnx.Softmax "softmax2" [no-lowering] no NPU lowering for onnx.Softmax
 // HETERO-NEXT: onnx.Reshape "reshape5" [no-lowering] no NPU lowering for onnx.Reshape
@@ -61,10 +74,10 @@
 // HETERO: y: ok
 
 // A hardware description that cannot hold the smallest tile: the partitions fall back to the CPU, the reason names the op and the memory.
-// RUN: npu-run %t/chain.onnx --target npu --set scratchpad.rows=32 2>&1 | FileCheck %s --check-prefix=SMALL
+// RUN: npu-run %t/chain.onnx --target npu -v --set scratchpad.rows=32 2>&1 | FileCheck %s --check-prefix=SMALL
 // SMALL: [compile-failed] npu16 could not compile its partition: npu.conv: the smallest tile needs {{[0-9]+}} scratchpad rows; the scratchpad has 32
 // SMALL: npu16: 0 ops (0.0%) in 0 partitions
-// RUN: not npu-run %t/chain.onnx --target npu --hw %t/nope.toml 2>&1 | FileCheck %s --check-prefix=HW
+// RUN: not npu-run %t/chain.onnx --target npu -v --hw %t/nope.toml 2>&1 | FileCheck %s --check-prefix=HW
 // HW: npu-run: error: --hw {{.*}}nope.toml: not a built-in target and not readable
-// RUN: not npu-run %t/chain.onnx --target npu --set array.bogus=1 2>&1 | FileCheck %s --check-prefix=SET
+// RUN: not npu-run %t/chain.onnx --target npu -v --set array.bogus=1 2>&1 | FileCheck %s --check-prefix=SET
 // SET: npu-run: error: --set array.bogus=1:
