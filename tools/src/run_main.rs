@@ -3,7 +3,7 @@
 //! (`npu-run model.onnx --target npu16,cpu`), or run ONNX's node tests
 //! (`npu-run onnx-tests DIR`). Flags here, the work in `runtime`.
 
-use clap::{CommandFactory, FromArgMatches, Parser};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use runtime::{CompileOptions, HostTensor};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -11,107 +11,127 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 #[derive(Parser)]
-#[command(name = "npu-run", about = "Compile and run an ONNX model; `npu-run onnx-tests DIR` runs ONNX's node tests; `npu-run list-ops BACKEND` prints what a backend runs", version)]
+#[command(name = "npu-run", version, about = "Compile and run ONNX models on the CPU and on NPU backends; `npu-run MODEL` is short for `npu-run run MODEL`")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Compile and run a model (`npu-run MODEL [FLAGS]` does this too).
+    Run(RunArgs),
+    /// Run ONNX's backend node tests on the CPU path.
+    OnnxTests(TestArgs),
+    /// Print what a backend runs: its capability table, as its markdown docs page.
+    ListOps {
+        /// The backend (`npu16`, or a registered vendor's).
+        backend: String,
+    },
+}
+
+#[derive(Args)]
 struct RunArgs {
     /// The model (.onnx).
     model: PathBuf,
     /// Where to run: `cpu`, or a list of backends in order of preference, the CPU
     /// last (`npu16,cpu`; `npu` is short for it): each op runs on the first that takes it.
-    #[arg(long, default_value = "cpu")]
+    #[arg(long, default_value = "cpu", help_heading = "Where to run")]
     target: String,
     /// With a backend list: force nodes onto backends, lines `NODE BACKEND` or
     /// `/REGEX/ BACKEND` (the CPU if the backend refuses them), or a --report-json file.
-    #[arg(long)]
+    #[arg(long, help_heading = "Where to run")]
     placement: Option<PathBuf>,
     /// Keep each compiled model in DIR and load it when the same model, input
     /// shapes, options, hardware and backends come again (a damaged or stale
     /// entry is recompiled with a warning).
-    #[arg(long = "cache-dir")]
+    #[arg(long = "cache-dir", help_heading = "Compiling")]
     cache_dir: Option<PathBuf>,
     /// With --target npu: the hardware, a built-in name (`npu16`) or a TOML file.
-    #[arg(long, default_value = "npu16")]
+    #[arg(long, default_value = "npu16", help_heading = "NPU path (--target with a backend)")]
     hw: String,
     /// Override a hardware key: npu16's `section.key=value`, another backend's `BACKEND.key=value` (repeatable).
-    #[arg(long = "set")]
+    #[arg(long = "set", help_heading = "NPU path (--target with a backend)")]
     sets: Vec<String>,
     /// With --target npu: write the whole-model figures as JSON.
-    #[arg(long = "report-json")]
+    #[arg(long = "report-json", help_heading = "NPU path (--target with a backend)")]
     report_json: Option<PathBuf>,
     /// With --target npu: write one Chrome/Perfetto trace of the whole run.
-    #[arg(long)]
+    #[arg(long, help_heading = "NPU path (--target with a backend)")]
     trace: Option<PathBuf>,
     /// With --target npu: also compute each NPU partition's outputs with the host
     /// reference from the same inputs; int8 must match bit for bit, f32 within 1e-4.
-    #[arg(long = "check-reference")]
+    #[arg(long = "check-reference", help_heading = "NPU path (--target with a backend)")]
     check_reference: bool,
     /// With --target npu: write each NPU program's assembly to DIR/<partition>.s.
-    #[arg(long = "asm-dir")]
+    #[arg(long = "asm-dir", help_heading = "NPU path (--target with a backend)")]
     asm_dir: Option<PathBuf>,
     /// An input: NAME=FILE with FILE a .npy or an ONNX TensorProto .pb (repeatable).
-    #[arg(long = "input")]
+    #[arg(long = "input", help_heading = "Inputs")]
     inputs: Vec<String>,
     /// A node-test data set directory: inputs from input_*.pb, expected outputs from output_*.pb.
-    #[arg(long = "test-data")]
+    #[arg(long = "test-data", help_heading = "Inputs")]
     test_data: Option<PathBuf>,
     /// Seed for random inputs (inputs not given are random).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, help_heading = "Inputs")]
     seed: u64,
     /// Compile these inputs in as constants with their given values (comma-separated
     /// names, or `weights`: every input but the first), as weights are.
-    #[arg(long = "bind")]
+    #[arg(long = "bind", help_heading = "Inputs")]
     bind: Option<String>,
     /// A free dimension's size, NAME=N (repeatable).
-    #[arg(long = "dim")]
+    #[arg(long = "dim", help_heading = "Inputs")]
     dims: Vec<String>,
     /// Write each output to DIR/<output name>.npy, a `/` in the name written as `_`
     /// (bfloat16 and 8-/4-bit floats, which numpy lacks, as their exact float32
     /// values; 4-/2-bit integers as int8/uint8).
-    #[arg(long = "output-dir")]
+    #[arg(long = "output-dir", help_heading = "Outputs and checks")]
     output_dir: Option<PathBuf>,
     /// Compare outputs with DIR/<name>.npy (or .pb, or output_<i>.pb): per-output max abs/rel error.
-    #[arg(long)]
+    #[arg(long, help_heading = "Outputs and checks")]
     compare: Option<PathBuf>,
-    #[arg(long, default_value_t = 1e-3)]
+    /// --compare's relative tolerance (integers and 8-/4-bit floats compare exactly).
+    #[arg(long, default_value_t = 1e-3, help_heading = "Outputs and checks")]
     rtol: f64,
-    #[arg(long, default_value_t = 1e-5)]
+    /// --compare's absolute tolerance.
+    #[arg(long, default_value_t = 1e-5, help_heading = "Outputs and checks")]
     atol: f64,
     /// Time N runs after the first: compile time, first run, P50/P90/P99.
-    #[arg(long)]
+    #[arg(long, help_heading = "Timing")]
     perf: Option<usize>,
     /// Print the --perf figures as one JSON object on stdout (and no summary).
-    #[arg(long)]
+    #[arg(long, help_heading = "Timing")]
     json: bool,
     /// No summary after the run (where it ran, the times, each output's shape and values).
-    #[arg(short = 'q', long)]
+    #[arg(short = 'q', long, help_heading = "Outputs and checks")]
     quiet: bool,
     /// With --target npu: every CPU op with its reason and every program's layers,
     /// not the one-screen summary.
-    #[arg(short = 'v', long)]
+    #[arg(short = 'v', long, help_heading = "NPU path (--target with a backend)")]
     verbose: bool,
     /// Time every model node and print where the time goes (per node and per op type).
-    #[arg(long)]
+    #[arg(long, help_heading = "Timing")]
     profile: bool,
     /// Optimization level for MLIR/LLVM (0–3). 2 runs as fast as 3 on our
     /// benchmark models and compiles up to 6× faster (O3's extra loop passes).
-    #[arg(short = 'O', default_value_t = 2)]
+    #[arg(short = 'O', default_value_t = 2, help_heading = "Compiling")]
     opt: usize,
     /// The most bytes one tensor may take, checked before an input is made or
     /// copied and, at compile time, for every tensor the model computes
     /// [default: the machine's memory].
-    #[arg(long = "max-tensor-bytes")]
+    #[arg(long = "max-tensor-bytes", help_heading = "Limits")]
     max_tensor_bytes: Option<u64>,
     /// With --target npu: stop with an error when an NPU program would keep the
     /// simulator's units busy for more cycles than this.
-    #[arg(long = "max-cycles", default_value_t = npu_sim::sim::Limits::default().max_cycles)]
+    #[arg(long = "max-cycles", default_value_t = npu_sim::sim::Limits::default().max_cycles, help_heading = "NPU path (--target with a backend)")]
     max_cycles: u64,
     /// The most iterations a Loop or Scan may run; past it the run stops with
     /// an error naming the node (a model whose loop never ends).
-    #[arg(long = "max-loop-iterations", default_value_t = runtime::max_loop_iterations())]
+    #[arg(long = "max-loop-iterations", default_value_t = runtime::max_loop_iterations(), help_heading = "Limits")]
     max_loop_iterations: i64,
 }
 
-#[derive(Parser)]
-#[command(name = "npu-run onnx-tests", about = "Run ONNX backend node tests on the CPU path")]
+#[derive(Args)]
 struct TestArgs {
     /// The node test directory (e.g. ~/.cache/npu/onnx-1.22.0/node).
     dir: PathBuf,
@@ -810,8 +830,7 @@ fn run_tests(a: TestArgs) -> Result<bool, String> {
 /// Runs the tool named `name` on the process's arguments. Backends registered
 /// before the call (`backend::register`) can be named in `--target`.
 /// `npu-run list-ops BACKEND`: the backend's capability table as its markdown docs page.
-fn list_ops(args: &[String]) -> Result<bool, String> {
-    let [name] = args else { return Err("list-ops takes one backend name (npu-run list-ops npu16)".into()) };
+fn list_ops(name: &str) -> Result<bool, String> {
     let names = runtime::npu_path::target_list(name)?;
     let b = backend::resolve(&names[..1])?.into_iter().next().ok_or("no backend")?;
     print!("{}", backend::capability::markdown(b.as_ref()));
@@ -819,19 +838,21 @@ fn list_ops(args: &[String]) -> Result<bool, String> {
 }
 
 pub fn run_main(name: &'static str) -> ExitCode {
-    let args: Vec<String> = std::env::args().collect();
-    let r = if args.get(1).map(|s| s.as_str()) == Some("onnx-tests") {
-        let mut rest = vec![format!("{} onnx-tests", args.first().map(|s| s.as_str()).unwrap_or(name))];
-        rest.extend(args[2..].iter().cloned());
-        run_tests(TestArgs::parse_from(rest))
-    } else if args.get(1).map(|s| s.as_str()) == Some("list-ops") {
-        list_ops(&args[2..])
-    } else {
-        let matches = RunArgs::command().name(name).get_matches();
-        match RunArgs::from_arg_matches(&matches) {
-            Ok(a) => run_model(a),
-            Err(e) => e.exit(),
-        }
+    let mut args: Vec<String> = std::env::args().collect();
+    // `npu-run MODEL …` (and `npu-run --target … MODEL`) is `npu-run run …`.
+    let first = args.get(1).map(String::as_str).unwrap_or("");
+    let known = Cli::command().get_subcommands().any(|c| c.get_name() == first) || matches!(first, "" | "-h" | "--help" | "-V" | "--version" | "help");
+    if !known {
+        args.insert(1, "run".into());
+    }
+    let cli = match Cli::from_arg_matches(&Cli::command().name(name).get_matches_from(args)) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
+    let r = match cli.cmd {
+        Cmd::Run(a) => run_model(a),
+        Cmd::OnnxTests(a) => run_tests(a),
+        Cmd::ListOps { backend } => list_ops(&backend),
     };
     match r {
         Ok(true) => ExitCode::SUCCESS,

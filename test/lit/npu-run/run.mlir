@@ -20,6 +20,22 @@
 // RUN: npu-run %t/mlp.onnx --seed 3 > %t/summary
 // RUN: python3 -c "import re, sys; s = open('%t/summary').read(); v = open('%t/vals').read().split(); m = re.search(r'y  FLOAT\[2, 4\]  min (\S+) .*\[([^,]+),', s); sys.exit(0 if m and abs(float(m.group(1)) - float(v[1])) < 1e-4 * max(1, abs(float(v[1]))) and abs(float(m.group(2)) - float(v[3])) < 1e-4 * max(1, abs(float(v[3]))) else 1)"
 // RUN: npu-run %t/mlp.onnx --seed 3 -q | count 0
+// Subcommands: run (the default, `npu-run MODEL`), onnx-tests, list-ops.
+// RUN: npu-run --help | FileCheck %s --check-prefix=COMMANDS
+// COMMANDS: Usage: npu-run <COMMAND>
+// COMMANDS: run Compile and run a model
+// COMMANDS-NEXT: onnx-tests
+// COMMANDS-NEXT: list-ops
+// run's --help groups its flags: where to run, the NPU path's own, inputs, outputs.
+// RUN: npu-run run --help | FileCheck %s --check-prefix=HELP
+// HELP: Where to run:
+// HELP-NEXT: --target
+// HELP: NPU path (--target with a backend):
+// HELP: -v, --verbose
+// HELP: Inputs:
+// HELP-NEXT: --input
+// HELP: Outputs and checks:
+// HELP-NEXT: --output-dir <OUTPUT_DIR> Write each output to DIR/<output name>.npy, a `/` in the name written as `_`
 // RUN: npu-run %t/mlp.onnx --perf 3 --json | FileCheck %s --check-prefix=JSON
 // JSON: {"compile_cache":"off","compile_ms":{{.*}},"first_run_ms":{{.*}},"p50_ms":{{.*}},"p90_ms":{{.*}},"p99_ms":{{.*}}
 // RUN: npu-run %t/mlp.onnx --perf 3 | FileCheck %s --check-prefix=PERF
