@@ -2,7 +2,7 @@
 //! shape; each operand is read through its numpy broadcast map; the body is the
 //! op's scalar formula below (one arm per op).
 
-use super::{broadcast_map, Cmp, Emit, Kind, Lower, Sc};
+use super::{Cmp, Emit, Kind, Lower, Sc};
 use ir::Value;
 
 /// Scalar attributes an elementwise formula may read, taken before building.
@@ -63,7 +63,7 @@ pub fn lower(l: &mut Lower) -> Result<Vec<Value>, String> {
     for &i in &data_operands {
         let v = l.operand(i)?;
         let info = l.info(v)?;
-        maps.push(broadcast_map(&info.shape, &out.shape));
+        maps.push(super::broadcast_operand(i, &info.shape, &out.shape)?);
         scs.push(info.sc);
         ins.push(v);
     }

@@ -120,7 +120,7 @@ fn gemm(l: &mut Lower) -> Result<Vec<Value>, String> {
     let init = match l.opt(2) {
         Some(cv) if beta != 0.0 => {
             let ci = l.info(cv)?;
-            let m = broadcast_map(&ci.shape, &out.shape);
+            let m = super::broadcast_operand(2, &ci.shape, &out.shape)?;
             let csc = ci.sc.clone();
             let osc = sc.clone();
             l.map_op(&out.shape, &sc.ty.clone(), &[cv], vec![m], move |e, a| {

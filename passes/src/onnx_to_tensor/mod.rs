@@ -257,6 +257,16 @@ impl<'a> Lower<'a> {
     }
 }
 
+/// `broadcast_map` for operand `k` of a node, refusing a shape that does not
+/// broadcast to the result's (a model whose declared output hides the clash).
+pub fn broadcast_operand(k: usize, in_shape: &[i64], out_shape: &[i64]) -> Result<AffineMap, String> {
+    let fits = in_shape.len() <= out_shape.len() && in_shape.iter().zip(&out_shape[out_shape.len() - in_shape.len()..]).all(|(&i, &o)| i == o || i == 1);
+    if !fits {
+        return Err(format!("operand {} of shape {:?} does not broadcast to the result's shape {:?} (numpy rules: sizes equal or 1, aligned right)", k, in_shape, out_shape));
+    }
+    Ok(broadcast_map(in_shape, out_shape))
+}
+
 /// The map from an output of rank `out_rank` to an operand broadcast to it
 /// (numpy rules: dims aligned right, size-1 dims read index 0).
 pub fn broadcast_map(in_shape: &[i64], out_shape: &[i64]) -> AffineMap {

@@ -4,7 +4,7 @@
 //! Expand, Tile), written as `tensor.generic`s whose maps or `tensor.extract`
 //! indices say where each output element comes from.
 
-use super::{add, axis, broadcast_map, c, d, dims_map, expr_map, mul, Cmp, Emit, Lower, LowerFn, Sc, TInfo};
+use super::{add, axis, c, d, dims_map, expr_map, mul, Cmp, Emit, Lower, LowerFn, Sc, TInfo};
 use ir::affine::{AffineExpr, AffineMap};
 use ir::attributes::{AttrData, Attribute};
 use ir::{OperationState, Value};
@@ -148,7 +148,10 @@ pub fn reshape(l: &mut Lower, v: Value, shape: &[i64]) -> Value {
 fn reshape_like(l: &mut Lower) -> Result<Vec<Value>, String> {
     let out = l.out_info(0)?;
     let x = l.operand(0)?;
-    l.in_info(0)?;
+    let xi = l.in_info(0)?;
+    if xi.numel() != out.numel() {
+        return Err(format!("the input's {} elements (shape {:?}) cannot take the shape {:?} ({} elements)", xi.numel(), xi.shape, out.shape, out.numel()));
+    }
     Ok(vec![reshape(l, x, &out.shape)])
 }
 
@@ -169,7 +172,7 @@ fn expand(l: &mut Lower) -> Result<Vec<Value>, String> {
     let x = l.in_info(0)?;
     let out = l.out_info(0)?;
     let v = l.operand(0)?;
-    let m = broadcast_map(&x.shape, &out.shape);
+    let m = super::broadcast_operand(0, &x.shape, &out.shape)?;
     Ok(vec![l.map_op(&out.shape, &out.sc.ty.clone(), &[v], vec![m], |_, a| a[0])])
 }
 

@@ -72,6 +72,31 @@ func.func @unsupported(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// Shapes a model declares although they clash: refused, naming the operand.
+func.func @no_broadcast(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{cannot lower 'onnx.Add' to the CPU: operand 1 of shape [4, 5] does not broadcast to the result's shape [2, 3]}}
+  %0 = "onnx.Add"(%a, %b) : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @expand_no_broadcast(%x: tensor<3xf32>, %s: tensor<2xi64>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{cannot lower 'onnx.Expand' to the CPU: operand 0 of shape [3] does not broadcast to the result's shape [2, 4]}}
+  %0 = "onnx.Expand"(%x, %s) : (tensor<3xf32>, tensor<2xi64>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @reshape_count(%x: tensor<2x3xf32>, %s: tensor<2xi64>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{cannot lower 'onnx.Reshape' to the CPU: the input's 6 elements (shape [2, 3]) cannot take the shape [4, 4] (16 elements)}}
+  %0 = "onnx.Reshape"(%x, %s) : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
 func.func @dynamic(%x: tensor<?xf32>) -> tensor<?xf32> {
   // expected-error @+1 {{cannot lower 'onnx.Relu' to the CPU: needs static shapes, got tensor<?xf32>}}
   %0 = "onnx.Relu"(%x) : (tensor<?xf32>) -> tensor<?xf32>
