@@ -204,7 +204,7 @@ fn decode_cpu(b: &[u8], given: &HashMap<String, HostTensor>) -> Result<Option<Co
     if !jit.has_function(&func) {
         return Err(format!("the stored object code has no function @{}", func));
     }
-    Ok(Some(Compiled { jit, func, inputs, outputs, bound, weights, compile_ms: 0.0, profile_regions, checks, cache: CacheUse::Hit, object }))
+    Ok(Some(Compiled { jit, func, inputs, outputs, bound, weights, compile_ms: 0.0, profile_regions, checks, cache: CacheUse::Hit, object, phases: vec![] }))
 }
 
 /// The inputs compiled in as constants, with a digest of the values they were compiled for.

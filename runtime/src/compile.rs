@@ -95,6 +95,8 @@ pub struct Lowered {
     pub bound: Vec<String>,
     /// Large constants turned into arguments (after the inputs), to pass at run time.
     pub weights: Vec<HostTensor>,
+    /// How long each phase took, in milliseconds, in order (`npu-run --timing`).
+    pub phases: Vec<(&'static str, f64)>,
 }
 
 /// Float constants of at least this many bytes become arguments of the JIT'd
@@ -313,11 +315,19 @@ pub fn declared_inputs(model: &[u8], path: Option<&std::path::Path>, given: &Has
 /// Imports `model` specialized to `given` inputs' shapes (and, for inputs that
 /// decide shapes, their values), and lowers it to loops.
 pub fn lower_model(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions) -> Result<Lowered, String> {
+    let mut clock = Instant::now();
+    let mut phases = vec![];
+    let mut lap = |name: &'static str, phases: &mut Vec<(&'static str, f64)>| {
+        phases.push((name, clock.elapsed().as_secs_f64() * 1e3));
+        clock = Instant::now();
+    };
     let Specialized { ctx, mut imp, func: f, bound } = specialize(model, path, given, opts)?;
+    lap("import (ONNX to the onnx dialect, inputs specialized)", &mut phases);
     let func_name = imp.body.op(f).properties.get("sym_name").and_then(|a| a.as_str()).unwrap_or("main").to_string();
     // Shape inference first (and sequences resolved), so the signature is known before lowering.
     run(&ctx, &mut imp.body, imp.module, RESOLVE_PIPELINE)?;
     check_tensor_sizes(&imp.body, f)?;
+    lap("shape inference, sequences, QLinear forms", &mut phases);
     let (inputs, outputs) = signature(&ctx, &imp.body, f)?;
     for o in &outputs {
         if o.shape.contains(&DYNAMIC) {
@@ -330,11 +340,13 @@ pub fn lower_model(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
     } else {
         vec![]
     };
+    lap("weights out as arguments", &mut phases);
     run(&ctx, &mut imp.body, imp.module, &cpu_pipeline())?;
     if opts.profile {
         run(&ctx, &mut imp.body, imp.module, "builtin.module(insert-profiling)")?;
     }
-    Ok(Lowered { ctx, body: imp.body, module: imp.module, func: func_name, inputs, outputs, bound, weights })
+    lap("lowering to loops (our passes)", &mut phases);
+    Ok(Lowered { ctx, body: imp.body, module: imp.module, func: func_name, inputs, outputs, bound, weights, phases })
 }
 
 /// Every tensor the model takes or computes fits the limit of
@@ -394,6 +406,8 @@ pub struct Compiled {
     pub cache: crate::cached_compile::CacheUse,
     /// The object code, kept for the compile cache (empty without one).
     pub(crate) object: Vec<u8>,
+    /// How long each compile phase took, in milliseconds (`npu-run --timing`).
+    pub phases: Vec<(&'static str, f64)>,
 }
 
 /// Compiles for the JIT (weights passed as arguments); through the compile
@@ -426,15 +440,9 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
     if !jit.has_function(&l.func) {
         return Err(format!("the compiled module has no function @{}", l.func));
     }
-    if std::env::var_os("NPU_COMPILE_TIMES").is_some() {
-        eprintln!(
-            "compile: import+lower {:.3} s, print {:.3} s ({} MB), MLIR+LLVM {:.3} s",
-            (t1 - t0).as_secs_f64(),
-            (t2 - t1).as_secs_f64(),
-            text.len() >> 20,
-            t2.elapsed().as_secs_f64()
-        );
-    }
+    let mut phases = l.phases.clone();
+    phases.push(("printing the loops for MLIR", (t2 - t1).as_secs_f64() * 1e3));
+    phases.push(("MLIR and LLVM to machine code", t2.elapsed().as_secs_f64() * 1e3));
     Ok(Compiled {
         jit,
         func: l.func,
@@ -447,6 +455,7 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
         checks,
         cache: crate::cached_compile::CacheUse::Off,
         object,
+        phases,
     })
 }
 

@@ -109,6 +109,10 @@ struct RunArgs {
     /// not the one-screen summary.
     #[arg(short = 'v', long, help_heading = "NPU path (--target with a backend)")]
     verbose: bool,
+    /// Print how long each compile phase took (import, shape inference, our
+    /// lowering, MLIR and LLVM), on stderr, as `--mlir-timing` does.
+    #[arg(long, help_heading = "Timing")]
+    timing: bool,
     /// Time every model node and print where the time goes (per node and per op type).
     #[arg(long, help_heading = "Timing")]
     profile: bool,
@@ -267,6 +271,9 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
     if a.profile {
         runtime::profile::reset(c.profile_regions.len());
     }
+    if a.timing {
+        eprint!("{}", phase_table(&c.phases, c.compile_ms));
+    }
     if summary_wanted(&a) {
         let cached = c.cache == runtime::cached_compile::CacheUse::Hit;
         print!("{}{}", crate::run_summary::cpu_line(node_count(&model), c.compile_ms, cached, first_ms), crate::run_summary::outputs(&c.outputs, &outs));
@@ -298,6 +305,18 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
         print_profile(&model, &c, a.perf.unwrap_or(0).max(1));
     }
     Ok(ok)
+}
+
+/// `--timing`: each compile phase, its milliseconds and share of the whole.
+fn phase_table(phases: &[(&'static str, f64)], total_ms: f64) -> String {
+    if phases.is_empty() {
+        return format!("compile: {:.1} ms, loaded from the compile cache\n", total_ms);
+    }
+    let mut s = format!("compile phases ({:.1} ms in all):\n", total_ms);
+    for (name, ms) in phases {
+        s.push_str(&format!("  {:>9.1} ms {:>5.1}%  {}\n", ms, 100.0 * ms / total_ms.max(1e-9), name));
+    }
+    s
 }
 
 /// The summary after a run: unless `-q`, or `--json` (whose stdout is the JSON).

@@ -36,6 +36,12 @@
 // HELP-NEXT: --input
 // HELP: Outputs and checks:
 // HELP-NEXT: --output-dir <OUTPUT_DIR> Write each output to DIR/<output name>.npy, a `/` in the name written as `_`
+// --timing: each compile phase on stderr, the whole first.
+// RUN: npu-run %t/mlp.onnx --timing -q 2>&1 | FileCheck %s --check-prefix=TIMING
+// TIMING: compile phases ({{[0-9.]+}} ms in all):
+// TIMING-NEXT: {{[0-9.]+}} ms {{[0-9.]+}}% import (ONNX to the onnx dialect, inputs specialized)
+// TIMING: lowering to loops (our passes)
+// TIMING: MLIR and LLVM to machine code
 // RUN: npu-run %t/mlp.onnx --perf 3 --json | FileCheck %s --check-prefix=JSON
 // JSON: {"compile_cache":"off","compile_ms":{{.*}},"first_run_ms":{{.*}},"p50_ms":{{.*}},"p90_ms":{{.*}},"p99_ms":{{.*}}
 // RUN: npu-run %t/mlp.onnx --perf 3 | FileCheck %s --check-prefix=PERF
