@@ -393,7 +393,9 @@ impl Pass for OnnxToTensor {
                     cx.body.erase(op);
                 }
                 Err(e) => {
-                    cx.emit(Diagnostic::error(loc, format!("cannot lower '{}' to the CPU: {}", name, e)));
+                    // The operands' types, so the message can be checked against the model in Netron.
+                    let types: Vec<String> = cx.body.op(op).operands().iter().map(|v| cx.body.value_type(*v).to_string()).collect();
+                    cx.emit(Diagnostic::error(loc, format!("cannot lower '{}' to the CPU: {} (operands: {})", name, e, types.join(", "))));
                     failed_ops.push(op);
                     failed += 1;
                 }
