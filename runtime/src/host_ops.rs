@@ -49,13 +49,15 @@ fn scalar(t: &HostTensor, what: &str) -> Result<f64, String> {
 fn non_zero(x: &HostTensor) -> Result<HostTensor, String> {
     let v = x.to_f64()?;
     let hits: Vec<usize> = v.iter().enumerate().filter(|(_, x)| **x != 0.0).map(|(i, _)| i).collect();
-    let rank = x.shape.len();
+    // A scalar counts as a 1-D tensor of one element (as ONNX Runtime answers).
+    let shape = if x.shape.is_empty() { vec![1] } else { x.shape.clone() };
+    let rank = shape.len();
     let mut out = vec![0i64; rank * hits.len()];
     for (k, &flat) in hits.iter().enumerate() {
         let mut rest = flat as i64;
         for d in (0..rank).rev() {
-            out[d * hits.len() + k] = rest % x.shape[d];
-            rest /= x.shape[d];
+            out[d * hits.len() + k] = rest % shape[d];
+            rest /= shape[d];
         }
     }
     i64_tensor(&[rank as i64, hits.len() as i64], &out)
@@ -81,28 +83,32 @@ fn unique(x: &HostTensor, axis: Option<i64>, sorted: bool) -> Result<Vec<HostTen
         None => (1usize, x.numel(), 1usize),
         Some(a) => (x.shape[..a].iter().product::<i64>() as usize, x.shape[a] as usize, x.shape[a + 1..].iter().product::<i64>() as usize),
     };
-    let vals = x.to_f64()?;
+    // Integers compare exactly (int64 beyond 2^53 too), floats as numpy sorts them.
+    let keys: Vec<(i128, f64)> = match x.to_i128() {
+        Some(ints) => ints.into_iter().map(|v| (v, 0.0)).collect(),
+        None => x.to_f64()?.into_iter().map(|v| (0, v)).collect(),
+    };
     // Unit j: the elements of slice j along the axis, outer-major.
-    let unit = |j: usize| -> Vec<f64> { (0..outer).flat_map(|o| (0..inner).map(move |i| (o * dim + j) * inner + i)).map(|k| vals[k]).collect() };
-    let units: Vec<Vec<f64>> = (0..dim).map(unit).collect();
-    let cmp_units = |a: &Vec<f64>, b: &Vec<f64>| a.iter().zip(b).map(|(x, y)| cmp_value(*x, *y)).find(|o| *o != Ordering::Equal).unwrap_or(Ordering::Equal);
-    // First occurrences, in input order.
+    let unit = |j: usize| -> Vec<(i128, f64)> { (0..outer).flat_map(|o| (0..inner).map(move |i| (o * dim + j) * inner + i)).map(|k| keys[k]).collect() };
+    let units: Vec<Vec<(i128, f64)>> = (0..dim).map(unit).collect();
+    let cmp_units = |a: &Vec<(i128, f64)>, b: &Vec<(i128, f64)>| a.iter().zip(b).map(|(x, y)| x.0.cmp(&y.0).then(cmp_value(x.1, y.1))).find(|o| *o != Ordering::Equal).unwrap_or(Ordering::Equal);
+    // Sorted once (stably, so each run of equal units starts at its first occurrence).
+    let mut by_value: Vec<usize> = (0..dim).collect();
+    by_value.sort_by(|a, b| cmp_units(&units[*a], &units[*b]));
     let mut firsts: Vec<usize> = vec![];
-    let mut inverse = vec![0usize; dim];
-    for j in 0..dim {
-        match firsts.iter().position(|&f| cmp_units(&units[f], &units[j]) == Ordering::Equal) {
-            Some(p) => inverse[j] = p,
-            None => {
-                inverse[j] = firsts.len();
-                firsts.push(j);
-            }
+    let mut group_of = vec![0usize; dim];
+    for (k, &j) in by_value.iter().enumerate() {
+        if k == 0 || cmp_units(&units[by_value[k - 1]], &units[j]) != Ordering::Equal {
+            firsts.push(j);
         }
+        group_of[j] = firsts.len() - 1;
     }
-    // Output order: sorted by value (stable), or as first seen.
+    // Groups are in value order; unsorted output lists them by first occurrence.
     let mut order: Vec<usize> = (0..firsts.len()).collect();
-    if sorted {
-        order.sort_by(|a, b| cmp_units(&units[firsts[*a]], &units[firsts[*b]]));
+    if !sorted {
+        order.sort_by_key(|&g| firsts[g]);
     }
+    let inverse = group_of;
     let mut rank_of = vec![0usize; firsts.len()];
     for (r, &k) in order.iter().enumerate() {
         rank_of[k] = r;
@@ -150,6 +156,9 @@ fn non_max_suppression(boxes: &HostTensor, scores: &HostTensor, max_out: Option<
         None => 0,
     };
     let iou_th = iou.map(|t| scalar(t, "iou_threshold")).transpose()?.unwrap_or(0.0) as f32;
+    if !(0.0..=1.0).contains(&iou_th) {
+        return Err(format!("iou_threshold must be in [0, 1], not {}", iou_th));
+    }
     let score_th = score_th.map(|t| scalar(t, "score_threshold")).transpose()?.map(|v| v as f32);
     let (nb, nc, n) = (bs[0] as usize, ss[1] as usize, bs[1] as usize);
     let b: Vec<f32> = boxes.to_f64()?.into_iter().map(|v| v as f32).collect();
@@ -182,7 +191,11 @@ fn non_max_suppression(boxes: &HostTensor, scores: &HostTensor, max_out: Option<
         for class in 0..nc {
             let sc = &s[(batch * nc + class) * n..(batch * nc + class + 1) * n];
             let mut cand: Vec<usize> = (0..n).filter(|&i| score_th.is_none_or(|t| sc[i] > t)).collect();
-            cand.sort_by(|&x, &y| sc[y].partial_cmp(&sc[x]).unwrap_or(Ordering::Equal).then(x.cmp(&y)));
+            // Falling scores, NaN last (a total order), the lower index first among equals.
+            cand.sort_by(|&x, &y| match (sc[x].is_nan(), sc[y].is_nan()) {
+                (false, false) => sc[y].partial_cmp(&sc[x]).unwrap_or(Ordering::Equal).then(x.cmp(&y)),
+                (a, b) => a.cmp(&b).then(x.cmp(&y)),
+            });
             let mut kept: Vec<usize> = vec![];
             for i in cand {
                 if kept.len() >= max_out {
@@ -199,4 +212,57 @@ fn non_max_suppression(boxes: &HostTensor, scores: &HostTensor, max_out: Option<
         }
     }
     Ok(vec![i64_tensor(&[(rows.len() / 3) as i64, 3], &rows)?])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f32s(shape: &[i64], v: &[f32]) -> HostTensor {
+        let mut t = HostTensor::zeros(dt::FLOAT, shape).unwrap();
+        for (c, x) in t.data.as_mut().chunks_exact_mut(4).zip(v) {
+            c.copy_from_slice(&x.to_le_bytes());
+        }
+        t
+    }
+    fn ints(t: &HostTensor) -> Vec<i128> {
+        t.to_i128().unwrap()
+    }
+
+    #[test]
+    fn non_zero_of_a_scalar_is_one_row() {
+        let r = non_zero(&f32s(&[], &[3.0])).unwrap();
+        assert_eq!((r.shape.clone(), ints(&r)), (vec![1, 1], vec![0]));
+    }
+
+    #[test]
+    fn unique_keeps_int64_beyond_2_to_the_53_apart() {
+        let big = 1i64 << 53;
+        let x = i64_tensor(&[3], &[big, big + 1, big]).unwrap();
+        let r = unique(&x, None, true).unwrap();
+        assert_eq!(ints(&r[0]), vec![big as i128, big as i128 + 1]);
+        assert_eq!(ints(&r[3]), vec![2, 1]);
+    }
+
+    #[test]
+    fn unique_unsorted_lists_first_occurrences_in_order() {
+        let r = unique(&f32s(&[6], &[2.0, 1.0, 2.0, 3.0, 1.0, -0.0]), None, false).unwrap();
+        assert_eq!(r[0].to_f64().unwrap(), vec![2.0, 1.0, 3.0, 0.0]);
+        assert_eq!(ints(&r[1]), vec![0, 1, 3, 5]);
+        assert_eq!(ints(&r[2]), vec![0, 1, 0, 2, 1, 3]);
+        assert_eq!(ints(&r[3]), vec![2, 2, 1, 1]);
+    }
+
+    #[test]
+    fn nms_ranks_nan_scores_last_and_checks_the_iou_threshold() {
+        let boxes = f32s(&[1, 3, 4], &[0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 1.0, 5.0, 5.0, 6.0, 6.0]);
+        let scores = f32s(&[1, 1, 3], &[f32::NAN, 1.0, 2.0]);
+        let max = i64_tensor(&[1], &[3]).unwrap();
+        let iou = f32s(&[1], &[0.5]);
+        let r = non_max_suppression(&boxes, &scores, Some(&max), Some(&iou), None, false).unwrap();
+        // Box 2 (score 2), then box 1 (score 1); box 0 (NaN) comes last and box 1 suppresses it.
+        assert_eq!(ints(&r[0]), vec![0, 0, 2, 0, 0, 1]);
+        let bad = f32s(&[1], &[-0.5]);
+        assert!(non_max_suppression(&boxes, &scores, Some(&max), Some(&bad), None, false).unwrap_err().contains("iou_threshold must be in [0, 1]"));
+    }
 }
