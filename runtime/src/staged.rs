@@ -72,6 +72,15 @@ pub fn run_in_stages<T>(model: &[u8], given: Values, run: &mut dyn FnMut(StageKi
             // Untyped outputs: the importer gives them their values' types.
             pg.output = wanted.iter().map(|n| ValueInfoProto { name: Some(n.clone()), ..Default::default() }).collect();
             computed = named(&run(StageKind::Prefix(&node), &encode_model(&prefix), &given)?);
+            // A sequence or an optional comes back as its elements (`crate::values`), not as one value.
+            if let Some(missing) = wanted.iter().find(|n| !computed.contains_key(*n)) {
+                return Err(format!(
+                    "'{}' is needed after {} '{}' (whose output size depends on the data) but is not a tensor; a staged run carries tensors only across its cuts",
+                    missing,
+                    node.op_type.as_deref().unwrap_or(""),
+                    node.name.as_deref().unwrap_or("")
+                ));
+            }
         }
         // The op's inputs: computed, given, constants or initializers.
         let inits: HashMap<&str, &onnx::proto::TensorProto> = g.initializer.iter().filter_map(|t| t.name.as_deref().map(|n| (n, t))).collect();

@@ -31,6 +31,10 @@
 // RUN: python3 -c "import numpy as n; n.save('%t/bad.npy', n.zeros((1, 8, 5), n.float32))"
 // RUN: not npu-run %t/m.onnx --input boxes=%t/bad.npy --input logits=%t/logits.npy --input t=%t/t.npy 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: NonMaxSuppression 'nms': boxes must be [batches, boxes, 4], not [1, 8, 5]
+// A sequence needed across a cut: refused with the value and the cut named.
+// RUN: npu-translate --import-onnx --mlir-print-debuginfo %t/seq.onnxtext | npu-translate --export-onnx -o %t/seq.onnx
+// RUN: not npu-run %t/seq.onnx 2>&1 | FileCheck %s --check-prefix=SEQ
+// SEQ: error: '{{.+}}' is needed after NonZero 'nzn' (whose output size depends on the data) but is not a tensor; a staged run carries tensors only across its cuts
 
 //--- m.onnxtext
 <ir_version: 8, opset_import: ["" : 13]>
@@ -48,4 +52,12 @@ g (float[1,8,c] boxes, float[1,2,8] logits, float[3,5] t) => (int64[n,3] sel, fl
   [nz] nz = NonZero(gt)
   nzf = Cast<to = 1>(nz)
   pos = ReduceSum<keepdims = 0>(nzf, zero)
+}
+
+//--- seq.onnxtext
+<ir_version: 8, opset_import: ["" : 17]>
+g (float[3] a, float[3] b, float[4] x) => (float[3] y, int64[1,n] nz) <int64 one = {1}> {
+  [mk] s = SequenceConstruct(a, b)
+  [nzn] nz = NonZero(x)
+  [at] y = SequenceAt(s, one)
 }
