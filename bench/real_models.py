@@ -65,13 +65,13 @@ def make_inputs(model, rng):
     return feeds
 
 
-def ort_options():
-    """One thread: ONNX Runtime's results can depend on its thread count
+def ort_session(path):
+    """ONNX Runtime on one thread: its results can depend on its thread count
     (DynamicQuantizeLSTM quantizes each thread's part of the batch on its own
     scale), and the reference must not."""
     o = ort.SessionOptions()
     o.intra_op_num_threads = 1
-    return o
+    return ort.InferenceSession(path, o, providers=["CPUExecutionProvider"])
 
 
 def ort_noise(sess, feeds, want):
@@ -143,7 +143,7 @@ def evaluate(model, tmp):
         f = os.path.join(tmp, f"in_{len(args)}.npy")
         np.save(f, v)
         args += ["--input", f"{k}={f}"]
-    sess = ort.InferenceSession(path, ort_options(), providers=["CPUExecutionProvider"])
+    sess = ort_session(path)
     names = [o.name for o in sess.get_outputs()]
     want = dict(zip(names, sess.run(None, feeds)))
     rtol, atol = model.get("rtol", 1e-3), model.get("atol", 1e-4)
@@ -161,7 +161,7 @@ def evaluate(model, tmp):
         res["export"] = "fail: " + first_error(log)
     else:
         try:
-            got = dict(zip(names, ort.InferenceSession(rt, ort_options(), providers=["CPUExecutionProvider"]).run(None, feeds)))
+            got = dict(zip(names, ort_session(rt).run(None, feeds)))
             why = compare(want, got, rtol, atol, noise)
             res["export"] = "pass" if why is None else "fail: " + why
         except Exception as e:  # ONNX Runtime refusing our export is a failure of the export

@@ -15,18 +15,13 @@
 use ir::attributes::Attribute;
 use ir::pass::{Pass, PassContext};
 use ir::{Body, InsertPoint, OpId, OperationState, Value};
+use onnx::dialect::{no_value, present_operand};
 
 pub struct FormQLinearOps;
 
 /// `v` is an `onnx.Constant` of one element.
 fn scalar_constant(body: &Body, v: Value) -> bool {
     body.defining_op(v).is_some_and(|o| body.name(o).as_str() == "onnx.Constant") && body.value_type(v).shape().is_some_and(|s| s.iter().product::<i64>() == 1)
-}
-
-/// Operand `i` of `op`, if present (absent optional inputs are `onnx.NoValue`).
-fn given(body: &Body, op: OpId, i: usize) -> Option<Value> {
-    let v = *body.op(op).operands().get(i)?;
-    (!body.defining_op(v).is_some_and(|o| body.name(o).as_str() == "onnx.NoValue")).then_some(v)
 }
 
 fn is_8bit(body: &Body, v: Value) -> bool {
@@ -46,7 +41,7 @@ fn softmax_group(body: &Body, q: OpId) -> Option<(OpId, OpId)> {
     let x = body.op(dq).operands()[0];
     let y = body.op(q).result(0);
     let same = body.value_type(x).element_type() == body.value_type(y).element_type();
-    let params = [given(body, dq, 1), given(body, dq, 2), given(body, q, 1), given(body, q, 2)];
+    let params = [present_operand(body, dq, 1), present_operand(body, dq, 2), present_operand(body, q, 1), present_operand(body, q, 2)];
     let per_tensor = params.iter().flatten().all(|v| scalar_constant(body, *v)) && params[0].is_some() && params[2].is_some();
     (same && is_8bit(body, x) && per_tensor).then_some((dq, sm))
 }
@@ -67,22 +62,14 @@ impl Pass for FormQLinearOps {
                 continue;
             }
             let Some((dq, sm)) = softmax_group(body, q) else { continue };
-            let none = |body: &mut Body, at: OpId| -> Value {
-                let st = OperationState::new(ctx.op_name("onnx.NoValue"), ir::Location::unknown()).results(&[ctx.none_type()]);
-                let op = body.build(st, InsertPoint::Before(at));
-                body.op(op).result(0)
-            };
-            let x = body.op(dq).operands()[0];
-            let xs = body.op(dq).operands()[1];
-            let xz = match given(body, dq, 2) {
+            let given_or_none = |body: &mut Body, op: OpId, i: usize| match present_operand(body, op, i) {
                 Some(v) => v,
-                None => none(body, q),
+                None => no_value(ctx, body, InsertPoint::Before(q), ir::Location::unknown()),
             };
+            let (x, xs) = (body.op(dq).operands()[0], body.op(dq).operands()[1]);
+            let xz = given_or_none(body, dq, 2);
             let ys = body.op(q).operands()[1];
-            let yz = match given(body, q, 2) {
-                Some(v) => v,
-                None => none(body, q),
-            };
+            let yz = given_or_none(body, q, 2);
             let axis = body.op(sm).properties.get("axis").and_then(|a| a.as_int()).unwrap_or(-1);
             let y = body.op(q).result(0);
             let ty = body.value_type(y).clone();

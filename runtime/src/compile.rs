@@ -317,17 +317,17 @@ pub fn declared_inputs(model: &[u8], path: Option<&std::path::Path>, given: &Has
 pub fn lower_model(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions) -> Result<Lowered, String> {
     let mut clock = Instant::now();
     let mut phases = vec![];
-    let mut lap = |name: &'static str, phases: &mut Vec<(&'static str, f64)>| {
+    let mut lap = |name: &'static str| {
         phases.push((name, clock.elapsed().as_secs_f64() * 1e3));
         clock = Instant::now();
     };
     let Specialized { ctx, mut imp, func: f, bound } = specialize(model, path, given, opts)?;
-    lap("import (ONNX to the onnx dialect, inputs specialized)", &mut phases);
+    lap("import (ONNX to the onnx dialect, inputs specialized)");
     let func_name = imp.body.op(f).properties.get("sym_name").and_then(|a| a.as_str()).unwrap_or("main").to_string();
     // Shape inference first (and sequences resolved), so the signature is known before lowering.
     run(&ctx, &mut imp.body, imp.module, RESOLVE_PIPELINE)?;
     check_tensor_sizes(&imp.body, f)?;
-    lap("shape inference, sequences, QLinear forms", &mut phases);
+    lap("shape inference, sequences, QLinear forms");
     let (inputs, outputs) = signature(&ctx, &imp.body, f)?;
     for o in &outputs {
         if o.shape.contains(&DYNAMIC) {
@@ -340,12 +340,12 @@ pub fn lower_model(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
     } else {
         vec![]
     };
-    lap("weights out as arguments", &mut phases);
+    lap("weights out as arguments");
     run(&ctx, &mut imp.body, imp.module, &cpu_pipeline())?;
     if opts.profile {
         run(&ctx, &mut imp.body, imp.module, "builtin.module(insert-profiling)")?;
     }
-    lap("lowering to loops (our passes)", &mut phases);
+    lap("lowering to loops (our passes)");
     Ok(Lowered { ctx, body: imp.body, module: imp.module, func: func_name, inputs, outputs, bound, weights, phases })
 }
 

@@ -85,7 +85,7 @@ fn try_run(dir: &Path, opt_level: usize) -> Result<Outcome, String> {
             v.flatten_into(&names[i], &mut given);
         }
         // In stages where an op's output size depends on the data (`crate::staged`).
-        let (specs, got) = crate::staged::run_cpu(&model, Some(&path), given, &CompileOptions { opt_level, ..Default::default() })?;
+        let (specs, got) = crate::staged::run_cpu(&model, Some(&path), given, &CompileOptions { opt_level, ..Default::default() }, &mut |_, _| {})?;
         let named: HashMap<String, HostTensor> = specs.iter().map(|o| o.name.clone()).zip(got).collect();
         if expected.len() != declared.len() {
             return Ok(Outcome::Fail(format!("{} expected outputs for {} declared", expected.len(), declared.len())));

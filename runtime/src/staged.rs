@@ -119,10 +119,18 @@ fn reads_of<'a>(n: &'a NodeProto, into: &mut HashSet<&'a str>) {
 }
 
 /// One model on the CPU path, in stages when it needs them: the output specs
-/// and values of its last stage.
-pub fn run_cpu(model: &[u8], path: Option<&std::path::Path>, given: Values, opts: &crate::CompileOptions) -> Result<(Vec<crate::TensorSpec>, Vec<HostTensor>), String> {
-    let mut stage = |_: StageKind, m: &[u8], given: &Values| -> Result<(Vec<crate::TensorSpec>, Vec<HostTensor>), String> {
+/// and values of its last stage. `notice` sees each stage once it is compiled
+/// (a tool says where the cuts are and what the compile cache did).
+pub fn run_cpu(
+    model: &[u8],
+    path: Option<&std::path::Path>,
+    given: Values,
+    opts: &crate::CompileOptions,
+    notice: &mut dyn FnMut(&StageKind, &crate::Compiled),
+) -> Result<(Vec<crate::TensorSpec>, Vec<HostTensor>), String> {
+    let mut stage = |kind: StageKind, m: &[u8], given: &Values| -> Result<(Vec<crate::TensorSpec>, Vec<HostTensor>), String> {
         let c = crate::compile(m, path, given, opts)?;
+        notice(&kind, &c);
         let inputs: Values = given.iter().filter(|(k, _)| c.inputs.iter().any(|s| &s.name == *k) && !c.bound.contains(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
         let outs = c.run(&inputs)?;
         Ok((c.outputs.clone(), outs))

@@ -343,19 +343,14 @@ fn run_cpu_in_stages(a: &RunArgs, model: &[u8], given: HashMap<String, HostTenso
     if a.profile {
         return Err("--profile times one compiled model; this one runs in stages (an op's output size depends on the data)".into());
     }
-    let once = |quiet: bool| -> Result<(Vec<runtime::TensorSpec>, Vec<HostTensor>), String> {
-        let mut stage = |kind: runtime::staged::StageKind, m: &[u8], given: &runtime::staged::Values| -> Result<(Vec<runtime::TensorSpec>, Vec<HostTensor>), String> {
+    let once = |quiet: bool| {
+        let mut notice = |kind: &runtime::staged::StageKind, c: &runtime::Compiled| {
             if !quiet {
-                stage_note(&kind);
-            }
-            let c = runtime::compile(m, Some(&a.model), given, opts)?;
-            if !quiet {
+                stage_note(kind);
                 cache_warnings(&c.cache);
             }
-            let inputs: HashMap<String, HostTensor> = given.iter().filter(|(k, _)| c.inputs.iter().any(|s| &s.name == *k) && !c.bound.contains(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
-            Ok((c.outputs.clone(), c.run(&inputs)?))
         };
-        runtime::staged::run_in_stages(model, given.clone(), &mut stage, &|(specs, outs)| specs.iter().map(|s| s.name.clone()).zip(outs.iter().cloned()).collect())
+        runtime::staged::run_cpu(model, Some(&a.model), given.clone(), opts, &mut notice)
     };
     let t0 = Instant::now();
     let (specs, outs) = once(false)?;

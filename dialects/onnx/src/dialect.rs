@@ -115,3 +115,17 @@ pub fn dialect() -> &'static DialectDef {
     static D: OnceLock<&'static DialectDef> = OnceLock::new();
     D.get_or_init(|| Box::leak(Box::new(DialectDef { name: "onnx", ops: ops(), materialize_constant: Some(crate::fold::materialize) })))
 }
+
+/// Operand `i` of `op` if the model gives it: an absent optional input is a
+/// `none` value (`onnx.NoValue`).
+pub fn present_operand(body: &ir::Body, op: ir::OpId, i: usize) -> Option<ir::Value> {
+    let v = *body.op(op).operands().get(i)?;
+    (body.value_type(v).data() != &ir::types::TypeData::None).then_some(v)
+}
+
+/// A new `onnx.NoValue` (an absent optional input) at `at`.
+pub fn no_value(ctx: &ir::Context, body: &mut ir::Body, at: ir::InsertPoint, loc: ir::Location) -> ir::Value {
+    let st = ir::OperationState::new(ctx.op_name("onnx.NoValue"), loc).results(&[ctx.none_type()]);
+    let op = body.build(st, at);
+    body.op(op).result(0)
+}

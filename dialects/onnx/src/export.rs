@@ -232,7 +232,7 @@ impl Exporter<'_> {
         if domain.is_empty() {
             return self.opset;
         }
-        self.opsets.get(domain).copied().unwrap_or_else(|| crate::op_table::OPS.iter().filter(|o| o.domain == domain).map(|o| o.since).max().unwrap_or(1))
+        self.opsets.get(domain).copied().unwrap_or_else(|| table::newest_opset(domain))
     }
 
     fn node(&mut self, op: OpId, op_type: &str) -> Option<NodeProto> {

@@ -121,15 +121,15 @@ pub fn import_proto(ctx: &Context, model: &ModelProto, opts: &ImportOptions) -> 
         let Some(&(known, _)) = table::DOMAINS.iter().find(|(n, _)| *n == d) else { continue };
         let v = o.version.unwrap_or(0);
         if !(1..=10_000).contains(&v) {
-            return Err(err1(format!("invalid opset version {} of domain '{}'", v, if d.is_empty() { "ai.onnx" } else { d })));
+            return Err(err1(format!("invalid opset version {} of domain '{}'", v, table::display_domain(d))));
         }
         if opsets.insert(known, v as u32).is_some() {
-            return Err(err1(format!("the model imports domain '{}' twice", if d.is_empty() { "ai.onnx" } else { d })));
+            return Err(err1(format!("the model imports domain '{}' twice", table::display_domain(d))));
         }
     }
     // A model of other domains only (an `ai.onnx.ml` classifier) is read at the newest default opset.
     let imports_default = opsets.contains_key("");
-    let opset = *opsets.entry("").or_insert_with(table::newest_default_opset) as i64;
+    let opset = *opsets.entry("").or_insert_with(|| table::newest_opset("")) as i64;
     let graph = model.graph.as_ref().ok_or_else(|| err1("the model has no graph".into()))?;
     let bound;
     let graph = if opts.bound_inputs.is_empty() {
@@ -368,14 +368,14 @@ impl<'a> Importer<'a> {
         let domain = table::canonical_domain(&domain).to_string();
         let opset = self.opsets.get(domain.as_str()).copied().filter(|_| !domain.is_empty() || self.imports_default);
         let where_ = || {
-            let d = if domain.is_empty() { "ai.onnx" } else { &domain };
+            let d = table::display_domain(&domain);
             match opset {
                 Some(v) => format!("node '{}' ({} in domain '{}', opset {})", node.name.as_deref().unwrap_or(""), op_type, d, v),
                 None => format!("node '{}' ({} in domain '{}')", node.name.as_deref().unwrap_or(""), op_type, d),
             }
         };
         let Some(key) = table::key(&domain, &op_type) else {
-            let known: Vec<&str> = table::DOMAINS.iter().map(|(d, _)| if d.is_empty() { "ai.onnx" } else { d }).collect();
+            let known: Vec<&str> = table::DOMAINS.iter().map(|(d, _)| table::display_domain(d)).collect();
             return self.err(loc, format!("{}: unsupported domain (operators are known for {})", where_(), known.join(", ")));
         };
         let Some(opset) = opset else {
@@ -392,12 +392,7 @@ impl<'a> Importer<'a> {
         let mut operands = vec![];
         for name in &node.input {
             if name.is_empty() {
-                let v = *novalue.get_or_insert_with(|| {
-                    let st = OperationState::new(self.ctx.op_name("onnx.NoValue"), Location::unknown()).results(&[self.ctx.none_type()]);
-                    let op = self.body.create_op(st);
-                    self.body.insert(op, InsertPoint::AtStart(block));
-                    self.body.op(op).result(0)
-                });
+                let v = *novalue.get_or_insert_with(|| crate::dialect::no_value(self.ctx, &mut self.body, InsertPoint::AtStart(block), Location::unknown()));
                 operands.push(v);
                 continue;
             }

@@ -59,9 +59,7 @@ impl Builder<'_> {
         self.constant(elem.clone(), vec![], bytes)
     }
     fn none(&mut self) -> Value {
-        let st = OperationState::new(self.ctx.op_name("onnx.NoValue"), self.loc.clone()).results(&[self.ctx.none_type()]);
-        let op = self.body.build(st, InsertPoint::AtEnd(self.block));
-        self.body.op(op).result(0)
+        crate::dialect::no_value(self.ctx, self.body, InsertPoint::AtEnd(self.block), self.loc.clone())
     }
 }
 

@@ -90,6 +90,15 @@ pub fn canonical_domain(domain: &str) -> &str {
     }
 }
 
+/// A domain as messages name it: the default one as `ai.onnx`.
+pub fn display_domain(domain: &str) -> &str {
+    if domain.is_empty() {
+        "ai.onnx"
+    } else {
+        domain
+    }
+}
+
 /// The key of `op_type` of `domain`, if the domain has a table.
 pub fn key(domain: &str, op_type: &str) -> Option<String> {
     let d = canonical_domain(domain);
@@ -127,9 +136,9 @@ pub fn schema(name: &str, opset: u32) -> Option<&'static OnnxOp> {
     crate::op_table::OPS.iter().filter(|o| o.name == name && o.since <= opset).max_by_key(|o| o.since)
 }
 
-/// The newest opset any default-domain operator row has.
-pub fn newest_default_opset() -> u32 {
-    crate::op_table::OPS.iter().filter(|o| o.domain.is_empty()).map(|o| o.since).max().unwrap_or(1)
+/// The newest opset any operator row of `domain` ("" for the default one) has.
+pub fn newest_opset(domain: &str) -> u32 {
+    crate::op_table::OPS.iter().filter(|o| o.domain == domain).map(|o| o.since).max().unwrap_or(1)
 }
 
 /// Every operator name, sorted, each with its newest row.

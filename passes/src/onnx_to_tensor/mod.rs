@@ -99,8 +99,7 @@ impl<'a> Lower<'a> {
     }
     /// Operand `i` if present (ONNX's optional inputs are `none` values).
     pub fn opt(&self, i: usize) -> Option<Value> {
-        let v = *self.body.op(self.op).operands().get(i)?;
-        (self.body.value_type(v).data() != &TypeData::None).then_some(v)
+        onnx::dialect::present_operand(self.body, self.op, i)
     }
     pub fn operand(&self, i: usize) -> Result<Value, String> {
         self.opt(i).ok_or_else(|| format!("input #{} is required", i))

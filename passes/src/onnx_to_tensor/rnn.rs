@@ -266,20 +266,18 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
             // Row of (t, b) in the projected input.
             let xrow = if batch_first { super::add(super::mul(d(0), seq), c(t)) } else { super::add(c(t * batch), d(0)) };
             let xgate = |k: i64| expr_map(2, vec![xrow.clone(), add_c(d(1), k * hidden)]);
-            // H_{t-1} R^T: for GRU's h gate (rows 2H..3H) this must wait for the reset gate, so it is kept apart.
-            let rinit = if cell == Cell::Gru && lbr {
-                match b {
-                    Some(bv) => l.map_op(&[batch, g], &sc.ty.clone(), &[bv], vec![expr_map(2, vec![c(dir), add_c(d(1), g)])], |_, a| a[0]),
-                    None => l.fill(&[batch, g], &sc, 0.0),
-                }
-            } else {
-                l.fill(&[batch, g], &sc, 0.0)
-            };
-            let hmap = expr_map(3, vec![d(0), d(2)]);
-            let rmap = expr_map(3, vec![c(dir), d(2), d(1)]);
             let hr = match qr {
                 Some(q) => quantized_product(l, h, q, dir, batch, g)?,
-                None => contract(l, h, hmap, r, rmap, rinit, &it3, 1.0, (None, None)),
+                None => {
+                    // H_{t-1} R^T: for GRU's h gate (rows 2H..3H) this must wait for the reset gate, so it is kept apart.
+                    let rinit = match b {
+                        Some(bv) if cell == Cell::Gru && lbr => l.map_op(&[batch, g], &sc.ty.clone(), &[bv], vec![expr_map(2, vec![c(dir), add_c(d(1), g)])], |_, a| a[0]),
+                        _ => l.fill(&[batch, g], &sc, 0.0),
+                    };
+                    let hmap = expr_map(3, vec![d(0), d(2)]);
+                    let rmap = expr_map(3, vec![c(dir), d(2), d(1)]);
+                    contract(l, h, hmap, r, rmap, rinit, &it3, 1.0, (None, None))
+                }
             };
             let (nh, nc) = match cell {
                 Cell::Rnn => {
