@@ -493,6 +493,7 @@ fn decode(b: &bytes::Bytes, given: &HashMap<String, HostTensor>, hw: &HwConfig, 
         Some(jit)
     };
     Ok(Some(NpuCompiled {
+        phases: vec![],
         inputs,
         outputs,
         bound,

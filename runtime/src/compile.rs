@@ -95,9 +95,12 @@ pub struct Lowered {
     pub bound: Vec<String>,
     /// Large constants turned into arguments (after the inputs), to pass at run time.
     pub weights: Vec<HostTensor>,
-    /// How long each phase took, in milliseconds, in order (`npu-run --timing`).
-    pub phases: Vec<(&'static str, f64)>,
 }
+
+/// The phases both paths share (`crate::phases`).
+pub(crate) const IMPORT_PHASE: &str = "import (ONNX to the onnx dialect, inputs specialized)";
+pub(crate) const SHAPES_PHASE: &str = "shape inference, sequences, QLinear forms";
+pub(crate) const LLVM_PHASE: &str = "MLIR and LLVM to machine code";
 
 /// Float constants of at least this many bytes become arguments of the JIT'd
 /// function instead of LLVM globals: LLVM then never sees the weights (a
@@ -315,38 +318,32 @@ pub fn declared_inputs(model: &[u8], path: Option<&std::path::Path>, given: &Has
 /// Imports `model` specialized to `given` inputs' shapes (and, for inputs that
 /// decide shapes, their values), and lowers it to loops.
 pub fn lower_model(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions) -> Result<Lowered, String> {
-    let mut clock = Instant::now();
-    let mut phases = vec![];
-    let mut lap = |name: &'static str| {
-        phases.push((name, clock.elapsed().as_secs_f64() * 1e3));
-        clock = Instant::now();
-    };
+    crate::phases::begin(IMPORT_PHASE);
     let Specialized { ctx, mut imp, func: f, bound } = specialize(model, path, given, opts)?;
-    lap("import (ONNX to the onnx dialect, inputs specialized)");
+    crate::phases::begin(SHAPES_PHASE);
     let func_name = imp.body.op(f).properties.get("sym_name").and_then(|a| a.as_str()).unwrap_or("main").to_string();
     // Shape inference first (and sequences resolved), so the signature is known before lowering.
     run(&ctx, &mut imp.body, imp.module, RESOLVE_PIPELINE)?;
     check_tensor_sizes(&imp.body, f)?;
-    lap("shape inference, sequences, QLinear forms");
     let (inputs, outputs) = signature(&ctx, &imp.body, f)?;
     for o in &outputs {
         if o.shape.contains(&DYNAMIC) {
             return Err(format!("output {} has a shape that is not known at compile time; the CPU path needs static shapes", o));
         }
     }
+    crate::phases::begin("weights out as arguments");
     let weights = if opts.weights_as_arguments {
         run(&ctx, &mut imp.body, imp.module, "builtin.module(canonicalize)")?;
         weights_to_arguments(&ctx, &mut imp.body, f)?
     } else {
         vec![]
     };
-    lap("weights out as arguments");
+    crate::phases::begin("lowering to loops (our passes)");
     run(&ctx, &mut imp.body, imp.module, &cpu_pipeline())?;
     if opts.profile {
         run(&ctx, &mut imp.body, imp.module, "builtin.module(insert-profiling)")?;
     }
-    lap("lowering to loops (our passes)");
-    Ok(Lowered { ctx, body: imp.body, module: imp.module, func: func_name, inputs, outputs, bound, weights, phases })
+    Ok(Lowered { ctx, body: imp.body, module: imp.module, func: func_name, inputs, outputs, bound, weights })
 }
 
 /// Every tensor the model takes or computes fits the limit of
@@ -421,10 +418,11 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
     let t0 = Instant::now();
     let opts = CompileOptions { weights_as_arguments: true, ..opts.clone() };
     let opts = &opts;
+    crate::phases::start();
     let l = lower_model(model, path, given, opts)?;
-    let t1 = Instant::now();
+    crate::phases::begin("printing the loops for MLIR");
     let text = llvm_cpu::to_mlir_text(&l.ctx, &l.body, l.module);
-    let t2 = Instant::now();
+    crate::phases::begin(LLVM_PHASE);
     let regions: Vec<String> = ir::symbols::lookup_symbol_in(&l.body, l.module, &l.func)
         .and_then(|f| l.body.op(f).attributes.get("npu.profile_regions").and_then(|a| a.as_array()).map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect()))
         .unwrap_or_default();
@@ -440,9 +438,7 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
     if !jit.has_function(&l.func) {
         return Err(format!("the compiled module has no function @{}", l.func));
     }
-    let mut phases = l.phases.clone();
-    phases.push(("printing the loops for MLIR", (t2 - t1).as_secs_f64() * 1e3));
-    phases.push(("MLIR and LLVM to machine code", t2.elapsed().as_secs_f64() * 1e3));
+    let phases = crate::phases::finish();
     Ok(Compiled {
         jit,
         func: l.func,

@@ -11,6 +11,7 @@ pub mod host_ops;
 pub mod npu_path;
 pub mod npu_reference;
 pub mod node_test;
+pub mod phases;
 pub mod profile;
 pub mod staged;
 pub mod tensor;

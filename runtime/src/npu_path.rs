@@ -87,6 +87,8 @@ pub struct NpuCompiled {
     /// The backends the model was partitioned over, in order (the CPU last).
     pub targets: Vec<String>,
     pub compile_ms: f64,
+    /// How long each compile phase took, in milliseconds, in order (`crate::phases`; none from the cache).
+    pub phases: Vec<(&'static str, f64)>,
     /// What the compile cache did (`CompileOptions::cache_dir`).
     pub cache: crate::cached_compile::CacheUse,
     pub(crate) jit: Option<llvm_cpu::Jit>,
@@ -156,6 +158,7 @@ fn compile_cpu(ctx: &Context, body: &Body, module: OpId, opt_level: usize, keep_
     if cpu.is_empty() {
         return Ok((None, vec![], vec![], vec![]));
     }
+    crate::phases::begin("CPU partitions: lowering to loops (our passes)");
     compile::run(ctx, &mut b, module, "builtin.module(onnx-shape-inference, canonicalize)")?;
     let mut funcs = vec![];
     for f in &cpu {
@@ -167,7 +170,9 @@ fn compile_cpu(ctx: &Context, body: &Body, module: OpId, opt_level: usize, keep_
         funcs.push(CpuFunc { name, inputs, outputs, weights });
     }
     compile::run(ctx, &mut b, module, &compile::cpu_pipeline())?;
+    crate::phases::begin("CPU partitions: printing the loops for MLIR");
     let text = llvm_cpu::to_mlir_text(ctx, &b, module);
+    crate::phases::begin(compile::LLVM_PHASE);
     let names: Vec<&str> = funcs.iter().map(|f| f.name.as_str()).collect();
     let (jit, object) = if keep_object {
         llvm_cpu::Jit::compile_keeping_object(&text, opt_level, &crate::checks::jit_symbols(), &names)?
@@ -197,6 +202,7 @@ fn compile_other_backends(ctx: &Context, body: &mut Body, module: OpId, targets:
         }
         for f in backend::partition::partitions_of(body, module, b.name()) {
             let partition = body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("").to_string();
+            crate::phases::begin("other backends' compile");
             match b.compile(ctx, body, module, f) {
                 Ok(exe) => out.push(Executable { backend: b.name().to_string(), partition, exe }),
                 Err(e) => refusals.compile_failed(ctx, body, f, b.name(), &e),
@@ -215,8 +221,10 @@ fn lower_npu16(ctx: &Context, body: &mut Body, module: OpId, refusals: &mut Refu
     const CONVERT: &str = "builtin.module(convert-onnx-to-npu, canonicalize)";
     const SCHEDULE: &str = "builtin.module(npu-schedule)";
     let lower = |b: &Body| -> Result<(Body, Body), String> {
+        crate::phases::begin("npu16: conversion to the npu dialect");
         let mut converted = b.clone();
         compile::run(ctx, &mut converted, module, CONVERT)?;
+        crate::phases::begin("npu16: scheduling (tiling, memory plan, instructions)");
         let mut scheduled = converted.clone();
         compile::run(ctx, &mut scheduled, module, SCHEDULE)?;
         Ok((converted, scheduled))
@@ -261,6 +269,7 @@ pub(crate) fn partition_and_compile(ctx: &Context, body: &mut Body, module: OpId
     let mut refused = body.clone();
     loop {
         *body = refused.clone();
+        crate::phases::begin("partitioning over the backends");
         compile::run(ctx, body, module, &partition)?;
         let mut refusals = Refusals { targets: targets.to_vec(), again: vec![] };
         let executables = compile_other_backends(ctx, body, module, targets, &mut refusals)?;
@@ -373,8 +382,11 @@ pub fn compile_npu(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
 /// [`compile_npu`] without the cache.
 pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions, hw: &HwConfig, targets: &[String], placement: Option<&str>) -> Result<NpuCompiled, String> {
     let t0 = Instant::now();
+    crate::phases::start();
+    crate::phases::begin(compile::IMPORT_PHASE);
     let compile::Specialized { ctx, mut imp, func: f, bound } = compile::specialize(model, path, given, opts)?;
     let graph = imp.body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("main").to_string();
+    crate::phases::begin(compile::SHAPES_PHASE);
     compile::run(&ctx, &mut imp.body, imp.module, compile::RESOLVE_PIPELINE)?;
     compile::run(&ctx, &mut imp.body, imp.module, "builtin.module(canonicalize)")?;
     compile::check_tensor_sizes(&imp.body, f)?;
@@ -454,9 +466,11 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
             other => return Err(format!("{}: '{}' left between partitions", o.loc, other)),
         }
     }
+    let phases = crate::phases::finish();
     let compile_ms = t0.elapsed().as_secs_f64() * 1e3;
     let module = imp.module;
     Ok(NpuCompiled {
+        phases,
         inputs,
         outputs,
         bound,
@@ -529,6 +543,7 @@ impl NpuCompiled {
             match st {
                 Stage::Cpu { func, args, results } => {
                     let f = &self.cpu[*func];
+                    crate::phases::notify(&format!("running {} on the CPU", f.name));
                     let jit = self.jit.as_ref().ok_or("no CPU code")?;
                     // The compiled code trusts its buffers' shapes: check them (a plan from the cache included).
                     if args.len() != f.inputs.len() || results.len() != f.outputs.len() {
@@ -560,6 +575,7 @@ impl NpuCompiled {
                 }
                 Stage::Npu { program, partition, args, results, specs } => {
                     let p = &self.programs[*program];
+                    crate::phases::notify(&format!("simulating {} on {} (program {} of {})", p.name, self.hw.name, program + 1, self.programs.len()));
                     let reference = if check_reference {
                         let (ctx, body, module) = self.reference.as_ref().ok_or("the host reference needs a compile, and this one came from the cache (compile with `recompile`)")?;
                         let f = func_named(body, *module, partition).ok_or_else(|| format!("no partition @{} for the reference", partition))?;

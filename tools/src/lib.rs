@@ -6,6 +6,7 @@
 
 mod child;
 pub mod npu_report;
+mod progress;
 mod run_main;
 mod run_summary;
 pub mod testkit;

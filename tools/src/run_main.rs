@@ -82,6 +82,10 @@ struct RunArgs {
     /// A free dimension's size, NAME=N (repeatable).
     #[arg(long = "dim", help_heading = "Inputs")]
     dims: Vec<String>,
+    /// A random input's whole shape, NAME=D0,D1,… (repeatable): for free
+    /// dimensions the model leaves without names (`?`, -1).
+    #[arg(long = "shape", help_heading = "Inputs")]
+    shapes: Vec<String>,
     /// Write each output to DIR/<output name>.npy, a `/` in the name written as `_`
     /// (bfloat16 and 8-/4-bit floats, which numpy lacks, as their exact float32
     /// values; 4-/2-bit integers as int8/uint8).
@@ -109,8 +113,9 @@ struct RunArgs {
     /// not the one-screen summary.
     #[arg(short = 'v', long, help_heading = "NPU path (--target with a backend)")]
     verbose: bool,
-    /// Print how long each compile phase took (import, shape inference, our
-    /// lowering, MLIR and LLVM), on stderr, as `--mlir-timing` does.
+    /// Print how long each compile phase took (import, shape inference,
+    /// partitioning, our lowering, NPU scheduling, MLIR and LLVM), on stderr,
+    /// as `--mlir-timing` does.
     #[arg(long, help_heading = "Timing")]
     timing: bool,
     /// Time every model node and print where the time goes (per node and per op type).
@@ -178,6 +183,18 @@ fn parse_kv(s: &str, what: &str) -> Result<(String, String), String> {
     s.split_once('=').map(|(a, b)| (a.to_string(), b.to_string())).ok_or_else(|| format!("--{} expects NAME=VALUE, got '{}'", what, s))
 }
 
+/// `--shape NAME=D0,D1,…`: the shape, checked against the input's declared rank and fixed dimensions.
+fn input_shape(arg: &str, specs: &[runtime::TensorSpec]) -> Result<(String, Vec<i64>), String> {
+    let (name, dims) = parse_kv(arg, "shape")?;
+    let spec = specs.iter().find(|s| s.name == name).ok_or_else(|| format!("--shape {}: the model has no input '{}'; its inputs are: {}", arg, name, specs.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", ")))?;
+    let shape = dims.split(',').map(|d| d.trim().parse::<i64>().ok().filter(|d| *d >= 0)).collect::<Option<Vec<i64>>>().ok_or_else(|| format!("--shape {}: expected sizes like 1,3,224,224", arg))?;
+    let fits = shape.len() == spec.shape.len() && shape.iter().zip(&spec.shape).all(|(d, want)| *want == ir::types::DYNAMIC || d == want);
+    if !fits {
+        return Err(format!("--shape {}: the model declares input {}", arg, spec));
+    }
+    Ok((name, shape))
+}
+
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
         return f64::NAN;
@@ -243,12 +260,15 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
     if !names.iter().all(covered) {
         // The declared inputs only: no lowering before the real compile.
         let specs = runtime::declared_inputs(&model, Some(&a.model), &given, &opts)?;
+        let shapes = a.shapes.iter().map(|s| input_shape(s, &specs)).collect::<Result<HashMap<_, _>, _>>()?;
         for (k, s) in specs.iter().enumerate() {
             if !given.contains_key(&s.name) {
-                if s.shape.contains(&ir::types::DYNAMIC) {
-                    return Err(format!("input {} has a free dimension: give the input (--input) or its size (--dim)", s));
+                let shape = shapes.get(&s.name).unwrap_or(&s.shape);
+                if shape.contains(&ir::types::DYNAMIC) {
+                    let example: Vec<String> = s.shape.iter().map(|d| if *d == ir::types::DYNAMIC { "N".into() } else { d.to_string() }).collect();
+                    return Err(format!("input {} has a free dimension: give the input (--input {}=FILE.npy), its shape (--shape {}={}) or a named dimension's size (--dim NAME=N)", s, s.name, s.name, example.join(",")));
                 }
-                given.insert(s.name.clone(), HostTensor::random(s.dtype, &s.shape, a.seed.wrapping_add(k as u64))?);
+                given.insert(s.name.clone(), HostTensor::random(s.dtype, shape, a.seed.wrapping_add(k as u64))?);
             }
         }
     }
@@ -261,13 +281,16 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
     if runtime::staged::needs_stages(&model) {
         return run_cpu_in_stages(&a, &model, given, &opts);
     }
+    let progress = crate::progress::Phases::show(!summary_wanted(&a));
     let c = runtime::compile(&model, Some(&a.model), &given, &opts)?;
     cache_warnings(&c.cache);
     // A sequence's `s[]` marks an empty one: the compile built it, it is no input.
     let inputs: HashMap<String, HostTensor> = given.into_iter().filter(|(k, _)| c.inputs.iter().any(|s| &s.name == k) && !c.bound.contains(k)).collect();
+    runtime::phases::notify("running on the CPU");
     let t0 = Instant::now();
     let outs = c.run(&inputs)?;
     let first_ms = t0.elapsed().as_secs_f64() * 1e3;
+    drop(progress);
     if a.profile {
         runtime::profile::reset(c.profile_regions.len());
     }
@@ -332,7 +355,7 @@ fn node_count(model: &[u8]) -> usize {
 /// Says which node a stage stops before, and why.
 fn stage_note(kind: &runtime::staged::StageKind) {
     if let runtime::staged::StageKind::Prefix(n) = kind {
-        eprintln!("stage: up to {} '{}', whose output size depends on the data: its inputs computed, it runs on the host, the rest is compiled for its results", n.op_type.as_deref().unwrap_or(""), n.name.as_deref().unwrap_or(""));
+        crate::progress::note(&format!("stage: up to {} '{}', whose output size depends on the data: its inputs computed, it runs on the host, the rest is compiled for its results", n.op_type.as_deref().unwrap_or(""), n.name.as_deref().unwrap_or("")));
     }
 }
 
@@ -353,7 +376,9 @@ fn run_cpu_in_stages(a: &RunArgs, model: &[u8], given: HashMap<String, HostTenso
         runtime::staged::run_cpu(model, Some(&a.model), given.clone(), opts, &mut notice)
     };
     let t0 = Instant::now();
+    let progress = crate::progress::Phases::show(!summary_wanted(a));
     let (specs, outs) = once(false)?;
+    drop(progress);
     let first_ms = t0.elapsed().as_secs_f64() * 1e3;
     if summary_wanted(a) {
         print!("ran on cpu in stages: {} ONNX nodes, compiled and run in {:.1} ms\n{}", node_count(model), first_ms, crate::run_summary::outputs(&specs, &outs));
@@ -383,7 +408,7 @@ fn run_cpu_in_stages(a: &RunArgs, model: &[u8], given: HashMap<String, HostTenso
 fn cache_warnings(c: &runtime::cached_compile::CacheUse) {
     if let runtime::cached_compile::CacheUse::Miss { notes } = c {
         for n in notes {
-            eprintln!("warning: compile cache: {}", n);
+            crate::progress::note(&format!("warning: compile cache: {}", n));
         }
     }
 }
@@ -426,6 +451,7 @@ fn run_npu(a: &RunArgs, model: &[u8], given: HashMap<String, HostTensor>, opts: 
 /// run, reported; the last stage's outputs are written, compared and traced.
 #[allow(clippy::too_many_arguments)]
 fn npu_stage(a: &RunArgs, model: &[u8], stage: &[u8], given: HashMap<String, HostTensor>, opts: &CompileOptions, hw: &npu_sim::HwConfig, targets: &[String], last: bool) -> Result<(bool, Vec<runtime::TensorSpec>, Vec<HostTensor>), String> {
+    let progress = crate::progress::Phases::show(a.quiet || a.json);
     let mut c = runtime::npu_path::compile_npu(stage, Some(&a.model), &given, opts, hw, targets, a.placement.as_deref().and_then(|p| p.to_str()))?;
     c.sim_limits = npu_sim::sim::Limits { max_cycles: a.max_cycles };
     cache_warnings(&c.cache);
@@ -440,6 +466,10 @@ fn npu_stage(a: &RunArgs, model: &[u8], stage: &[u8], given: HashMap<String, Hos
     let t0 = Instant::now();
     let r = c.run(&inputs, true, a.check_reference)?;
     let run_ms = t0.elapsed().as_secs_f64() * 1e3;
+    drop(progress);
+    if a.timing {
+        eprint!("{}", phase_table(&c.phases, c.compile_ms));
+    }
     let summary = crate::npu_report::summarize(&c, &r, run_ms);
     if !a.quiet {
         print!("{}", if a.verbose { crate::npu_report::text(&c, &r, &summary) } else { crate::npu_report::brief(&c, &r, &summary) });
@@ -665,46 +695,6 @@ fn run_child(dir: &Path, opt: usize, timeout: f64) -> (runtime::node_test::Outco
     (o, secs)
 }
 
-/// Progress on stderr: a bar with the running test's name on a terminal, else
-/// a plain line every ten seconds.
-struct Progress {
-    bar: Option<indicatif::ProgressBar>,
-    total: usize,
-    done: usize,
-    last_line: Instant,
-}
-
-impl Progress {
-    fn new(total: usize) -> Progress {
-        use std::io::IsTerminal;
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let b = indicatif::ProgressBar::new(total as u64);
-            b.set_style(indicatif::ProgressStyle::with_template("[{pos}/{len}] {elapsed_precise} {wide_msg}").expect("a valid template"));
-            b
-        });
-        Progress { bar, total, done: 0, last_line: Instant::now() }
-    }
-    fn finished(&mut self, name: &str, failed: usize) {
-        self.done += 1;
-        match &self.bar {
-            Some(b) => {
-                b.set_position(self.done as u64);
-                b.set_message(format!("{} ({} failed)", name, failed));
-            }
-            None if self.last_line.elapsed().as_secs() >= 10 || self.done == self.total => {
-                eprintln!("[{}/{}] {} ({} failed so far)", self.done, self.total, name, failed);
-                self.last_line = Instant::now();
-            }
-            None => {}
-        }
-    }
-    fn clear(&self) {
-        if let Some(b) = &self.bar {
-            b.finish_and_clear();
-        }
-    }
-}
-
 fn run_tests(a: TestArgs) -> Result<bool, String> {
     use runtime::node_test::Outcome;
     if a.single {
@@ -733,7 +723,7 @@ fn run_tests(a: TestArgs) -> Result<bool, String> {
     let name = |i: usize| dirs[i].file_name().unwrap().to_string_lossy().to_string();
     let jobs = a.jobs.max(1);
     let results = std::sync::Mutex::new(Vec::new());
-    let progress = std::sync::Mutex::new(Progress::new(dirs.len()));
+    let progress = std::sync::Mutex::new(crate::progress::TestProgress::new(dirs.len()));
     let next = std::sync::atomic::AtomicUsize::new(0);
     std::thread::scope(|s| {
         for _ in 0..jobs {

@@ -42,6 +42,24 @@
 // TIMING-NEXT: {{[0-9.]+}} ms {{[0-9.]+}}% import (ONNX to the onnx dialect, inputs specialized)
 // TIMING: lowering to loops (our passes)
 // TIMING: MLIR and LLVM to machine code
+// The NPU path times its own phases: partitioning, npu16's scheduling, the CPU partitions.
+// RUN: npu-run %t/mlp.onnx --target npu --timing -q 2>&1 | FileCheck %s --check-prefix=NPUTIMING
+// NPUTIMING: compile phases ({{[0-9.]+}} ms in all):
+// NPUTIMING: partitioning over the backends
+// NPUTIMING: npu16: scheduling (tiling, memory plan, instructions)
+// On a terminal (here `script`'s), a line on stderr says what runs now: each
+// phase, then each NPU program and CPU partition; a pipe gets none of it.
+// RUN: script -qec "npu-run %t/mlp.onnx --target npu" /dev/null < /dev/null | FileCheck %s --check-prefix=PROGRESS
+// PROGRESS: import (ONNX to the onnx dialect
+// RUN: npu-run %t/mlp.onnx --target npu 2>&1 >/dev/null | count 0
+// A free dimension without a name: the error says how to give the shape, and --shape does.
+// RUN: npu-translate --export-onnx %S/Inputs/mlp-free-batch.mlir -o %t/free.onnx
+// RUN: not npu-run %t/free.onnx 2>&1 | FileCheck %s --check-prefix=FREE
+// FREE: npu-run: error: input x: FLOAT[?, 8] has a free dimension: give the input (--input x=FILE.npy), its shape (--shape x=N,8) or a named dimension's size (--dim NAME=N)
+// RUN: npu-run %t/free.onnx --shape x=3,8 | FileCheck %s --check-prefix=FREESHAPE
+// FREESHAPE: y  FLOAT[3, 4]
+// RUN: not npu-run %t/free.onnx --shape x=3,7 2>&1 | FileCheck %s --check-prefix=BADSHAPE
+// BADSHAPE: npu-run: error: --shape x=3,7: the model declares input x: FLOAT[?, 8]
 // RUN: npu-run %t/mlp.onnx --perf 3 --json | FileCheck %s --check-prefix=JSON
 // JSON: {"compile_cache":"off","compile_ms":{{.*}},"first_run_ms":{{.*}},"p50_ms":{{.*}},"p90_ms":{{.*}},"p99_ms":{{.*}}
 // RUN: npu-run %t/mlp.onnx --perf 3 | FileCheck %s --check-prefix=PERF
