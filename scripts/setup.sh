@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs everything the project needs on a fresh Debian 12 machine:
-# the LLVM/MLIR 22 toolchain (mlir-opt, FileCheck, lit) and the C libraries
-# melior links against. Idempotent: a second run installs nothing.
+# the LLVM/MLIR 22 toolchain (mlir-opt, FileCheck, lit), the C libraries
+# melior links against and Chromium (the HTML report's browser test). Idempotent: a second run installs nothing.
 set -euo pipefail
 
+# chromium: the browser test of `npu-run --report-html` (test/lit/npu-run/report-html.mlir).
 PKGS=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libclang-22-dev
-      libpolly-22-dev libzstd-dev libxml2-dev libz3-dev zlib1g-dev python3)
+      libpolly-22-dev libzstd-dev libxml2-dev libz3-dev zlib1g-dev python3 chromium)
 
 missing=()
 for p in "${PKGS[@]}"; do

@@ -10,6 +10,7 @@ pub mod checks;
 pub mod host_ops;
 pub mod npu_path;
 pub mod npu_reference;
+pub mod partition_graph;
 pub mod node_test;
 pub mod phases;
 pub mod profile;

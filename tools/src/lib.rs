@@ -7,6 +7,7 @@
 mod child;
 pub mod npu_report;
 mod progress;
+pub mod report_html;
 mod run_main;
 mod run_summary;
 pub mod testkit;

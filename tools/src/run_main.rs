@@ -56,6 +56,11 @@ struct RunArgs {
     /// With --target npu: write the whole-model figures as JSON.
     #[arg(long = "report-json", help_heading = "NPU path (--target with a backend)")]
     report_json: Option<PathBuf>,
+    /// With --target npu: write one self-contained HTML page of the run (the
+    /// partition graph, cycles and DRAM bytes per layer against the roofline,
+    /// utilization over time, the CPU ops and why, the hardware).
+    #[arg(long = "report-html", help_heading = "NPU path (--target with a backend)")]
+    report_html: Option<PathBuf>,
     /// With --target npu: write one Chrome/Perfetto trace of the whole run.
     #[arg(long, help_heading = "NPU path (--target with a backend)")]
     trace: Option<PathBuf>,
@@ -278,6 +283,10 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
     if a.placement.is_some() {
         return Err("--placement places nodes among the backends of a list (--target npu16,cpu); --target cpu has one".into());
     }
+    let npu_only = [("--report-html", a.report_html.is_some()), ("--report-json", a.report_json.is_some()), ("--trace", a.trace.is_some()), ("--asm-dir", a.asm_dir.is_some()), ("--check-reference", a.check_reference)];
+    if let Some((flag, _)) = npu_only.iter().find(|f| f.1) {
+        return Err(format!("{} describes a run on the NPU path: add --target npu (or a backend list such as npu16,cpu)", flag));
+    }
     if runtime::staged::needs_stages(&model) {
         return run_cpu_in_stages(&a, &model, given, &opts);
     }
@@ -494,6 +503,10 @@ fn npu_stage(a: &RunArgs, model: &[u8], stage: &[u8], given: HashMap<String, Hos
     if let (Some(p), true) = (&a.report_json, last) {
         let j = crate::npu_report::json(&c, &r, &summary);
         driver::write_output(p.to_str().unwrap_or_default(), j.as_bytes()).map_err(|e| format!("{}: {}", p.display(), e))?;
+    }
+    if let (Some(p), true) = (&a.report_html, last) {
+        let h = crate::report_html::html(&a.model.file_name().unwrap_or_default().to_string_lossy(), &c, &r, &summary);
+        driver::write_output(p.to_str().unwrap_or_default(), h.as_bytes()).map_err(|e| format!("{}: {}", p.display(), e))?;
     }
     if let (Some(p), true) = (&a.trace, last) {
         let t = crate::npu_report::trace(&c, &r);
