@@ -91,11 +91,16 @@ struct RunArgs {
     /// dimensions the model leaves without names (`?`, -1).
     #[arg(long = "shape", help_heading = "Inputs")]
     shapes: Vec<String>,
-    /// Write each output to DIR/<output name>.npy, a `/` in the name written as `_`
+    /// Write each output to DIR/<output name>.npy, named as --output-names says
     /// (bfloat16 and 8-/4-bit floats, which numpy lacks, as their exact float32
     /// values; 4-/2-bit integers as int8/uint8).
     #[arg(long = "output-dir", help_heading = "Outputs and checks")]
     output_dir: Option<PathBuf>,
+    /// How --output-dir names files: `sanitized` writes `/`, `\` and NUL in an
+    /// output's name as `_` (`gpu_0/softmax_1` → `gpu_0_softmax_1.npy`);
+    /// `original` keeps the name, a `/` making subdirectories (`gpu_0/softmax_1.npy`).
+    #[arg(long = "output-names", value_enum, default_value_t = OutputNames::Sanitized, help_heading = "Outputs and checks")]
+    output_names: OutputNames,
     /// Compare outputs with DIR/<name>.npy (or .pb, or output_<i>.pb): per-output max abs/rel error.
     #[arg(long, help_heading = "Outputs and checks")]
     compare: Option<PathBuf>,
@@ -143,6 +148,33 @@ struct RunArgs {
     /// an error naming the node (a model whose loop never ends).
     #[arg(long = "max-loop-iterations", default_value_t = runtime::max_loop_iterations(), help_heading = "Limits")]
     max_loop_iterations: i64,
+}
+
+#[derive(Clone, Copy, PartialEq, clap::ValueEnum)]
+enum OutputNames {
+    Sanitized,
+    Original,
+}
+
+/// The file `--output-dir` writes an output `name` to (without `.npy`).
+fn output_file(name: &str, how: OutputNames) -> Result<PathBuf, String> {
+    match how {
+        OutputNames::Sanitized => Ok(PathBuf::from(name.replace(['/', '\\', '\0'], "_"))),
+        OutputNames::Original => {
+            let parts: Vec<&str> = name.split('/').collect();
+            if name.contains(['\\', '\0']) || parts.iter().any(|p| p.is_empty() || *p == "." || *p == "..") {
+                return Err(format!("output '{}' is not a relative path of plain names: write it with --output-names sanitized", name));
+            }
+            Ok(parts.iter().collect())
+        }
+    }
+}
+
+/// DIR/<file of `name`>.npy.
+fn npy_path(dir: &Path, name: &str, how: OutputNames) -> Result<PathBuf, String> {
+    let mut p = dir.join(output_file(name, how)?);
+    p.as_mut_os_string().push(".npy");
+    Ok(p)
 }
 
 #[derive(Args)]
@@ -209,8 +241,8 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 }
 
 fn expected_output(dir: &Path, name: &str, index: usize) -> Option<PathBuf> {
-    // `--output-dir` writes `gpu_0/softmax_1` as `gpu_0_softmax_1.npy`.
-    let file_name = name.replace('/', "_");
+    // `--output-dir` writes `gpu_0/softmax_1` as `gpu_0_softmax_1.npy` (or, `original`, `gpu_0/softmax_1.npy`).
+    let file_name = output_file(name, OutputNames::Sanitized).unwrap_or_default().to_string_lossy().to_string();
     [format!("{}.npy", name), format!("{}.npy", file_name), format!("{}.pb", name), format!("{}.pb", file_name), format!("output_{}.pb", index)].into_iter().map(|f| dir.join(f)).find(|p| p.exists())
 }
 
@@ -545,7 +577,10 @@ fn compare_values(a: &RunArgs, dir: &Path, declared: &[(String, onnx::proto::Typ
             runtime::values::HostValue::from_pb(&bytes, tp).map_err(|e| format!("{}: {}", p.display(), e))?
         } else {
             // The .npy files --output-dir writes: `name.npy`, `name[i].npy`, `name[].npy`.
-            let file = |n: &str| dir.join(format!("{}.npy", n.replace('/', "_")));
+            let file = |n: &str| {
+                let f = |how| npy_path(dir, n, how).ok().filter(|p| p.exists());
+                f(a.output_names).or_else(|| f(OutputNames::Sanitized)).unwrap_or_else(|| dir.join(format!("{}.npy", n)))
+            };
             let mut files = HashMap::new();
             let mut add = |n: String| -> Result<(), String> {
                 if file(&n).exists() {
@@ -586,9 +621,12 @@ fn compare_values(a: &RunArgs, dir: &Path, declared: &[(String, onnx::proto::Typ
 fn write_and_compare(a: &RunArgs, model: &[u8], outs: &[HostTensor], specs: &[runtime::TensorSpec]) -> Result<bool, String> {
     let mut ok = true;
     if let Some(dir) = &a.output_dir {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {}", dir.display(), e))?;
-        for (o, spec) in outs.iter().zip(specs) {
-            let p = dir.join(format!("{}.npy", spec.name.replace('/', "_")));
+        // Every name checked before the first file is written.
+        let files = specs.iter().map(|s| npy_path(dir, &s.name, a.output_names)).collect::<Result<Vec<_>, _>>()?;
+        for (o, p) in outs.iter().zip(files) {
+            if let Some(parent) = p.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| format!("{}: {}", parent.display(), e))?;
+            }
             driver::write_output(p.to_str().unwrap_or_default(), &o.to_npy()?).map_err(|e| format!("{}: {}", p.display(), e))?;
         }
     }

@@ -35,7 +35,22 @@
 // HELP: Inputs:
 // HELP-NEXT: --input
 // HELP: Outputs and checks:
-// HELP-NEXT: --output-dir <OUTPUT_DIR> Write each output to DIR/<output name>.npy, a `/` in the name written as `_`
+// HELP-NEXT: --output-dir <OUTPUT_DIR> Write each output to DIR/<output name>.npy, named as --output-names says
+// HELP: --output-names <OUTPUT_NAMES> How --output-dir names files: `sanitized` writes `/`, `\` and NUL in an output's name as `_`
+// Output names with a `/`: written as `_` by default, as subdirectories with
+// --output-names original (a name that climbs out of DIR is refused there);
+// --compare finds either.
+// RUN: sed 's|"y"|"gpu_0/y"|' %S/Inputs/mlp.mlir | npu-translate --export-onnx -o %t/slash.onnx
+// RUN: npu-run %t/slash.onnx --seed 3 -q --output-dir %t/san
+// RUN: npu-run %t/slash.onnx --seed 3 -q --output-dir %t/orig --output-names original
+// RUN: cd %t && find san orig -name "*.npy" | sort | FileCheck %s --check-prefix=NAMES
+// NAMES: orig/gpu_0/y.npy
+// NAMES-NEXT: san/gpu_0_y.npy
+// RUN: npu-run %t/slash.onnx --seed 3 -q --compare %t/orig 2>&1 | FileCheck %s --check-prefix=SAME
+// RUN: sed 's|"y"|"../y"|' %S/Inputs/mlp.mlir | npu-translate --export-onnx -o %t/climb.onnx
+// RUN: not npu-run %t/climb.onnx -q --output-dir %t/climb --output-names original 2>&1 | FileCheck %s --check-prefix=CLIMB
+// CLIMB: npu-run: error: output '../y' is not a relative path of plain names: write it with --output-names sanitized
+// RUN: not ls %t/y.npy
 // --timing: each compile phase on stderr, the whole first.
 // RUN: npu-run %t/mlp.onnx --timing -q 2>&1 | FileCheck %s --check-prefix=TIMING
 // TIMING: compile phases ({{[0-9.]+}} ms in all):
