@@ -410,7 +410,7 @@ pub struct Compiled {
 /// Compiles for the JIT (weights passed as arguments); through the compile
 /// cache when `opts.cache_dir` names one (`crate::cached_compile`).
 pub fn compile(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions) -> Result<Compiled, String> {
-    crate::cached_compile::compile_cpu(model, path, given, opts)
+    crate::cached_compile::compile_cpu(model, path, given, opts).map_err(|e| crate::model_words::explain(model, path, given, opts, e))
 }
 
 /// [`compile`] without the cache.

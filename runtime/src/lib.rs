@@ -8,6 +8,7 @@ mod compare;
 pub mod cached_compile;
 pub mod checks;
 pub mod host_ops;
+mod model_words;
 pub mod npu_path;
 pub mod npu_reference;
 pub mod partition_graph;

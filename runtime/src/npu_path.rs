@@ -164,8 +164,8 @@ fn compile_cpu(ctx: &Context, body: &Body, module: OpId, opt_level: usize, keep_
     for f in &cpu {
         let name = b.op(*f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("").to_string();
         let (ins, outs) = func::function_type(&b, *f).ok_or("partition without type")?;
-        let inputs = ins.iter().enumerate().map(|(i, t)| compile::spec(ctx, format!("{} argument {}", name, i), t)).collect::<Result<Vec<_>, _>>()?;
-        let outputs = outs.iter().enumerate().map(|(i, t)| compile::spec(ctx, format!("{}#{}", name, i), t)).collect::<Result<Vec<_>, _>>()?;
+        let inputs = ins.iter().enumerate().map(|(i, t)| compile::spec(ctx, partition_value(&b, *f, i, false), t)).collect::<Result<Vec<_>, _>>()?;
+        let outputs = outs.iter().enumerate().map(|(i, t)| compile::spec(ctx, partition_value(&b, *f, i, true), t)).collect::<Result<Vec<_>, _>>()?;
         let weights = compile::weights_to_arguments(ctx, &mut b, *f)?;
         funcs.push(CpuFunc { name, inputs, outputs, weights });
     }
@@ -181,6 +181,23 @@ fn compile_cpu(ctx: &Context, body: &Body, module: OpId, opt_level: usize, keep_
     };
     check_cpu_functions(&jit, &funcs)?;
     Ok((Some(jit), funcs, object, crate::checks::messages(&b, module)))
+}
+
+/// A CPU partition's argument or result in the model's words: the ONNX node
+/// that computes it, or (an argument) the first that reads it; the partition's
+/// own name only where neither is known.
+fn partition_value(body: &Body, f: OpId, i: usize, result: bool) -> String {
+    let fname = body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("").to_string();
+    let fallback = if result { format!("{}#{}", fname, i) } else { format!("{} argument {}", fname, i) };
+    let Some(entry) = body.entry_block(f) else { return fallback };
+    let node = |op: OpId| body.op(op).loc.node_name().map(|n| format!("'{}' ({})", n, body.name(op).as_str().trim_start_matches("onnx.")));
+    let named = if result {
+        let ret = body.block_ops(entry).last();
+        ret.and_then(|r| body.op(r).operands().get(i).copied()).and_then(|v| body.defining_op(v)).and_then(node).map(|n| format!("the output of node {}", n))
+    } else {
+        body.block_args(entry).get(i).and_then(|a| body.uses(*a).first()).and_then(|u| node(u.op)).map(|n| format!("an input of node {}", n))
+    };
+    named.unwrap_or(fallback)
 }
 
 /// Every CPU partition is in the compiled code.
@@ -376,7 +393,7 @@ fn program(body: &Body, f: OpId, launch: OpId) -> Result<NpuProgram, String> {
 /// described by `hw`, with CPU fallback; through the compile cache when
 /// `opts.cache_dir` names one (`crate::cached_compile`).
 pub fn compile_npu(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions, hw: &HwConfig, targets: &[String], placement: Option<&str>) -> Result<NpuCompiled, String> {
-    crate::cached_compile::compile_npu(model, path, given, opts, hw, targets, placement)
+    crate::cached_compile::compile_npu(model, path, given, opts, hw, targets, placement).map_err(|e| crate::model_words::explain(model, path, given, opts, e))
 }
 
 /// [`compile_npu`] without the cache.

@@ -371,7 +371,7 @@ impl Pass for OnnxToTensor {
                 continue;
             }
             let Some((_, f)) = table.iter().find(|(n, _)| *n == name) else {
-                cx.emit(Diagnostic::error(loc, format!("'{}' has no CPU lowering yet", name)));
+                cx.emit(Diagnostic::error(loc, format!("'{}' has no CPU lowering yet (docs/cpu-node-tests.md lists the ops the CPU path runs)", name)));
                 failed_ops.push(op);
                 failed += 1;
                 continue;

@@ -90,7 +90,9 @@
 // TARGET: npu-run: error: --target tpu: unknown backend 'tpu'; registered: cpu, npu16
 // RUN: npu-translate --export-onnx %S/Inputs/unsupported-op.mlir -o %t/b.onnx
 // RUN: not npu-run %t/b.onnx 2>&1 | FileCheck %s --check-prefix=OP
-// OP: loc("b_node"): error: 'onnx.Bernoulli' has no CPU lowering yet
+// OP: loc("b_node"): error: 'onnx.Bernoulli' has no CPU lowering yet (docs/cpu-node-tests.md lists the ops the CPU path runs)
+// An error at a node names it as Netron shows it: op type, inputs and outputs with their inferred types.
+// OP-NEXT: the node: 'b_node', Bernoulli; inputs x: FLOAT[4]; outputs y: FLOAT[4]
 // RUN: not npu-run %t/missing.onnx 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: npu-run: error: {{.*}}missing.onnx: No such file or directory
 // Backend lists: unknown names and the CPU not last are refused; npu16 alone means npu16,cpu.
