@@ -2,7 +2,8 @@
 # The main job, as far as the project goes today: set up, build release tools,
 # then parse, verify, optimize and print a real program through npu-opt, check
 # that upstream mlir-opt accepts our generic output, and time both on a
-# generated 1,000,000-op module; import ONNX models and round-trip them through
+# generated 1,000,000-op module; run a real model on each target (the
+# summary a user sees, and the NPU run's HTML report); import ONNX models and round-trip them through
 # ONNX Runtime; compile real models (ResNet-18-, MobileNetV2-like CNNs, a
 # transformer block, an MLP, an LSTM) to native code with npu-run and time them
 # against ONNX Runtime; compile the same models for the NPU (CPU fallback for
@@ -36,6 +37,12 @@ D="${NPU_CACHE:-$HOME/.cache/npu}/onnx-1.22.0/node/test_conv_with_strides_and_as
 target/release/npu-run "$D/model.onnx" --target cpu --test-data "$D/test_data_set_0" --perf 20
 echo "== CPU path: real models against ONNX Runtime (one thread each)"
 python3 bench/cpu_models.py --runs "${RUNS:-10}"
+echo "== A real model (PaddleOCR's text-direction classifier, paddle2onnx) on each target, as a user runs it"
+M="${NPU_CACHE:-$HOME/.cache/npu}/models/ppocr_mobile_cls.onnx"
+target/release/npu-run "$M" --shape x=1,3,48,192
+mkdir -p target/artifacts
+target/release/npu-run "$M" --shape x=1,3,48,192 --target npu --report-html target/artifacts/ppocr_mobile_cls.html
+echo "the NPU run's HTML report: target/artifacts/ppocr_mobile_cls.html"
 echo "== NPU path: a model with a CPU fallback, then the benchmark models on the npu16 simulator"
 target/release/npu-translate --export-onnx test/lit/npu/Inputs/hetero.mlir -o /tmp/npu-hetero.onnx
 target/release/npu-run /tmp/npu-hetero.onnx --target npu
