@@ -4,7 +4,10 @@ simulator, CPU fallback for the rest), each checked against the CPU path's
 outputs (1e-4 relative), with the whole-model figures the report gives:
 total cycles, the roofline bound and the ratio, array utilization, DRAM
 traffic against the minimum (every weight, input and output moved once),
-how many ops stay on the CPU, and compile time.
+how many ops stay on the CPU, the NPU programs, the cuts between targets in run
+order, the bytes crossing between targets, the end-to-end estimate (NPU cycles
+at the clock plus the measured host time of the CPU partitions and glue), and
+compile time.
 
     python3 bench/npu_models.py [--only resnet18 ...] [--check]
 
@@ -84,7 +87,7 @@ def main():
     a = ap.parse_args()
     d = cpu_models.setup(a.keep, "npu-models-")
     bad = []
-    print(f"{'model':<17} {'cycles':>11} {'roofline':>11} {'ratio':>6} {'util':>6} {'DRAM MB':>8} {'min MB':>7} {'xmin':>5} {'CPU ops':>9} {'compile s':>9} {'cached':>6}  outputs")
+    print(f"{'model':<17} {'cycles':>11} {'roofline':>11} {'ratio':>6} {'util':>6} {'DRAM MB':>8} {'min MB':>7} {'xmin':>5} {'CPU ops':>9} {'progs':>5} {'cuts':>4} {'cross MB':>8} {'e2e ms':>7} {'compile s':>9} {'cached':>6}  outputs")
     cache = os.path.join(d, "cache")
     runs = [(n, b, False) for n, b in cpu_models.MODELS.items()] + [(n, cpu_models.MODELS[n], True) for n in QUANTIZED]
     for base, build, int8 in runs:
@@ -131,7 +134,7 @@ def main():
         print(
             f"{name:<17} {j['cycles']:>11} {j['roofline_cycles']:>11} {ratio:>6.2f} {100 * j['utilization']:>5.1f}% "
             f"{j['dram_bytes'] / 1e6:>8.1f} {j['min_dram_bytes'] / 1e6:>7.1f} {j['dram_bytes'] / max(j['min_dram_bytes'], 1):>5.2f} "
-            f"{cpu:>9} {j['compile_ms'] / 1e3:>9.2f} {100 * cached:>5.1f}%  {note}"
+            f"{cpu:>9} {j['programs']:>5} {j['transitions']:>4} {j['crossing_bytes'] / 1e6:>8.2f} {j['end_to_end_ms']:>7.2f} {j['compile_ms'] / 1e3:>9.2f} {100 * cached:>5.1f}%  {note}"
         )
         if not ok:
             print("   " + "\n   ".join(l for l in r.stderr.splitlines() if "MISMATCH" in l or "error" in l))

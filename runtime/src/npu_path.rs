@@ -428,6 +428,7 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
     let module = imp.module;
     let main = func_named(body, module, &graph).ok_or("the graph function disappeared")?;
     let entry = body.entry_block(main).ok_or("graph function without body")?;
+    crate::phases::begin("NPU programs to assembly and binary, the run plan");
     // The plan: main's ops in order over a table of value slots.
     let mut slot: HashMap<Value, usize> = HashMap::new();
     let mut next = 0usize;

@@ -18,6 +18,59 @@ pub struct Summary {
     pub compile_ms: f64,
     pub run_ms: f64,
     pub cpu_ms: f64,
+    /// The heterogeneous run: switches between targets in run order (each
+    /// drains the NPU), the values that pass between partitions of different
+    /// targets and their bytes.
+    pub transitions: usize,
+    pub crossing_values: usize,
+    pub crossing_bytes: u64,
+    /// Host time outside the CPU partitions: layout changes between partitions.
+    pub glue_ms: f64,
+    /// NPU cycles at the hardware clock plus the measured host time of the CPU partitions and the glue.
+    pub end_to_end_ms: f64,
+    /// Where the run leaves one target for another, and why.
+    pub cuts: Vec<Cut>,
+}
+
+/// A switch from one target to another in run order: the partition before,
+/// the one after, and (into a partition of a later backend of the list) the
+/// reasons its ops did not run on the earlier one.
+pub struct Cut {
+    pub from: String,
+    pub to: String,
+    pub to_target: String,
+    pub causes: Vec<String>,
+}
+
+/// The switches between targets in run order, the values crossing between
+/// targets and their bytes (`runtime::partition_graph`).
+fn heterogeneous(c: &NpuCompiled) -> (Vec<Cut>, usize, u64) {
+    use runtime::partition_graph::NodeKind;
+    let g = c.partition_graph();
+    let target = |i: usize| match &g.nodes[i].kind {
+        NodeKind::Partition(t) => Some(t.as_str()),
+        _ => None,
+    };
+    let crossing: Vec<_> = g.edges.iter().filter(|e| matches!((target(e.from), target(e.to)), (Some(a), Some(b)) if a != b)).collect();
+    let parts: Vec<usize> = (0..g.nodes.len()).filter(|i| target(*i).is_some()).collect();
+    let mut cuts = vec![];
+    for w in parts.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        if target(a) == target(b) {
+            continue;
+        }
+        let mut causes: Vec<String> = vec![];
+        for p in c.placements.iter().filter(|p| p.partition == g.nodes[b].name) {
+            if let Some(r) = &p.reason {
+                let why = format!("{} '{}' [{}]", p.op.trim_start_matches("onnx."), p.node, r.reason.code());
+                if !causes.contains(&why) {
+                    causes.push(why);
+                }
+            }
+        }
+        cuts.push(Cut { from: g.nodes[a].name.clone(), to: g.nodes[b].name.clone(), to_target: target(b).unwrap_or_default().to_string(), causes });
+    }
+    (cuts, crossing.len(), crossing.iter().map(|e| e.bytes).sum())
 }
 
 pub fn summarize(c: &NpuCompiled, r: &NpuRun, run_ms: f64) -> Summary {
@@ -28,7 +81,14 @@ pub fn summarize(c: &NpuCompiled, r: &NpuRun, run_ms: f64) -> Summary {
     // The bound: every MAC at the array's peak for its type, or every byte that must move once at full bandwidth.
     let roofline = r.mac_slots.div_ceil(peak).max(r.min_dram_bytes.div_ceil(c.hw.dram.bytes_per_cycle as u64));
     let npu_ops = c.placements.iter().filter(|p| p.backend == npu16::target::NAME).count();
+    let (cuts, crossing_values, crossing_bytes) = heterogeneous(c);
     Summary {
+        transitions: cuts.len(),
+        crossing_values,
+        crossing_bytes,
+        glue_ms: r.glue_ms,
+        end_to_end_ms: cycles as f64 / c.hw.clock_mhz / 1e3 + r.cpu_ms + r.glue_ms,
+        cuts,
         cycles,
         roofline_cycles: roofline,
         utilization: if cycles == 0 { 0.0 } else { r.mac_slots as f64 / (cycles as f64 * peak as f64) },
@@ -57,6 +117,13 @@ pub fn text(c: &NpuCompiled, r: &NpuRun, s: &Summary) -> String {
         let _ = writeln!(o, "\n{} partition {} ({} cycles, {} MACs, {} DRAM bytes):", b, p, k.cycles, k.macs, k.dram_bytes);
         for l in &k.layers {
             let _ = writeln!(o, "  {:<36} {:>10} {:>12} {:>12}", trunc(&l.name, 36), l.cycles, l.macs, l.dram_bytes);
+        }
+    }
+    if !s.cuts.is_empty() {
+        let _ = writeln!(o, "\ncuts between targets ({}):", s.cuts.len());
+        for k in &s.cuts {
+            let why = if k.causes.is_empty() { String::new() } else { format!(": {}", k.causes.join(", ")) };
+            let _ = writeln!(o, "  {} → {} ({}){}", k.from, k.to, k.to_target, why);
         }
     }
     o.push('\n');
@@ -121,8 +188,19 @@ fn whole_model(c: &NpuCompiled, s: &Summary) -> String {
     let _ = writeln!(o, "  utilization      {:.1}% of the array's peak for the element type", 100.0 * s.utilization);
     let _ = writeln!(o, "  DRAM traffic     {} bytes ({:.2}x the minimum {})", s.dram_bytes, s.dram_bytes as f64 / s.min_dram_bytes.max(1) as f64, s.min_dram_bytes);
     let _ = writeln!(o, "  ops              {} on the NPU, {} on the CPU ({:.1}%)", s.npu_ops, s.cpu_ops, 100.0 * s.cpu_ops as f64 / (s.npu_ops + s.cpu_ops).max(1) as f64);
+    let _ = writeln!(o, "  transitions      {} between targets in run order; {} values cross between targets ({} bytes)", s.transitions, s.crossing_values, s.crossing_bytes);
+    let _ = writeln!(
+        o,
+        "  end to end       {:.3} ms estimated: {:.3} ms on the NPU at {} MHz + {:.3} ms measured on the host ({:.3} in CPU partitions, {:.3} in layout glue)",
+        s.end_to_end_ms,
+        s.cycles as f64 / c.hw.clock_mhz / 1e3,
+        c.hw.clock_mhz,
+        s.cpu_ms + s.glue_ms,
+        s.cpu_ms,
+        s.glue_ms
+    );
     let cached = if c.cache == runtime::cached_compile::CacheUse::Hit { " (from the compile cache)" } else { "" };
-    let _ = writeln!(o, "  compile          {:.1} ms{}; run {:.1} ms on the host ({:.1} ms in CPU partitions)", s.compile_ms, cached, s.run_ms, s.cpu_ms);
+    let _ = writeln!(o, "  compile          {:.1} ms{}; run {:.1} ms on the host, simulation included ({:.3} ms in CPU partitions)", s.compile_ms, cached, s.run_ms, s.cpu_ms);
     o
 }
 
@@ -164,6 +242,12 @@ pub fn json(c: &NpuCompiled, r: &NpuRun, s: &Summary) -> String {
         "compile_ms": s.compile_ms,
         "compile_cache": c.cache.label(),
         "cpu_ms": s.cpu_ms,
+        "glue_ms": s.glue_ms,
+        "end_to_end_ms": s.end_to_end_ms,
+        "transitions": s.transitions,
+        "crossing_values": s.crossing_values,
+        "crossing_bytes": s.crossing_bytes,
+        "cuts": s.cuts.iter().map(|k| serde_json::json!({"from": k.from, "to": k.to, "to_target": k.to_target, "causes": k.causes})).collect::<Vec<_>>(),
         "programs": r.reports.len(),
         "layers": layers,
         "cpu_operations": cpu,

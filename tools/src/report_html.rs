@@ -75,6 +75,8 @@ fn summary(c: &NpuCompiled, s: &Summary) -> String {
         ("DRAM traffic", format!("{} ({:.2}x the minimum {})", size(s.dram_bytes), s.dram_bytes as f64 / s.min_dram_bytes.max(1) as f64, size(s.min_dram_bytes))),
         ("MACs", s.macs.to_string()),
         ("ops", format!("{} on the NPU, {} on the CPU", s.npu_ops, s.cpu_ops)),
+        ("transitions", format!("{} between targets in run order; {} values cross between targets ({})", s.transitions, s.crossing_values, size(s.crossing_bytes))),
+        ("end to end", format!("{:.3} ms estimated (NPU cycles at the clock + measured host time)", s.end_to_end_ms)),
         ("compile", format!("{:.1} ms", s.compile_ms)),
         ("run on the host", format!("{:.1} ms ({:.1} ms in CPU partitions)", s.run_ms, s.cpu_ms)),
     ];

@@ -15,6 +15,19 @@
 // RUN: FileCheck %s --check-prefix=PAGE < %t/r.html
 // PAGE: <td>softmax</td><td>Softmax</td><td>cpu</td><td>no-lowering</td><td>no NPU lowering for onnx.Softmax</td>
 // PAGE: <tr><th>array.rows</th><td>16</td></tr>
+// The whole-model figures of a heterogeneous run: NPU → CPU (the Softmax) → NPU
+// is two transitions; two values of 1x8x16x16 f32 (8192 bytes each) cross between
+// targets (the residual conv1 → Add stays on the NPU); -v names each cut and its
+// cause; the end-to-end estimate is the NPU time at the clock plus the host's.
+// RUN: npu-run %t/m.onnx --target npu -v | FileCheck %s --check-prefix=HETERO
+// HETERO: cuts between targets (2):
+// HETERO-NEXT: report_cnn_npu16_0 → report_cnn_cpu0 (cpu): Softmax 'softmax' [no-lowering]
+// HETERO-NEXT: report_cnn_cpu0 → report_cnn_npu16_1 (npu16)
+// HETERO: transitions      2 between targets in run order; 2 values cross between targets (16384 bytes)
+// HETERO-NEXT: end to end       {{[0-9.]+}} ms estimated: {{[0-9.]+}} ms on the NPU at 1000 MHz + {{[0-9.]+}} ms measured on the host
+// RUN: python3 -c "import json, sys; r = json.load(open('%t/r.json')); e = r['cycles'] / 1000 / 1e3 + r['cpu_ms'] + r['glue_ms']; sys.exit(0 if r['transitions'] == 2 and r['crossing_bytes'] == 16384 and abs(r['end_to_end_ms'] - e) < 1e-9 and len(r['cuts']) == 2 else 1)"
+// RUN: FileCheck %s --check-prefix=PAGEFIG < %t/r.html
+// PAGEFIG: <tr><th>transitions</th><td>2 between targets in run order; 2 values cross between targets (16.0 KiB)</td></tr>
 // The check can fail: a script error, a missing bar.
 // RUN: sed 's|</body>|<script>console.error("broken")</script></body>|' %t/r.html > %t/console.html
 // RUN: not python3 %S/Inputs/check_report_html.py %t/console.html %t/r.json %t/c.png | FileCheck %s --check-prefix=CONSOLE
