@@ -1,6 +1,6 @@
 //! Canonicalization patterns that later lowerings rely on: inference-mode
-//! Dropout removed, BatchNormalization folded into the Conv before it (when
-//! both have constant parameters), Gemm's transpose of a constant B folded
+//! Dropout removed, BatchNormalization and a constant per-channel Mul or Add
+//! folded into the Conv before it (when both have constant parameters), Gemm's transpose of a constant B folded
 //! into the constant, transposes composed or folded into constants, and an If
 //! on a constant condition replaced by its branch.
 
@@ -83,35 +83,102 @@ fn fold_batch_norm_into_conv(bn: OpId, rw: &mut Rewriter) -> Result<(), MatchFai
     let eps = d.properties.get("epsilon").and_then(|a| a.as_float()).unwrap_or(1e-5) as f32;
     let params: Option<Vec<Vec<f32>>> = (1..5).map(|i| const_f32(b, d.operand(i)).map(|p| p.0)).collect();
     let Some(params) = params else { return rw.match_failure("parameters are not f32 constants") };
-    let c = b.op(conv);
-    let Some((w, wshape)) = const_f32(b, c.operand(1)) else { return rw.match_failure("weights are not an f32 constant") };
-    let f = *wshape.first().unwrap_or(&0) as usize;
-    if params.iter().any(|p| p.len() != f) || f == 0 {
+    let (w, wshape, bias0) = match conv_params(b, conv) {
+        Ok(p) => p,
+        Err(why) => return rw.match_failure(why),
+    };
+    let f = bias0.len();
+    if params.iter().any(|p| p.len() != f) {
         return rw.match_failure("parameter sizes do not match the output channels");
     }
-    let bias0: Vec<f32> = match c.operands().get(2) {
-        Some(&v) if b.value_type(v).data() != &TypeData::None => match const_f32(b, v) {
-            Some((bv, _)) if bv.len() == f => bv,
-            _ => return rw.match_failure("the Conv bias is not a matching f32 constant"),
-        },
-        _ => vec![0.0; f],
-    };
     let (scale, shift, mean, var) = (&params[0], &params[1], &params[2], &params[3]);
     let s: Vec<f32> = (0..f).map(|i| scale[i] / (var[i] + eps).sqrt()).collect();
     let per = w.len() / f;
     let w2: Vec<f32> = w.iter().enumerate().map(|(i, v)| v * s[i / per]).collect();
     let b2: Vec<f32> = (0..f).map(|i| (bias0[i] - mean[i]) * s[i] + shift[i]).collect();
-    let (cx, loc, props, rt) = (c.operand(0), c.loc.clone(), c.properties.clone(), b.value_type(d.result(0)).clone());
-    let fused_loc = ir::Location::fused(&[loc, rw.body.op(bn).loc.clone()]);
-    rw.set_insertion_point(ir::InsertPoint::Before(bn));
-    let wv = f32_constant(rw, &w2, wshape, fused_loc.clone());
-    let bv = f32_constant(rw, &b2, vec![f as i64], fused_loc.clone());
+    replace_with_conv(rw, conv, bn, &w2, wshape, &b2);
+    Ok(())
+}
+
+/// A Conv's f32 constant weights with their shape, and its bias (zeros when
+/// absent), one per output channel.
+fn conv_params(b: &Body, conv: OpId) -> Result<(Vec<f32>, Vec<i64>, Vec<f32>), &'static str> {
+    let c = b.op(conv);
+    let (w, wshape) = const_f32(b, c.operand(1)).ok_or("weights are not an f32 constant")?;
+    let f = *wshape.first().unwrap_or(&0) as usize;
+    if f == 0 {
+        return Err("the weights have no output channels");
+    }
+    let bias = match c.operands().get(2) {
+        Some(&v) if b.value_type(v).data() != &TypeData::None => match const_f32(b, v) {
+            Some((bv, _)) if bv.len() == f => bv,
+            _ => return Err("the Conv bias is not a matching f32 constant"),
+        },
+        _ => vec![0.0; f],
+    };
+    Ok((w, wshape, bias))
+}
+
+/// Replaces `op`, the only user of `conv`, by one Conv with weights `w` and
+/// bias `bias` (the location of both).
+fn replace_with_conv(rw: &mut Rewriter, conv: OpId, op: OpId, w: &[f32], wshape: Vec<i64>, bias: &[f32]) {
+    let c = rw.body.op(conv);
+    let (cx, loc, props, rt) = (c.operand(0), c.loc.clone(), c.properties.clone(), rw.body.value_type(rw.body.op(op).result(0)).clone());
+    let fused_loc = ir::Location::fused(&[loc, rw.body.op(op).loc.clone()]);
+    rw.set_insertion_point(ir::InsertPoint::Before(op));
+    let wv = f32_constant(rw, w, wshape, fused_loc.clone());
+    let bv = f32_constant(rw, bias, vec![bias.len() as i64], fused_loc.clone());
     let mut st = OperationState::new(rw.ctx.op_name("onnx.Conv"), fused_loc).operands(&[cx, wv, bv]).results(&[rt]);
     st.properties = props;
     let new = rw.create(st);
     let nv = rw.body.op(new).result(0);
-    rw.replace_op(bn, &[nv]);
+    rw.replace_op(op, &[nv]);
     rw.erase_op(conv);
+}
+
+/// Conv → Mul or Add by a constant that is one value per output channel (or
+/// one value): the scale goes into the weights and bias (W' = W·s, B' = B·s),
+/// the shift into the bias (B' = B + a). Exporters write a BatchNormalization
+/// this way; after it the Conv's activation can fuse.
+fn fold_channel_affine_into_conv(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
+    let b = &*rw.body;
+    let d = b.op(op);
+    let mul = b.name(op).as_str() == "onnx.Mul";
+    let conv_of = |v: Value| b.defining_op(v).filter(|c| b.name(*c).as_str() == "onnx.Conv");
+    let (conv, k) = match (conv_of(d.operand(0)), conv_of(d.operand(1))) {
+        (Some(c), _) if const_f32(b, d.operand(1)).is_some() => (c, d.operand(1)),
+        (_, Some(c)) if const_f32(b, d.operand(0)).is_some() => (c, d.operand(0)),
+        _ => return rw.match_failure("not a Conv and an f32 constant"),
+    };
+    let y = b.op(conv).result(0);
+    if b.uses(y).len() != 1 {
+        return rw.match_failure("the Conv has other users");
+    }
+    // The result keeps the Conv's shape: the constant broadcasts into it.
+    let (Some(out), Some(rt)) = (b.value_type(y).shape(), b.value_type(d.result(0)).shape()) else { return rw.match_failure("shapes are not known") };
+    if out != rt || out.len() < 2 {
+        return rw.match_failure("the constant changes the result's shape");
+    }
+    let Some((kv, kshape)) = const_f32(b, k) else { return rw.match_failure("not an f32 constant") };
+    let (w, wshape, bias) = match conv_params(b, conv) {
+        Ok(p) => p,
+        Err(why) => return rw.match_failure(why),
+    };
+    let f = bias.len();
+    // Right-aligned to the output's rank, only the channel axis (1) may differ from 1.
+    let lead = out.len() as i64 - kshape.len() as i64;
+    let per_channel = lead >= 0 && kshape.iter().enumerate().all(|(i, dim)| *dim == 1 || (i as i64 + lead == 1 && *dim == f as i64));
+    if !per_channel {
+        return rw.match_failure("the constant is not one value per output channel");
+    }
+    let at = |c: usize| if kv.len() == 1 { kv[0] } else { kv[c] };
+    let (w2, b2): (Vec<f32>, Vec<f32>) = if mul {
+        let per = w.len() / f;
+        (w.iter().enumerate().map(|(i, v)| v * at(i / per)).collect(), (0..f).map(|c| bias[c] * at(c)).collect())
+    } else {
+        (w, (0..f).map(|c| bias[c] + at(c)).collect())
+    };
+    replace_with_conv(rw, conv, op, &w2, wshape, &b2);
     Ok(())
 }
 
@@ -259,6 +326,8 @@ pub fn patterns(name: &str) -> Option<fn(&mut PatternSet)> {
         "Dropout" => |p| p.add_fn("onnx-dropout-inference", "onnx.Dropout", dropout_is_identity),
         "BatchNormalization" => |p| p.add_fn("onnx-fold-batchnorm-into-conv", "onnx.BatchNormalization", fold_batch_norm_into_conv),
         "Gemm" => |p| p.add_fn("onnx-gemm-transpose-constant-b", "onnx.Gemm", gemm_transpose_constant_b),
+        "Mul" => |p| p.add_fn("onnx-fold-channel-scale-into-conv", "onnx.Mul", fold_channel_affine_into_conv),
+        "Add" => |p| p.add_fn("onnx-fold-channel-shift-into-conv", "onnx.Add", fold_channel_affine_into_conv),
         "If" => |p| p.add_fn("onnx-if-of-constant", "onnx.If", if_of_constant),
         "Transpose" => |p| {
             p.add_fn("onnx-transpose-of-transpose", "onnx.Transpose", transpose_of_transpose);

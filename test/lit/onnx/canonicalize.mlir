@@ -1,6 +1,7 @@
 // onnx canonicalizations and folders: the exporters' shape chain folds to a
 // constant so Reshape becomes static; Identity and inference Dropout vanish;
-// BatchNormalization folds into the Conv before it; Gemm's transposed
+// BatchNormalization and a constant per-channel Mul/Add fold into the Conv
+// before it; Gemm's transposed
 // constant B is transposed in place. Values are computed by hand below.
 // RUN: npu-opt %s --canonicalize --onnx-shape-inference | FileCheck %s
 
@@ -45,6 +46,42 @@ func.func @bn_into_conv(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
   %var = "onnx.Constant"() <{value = dense<[3.0, 8.0]> : tensor<2xf32>}> : () -> tensor<2xf32>
   %y = "onnx.BatchNormalization"(%c, %scale, %bias, %mean, %var) <{epsilon = 1.0 : f32}> : (tensor<1x2x4x4xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
   return %y : tensor<1x2x4x4xf32>
+}
+
+// A constant per-channel Mul then Add after a Conv (an exporter's BatchNormalization)
+// fold into its weights and bias: W' = W·s = [2, -1], B' = B·s + a = [1·2 + 10, 2·-1 + 20] = [12, 18].
+// CHECK-LABEL: func.func @channel_affine_into_conv
+// CHECK-DAG: "onnx.Constant"() <{value = dense<{{\[\[\[\[}}2.000000e+00]]], {{\[\[\[}}-1.000000e+00]]]]> : tensor<2x1x1x1xf32>}>
+// CHECK-DAG: "onnx.Constant"() <{value = dense<[1.200000e+01, 1.800000e+01]> : tensor<2xf32>}>
+// CHECK: %[[C:.*]] = "onnx.Conv"
+// CHECK-NEXT: "onnx.Relu"(%[[C]])
+// CHECK-NOT: onnx.Mul
+func.func @channel_affine_into_conv(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w = "onnx.Constant"() <{value = dense<1.0> : tensor<2x1x1x1xf32>}> : () -> tensor<2x1x1x1xf32>
+  %b = "onnx.Constant"() <{value = dense<[1.0, 2.0]> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %c = "onnx.Conv"(%x, %w, %b) : (tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+  %s = "onnx.Constant"() <{value = dense<[[[2.0]], [[-1.0]]]> : tensor<2x1x1xf32>}> : () -> tensor<2x1x1xf32>
+  %m = "onnx.Mul"(%s, %c) : (tensor<2x1x1xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %a = "onnx.Constant"() <{value = dense<[[[[10.0]], [[20.0]]]]> : tensor<1x2x1x1xf32>}> : () -> tensor<1x2x1x1xf32>
+  %y = "onnx.Add"(%m, %a) : (tensor<1x2x4x4xf32>, tensor<1x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %r = "onnx.Relu"(%y) : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %r : tensor<1x2x4x4xf32>
+}
+
+// Not per channel (a constant along the last axis), or a Conv with another
+// user: nothing folds.
+// CHECK-LABEL: func.func @channel_affine_stays
+// CHECK: "onnx.Mul"
+// CHECK: "onnx.Add"
+func.func @channel_affine_stays(%x: tensor<1x1x4x4xf32>) -> (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) {
+  %w = "onnx.Constant"() <{value = dense<1.0> : tensor<2x1x1x1xf32>}> : () -> tensor<2x1x1x1xf32>
+  %c = "onnx.Conv"(%x, %w) : (tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %s = "onnx.Constant"() <{value = dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %m = "onnx.Mul"(%c, %s) : (tensor<1x2x4x4xf32>, tensor<4xf32>) -> tensor<1x2x4x4xf32>
+  %c2 = "onnx.Conv"(%x, %w) : (tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %a = "onnx.Constant"() <{value = dense<3.0> : tensor<f32>}> : () -> tensor<f32>
+  %y = "onnx.Add"(%c2, %a) : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  return %m, %y, %c2 : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>
 }
 
 // CHECK-LABEL: func.func @gemm_trans_b
