@@ -30,6 +30,8 @@ pub struct Summary {
     pub end_to_end_ms: f64,
     /// Where the run leaves one target for another, and why.
     pub cuts: Vec<Cut>,
+    /// The partitions and the values between them (`NpuCompiled::partition_graph`), for the HTML report.
+    pub graph: runtime::partition_graph::PartitionGraph,
 }
 
 /// A switch from one target to another in run order: the partition before,
@@ -44,9 +46,8 @@ pub struct Cut {
 
 /// The switches between targets in run order, the values crossing between
 /// targets and their bytes (`runtime::partition_graph`).
-fn heterogeneous(c: &NpuCompiled) -> (Vec<Cut>, usize, u64) {
+fn heterogeneous(c: &NpuCompiled, g: &runtime::partition_graph::PartitionGraph) -> (Vec<Cut>, usize, u64) {
     use runtime::partition_graph::NodeKind;
-    let g = c.partition_graph();
     let target = |i: usize| match &g.nodes[i].kind {
         NodeKind::Partition(t) => Some(t.as_str()),
         _ => None,
@@ -81,8 +82,10 @@ pub fn summarize(c: &NpuCompiled, r: &NpuRun, run_ms: f64) -> Summary {
     // The bound: every MAC at the array's peak for its type, or every byte that must move once at full bandwidth.
     let roofline = r.mac_slots.div_ceil(peak).max(r.min_dram_bytes.div_ceil(c.hw.dram.bytes_per_cycle as u64));
     let npu_ops = c.placements.iter().filter(|p| p.backend == npu16::target::NAME).count();
-    let (cuts, crossing_values, crossing_bytes) = heterogeneous(c);
+    let graph = c.partition_graph();
+    let (cuts, crossing_values, crossing_bytes) = heterogeneous(c, &graph);
     Summary {
+        graph,
         transitions: cuts.len(),
         crossing_values,
         crossing_bytes,
@@ -151,17 +154,7 @@ pub fn brief(c: &NpuCompiled, r: &NpuRun, s: &Summary) -> String {
     if !groups.is_empty() {
         let _ = writeln!(o, "fallbacks by where they ran and why (npu-run -v lists each op):");
         for (code, ops, example) in &groups {
-            let mut kinds: Vec<(&str, usize)> = vec![];
-            for op in ops {
-                let op = op.trim_start_matches("onnx.");
-                match kinds.iter_mut().find(|k| k.0 == op) {
-                    Some(k) => k.1 += 1,
-                    None => kinds.push((op, 1)),
-                }
-            }
-            kinds.sort_by(|a, b| b.1.cmp(&a.1));
-            let list: Vec<String> = kinds.iter().map(|(k, n)| if *n > 1 { format!("{} ×{}", k, n) } else { k.to_string() }).collect();
-            let _ = writeln!(o, "  {:<18} {:>4}  {}  (e.g. {})", code, ops.len(), trunc(&list.join(", "), 48), trunc(example, 60));
+            let _ = writeln!(o, "  {:<18} {:>4}  {}  (e.g. {})", code, ops.len(), trunc(&op_kinds(ops.iter().copied()), 48), trunc(example, 60));
         }
     }
     let mut layers: Vec<(&str, &npu_sim::report::LayerRow)> = r.reports.iter().flat_map(|(p, rep)| rep.layers.iter().map(move |l| (p.as_str(), l))).collect();
@@ -204,7 +197,21 @@ fn whole_model(c: &NpuCompiled, s: &Summary) -> String {
     o
 }
 
-fn trunc(s: &str, n: usize) -> String {
+/// Op names counted by type, the most frequent first: `Div ×18, HardSigmoid ×9, Softmax`.
+pub(crate) fn op_kinds<'a>(ops: impl Iterator<Item = &'a str>) -> String {
+    let mut kinds: Vec<(&str, usize)> = vec![];
+    for op in ops {
+        let op = op.trim_start_matches("onnx.");
+        match kinds.iter_mut().find(|k| k.0 == op) {
+            Some(k) => k.1 += 1,
+            None => kinds.push((op, 1)),
+        }
+    }
+    kinds.sort_by(|a, b| b.1.cmp(&a.1));
+    kinds.iter().map(|(k, n)| if *n > 1 { format!("{} ×{}", k, n) } else { k.to_string() }).collect::<Vec<_>>().join(", ")
+}
+
+pub(crate) fn trunc(s: &str, n: usize) -> String {
     if s.chars().count() <= n {
         s.to_string()
     } else {

@@ -4,7 +4,7 @@
 //! roofline and its DRAM traffic, the array's utilization over time, the ops
 //! left to the CPU with their reasons and the hardware description.
 
-use crate::npu_report::Summary;
+use crate::npu_report::{op_kinds, trunc as short, Summary};
 use runtime::npu_path::{NpuCompiled, NpuRun};
 use runtime::partition_graph::{GraphNode, NodeKind, PartitionGraph};
 use std::fmt::Write;
@@ -21,14 +21,6 @@ fn colour(kind: &NodeKind, npu: &str) -> &'static str {
 
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
-
-fn short(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_string()
-    } else {
-        format!("{}…", s.chars().take(n - 1).collect::<String>())
-    }
 }
 
 /// Bytes with a binary unit.
@@ -50,13 +42,13 @@ th{background:#f1f4f7}tr:nth-child(even) td{background:#fafbfc}.num{text-align:r
 
 /// The page.
 pub fn html(model: &str, c: &NpuCompiled, r: &NpuRun, s: &Summary) -> String {
-    let g = c.partition_graph();
+    let g = &s.graph;
     let mut o = String::new();
     let title = format!("{} on {}", model, c.targets.join(","));
     let _ = write!(o, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>npu-run: {}</title><style>{}</style></head><body>\n", esc(&title), STYLE);
     let _ = writeln!(o, "<h1>{}</h1><p class=\"sub\">npu-run --report-html · hardware {} · {}</p>", esc(&title), esc(&c.hw.name), esc(&backend::partition::split_line(&c.placements, &c.targets).trim_end().replace('\n', "; ")));
     o.push_str(&summary(c, s));
-    o.push_str(&graph_svg(c, r, &g));
+    o.push_str(&graph_svg(c, r, g));
     o.push_str(&layer_charts(r));
     o.push_str(&utilization(c, r));
     o.push_str(&cpu_ops(c));
@@ -173,15 +165,6 @@ fn node_text(c: &NpuCompiled, r: &NpuRun, n: &GraphNode) -> (String, String) {
         return (format!("{} · {}", if *kind == NodeKind::Input { "input" } else { "output" }, ty), format!("{}: {}", what, spec));
     };
     let ops: Vec<&backend::partition::Placement> = c.placements.iter().filter(|p| p.partition == name).collect();
-    let mut kinds: Vec<(String, usize)> = vec![];
-    for p in &ops {
-        let k = p.op.trim_start_matches("onnx.").to_string();
-        match kinds.iter_mut().find(|x| x.0 == k) {
-            Some(x) => x.1 += 1,
-            None => kinds.push((k, 1)),
-        }
-    }
-    let list: Vec<String> = kinds.iter().map(|(k, n)| if *n > 1 { format!("{} ×{}", k, n) } else { k.clone() }).collect();
     let program = n.program.and_then(|k| c.programs.get(k)).map(|p| p.name.as_str());
     let cycles = r.reports.iter().find(|(p, _)| Some(p.as_str()) == program).map(|(_, rep)| rep.cycles);
     let line2 = match cycles {
@@ -190,7 +173,7 @@ fn node_text(c: &NpuCompiled, r: &NpuRun, n: &GraphNode) -> (String, String) {
     };
     let nodes: Vec<String> = ops.iter().take(40).map(|p| if p.node.is_empty() { p.op.clone() } else { format!("{} ({})", p.node, p.op.trim_start_matches("onnx.")) }).collect();
     let more = if ops.len() > 40 { format!("\n… and {} more", ops.len() - 40) } else { String::new() };
-    (line2, format!("{} on {}: {}\n{}{}", name, target, list.join(", "), nodes.join("\n"), more))
+    (line2, format!("{} on {}: {}\n{}{}", name, target, op_kinds(ops.iter().map(|p| p.op.as_str())), nodes.join("\n"), more))
 }
 
 /// Two bar charts over every NPU layer in run order: cycles against the

@@ -492,7 +492,7 @@ fn run_npu(a: &RunArgs, model: &[u8], given: HashMap<String, HostTensor>, opts: 
 /// run, reported; the last stage's outputs are written, compared and traced.
 #[allow(clippy::too_many_arguments)]
 fn npu_stage(a: &RunArgs, model: &[u8], stage: &[u8], given: HashMap<String, HostTensor>, opts: &CompileOptions, hw: &npu_sim::HwConfig, targets: &[String], last: bool) -> Result<(bool, Vec<runtime::TensorSpec>, Vec<HostTensor>), String> {
-    let progress = crate::progress::Phases::show(a.quiet || a.json);
+    let progress = crate::progress::Phases::show(!summary_wanted(a));
     let mut c = runtime::npu_path::compile_npu(stage, Some(&a.model), &given, opts, hw, targets, a.placement.as_deref().and_then(|p| p.to_str()))?;
     c.sim_limits = npu_sim::sim::Limits { max_cycles: a.max_cycles };
     cache_warnings(&c.cache);
