@@ -98,7 +98,6 @@ fn product(body: &Body, op: OpId, ins: &[&HostTensor]) -> Result<HostTensor, Str
             }
         }
     }
-    let act = str_attr(body, op, "act").unwrap_or("none");
     if int8 && body.value_type(o.result(0)).element_type().is_some_and(|e| e.to_string() == "i32") {
         // An integer product: the i32 accumulators (wrapping as the array's).
         let mut t = HostTensor::zeros(dt::INT32, &y)?;
@@ -122,14 +121,42 @@ fn product(body: &Body, op: OpId, ins: &[&HostTensor]) -> Result<HostTensor, Str
         return from_i8(&y, &out);
     }
     let bias = ins.get(2).map(|b| f32s(b)).unwrap_or_default();
-    let (lo, hi) = match act {
-        "relu" => (0.0, f32::INFINITY),
-        "relu6" => (0.0, 6.0),
-        "clip" => (float_attr(body, op, "min").unwrap_or(f64::MIN) as f32, float_attr(body, op, "max").unwrap_or(f64::MAX) as f32),
-        _ => (f32::NEG_INFINITY, f32::INFINITY),
-    };
-    let out: Vec<f32> = (0..n).map(|k| (acc_f[k] + bias.get(k % f as usize).copied().unwrap_or(0.0)).max(lo).min(hi)).collect();
+    let act = Activation::of(body, op);
+    let out: Vec<f32> = (0..n).map(|k| act.apply(acc_f[k] + bias.get(k % f as usize).copied().unwrap_or(0.0))).collect();
     from_f32(&y, &out)
+}
+
+/// An op's f32 activation (`act` and its `min`/`max`/`alpha`/`beta`), as the
+/// vector unit computes it.
+struct Activation {
+    kind: String,
+    min: f32,
+    max: f32,
+    alpha: f32,
+    beta: f32,
+}
+
+impl Activation {
+    fn of(body: &Body, op: OpId) -> Activation {
+        let f = |k: &str, d: f32| float_attr(body, op, k).map(|v| v as f32).unwrap_or(d);
+        Activation { kind: str_attr(body, op, "act").unwrap_or("none").to_string(), min: f("min", f32::MIN), max: f("max", f32::MAX), alpha: f("alpha", 0.0), beta: f("beta", 0.0) }
+    }
+    fn apply(&self, v: f32) -> f32 {
+        let hard = |v: f32, a: f32, b: f32| (v * a + b).clamp(0.0, 1.0);
+        match self.kind.as_str() {
+            "relu" => npu_isa::maximum(v, 0.0),
+            "relu6" => v.clamp(0.0, 6.0),
+            "clip" if v.is_nan() => v,
+            "clip" => v.max(self.min).min(self.max),
+            "sigmoid" => 1.0 / (1.0 + (-v).exp()),
+            "tanh" => v.tanh(),
+            "hardsigmoid" => hard(v, self.alpha, self.beta),
+            "hardswish" => v * hard(v, 1.0 / 6.0, 0.5),
+            "leakyrelu" if self.alpha <= 1.0 => npu_isa::maximum(v, v * self.alpha),
+            "leakyrelu" => npu_isa::minimum(v, v * self.alpha),
+            _ => v,
+        }
+    }
 }
 
 fn pool(body: &Body, op: OpId, x: &HostTensor) -> Result<HostTensor, String> {
@@ -181,25 +208,15 @@ fn eltwise(body: &Body, op: OpId, a: &HostTensor, b: &HostTensor) -> Result<Host
     let f = match str_attr(body, op, "kind").unwrap_or("") {
         "add" => |x: f32, y: f32| x + y,
         "sub" => |x: f32, y: f32| x - y,
+        "rsub" => |x: f32, y: f32| -(x - y),
         "mul" => |x: f32, y: f32| x * y,
         "max" => npu_isa::maximum,
         "min" => npu_isa::minimum,
         k => return Err(format!("unknown elementwise kind '{}'", k)),
     };
-    let act = str_attr(body, op, "act").unwrap_or("none");
-    let out: Vec<f32> = av
-        .iter()
-        .zip(&bv)
-        .map(|(x, y)| {
-            let v = f(*x, *y);
-            match act {
-                "relu" => v.max(0.0),
-                "relu6" => v.max(0.0).min(6.0),
-                "clip" => v.max(float_attr(body, op, "min").unwrap_or(f64::MIN) as f32).min(float_attr(body, op, "max").unwrap_or(f64::MAX) as f32),
-                _ => v,
-            }
-        })
-        .collect();
+    let act = Activation::of(body, op);
+    // `b` is `a`'s shape, one value, or one per channel (the innermost dim).
+    let out: Vec<f32> = av.iter().enumerate().map(|(k, x)| act.apply(f(*x, bv[k % bv.len()]))).collect();
     from_f32(&a.shape, &out)
 }
 
@@ -229,6 +246,11 @@ pub fn evaluate(ctx: &ir::Context, body: &Body, f: OpId, args: &[HostTensor]) ->
             }
             "npu.pool" => pool(body, op, get(0)?)?,
             "npu.eltwise" => eltwise(body, op, get(0)?, get(1)?)?,
+            "npu.act" => {
+                let act = Activation::of(body, op);
+                let x = get(0)?;
+                from_f32(&x.shape, &f32s(x).into_iter().map(|v| act.apply(v)).collect::<Vec<_>>())?
+            }
             other => return Err(format!("{}: the reference has no '{}'", o.loc, other)),
         };
         vals.insert(o.result(0), r);

@@ -34,9 +34,10 @@ fn no(reason: Reason, message: impl Into<String>) -> Unsupported {
 
 type Check = fn(&Npu, &Body, OpId) -> Result<(), Unsupported>;
 
-const BINARY: &str = "static f32 tensors; two operands of the same shape (no broadcasting), neither a constant";
+const BINARY: &str = "static f32 tensors; operands of one shape, or one of them a single value (a constant) or one value per channel ([1, C, 1, 1] of an NCHW tensor, [.., 1, N] of others; a constant or computed); fused activation (Relu, Clip, Sigmoid, Tanh)";
+const DIV: &str = "as Add, with a constant divisor (a product with its reciprocal: the vector unit has no divide)";
+const ACTIVATION: &str = "static f32 tensors; fused into the NPU op producing its input (Conv, Gemm, MatMul, the elementwise ops) when it is that op's only user, else a pass of the vector unit";
 const POOL: &str = "static f32 tensors; batch 1, 2-D; explicit pads (auto_pad NOTSET or VALID) smaller than the window; no ceil_mode, dilation 1, no indices output; an AveragePool counting the padding (count_include_pad) only without pads";
-const FUSED: &str = "fused into the NPU op producing its input (Conv, Gemm, MatMul, Add, Sub, Mul, Max, Min) when it is that op's only user";
 
 /// One row per op the NPU runs: its check and its constraints in words (the
 /// docs page `docs/npu16-ops.md` is generated from them).
@@ -44,11 +45,17 @@ const CAPABILITIES: &[(&str, Check, &str)] = &[
     ("onnx.Conv", conv, "static f32 tensors; 2-D, batch 1; constant weights and bias; explicit pads (auto_pad NOTSET or VALID) smaller than the kernel; dilation 1; dense or depthwise (one channel per group)"),
     ("onnx.Gemm", gemm, "static f32 tensors; A 2-D, B constant, C absent or a constant row of N values; transA 0; alpha and beta 1"),
     ("onnx.MatMul", matmul, "static f32 tensors; B a constant matrix (products of two activations stay on the CPU); A not a vector"),
-    ("onnx.Relu", activation, FUSED),
-    ("onnx.Clip", clip, "constant min and max; fused as Relu is"),
+    ("onnx.Relu", activation, ACTIVATION),
+    ("onnx.Clip", clip, "constant min and max; as Relu"),
+    ("onnx.Sigmoid", activation, ACTIVATION),
+    ("onnx.Tanh", activation, ACTIVATION),
+    ("onnx.HardSigmoid", activation, "static f32 tensors; a pass of the vector unit (a product, a sum and a clamp)"),
+    ("onnx.HardSwish", activation, "static f32 tensors; a pass of the vector unit (x times its HardSigmoid)"),
+    ("onnx.LeakyRelu", activation, "static f32 tensors; a pass of the vector unit (the larger or smaller of x and alpha·x)"),
     ("onnx.Add", binary, BINARY),
     ("onnx.Sub", binary, BINARY),
     ("onnx.Mul", binary, BINARY),
+    ("onnx.Div", binary, DIV),
     ("onnx.Max", binary, BINARY),
     ("onnx.Min", binary, BINARY),
     ("onnx.MaxPool", pool, POOL),
@@ -69,8 +76,11 @@ const CASES: &[CapabilityCase] = &[
     case("matmul_of_two_activations", "g (float[4,8] x) => (float[4,4] y) { [t] xt = Transpose (x) [mm] y = MatMul (x, xt) }", "onnx.MatMul", Some(Reason::NotConstant)),
     case("gemm_trans_a", "g (float[8,4] a, float[8,5] b) => (float[4,5] y) { [gemm] y = Gemm <transA = 1> (a, b) }", "onnx.Gemm", Some(Reason::Attribute)),
     case("add_same_shapes", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [add] y = Add (x, x) }", "onnx.Add", None),
-    case("add_broadcast", "g (float[1,8,4,4] x, float[1,8,1,1] b) => (float[1,8,4,4] y) { [add] y = Add (x, b) }", "onnx.Add", Some(Reason::Shape)),
-    case("relu_alone", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [relu] y = Relu (x) }", "onnx.Relu", Some(Reason::Fusion)),
+    case("add_per_channel", "g (float[1,8,4,4] x, float[1,8,1,1] b) => (float[1,8,4,4] y) { [add] y = Add (x, b) }", "onnx.Add", None),
+    case("add_spatial_broadcast", "g (float[1,8,4,4] x, float[1,1,4,4] b) => (float[1,8,4,4] y) { [add] y = Add (x, b) }", "onnx.Add", Some(Reason::Shape)),
+    case("div_by_constant", "g (float[1,8,4,4] x, float[1] b) => (float[1,8,4,4] y) { [div] y = Div (x, b) }", "onnx.Div", None),
+    case("relu_alone", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [relu] y = Relu (x) }", "onnx.Relu", None),
+    case("hardswish", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [hs] y = HardSwish (x) }", "onnx.HardSwish", None),
     case("relu_after_conv", "g (float[1,4,6,6] x, float[8,4,1,1] w) => (float[1,8,6,6] y) { [conv] c = Conv (x, w) [relu] y = Relu (c) }", "onnx.Relu", None),
     case("maxpool_2x2", "g (float[1,4,6,6] x) => (float[1,4,3,3] y) { [pool] y = MaxPool <kernel_shape = [2,2], strides = [2,2]> (x) }", "onnx.MaxPool", None),
     case("maxpool_ceil_mode", "g (float[1,4,5,5] x) => (float[1,4,3,3] y) { [pool] y = MaxPool <kernel_shape = [2,2], strides = [2,2], ceil_mode = 1> (x) }", "onnx.MaxPool", Some(Reason::Attribute)),
@@ -107,7 +117,14 @@ impl Backend for Npu {
             return Err(no(Reason::NoLowering, format!("no NPU lowering for {}", name.as_str())));
         };
         for &r in body.op(op).results() {
-            static_f32(body, r)?;
+            let s = static_f32(body, r)?;
+            if s.is_empty() || s.contains(&0) {
+                return Err(no(Reason::Shape, format!("{} result (nothing for the NPU to stream)", if s.is_empty() { "a scalar" } else { "an empty" })));
+            }
+        }
+        let operands = body.op(op).operands();
+        if !operands.is_empty() && operands.iter().all(|v| is_constant(body, *v)) {
+            return Err(no(Reason::Constraint, "every operand is a constant (nothing to stream through the NPU)"));
         }
         check(self, body, op)
     }
@@ -288,11 +305,30 @@ fn binary(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     }
     let a = static_f32(body, o.operand(0))?;
     let b = static_f32(body, o.operand(1))?;
-    if a != b {
-        return Err(no(Reason::Shape, format!("broadcast {:?} with {:?} (same shapes only)", a, b)));
+    let y = static_f32(body, o.result(0))?;
+    let div = body.name(op).as_str() == "onnx.Div";
+    if div && !is_constant(body, o.operand(1)) {
+        return Err(no(Reason::NotConstant, "a divisor that is not constant (the vector unit has no divide)"));
     }
-    if is_constant(body, o.operand(0)) || is_constant(body, o.operand(1)) {
-        return Err(no(Reason::NotConstant, "a constant operand (the vector unit streams activations)"));
+    if a == b {
+        return Ok(());
+    }
+    let (small, first) = match (a == y, b == y) {
+        (true, _) => (&b, o.operand(1)),
+        (_, true) if !div => (&a, o.operand(0)),
+        _ => return Err(no(Reason::Shape, format!("broadcast {:?} with {:?} (one of them must have the result's shape)", a, b))),
+    };
+    // Right-aligned to the result's rank: one value, or one per channel (dim 1 of NCHW, else the last).
+    let mut padded = vec![1; y.len().saturating_sub(small.len())];
+    padded.extend(small);
+    let n: i64 = small.iter().product();
+    let channel = if y.len() == 4 { 1 } else { y.len().saturating_sub(1) };
+    let per_channel = padded.len() == y.len() && padded.iter().enumerate().all(|(i, d)| *d == 1 || (i == channel && *d == y[i]));
+    if n == 1 && !is_constant(body, first) {
+        return Err(no(Reason::Shape, "a computed single value to broadcast (the DMA cannot fill the lanes with it)"));
+    }
+    if n != 1 && !per_channel {
+        return Err(no(Reason::Shape, format!("broadcast {:?} with {:?} (one value, or one per channel)", a, b)));
     }
     Ok(())
 }

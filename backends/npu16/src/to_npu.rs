@@ -30,6 +30,20 @@ fn shape(body: &Body, v: Value) -> Vec<i64> {
     body.value_type(v).shape().map(|s| s.to_vec()).unwrap_or_default()
 }
 
+/// The values of an NCHW tensor of `shape` in NHWC order.
+fn nchw_to_nhwc(v: &[f32], shape: &[i64]) -> Vec<f32> {
+    let (c, h, w) = (shape[1] as usize, shape[2] as usize, shape[3] as usize);
+    let mut out = Vec::with_capacity(v.len());
+    for n in 0..shape[0] as usize {
+        for y in 0..h {
+            for x in 0..w {
+                out.extend((0..c).map(|k| v[((n * c + k) * h + y) * w + x]));
+            }
+        }
+    }
+    out
+}
+
 fn permuted(s: &[i64], p: &[i64]) -> Vec<i64> {
     p.iter().map(|&i| s[i as usize]).collect()
 }
@@ -41,6 +55,15 @@ pub fn transpose(ctx: &Context, body: &mut Body, x: Value, perm: &[i64], at: Ins
     let st = OperationState::new(ctx.op_name("onnx.Transpose"), loc.clone()).operands(&[x]).results(&[rt]).property(ctx.ident("perm"), i64s(ctx, perm));
     let op = body.build(st, at);
     body.op(op).result(0)
+}
+
+/// A new f32 constant of `shape` at `at`.
+fn f32_constant(ctx: &Context, body: &mut Body, vals: &[f32], shape: Vec<i64>, at: InsertPoint, loc: &Location) -> Value {
+    let ty = tensor(ctx, shape, &ctx.f32());
+    let bytes: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let val = Attribute::new(AttrData::Dense { ty: ty.clone(), data: ir::attributes::DenseData::canonical(bytes, 4, vals.len()) });
+    let c = body.build(OperationState::new(ctx.op_name("onnx.Constant"), loc.clone()).results(&[ty]).property(ctx.ident("value"), val), at);
+    body.op(c).result(0)
 }
 
 fn reshape(ctx: &Context, body: &mut Body, x: Value, to: &[i64], at: InsertPoint, loc: &Location) -> Value {
@@ -72,6 +95,8 @@ fn fused_activation(body: &Body, y: Value) -> Option<(OpId, &'static str, f64, f
     };
     match body.name(u).as_str() {
         "onnx.Relu" => Some((u, "relu", 0.0, 0.0)),
+        "onnx.Sigmoid" => Some((u, "sigmoid", 0.0, 0.0)),
+        "onnx.Tanh" => Some((u, "tanh", 0.0, 0.0)),
         "onnx.Clip" => {
             let lo = if body.op(u).operands().len() > 1 { scalar(1)? } else { f32::MIN as f64 };
             let hi = if body.op(u).operands().len() > 2 { scalar(2)? } else { f32::MAX as f64 };
@@ -341,17 +366,91 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
                 emit(ctx, body, op, "npu.matmul", &operands, vec![m, n], vec![], false);
             }
         }
-        "onnx.Add" | "onnx.Sub" | "onnx.Mul" | "onnx.Max" | "onnx.Min" => {
-            let kind = name.as_str()[5..].to_lowercase();
-            let (a, b) = (o.operand(0), o.operand(1));
+        "onnx.Add" | "onnx.Sub" | "onnx.Mul" | "onnx.Div" | "onnx.Max" | "onnx.Min" => {
+            let mut kind = name.as_str()[5..].to_lowercase();
+            let (mut a, mut b) = (o.operand(0), o.operand(1));
             let ys = shape(body, o.result(0));
+            // The broadcast operand goes second (b − a for a subtraction).
+            if shape(body, a) != ys {
+                std::mem::swap(&mut a, &mut b);
+                if kind == "sub" {
+                    kind = "rsub".into();
+                }
+            }
+            let bs = shape(body, b);
+            let n: i64 = bs.iter().product();
+            // In the NPU's layout a one-per-channel operand is [1, .., 1, C] (channels innermost).
+            let b_shape = if bs == ys || n == 1 { if ys.len() == 4 && bs == ys { permuted(&bs, &TO_NHWC) } else { bs.clone() } } else { [vec![1; ys.len() - 1], vec![n]].concat() };
+            let b_const = onnx::infer::const_f64s(body, b);
+            // A division by a constant is a product with its reciprocal (the vector unit has no divide).
+            let b2 = match b_const {
+                Some(v) => {
+                    let mut v: Vec<f32> = v.iter().map(|x| if kind == "div" { (1.0 / x) as f32 } else { *x as f32 }).collect();
+                    if ys.len() == 4 && bs == ys {
+                        v = nchw_to_nhwc(&v, &bs);
+                    }
+                    f32_constant(ctx, body, &v, b_shape, at, &loc)
+                }
+                None if bs == ys && ys.len() == 4 => transpose(ctx, body, b, &TO_NHWC, at, &loc),
+                None if bs == b_shape => b,
+                None => reshape(ctx, body, b, &b_shape, at, &loc),
+            };
+            if kind == "div" {
+                kind = "mul".into();
+            }
+            let props = vec![("kind", Attribute::string(&kind))];
             if ys.len() == 4 {
                 let at_ = transpose(ctx, body, a, &TO_NHWC, at, &loc);
-                let bt = transpose(ctx, body, b, &TO_NHWC, at, &loc);
-                emit(ctx, body, op, "npu.eltwise", &[at_, bt], permuted(&ys, &TO_NHWC), vec![("kind", Attribute::string(&kind))], true);
+                emit(ctx, body, op, "npu.eltwise", &[at_, b2], permuted(&ys, &TO_NHWC), props, true);
             } else {
-                emit(ctx, body, op, "npu.eltwise", &[a, b], ys, vec![("kind", Attribute::string(&kind))], false);
+                emit(ctx, body, op, "npu.eltwise", &[a, b2], ys, props, false);
             }
+        }
+        "onnx.Relu" | "onnx.Clip" | "onnx.Sigmoid" | "onnx.Tanh" | "onnx.HardSigmoid" | "onnx.HardSwish" | "onnx.LeakyRelu" => {
+            // Standalone (not fused into its producer): its own pass over the data.
+            let x = o.operand(0);
+            let ys = shape(body, o.result(0));
+            let float = |n: &str, d: f64| o.attr(n).and_then(|a| a.as_float()).unwrap_or(d);
+            let mut props = vec![];
+            let act = match name.as_str() {
+                "onnx.Clip" => {
+                    let bound = |i: usize, d: f32| o.operands().get(i).and_then(|v| onnx::infer::const_f64s(body, *v)).and_then(|v| v.first().copied()).unwrap_or(d as f64);
+                    let (lo, hi) = (bound(1, f32::MIN), bound(2, f32::MAX));
+                    props.push(("min", Attribute::float(lo, ctx.f32())));
+                    props.push(("max", Attribute::float(hi, ctx.f32())));
+                    "clip"
+                }
+                "onnx.HardSigmoid" => {
+                    props.push(("alpha", Attribute::float(float("alpha", 0.2), ctx.f32())));
+                    props.push(("beta", Attribute::float(float("beta", 0.5), ctx.f32())));
+                    "hardsigmoid"
+                }
+                "onnx.LeakyRelu" => {
+                    props.push(("alpha", Attribute::float(float("alpha", 0.01), ctx.f32())));
+                    "leakyrelu"
+                }
+                n => match n {
+                    "onnx.Relu" => "relu",
+                    "onnx.Sigmoid" => "sigmoid",
+                    "onnx.Tanh" => "tanh",
+                    _ => "hardswish",
+                },
+            };
+            props.push(("act", Attribute::string(act)));
+            let four = ys.len() == 4;
+            let xt = if four { transpose(ctx, body, x, &TO_NHWC, at, &loc) } else { x };
+            let out_shape = if four { permuted(&ys, &TO_NHWC) } else { ys.clone() };
+            let mut st = OperationState::new(ctx.op_name("npu.act"), loc.clone()).operands(&[xt]).results(&[tensor(ctx, out_shape, &ctx.f32())]);
+            for (k, v) in props {
+                st = st.property(ctx.ident(k), v);
+            }
+            let new = body.build(st, at);
+            let mut r = body.op(new).result(0);
+            if four {
+                r = transpose(ctx, body, r, &TO_NCHW, InsertPoint::After(new), &loc);
+            }
+            body.replace_all_uses(body.op(op).result(0), r);
+            body.erase(op);
         }
         "onnx.MaxPool" | "onnx.AveragePool" | "onnx.GlobalAveragePool" => {
             let x = o.operand(0);

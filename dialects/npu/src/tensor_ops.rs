@@ -1,14 +1,22 @@
 //! Tensor-level ops: what the NPU computes, in NHWC, before tiling. Each op
 //! fuses what the hardware does on the way out of the accumulator: a bias
-//! row, an activation (`none`, `relu`, `relu6`, `clip` with `min`/`max`) and,
-//! for int8, requantization.
+//! row, an activation (`none`, `relu`, `relu6`, `clip` with `min`/`max`,
+//! `sigmoid`, `tanh`: one vector instruction each, in place) and, for int8,
+//! requantization. `npu.act` runs the activations that stand alone, also
+//! those that take more than one instruction (`hardsigmoid`, `hardswish`,
+//! `leakyrelu`).
 
 use ir::attributes::{AttrData, ArrayData};
 use ir::dialect::{optional, required, AttrKind, AttrSpec, Count, OpDef, Trait};
 use ir::{Body, Context, OpId, Value};
 
-pub const ACTIVATIONS: &[&str] = &["none", "relu", "relu6", "clip"];
-pub const ELTWISE: &[&str] = &["add", "sub", "mul", "max", "min"];
+/// Activations fused into a producer's epilogue (in place on its accumulator rows).
+pub const ACTIVATIONS: &[&str] = &["none", "relu", "relu6", "clip", "sigmoid", "tanh"];
+/// What `npu.act` computes: the fused ones, and those needing a temporary row
+/// or constant rows (`alpha`, `beta` as ONNX's HardSigmoid and LeakyRelu).
+pub const UNARY: &[&str] = &["relu", "relu6", "clip", "sigmoid", "tanh", "hardsigmoid", "hardswish", "leakyrelu"];
+/// `rsub` is `b - a` (a subtraction whose first operand is the broadcast one).
+pub const ELTWISE: &[&str] = &["add", "sub", "mul", "max", "min", "rsub"];
 pub const POOLS: &[&str] = &["max", "avg"];
 
 /// An attribute list followed by what every op with a fused epilogue takes:
@@ -39,6 +47,13 @@ const POOL_ATTRS: &[AttrSpec] = &[
     optional("count_include_pad", AttrKind::Integer),
 ];
 const ELTWISE_ATTRS: &[AttrSpec] = with_epilogue![required("kind", AttrKind::String), optional("in_mult", AttrKind::Any)];
+const ACT_ATTRS: &[AttrSpec] = &[
+    required("act", AttrKind::String),
+    optional("min", AttrKind::Float),
+    optional("max", AttrKind::Float),
+    optional("alpha", AttrKind::Float),
+    optional("beta", AttrKind::Float),
+];
 const REQUANT_ATTRS: &[AttrSpec] = &[required("mult", AttrKind::Integer), required("shift", AttrKind::Integer), optional("zp", AttrKind::Integer)];
 
 const LAUNCH_ATTRS: &[AttrSpec] = &[required("program", AttrKind::SymbolRef), required("inputs", AttrKind::Array), required("outputs", AttrKind::Array)];
@@ -91,12 +106,22 @@ pub fn ops() -> Vec<OpDef> {
         },
         OpDef {
             name: "npu.eltwise",
-            summary: "Elementwise binary op of two same-shaped tensors, with fused activation. An int8 add rescales each input by `in_mult` (fixed point, 20 fraction bits), sums in i32 and requantizes by `mult`/`shift`.",
+            summary: "Elementwise binary op, with fused activation. In f32 the second operand has the first's shape, or is one value (a scalar broadcast), or one value per channel (`[1, .., 1, C]`, the innermost dim). An int8 add takes two same-shaped tensors, rescales each input by `in_mult` (fixed point, 20 fraction bits), sums in i32 and requantizes by `mult`/`shift`.",
             operands: Count::Exactly(2),
             results: Count::Exactly(1),
             traits: &[Trait::Pure],
             properties: ELTWISE_ATTRS,
             verify: Some(verify_eltwise),
+            ..OpDef::DEFAULT
+        },
+        OpDef {
+            name: "npu.act",
+            summary: "A standalone f32 activation: relu, relu6, clip (`min`, `max`), sigmoid, tanh, hardsigmoid (max(0, min(1, alpha·x + beta))), hardswish (x · hardsigmoid(x) with alpha 1/6, beta 1/2), leakyrelu (alpha·x below zero).",
+            operands: Count::Exactly(1),
+            results: Count::Exactly(1),
+            traits: &[Trait::Pure],
+            properties: ACT_ATTRS,
+            verify: Some(verify_act),
             ..OpDef::DEFAULT
         },
         OpDef {
@@ -154,6 +179,9 @@ fn check_act(body: &Body, op: OpId) -> Result<(), String> {
         return Err(format!("unknown activation '{}' (expected one of {})", a, ACTIVATIONS.join(", ")));
     }
     let int8 = body.value_type(body.op(op).operand(0)).element_type().is_some_and(|e| e.to_string() == "i8");
+    if int8 && matches!(a, "sigmoid" | "tanh") {
+        return Err(format!("an int8 op's activation is a clamp (none, relu, relu6, clip), not {}", a));
+    }
     if a == "clip" && !int8 {
         let (lo, hi) = (float_attr(body, op, "min"), float_attr(body, op, "max"));
         match (lo, hi) {
@@ -329,11 +357,12 @@ fn verify_eltwise(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     let (a, _) = shape_of(body, o.operand(0))?;
     let (b, _) = shape_of(body, o.operand(1))?;
     let (y, _) = shape_of(body, o.result(0))?;
-    if a != b || a != y {
-        return Err(format!("operands and result must have one shape, got {:?}, {:?} and {:?}", a, b, y));
-    }
     let e = |v| shape_of(body, v).map(|(_, e)| e.to_string());
-    if e(o.operand(0))? == "i8" {
+    let int8 = e(o.operand(0))? == "i8";
+    if a != y || (a != b && (int8 || broadcast_of(&a, &b).is_none())) {
+        return Err(format!("the first operand and the result must have one shape, the second that shape, one value or one per channel ([1, .., 1, C]); got {:?}, {:?} and {:?}", a, b, y));
+    }
+    if int8 {
         if e(o.operand(1))? != "i8" || e(o.result(0))? != "i8" || kind != "add" {
             return Err("int8 elementwise ops are adds of two i8 tensors into an i8 result".into());
         }
@@ -344,6 +373,43 @@ fn verify_eltwise(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
         check_clamp(body, op)?;
     } else if o.attr("in_mult").is_some() || o.attr("mult").is_some() {
         return Err("in_mult, mult and shift requantize int8 adds only".into());
+    }
+    Ok(())
+}
+
+/// How `b` broadcasts to `a` in `npu.eltwise`: `Some(1)` one value, `Some(C)`
+/// one per channel (the innermost dim), `None` not at all (equal shapes are
+/// not a broadcast).
+pub fn broadcast_of(a: &[i64], b: &[i64]) -> Option<i64> {
+    if b.iter().product::<i64>() == 1 && b.len() <= a.len().max(1) {
+        return Some(1);
+    }
+    let c = *a.last()?;
+    (b.len() == a.len() && b[b.len() - 1] == c && b[..b.len() - 1].iter().all(|d| *d == 1)).then_some(c)
+}
+
+fn verify_act(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+    let o = body.op(op);
+    let (x, ex) = shape_of(body, o.operand(0))?;
+    let (y, ey) = shape_of(body, o.result(0))?;
+    if ex.to_string() != "f32" || ey.to_string() != "f32" || x != y {
+        return Err(format!("takes and gives one f32 shape, got {:?} {} and {:?} {}", x, ex, y, ey));
+    }
+    let a = str_attr(body, op, "act").unwrap_or("");
+    if !UNARY.contains(&a) {
+        return Err(format!("unknown activation '{}' (expected one of {})", a, UNARY.join(", ")));
+    }
+    let needs = |k: &str| float_attr(body, op, k).ok_or_else(|| format!("act = \"{}\" needs a float {}", a, k));
+    match a {
+        "clip" => check_act(body, op)?,
+        "hardsigmoid" => {
+            needs("alpha")?;
+            needs("beta")?;
+        }
+        "leakyrelu" => {
+            needs("alpha")?;
+        }
+        _ => {}
     }
     Ok(())
 }

@@ -276,7 +276,7 @@ pub static ISA: &[InstrDef] = &[
     vec_bin("v.mul", 0x22, "Elementwise a · b (i32 wraps)."),
     vec_bin("v.max", 0x23, "Elementwise max(a, b); f32 NaN if either is NaN (IEEE 754-2019 maximum, as ONNX Max)."),
     vec_bin("v.min", 0x24, "Elementwise min(a, b); f32 NaN if either is NaN (IEEE 754-2019 minimum, as ONNX Min)."),
-    vec_un("v.relu", 0x28, &[I32, F32], "max(x, 0)."),
+    vec_un("v.relu", 0x28, &[I32, F32], "max(x, 0); f32 NaN stays NaN (as ONNX Relu)."),
     vec_un("v.relu6", 0x29, &[F32], "min(max(x, 0), 6)."),
     vec_un("v.sigmoid", 0x2A, &[F32], "1 / (1 + e^−x), computed in f32."),
     vec_un("v.tanh", 0x2B, &[F32], "tanh(x), computed in f32."),

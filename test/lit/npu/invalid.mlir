@@ -58,7 +58,7 @@ func.func @f(%x: tensor<1x8x8x20xf16>, %w: tensor<3x3x20x18xf16>) {
 
 // -----
 func.func @f(%a: tensor<4x20xf32>, %k: tensor<20x5xf32>) {
-  // expected-error @+1 {{unknown activation 'gelu' (expected one of none, relu, relu6, clip)}}
+  // expected-error @+1 {{unknown activation 'gelu' (expected one of none, relu, relu6, clip, sigmoid, tanh)}}
   %0 = "npu.matmul"(%a, %k) <{act = "gelu"}> : (tensor<4x20xf32>, tensor<20x5xf32>) -> tensor<4x5xf32>
   return
 }
@@ -135,14 +135,14 @@ func.func @f(%x: tensor<1x4x4x8xf32>) {
 
 // -----
 func.func @f(%x: tensor<1x4x4x8xf32>, %y: tensor<1x4x4x9xf32>) {
-  // expected-error @+1 {{operands and result must have one shape}}
+  // expected-error @+1 {{the first operand and the result must have one shape, the second that shape, one value or one per channel ([1, .., 1, C])}}
   %0 = "npu.eltwise"(%x, %y) <{kind = "add", act = "none"}> : (tensor<1x4x4x8xf32>, tensor<1x4x4x9xf32>) -> tensor<1x4x4x8xf32>
   return
 }
 
 // -----
 func.func @f(%x: tensor<1x4x4x8xf32>) {
-  // expected-error @+1 {{unknown elementwise kind 'div' (expected one of add, sub, mul, max, min)}}
+  // expected-error @+1 {{unknown elementwise kind 'div' (expected one of add, sub, mul, max, min, rsub)}}
   %0 = "npu.eltwise"(%x, %x) <{kind = "div", act = "none"}> : (tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
   return
 }
@@ -390,5 +390,54 @@ func.func private @p() {
   %0 = "npu.alloc"() <{row = 0}> : () -> memref<8x16xf32, 2>
   // expected-error @+1 {{'mx.mul' takes 2 buffer operands (one per memory operand) or none, got 1}}
   "npu.mx.mul"(%0) <{dtype = "f32", dst = 0, src = 0, rows = 8, k = 16, n = 16}> : (memref<8x16xf32, 2>) -> ()
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xf32>, %y: tensor<1x1x4x8xf32>) {
+  // expected-error @+1 {{the first operand and the result must have one shape, the second that shape, one value or one per channel}}
+  %0 = "npu.eltwise"(%x, %y) <{kind = "add", act = "none"}> : (tensor<1x4x4x8xf32>, tensor<1x1x4x8xf32>) -> tensor<1x4x4x8xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xi8>, %c: tensor<1x1x1x8xi8>) {
+  // expected-error @+1 {{the first operand and the result must have one shape}}
+  %0 = "npu.eltwise"(%x, %c) <{kind = "add", act = "none", in_mult = array<i64: 1, 1>, mult = array<i64: 1073741824>, shift = array<i64: 0>}> : (tensor<1x4x4x8xi8>, tensor<1x1x1x8xi8>) -> tensor<1x4x4x8xi8>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xi8>) {
+  // expected-error @+1 {{an int8 op's activation is a clamp (none, relu, relu6, clip), not sigmoid}}
+  %0 = "npu.eltwise"(%x, %x) <{kind = "add", act = "sigmoid", in_mult = array<i64: 1, 1>, mult = array<i64: 1073741824>, shift = array<i64: 0>}> : (tensor<1x4x4x8xi8>, tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xf32>) {
+  // expected-error @+1 {{takes and gives one f32 shape, got [1, 4, 4, 8] f32 and [1, 4, 4, 4] f32}}
+  %0 = "npu.act"(%x) <{act = "relu"}> : (tensor<1x4x4x8xf32>) -> tensor<1x4x4x4xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xf32>) {
+  // expected-error @+1 {{unknown activation 'gelu' (expected one of relu, relu6, clip, sigmoid, tanh, hardsigmoid, hardswish, leakyrelu)}}
+  %0 = "npu.act"(%x) <{act = "gelu"}> : (tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xf32>) {
+  // expected-error @+1 {{act = "hardsigmoid" needs a float beta}}
+  %0 = "npu.act"(%x) <{act = "hardsigmoid", alpha = 0.2 : f32}> : (tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xf32>) {
+  // expected-error @+1 {{act = "clip" needs float min and max}}
+  %0 = "npu.act"(%x) <{act = "clip", min = 0.0 : f32}> : (tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
   return
 }

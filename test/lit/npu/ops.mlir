@@ -19,6 +19,20 @@ func.func @tensor_level(%x: tensor<1x8x8x20xf32>, %w: tensor<3x3x20x18xf32>, %b:
   return %3, %4, %5 : tensor<1x4x4x18xf32>, tensor<4x5xf32>, tensor<4x5xi8>
 }
 
+// Broadcast operands (one value, one per channel) and standalone activations.
+// CHECK-LABEL: func.func @vector_unit
+func.func @vector_unit(%x: tensor<1x4x4x18xf32>, %c: tensor<1x1x1x18xf32>, %s: tensor<1xf32>) -> tensor<1x4x4x18xf32> {
+  // CHECK: "npu.eltwise"{{.*}}act = "sigmoid", kind = "mul"
+  %0 = "npu.eltwise"(%x, %c) <{kind = "mul", act = "sigmoid"}> : (tensor<1x4x4x18xf32>, tensor<1x1x1x18xf32>) -> tensor<1x4x4x18xf32>
+  // CHECK: "npu.eltwise"{{.*}}act = "none", kind = "rsub"
+  %1 = "npu.eltwise"(%0, %s) <{kind = "rsub", act = "none"}> : (tensor<1x4x4x18xf32>, tensor<1xf32>) -> tensor<1x4x4x18xf32>
+  // CHECK: "npu.act"{{.*}}act = "hardsigmoid", alpha = 2.000000e-01 : f32, beta = 5.000000e-01 : f32
+  %2 = "npu.act"(%1) <{act = "hardsigmoid", alpha = 0.2 : f32, beta = 0.5 : f32}> : (tensor<1x4x4x18xf32>) -> tensor<1x4x4x18xf32>
+  // CHECK: "npu.act"{{.*}}act = "hardswish"
+  %3 = "npu.act"(%2) <{act = "hardswish"}> : (tensor<1x4x4x18xf32>) -> tensor<1x4x4x18xf32>
+  return %3 : tensor<1x4x4x18xf32>
+}
+
 // Schedule level: one op per instruction, operands named as in the assembly.
 // CHECK-LABEL: func.func private @prog
 // CHECK: "npu.layer"() <{name = "conv1"}>

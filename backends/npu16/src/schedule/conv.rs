@@ -243,6 +243,8 @@ pub fn act_insts(out: &mut Vec<Inst>, body: &Body, op: OpId, dst: i64, rows: i64
     match act {
         "relu" => out.push(u("v.relu")),
         "relu6" => out.push(u("v.relu6")),
+        "sigmoid" => out.push(u("v.sigmoid")),
+        "tanh" => out.push(u("v.tanh")),
         "clip" => {
             let lo = npu::tensor_ops::float_attr(body, op, "min").unwrap_or(f64::MIN) as f32;
             let hi = npu::tensor_ops::float_attr(body, op, "max").unwrap_or(f64::MAX) as f32;

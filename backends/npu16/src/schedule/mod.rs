@@ -183,7 +183,7 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
         let mut l = Layer { hw, out: &mut insts, consts: &mut consts, buffers: vec![] };
         let r = match n {
             "npu.conv" | "npu.matmul" => conv::emit(&mut l, body, op, &ins, &out),
-            "npu.eltwise" => vector::eltwise(&mut l, body, op, &ins, &out),
+            "npu.eltwise" | "npu.act" => vector::eltwise(&mut l, body, op, &ins, &out),
             "npu.pool" => vector::pool(&mut l, body, op, &ins, &out),
             _ => Err(format!("'{}' has no schedule yet", n)),
         };

@@ -8,67 +8,214 @@ use super::{shape, Dram, Layer};
 use ir::{Body, OpId};
 use npu::asm::{Inst, Operand};
 
-/// `npu.eltwise`: both operands viewed as flat rows of `lanes` elements.
-pub fn eltwise(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> Result<(), String> {
-    let lanes = lanes_of(l.hw);
-    if body.value_type(body.op(op).operand(0)).element_type().is_some_and(|e| e.to_string() == "i8") {
-        return eltwise_int8(l, body, op, ins, out);
-    }
-    let n: i64 = shape(body, body.op(op).result(0)).iter().product();
-    let rows = (n + lanes - 1) / lanes;
-    let tail = n - (rows - 1) * lanes;
-    let kind = npu::tensor_ops::str_attr(body, op, "kind").unwrap_or("add");
-    let mnemonic = match kind {
-        "add" => "v.add",
-        "sub" => "v.sub",
-        "mul" => "v.mul",
-        "max" => "v.max",
-        "min" => "v.min",
-        k => return Err(format!("unknown elementwise kind '{}'", k)),
-    };
-    // Two slots, each holding a chunk of both operands.
-    let chunk = (l.hw.acc_rows as i64 / 4).min(rows).max(1);
-    // Rows [r0, r0+cnt) of a flat tensor: full rows, then the partial last row.
-    let moves = |m: &'static str, acc: i64, d: &Dram, r0: i64, cnt: i64| -> Vec<Inst> {
-        let full = if r0 + cnt == rows && tail < lanes { cnt - 1 } else { cnt };
-        let mut v = vec![];
+/// Rows of an f32 tensor in DRAM as the vector unit streams them: `rows`
+/// rows of `cols` elements, `stride` elements apart from element `base`, the
+/// last row `last_cols` wide. A flat tensor is one run of 16-element rows; a
+/// tensor combined with one value per channel is one run per block of 16
+/// channels (a row per position), so that block's row of values broadcasts.
+struct Run {
+    base: i64,
+    rows: i64,
+    stride: i64,
+    cols: i64,
+    last_cols: i64,
+    /// The channel block (the broadcast row this run uses).
+    block: i64,
+}
+
+impl Run {
+    /// DMA moves of rows `[r0, r0+cnt)` between `d` and accumulator row `acc`.
+    fn dmas(&self, m: &'static str, acc: i64, d: &Dram, r0: i64, cnt: i64) -> Vec<Inst> {
         let load = m == "dma.loadacc";
-        let mk = |acc_row: i64, dram_row: i64, nrows: i64, cols: i64| {
+        let full = if r0 + cnt == self.rows && self.last_cols < self.cols { cnt - 1 } else { cnt };
+        let mk = |acc_row: i64, row: i64, nrows: i64, cols: i64| {
+            let at = d.at((self.base + row * self.stride) * 4);
             let i = Inst::new(m, Some("f32"));
-            let i = if load { i.i("dst", acc_row).with("src", d.at(dram_row * lanes * 4)) } else { i.with("dst", d.at(dram_row * lanes * 4)).i("src", acc_row) };
-            i.i("rows", nrows).i("cols", cols)
+            let i = if load { i.i("dst", acc_row).with("src", at) } else { i.with("dst", at).i("src", acc_row) };
+            let i = i.i("rows", nrows).i("cols", cols);
+            if self.stride != cols && nrows > 1 { i.i("stride", self.stride * 4) } else { i }
         };
+        let mut v = vec![];
         if full > 0 {
-            v.push(mk(acc, r0, full, lanes));
+            v.push(mk(acc, r0, full, self.cols));
         }
         if full < cnt {
-            v.push(mk(acc + full, r0 + full, 1, tail));
+            v.push(mk(acc + full, r0 + full, 1, self.last_cols));
         }
         v
+    }
+}
+
+/// The runs of an `n`-element tensor: flat (`channels` None) or by channel block.
+fn runs(n: i64, channels: Option<i64>, lanes: i64) -> Vec<Run> {
+    match channels {
+        None => {
+            let rows = (n + lanes - 1) / lanes;
+            vec![Run { base: 0, rows, stride: lanes, cols: lanes, last_cols: n - (rows - 1) * lanes, block: 0 }]
+        }
+        Some(c) => (0..(c + lanes - 1) / lanes)
+            .map(|cb| {
+                let kc = (c - cb * lanes).min(lanes);
+                Run { base: cb * lanes, rows: n / c, stride: c, cols: kc, last_cols: kc, block: cb }
+            })
+            .collect(),
+    }
+}
+
+/// The one-value rows (the value in every lane) a layer's vector program
+/// reads: an activation's constants, −1 for `rsub`.
+fn splats(body: &Body, op: OpId) -> Vec<f32> {
+    let f = |k: &str| npu::tensor_ops::float_attr(body, op, k).unwrap_or(0.0) as f32;
+    let mut v = match npu::tensor_ops::str_attr(body, op, "act").unwrap_or("none") {
+        "hardsigmoid" => vec![f("alpha"), f("beta")],
+        "hardswish" => vec![1.0 / 6.0, 0.5],
+        "leakyrelu" => vec![f("alpha")],
+        _ => vec![],
     };
+    if npu::tensor_ops::str_attr(body, op, "kind") == Some("rsub") {
+        v.push(-1.0);
+    }
+    v
+}
+
+/// The activation of `op` on rows `dst..dst+rows`: one instruction in place,
+/// or (hardsigmoid, hardswish, leakyrelu) a few using `tmp` rows and the
+/// splat rows from `splat0` (in the order [`splats`] gives).
+fn activation(out: &mut Vec<Inst>, body: &Body, op: OpId, dst: i64, rows: i64, tmp: i64, splat0: i64) {
+    let v = |m: &'static str, d: i64, a: i64, b: i64| Inst::new(m, Some("f32")).i("dst", d).i("a", a).i("b", b).i("rows", rows);
+    let bc = |i: Inst| i.with("bcast", Operand::Flag);
+    let clamp01 = |d: i64| Inst::new("v.clamp", Some("f32")).i("dst", d).i("src", d).i("rows", rows).with("min", Operand::Float(0.0)).with("max", Operand::Float(1.0));
+    match npu::tensor_ops::str_attr(body, op, "act").unwrap_or("none") {
+        "hardsigmoid" => out.extend([bc(v("v.mul", dst, dst, splat0)), bc(v("v.add", dst, dst, splat0 + 1)), clamp01(dst)]),
+        "hardswish" => out.extend([bc(v("v.mul", tmp, dst, splat0)), bc(v("v.add", tmp, tmp, splat0 + 1)), clamp01(tmp), v("v.mul", dst, dst, tmp)]),
+        "leakyrelu" => {
+            let alpha = npu::tensor_ops::float_attr(body, op, "alpha").unwrap_or(0.01);
+            // alpha·x is the larger below zero when alpha <= 1, the smaller when alpha > 1.
+            out.extend([bc(v("v.mul", tmp, dst, splat0)), v(if alpha <= 1.0 { "v.max" } else { "v.min" }, dst, dst, tmp)]);
+        }
+        _ => act_insts(out, body, op, dst, rows),
+    }
+}
+
+/// `npu.eltwise` (f32) and `npu.act`: the first operand streamed through the
+/// accumulator in chunks; the second streamed beside it, or (one value, one
+/// per channel; a constant or a tensor in DRAM) loaded once as broadcast rows.
+pub fn eltwise(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> Result<(), String> {
+    let o = body.op(op);
+    if body.value_type(o.operand(0)).element_type().is_some_and(|e| e.to_string() == "i8") {
+        return eltwise_int8(l, body, op, ins, out);
+    }
+    let lanes = lanes_of(l.hw);
+    let unary = body.name(op).as_str() == "npu.act";
+    let a_shape = shape(body, o.operand(0));
+    let n: i64 = a_shape.iter().product();
+    let mnemonic = if unary {
+        None
+    } else {
+        Some(match npu::tensor_ops::str_attr(body, op, "kind").unwrap_or("add") {
+            "add" => "v.add",
+            "sub" | "rsub" => "v.sub",
+            "mul" => "v.mul",
+            "max" => "v.max",
+            "min" => "v.min",
+            k => return Err(format!("unknown elementwise kind '{}'", k)),
+        })
+    };
+    // The second operand: streamed (same shape), or broadcast rows (one value or one per channel).
+    let b = (!unary).then(|| o.operand(1));
+    let b_const = b.filter(|v| super::const_values(body, *v).is_ok());
+    let bcast = b.and_then(|b| {
+        let bs = shape(body, b);
+        (bs != a_shape).then(|| npu::tensor_ops::broadcast_of(&a_shape, &bs)).flatten()
+    });
+    let mut dram = ins.iter();
+    let a_d = dram.next().ok_or("first operand not in DRAM")?.clone();
+    let b_d = match (b_const, bcast) {
+        // A constant of the full shape streams from the constant image.
+        (Some(v), None) => Some(l.consts.push(&super::const_values(body, v)?.iter().map(|x| *x as f32).collect::<Vec<_>>())),
+        (None, _) if b.is_some() => Some(dram.next().ok_or("second operand not in DRAM")?.clone()),
+        _ => None,
+    };
+    let channels = bcast.filter(|c| *c > 1);
+    let runs = runs(n, channels, lanes);
+    // Accumulator: splat rows, broadcast rows, then two slots of (operand, second operand or temporary).
+    let sp = splats(body, op);
+    let nb = match bcast {
+        Some(1) => 1,
+        Some(c) => (c + lanes - 1) / lanes,
+        None => 0,
+    };
+    let (splat0, brow0) = (0, sp.len() as i64);
+    let fixed = brow0 + nb;
+    let longest = runs.iter().map(|r| r.rows).max().unwrap_or(1);
+    let chunk = ((l.hw.acc_rows as i64 - fixed) / 4).min(longest).max(1);
+    if fixed + 4 * chunk > l.hw.acc_rows as i64 {
+        return Err(format!("needs {} accumulator rows; the target has {}", fixed + 4, l.hw.acc_rows));
+    }
+    let mut prologue = vec![];
+    if !sp.is_empty() {
+        let v: Vec<f32> = sp.iter().flat_map(|x| std::iter::repeat_n(*x, lanes as usize)).collect();
+        let d = l.consts.push(&v);
+        prologue.push(Inst::new("dma.loadacc", Some("f32")).i("dst", splat0).with("src", d.at(0)).i("rows", sp.len() as i64).i("cols", lanes));
+        l.buffers.push(npu::asm::Buffer::acc("splats", splat0, sp.len() as i64, "f32"));
+    }
+    if let Some(c) = bcast {
+        // One row per channel block (a single value fills every lane).
+        let src = match b_const {
+            Some(v) => {
+                let vals = super::const_values(body, v)?;
+                let row: Vec<f32> = if c == 1 { vec![vals[0] as f32; lanes as usize] } else { (0..nb * lanes).map(|k| vals.get(k as usize).copied().unwrap_or(0.0) as f32).collect() };
+                l.consts.push(&row)
+            }
+            None if c == 1 => return Err("a computed single value to broadcast (the DMA cannot fill the lanes with it)".into()),
+            None => b_d.clone().unwrap(),
+        };
+        let cols = if b_const.is_some() { nb * lanes } else { c };
+        prologue.extend(runs_of_rows(cols, lanes).dmas("dma.loadacc", brow0, &src, 0, nb));
+        l.buffers.push(npu::asm::Buffer::acc("broadcast", brow0, nb, "f32"));
+    }
     for k in 0..2 {
-        l.buffers.push(npu::asm::Buffer::acc(&format!("operands.{}", k), k * 2 * chunk, 2 * chunk, "f32"));
+        l.buffers.push(npu::asm::Buffer::acc(&format!("operands.{}", k), fixed + k * 2 * chunk, 2 * chunk, "f32"));
     }
     let mut steps = vec![];
-    let mut r0 = 0;
     let mut t = 0;
-    while r0 < rows {
-        let cnt = chunk.min(rows - r0);
-        let a = (t % 2) * 2 * chunk;
-        let b = a + chunk;
-        let mut s = Step::default();
-        let mut dmas = moves("dma.loadacc", a, &ins[0], r0, cnt);
-        dmas.extend(moves("dma.loadacc", b, &ins[1], r0, cnt));
-        s.loads.push((0, dmas));
-        s.compute.push(Inst::new(mnemonic, Some("f32")).i("dst", a).i("a", a).i("b", b).i("rows", cnt));
-        act_insts(&mut s.compute, body, op, a, cnt);
-        s.stores = moves("dma.storeacc", a, out, r0, cnt);
-        steps.push(s);
-        r0 += cnt;
-        t += 1;
+    for run in &runs {
+        let mut r0 = 0;
+        while r0 < run.rows {
+            let cnt = chunk.min(run.rows - r0);
+            let a = fixed + (t % 2) * 2 * chunk;
+            let second = a + chunk;
+            let mut s = Step::default();
+            let mut dmas = run.dmas("dma.loadacc", a, &a_d, r0, cnt);
+            if let (Some(d), None) = (&b_d, bcast) {
+                dmas.extend(run.dmas("dma.loadacc", second, d, r0, cnt));
+            }
+            s.loads.push((0, dmas));
+            if let Some(m) = mnemonic {
+                let mut i = Inst::new(m, Some("f32")).i("dst", a).i("a", a).i("rows", cnt);
+                i = match bcast {
+                    Some(_) => i.i("b", brow0 + run.block).with("bcast", Operand::Flag),
+                    None => i.i("b", second),
+                };
+                s.compute.push(i);
+                if npu::tensor_ops::str_attr(body, op, "kind") == Some("rsub") {
+                    s.compute.push(Inst::new("v.mul", Some("f32")).i("dst", a).i("a", a).i("b", splat0 + sp.len() as i64 - 1).i("rows", cnt).with("bcast", Operand::Flag));
+                }
+            }
+            activation(&mut s.compute, body, op, a, cnt, second, splat0);
+            s.stores = run.dmas("dma.storeacc", a, out, r0, cnt);
+            steps.push(s);
+            r0 += cnt;
+            t += 1;
+        }
     }
-    pipeline::emit(l.out, vec![], steps, &[Release::Store], false);
+    pipeline::emit(l.out, prologue, steps, &[Release::Store], false);
     Ok(())
+}
+
+/// `n` contiguous values as rows of `lanes` (the last partial).
+fn runs_of_rows(n: i64, lanes: i64) -> Run {
+    runs(n, None, lanes).remove(0)
 }
 
 /// Rows `[r0, r0+cnt)` of a flat int8 tensor of `rows` rows (the last `tail`

@@ -324,7 +324,7 @@ pub(crate) fn execute(
                 for l in 0..cols {
                     let v = st.acc[(s + r) * cols + l];
                     st.acc[(d + r) * cols + l] = match (op, is_f) {
-                        ("v.relu", true) => f(v).max(0.0).to_bits(),
+                        ("v.relu", true) => npu_isa::maximum(f(v), 0.0).to_bits(),
                         ("v.relu", false) => (v as i32).max(0) as u32,
                         ("v.relu6", _) => f(v).clamp(0.0, 6.0).to_bits(),
                         ("v.sigmoid", _) => (1.0 / (1.0 + (-f(v)).exp())).to_bits(),
