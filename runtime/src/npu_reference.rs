@@ -220,6 +220,20 @@ fn eltwise(body: &Body, op: OpId, a: &HostTensor, b: &HostTensor) -> Result<Host
     from_f32(&a.shape, &out)
 }
 
+fn dense_strides(shape: &[i64]) -> Vec<i64> {
+    (0..shape.len()).map(|d| shape[d + 1..].iter().product()).collect()
+}
+
+/// The input element that element `k` of a result of `shape` reads (`pick(dim, index)` per dim, summed).
+fn source_index(k: i64, shape: &[i64], pick: &dyn Fn(usize, i64) -> i64) -> i64 {
+    let (mut rest, mut at) = (k, 0);
+    for d in (0..shape.len()).rev() {
+        at += pick(d, rest % shape[d]);
+        rest /= shape[d];
+    }
+    at
+}
+
 /// Evaluates partition `f` (tensor-level npu ops) on `args`; returns its results.
 pub fn evaluate(ctx: &ir::Context, body: &Body, f: OpId, args: &[HostTensor]) -> Result<Vec<HostTensor>, String> {
     let entry = body.entry_block(f).ok_or("partition without body")?;
@@ -234,11 +248,49 @@ pub fn evaluate(ctx: &ir::Context, body: &Body, f: OpId, args: &[HostTensor]) ->
         let r = match name.as_str() {
             "func.return" => return o.operands().iter().map(|v| vals.get(v).cloned().ok_or("result not evaluated".to_string())).collect(),
             "onnx.Constant" => crate::compile::constant_tensor(ctx, body, op)?,
-            "onnx.Reshape" | "onnx.Flatten" | "onnx.Transpose" => {
-                // Only layout-free reshapes remain in scheduled partitions.
+            "onnx.Reshape" | "onnx.Flatten" | "onnx.Squeeze" | "onnx.Unsqueeze" => {
                 let mut t = get(0)?.clone();
                 t.shape = shape(body, o.result(0));
                 t
+            }
+            "onnx.Transpose" | "npu.slice" | "npu.upsample" => {
+                let x = get(0)?;
+                let y = shape(body, o.result(0));
+                let xs = dense_strides(&x.shape);
+                let attr = |n: &str| ints(body, op, n).ok_or_else(|| format!("{}: no {}", o.loc, n));
+                // Result index → input index, per dim.
+                let pick: Box<dyn Fn(usize, i64) -> i64> = match name.as_str() {
+                    "onnx.Transpose" => {
+                        let perm = attr("perm")?;
+                        let src: Vec<i64> = perm.iter().map(|p| xs[*p as usize]).collect();
+                        Box::new(move |d, i| i * src[d])
+                    }
+                    "npu.slice" => {
+                        let (off, st) = (attr("offsets")?, attr("steps")?);
+                        Box::new(move |d, i| (off[d] + i * st[d]) * xs[d])
+                    }
+                    _ => {
+                        let f = attr("factors")?;
+                        Box::new(move |d, i| if d == 1 || d == 2 { i / f[d - 1] * xs[d] } else { i * xs[d] })
+                    }
+                };
+                let xv = f32s(x);
+                let out: Vec<f32> = (0..y.iter().product::<i64>()).map(|k| xv[source_index(k, &y, &pick) as usize]).collect();
+                from_f32(&y, &out)?
+            }
+            "npu.concat" => {
+                let axis = o.attr("axis").and_then(|a| a.as_int()).ok_or("concat without axis")? as usize;
+                let y = shape(body, o.result(0));
+                let parts: Vec<&HostTensor> = (0..o.operands().len()).map(get).collect::<Result<_, _>>()?;
+                let (outer, inner): (i64, i64) = (y[..axis].iter().product(), y[axis + 1..].iter().product());
+                let mut out = vec![];
+                for k in 0..outer {
+                    for p in &parts {
+                        let n = (p.shape[axis] * inner) as usize;
+                        out.extend_from_slice(&f32s(p)[k as usize * n..(k as usize + 1) * n]);
+                    }
+                }
+                from_f32(&y, &out)?
             }
             "npu.conv" | "npu.matmul" => {
                 let ins: Vec<&HostTensor> = (0..o.operands().len()).map(get).collect::<Result<_, _>>()?;

@@ -1,7 +1,7 @@
 //! npu16's grouping rules (`Backend::group`): the ops it runs as one with
 //! another, so the partitioner places them together. Activations fuse into
-//! the NPU op producing their input where they can (else run alone), Flatten
-//! always; a quantized product is one
+//! the NPU op producing their input where they can (else run alone); a
+//! quantized product is one
 //! int8 op with its DequantizeLinears, QuantizeLinear and a following
 //! DQ → Relu/Clip → Q chain; an int8 MaxPool takes its DQ and Q.
 
@@ -9,37 +9,25 @@ use backend::{Reason, Unsupported};
 use ir::{Body, OpId};
 use std::collections::HashMap;
 
-/// Ops whose NPU form is fused into the NPU op producing their input.
-const FUSED_INTO_PRODUCER: &[&str] = &["onnx.Flatten"];
 /// Activations that fuse into the NPU op producing their input, when they can.
 const FUSABLE: &[&str] = &["onnx.Relu", "onnx.Clip", "onnx.Sigmoid", "onnx.Tanh"];
 /// NPU ops an activation fuses into.
 const ACTIVATION_HOSTS: &[&str] = &["onnx.Conv", "onnx.Gemm", "onnx.MatMul", "onnx.Add", "onnx.Sub", "onnx.Mul", "onnx.Div", "onnx.Max", "onnx.Min"];
 
 /// For each op of `work`, the index of the op it runs with (itself when alone);
-/// `npu` (the capability answers) is refined: a standalone activation is
-/// refused, the members of a quantized pattern are accepted with it.
+/// `npu` (the capability answers) is refined: the members of a quantized
+/// pattern are accepted with it.
 pub fn group(body: &Body, work: &[OpId], npu: &mut [Result<(), Unsupported>]) -> Vec<usize> {
     let index: HashMap<OpId, usize> = work.iter().enumerate().map(|(i, o)| (*o, i)).collect();
     let mut group: Vec<usize> = (0..work.len()).collect();
     for (i, &op) in work.iter().enumerate() {
-        let name = body.name(op);
-        let fusable = FUSABLE.contains(&name.as_str());
-        if npu[i].is_err() || !(fusable || FUSED_INTO_PRODUCER.contains(&name.as_str())) {
+        if npu[i].is_err() || !FUSABLE.contains(&body.name(op).as_str()) {
             continue;
         }
+        // Not fused (no NPU producer, or one with other users): a pass of the vector unit of its own.
         let x = body.op(op).operand(0);
         let host = body.defining_op(x).and_then(|d| index.get(&d).copied());
-        let ok = host.is_some_and(|h| {
-            npu[h].is_ok() && body.uses(x).len() == 1 && (name.as_str() == "onnx.Flatten" || ACTIVATION_HOSTS.contains(&body.name(work[h]).as_str()))
-        });
-        if !ok && fusable {
-            // Not fused: a pass of the vector unit of its own.
-            continue;
-        }
-        if !ok {
-            npu[i] = Err(Unsupported::new(Reason::Fusion, format!("standalone {} (runs fused into the NPU op producing its input)", &name.as_str()[5..])));
-        } else if let Some(h) = host {
+        if let Some(h) = host.filter(|h| npu[*h].is_ok() && body.uses(x).len() == 1 && ACTIVATION_HOSTS.contains(&body.name(work[*h]).as_str())) {
             group[i] = h;
         }
     }

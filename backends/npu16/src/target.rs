@@ -61,8 +61,18 @@ const CAPABILITIES: &[(&str, Check, &str)] = &[
     ("onnx.MaxPool", pool, POOL),
     ("onnx.AveragePool", pool, POOL),
     ("onnx.GlobalAveragePool", global_pool, "static f32 tensors; batch 1, 2-D; the window's partial sums must fit the accumulator (else the partition falls back: compile-failed)"),
-    ("onnx.Flatten", flatten, "[1, C, 1, 1] to [1, C] only (the same bytes in NCHW and NHWC); fused into its producer"),
+    ("onnx.Flatten", layout_free, RESHAPE),
+    ("onnx.Reshape", layout_free, RESHAPE),
+    ("onnx.Squeeze", layout_free, RESHAPE),
+    ("onnx.Unsqueeze", layout_free, RESHAPE),
+    ("onnx.Transpose", movement, "static f32 tensors; a strided copy by the DMA engines (none where only unit dims move; one element per row where the innermost dim moves)"),
+    ("onnx.Concat", movement, "static f32 tensors; each operand copied into its part of the result by the DMA engines (constants from the constant image)"),
+    ("onnx.Split", movement, "static f32 tensors; each output a strided copy by the DMA engines"),
+    ("onnx.Slice", slice, "static f32 tensors; constant starts, axes and steps, steps positive; a strided copy by the DMA engines"),
+    ("onnx.Resize", resize, "static f32 tensors; 4-D, nearest, integer upsampling of H and W (N and C kept), coordinates half_pixel or pytorch_half_pixel with a rounding nearest_mode, or asymmetric with floor; each pixel stored fh·fw times by the DMA engines"),
 ];
+
+const RESHAPE: &str = "static f32 tensors; the same bytes (free: the result aliases its input in DRAM)";
 
 /// The corners of the table's constraints, each a model whose op must run on
 /// npu16 or fall back with the code given (`tools::testkit::capability_trials`;
@@ -82,6 +92,7 @@ const CASES: &[CapabilityCase] = &[
     case("relu_alone", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [relu] y = Relu (x) }", "onnx.Relu", None),
     case("hardswish", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [hs] y = HardSwish (x) }", "onnx.HardSwish", None),
     case("relu_after_conv", "g (float[1,4,6,6] x, float[8,4,1,1] w) => (float[1,8,6,6] y) { [conv] c = Conv (x, w) [relu] y = Relu (c) }", "onnx.Relu", None),
+    case("channel_shuffle_transpose", "g (float[1,2,3,4,4] x) => (float[1,3,2,4,4] y) { [t] y = Transpose <perm = [0,2,1,3,4]> (x) }", "onnx.Transpose", None),
     case("maxpool_2x2", "g (float[1,4,6,6] x) => (float[1,4,3,3] y) { [pool] y = MaxPool <kernel_shape = [2,2], strides = [2,2]> (x) }", "onnx.MaxPool", None),
     case("maxpool_ceil_mode", "g (float[1,4,5,5] x) => (float[1,4,3,3] y) { [pool] y = MaxPool <kernel_shape = [2,2], strides = [2,2], ceil_mode = 1> (x) }", "onnx.MaxPool", Some(Reason::Attribute)),
 ];
@@ -369,12 +380,59 @@ fn global_pool(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     batch1_2d_pool(body, op)
 }
 
-/// `[1, C, 1, 1]` → `[1, C]`: the same bytes in NCHW and NHWC.
-fn flatten(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
-    let x = static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
-    if x.len() == 4 && x[0] == 1 && x[2] == 1 && x[3] == 1 && int_attr(body, op, "axis", 1) == 1 {
-        Ok(())
-    } else {
-        Err(no(Reason::Shape, "a flatten that moves data in NHWC"))
+/// Reshapes keep the bytes: the result aliases the input.
+fn layout_free(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
+    static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
+    Ok(())
+}
+
+/// Data movement: every operand a static f32 tensor.
+fn movement(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
+    for &v in body.op(op).operands() {
+        if !matches!(body.value_type(v).data(), ir::types::TypeData::None) && body.value_type(v).element_type().is_some_and(|e| e.is_float()) {
+            static_f32(body, v)?;
+        }
     }
+    static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
+    Ok(())
+}
+
+/// The integer values of a constant operand (`None`: absent).
+fn const_ints(body: &Body, op: OpId, i: usize) -> Result<Option<Vec<i64>>, Unsupported> {
+    match operand(body, op, i) {
+        Some(v) if !matches!(body.value_type(v).data(), ir::types::TypeData::None) => {
+            onnx::infer::const_f64s(body, v).map(|v| Some(v.iter().map(|x| *x as i64).collect())).ok_or_else(|| no(Reason::NotConstant, "starts, axes or steps are not constant"))
+        }
+        _ => Ok(None),
+    }
+}
+
+fn slice(npu: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
+    movement(npu, body, op)?;
+    const_ints(body, op, 1)?.ok_or_else(|| no(Reason::NotConstant, "no constant starts"))?;
+    const_ints(body, op, 3)?;
+    if const_ints(body, op, 4)?.is_some_and(|s| s.iter().any(|v| *v < 1)) {
+        return Err(no(Reason::Attribute, "a step that is not positive (the DMA strides forward)"));
+    }
+    Ok(())
+}
+
+fn resize(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
+    let x = static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
+    let y = static_f32(body, body.op(op).result(0))?;
+    if str_attr(body, op, "mode").unwrap_or("nearest") != "nearest" {
+        return Err(no(Reason::Attribute, format!("mode {} (nearest only)", str_attr(body, op, "mode").unwrap_or(""))));
+    }
+    let coord = str_attr(body, op, "coordinate_transformation_mode").unwrap_or("half_pixel");
+    let nearest = str_attr(body, op, "nearest_mode").unwrap_or("round_prefer_floor");
+    // With an integer factor these pick input pixel ⌊out / factor⌋ (half_pixel's
+    // source lies strictly within half a pixel of it, so either rounding gives it).
+    let rounds = matches!(nearest, "round_prefer_floor" | "round_prefer_ceil");
+    if !((matches!(coord, "half_pixel" | "pytorch_half_pixel") && rounds) || (coord == "asymmetric" && nearest == "floor")) {
+        return Err(no(Reason::Attribute, format!("coordinate_transformation_mode {} with nearest_mode {}", coord, str_attr(body, op, "nearest_mode").unwrap_or("round_prefer_floor"))));
+    }
+    if x.len() != 4 || y[0] != x[0] || y[1] != x[1] || y[2] % x[2] != 0 || y[3] % x[3] != 0 || y[2] < x[2] || y[3] < x[3] {
+        return Err(no(Reason::Shape, format!("{:?} to {:?} (integer upsampling of H and W only)", x, y)));
+    }
+    Ok(())
 }

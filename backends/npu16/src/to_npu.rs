@@ -77,6 +77,29 @@ fn reshape(ctx: &Context, body: &mut Body, x: Value, to: &[i64], at: InsertPoint
     body.op(op).result(0)
 }
 
+/// Builds `name` at `at` with one result of type `ty` and the properties `props`.
+fn build(ctx: &Context, body: &mut Body, name: &str, operands: &[Value], ty: Type, props: Vec<(&str, Attribute)>, at: InsertPoint, loc: &Location) -> OpId {
+    let mut st = OperationState::new(ctx.op_name(name), loc.clone()).operands(operands).results(&[ty]);
+    for (k, v) in props {
+        st = st.property(ctx.ident(k), v);
+    }
+    body.build(st, at)
+}
+
+/// `build` in NHWC for a 4-D op (`four`): its operands transposed in, its result back to NCHW; returns that result.
+#[allow(clippy::too_many_arguments)]
+fn build_nhwc(ctx: &Context, body: &mut Body, name: &str, operands: &[Value], nchw_shape: &[i64], elem: &Type, props: Vec<(&str, Attribute)>, four: bool, at: InsertPoint, loc: &Location) -> Value {
+    let operands: Vec<Value> = if four { operands.iter().map(|v| transpose(ctx, body, *v, &TO_NHWC, at, loc)).collect() } else { operands.to_vec() };
+    let shape = if four { permuted(nchw_shape, &TO_NHWC) } else { nchw_shape.to_vec() };
+    let new = build(ctx, body, name, &operands, tensor(ctx, shape, elem), props, at, loc);
+    let r = body.op(new).result(0);
+    if four {
+        transpose(ctx, body, r, &TO_NCHW, InsertPoint::After(new), loc)
+    } else {
+        r
+    }
+}
+
 /// The activation an op's only user applies, if it is one the NPU fuses: (op, act, min, max).
 fn fused_activation(body: &Body, y: Value) -> Option<(OpId, &'static str, f64, f64)> {
     let uses = body.uses(y);
@@ -131,11 +154,7 @@ fn emit(ctx: &Context, body: &mut Body, old: OpId, name: &str, operands: &[Value
     } else if !pool {
         props.push(("act", Attribute::string("none")));
     }
-    let mut st = OperationState::new(ctx.op_name(name), loc_all.clone()).operands(operands).results(&[tensor(ctx, out_shape, &elem)]);
-    for (k, v) in props {
-        st = st.property(ctx.ident(k), v);
-    }
-    let op = body.build(st, InsertPoint::Before(old));
+    let op = build(ctx, body, name, operands, tensor(ctx, out_shape, &elem), props, InsertPoint::Before(old), &loc_all);
     let mut r = body.op(op).result(0);
     if nchw_out {
         r = transpose(ctx, body, r, &TO_NCHW, InsertPoint::After(op), &loc_all);
@@ -236,11 +255,7 @@ fn convert_qmac(ctx: &Context, body: &mut Body, m: super::quant::QMac) -> Result
         locs.extend([body.op(dq).loc.clone(), body.op(relu).loc.clone(), body.op(q2).loc.clone()]);
     }
     let fused = Location::fused(&locs);
-    let mut st = OperationState::new(ctx.op_name(npu_name), fused.clone()).operands(&operands).results(&[tensor(ctx, out_shape, &i8t)]);
-    for (k, v) in props {
-        st = st.property(ctx.ident(k), v);
-    }
-    let new = body.build(st, at);
+    let new = build(ctx, body, npu_name, &operands, tensor(ctx, out_shape, &i8t), props, at, &fused);
     let mut r = body.op(new).result(0);
     if nchw {
         r = transpose(ctx, body, r, &TO_NCHW, InsertPoint::After(new), &fused);
@@ -437,19 +452,66 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
                 },
             };
             props.push(("act", Attribute::string(act)));
-            let four = ys.len() == 4;
-            let xt = if four { transpose(ctx, body, x, &TO_NHWC, at, &loc) } else { x };
-            let out_shape = if four { permuted(&ys, &TO_NHWC) } else { ys.clone() };
-            let mut st = OperationState::new(ctx.op_name("npu.act"), loc.clone()).operands(&[xt]).results(&[tensor(ctx, out_shape, &ctx.f32())]);
-            for (k, v) in props {
-                st = st.property(ctx.ident(k), v);
-            }
-            let new = body.build(st, at);
-            let mut r = body.op(new).result(0);
-            if four {
-                r = transpose(ctx, body, r, &TO_NCHW, InsertPoint::After(new), &loc);
-            }
+            let r = build_nhwc(ctx, body, "npu.act", &[x], &ys, &ctx.f32(), props, ys.len() == 4, at, &loc);
             body.replace_all_uses(body.op(op).result(0), r);
+            body.erase(op);
+        }
+        "onnx.Slice" | "onnx.Split" | "onnx.Concat" | "onnx.Resize" => {
+            // Data movement: 4-D tensors move in NHWC (per-dim attributes permuted, axes mapped).
+            let ys = shape(body, o.result(0));
+            let four = ys.len() == 4;
+            let rank = ys.len() as i64;
+            let nhwc = |v: &[i64]| if four { permuted(v, &TO_NHWC) } else { v.to_vec() };
+            let axis_of = |a: i64| {
+                let a = if a < 0 { a + rank } else { a };
+                if four { TO_NCHW[a as usize] } else { a }
+            };
+            let const_ints = |i: usize| o.operands().get(i).filter(|v| !matches!(body.value_type(**v).data(), TypeData::None)).and_then(|v| onnx::infer::const_f64s(body, *v)).map(|v| v.iter().map(|x| *x as i64).collect::<Vec<i64>>());
+            let x = o.operand(0);
+            let xs = shape(body, x);
+            // (result index, npu op, operands, properties)
+            let mut outs: Vec<(usize, &str, Vec<Value>, Vec<(&str, Attribute)>)> = vec![];
+            match name.as_str() {
+                "onnx.Slice" => {
+                    let starts = const_ints(1).ok_or("Slice starts are not constant")?;
+                    let axes = const_ints(3).unwrap_or_else(|| (0..starts.len() as i64).collect());
+                    let steps = const_ints(4).unwrap_or_else(|| vec![1; starts.len()]);
+                    let (mut off, mut st) = (vec![0; xs.len()], vec![1; xs.len()]);
+                    for k in 0..starts.len() {
+                        let a = if axes[k] < 0 { axes[k] + rank } else { axes[k] } as usize;
+                        let s = if starts[k] < 0 { starts[k] + xs[a] } else { starts[k] };
+                        off[a] = s.clamp(0, xs[a]);
+                        st[a] = steps[k];
+                    }
+                    outs.push((0, "npu.slice", vec![x], vec![("offsets", i64s(ctx, &nhwc(&off))), ("steps", i64s(ctx, &nhwc(&st)))]));
+                }
+                "onnx.Split" => {
+                    let a = o.attr("axis").and_then(|a| a.as_int()).unwrap_or(0) as i64;
+                    let a = if a < 0 { a + rank } else { a } as usize;
+                    let mut at = 0;
+                    for i in 0..o.results().len() {
+                        let mut off = vec![0; xs.len()];
+                        off[a] = at;
+                        at += shape(body, o.result(i))[a];
+                        outs.push((i, "npu.slice", vec![x], vec![("offsets", i64s(ctx, &nhwc(&off))), ("steps", i64s(ctx, &vec![1; xs.len()]))]));
+                    }
+                }
+                "onnx.Concat" => {
+                    let a = o.attr("axis").and_then(|a| a.as_int()).unwrap_or(0) as i64;
+                    outs.push((0, "npu.concat", o.operands().to_vec(), vec![("axis", Attribute::integer(axis_of(a) as i128, ctx.i64()))]));
+                }
+                _ => {
+                    let f = [ys[2] / xs[2], ys[3] / xs[3]];
+                    outs.push((0, "npu.upsample", vec![x], vec![("factors", i64s(ctx, &f))]));
+                }
+            }
+            let results = o.results().to_vec();
+            for (i, npu_name, operands, props) in outs {
+                let y = results[i];
+                let elem = body.value_type(y).element_type().unwrap().clone();
+                let r = build_nhwc(ctx, body, npu_name, &operands, &shape(body, y), &elem, props, four, at, &loc);
+                body.replace_all_uses(y, r);
+            }
             body.erase(op);
         }
         "onnx.MaxPool" | "onnx.AveragePool" | "onnx.GlobalAveragePool" => {

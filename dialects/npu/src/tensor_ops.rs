@@ -54,6 +54,9 @@ const ACT_ATTRS: &[AttrSpec] = &[
     optional("alpha", AttrKind::Float),
     optional("beta", AttrKind::Float),
 ];
+const SLICE_ATTRS: &[AttrSpec] = &[required("offsets", AttrKind::Any), required("steps", AttrKind::Any)];
+const CONCAT_ATTRS: &[AttrSpec] = &[required("axis", AttrKind::Integer)];
+const UPSAMPLE_ATTRS: &[AttrSpec] = &[required("factors", AttrKind::Any)];
 const REQUANT_ATTRS: &[AttrSpec] = &[required("mult", AttrKind::Integer), required("shift", AttrKind::Integer), optional("zp", AttrKind::Integer)];
 
 const LAUNCH_ATTRS: &[AttrSpec] = &[required("program", AttrKind::SymbolRef), required("inputs", AttrKind::Array), required("outputs", AttrKind::Array)];
@@ -122,6 +125,36 @@ pub fn ops() -> Vec<OpDef> {
             traits: &[Trait::Pure],
             properties: ACT_ATTRS,
             verify: Some(verify_act),
+            ..OpDef::DEFAULT
+        },
+        OpDef {
+            name: "npu.slice",
+            summary: "Data movement (DMA only): result[i] = input[offsets + i·steps] per dim (steps positive); a Slice or one output of a Split.",
+            operands: Count::Exactly(1),
+            results: Count::Exactly(1),
+            traits: &[Trait::Pure],
+            properties: SLICE_ATTRS,
+            verify: Some(verify_slice),
+            ..OpDef::DEFAULT
+        },
+        OpDef {
+            name: "npu.concat",
+            summary: "Data movement (DMA only): the operands one after another along `axis`.",
+            operands: Count::AtLeast(1),
+            results: Count::Exactly(1),
+            traits: &[Trait::Pure],
+            properties: CONCAT_ATTRS,
+            verify: Some(verify_concat),
+            ..OpDef::DEFAULT
+        },
+        OpDef {
+            name: "npu.upsample",
+            summary: "Data movement (DMA only): nearest-neighbour upsampling of an NHWC tensor by integer `factors` [fh, fw] (each input pixel stored fh·fw times).",
+            operands: Count::Exactly(1),
+            results: Count::Exactly(1),
+            traits: &[Trait::Pure],
+            properties: UPSAMPLE_ATTRS,
+            verify: Some(verify_upsample),
             ..OpDef::DEFAULT
         },
         OpDef {
@@ -410,6 +443,71 @@ fn verify_act(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
             needs("alpha")?;
         }
         _ => {}
+    }
+    Ok(())
+}
+
+/// Data movement keeps the element type.
+fn same_elem(body: &Body, op: OpId) -> Result<(), String> {
+    let o = body.op(op);
+    let (_, y) = shape_of(body, o.result(0))?;
+    for v in o.operands() {
+        let (_, e) = shape_of(body, *v)?;
+        if e != y {
+            return Err(format!("moves data without converting it: operand {} and result {}", e, y));
+        }
+    }
+    Ok(())
+}
+
+fn verify_slice(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+    same_elem(body, op)?;
+    let o = body.op(op);
+    let (x, _) = shape_of(body, o.operand(0))?;
+    let (y, _) = shape_of(body, o.result(0))?;
+    let off = ints(body, op, "offsets").unwrap_or_default();
+    let st = ints(body, op, "steps").unwrap_or_default();
+    if off.len() != x.len() || st.len() != x.len() || y.len() != x.len() {
+        return Err(format!("offsets, steps and the result need one entry per dim of the {}-D input", x.len()));
+    }
+    for d in 0..x.len() {
+        if st[d] < 1 || off[d] < 0 || (y[d] > 0 && off[d] + (y[d] - 1) * st[d] >= x[d]) {
+            return Err(format!("dim {}: {} elements from {} by steps of {} do not fit in {} (steps positive)", d, y[d], off[d], st[d], x[d]));
+        }
+    }
+    Ok(())
+}
+
+fn verify_concat(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+    same_elem(body, op)?;
+    let o = body.op(op);
+    let (y, _) = shape_of(body, o.result(0))?;
+    let axis = o.attr("axis").and_then(|a| a.as_int()).unwrap_or(-1) as i64;
+    if axis < 0 || axis as usize >= y.len() {
+        return Err(format!("axis {} is not a dim of the {}-D result", axis, y.len()));
+    }
+    let mut total = 0;
+    for v in o.operands() {
+        let (s, _) = shape_of(body, *v)?;
+        if s.len() != y.len() || (0..y.len()).any(|d| d != axis as usize && s[d] != y[d]) {
+            return Err(format!("operand {:?} does not match the result {:?} outside axis {}", s, y, axis));
+        }
+        total += s[axis as usize];
+    }
+    if total != y[axis as usize] {
+        return Err(format!("the operands give {} along axis {}, the result has {}", total, axis, y[axis as usize]));
+    }
+    Ok(())
+}
+
+fn verify_upsample(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+    same_elem(body, op)?;
+    let o = body.op(op);
+    let (x, _) = shape_of(body, o.operand(0))?;
+    let (y, _) = shape_of(body, o.result(0))?;
+    let f = ints(body, op, "factors").filter(|f| f.len() == 2 && f.iter().all(|v| *v >= 1)).ok_or("factors must be 2 positive integers")?;
+    if x.len() != 4 || y != [x[0], x[1] * f[0], x[2] * f[1], x[3]] {
+        return Err(format!("an NHWC input {:?} upsampled by {:?} gives [{}, {}, {}, {}], not {:?}", x, f, x.first().copied().unwrap_or(0), x.get(1).copied().unwrap_or(0) * f[0], x.get(2).copied().unwrap_or(0) * f[1], x.get(3).copied().unwrap_or(0), y));
     }
     Ok(())
 }

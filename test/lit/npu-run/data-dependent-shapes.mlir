@@ -14,7 +14,7 @@
 // STAGES: stage: up to Unique 'uniq'
 // STAGES: stage: up to NonZero 'nz'
 // PLACED: stage: up to Unique 'uniq'
-// PLACED: npu16: 1 ops
+// PLACED: npu16: 2 ops
 // PLACED: MatMul#5
 // PLACED: stage: up to NonZero 'nz'
 // CHECK: sel: match

@@ -441,3 +441,59 @@ func.func @f(%x: tensor<1x4x4x8xf32>) {
   %0 = "npu.act"(%x) <{act = "clip", min = 0.0 : f32}> : (tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
   return
 }
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xf32>) {
+  // expected-error @+1 {{dim 1: 3 elements from 2 by steps of 1 do not fit in 4 (steps positive)}}
+  %0 = "npu.slice"(%x) <{offsets = array<i64: 0, 2, 0, 0>, steps = array<i64: 1, 1, 1, 1>}> : (tensor<1x4x4x8xf32>) -> tensor<1x3x4x8xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xf32>) {
+  // expected-error @+1 {{offsets, steps and the result need one entry per dim of the 4-D input}}
+  %0 = "npu.slice"(%x) <{offsets = array<i64: 0, 0>, steps = array<i64: 1, 1>}> : (tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xf32>) {
+  // expected-error @+1 {{moves data without converting it: operand f32 and result i8}}
+  %0 = "npu.slice"(%x) <{offsets = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1>}> : (tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xi8>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xf32>, %y: tensor<1x4x4x3xf32>) {
+  // expected-error @+1 {{the operands give 11 along axis 3, the result has 12}}
+  %0 = "npu.concat"(%x, %y) <{axis = 3 : i64}> : (tensor<1x4x4x8xf32>, tensor<1x4x4x3xf32>) -> tensor<1x4x4x12xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xf32>, %y: tensor<1x4x2x3xf32>) {
+  // expected-error @+1 {{operand [1, 4, 2, 3] does not match the result [1, 4, 4, 11] outside axis 3}}
+  %0 = "npu.concat"(%x, %y) <{axis = 3 : i64}> : (tensor<1x4x4x8xf32>, tensor<1x4x2x3xf32>) -> tensor<1x4x4x11xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xf32>) {
+  // expected-error @+1 {{axis 4 is not a dim of the 4-D result}}
+  %0 = "npu.concat"(%x) <{axis = 4 : i64}> : (tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xf32>) {
+  // expected-error @+1 {{an NHWC input [1, 4, 4, 8] upsampled by [2, 2] gives [1, 8, 8, 8], not [1, 8, 4, 8]}}
+  %0 = "npu.upsample"(%x) <{factors = array<i64: 2, 2>}> : (tensor<1x4x4x8xf32>) -> tensor<1x8x4x8xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xf32>) {
+  // expected-error @+1 {{factors must be 2 positive integers}}
+  %0 = "npu.upsample"(%x) <{factors = array<i64: 0, 2>}> : (tensor<1x4x4x8xf32>) -> tensor<1x4x8x8xf32>
+  return
+}

@@ -10,6 +10,7 @@
 //! argument, kept on the program as `npu.const_image`.
 
 pub mod conv;
+pub mod movement;
 pub mod pipeline;
 pub mod vector;
 
@@ -44,6 +45,17 @@ pub struct ConstImage {
 }
 
 pub const CONST_ARG: &str = "weights";
+/// The program's intermediate tensors, at offsets in one argument.
+pub const SCRATCH_ARG: &str = "scratch";
+
+fn element_bytes(dtype: &str) -> i64 {
+    match dtype {
+        "i8" | "ui8" => 1,
+        "f16" | "bf16" | "i16" => 2,
+        "f64" | "i64" => 8,
+        _ => 4,
+    }
+}
 
 impl ConstImage {
     fn push_bytes(&mut self, b: impl Iterator<Item = u8>) -> Dram {
@@ -85,7 +97,7 @@ pub fn shape(body: &Body, v: Value) -> Vec<i64> {
 /// A transpose that only moves unit dims is a reshape: the same bytes.
 fn is_alias(body: &Body, op: OpId) -> bool {
     match body.name(op).as_str() {
-        "onnx.Reshape" | "onnx.Flatten" => true,
+        "onnx.Reshape" | "onnx.Flatten" | "onnx.Squeeze" | "onnx.Unsqueeze" => true,
         "onnx.Transpose" => {
             let s = shape(body, body.op(op).operand(0));
             let Some(p) = npu::tensor_ops::ints(body, op, "perm") else { return false };
@@ -137,12 +149,18 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
     };
     let mut out_of: HashMap<Value, String> = HashMap::new();
     let mut out_names = vec![];
+    // Results that are (reshapes of) arguments: copied at the end.
+    let mut copies = vec![];
     for (i, r) in body.op(ret).operands().iter().enumerate() {
         let rv = root(*r);
+        let name = format!("out{}", i);
         if body.value_block(rv) == Some(entry) && body.defining_op(rv).is_none() {
-            return Err("a partition result is one of its arguments".into());
+            copies.push((dram[&rv].clone(), Dram { arg: name.clone(), offset: 0 }, shape(body, rv)));
+            args.push(ProgramArg { name: name.clone(), dir: "out".into(), dtype: dtype(rv), shape: shape(body, rv) });
+            out_names.push(name);
+            continue;
         }
-        let name = out_of.entry(rv).or_insert_with(|| format!("out{}", i)).clone();
+        let name = out_of.entry(rv).or_insert(name).clone();
         if !args.iter().any(|a: &ProgramArg| a.name == name) {
             args.push(ProgramArg { name: name.clone(), dir: "out".into(), dtype: dtype(rv), shape: shape(body, rv) });
         }
@@ -150,7 +168,8 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
     }
     let mut insts = vec![];
     let mut consts = ConstImage::default();
-    let mut temps = 0;
+    // Intermediate tensors: one DRAM scratch argument, each tensor 64-byte aligned.
+    let mut scratch = 0i64;
     for op in body.block_ops(entry) {
         let name = body.name(op);
         let n = name.as_str();
@@ -163,17 +182,17 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
             dram.insert(body.op(op).result(0), d);
             continue;
         }
-        if !n.starts_with("npu.") {
+        if !n.starts_with("npu.") && n != "onnx.Transpose" {
             return Err(format!("{}: '{}' has no NPU schedule (run convert-onnx-to-npu and canonicalize first)", body.op(op).loc, n));
         }
         let y = body.op(op).result(0);
         let out = match out_of.get(&y) {
             Some(a) => Dram { arg: a.clone(), offset: 0 },
             None => {
-                let a = format!("t{}", temps);
-                temps += 1;
-                args.push(ProgramArg { name: a.clone(), dir: "out".into(), dtype: dtype(y), shape: shape(body, y) });
-                Dram { arg: a, offset: 0 }
+                let at = scratch;
+                let bytes = shape(body, y).iter().product::<i64>() * element_bytes(&dtype(y));
+                scratch += (bytes + 63) / 64 * 64;
+                Dram { arg: SCRATCH_ARG.into(), offset: at }
             }
         };
         dram.insert(y, out.clone());
@@ -184,12 +203,23 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
         let r = match n {
             "npu.conv" | "npu.matmul" => conv::emit(&mut l, body, op, &ins, &out),
             "npu.eltwise" | "npu.act" => vector::eltwise(&mut l, body, op, &ins, &out),
+            "npu.slice" | "npu.concat" | "npu.upsample" | "onnx.Transpose" => movement::emit(&mut l, body, op, &ins, &out),
             "npu.pool" => vector::pool(&mut l, body, op, &ins, &out),
             _ => Err(format!("'{}' has no schedule yet", n)),
         };
         let buffers = std::mem::take(&mut l.buffers);
         r.map_err(|e| format!("{}: {}: {}", body.op(op).loc, n, e))?;
         insts[marker].buffers = buffers;
+    }
+    for (src, dst, s) in copies {
+        insts.push(Inst::layer("copy"));
+        let marker = insts.len() - 1;
+        let mut l = Layer { hw, out: &mut insts, consts: &mut consts, buffers: vec![] };
+        movement::copy(&mut l, &src, &dst, &s);
+        insts[marker].buffers = std::mem::take(&mut l.buffers);
+    }
+    if scratch > 0 {
+        args.push(ProgramArg { name: SCRATCH_ARG.into(), dir: "out".into(), dtype: "i8".into(), shape: vec![scratch] });
     }
     insts.push(Inst::new("halt", None));
     let total = consts.data.len().max(64) as i64;

@@ -1,0 +1,56 @@
+"""Writes DIR/movement.onnx and DIR/x.npy: a small CNN whose data moves the
+way exporters move it (seed 5): a channel Split and Concat, a channel
+shuffle (Reshape to 5-D, Transpose, Reshape back), a strided Slice,
+nearest Resize by 2 (half_pixel) and a Resize by (2, 3) of sizes (asymmetric,
+floor), Squeeze/Unsqueeze, a Concat with a constant, and a detection head's
+Reshape + Transpose to [1, positions, channels]."""
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+out = sys.argv[1]
+rng = np.random.default_rng(5)
+inits, nodes = [], []
+
+
+def const(name, v, dtype=np.float32):
+    inits.append(numpy_helper.from_array(np.asarray(v, dtype=dtype), name))
+    return name
+
+
+def node(op, ins, name, outs=None, **attrs):
+    nodes.append(helper.make_node(op, ins, outs or [name], name=name, **attrs))
+    return name
+
+
+def conv(x, cin, cout, name, k=1):
+    w = const(name + "_w", rng.standard_normal((cout, cin, k, k)) * 0.3)
+    return node("Relu", [node("Conv", [x, w], name, kernel_shape=[k, k], pads=[k // 2] * 4)], name + "_relu")
+
+
+x = conv("x", 3, 24, "conv1", k=3)
+node("Split", [x, const("halves", [8, 16], np.int64)], "split", outs=["a", "b"], axis=1)
+b = conv("b", 16, 8, "conv_b")
+x = node("Concat", ["a", b], "concat", axis=1)
+# Channel shuffle in 2 groups.
+x = node("Reshape", [x, const("g5", [1, 2, 8, 6, 6], np.int64)], "shuffle_reshape")
+x = node("Transpose", [x], "shuffle", perm=[0, 2, 1, 3, 4])
+x = node("Reshape", [x, const("g4", [1, 16, 6, 6], np.int64)], "shuffle_back")
+x = node("Slice", [x, const("st", [1, 0], np.int64), const("en", [6, 5], np.int64), const("ax", [2, 3], np.int64), const("sp", [2, 2], np.int64)], "slice")
+x = node("Resize", [x, "", const("scales", [1, 1, 2, 2])], "up2", mode="nearest")
+x = node("Resize", [x, "", "", const("sizes", [1, 16, 12, 18], np.int64)], "up23", mode="nearest",
+         coordinate_transformation_mode="asymmetric", nearest_mode="floor")
+x = conv(x, 16, 4, "conv2")
+x = node("Concat", [x, const("bias_map", rng.standard_normal((1, 2, 12, 18)))], "concat_const", axis=1)
+x = node("Unsqueeze", [x, const("ax0", [0], np.int64)], "unsq")
+x = node("Squeeze", [x, const("ax0b", [0], np.int64)], "sq")
+x = node("Reshape", [x, const("flat", [1, 6, 216], np.int64)], "head_reshape")
+x = node("Transpose", [x], "y", perm=[0, 2, 1])
+g = helper.make_graph(nodes, "movement_ops", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 6, 6])],
+                      [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 216, 6])], inits)
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+onnx.checker.check_model(m)
+onnx.save(m, f"{out}/movement.onnx")
+np.save(f"{out}/x.npy", rng.standard_normal((1, 3, 6, 6)).astype(np.float32))
