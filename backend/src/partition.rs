@@ -51,6 +51,35 @@ pub struct Placement {
     pub backend: String,
     pub reason: Option<Unsupported>,
     pub partition: String,
+    /// The op's useful multiply-accumulates ([`macs`]): where the model's arithmetic runs.
+    pub macs: u64,
+}
+
+/// The multiply-accumulates an `onnx` product does (convolutions, matrix
+/// products, recurrent layers' gate products; 0 for every other op or an
+/// unknown shape), counted from its
+/// shapes as the model defines it (a depthwise filter's zeros not counted).
+pub fn macs(body: &Body, op: OpId) -> u64 {
+    let o = body.op(op);
+    let shape = |i: usize| o.operands().get(i).and_then(|v| body.value_type(*v).shape().map(|s| s.to_vec())).filter(|s| s.iter().all(|d| *d >= 0));
+    let y = o.results().first().and_then(|v| body.value_type(*v).shape().map(|s| s.to_vec())).filter(|s| s.iter().all(|d| *d >= 0));
+    let n = |s: &[i64]| s.iter().product::<i64>().max(0) as u64;
+    let (Some(y), Some(x)) = (y, shape(0)) else { return 0 };
+    match body.name(op).as_str() {
+        "onnx.Conv" | "onnx.ConvInteger" | "onnx.QLinearConv" => shape(if body.name(op).as_str() == "onnx.QLinearConv" { 3 } else { 1 }).map_or(0, |w| n(&y) * n(&w[1..])),
+        "onnx.ConvTranspose" => shape(1).map_or(0, |w| n(&x) * n(&w[1..])),
+        // Every step multiplies the input by W and the state by R (X is [seq, batch, input] by default).
+        "onnx.LSTM" | "onnx.GRU" | "onnx.RNN" if x.len() == 3 => match (shape(1), shape(2)) {
+            (Some(w), Some(r)) => n(&x[..2]) * (n(&w) + n(&r)),
+            _ => 0,
+        },
+        "onnx.MatMul" | "onnx.MatMulInteger" | "onnx.QLinearMatMul" => n(&y) * x.last().copied().unwrap_or(0).max(0) as u64,
+        "onnx.Gemm" => {
+            let k = if o.attr("transA").and_then(|a| a.as_int()).unwrap_or(0) != 0 { x.first() } else { x.last() };
+            n(&y) * k.copied().unwrap_or(0).max(0) as u64
+        }
+        _ => 0,
+    }
 }
 
 fn graph_functions(body: &Body, module: OpId) -> Vec<OpId> {
@@ -225,6 +254,18 @@ pub fn op_numbers(body: &Body, f: OpId) -> Vec<i64> {
     body.block_ops(entry).filter(|o| body.name(*o).as_str() != "onnx.Constant").filter_map(|o| body.op(o).attr(OP_ID_ATTR).and_then(|a| a.as_int()).map(|i| i as i64)).collect()
 }
 
+/// The numbers of the ops of partition `f` whose node names `error` quotes
+/// (a compile error located at the ops it could not take).
+pub fn named_op_numbers(body: &Body, f: OpId, error: &str) -> Vec<i64> {
+    let Some(entry) = body.entry_block(f) else { return vec![] };
+    let first = error.lines().next().unwrap_or("");
+    let quoted: Vec<&str> = first.split('"').skip(1).step_by(2).collect();
+    body.block_ops(entry)
+        .filter(|o| body.op(*o).loc.node_name().is_some_and(|n| quoted.contains(&n.as_str())))
+        .filter_map(|o| body.op(o).attr(OP_ID_ATTR).and_then(|a| a.as_int()).map(|i| i as i64))
+        .collect()
+}
+
 /// Records on the ops numbered `ids` (of an unpartitioned module) that
 /// `backend` could not compile them, so that partitioning again gives them
 /// to the next backend of the list. Returns how many ops were not marked for
@@ -266,7 +307,7 @@ pub fn placements(body: &Body, module: OpId) -> Vec<Placement> {
                 let code = o.attr(REASON_CODE_ATTR).and_then(|a| a.as_str()).and_then(Reason::from_code).unwrap_or(Reason::Constraint);
                 Unsupported::new(code, m)
             });
-            out.push(Placement { node: o.loc.node_name().unwrap_or_default(), op: n.as_str().to_string(), backend: backend.to_string(), reason, partition: fname.clone() });
+            out.push(Placement { node: o.loc.node_name().unwrap_or_default(), op: n.as_str().to_string(), backend: backend.to_string(), reason, partition: fname.clone(), macs: macs(body, op) });
         }
     }
     out
@@ -484,7 +525,14 @@ fn partition_function(ctx: &Context, body: &mut Body, f: OpId, backends: &[Arc<d
     let mut placed: Vec<Placement> = work
         .iter()
         .enumerate()
-        .map(|(i, op)| Placement { node: body.op(*op).loc.node_name().unwrap_or_default(), op: body.name(*op).as_str().to_string(), backend: backends[target[i]].name().to_string(), reason: reasons[i].clone(), partition: String::new() })
+        .map(|(i, op)| Placement {
+            node: body.op(*op).loc.node_name().unwrap_or_default(),
+            op: body.name(*op).as_str().to_string(),
+            backend: backends[target[i]].name().to_string(),
+            reason: reasons[i].clone(),
+            partition: String::new(),
+            macs: macs(body, *op),
+        })
         .collect();
     for (i, op) in work.iter().enumerate() {
         if let Some(r) = &reasons[i] {

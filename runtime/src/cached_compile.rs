@@ -406,7 +406,7 @@ fn encode(c: &NpuCompiled, given: &HashMap<String, HostTensor>) -> Result<Vec<u8
     put_bound(&mut w, &c.bound, given);
     put_strings(&mut w, &c.targets);
     put_list(&mut w, &c.placements, |w, p| {
-        w.str(&p.node).str(&p.op).str(&p.backend).str(&p.partition);
+        w.str(&p.node).str(&p.op).str(&p.backend).str(&p.partition).u64(p.macs);
         match &p.reason {
             Some(u) => w.str(u.reason.code()).str(&u.message),
             None => w.str("").str(""),
@@ -453,13 +453,13 @@ fn decode(b: &bytes::Bytes, given: &HashMap<String, HostTensor>, hw: &HwConfig, 
         return Err(format!("compiled for the targets {} (asked: {})", stored_targets.join(","), targets.join(",")));
     }
     let placements = get_list(&mut r, |r| {
-        let (node, op, backend, partition) = (r.string()?, r.string()?, r.string()?, r.string()?);
+        let (node, op, backend, partition, macs) = (r.string()?, r.string()?, r.string()?, r.string()?, r.u64()?);
         let (code, message) = (r.string()?, r.string()?);
         let reason = match code.as_str() {
             "" => None,
             c => Some(backend::Unsupported::new(backend::Reason::from_code(c).ok_or_else(|| format!("an unknown reason code '{}'", c))?, message)),
         };
-        Ok(Placement { node, op, backend, reason, partition })
+        Ok(Placement { node, op, backend, reason, partition, macs })
     })?;
     let programs = get_list(&mut r, |r| {
         let (name, asm) = (r.string()?, r.string()?);

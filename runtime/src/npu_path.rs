@@ -284,11 +284,13 @@ pub(crate) fn partition_and_compile(ctx: &Context, body: &mut Body, module: OpId
     let partition = format!("builtin.module(npu-partition{{targets={}{}}})", targets.join(","), placement);
     backend::partition::number_ops(ctx, body, module);
     let mut refused = body.clone();
+    let mut round = 0;
     loop {
+        round += 1;
         *body = refused.clone();
         crate::phases::begin("partitioning over the backends");
         compile::run(ctx, body, module, &partition)?;
-        let mut refusals = Refusals { targets: targets.to_vec(), again: vec![] };
+        let mut refusals = Refusals { targets: targets.to_vec(), precise: round <= PRECISE_ROUNDS, again: vec![] };
         let executables = compile_other_backends(ctx, body, module, targets, &mut refusals)?;
         let (reference_body, scheduled) = lower_npu16(ctx, body, module, &mut refusals)?;
         // Each round marks ops that were not marked for that backend before
@@ -299,6 +301,10 @@ pub(crate) fn partition_and_compile(ctx: &Context, body: &mut Body, module: OpId
         }
     }
 }
+
+/// Rounds of partitioning in which a compile error naming its ops refuses only
+/// them; after these a failed partition leaves its backend whole.
+const PRECISE_ROUNDS: usize = 6;
 
 /// `module` (imported, shapes inferred) partitioned over npu16 and the CPU
 /// and scheduled, as `npu-translate --emit=npu-asm` writes it: a partition
@@ -335,9 +341,12 @@ fn apply_backend_settings(ctx: &Context, body: &mut Body, module: OpId, targets:
 /// The partitions backends could not compile in one attempt. Each goes to the
 /// CPU at once; when the failed backend has another before the CPU in the
 /// list, its ops are also recorded, so that partitioning again without it
-/// gives them to that next backend.
+/// gives them to that next backend. When the error names the ops at fault,
+/// only they are recorded, and the others are partitioned and compiled again.
 struct Refusals {
     targets: Vec<String>,
+    /// Whether an error naming its ops refuses only them (not after a few rounds: each costs a compile).
+    precise: bool,
     /// (the ops' numbers, the backend, why): for the next attempt.
     again: Vec<(Vec<i64>, String, String)>,
 }
@@ -346,8 +355,12 @@ impl Refusals {
     fn compile_failed(&mut self, ctx: &Context, body: &mut Body, f: OpId, name: &str, error: &str) {
         let message = format!("{} could not compile its partition: {}", name, bare_message(error));
         let next = self.targets.iter().position(|t| t == name).and_then(|i| self.targets.get(i + 1));
+        let named = backend::partition::named_op_numbers(body, f, error);
         if next.is_some_and(|n| n != backend::CPU) {
             self.again.push((backend::partition::op_numbers(body, f), name.to_string(), message.clone()));
+        } else if self.precise && !named.is_empty() && named.len() < backend::partition::op_numbers(body, f).len() {
+            // The error names the ops at fault: only they leave the backend; the rest is compiled again.
+            self.again.push((named, name.to_string(), message.clone()));
         }
         backend::partition::fall_back_to_cpu(ctx, body, f, &backend::Unsupported::new(backend::Reason::CompileFailed, message));
     }

@@ -234,7 +234,7 @@ pub fn json(c: &NpuCompiled, r: &NpuRun, s: &Summary) -> String {
         .filter(|p| p.backend == backend::CPU)
         .map(|p| serde_json::json!({"node": p.node, "op": p.op, "reason": p.reason.as_ref().map(|r| r.message.clone()), "reason_code": p.reason.as_ref().map(|r| r.reason.code())}))
         .collect();
-    let placements: Vec<serde_json::Value> = c.placements.iter().map(|p| serde_json::json!({"node": p.node, "op": p.op, "backend": p.backend, "partition": p.partition, "reason_code": p.reason.as_ref().map(|r| r.reason.code())})).collect();
+    let placements: Vec<serde_json::Value> = c.placements.iter().map(|p| serde_json::json!({"node": p.node, "op": p.op, "backend": p.backend, "partition": p.partition, "reason_code": p.reason.as_ref().map(|r| r.reason.code()), "macs": p.macs})).collect();
     let v = serde_json::json!({
         "target": c.hw.name,
         "cycles": s.cycles,

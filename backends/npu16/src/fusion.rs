@@ -12,7 +12,7 @@ use std::collections::HashMap;
 /// Activations that fuse into the NPU op producing their input, when they can.
 const FUSABLE: &[&str] = &["onnx.Relu", "onnx.Clip", "onnx.Sigmoid", "onnx.Tanh"];
 /// NPU ops an activation fuses into.
-const ACTIVATION_HOSTS: &[&str] = &["onnx.Conv", "onnx.Gemm", "onnx.MatMul", "onnx.Add", "onnx.Sub", "onnx.Mul", "onnx.Div", "onnx.Max", "onnx.Min"];
+const ACTIVATION_HOSTS: &[&str] = &["onnx.Conv", "onnx.Gemm", "onnx.MatMul", "onnx.Add", "onnx.Sub", "onnx.Mul", "onnx.Div", "onnx.Max", "onnx.Min", "onnx.BatchNormalization"];
 
 /// For each op of `work`, the index of the op it runs with (itself when alone);
 /// `npu` (the capability answers) is refined: the members of a quantized
@@ -79,5 +79,56 @@ pub fn group(body: &Body, work: &[OpId], npu: &mut [Result<(), Unsupported>]) ->
             }
         }
     }
+    keep_cheap_work_on_the_host(body, work, &index, npu);
     group
+}
+
+/// Ops that multiply-accumulate on the array: what makes a program worth its start.
+const MAC_OPS: &[&str] = &["onnx.Conv", "onnx.Gemm", "onnx.MatMul", "onnx.QLinearConv", "onnx.QLinearMatMul", "onnx.ConvInteger", "onnx.MatMulInteger"];
+
+/// A connected run of NPU ops without a product, fed by an op that runs
+/// elsewhere (a Reshape after the CPU's Softmax, a Relu after a convolution
+/// that fell back), stays with that op: as a program of its own it would
+/// cost a switch between targets and a DRAM round trip for a pass the host
+/// does in microseconds. Runs fed only by the model's inputs stay on the NPU.
+fn keep_cheap_work_on_the_host(body: &Body, work: &[OpId], index: &HashMap<OpId, usize>, npu: &mut [Result<(), Unsupported>]) {
+    let n = work.len();
+    // Components of accepted ops, joined along the values between them (union-find).
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn find(p: &mut [usize], mut i: usize) -> usize {
+        while p[i] != i {
+            p[i] = p[p[i]];
+            i = p[i];
+        }
+        i
+    }
+    for (i, &op) in work.iter().enumerate() {
+        if npu[i].is_err() {
+            continue;
+        }
+        for &v in body.op(op).operands() {
+            if let Some(&j) = body.defining_op(v).and_then(|d| index.get(&d)) {
+                if npu[j].is_ok() {
+                    let (a, b) = (find(&mut parent, i), find(&mut parent, j));
+                    parent[a] = b;
+                }
+            }
+        }
+    }
+    let mut has_mac = vec![false; n];
+    let mut fed_from_elsewhere = vec![false; n];
+    for (i, &op) in work.iter().enumerate() {
+        if npu[i].is_err() {
+            continue;
+        }
+        let r = find(&mut parent, i);
+        has_mac[r] |= MAC_OPS.contains(&body.name(op).as_str());
+        fed_from_elsewhere[r] |= body.op(op).operands().iter().any(|v| body.defining_op(*v).and_then(|d| index.get(&d)).is_some_and(|&j| npu[j].is_err()));
+    }
+    for i in 0..n {
+        let r = find(&mut parent, i);
+        if npu[i].is_ok() && fed_from_elsewhere[r] && !has_mac[r] {
+            npu[i] = Err(Unsupported::new(Reason::Constraint, "no product in its run of NPU ops, which another target feeds: cheaper where its input is than as a program of its own"));
+        }
+    }
 }

@@ -61,6 +61,9 @@ const CAPABILITIES: &[(&str, Check, &str)] = &[
     ("onnx.MaxPool", pool, POOL),
     ("onnx.AveragePool", pool, POOL),
     ("onnx.GlobalAveragePool", global_pool, "static f32 tensors; batch 1, 2-D; the window's partial sums must fit the accumulator (else the partition falls back: compile-failed)"),
+    ("onnx.GlobalMaxPool", global_pool, "static f32 tensors; batch 1, 2-D"),
+    ("onnx.ReduceMean", spatial_mean, "static f32 tensors; batch 1, 4-D, over H and W (axes 2 and 3) keeping them: a global average pool"),
+    ("onnx.BatchNormalization", batch_norm, "static f32 tensors; inference (one output), constant scale, bias, mean and variance: a per-channel product and sum on the vector unit (after a Conv it folds into the Conv's weights before partitioning)"),
     ("onnx.Flatten", layout_free, RESHAPE),
     ("onnx.Reshape", layout_free, RESHAPE),
     ("onnx.Squeeze", layout_free, RESHAPE),
@@ -378,6 +381,31 @@ fn pool(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
 
 fn global_pool(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     batch1_2d_pool(body, op)
+}
+
+fn spatial_mean(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
+    batch1_2d_pool(body, op)?;
+    let axes = match const_ints(body, op, 1)? {
+        Some(a) => a,
+        None => ints(body, op, "axes").unwrap_or_default(),
+    };
+    let mut axes: Vec<i64> = axes.iter().map(|a| if *a < 0 { a + 4 } else { *a }).collect();
+    axes.sort();
+    if axes != [2, 3] || int_attr(body, op, "keepdims", 1) != 1 {
+        return Err(no(Reason::Attribute, format!("a mean over axes {:?} (over H and W, keeping them, only)", axes)));
+    }
+    Ok(())
+}
+
+fn batch_norm(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
+    let x = static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
+    if x.len() < 2 || body.op(op).results().iter().skip(1).any(|r| body.has_uses(*r)) || int_attr(body, op, "training_mode", 0) != 0 {
+        return Err(no(Reason::Constraint, "training mode (running statistics as outputs)"));
+    }
+    if (1..5).any(|i| operand(body, op, i).is_none_or(|v| !is_constant(body, v))) {
+        return Err(no(Reason::NotConstant, "scale, bias, mean or variance is not constant"));
+    }
+    Ok(())
 }
 
 /// Reshapes keep the bytes: the result aliases the input.

@@ -514,12 +514,34 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             }
             body.erase(op);
         }
-        "onnx.MaxPool" | "onnx.AveragePool" | "onnx.GlobalAveragePool" => {
+        "onnx.BatchNormalization" => {
+            // Inference: a constant scale and shift per channel, as a Mul and an Add on the vector unit.
+            let x = o.operand(0);
+            let xs = shape(body, x);
+            let ty = body.value_type(o.result(0)).clone();
+            let p = |i: usize| onnx::infer::const_f64s(body, o.operand(i)).ok_or("BatchNormalization parameters are not constant");
+            let (g, b, mean, var) = (p(1)?, p(2)?, p(3)?, p(4)?);
+            let eps = o.attr("epsilon").and_then(|a| a.as_float()).unwrap_or(1e-5);
+            let scale: Vec<f32> = g.iter().zip(&var).map(|(g, v)| (g / (v + eps).sqrt()) as f32).collect();
+            let shift: Vec<f32> = b.iter().zip(&mean).zip(&scale).map(|((b, m), s)| (b - m * *s as f64) as f32).collect();
+            let mut cs = vec![1; xs.len()];
+            cs[1] = xs[1];
+            let sc = f32_constant(ctx, body, &scale, cs.clone(), at, &loc);
+            let sh = f32_constant(ctx, body, &shift, cs, at, &loc);
+            let mul = build(ctx, body, "onnx.Mul", &[x, sc], ty.clone(), vec![], at, &loc);
+            let add = build(ctx, body, "onnx.Add", &[body.op(mul).result(0), sh], ty, vec![], at, &loc);
+            body.replace_all_uses(body.op(op).result(0), body.op(add).result(0));
+            body.erase(op);
+            convert_op(ctx, body, mul)?;
+            convert_op(ctx, body, add)?;
+        }
+        "onnx.MaxPool" | "onnx.AveragePool" | "onnx.GlobalAveragePool" | "onnx.GlobalMaxPool" | "onnx.ReduceMean" => {
             let x = o.operand(0);
             let xs = shape(body, x);
             let ys = shape(body, o.result(0));
-            let global = name.as_str() == "onnx.GlobalAveragePool";
-            let kind = if name.as_str() == "onnx.MaxPool" { "max" } else { "avg" };
+            // A mean over H and W (keeping them) is a global average pool.
+            let global = matches!(name.as_str(), "onnx.GlobalAveragePool" | "onnx.GlobalMaxPool" | "onnx.ReduceMean");
+            let kind = if matches!(name.as_str(), "onnx.MaxPool" | "onnx.GlobalMaxPool") { "max" } else { "avg" };
             let kernel = if global { vec![xs[2], xs[3]] } else { ints(body, op, "kernel_shape").unwrap_or_default() };
             let strides = if global { vec![1, 1] } else { ints(body, op, "strides").unwrap_or(vec![1, 1]) };
             let pads = if global { vec![0; 4] } else { ints(body, op, "pads").unwrap_or(vec![0; 4]) };

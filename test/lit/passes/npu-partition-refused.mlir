@@ -3,9 +3,11 @@
 // before partitioning again): the op goes to the next backend of the list, the
 // CPU here, with code compile-failed and the message.
 // RUN: npu-opt %s --pass-pipeline='builtin.module(npu-partition{report=-})' -o /dev/null 2>&1 | FileCheck %s
-// CHECK: CPU operations (1 of 2):
+// The Relu it feeds is no product: it stays with the Conv on the CPU rather than be a program of its own.
+// CHECK: CPU operations (2 of 2):
 // CHECK-NEXT: onnx.Conv "c1" [compile-failed] no tile fits
-// CHECK-NEXT: npu16: 1 ops (50.0%) in 1 partitions; cpu: 1 ops (50.0%) in 1 partitions
+// CHECK-NEXT: onnx.Relu "r1" [constraint] no product in its run of NPU ops, which another target feeds: cheaper where its input is than as a program of its own
+// CHECK-NEXT: npu16: 0 ops (0.0%) in 0 partitions; cpu: 2 ops (100.0%) in 1 partitions
 // Without the mark the same ops go to npu16.
 // RUN: sed 's/backend.compile_failed/unrelated/' %s | npu-opt --pass-pipeline='builtin.module(npu-partition{report=-})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=PLAIN
 // PLAIN: npu16: 2 ops (100.0%) in 1 partitions

@@ -269,6 +269,11 @@ fn geometry(body: &Body, op: OpId, l: i64) -> Geom {
     let s = npu::tensor_ops::ints(body, op, "strides").unwrap_or(vec![1, 1]);
     let p = npu::tensor_ops::ints(body, op, "pads").unwrap_or(vec![0; 4]);
     let g = o.attr("group").and_then(|a| a.as_int()).unwrap_or(1) as i64;
+    if w[0] == 1 && w[1] == 1 && s == [1, 1] && p.iter().all(|v| *v == 0) {
+        // A pointwise conv reads each position alone: the image as one column of
+        // positions (the same NHWC bytes), so a tile is any number of them, not whole rows.
+        return Geom { h: x[1] * x[2], w: 1, c: x[3], kh: 1, kw: 1, f: w[3], sh: 1, sw: 1, pt: 0, pl: 0, oh: y[1] * y[2], ow: 1, depthwise: g > 1, int8, l };
+    }
     Geom { h: x[1], w: x[2], c: x[3], kh: w[0], kw: w[1], f: w[3], sh: s[0], sw: s[1], pt: p[0], pl: p[1], oh: y[1], ow: y[2], depthwise: g > 1, int8, l }
 }
 

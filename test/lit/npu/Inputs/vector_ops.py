@@ -56,7 +56,10 @@ x = node("Sub", [const("half", [[[0.5]]]), node("Add", [c, r], "add4")], "rsub")
 x = node("Tanh", [x], "tanh")
 x = node("Max", [x, const("floor", rng.standard_normal((24, 1, 1)) * 0.1)], "max_c")
 x = node("Mul", [x, const("scale", rng.standard_normal((1, 24, 1, 1)))], "mul_c")
-x = node("GlobalAveragePool", [x], "gap")
+# A BatchNormalization no Conv precedes (a per-channel product and sum, Relu fused), then global max and mean.
+bn = [const("bn_" + k, v) for k, v in (("s", rng.uniform(0.5, 1.5, 24)), ("b", rng.standard_normal(24) * 0.1), ("m", rng.standard_normal(24) * 0.1), ("v", rng.uniform(0.5, 1.5, 24)))]
+x = node("Relu", [node("BatchNormalization", [x] + bn, "bn")], "bn_relu")
+x = node("Add", [node("GlobalMaxPool", [x], "gmp"), node("ReduceMean", [x], "rmean", axes=[2, 3])], "gsum")
 x = node("Flatten", [x], "flat")
 w = const("fc_w", rng.standard_normal((24, 10)) * 0.3)
 x = node("MatMul", [x, w], "fc")
