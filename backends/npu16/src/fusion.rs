@@ -12,7 +12,7 @@ use std::collections::HashMap;
 /// Activations that fuse into the NPU op producing their input, when they can.
 const FUSABLE: &[&str] = &["onnx.Relu", "onnx.Clip", "onnx.Sigmoid", "onnx.Tanh"];
 /// NPU ops an activation fuses into.
-const ACTIVATION_HOSTS: &[&str] = &["onnx.Conv", "onnx.Gemm", "onnx.MatMul", "onnx.Add", "onnx.Sub", "onnx.Mul", "onnx.Div", "onnx.Max", "onnx.Min", "onnx.BatchNormalization"];
+const ACTIVATION_HOSTS: &[&str] = &["onnx.Conv", "onnx.Gemm", "onnx.MatMul", "onnx.Add", "onnx.Sub", "onnx.Mul", "onnx.Div", "onnx.Max", "onnx.Min", "onnx.Sum", "onnx.Mean", "onnx.BatchNormalization"];
 
 /// For each op of `work`, the index of the op it runs with (itself when alone);
 /// `npu` (the capability answers) is refined: the members of a quantized

@@ -35,6 +35,7 @@ fn no(reason: Reason, message: impl Into<String>) -> Unsupported {
 type Check = fn(&Npu, &Body, OpId) -> Result<(), Unsupported>;
 
 const BINARY: &str = "static f32 tensors; operands of one shape, or one of them a single value (a constant) or one value per channel ([1, C, 1, 1] of an NCHW tensor, [.., 1, N] of others; a constant or computed); fused activation (Relu, Clip, Sigmoid, Tanh)";
+const VARIADIC: &str = "two operands as Add; more as a chain of binary ops, all of the result's shape";
 const DIV: &str = "as Add, with a constant divisor (a product with its reciprocal: the vector unit has no divide)";
 const ACTIVATION: &str = "static f32 tensors; fused into the NPU op producing its input (Conv, Gemm, MatMul, the elementwise ops) when it is that op's only user, else a pass of the vector unit";
 const POOL: &str = "static f32 tensors; batch 1, 2-D; explicit pads (auto_pad NOTSET or VALID) smaller than the window; no ceil_mode, dilation 1, no indices output; an AveragePool counting the padding (count_include_pad) only without pads";
@@ -42,7 +43,7 @@ const POOL: &str = "static f32 tensors; batch 1, 2-D; explicit pads (auto_pad NO
 /// One row per op the NPU runs: its check and its constraints in words (the
 /// docs page `docs/npu16-ops.md` is generated from them).
 const CAPABILITIES: &[(&str, Check, &str)] = &[
-    ("onnx.Conv", conv, "static f32 tensors; 2-D, batch 1; constant weights and bias; explicit pads (auto_pad NOTSET or VALID) smaller than the kernel; dilation 1; dense or depthwise (one channel per group)"),
+    ("onnx.Conv", conv, "static f32 tensors; 2-D, batch 1; constant weights and bias; explicit pads (auto_pad NOTSET or VALID) smaller than the kernel; dilation 1; dense, depthwise (one channel per group), or grouped (as a dense convolution with block-diagonal weights: the array also multiplies the zeros)"),
     ("onnx.Gemm", gemm, "static f32 tensors; A 2-D, B constant, C absent or a constant row of N values; transA 0; alpha and beta 1"),
     ("onnx.MatMul", matmul, "static f32 tensors; B a constant matrix (products of two activations stay on the CPU); A not a vector"),
     ("onnx.Relu", activation, ACTIVATION),
@@ -56,8 +57,10 @@ const CAPABILITIES: &[(&str, Check, &str)] = &[
     ("onnx.Sub", binary, BINARY),
     ("onnx.Mul", binary, BINARY),
     ("onnx.Div", binary, DIV),
-    ("onnx.Max", binary, BINARY),
-    ("onnx.Min", binary, BINARY),
+    ("onnx.Max", variadic, VARIADIC),
+    ("onnx.Min", variadic, VARIADIC),
+    ("onnx.Sum", variadic, VARIADIC),
+    ("onnx.Mean", variadic, "as Sum, then a product with 1/n"),
     ("onnx.MaxPool", pool, POOL),
     ("onnx.AveragePool", pool, POOL),
     ("onnx.GlobalAveragePool", global_pool, "static f32 tensors; batch 1, 2-D; the window's partial sums must fit the accumulator (else the partition falls back: compile-failed)"),
@@ -82,6 +85,7 @@ const RESHAPE: &str = "static f32 tensors; the same bytes (free: the result alia
 /// inputs after the first are constants there, as weights).
 const CASES: &[CapabilityCase] = &[
     case("conv_3x3_padded", "g (float[1,4,6,6] x, float[8,4,3,3] w) => (float[1,8,6,6] y) { [conv] y = Conv <pads = [1,1,1,1]> (x, w) }", "onnx.Conv", None),
+    case("conv_grouped", "g (float[1,8,6,6] x, float[8,2,3,3] w) => (float[1,8,4,4] y) { [conv] y = Conv <group = 4> (x, w) }", "onnx.Conv", None),
     case("conv_dilated", "g (float[1,4,6,6] x, float[8,4,3,3] w) => (float[1,8,6,6] y) { [conv] y = Conv <pads = [2,2,2,2], dilations = [2,2]> (x, w) }", "onnx.Conv", Some(Reason::Attribute)),
     case("conv_batch_2", "g (float[2,4,6,6] x, float[8,4,3,3] w) => (float[2,8,4,4] y) { [conv] y = Conv (x, w) }", "onnx.Conv", Some(Reason::Shape)),
     case("conv_pads_as_large_as_the_kernel", "g (float[1,4,6,6] x, float[8,4,3,3] w) => (float[1,8,10,10] y) { [conv] y = Conv <pads = [3,3,3,3]> (x, w) }", "onnx.Conv", Some(Reason::Attribute)),
@@ -201,16 +205,17 @@ fn conv(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
             return Err(no(Reason::NotConstant, "bias is not constant"));
         }
     }
-    conv_geometry(body, op)
+    // f32: a grouped convolution runs as a dense one with block-diagonal weights (`to_npu`).
+    conv_geometry_of(body, op, 1, true)
 }
 
-/// What the NPU's convolution kernel takes, whatever the element type.
+/// What the NPU's convolution kernel takes in int8 (dense or depthwise).
 pub fn conv_geometry(body: &Body, op: OpId) -> Result<(), Unsupported> {
-    conv_geometry_of(body, op, 1)
+    conv_geometry_of(body, op, 1, false)
 }
 
-/// The same, with the filter at operand `w_index` (QLinearConv's is 3).
-fn conv_geometry_of(body: &Body, op: OpId, w_index: usize) -> Result<(), Unsupported> {
+/// The same, with the filter at operand `w_index` (QLinearConv's is 3), any group count if `grouped`.
+fn conv_geometry_of(body: &Body, op: OpId, w_index: usize, grouped: bool) -> Result<(), Unsupported> {
     let shape = |v: Value| body.value_type(v).shape().map(|s| s.to_vec()).filter(|s| s.iter().all(|d| *d >= 0)).ok_or_else(|| no(Reason::DynamicShape, "dynamic shape"));
     let x = shape(operand(body, op, 0).ok_or("no input")?)?;
     let w = shape(operand(body, op, w_index).ok_or("no weights")?)?;
@@ -229,7 +234,7 @@ fn conv_geometry_of(body: &Body, op: OpId, w_index: usize) -> Result<(), Unsuppo
         return Err(no(Reason::Attribute, "padding as large as the kernel"));
     }
     let g = int_attr(body, op, "group", 1);
-    if g != 1 && !(w[1] == 1 && w[0] == g) {
+    if g != 1 && !(w[1] == 1 && w[0] == g) && !grouped {
         return Err(no(Reason::Attribute, format!("grouped convolution with {} channels per group (dense and depthwise only)", w[1])));
     }
     Ok(())
@@ -240,7 +245,7 @@ pub fn quantized_mac(body: &Body, op: OpId) -> Result<(), Unsupported> {
     super::quant::qmac(body, op).ok_or_else(|| no(Reason::ElementType, "not a quantized pattern the NPU runs (int8 symmetric activations and weights, int32 bias, one int8 QuantizeLinear after)"))?;
     match body.name(op).as_str() {
         "onnx.Conv" => conv_geometry(body, op),
-        "onnx.QLinearConv" => conv_geometry_of(body, op, 3),
+        "onnx.QLinearConv" => conv_geometry_of(body, op, 3, false),
         "onnx.Gemm" => gemm_form(body, op),
         name => {
             let bi = if name == "onnx.QLinearMatMul" { 3 } else { 1 };
@@ -310,6 +315,21 @@ fn clip(npu: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
         }
     }
     activation(npu, body, op)
+}
+
+/// Two operands as a binary op; more (or one) all of the result's shape.
+fn variadic(npu: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
+    let o = body.op(op);
+    if o.operands().len() == 2 {
+        return binary(npu, body, op);
+    }
+    let y = static_f32(body, o.result(0))?;
+    for &v in o.operands() {
+        if static_f32(body, v)? != y {
+            return Err(no(Reason::Shape, format!("an operand of shape {:?} broadcast to {:?} among more than two", static_f32(body, v)?, y)));
+        }
+    }
+    Ok(())
 }
 
 fn binary(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {

@@ -335,11 +335,29 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
         "onnx.Conv" | "onnx.ConvInteger" => {
             // ConvInteger's third operand is a zero point (0), not a bias.
             let b = if name.as_str() == "onnx.Conv" { o.operands().get(2).copied() } else { None };
-            let (x, w) = (o.operand(0), o.operand(1));
-            let g = int("group", 1);
+            let (x, mut w) = (o.operand(0), o.operand(1));
+            let ys = shape(body, o.result(0));
+            let mut g = int("group", 1);
+            let ws = shape(body, w);
+            if g > 1 && !(ws[1] == 1 && ws[0] == g) {
+                // Grouped: a dense convolution whose weights are zero outside each group's block.
+                let vals = onnx::infer::const_f64s(body, w).ok_or("grouped convolution weights are not constant")?;
+                let (f, cg, k) = (ws[0] as usize, ws[1] as usize, (ws[2] * ws[3]) as usize);
+                let c = cg * g as usize;
+                let mut dense = vec![0f32; f * c * k];
+                for o_ in 0..f {
+                    let grp = o_ / (f / g as usize);
+                    for i in 0..cg {
+                        for t in 0..k {
+                            dense[(o_ * c + grp * cg + i) * k + t] = vals[(o_ * cg + i) * k + t] as f32;
+                        }
+                    }
+                }
+                w = f32_constant(ctx, body, &dense, vec![ws[0], c as i64, ws[2], ws[3]], at, &loc);
+                g = 1;
+            }
             let strides = ints(body, op, "strides").unwrap_or(vec![1, 1]);
             let pads = ints(body, op, "pads").unwrap_or(vec![0; 4]);
-            let ys = shape(body, o.result(0));
             let xt = transpose(ctx, body, x, &TO_NHWC, at, &loc);
             // OIHW → HWIO.
             let wt = transpose(ctx, body, w, &[2, 3, 1, 0], at, &loc);
@@ -379,6 +397,34 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
                 // Retype the old op's result to 2-D so `emit` builds the 2-D matmul feeding the reshape.
                 body.set_value_type(y, tensor(ctx, vec![m, n], body.value_type(y).element_type().unwrap()));
                 emit(ctx, body, op, "npu.matmul", &operands, vec![m, n], vec![], false);
+            }
+        }
+        "onnx.Sum" | "onnx.Mean" | "onnx.Max" | "onnx.Min" if o.operands().len() != 2 || matches!(name.as_str(), "onnx.Sum" | "onnx.Mean") => {
+            // Variadic: a chain of binary ops (a Mean then scaled by 1/n).
+            let binary = match name.as_str() {
+                "onnx.Max" => "onnx.Max",
+                "onnx.Min" => "onnx.Min",
+                _ => "onnx.Add",
+            };
+            let ty = body.value_type(o.result(0)).clone();
+            let operands = o.operands().to_vec();
+            let mut chain = vec![];
+            let mut acc = operands[0];
+            for v in &operands[1..] {
+                let b = build(ctx, body, binary, &[acc, *v], ty.clone(), vec![], at, &loc);
+                acc = body.op(b).result(0);
+                chain.push(b);
+            }
+            if name.as_str() == "onnx.Mean" {
+                let k = f32_constant(ctx, body, &[1.0 / operands.len() as f32], vec![1], at, &loc);
+                let b = build(ctx, body, "onnx.Mul", &[acc, k], ty, vec![], at, &loc);
+                acc = body.op(b).result(0);
+                chain.push(b);
+            }
+            body.replace_all_uses(body.op(op).result(0), acc);
+            body.erase(op);
+            for b in chain {
+                convert_op(ctx, body, b)?;
             }
         }
         "onnx.Add" | "onnx.Sub" | "onnx.Mul" | "onnx.Div" | "onnx.Max" | "onnx.Min" => {

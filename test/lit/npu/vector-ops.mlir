@@ -9,11 +9,11 @@
 // RUN: npu-run %t/vector.onnx -q --input x=%t/x.npy --output-dir %t/cpu
 // RUN: python3 %S/../npu-run/Inputs/match_ort.py %t/vector.onnx %t/cpu x=%t/x.npy | FileCheck %s --check-prefix=ORT
 // ORT: y: match
-// RUN: npu-run %t/vector.onnx --target npu -v --input x=%t/x.npy --output-dir %t/npu --compare %t/cpu --rtol 1e-4 --atol 1e-6 > %t/npu.txt 2> %t/npu.err
+// RUN: npu-run %t/vector.onnx --target npu -v --input x=%t/x.npy --output-dir %t/npu --compare %t/cpu --rtol 1e-4 --atol 1e-6 --check-reference > %t/npu.txt 2> %t/npu.err
 // RUN: FileCheck %s < %t/npu.txt
 // RUN: FileCheck %s --check-prefix=SAME < %t/npu.err
-// CHECK: CPU operations (0 of 33):
-// CHECK: npu16: 33 ops (100.0%) in 1 partitions; cpu: 0 ops
+// CHECK: CPU operations (0 of 38):
+// CHECK: npu16: 38 ops (100.0%) in 1 partitions; cpu: 0 ops
 // CHECK: hs_add+hs_clip
 // CHECK: se_gate
 // CHECK: se_scale
@@ -25,10 +25,15 @@
 // CHECK: max_c
 // CHECK: bn
 // CHECK: bn+bn_relu
+// CHECK: gconv
+// CHECK: sum3+sum_relu
+// CHECK: mean2
+// CHECK: max3
 // CHECK: gmp
 // CHECK: rmean
 // CHECK: fc_bias+y
 // SAME: y: ok
+// SAME: reference: 1 NPU partition outputs match the host reference
 
 // A check that can fail: the NPU's output against a corrupted copy of the CPU's.
 // RUN: python3 -c "import numpy as n; y = n.load('%t/cpu/y.npy'); y[0, 3] += 1e-2; n.save('%t/cpu/y.npy', y)"

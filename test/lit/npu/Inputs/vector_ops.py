@@ -59,6 +59,10 @@ x = node("Mul", [x, const("scale", rng.standard_normal((1, 24, 1, 1)))], "mul_c"
 # A BatchNormalization no Conv precedes (a per-channel product and sum, Relu fused), then global max and mean.
 bn = [const("bn_" + k, v) for k, v in (("s", rng.uniform(0.5, 1.5, 24)), ("b", rng.standard_normal(24) * 0.1), ("m", rng.standard_normal(24) * 0.1), ("v", rng.uniform(0.5, 1.5, 24)))]
 x = node("Relu", [node("BatchNormalization", [x] + bn, "bn")], "bn_relu")
+# A grouped conv (4 groups), a Sum of three (Relu fused), a Mean of two, a Max of three.
+g = conv(x, 24, 24, "gconv", k=3, group=4)
+x = node("Relu", [node("Sum", [x, g, g], "sum3")], "sum_relu")
+x = node("Max", [node("Mean", [x, g], "mean2"), g, x], "max3")
 x = node("Add", [node("GlobalMaxPool", [x], "gmp"), node("ReduceMean", [x], "rmean", axes=[2, 3])], "gsum")
 x = node("Flatten", [x], "flat")
 w = const("fc_w", rng.standard_normal((24, 10)) * 0.3)
