@@ -71,7 +71,7 @@ const CAPABILITIES: &[(&str, Check, &str)] = &[
     ("onnx.Reshape", layout_free, RESHAPE),
     ("onnx.Squeeze", layout_free, RESHAPE),
     ("onnx.Unsqueeze", layout_free, RESHAPE),
-    ("onnx.Transpose", movement, "static f32 tensors; a strided copy by the DMA engines (none where only unit dims move; one element per row where the innermost dim moves)"),
+    ("onnx.Transpose", transpose, "static f32 tensors; a strided copy by the DMA engines (none where only unit dims move); one that moves the innermost dim copies one element per DMA row, so only up to 1024 elements"),
     ("onnx.Concat", movement, "static f32 tensors; each operand copied into its part of the result by the DMA engines (constants from the constant image)"),
     ("onnx.Split", movement, "static f32 tensors; each output a strided copy by the DMA engines"),
     ("onnx.Slice", slice, "static f32 tensors; constant starts, axes and steps, steps positive; a strided copy by the DMA engines"),
@@ -442,6 +442,23 @@ fn movement(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
         }
     }
     static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
+    Ok(())
+}
+
+/// Elements a transpose of the innermost dim may move (one per DMA row, ~15
+/// cycles each: beyond this the host is faster than the NPU, switch included).
+const ELEMENT_ROWS: i64 = 1024;
+
+fn transpose(npu: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
+    movement(npu, body, op)?;
+    let x = static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
+    let perm = ints(body, op, "perm").unwrap_or_else(|| (0..x.len() as i64).rev().collect());
+    // The innermost dim of the result that is not 1, and where it comes from.
+    let moved = perm.iter().rev().find(|p| x[**p as usize] != 1).is_some_and(|p| x[*p as usize + 1..].iter().any(|d| *d != 1));
+    let n: i64 = x.iter().product();
+    if moved && n > ELEMENT_ROWS {
+        return Err(no(Reason::Constraint, format!("moves the innermost dim of {} elements: one element per DMA row, slower than the host beyond {}", n, ELEMENT_ROWS)));
+    }
     Ok(())
 }
 

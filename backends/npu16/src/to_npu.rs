@@ -2,10 +2,11 @@
 //! onnx op becomes its NHWC `npu` op with `onnx.Transpose`s around it;
 //! weights are transposed to HWIO (folded into the constants by
 //! canonicalization), activations after a conv/matmul/add fold into it, and
-//! 4-D arguments and results of the partition become NHWC, with the
-//! transposes moved into the caller. Canonicalization then cancels every
-//! back-to-back pair, so a chain of NPU ops carries no transpose inside it,
-//! and two NPU partitions in a row pass NHWC tensors straight through.
+//! the 4-D arguments and results the NPU ops read and write in NHWC become
+//! NHWC at the partition's edge, with the transposes moved into the caller.
+//! Canonicalization then cancels every back-to-back pair, so a chain of NPU
+//! ops carries no transpose inside it, and two NPU partitions in a row pass
+//! NHWC tensors straight through.
 
 use ir::attributes::{ArrayData, AttrData, Attribute};
 use ir::pass::{Pass, PassContext};
@@ -618,9 +619,12 @@ fn nhwc_signature(ctx: &Context, body: &mut Body, module: OpId, f: OpId) -> Resu
     let fname = body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("").to_string();
     let loc = body.op(f).loc.clone();
     let mut arg_changed = vec![];
+    // Only tensors the NPU ops read or write in NHWC (images) change layout at the
+    // edge; other 4-D tensors (attention heads) keep theirs, so no transpose moves their innermost dim.
+    let is_perm = |body: &Body, op: OpId, perm: &[i64]| body.name(op).as_str() == "onnx.Transpose" && ints(body, op, "perm").as_deref() == Some(perm);
     for (i, a) in body.block_args(entry).to_vec().into_iter().enumerate() {
         let s = shape(body, a);
-        if s.len() != 4 {
+        if s.len() != 4 || body.uses(a).is_empty() || !body.uses(a).iter().all(|u| is_perm(body, u.op, &TO_NHWC)) {
             continue;
         }
         let elem = body.value_type(a).element_type().unwrap().clone();
@@ -640,7 +644,7 @@ fn nhwc_signature(ctx: &Context, body: &mut Body, module: OpId, f: OpId) -> Resu
     let ret = body.last_op(entry).unwrap();
     let mut res_changed = vec![];
     for (i, r) in body.op(ret).operands().to_vec().into_iter().enumerate() {
-        if shape(body, r).len() != 4 {
+        if shape(body, r).len() != 4 || !body.defining_op(r).is_some_and(|d| is_perm(body, d, &TO_NCHW)) {
             continue;
         }
         let t = transpose(ctx, body, r, &TO_NHWC, InsertPoint::Before(ret), &loc);
