@@ -496,7 +496,7 @@ fn resize(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     if !((matches!(coord, "half_pixel" | "pytorch_half_pixel") && rounds) || (coord == "asymmetric" && nearest == "floor")) {
         return Err(no(Reason::Attribute, format!("coordinate_transformation_mode {} with nearest_mode {}", coord, str_attr(body, op, "nearest_mode").unwrap_or("round_prefer_floor"))));
     }
-    if x.len() != 4 || y[0] != x[0] || y[1] != x[1] || y[2] % x[2] != 0 || y[3] % x[3] != 0 || y[2] < x[2] || y[3] < x[3] {
+    if x.len() != 4 || x.contains(&0) || y[0] != x[0] || y[1] != x[1] || y[2] % x[2] != 0 || y[3] % x[3] != 0 || y[2] < x[2] || y[3] < x[3] {
         return Err(no(Reason::Shape, format!("{:?} to {:?} (integer upsampling of H and W only)", x, y)));
     }
     Ok(())
