@@ -46,13 +46,13 @@ const CAPABILITIES: &[(&str, Check, &str)] = &[
     ("onnx.Conv", conv, "static f32 tensors; 2-D, batch 1; constant weights and bias; explicit pads (auto_pad NOTSET or VALID) smaller than the kernel; dilation 1; dense, depthwise (one channel per group), or grouped (as a dense convolution with block-diagonal weights: the array also multiplies the zeros)"),
     ("onnx.Gemm", gemm, "static f32 tensors; A 2-D, B constant, C absent or a constant row of N values; transA 0; alpha and beta 1"),
     ("onnx.MatMul", matmul, "static f32 tensors; B a constant matrix (products of two activations stay on the CPU); A not a vector"),
-    ("onnx.Relu", activation, ACTIVATION),
+    ("onnx.Relu", input_static, ACTIVATION),
     ("onnx.Clip", clip, "constant min and max; as Relu"),
-    ("onnx.Sigmoid", activation, ACTIVATION),
-    ("onnx.Tanh", activation, ACTIVATION),
-    ("onnx.HardSigmoid", activation, "static f32 tensors; a pass of the vector unit (a product, a sum and a clamp)"),
-    ("onnx.HardSwish", activation, "static f32 tensors; a pass of the vector unit (x times its HardSigmoid)"),
-    ("onnx.LeakyRelu", activation, "static f32 tensors; a pass of the vector unit (the larger or smaller of x and alpha·x)"),
+    ("onnx.Sigmoid", input_static, ACTIVATION),
+    ("onnx.Tanh", input_static, ACTIVATION),
+    ("onnx.HardSigmoid", input_static, "static f32 tensors; a pass of the vector unit (a product, a sum and a clamp)"),
+    ("onnx.HardSwish", input_static, "static f32 tensors; a pass of the vector unit (x times its HardSigmoid)"),
+    ("onnx.LeakyRelu", input_static, "static f32 tensors; a pass of the vector unit (the larger or smaller of x and alpha·x)"),
     ("onnx.Add", binary, BINARY),
     ("onnx.Sub", binary, BINARY),
     ("onnx.Mul", binary, BINARY),
@@ -67,10 +67,10 @@ const CAPABILITIES: &[(&str, Check, &str)] = &[
     ("onnx.GlobalMaxPool", global_pool, "static f32 tensors; batch 1, 2-D"),
     ("onnx.ReduceMean", spatial_mean, "static f32 tensors; batch 1, 4-D, over H and W (axes 2 and 3) keeping them: a global average pool"),
     ("onnx.BatchNormalization", batch_norm, "static f32 tensors; inference (one output), constant scale, bias, mean and variance: a per-channel product and sum on the vector unit (after a Conv it folds into the Conv's weights before partitioning)"),
-    ("onnx.Flatten", layout_free, RESHAPE),
-    ("onnx.Reshape", layout_free, RESHAPE),
-    ("onnx.Squeeze", layout_free, RESHAPE),
-    ("onnx.Unsqueeze", layout_free, RESHAPE),
+    ("onnx.Flatten", input_static, RESHAPE),
+    ("onnx.Reshape", input_static, RESHAPE),
+    ("onnx.Squeeze", input_static, RESHAPE),
+    ("onnx.Unsqueeze", input_static, RESHAPE),
     ("onnx.Transpose", transpose, "static f32 tensors; a strided copy by the DMA engines (none where only unit dims move); one that moves the innermost dim copies one element per DMA row, so only up to 1024 elements"),
     ("onnx.Concat", movement, "static f32 tensors; each operand copied into its part of the result by the DMA engines (constants from the constant image)"),
     ("onnx.Split", movement, "static f32 tensors; each output a strided copy by the DMA engines"),
@@ -300,8 +300,9 @@ fn matmul(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     Ok(())
 }
 
-/// A standalone activation runs when its producer is an NPU op it fuses into.
-fn activation(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
+/// Ops whose only demand is a static f32 input: activations, and reshapes
+/// (the same bytes: the result aliases the input).
+fn input_static(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
     Ok(())
 }
@@ -314,7 +315,7 @@ fn clip(npu: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
             }
         }
     }
-    activation(npu, body, op)
+    input_static(npu, body, op)
 }
 
 /// Two operands as a binary op; more (or one) all of the result's shape.
@@ -425,12 +426,6 @@ fn batch_norm(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     if (1..5).any(|i| operand(body, op, i).is_none_or(|v| !is_constant(body, v))) {
         return Err(no(Reason::NotConstant, "scale, bias, mean or variance is not constant"));
     }
-    Ok(())
-}
-
-/// Reshapes keep the bytes: the result aliases the input.
-fn layout_free(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
-    static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
     Ok(())
 }
 

@@ -31,20 +31,6 @@ fn shape(body: &Body, v: Value) -> Vec<i64> {
     body.value_type(v).shape().map(|s| s.to_vec()).unwrap_or_default()
 }
 
-/// The values of an NCHW tensor of `shape` in NHWC order.
-fn nchw_to_nhwc(v: &[f32], shape: &[i64]) -> Vec<f32> {
-    let (c, h, w) = (shape[1] as usize, shape[2] as usize, shape[3] as usize);
-    let mut out = Vec::with_capacity(v.len());
-    for n in 0..shape[0] as usize {
-        for y in 0..h {
-            for x in 0..w {
-                out.extend((0..c).map(|k| v[((n * c + k) * h + y) * w + x]));
-            }
-        }
-    }
-    out
-}
-
 fn permuted(s: &[i64], p: &[i64]) -> Vec<i64> {
     p.iter().map(|&i| s[i as usize]).collect()
 }
@@ -441,22 +427,20 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             }
             let bs = shape(body, b);
             let n: i64 = bs.iter().product();
-            // In the NPU's layout a one-per-channel operand is [1, .., 1, C] (channels innermost).
-            let b_shape = if bs == ys || n == 1 { if ys.len() == 4 && bs == ys { permuted(&bs, &TO_NHWC) } else { bs.clone() } } else { [vec![1; ys.len() - 1], vec![n]].concat() };
-            let b_const = onnx::infer::const_f64s(body, b);
+            // A one-per-channel operand is [1, .., 1, C] in the NPU's layout (channels innermost).
+            let per_channel = bs != ys && n != 1;
+            let b_shape = if per_channel { [vec![1; ys.len() - 1], vec![n]].concat() } else { bs.clone() };
             // A division by a constant is a product with its reciprocal (the vector unit has no divide).
-            let b2 = match b_const {
+            let b = match onnx::infer::const_f64s(body, b) {
                 Some(v) => {
-                    let mut v: Vec<f32> = v.iter().map(|x| if kind == "div" { (1.0 / x) as f32 } else { *x as f32 }).collect();
-                    if ys.len() == 4 && bs == ys {
-                        v = nchw_to_nhwc(&v, &bs);
-                    }
+                    let v: Vec<f32> = v.iter().map(|x| if kind == "div" { (1.0 / x) as f32 } else { *x as f32 }).collect();
                     f32_constant(ctx, body, &v, b_shape, at, &loc)
                 }
-                None if bs == ys && ys.len() == 4 => transpose(ctx, body, b, &TO_NHWC, at, &loc),
-                None if bs == b_shape => b,
-                None => reshape(ctx, body, b, &b_shape, at, &loc),
+                None if per_channel => reshape(ctx, body, b, &b_shape, at, &loc),
+                None => b,
             };
+            // A full 4-D operand goes to NHWC (canonicalization folds the transpose of a constant).
+            let b2 = if ys.len() == 4 && bs == ys { transpose(ctx, body, b, &TO_NHWC, at, &loc) } else { b };
             if kind == "div" {
                 kind = "mul".into();
             }
@@ -475,6 +459,10 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             let float = |n: &str, d: f64| o.attr(n).and_then(|a| a.as_float()).unwrap_or(d);
             let mut props = vec![];
             let act = match name.as_str() {
+                "onnx.Relu" => "relu",
+                "onnx.Sigmoid" => "sigmoid",
+                "onnx.Tanh" => "tanh",
+                "onnx.HardSwish" => "hardswish",
                 "onnx.Clip" => {
                     let bound = |i: usize, d: f32| o.operands().get(i).and_then(|v| onnx::infer::const_f64s(body, *v)).and_then(|v| v.first().copied()).unwrap_or(d as f64);
                     let (lo, hi) = (bound(1, f32::MIN), bound(2, f32::MAX));
@@ -487,16 +475,10 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
                     props.push(("beta", Attribute::float(float("beta", 0.5), ctx.f32())));
                     "hardsigmoid"
                 }
-                "onnx.LeakyRelu" => {
+                _ => {
                     props.push(("alpha", Attribute::float(float("alpha", 0.01), ctx.f32())));
                     "leakyrelu"
                 }
-                n => match n {
-                    "onnx.Relu" => "relu",
-                    "onnx.Sigmoid" => "sigmoid",
-                    "onnx.Tanh" => "tanh",
-                    _ => "hardswish",
-                },
             };
             props.push(("act", Attribute::string(act)));
             let r = build_nhwc(ctx, body, "npu.act", &[x], &ys, &ctx.f32(), props, ys.len() == 4, at, &loc);

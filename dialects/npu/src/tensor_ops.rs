@@ -506,8 +506,12 @@ fn verify_upsample(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     let (x, _) = shape_of(body, o.operand(0))?;
     let (y, _) = shape_of(body, o.result(0))?;
     let f = ints(body, op, "factors").filter(|f| f.len() == 2 && f.iter().all(|v| *v >= 1)).ok_or("factors must be 2 positive integers")?;
-    if x.len() != 4 || y != [x[0], x[1] * f[0], x[2] * f[1], x[3]] {
-        return Err(format!("an NHWC input {:?} upsampled by {:?} gives [{}, {}, {}, {}], not {:?}", x, f, x.first().copied().unwrap_or(0), x.get(1).copied().unwrap_or(0) * f[0], x.get(2).copied().unwrap_or(0) * f[1], x.get(3).copied().unwrap_or(0), y));
+    if x.len() != 4 {
+        return Err(format!("upsamples an NHWC (4-D) input, got {:?}", x));
+    }
+    let want = [x[0], x[1] * f[0], x[2] * f[1], x[3]];
+    if y != want {
+        return Err(format!("an NHWC input {:?} upsampled by {:?} gives {:?}, not {:?}", x, f, want, y));
     }
     Ok(())
 }

@@ -48,15 +48,6 @@ pub const CONST_ARG: &str = "weights";
 /// The program's intermediate tensors, at offsets in one argument.
 pub const SCRATCH_ARG: &str = "scratch";
 
-fn element_bytes(dtype: &str) -> i64 {
-    match dtype {
-        "i8" | "ui8" => 1,
-        "f16" | "bf16" | "i16" => 2,
-        "f64" | "i64" => 8,
-        _ => 4,
-    }
-}
-
 impl ConstImage {
     fn push_bytes(&mut self, b: impl Iterator<Item = u8>) -> Dram {
         let off = self.data.len() as i64;
@@ -190,7 +181,8 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
             Some(a) => Dram { arg: a.clone(), offset: 0 },
             None => {
                 let at = scratch;
-                let bytes = shape(body, y).iter().product::<i64>() * element_bytes(&dtype(y));
+                let elem = body.value_type(y).element_type().and_then(ir::attributes::element_bytes).ok_or_else(|| format!("{}: a result of no fixed element size", body.op(op).loc))?;
+                let bytes = shape(body, y).iter().product::<i64>() * elem as i64;
                 scratch += (bytes + 63) / 64 * 64;
                 Dram { arg: SCRATCH_ARG.into(), offset: at }
             }

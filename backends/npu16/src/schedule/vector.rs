@@ -24,23 +24,26 @@ struct Run {
 }
 
 impl Run {
-    /// DMA moves of rows `[r0, r0+cnt)` between `d` and accumulator row `acc`.
-    fn dmas(&self, m: &'static str, acc: i64, d: &Dram, r0: i64, cnt: i64) -> Vec<Inst> {
-        let load = m == "dma.loadacc";
+    /// DMA moves of rows `[r0, r0+cnt)` between `d` and memory row `row`: f32
+    /// through the accumulator (`dma.loadacc`/`dma.storeacc`), int8 through the
+    /// scratchpad (`dma.load`/`dma.store`).
+    fn dmas(&self, m: &'static str, row: i64, d: &Dram, r0: i64, cnt: i64) -> Vec<Inst> {
+        let load = m.starts_with("dma.load");
+        let (dtype, eb) = if m.ends_with("acc") { ("f32", 4) } else { ("i8", 1) };
         let full = if r0 + cnt == self.rows && self.last_cols < self.cols { cnt - 1 } else { cnt };
-        let mk = |acc_row: i64, row: i64, nrows: i64, cols: i64| {
-            let at = d.at((self.base + row * self.stride) * 4);
-            let i = Inst::new(m, Some("f32"));
-            let i = if load { i.i("dst", acc_row).with("src", at) } else { i.with("dst", at).i("src", acc_row) };
+        let mk = |mem_row: i64, r: i64, nrows: i64, cols: i64| {
+            let at = d.at((self.base + r * self.stride) * eb);
+            let i = Inst::new(m, Some(dtype));
+            let i = if load { i.i("dst", mem_row).with("src", at) } else { i.with("dst", at).i("src", mem_row) };
             let i = i.i("rows", nrows).i("cols", cols);
-            if self.stride != cols && nrows > 1 { i.i("stride", self.stride * 4) } else { i }
+            if self.stride != cols && nrows > 1 { i.i("stride", self.stride * eb) } else { i }
         };
         let mut v = vec![];
         if full > 0 {
-            v.push(mk(acc, r0, full, self.cols));
+            v.push(mk(row, r0, full, self.cols));
         }
         if full < cnt {
-            v.push(mk(acc + full, r0 + full, 1, self.last_cols));
+            v.push(mk(row + full, r0 + full, 1, self.last_cols));
         }
         v
     }
@@ -218,25 +221,6 @@ fn runs_of_rows(n: i64, lanes: i64) -> Run {
     runs(n, None, lanes).remove(0)
 }
 
-/// Rows `[r0, r0+cnt)` of a flat int8 tensor of `rows` rows (the last `tail`
-/// elements wide) moved by `m` between DRAM and scratchpad row `at`.
-fn flat_i8(m: &'static str, at: i64, d: &Dram, r0: i64, cnt: i64, rows: i64, tail: i64, lanes: i64) -> Vec<Inst> {
-    let full = if r0 + cnt == rows && tail < lanes { cnt - 1 } else { cnt };
-    let mk = |row: i64, dram_row: i64, nrows: i64, cols: i64| {
-        let i = Inst::new(m, Some("i8"));
-        let i = if m == "dma.load" { i.i("dst", row).with("src", d.at(dram_row * lanes)) } else { i.with("dst", d.at(dram_row * lanes)).i("src", row) };
-        i.i("rows", nrows).i("cols", cols)
-    };
-    let mut v = vec![];
-    if full > 0 {
-        v.push(mk(at, r0, full, lanes));
-    }
-    if full < cnt {
-        v.push(mk(at + full, r0 + full, 1, tail));
-    }
-    v
-}
-
 /// An int8 add: each input moves into the accumulator through an identity
 /// tile on the array (i8 → i32), is scaled by its fixed-point `in_mult`
 /// (`v.mul` with a broadcast row), the two are summed, and `v.requant`
@@ -244,8 +228,8 @@ fn flat_i8(m: &'static str, at: i64, d: &Dram, r0: i64, cnt: i64, rows: i64, tai
 fn eltwise_int8(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> Result<(), String> {
     let lanes = lanes_of(l.hw);
     let n: i64 = shape(body, body.op(op).result(0)).iter().product();
-    let rows = (n + lanes - 1) / lanes;
-    let tail = n - (rows - 1) * lanes;
+    let flat = runs_of_rows(n, lanes);
+    let rows = flat.rows;
     let im = npu::tensor_ops::ints(body, op, "in_mult").ok_or("int8 add without in_mult")?;
     let mult = npu::tensor_ops::ints(body, op, "mult").and_then(|m| m.first().copied()).ok_or("int8 add without mult")?;
     let shift = npu::tensor_ops::ints(body, op, "shift").and_then(|m| m.first().copied()).ok_or("int8 add without shift")?;
@@ -282,8 +266,8 @@ fn eltwise_int8(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) 
         let aa = 2 + (t % 2) * 2 * chunk;
         let ab = aa + chunk;
         let mut s = Step::default();
-        let mut dmas = flat_i8("dma.load", sa, &ins[0], r0, cnt, rows, tail, lanes);
-        dmas.extend(flat_i8("dma.load", sb, &ins[1], r0, cnt, rows, tail, lanes));
+        let mut dmas = flat.dmas("dma.load", sa, &ins[0], r0, cnt);
+        dmas.extend(flat.dmas("dma.load", sb, &ins[1], r0, cnt));
         s.loads.push((0, dmas));
         let mm = |dst: i64, src: i64| Inst::new("mx.mul", Some("i8")).i("dst", dst).i("src", src).i("rows", cnt).i("k", lanes).i("n", lanes);
         let scale = |dst: i64, row: i64| Inst::new("v.mul", Some("i32")).i("dst", dst).i("a", dst).i("b", row).i("rows", cnt).with("bcast", Operand::Flag);
@@ -296,7 +280,7 @@ fn eltwise_int8(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) 
             Inst::new("v.add", Some("i32")).i("dst", aa).i("a", aa).i("b", ab).i("rows", cnt),
             Inst::new("v.requant", Some("i8")).i("dst", so).i("src", aa).i("rows", cnt).i("mult", mult).i("shift", shift).i("min", lo).i("max", hi),
         ];
-        s.stores = flat_i8("dma.store", so, out, r0, cnt, rows, tail, lanes);
+        s.stores = flat.dmas("dma.store", so, out, r0, cnt);
         steps.push(s);
         r0 += cnt;
         t += 1;
