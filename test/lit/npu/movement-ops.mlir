@@ -38,3 +38,8 @@
 // COPY: y: ok
 // COPY: z: ok
 // COPY: reference: 2 NPU partition outputs match the host reference
+
+// A check that can fail: the NPU's output against a corrupted copy of the CPU's.
+// RUN: python3 -c "import numpy as n; y = n.load('%t/cpu/y.npy'); y[0, 5, 2] += 1e-2; n.save('%t/cpu/y.npy', y)"
+// RUN: not npu-run %t/movement.onnx --target npu -q --input x=%t/x.npy --compare %t/cpu --rtol 1e-4 --atol 1e-6 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: y: MISMATCH
