@@ -44,6 +44,7 @@ const POOL: &str = "static f32 tensors; batch 1, 2-D; explicit pads (auto_pad NO
 /// docs page `docs/npu16-ops.md` is generated from them).
 const CAPABILITIES: &[(&str, Check, &str)] = &[
     ("onnx.Conv", conv, "static f32 tensors; 2-D, batch 1; constant weights and bias; explicit pads (auto_pad NOTSET or VALID) smaller than the kernel; dilation 1; dense, depthwise (one channel per group), or grouped (as a dense convolution with block-diagonal weights: the array also multiplies the zeros)"),
+    ("onnx.ConvTranspose", conv_transpose, "static f32 tensors; 2-D, batch 1; constant weights and bias; dilation 1; any stride, padding and group: one stride-1 convolution with stride_h·stride_w times the output channels (one per output phase; grouped as block-diagonal weights) and a strided copy that interleaves the phases"),
     ("onnx.Gemm", gemm, "static f32 tensors; A 2-D, B constant, C absent or a constant row of N values; transA 0; alpha and beta 1"),
     ("onnx.MatMul", matmul, "static f32 tensors; B a constant matrix (products of two activations stay on the CPU); A not a vector"),
     ("onnx.Relu", input_static, ACTIVATION),
@@ -89,6 +90,9 @@ const CASES: &[CapabilityCase] = &[
     case("conv_dilated", "g (float[1,4,6,6] x, float[8,4,3,3] w) => (float[1,8,6,6] y) { [conv] y = Conv <pads = [2,2,2,2], dilations = [2,2]> (x, w) }", "onnx.Conv", Some(Reason::Attribute)),
     case("conv_batch_2", "g (float[2,4,6,6] x, float[8,4,3,3] w) => (float[2,8,4,4] y) { [conv] y = Conv (x, w) }", "onnx.Conv", Some(Reason::Shape)),
     case("conv_pads_as_large_as_the_kernel", "g (float[1,4,6,6] x, float[8,4,3,3] w) => (float[1,8,10,10] y) { [conv] y = Conv <pads = [3,3,3,3]> (x, w) }", "onnx.Conv", Some(Reason::Attribute)),
+    case("conv_transpose_2x2_stride_2", "g (float[1,4,5,5] x, float[4,3,2,2] w) => (float[1,3,10,10] y) { [up] y = ConvTranspose <strides = [2,2]> (x, w) }", "onnx.ConvTranspose", None),
+    case("conv_transpose_4x4_stride_2_padded", "g (float[1,4,5,5] x, float[4,3,4,4] w) => (float[1,3,10,10] y) { [up] y = ConvTranspose <strides = [2,2], pads = [1,1,1,1]> (x, w) }", "onnx.ConvTranspose", None),
+    case("conv_transpose_dilated", "g (float[1,4,5,5] x, float[4,3,3,3] w) => (float[1,3,9,9] y) { [up] y = ConvTranspose <dilations = [2,2]> (x, w) }", "onnx.ConvTranspose", Some(Reason::Attribute)),
     case("matmul_constant_b", "g (float[4,8] x, float[8,5] w) => (float[4,5] y) { [mm] y = MatMul (x, w) }", "onnx.MatMul", None),
     case("matmul_of_two_activations", "g (float[4,8] x) => (float[4,4] y) { [t] xt = Transpose (x) [mm] y = MatMul (x, xt) }", "onnx.MatMul", Some(Reason::NotConstant)),
     case("gemm_trans_a", "g (float[8,4] a, float[8,5] b) => (float[4,5] y) { [gemm] y = Gemm <transA = 1> (a, b) }", "onnx.Gemm", Some(Reason::Attribute)),
@@ -194,19 +198,28 @@ fn no_auto_pad(body: &Body, op: OpId) -> Result<(), Unsupported> {
     }
 }
 
-fn conv(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
+/// A static f32 input, f32 weights and bias (when present) that are constants.
+fn constant_weights(body: &Body, op: OpId) -> Result<(), Unsupported> {
     static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
     static_f32(body, operand(body, op, 1).ok_or("no weights")?)?;
     if !is_constant(body, operand(body, op, 1).unwrap()) {
         return Err(no(Reason::NotConstant, "weights are not constant"));
     }
-    if let Some(b) = operand(body, op, 2) {
-        if !is_constant(body, b) {
-            return Err(no(Reason::NotConstant, "bias is not constant"));
-        }
+    match operand(body, op, 2) {
+        Some(b) if !is_constant(body, b) && !matches!(body.value_type(b).data(), ir::types::TypeData::None) => Err(no(Reason::NotConstant, "bias is not constant")),
+        _ => Ok(()),
     }
+}
+
+fn conv(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
+    constant_weights(body, op)?;
     // f32: a grouped convolution runs as a dense one with block-diagonal weights (`to_npu`).
     conv_geometry_of(body, op, 1, true)
+}
+
+fn conv_transpose(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
+    constant_weights(body, op)?;
+    super::deconv::plan(body, op).map(|_| ())
 }
 
 /// What the NPU's convolution kernel takes in int8 (dense or depthwise).

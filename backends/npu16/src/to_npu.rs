@@ -123,7 +123,19 @@ fn fused_activation(body: &Body, y: Value) -> Option<(OpId, &'static str, f64, f
 /// Builds `npu.<name>` with the activation of `y`'s user fused, replacing
 /// `old`'s result (through a transpose back to NCHW when `nchw_out`).
 #[allow(clippy::too_many_arguments)]
-fn emit(ctx: &Context, body: &mut Body, old: OpId, name: &str, operands: &[Value], out_shape: Vec<i64>, mut props: Vec<(&str, Attribute)>, nchw_out: bool) {
+fn emit(ctx: &Context, body: &mut Body, old: OpId, name: &str, operands: &[Value], out_shape: Vec<i64>, props: Vec<(&str, Attribute)>, nchw_out: bool) {
+    let back = |ctx: &Context, body: &mut Body, r: Value, loc: &Location| if nchw_out { transpose(ctx, body, r, &TO_NCHW, after(body, r), loc) } else { r };
+    emit_then(ctx, body, old, name, operands, out_shape, props, &back);
+}
+
+/// Right after the op that defines `v`.
+fn after(body: &Body, v: Value) -> InsertPoint {
+    InsertPoint::After(body.defining_op(v).expect("a result"))
+}
+
+/// `emit`, with `then` turning the new op's result into the value that replaces `old`'s.
+#[allow(clippy::too_many_arguments)]
+fn emit_then(ctx: &Context, body: &mut Body, old: OpId, name: &str, operands: &[Value], out_shape: Vec<i64>, mut props: Vec<(&str, Attribute)>, then: &dyn Fn(&Context, &mut Body, Value, &Location) -> Value) {
     let loc = body.op(old).loc.clone();
     let y = body.op(old).result(0);
     let elem = body.value_type(y).element_type().unwrap().clone();
@@ -142,10 +154,7 @@ fn emit(ctx: &Context, body: &mut Body, old: OpId, name: &str, operands: &[Value
         props.push(("act", Attribute::string("none")));
     }
     let op = build(ctx, body, name, operands, tensor(ctx, out_shape, &elem), props, InsertPoint::Before(old), &loc_all);
-    let mut r = body.op(op).result(0);
-    if nchw_out {
-        r = transpose(ctx, body, r, &TO_NCHW, InsertPoint::After(op), &loc_all);
-    }
+    let r = then(ctx, body, body.op(op).result(0), &loc_all);
     let final_y = match act {
         Some((u, ..)) => {
             let uy = body.op(u).result(0);
@@ -352,6 +361,39 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             operands.extend(b);
             let props = vec![("strides", i64s(ctx, &strides)), ("pads", i64s(ctx, &pads)), ("group", Attribute::integer(g as i128, ctx.i64()))];
             emit(ctx, body, op, "npu.conv", &operands, permuted(&ys, &TO_NHWC), props, true);
+        }
+        "onnx.ConvTranspose" => {
+            // The phase convolution, then depth to space and the crop (`deconv.rs`).
+            let p = super::deconv::plan(body, op).map_err(|e| e.message)?;
+            let w = onnx::infer::const_f64s(body, o.operand(1)).ok_or("ConvTranspose weights are not constant")?;
+            let b = match o.operands().get(2) {
+                Some(v) if !matches!(body.value_type(*v).data(), TypeData::None) => onnx::infer::const_f64s(body, *v).ok_or("ConvTranspose bias is not constant")?,
+                _ => vec![0.0; p.cout as usize],
+            };
+            let x = o.operand(0);
+            let xt = transpose(ctx, body, x, &TO_NHWC, at, &loc);
+            let n = p.phases() * p.cout;
+            let wt = f32_constant(ctx, body, &p.weights(&w), vec![p.h.taps, p.w.taps, p.cin, n], at, &loc);
+            let bt = f32_constant(ctx, body, &p.bias(&b), vec![n], at, &loc);
+            let props = vec![("strides", i64s(ctx, &[1, 1])), ("pads", i64s(ctx, &p.conv_pads())), ("group", Attribute::integer(1, ctx.i64()))];
+            let phases = p.phase_shape();
+            let to_space = move |ctx: &Context, body: &mut Body, r: Value, loc: &Location| {
+                let (h, w, c) = (p.h, p.w, p.cout);
+                let mut r = r;
+                if p.phases() > 1 {
+                    r = reshape(ctx, body, r, &[1, h.positions, w.positions, h.stride, w.stride, c], after(body, r), loc);
+                    r = transpose(ctx, body, r, &[0, 1, 3, 2, 4, 5], after(body, r), loc);
+                    r = reshape(ctx, body, r, &[1, h.full(), w.full(), c], after(body, r), loc);
+                }
+                if !p.uncropped() {
+                    let props = vec![("offsets", i64s(ctx, &[0, h.crop, w.crop, 0])), ("steps", i64s(ctx, &[1; 4]))];
+                    let ty = tensor(ctx, vec![1, h.out, w.out, c], &ctx.f32());
+                    let s = build(ctx, body, "npu.slice", &[r], ty, props, after(body, r), loc);
+                    r = body.op(s).result(0);
+                }
+                transpose(ctx, body, r, &TO_NCHW, after(body, r), loc)
+            };
+            emit_then(ctx, body, op, "npu.conv", &[xt, wt, bt], phases, props, &to_space);
         }
         "onnx.Gemm" | "onnx.MatMul" | "onnx.MatMulInteger" => {
             let (a, mut b) = (o.operand(0), o.operand(1));

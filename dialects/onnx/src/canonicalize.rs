@@ -1,6 +1,6 @@
 //! Canonicalization patterns that later lowerings rely on: inference-mode
 //! Dropout removed, BatchNormalization and a constant per-channel Mul or Add
-//! folded into the Conv before it (when both have constant parameters), Gemm's transpose of a constant B folded
+//! folded into the Conv or ConvTranspose before it (when both have constant parameters), Gemm's transpose of a constant B folded
 //! into the constant, transposes composed or folded into constants, and an If
 //! on a constant condition replaced by its branch.
 
@@ -76,14 +76,14 @@ fn fold_batch_norm_into_conv(bn: OpId, rw: &mut Rewriter) -> Result<(), MatchFai
         return rw.match_failure("not inference-mode BatchNormalization");
     }
     let x = d.operand(0);
-    let Some(conv) = b.defining_op(x).filter(|c| b.name(*c).as_str() == "onnx.Conv") else { return rw.match_failure("input is not a Conv") };
+    let Some(conv) = b.defining_op(x).filter(|c| is_conv(b, *c)) else { return rw.match_failure("input is not a Conv") };
     if b.uses(x).len() != 1 {
         return rw.match_failure("the Conv has other users");
     }
     let eps = d.properties.get("epsilon").and_then(|a| a.as_float()).unwrap_or(1e-5) as f32;
     let params: Option<Vec<Vec<f32>>> = (1..5).map(|i| const_f32(b, d.operand(i)).map(|p| p.0)).collect();
     let Some(params) = params else { return rw.match_failure("parameters are not f32 constants") };
-    let (w, wshape, bias0) = match conv_params(b, conv) {
+    let (w, wshape, bias0, channel) = match conv_params(b, conv) {
         Ok(p) => p,
         Err(why) => return rw.match_failure(why),
     };
@@ -93,22 +93,55 @@ fn fold_batch_norm_into_conv(bn: OpId, rw: &mut Rewriter) -> Result<(), MatchFai
     }
     let (scale, shift, mean, var) = (&params[0], &params[1], &params[2], &params[3]);
     let s: Vec<f32> = (0..f).map(|i| scale[i] / (var[i] + eps).sqrt()).collect();
-    let per = w.len() / f;
-    let w2: Vec<f32> = w.iter().enumerate().map(|(i, v)| v * s[i / per]).collect();
+    let w2: Vec<f32> = w.iter().enumerate().map(|(i, v)| v * s[channel.of(i)]).collect();
     let b2: Vec<f32> = (0..f).map(|i| (bias0[i] - mean[i]) * s[i] + shift[i]).collect();
     replace_with_conv(rw, conv, bn, &w2, wshape, &b2);
     Ok(())
 }
 
-/// A Conv's f32 constant weights with their shape, and its bias (zeros when
-/// absent), one per output channel.
-fn conv_params(b: &Body, conv: OpId) -> Result<(Vec<f32>, Vec<i64>, Vec<f32>), &'static str> {
+fn is_conv(b: &Body, op: OpId) -> bool {
+    matches!(b.name(op).as_str(), "onnx.Conv" | "onnx.ConvTranspose")
+}
+
+/// Which output channel each weight of a Conv or ConvTranspose feeds.
+struct OutputChannel {
+    /// Weights per (input, output) channel pair: the kernel's size.
+    kernel: usize,
+    /// The weights' second dim (Conv: input channels per group, ConvTranspose: output channels per group).
+    dim1: usize,
+    /// ConvTranspose: input channels per group (its output channel depends on the input's group).
+    transposed: Option<usize>,
+}
+
+impl OutputChannel {
+    fn of(&self, i: usize) -> usize {
+        let pair = i / self.kernel;
+        match self.transposed {
+            None => pair / self.dim1,
+            Some(cin_g) => pair / self.dim1 / cin_g * self.dim1 + pair % self.dim1,
+        }
+    }
+}
+
+/// A Conv's or ConvTranspose's f32 constant weights with their shape, its
+/// bias (zeros when absent), one per output channel, and which output channel each weight feeds.
+fn conv_params(b: &Body, conv: OpId) -> Result<(Vec<f32>, Vec<i64>, Vec<f32>, OutputChannel), &'static str> {
     let c = b.op(conv);
     let (w, wshape) = const_f32(b, c.operand(1)).ok_or("weights are not an f32 constant")?;
-    let f = *wshape.first().unwrap_or(&0) as usize;
-    if f == 0 {
+    if wshape.len() < 2 || wshape.iter().any(|d| *d <= 0) {
         return Err("the weights have no output channels");
     }
+    let kernel = wshape[2..].iter().product::<i64>() as usize;
+    let dim1 = wshape[1] as usize;
+    let (f, transposed) = if b.name(conv).as_str() == "onnx.ConvTranspose" {
+        let g = c.attr("group").and_then(|a| a.as_int()).unwrap_or(1) as usize;
+        if g == 0 || wshape[0] as usize % g != 0 {
+            return Err("the weights do not divide into the groups");
+        }
+        (dim1 * g, Some(wshape[0] as usize / g))
+    } else {
+        (wshape[0] as usize, None)
+    };
     let bias = match c.operands().get(2) {
         Some(&v) if b.value_type(v).data() != &TypeData::None => match const_f32(b, v) {
             Some((bv, _)) if bv.len() == f => bv,
@@ -116,7 +149,7 @@ fn conv_params(b: &Body, conv: OpId) -> Result<(Vec<f32>, Vec<i64>, Vec<f32>), &
         },
         _ => vec![0.0; f],
     };
-    Ok((w, wshape, bias))
+    Ok((w, wshape, bias, OutputChannel { kernel, dim1, transposed }))
 }
 
 /// Replaces `op`, the only user of `conv`, by one Conv with weights `w` and
@@ -128,7 +161,7 @@ fn replace_with_conv(rw: &mut Rewriter, conv: OpId, op: OpId, w: &[f32], wshape:
     rw.set_insertion_point(ir::InsertPoint::Before(op));
     let wv = f32_constant(rw, w, wshape, fused_loc.clone());
     let bv = f32_constant(rw, bias, vec![bias.len() as i64], fused_loc.clone());
-    let mut st = OperationState::new(rw.ctx.op_name("onnx.Conv"), fused_loc).operands(&[cx, wv, bv]).results(&[rt]);
+    let mut st = OperationState::new(rw.ctx.op_name(rw.body.name(conv).as_str()), fused_loc).operands(&[cx, wv, bv]).results(&[rt]);
     st.properties = props;
     let new = rw.create(st);
     let nv = rw.body.op(new).result(0);
@@ -144,7 +177,7 @@ fn fold_channel_affine_into_conv(op: OpId, rw: &mut Rewriter) -> Result<(), Matc
     let b = &*rw.body;
     let d = b.op(op);
     let mul = b.name(op).as_str() == "onnx.Mul";
-    let conv_of = |v: Value| b.defining_op(v).filter(|c| b.name(*c).as_str() == "onnx.Conv");
+    let conv_of = |v: Value| b.defining_op(v).filter(|c| is_conv(b, *c));
     let (conv, k) = match (conv_of(d.operand(0)), conv_of(d.operand(1))) {
         (Some(c), _) if const_f32(b, d.operand(1)).is_some() => (c, d.operand(1)),
         (_, Some(c)) if const_f32(b, d.operand(0)).is_some() => (c, d.operand(0)),
@@ -160,7 +193,7 @@ fn fold_channel_affine_into_conv(op: OpId, rw: &mut Rewriter) -> Result<(), Matc
         return rw.match_failure("the constant changes the result's shape");
     }
     let Some((kv, kshape)) = const_f32(b, k) else { return rw.match_failure("not an f32 constant") };
-    let (w, wshape, bias) = match conv_params(b, conv) {
+    let (w, wshape, bias, channel) = match conv_params(b, conv) {
         Ok(p) => p,
         Err(why) => return rw.match_failure(why),
     };
@@ -173,8 +206,7 @@ fn fold_channel_affine_into_conv(op: OpId, rw: &mut Rewriter) -> Result<(), Matc
     }
     let at = |c: usize| if kv.len() == 1 { kv[0] } else { kv[c] };
     let (w2, b2): (Vec<f32>, Vec<f32>) = if mul {
-        let per = w.len() / f;
-        (w.iter().enumerate().map(|(i, v)| v * at(i / per)).collect(), (0..f).map(|c| bias[c] * at(c)).collect())
+        (w.iter().enumerate().map(|(i, v)| v * at(channel.of(i))).collect(), (0..f).map(|c| bias[c] * at(c)).collect())
     } else {
         (w, (0..f).map(|c| bias[c] + at(c)).collect())
     };

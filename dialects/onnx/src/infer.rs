@@ -91,6 +91,38 @@ pub fn const_f64s_upto(body: &Body, v: Value, max: usize) -> Option<Vec<f64>> {
     })
 }
 
+/// ConvTranspose's padding before each spatial dim: `pads` when explicit,
+/// else derived from the output size (auto_pad SAME_*, or `output_shape`) as
+/// ONNX Runtime does; every consumer (CPU lowering, NPU backends) reads it here.
+/// None when a shape is not static.
+pub fn conv_transpose_pads_before(body: &Body, op: OpId) -> Option<Vec<i64>> {
+    let o = body.op(op);
+    let x = body.value_type(o.operand(0)).shape()?.to_vec();
+    let w = body.value_type(o.operand(1)).shape()?.to_vec();
+    let y = body.value_type(o.result(0)).shape()?.to_vec();
+    let s = x.len().checked_sub(2)?;
+    let auto = o.attr("auto_pad").and_then(|a| a.as_str()).unwrap_or("NOTSET");
+    if let (Some(p), "NOTSET") = (ints_attr(o.attr("pads")), auto) {
+        return p.get(..s).map(|p| p.to_vec());
+    }
+    if !auto.starts_with("SAME") && o.attr("output_shape").is_none() {
+        return Some(vec![0; s]);
+    }
+    let or_ones = |n: &str| ints_attr(o.attr(n)).filter(|v| v.len() == s).unwrap_or(vec![1; s]);
+    let (strides, dil) = (or_ones("strides"), or_ones("dilations"));
+    let opad = ints_attr(o.attr("output_padding")).filter(|v| v.len() == s).unwrap_or(vec![0; s]);
+    (0..s)
+        .map(|i| {
+            let (xi, k, yi) = (*x.get(2 + i)?, *w.get(2 + i)?, *y.get(2 + i)?);
+            if xi < 0 || yi < 0 {
+                return None;
+            }
+            let total = strides[i] * (xi - 1) + opad[i] + (k - 1) * dil[i] + 1 - yi;
+            Some(if auto == "SAME_LOWER" { total - total / 2 } else { total / 2 })
+        })
+        .collect()
+}
+
 fn is_none(body: &Body, v: Value) -> bool {
     body.value_type(v).data() == &TypeData::None
 }

@@ -624,17 +624,7 @@ fn conv_transpose(l: &mut Lower) -> Result<Vec<Value>, String> {
     let kernel = wi.shape[2..].to_vec();
     let strides = l.ints_attr("strides").unwrap_or_else(|| vec![1; s]);
     let dil = l.ints_attr("dilations").unwrap_or_else(|| vec![1; s]);
-    let opad = l.ints_attr("output_padding").unwrap_or_else(|| vec![0; s]);
-    let auto = l.str_attr("auto_pad").unwrap_or_else(|| "NOTSET".into());
-    let mut before = vec![0i64; s];
-    if let (Some(p), true) = (l.ints_attr("pads"), auto == "NOTSET") {
-        before = p[..s].to_vec();
-    } else if auto.starts_with("SAME") || l.ints_attr("output_shape").is_some() {
-        for i in 0..s {
-            let total = strides[i] * (xi.shape[2 + i] - 1) + opad[i] + (kernel[i] - 1) * dil[i] + 1 - out.shape[2 + i];
-            before[i] = if auto == "SAME_LOWER" { total - total / 2 } else { total / 2 };
-        }
-    }
+    let before = onnx::infer::conv_transpose_pads_before(l.body, l.op).ok_or("ConvTranspose: pads need static shapes")?;
     let c_in = xi.shape[1];
     let m_per = wi.shape[1];
     let c_per = c_in / g;

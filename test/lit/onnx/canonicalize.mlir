@@ -1,7 +1,7 @@
 // onnx canonicalizations and folders: the exporters' shape chain folds to a
 // constant so Reshape becomes static; Identity and inference Dropout vanish;
 // BatchNormalization and a constant per-channel Mul/Add fold into the Conv
-// before it; Gemm's transposed
+// or ConvTranspose before it; Gemm's transposed
 // constant B is transposed in place. Values are computed by hand below.
 // RUN: npu-opt %s --canonicalize --onnx-shape-inference | FileCheck %s
 
@@ -66,6 +66,21 @@ func.func @channel_affine_into_conv(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf
   %y = "onnx.Add"(%m, %a) : (tensor<1x2x4x4xf32>, tensor<1x2x1x1xf32>) -> tensor<1x2x4x4xf32>
   %r = "onnx.Relu"(%y) : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
   return %r : tensor<1x2x4x4xf32>
+}
+
+// The same after a grouped ConvTranspose, whose weights are [in, out per
+// group, kh, kw]: input channel 0 feeds outputs 0-1 (scaled by 1, 2), input
+// channel 1 (the second group) outputs 2-3 (scaled by 3, 4).
+// CHECK-LABEL: func.func @channel_scale_into_conv_transpose
+// CHECK-DAG: "onnx.Constant"() <{value = dense<{{\[\[\[\[}}1.000000e+00]], {{\[\[}}2.000000e+00]]], {{\[\[\[}}3.000000e+00]], {{\[\[}}4.000000e+00]]]]> : tensor<2x2x1x1xf32>}>
+// CHECK: "onnx.ConvTranspose"
+// CHECK-NOT: onnx.Mul
+func.func @channel_scale_into_conv_transpose(%x: tensor<1x2x2x2xf32>) -> tensor<1x4x2x2xf32> {
+  %w = "onnx.Constant"() <{value = dense<1.0> : tensor<2x2x1x1xf32>}> : () -> tensor<2x2x1x1xf32>
+  %c = "onnx.ConvTranspose"(%x, %w) <{group = 2 : i64}> : (tensor<1x2x2x2xf32>, tensor<2x2x1x1xf32>) -> tensor<1x4x2x2xf32>
+  %s = "onnx.Constant"() <{value = dense<[[[1.0]], [[2.0]], [[3.0]], [[4.0]]]> : tensor<4x1x1xf32>}> : () -> tensor<4x1x1xf32>
+  %y = "onnx.Mul"(%c, %s) : (tensor<1x4x2x2xf32>, tensor<4x1x1xf32>) -> tensor<1x4x2x2xf32>
+  return %y : tensor<1x4x2x2xf32>
 }
 
 // Not per channel (a constant along the last axis), or a Conv with another

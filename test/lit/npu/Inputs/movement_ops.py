@@ -7,22 +7,11 @@ Reshape + Transpose to [1, positions, channels]."""
 import sys
 
 import numpy as np
-import onnx
-from onnx import TensorProto, helper, numpy_helper
+from onnx_graph import Graph
 
 out = sys.argv[1]
-rng = np.random.default_rng(5)
-inits, nodes = [], []
-
-
-def const(name, v, dtype=np.float32):
-    inits.append(numpy_helper.from_array(np.asarray(v, dtype=dtype), name))
-    return name
-
-
-def node(op, ins, name, outs=None, **attrs):
-    nodes.append(helper.make_node(op, ins, outs or [name], name=name, **attrs))
-    return name
+G = Graph(5)
+const, node, rng = G.const, G.node, G.rng
 
 
 def conv(x, cin, cout, name, k=1):
@@ -48,9 +37,4 @@ x = node("Unsqueeze", [x, const("ax0", [0], np.int64)], "unsq")
 x = node("Squeeze", [x, const("ax0b", [0], np.int64)], "sq")
 x = node("Reshape", [x, const("flat", [1, 6, 216], np.int64)], "head_reshape")
 x = node("Transpose", [x], "y", perm=[0, 2, 1])
-g = helper.make_graph(nodes, "movement_ops", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 6, 6])],
-                      [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 216, 6])], inits)
-m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
-onnx.checker.check_model(m)
-onnx.save(m, f"{out}/movement.onnx")
-np.save(f"{out}/x.npy", rng.standard_normal((1, 3, 6, 6)).astype(np.float32))
+G.save(f"{out}/movement.onnx", "movement_ops", [1, 3, 6, 6], [1, 216, 6], f"{out}/x.npy")

@@ -6,23 +6,11 @@ a Relu whose producer has two users, a constant minus a tensor, a
 per-channel Max, and a Gemm's row plus a constant vector."""
 import sys
 
-import numpy as np
-import onnx
-from onnx import TensorProto, helper, numpy_helper
+from onnx_graph import Graph
 
 out = sys.argv[1]
-rng = np.random.default_rng(3)
-inits, nodes = [], []
-
-
-def const(name, v):
-    inits.append(numpy_helper.from_array(np.asarray(v, dtype=np.float32), name))
-    return name
-
-
-def node(op, ins, name, **attrs):
-    nodes.append(helper.make_node(op, ins, [name], name=name, **attrs))
-    return name
+G = Graph(3)
+const, node, rng = G.const, G.node, G.rng
 
 
 def conv(x, cin, cout, name, k=1, group=1):
@@ -69,9 +57,4 @@ w = const("fc_w", rng.standard_normal((24, 10)) * 0.3)
 x = node("MatMul", [x, w], "fc")
 x = node("Add", [x, const("fc_b", rng.standard_normal(10))], "fc_bias")
 x = node("Sigmoid", [x], "y")
-g = helper.make_graph(nodes, "vector_ops", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 12, 10])],
-                      [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 10])], inits)
-m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
-onnx.checker.check_model(m)
-onnx.save(m, f"{out}/vector.onnx")
-np.save(f"{out}/x.npy", rng.standard_normal((1, 3, 12, 10)).astype(np.float32))
+G.save(f"{out}/vector.onnx", "vector_ops", [1, 3, 12, 10], [1, 10], f"{out}/x.npy")
