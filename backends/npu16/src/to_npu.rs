@@ -460,8 +460,10 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             let mut kind = name.as_str()[5..].to_lowercase();
             let (mut a, mut b) = (o.operand(0), o.operand(1));
             let ys = shape(body, o.result(0));
-            // The broadcast operand goes second (b − a for a subtraction).
-            if shape(body, a) != ys {
+            // The broadcast operand goes second (b − a for a subtraction), and so
+            // does a constant (the kernel streams the first operand from DRAM).
+            let constant = |v: Value| body.defining_op(v).is_some_and(|d| body.name(d).as_str() == "onnx.Constant");
+            if shape(body, a) != ys || (constant(a) && !constant(b) && kind != "div") {
                 std::mem::swap(&mut a, &mut b);
                 if kind == "sub" {
                     kind = "rsub".into();

@@ -1,8 +1,12 @@
 //! Folders of onnx ops: identities, and constant folding of the integer
 //! shape computations exporters emit (`Shape → Gather → Unsqueeze → Concat →
-//! Reshape`), so that models whose inputs are static end up fully static.
-//! Integer tensors up to 64K elements fold exactly; other numeric types (the
-//! float scalar math of expanded functions) only when small.
+//! Reshape`), so that models whose inputs are static end up fully static, and
+//! of the float tables they build from them (a detector's anchor grid:
+//! `Range → Add → Expand → Concat`), so that no op of it is left to run.
+//! Results of up to 64K elements fold: integers exactly, floats through f64
+//! with one rounding to their type (the correctly rounded result of one
+//! operation), data movement (Concat, Slice, Transpose, Expand) on the stored
+//! bytes of any element type.
 
 use crate::infer::{const_ints_upto, info};
 use ir::attributes::{AttrData, Attribute, DenseData};
@@ -12,10 +16,25 @@ use ir::types::{Type, TypeData, DYNAMIC};
 /// Integer constants at most this long are folded.
 const MAX_FOLD: usize = 1 << 16;
 
+/// The folded constant `ty` holding `bytes`: inline when small, as a
+/// `dense_resource` (printed once at the end of the module) from 1 KiB, named
+/// by its content so equal tables stay equal.
+fn elements(ty: Type, bytes: Vec<u8>, width: usize, n: usize) -> Option<Vec<FoldResult>> {
+    let a = if bytes.len() >= 1024 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (ty.to_string(), &bytes).hash(&mut h);
+        AttrData::DenseResource { ty, resource: ir::attributes::Resource::new(&format!("folded_{:016x}", h.finish()), 16, std::sync::Arc::new(bytes)) }
+    } else {
+        AttrData::Dense { ty, data: DenseData::canonical(bytes, width, n) }
+    };
+    Some(vec![FoldResult::Attr(Attribute::new(a))])
+}
+
 fn i64_tensor(x: &FoldInput, vals: &[i64], shape: Vec<i64>) -> Option<Vec<FoldResult>> {
     let ty = x.ctx.intern_type(TypeData::RankedTensor { shape, elem: x.ctx.i64(), encoding: None });
     let bytes: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
-    Some(vec![FoldResult::Attr(Attribute::new(AttrData::Dense { ty, data: DenseData::canonical(bytes, 8, vals.len()) }))])
+    elements(ty, bytes, 8, vals.len())
 }
 
 /// An integer constant of element type `elem` (any width; values wrap to it).
@@ -26,7 +45,7 @@ fn int_tensor(x: &FoldInput, vals: &[i64], shape: Vec<i64>, elem: &Type) -> Opti
     }
     let ty = x.ctx.intern_type(TypeData::RankedTensor { shape, elem: elem.clone(), encoding: None });
     let bytes: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()[..w].to_vec()).collect();
-    Some(vec![FoldResult::Attr(Attribute::new(AttrData::Dense { ty, data: DenseData::canonical(bytes, w, vals.len()) }))])
+    elements(ty, bytes, w, vals.len())
 }
 
 /// A constant integer operand of any width (not bool), with its element type.
@@ -50,6 +69,53 @@ fn operand_ints(x: &FoldInput, i: usize) -> Option<Vec<i64>> {
         return None;
     }
     const_ints_upto(x.body, v, MAX_FOLD)
+}
+
+/// A constant operand's stored elements, row-major, as bytes of one width
+/// (any element type; a splat expanded): what data movement folds on.
+struct Raw {
+    bytes: Vec<u8>,
+    width: usize,
+    shape: Vec<i64>,
+    elem: Type,
+}
+
+impl Raw {
+    /// The elements at flat indices `idx`, in order.
+    fn pick(&self, idx: &[usize]) -> Vec<u8> {
+        let w = self.width;
+        idx.iter().flat_map(|&i| self.bytes[i * w..(i + 1) * w].iter().copied()).collect()
+    }
+}
+
+/// Operand `i` as [`Raw`], if it is a static constant of at most `MAX_FOLD` elements.
+fn operand_raw(x: &FoldInput, i: usize) -> Option<Raw> {
+    let v = *x.body.op(x.op).operands().get(i)?;
+    let t = x.body.value_type(v);
+    let shape = t.shape().filter(|s| !s.contains(&DYNAMIC))?.to_vec();
+    let n = t.num_elements()? as usize;
+    let elem = t.scalar().clone();
+    let width = ir::attributes::element_bytes(&elem)?;
+    if n > MAX_FOLD {
+        return None;
+    }
+    if n == 0 {
+        return Some(Raw { bytes: vec![], width, shape, elem });
+    }
+    let (stored, splat): (&[u8], bool) = match x.constants.get(i)?.as_ref()?.data() {
+        AttrData::Dense { data, .. } => (&data.bytes, data.splat),
+        AttrData::DenseResource { resource, .. } => (resource.blob.get()?.bytes(), false),
+        _ => return None,
+    };
+    let bytes = if splat { stored.get(..width)?.repeat(n) } else { stored.get(..n * width)?.to_vec() };
+    Some(Raw { bytes, width, shape, elem })
+}
+
+/// A constant of `shape` and element type `elem` holding `bytes` as stored.
+fn raw_tensor(x: &FoldInput, bytes: Vec<u8>, width: usize, shape: Vec<i64>, elem: Type) -> Option<Vec<FoldResult>> {
+    let n = bytes.len() / width;
+    let ty = x.ctx.intern_type(TypeData::RankedTensor { shape, elem, encoding: None });
+    elements(ty, bytes, width, n)
 }
 
 fn operand_shape(x: &FoldInput, i: usize) -> Option<Vec<i64>> {
@@ -105,24 +171,70 @@ pub fn reshape_like(x: &FoldInput) -> Option<Vec<FoldResult>> {
     Some(vec![FoldResult::Attr(Attribute::new(a))])
 }
 
-/// Concat of 1-D integer constants of one element type (shape vectors; tf2onnx
-/// builds them in int32).
+/// Concat of constants of one element type along any axis (shape vectors,
+/// which tf2onnx builds in int32; an anchor grid's coordinates).
 pub fn concat(x: &FoldInput) -> Option<Vec<FoldResult>> {
     let d = x.body.op(x.op);
-    let mut vals = vec![];
-    let mut elem = None;
-    for i in 0..d.operands().len() {
-        if operand_shape(x, i)?.len() != 1 {
-            return None;
-        }
-        let (v, e) = operand_any_ints(x, i)?;
-        if elem.get_or_insert(e.clone()) != &e {
-            return None;
-        }
-        vals.extend(v);
+    let parts: Vec<Raw> = (0..d.operands().len()).map(|i| operand_raw(x, i)).collect::<Option<_>>()?;
+    let first = parts.first()?;
+    let rank = first.shape.len() as i64;
+    let axis = d.attr("axis").and_then(|a| a.as_int()).unwrap_or(0) as i64;
+    let axis = if axis < 0 { axis + rank } else { axis };
+    if !(0..rank).contains(&axis) || parts.iter().any(|p| p.elem != first.elem || p.shape.len() != first.shape.len()) {
+        return None;
     }
-    let n = vals.len() as i64;
-    int_tensor(x, &vals, vec![n], &elem?)
+    let axis = axis as usize;
+    let mut shape = first.shape.clone();
+    shape[axis] = parts.iter().map(|p| p.shape[axis]).sum();
+    if shape.iter().product::<i64>() as usize > MAX_FOLD {
+        return None;
+    }
+    // Each part contributes one run of its inner block per outer index.
+    let outer: i64 = first.shape[..axis].iter().product();
+    let mut bytes = Vec::with_capacity(shape.iter().product::<i64>() as usize * first.width);
+    for o in 0..outer as usize {
+        for p in &parts {
+            let run = p.shape[axis..].iter().product::<i64>() as usize * p.width;
+            bytes.extend_from_slice(&p.bytes[o * run..(o + 1) * run]);
+        }
+    }
+    raw_tensor(x, bytes, first.width, shape, first.elem.clone())
+}
+
+/// Expand of a constant to a static result shape (numpy broadcasting).
+pub fn expand(x: &FoldInput) -> Option<Vec<FoldResult>> {
+    let data = operand_raw(x, 0)?;
+    let out = result_type(x).shape().filter(|s| !s.contains(&DYNAMIC))?.to_vec();
+    if out.iter().product::<i64>() as usize > MAX_FOLD {
+        return None;
+    }
+    let idx = broadcast_indices(&data.shape, &out)?;
+    raw_tensor(x, data.pick(&idx), data.width, out, data.elem.clone())
+}
+
+/// numpy's broadcast of two shapes.
+fn broadcast_shapes(a: &[i64], b: &[i64]) -> Option<Vec<i64>> {
+    let r = a.len().max(b.len());
+    let dim = |s: &[i64], i: usize| if i + s.len() < r { 1 } else { s[i + s.len() - r] };
+    (0..r)
+        .map(|i| match (dim(a, i), dim(b, i)) {
+            (p, q) if p == q || q == 1 => Some(p),
+            (1, q) => Some(q),
+            _ => None,
+        })
+        .collect()
+}
+
+/// For each element of `to`, the flat index of the element of `from` that broadcasts to it.
+fn broadcast_indices(from: &[i64], to: &[i64]) -> Option<Vec<usize>> {
+    if from.len() > to.len() {
+        return None;
+    }
+    let lead = to.len() - from.len();
+    if from.iter().enumerate().any(|(i, &d)| d != 1 && d != to[lead + i]) {
+        return None;
+    }
+    source_indices(from, to, |i, c| if i < lead { None } else { Some((i - lead, if from[i - lead] == 1 { 0 } else { c })) })
 }
 
 /// Cast of an integer constant to int64 (shape math in int32 is common), and
@@ -142,15 +254,13 @@ pub fn cast(x: &FoldInput) -> Option<Vec<FoldResult>> {
     typed_tensor(x, &vals, operand_shape(x, 0)?)
 }
 
-/// Small numeric constants of any type other than i64 (which `arith` folds
+/// Numeric constants of any type other than i64 (which `arith` folds
 /// exactly) are folded through f64: exact for integers below 2^53, and for
 /// f32/f16/bf16 the one rounding to the result type gives the correctly rounded
 /// result of the operation in that type.
-const MAX_SCALAR_FOLD: usize = 64;
-
 fn operand_f64s(x: &FoldInput, i: usize) -> Option<Vec<f64>> {
     let v = *x.body.op(x.op).operands().get(i)?;
-    let vals = crate::infer::const_f64s_upto(x.body, v, MAX_SCALAR_FOLD)?;
+    let vals = crate::infer::const_f64s_upto(x.body, v, MAX_FOLD)?;
     let exact = !x.body.value_type(v).scalar().is_integer() || vals.iter().all(|v| v.abs() < 2f64.powi(53));
     exact.then_some(vals)
 }
@@ -176,7 +286,7 @@ fn typed_tensor(x: &FoldInput, vals: &[f64], shape: Vec<i64>) -> Option<Vec<Fold
         bytes.extend_from_slice(&bits.to_le_bytes()[..w]);
     }
     let ty = x.ctx.intern_type(TypeData::RankedTensor { shape, elem, encoding: None });
-    Some(vec![FoldResult::Attr(Attribute::new(AttrData::Dense { ty, data: DenseData::canonical(bytes, w, vals.len()) }))])
+    elements(ty, bytes, w, vals.len())
 }
 
 /// Add/Sub/Mul/Div/Max/Min of small float or narrow-integer constants.
@@ -217,21 +327,26 @@ fn scalar_unary(x: &FoldInput) -> Option<Vec<FoldResult>> {
     typed_tensor(x, &a.into_iter().map(f).collect::<Vec<_>>(), operand_shape(x, 0)?)
 }
 
-/// Integer (or bool) constants of a binary op, broadcast one-element operands,
-/// and the result's shape.
-fn binary_operands<T>(x: &FoldInput, read: fn(&FoldInput, usize) -> Option<Vec<T>>) -> Option<(Vec<T>, Vec<T>, Vec<i64>, usize)> {
+/// The constants of a binary op, each broadcast to the result's shape (numpy
+/// rules), with that shape and its element count.
+fn binary_operands<T: Copy>(x: &FoldInput, read: fn(&FoldInput, usize) -> Option<Vec<T>>) -> Option<(Vec<T>, Vec<T>, Vec<i64>, usize)> {
     let (a, b) = (read(x, 0)?, read(x, 1)?);
     let (sa, sb) = (operand_shape(x, 0)?, operand_shape(x, 1)?);
-    let (shape, n) = if a.len() >= b.len() { (sa, a.len()) } else { (sb, b.len()) };
-    // Broadcasting a scalar against a one-element vector gives the higher rank.
-    let shape = match result_type(x).shape() {
-        Some(r) if !r.contains(&DYNAMIC) && r.iter().product::<i64>() == n as i64 => r.to_vec(),
-        _ => shape,
-    };
-    if (a.len() != n && a.len() != 1) || (b.len() != n && b.len() != 1) {
+    if sa.contains(&DYNAMIC) || sb.contains(&DYNAMIC) {
         return None;
     }
-    Some((a, b, shape, n))
+    let shape = broadcast_shapes(&sa, &sb)?;
+    let n = shape.iter().product::<i64>() as usize;
+    if n > MAX_FOLD {
+        return None;
+    }
+    let spread = |v: Vec<T>, from: &[i64]| -> Option<Vec<T>> {
+        if v.len() == n {
+            return Some(v);
+        }
+        Some(broadcast_indices(from, &shape)?.into_iter().map(|i| v[i]).collect())
+    };
+    Some((spread(a, &sa)?, spread(b, &sb)?, shape.clone(), n))
 }
 
 fn at<T: Copy>(v: &[T], i: usize) -> T {
@@ -270,7 +385,7 @@ pub fn arith(x: &FoldInput) -> Option<Vec<FoldResult>> {
 fn bool_tensor(x: &FoldInput, vals: &[bool], shape: Vec<i64>) -> Option<Vec<FoldResult>> {
     let ty = x.ctx.intern_type(TypeData::RankedTensor { shape, elem: x.ctx.i1(), encoding: None });
     let bytes: Vec<u8> = vals.iter().map(|v| *v as u8).collect();
-    Some(vec![FoldResult::Attr(Attribute::new(AttrData::Dense { ty, data: DenseData::canonical(bytes, 1, vals.len()) }))])
+    elements(ty, bytes, 1, vals.len())
 }
 
 fn operand_bools(x: &FoldInput, i: usize) -> Option<Vec<i64>> {
@@ -351,11 +466,11 @@ pub fn size(x: &FoldInput) -> Option<Vec<FoldResult>> {
     i64_tensor(x, &[s.iter().product()], vec![])
 }
 
-/// Slice of an integer constant along any axes with any steps (shape vectors,
-/// and the pads tables PyTorch exports reverse with a step of -1).
+/// Slice of a constant along any axes with any steps (shape vectors, the pads
+/// tables PyTorch exports reverse with a step of -1, float tables).
 pub fn slice(x: &FoldInput) -> Option<Vec<FoldResult>> {
-    let (data, elem) = operand_any_ints(x, 0)?;
-    let shape = operand_shape(x, 0)?;
+    let data = operand_raw(x, 0)?;
+    let shape = data.shape.clone();
     let rank = shape.len();
     let d = x.body.op(x.op);
     let ints = |i: usize| operand_any_ints(x, i).map(|(v, _)| v);
@@ -398,33 +513,39 @@ pub fn slice(x: &FoldInput) -> Option<Vec<FoldResult>> {
         keep[a as usize] = idx;
     }
     let out_shape: Vec<i64> = keep.iter().map(|k| k.len() as i64).collect();
-    let vals = gather_elements(&data, &shape, &out_shape, |i, c| (i, keep[i][c as usize]))?;
-    int_tensor(x, &vals, out_shape, &elem)
+    let idx = source_indices(&shape, &out_shape, |i, c| Some((i, keep[i][c as usize])))?;
+    raw_tensor(x, data.pick(&idx), data.width, out_shape, data.elem.clone())
 }
 
-/// The elements of `out_shape` read from `data` (of `shape`, row-major):
-/// `source(i, c)` says which input dim and index output dim `i` at index `c` reads.
-fn gather_elements(data: &[i64], shape: &[i64], out_shape: &[i64], source: impl Fn(usize, i64) -> (usize, i64)) -> Option<Vec<i64>> {
+/// For each element of `out_shape` (row-major), the flat index in a tensor of
+/// `shape` it reads: `source(i, c)` says which input dim and index output dim
+/// `i` at index `c` reads (None: none, a broadcast dim).
+fn source_indices(shape: &[i64], out_shape: &[i64], source: impl Fn(usize, i64) -> Option<(usize, i64)>) -> Option<Vec<usize>> {
     let strides: Vec<i64> = (0..shape.len()).map(|i| shape[i + 1..].iter().product()).collect();
     let total: i64 = out_shape.iter().product();
-    let mut vals = Vec::with_capacity(total as usize);
+    let n: i64 = shape.iter().product();
+    let mut idx = Vec::with_capacity(total as usize);
     for flat in 0..total {
         let (mut rest, mut at) = (flat, 0i64);
         for i in (0..out_shape.len()).rev() {
             let c = rest % out_shape[i];
             rest /= out_shape[i];
-            let (d, k) = source(i, c);
-            at += k * strides[d];
+            if let Some((d, k)) = source(i, c) {
+                at += k * strides[d];
+            }
         }
-        vals.push(*data.get(at as usize)?);
+        if !(0..n).contains(&at) {
+            return None;
+        }
+        idx.push(at as usize);
     }
-    Some(vals)
+    Some(idx)
 }
 
-/// Transpose of an integer constant (pads tables, shape tables).
+/// Transpose of a constant (pads tables, shape tables, float tables).
 pub fn transpose(x: &FoldInput) -> Option<Vec<FoldResult>> {
-    let (data, elem) = operand_any_ints(x, 0)?;
-    let shape = operand_shape(x, 0)?;
+    let data = operand_raw(x, 0)?;
+    let shape = data.shape.clone();
     let rank = shape.len();
     let perm: Vec<usize> = match x.body.op(x.op).attr("perm") {
         Some(a) => super::infer::ints_attr(Some(a))?.iter().map(|&p| p as usize).collect(),
@@ -434,8 +555,8 @@ pub fn transpose(x: &FoldInput) -> Option<Vec<FoldResult>> {
         return None;
     }
     let out_shape: Vec<i64> = perm.iter().map(|&p| shape[p]).collect();
-    let vals = gather_elements(&data, &shape, &out_shape, |i, c| (perm[i], c))?;
-    int_tensor(x, &vals, out_shape, &elem)
+    let idx = source_indices(&shape, &out_shape, |i, c| Some((perm[i], c)))?;
+    raw_tensor(x, data.pick(&idx), data.width, out_shape, data.elem.clone())
 }
 
 /// Split of a 1-D integer constant into results of known lengths (expanded
@@ -478,8 +599,25 @@ pub fn constant_of_shape(x: &FoldInput) -> Option<Vec<FoldResult>> {
     Some(vec![FoldResult::Attr(Attribute::new(AttrData::Dense { ty, data }))])
 }
 
-/// Integer Range with constant bounds.
+/// Range with constant bounds: integers exactly; floats as the CPU lowering
+/// computes them (start + i·delta, each operation rounded to the type), to a
+/// static result length.
 pub fn range(x: &FoldInput) -> Option<Vec<FoldResult>> {
+    if result_type(x).scalar().float_kind().is_some() {
+        let n = result_type(x).shape().filter(|s| s.len() == 1 && s[0] >= 0)?[0] as usize;
+        let (s, d) = (*operand_f64s(x, 0)?.first()?, *operand_f64s(x, 2)?.first()?);
+        if n > MAX_FOLD {
+            return None;
+        }
+        let vals: Vec<f64> = if result_type(x).scalar() == &x.ctx.f32() {
+            (0..n).map(|i| (s as f32 + i as f32 * d as f32) as f64).collect()
+        } else if result_type(x).scalar() == &x.ctx.f64() {
+            (0..n).map(|i| s + i as f64 * d).collect()
+        } else {
+            return None;
+        };
+        return typed_tensor(x, &vals, vec![n as i64]);
+    }
     let (s, l, d) = (*operand_ints(x, 0)?.first()?, *operand_ints(x, 1)?.first()?, *operand_ints(x, 2)?.first()?);
     if d == 0 {
         return None;
@@ -512,6 +650,7 @@ pub fn folder(name: &str) -> Option<ir::dialect::FoldFn> {
         "Slice" => slice,
         "Transpose" => transpose,
         "ConstantOfShape" => constant_of_shape,
+        "Expand" => expand,
         "Range" => range,
         _ => return None,
     })

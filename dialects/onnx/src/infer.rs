@@ -127,9 +127,11 @@ fn is_none(body: &Body, v: Value) -> bool {
     body.value_type(v).data() == &TypeData::None
 }
 
+/// An integer list attribute, as `array<i64: …>` or as `[1, 2]` (hand-written IR).
 pub(crate) fn ints_attr(a: Option<&Attribute>) -> Option<Vec<i64>> {
     match a?.data() {
         AttrData::DenseArray { data: ir::attributes::ArrayData::Int(v), .. } => Some(v.clone()),
+        AttrData::Array(v) => v.iter().map(|x| x.as_int().map(|i| i as i64)).collect(),
         _ => None,
     }
 }

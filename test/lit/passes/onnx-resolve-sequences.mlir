@@ -67,11 +67,16 @@ func.func @unrolled(%arg0: tensor<2x3xf32> {onnx.name = "x"}) -> (!onnx.Seq<tens
 }
 
 // A Loop whose body's shapes change with the iteration (a Slice from the
-// iteration number) unrolls too: each copy has static shapes, and the scan
-// output is its rows stacked.
+// iteration number) unrolls too: each copy has static shapes (its Slice of
+// the constant folds to the iteration's element), and the scan output is its
+// rows stacked.
 // CHECK-LABEL: func.func @sliding
-// CHECK-NOT: onnx.Loop
-// CHECK-COUNT-3: "onnx.Slice"({{.*}}) -> tensor<1xf32>
+// CHECK-DAG: %[[E1:.*]] = "onnx.Constant"() <{value = dense<1.000000e+00> : tensor<1xf32>}>
+// CHECK-DAG: %[[E2:.*]] = "onnx.Constant"() <{value = dense<2.000000e+00> : tensor<1xf32>}>
+// CHECK-DAG: %[[E3:.*]] = "onnx.Constant"() <{value = dense<3.000000e+00> : tensor<1xf32>}>
+// CHECK: %[[S1:.*]] = "onnx.Add"(%arg0, %[[E1]])
+// CHECK: %[[S2:.*]] = "onnx.Add"(%[[S1]], %[[E2]])
+// CHECK: "onnx.Add"(%[[S2]], %[[E3]])
 // CHECK-COUNT-3: "onnx.Unsqueeze"({{.*}}) -> tensor<1x1xf32>
 // CHECK: "onnx.Concat"({{.*}}) <{axis = 0 : i64}> : (tensor<1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>) -> tensor<3x1xf32>
 func.func @sliding(%arg0: tensor<1xf32> {onnx.name = "y"}) -> (tensor<1xf32> {onnx.name = "res_y"}, tensor<3x1xf32> {onnx.name = "res_scan"}) attributes {onnx.opset = 17 : i64} {
