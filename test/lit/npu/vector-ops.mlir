@@ -2,7 +2,8 @@
 // hard-swish (Add, Clip, Mul, Div by constants), a squeeze-and-excitation
 // scale computed per channel, SiLU, HardSigmoid, HardSwish, LeakyRelu, Tanh,
 // a Relu that cannot fuse, a constant minus a tensor, per-channel Max and Mul,
-// a Gemm row plus a constant vector. The whole model is one NPU program; the
+// a full-shape constant minus and plus a tensor (the constant goes second:
+// rsub, add), a Gemm row plus a constant vector. The whole model is one NPU program; the
 // CPU path matches ONNX Runtime and the NPU path the CPU path.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: python3 %S/Inputs/vector_ops.py %t
@@ -12,8 +13,8 @@
 // RUN: npu-run %t/vector.onnx --target npu -v --input x=%t/x.npy --output-dir %t/npu --compare %t/cpu --rtol 1e-4 --atol 1e-6 --check-reference > %t/npu.txt 2> %t/npu.err
 // RUN: FileCheck %s < %t/npu.txt
 // RUN: FileCheck %s --check-prefix=SAME < %t/npu.err
-// CHECK: CPU operations (0 of 38):
-// CHECK: npu16: 38 ops (100.0%) in 1 partitions; cpu: 0 ops
+// CHECK: CPU operations (0 of 40):
+// CHECK: npu16: 40 ops (100.0%) in 1 partitions; cpu: 0 ops
 // CHECK: hs_add+hs_clip
 // CHECK: se_gate
 // CHECK: se_scale
@@ -23,6 +24,8 @@
 // CHECK: relu4
 // CHECK: rsub+tanh
 // CHECK: max_c
+// CHECK: table_sub
+// CHECK: table_add
 // CHECK: bn
 // CHECK: bn+bn_relu
 // CHECK: gconv

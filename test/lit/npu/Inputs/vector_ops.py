@@ -3,7 +3,8 @@ write around convolutions (seed 3): Paddle's hard-swish as Add, Clip, Mul and
 Div by constants, a squeeze-and-excitation block (a computed per-channel
 scale), SiLU (x times its Sigmoid), HardSigmoid, HardSwish, LeakyRelu, Tanh,
 a Relu whose producer has two users, a constant minus a tensor, a
-per-channel Max, and a Gemm's row plus a constant vector."""
+per-channel Max, a full-shape constant table minus and plus a tensor, and a
+Gemm's row plus a constant vector."""
 import sys
 
 from onnx_graph import Graph
@@ -44,6 +45,9 @@ x = node("Sub", [const("half", [[[0.5]]]), node("Add", [c, r], "add4")], "rsub")
 x = node("Tanh", [x], "tanh")
 x = node("Max", [x, const("floor", rng.standard_normal((24, 1, 1)) * 0.1)], "max_c")
 x = node("Mul", [x, const("scale", rng.standard_normal((1, 24, 1, 1)))], "mul_c")
+# A detector's decode: a full-shape constant table minus a tensor, plus a tensor.
+x = node("Sub", [const("table_a", rng.standard_normal((1, 24, 12, 10))), x], "table_sub")
+x = node("Add", [const("table_b", rng.standard_normal((1, 24, 12, 10))), x], "table_add")
 # A BatchNormalization no Conv precedes (a per-channel product and sum, Relu fused), then global max and mean.
 bn = [const("bn_" + k, v) for k, v in (("s", rng.uniform(0.5, 1.5, 24)), ("b", rng.standard_normal(24) * 0.1), ("m", rng.standard_normal(24) * 0.1), ("v", rng.uniform(0.5, 1.5, 24)))]
 x = node("Relu", [node("BatchNormalization", [x] + bn, "bn")], "bn_relu")
