@@ -17,6 +17,6 @@ target/release/npu-run onnx-tests "${ONNX_NODE_TESTS:-${NPU_CACHE:-$HOME/.cache/
 node="${ONNX_NODE_TESTS:-${NPU_CACHE:-$HOME/.cache/npu}/onnx-1.22.0/node}"
 {
   echo "# ONNX node tests that put at least one op on the NPU (--target npu --bind weights); tools/tests/npu_node_tests.rs keeps each of them there."
-  grep -v '^#' test/onnx/cpu-node.manifest | grep -E 'conv|pool|gemm|matmul|test_add|test_sub|test_mul|test_div|test_sum|test_mean|test_max|test_min|test_relu|test_clip|flatten|qlinear|sigmoid|tanh|hardswish|leakyrelu|batchnorm|reduce_mean|transpose|concat|split|slice|resize|reshape|squeeze|unsqueeze' |
+  grep -v '^#' test/onnx/cpu-node.manifest | grep -E 'conv|pool|gemm|matmul|test_add|test_sub|test_mul|test_div|test_sum|test_mean|test_max|test_min|test_relu|test_clip|flatten|qlinear|sigmoid|tanh|hardswish|leakyrelu|batchnorm|reduce_mean|transpose|concat|split|slice|resize|reshape|squeeze|unsqueeze|pad' |
     xargs -P2 -I{} sh -c "target/release/npu-run '$node/{}/model.onnx' --target npu --bind weights --test-data '$node/{}/test_data_set_0' 2>/dev/null | grep -q '^npu16: [1-9]' && echo {} || true" | sort
 } > test/onnx/npu-node.on-npu

@@ -278,6 +278,29 @@ pub fn evaluate(ctx: &ir::Context, body: &Body, f: OpId, args: &[HostTensor]) ->
                 let out: Vec<f32> = (0..y.iter().product::<i64>()).map(|k| xv[source_index(k, &y, &pick) as usize]).collect();
                 from_f32(&y, &out)?
             }
+            "npu.pad" => {
+                let x = get(0)?;
+                let y = shape(body, o.result(0));
+                let p = ints(body, op, "pads").ok_or_else(|| format!("{}: no pads", o.loc))?;
+                let value = o.attr("value").and_then(|a| a.as_float()).unwrap_or(0.0) as f32;
+                let (xv, xs, r) = (f32s(x), dense_strides(&x.shape), y.len());
+                // Result index → input index, or the padding value outside the input.
+                let out: Vec<f32> = (0..y.iter().product::<i64>())
+                    .map(|k| {
+                        let (mut rest, mut at) = (k, 0);
+                        for d in (0..r).rev() {
+                            let i = rest % y[d] - p[d];
+                            rest /= y[d];
+                            if i < 0 || i >= x.shape[d] {
+                                return value;
+                            }
+                            at += i * xs[d];
+                        }
+                        xv[at as usize]
+                    })
+                    .collect();
+                from_f32(&y, &out)?
+            }
             "npu.concat" => {
                 let axis = o.attr("axis").and_then(|a| a.as_int()).ok_or("concat without axis")? as usize;
                 let y = shape(body, o.result(0));

@@ -76,6 +76,7 @@ const CAPABILITIES: &[(&str, Check, &str)] = &[
     ("onnx.Concat", movement, "static f32 tensors; each operand copied into its part of the result by the DMA engines (constants from the constant image)"),
     ("onnx.Split", movement, "static f32 tensors; each output a strided copy by the DMA engines"),
     ("onnx.Slice", slice, "static f32 tensors; constant starts, axes and steps, steps positive; a strided copy by the DMA engines"),
+    ("onnx.Pad", pad, "static f32 tensors; mode constant, constant pads (non-negative) and value; the input copied into the middle of the result and the border from the constant image by the DMA engines (a zero Pad of H and W before a Conv folds into the Conv's padding before partitioning)"),
     ("onnx.Resize", resize, "static f32 tensors; 4-D, nearest, integer upsampling of H and W (N and C kept), coordinates half_pixel or pytorch_half_pixel with a rounding nearest_mode, or asymmetric with floor; each pixel stored fh·fw times by the DMA engines"),
 ];
 
@@ -104,6 +105,8 @@ const CASES: &[CapabilityCase] = &[
     case("hardswish", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [hs] y = HardSwish (x) }", "onnx.HardSwish", None),
     case("relu_after_conv", "g (float[1,4,6,6] x, float[8,4,1,1] w) => (float[1,8,6,6] y) { [conv] c = Conv (x, w) [relu] y = Relu (c) }", "onnx.Relu", None),
     case("channel_shuffle_transpose", "g (float[1,2,3,4,4] x) => (float[1,3,2,4,4] y) { [t] y = Transpose <perm = [0,2,1,3,4]> (x) }", "onnx.Transpose", None),
+    case("pad_border", "g (float[1,4,5,5] x) => (float[1,4,7,8] y) { p = Constant <value = int64[8] {0, 0, 1, 2, 0, 0, 1, 1}> () [pad] y = Pad (x, p) }", "onnx.Pad", None),
+    case("pad_reflect", "g (float[1,4,5,5] x) => (float[1,4,7,8] y) { p = Constant <value = int64[8] {0, 0, 1, 2, 0, 0, 1, 1}> () [pad] y = Pad <mode = \"reflect\"> (x, p) }", "onnx.Pad", Some(Reason::Attribute)),
     case("maxpool_2x2", "g (float[1,4,6,6] x) => (float[1,4,3,3] y) { [pool] y = MaxPool <kernel_shape = [2,2], strides = [2,2]> (x) }", "onnx.MaxPool", None),
     case("maxpool_ceil_mode", "g (float[1,4,5,5] x) => (float[1,4,3,3] y) { [pool] y = MaxPool <kernel_shape = [2,2], strides = [2,2], ceil_mode = 1> (x) }", "onnx.MaxPool", Some(Reason::Attribute)),
 ];
@@ -488,6 +491,44 @@ fn slice(npu: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
         return Err(no(Reason::Attribute, "a step that is not positive (the DMA strides forward)"));
     }
     Ok(())
+}
+
+/// A constant-mode Pad as the DMA engines run it: the padding before and
+/// after each dim ([before…, after…]) and the value, or why not.
+pub fn pad_geometry(body: &Body, op: OpId) -> Result<(Vec<i64>, f64), Unsupported> {
+    let x = static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
+    let mode = str_attr(body, op, "mode").unwrap_or("constant");
+    if mode != "constant" {
+        return Err(no(Reason::Attribute, format!("mode {} (constant only)", mode)));
+    }
+    let r = x.len();
+    let given = const_ints(body, op, 1)?.ok_or_else(|| no(Reason::NotConstant, "no constant pads"))?;
+    let axes = const_ints(body, op, 3)?.unwrap_or_else(|| (0..r as i64).collect());
+    if given.len() != 2 * axes.len() {
+        return Err(no(Reason::Attribute, "pads do not give a before and an after per axis"));
+    }
+    let mut pads = vec![0; 2 * r];
+    for (k, a) in axes.iter().enumerate() {
+        let a = if *a < 0 { a + r as i64 } else { *a };
+        if !(0..r as i64).contains(&a) {
+            return Err(no(Reason::Attribute, format!("axis {} of a {}-D input", a, r)));
+        }
+        pads[a as usize] = given[k];
+        pads[r + a as usize] = given[axes.len() + k];
+    }
+    if pads.iter().any(|p| *p < 0) {
+        return Err(no(Reason::Attribute, "negative pads (a crop)"));
+    }
+    let value = match operand(body, op, 2).filter(|v| !matches!(body.value_type(*v).data(), ir::types::TypeData::None)) {
+        Some(v) => *onnx::infer::const_f64s(body, v).and_then(|v| v.first().copied()).as_ref().ok_or_else(|| no(Reason::NotConstant, "the padding value is not constant"))?,
+        None => 0.0,
+    };
+    Ok((pads, value))
+}
+
+fn pad(npu: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
+    movement(npu, body, op)?;
+    pad_geometry(body, op).map(|_| ())
 }
 
 fn resize(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {

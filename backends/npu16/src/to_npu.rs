@@ -529,7 +529,7 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             body.replace_all_uses(body.op(op).result(0), r);
             body.erase(op);
         }
-        "onnx.Slice" | "onnx.Split" | "onnx.Concat" | "onnx.Resize" => {
+        "onnx.Slice" | "onnx.Split" | "onnx.Concat" | "onnx.Resize" | "onnx.Pad" => {
             // Data movement: 4-D tensors move in NHWC (per-dim attributes permuted, axes mapped).
             let ys = shape(body, o.result(0));
             let four = ys.len() == 4;
@@ -572,6 +572,12 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
                 "onnx.Concat" => {
                     let a = o.attr("axis").and_then(|a| a.as_int()).unwrap_or(0) as i64;
                     outs.push((0, "npu.concat", o.operands().to_vec(), vec![("axis", Attribute::integer(axis_of(a) as i128, ctx.i64()))]));
+                }
+                "onnx.Pad" => {
+                    let (p, value) = super::target::pad_geometry(body, op).map_err(|e| e.message)?;
+                    let r = xs.len();
+                    let pads = [nhwc(&p[..r]), nhwc(&p[r..])].concat();
+                    outs.push((0, "npu.pad", vec![x], vec![("pads", i64s(ctx, &pads)), ("value", Attribute::float(value, ctx.f32()))]));
                 }
                 _ => {
                     let f = [ys[2] / xs[2], ys[3] / xs[3]];

@@ -57,6 +57,7 @@ const ACT_ATTRS: &[AttrSpec] = &[
 const SLICE_ATTRS: &[AttrSpec] = &[required("offsets", AttrKind::Any), required("steps", AttrKind::Any)];
 const CONCAT_ATTRS: &[AttrSpec] = &[required("axis", AttrKind::Integer)];
 const UPSAMPLE_ATTRS: &[AttrSpec] = &[required("factors", AttrKind::Any)];
+const PAD_ATTRS: &[AttrSpec] = &[required("pads", AttrKind::Any), optional("value", AttrKind::Float)];
 const REQUANT_ATTRS: &[AttrSpec] = &[required("mult", AttrKind::Integer), required("shift", AttrKind::Integer), optional("zp", AttrKind::Integer)];
 
 const LAUNCH_ATTRS: &[AttrSpec] = &[required("program", AttrKind::SymbolRef), required("inputs", AttrKind::Array), required("outputs", AttrKind::Array)];
@@ -155,6 +156,16 @@ pub fn ops() -> Vec<OpDef> {
             traits: &[Trait::Pure],
             properties: UPSAMPLE_ATTRS,
             verify: Some(verify_upsample),
+            ..OpDef::DEFAULT
+        },
+        OpDef {
+            name: "npu.pad",
+            summary: "Data movement (DMA only): the input surrounded by `value` (default 0), `pads` = [before per dim…, after per dim…] elements (non-negative); the border is copied from the constant image.",
+            operands: Count::Exactly(1),
+            results: Count::Exactly(1),
+            traits: &[Trait::Pure],
+            properties: PAD_ATTRS,
+            verify: Some(verify_pad),
             ..OpDef::DEFAULT
         },
         OpDef {
@@ -512,6 +523,22 @@ fn verify_upsample(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     let want = [x[0], x[1] * f[0], x[2] * f[1], x[3]];
     if y != want {
         return Err(format!("an NHWC input {:?} upsampled by {:?} gives {:?}, not {:?}", x, f, want, y));
+    }
+    Ok(())
+}
+
+fn verify_pad(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+    same_elem(body, op)?;
+    let o = body.op(op);
+    let (x, _) = shape_of(body, o.operand(0))?;
+    let (y, _) = shape_of(body, o.result(0))?;
+    let p = ints(body, op, "pads").unwrap_or_default();
+    if p.len() != 2 * x.len() || p.iter().any(|v| *v < 0) {
+        return Err(format!("pads must be {} non-negative integers (before, then after, each dim of the {}-D input)", 2 * x.len(), x.len()));
+    }
+    let want: Vec<i64> = (0..x.len()).map(|d| x[d] + p[d] + p[x.len() + d]).collect();
+    if y != want {
+        return Err(format!("an input {:?} padded by {:?} gives {:?}, not {:?}", x, p, want, y));
     }
     Ok(())
 }

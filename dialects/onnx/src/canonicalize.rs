@@ -1,6 +1,7 @@
 //! Canonicalization patterns that later lowerings rely on: inference-mode
 //! Dropout removed, BatchNormalization and a constant per-channel Mul or Add
-//! folded into the Conv or ConvTranspose before it (when both have constant parameters), Gemm's transpose of a constant B folded
+//! folded into the Conv or ConvTranspose before it (when both have constant parameters), a zero Pad of the spatial dims
+//! folded into the Conv after it, Gemm's transpose of a constant B folded
 //! into the constant, transposes composed or folded into constants, and an If
 //! on a constant condition replaced by its branch.
 
@@ -214,6 +215,46 @@ fn fold_channel_affine_into_conv(op: OpId, rw: &mut Rewriter) -> Result<(), Matc
     Ok(())
 }
 
+/// Conv(Pad(x)) with zeros on the spatial dims only: the Conv pads instead
+/// (tf2onnx writes TensorFlow's SAME padding, PyTorch its ZeroPad2d, this way).
+fn fold_pad_into_conv(conv: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
+    let b = &*rw.body;
+    let c = b.op(conv);
+    let Some(pad) = b.defining_op(c.operand(0)).filter(|p| b.name(*p).as_str() == "onnx.Pad") else { return rw.match_failure("input is not a Pad") };
+    let p = b.op(pad);
+    let given = |i: usize| p.operands().get(i).copied().filter(|v| b.value_type(*v).data() != &TypeData::None);
+    if p.attr("mode").and_then(|a| a.as_str()).unwrap_or("constant") != "constant" || given(3).is_some() {
+        return rw.match_failure("not zero padding of every dim");
+    }
+    if let Some(v) = given(2) {
+        if !crate::infer::const_f64s_upto(b, v, 1).is_some_and(|v| v.iter().all(|x| *x == 0.0)) {
+            return rw.match_failure("the padding value is not zero");
+        }
+    }
+    if !matches!(c.attr("auto_pad").and_then(|a| a.as_str()).unwrap_or("NOTSET"), "NOTSET") {
+        return rw.match_failure("the Conv pads automatically");
+    }
+    let Some(rank) = b.value_type(p.operand(0)).shape().map(|s| s.len()) else { return rw.match_failure("unranked input") };
+    let Some(pads) = crate::infer::const_ints_upto(b, p.operand(1), 64).filter(|v| v.len() == 2 * rank && rank > 2) else { return rw.match_failure("pads are not a constant of two per dim") };
+    if pads.iter().any(|v| *v < 0) || pads[0] != 0 || pads[1] != 0 || pads[rank] != 0 || pads[rank + 1] != 0 {
+        return rw.match_failure("pads that crop, or pad the batch or channels");
+    }
+    let s = rank - 2;
+    let mut cp = crate::infer::ints_attr(c.attr("pads")).filter(|v| v.len() == 2 * s).unwrap_or(vec![0; 2 * s]);
+    for i in 0..s {
+        cp[i] += pads[2 + i];
+        cp[s + i] += pads[rank + 2 + i];
+    }
+    let x = p.operand(0);
+    let attr = Attribute::new(AttrData::DenseArray { elem: rw.ctx.i64(), data: ir::attributes::ArrayData::Int(cp) });
+    let name = rw.ctx.ident("pads");
+    rw.modify_in_place(conv, |b| {
+        b.set_operand(conv, 0, x);
+        b.op_mut(conv).properties.set(name, attr);
+    });
+    Ok(())
+}
+
 /// Gemm with transB = 1 and a constant B: transpose the constant instead.
 fn gemm_transpose_constant_b(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
     let d = rw.body.op(op);
@@ -360,6 +401,7 @@ pub fn patterns(name: &str) -> Option<fn(&mut PatternSet)> {
         "Gemm" => |p| p.add_fn("onnx-gemm-transpose-constant-b", "onnx.Gemm", gemm_transpose_constant_b),
         "Mul" => |p| p.add_fn("onnx-fold-channel-scale-into-conv", "onnx.Mul", fold_channel_affine_into_conv),
         "Add" => |p| p.add_fn("onnx-fold-channel-shift-into-conv", "onnx.Add", fold_channel_affine_into_conv),
+        "Conv" => |p| p.add_fn("onnx-fold-pad-into-conv", "onnx.Conv", fold_pad_into_conv),
         "If" => |p| p.add_fn("onnx-if-of-constant", "onnx.If", if_of_constant),
         "Transpose" => |p| {
             p.add_fn("onnx-transpose-of-transpose", "onnx.Transpose", transpose_of_transpose);

@@ -497,3 +497,17 @@ func.func @f(%x: tensor<1x4x4x8xf32>) {
   %0 = "npu.upsample"(%x) <{factors = array<i64: 0, 2>}> : (tensor<1x4x4x8xf32>) -> tensor<1x4x8x8xf32>
   return
 }
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xf32>) {
+  // expected-error @+1 {{pads must be 8 non-negative integers (before, then after, each dim of the 4-D input)}}
+  %0 = "npu.pad"(%x) <{pads = array<i64: 0, 1, 1, 0>}> : (tensor<1x4x4x8xf32>) -> tensor<1x5x5x8xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xf32>) {
+  // expected-error @+1 {{an input [1, 4, 4, 8] padded by [0, 1, 1, 0, 0, 1, 1, 0] gives [1, 6, 6, 8], not [1, 5, 6, 8]}}
+  %0 = "npu.pad"(%x) <{pads = array<i64: 0, 1, 1, 0, 0, 1, 1, 0>}> : (tensor<1x4x4x8xf32>) -> tensor<1x5x6x8xf32>
+  return
+}

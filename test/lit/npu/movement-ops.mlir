@@ -1,4 +1,5 @@
-// Data moves on the DMA engines: a channel Split and Concat, a channel
+// Data moves on the DMA engines: a channel Split and Concat, a Pad by a
+// value (a zero Pad before a Conv folds into the Conv), a channel
 // shuffle (5-D Reshape, Transpose, Reshape), a strided Slice, nearest Resize
 // by scales and by sizes, Squeeze/Unsqueeze, a Concat with a constant and a
 // detection head's Reshape + Transpose. All but the last op is one NPU program;
@@ -15,12 +16,16 @@
 // The head's Transpose moves the innermost dim of more than 1024 elements (one
 // element per DMA row): it runs on the host. The transposes of the innermost dim
 // inside the program (NHWC to NCHW before the shuffle's Reshape) stay.
-// CHECK: CPU operations (1 of 20):
+// CHECK: CPU operations (1 of 21):
 // CHECK-NEXT: onnx.Transpose "y" [constraint] moves the innermost dim of 1296 elements: one element per DMA row, slower than the host beyond 1024
-// CHECK: npu16: 19 ops (95.0%) in 1 partitions; cpu: 1 ops
+// CHECK: npu16: 20 ops (95.2%) in 1 partitions; cpu: 1 ops
 // CHECK: split
+// The zero Pad folded into conv_b's padding:
+// CHECK-NOT: pad_same
+// CHECK: conv_b+conv_b_relu
 // CHECK: concat
 // CHECK: shuffle
+// CHECK: pad
 // CHECK: slice
 // CHECK: up2
 // CHECK: up23

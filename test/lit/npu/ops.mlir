@@ -35,14 +35,16 @@ func.func @vector_unit(%x: tensor<1x4x4x18xf32>, %c: tensor<1x1x1x18xf32>, %s: t
 
 // Data movement (the DMA engines alone).
 // CHECK-LABEL: func.func @movement
-func.func @movement(%x: tensor<1x4x4x18xf32>, %c: tensor<1x4x6x2xf32>) -> tensor<1x4x6x20xf32> {
+func.func @movement(%x: tensor<1x4x4x18xf32>, %c: tensor<1x4x6x2xf32>) -> tensor<1x5x8x20xf32> {
   // CHECK: "npu.slice"{{.*}}offsets = array<i64: 0, 1, 0, 0>, steps = array<i64: 1, 2, 1, 1>
   %0 = "npu.slice"(%x) <{offsets = array<i64: 0, 1, 0, 0>, steps = array<i64: 1, 2, 1, 1>}> : (tensor<1x4x4x18xf32>) -> tensor<1x2x2x18xf32>
   // CHECK: "npu.upsample"{{.*}}factors = array<i64: 2, 3>
   %1 = "npu.upsample"(%0) <{factors = array<i64: 2, 3>}> : (tensor<1x2x2x18xf32>) -> tensor<1x4x6x18xf32>
   // CHECK: "npu.concat"{{.*}}axis = 3 : i64
   %2 = "npu.concat"(%1, %c) <{axis = 3 : i64}> : (tensor<1x4x6x18xf32>, tensor<1x4x6x2xf32>) -> tensor<1x4x6x20xf32>
-  return %2 : tensor<1x4x6x20xf32>
+  // CHECK: "npu.pad"{{.*}}pads = array<i64: 0, 1, 0, 0, 0, 0, 2, 0>, value = 1.500000e+00 : f32
+  %3 = "npu.pad"(%2) <{pads = array<i64: 0, 1, 0, 0, 0, 0, 2, 0>, value = 1.5 : f32}> : (tensor<1x4x6x20xf32>) -> tensor<1x5x8x20xf32>
+  return %3 : tensor<1x5x8x20xf32>
 }
 
 // Schedule level: one op per instruction, operands named as in the assembly.

@@ -1,7 +1,7 @@
 // onnx canonicalizations and folders: the exporters' shape chain folds to a
 // constant so Reshape becomes static; Identity and inference Dropout vanish;
 // BatchNormalization and a constant per-channel Mul/Add fold into the Conv
-// or ConvTranspose before it; Gemm's transposed
+// or ConvTranspose before it; a zero Pad of H and W folds into the Conv after it; Gemm's transposed
 // constant B is transposed in place. Values are computed by hand below.
 // RUN: npu-opt %s --canonicalize --onnx-shape-inference | FileCheck %s
 
@@ -81,6 +81,32 @@ func.func @channel_scale_into_conv_transpose(%x: tensor<1x2x2x2xf32>) -> tensor<
   %s = "onnx.Constant"() <{value = dense<[[[1.0]], [[2.0]], [[3.0]], [[4.0]]]> : tensor<4x1x1xf32>}> : () -> tensor<4x1x1xf32>
   %y = "onnx.Mul"(%c, %s) : (tensor<1x4x2x2xf32>, tensor<4x1x1xf32>) -> tensor<1x4x2x2xf32>
   return %y : tensor<1x4x2x2xf32>
+}
+
+// A zero Pad of H and W before a Conv becomes the Conv's padding (added to
+// its own: top 1+1, left 0+2, bottom 1+0, right 0+1); a Pad of the channels,
+// or by a nonzero value, stays.
+// CHECK-LABEL: func.func @pad_into_conv
+// CHECK: "onnx.Conv"(%arg0, %{{.*}}) <{pads = array<i64: 2, 2, 1, 1>}>
+// CHECK: %[[P1:.*]] = "onnx.Pad"
+// CHECK: "onnx.Conv"(%[[P1]]
+// CHECK: %[[P2:.*]] = "onnx.Pad"
+// CHECK: "onnx.Conv"(%[[P2]]
+func.func @pad_into_conv(%x: tensor<1x2x4x4xf32>) -> (tensor<1x3x5x5xf32>, tensor<1x3x4x4xf32>, tensor<1x3x4x4xf32>) {
+  %w = "onnx.Constant"() <{value = dense<1.0> : tensor<3x2x3x3xf32>}> : () -> tensor<3x2x3x3xf32>
+  %pads = "onnx.Constant"() <{value = dense<[0, 0, 1, 2, 0, 0, 0, 1]> : tensor<8xi64>}> : () -> tensor<8xi64>
+  %zero = "onnx.Constant"() <{value = dense<0.0> : tensor<f32>}> : () -> tensor<f32>
+  %p = "onnx.Pad"(%x, %pads, %zero) : (tensor<1x2x4x4xf32>, tensor<8xi64>, tensor<f32>) -> tensor<1x2x5x7xf32>
+  %c = "onnx.Conv"(%p, %w) <{pads = array<i64: 1, 0, 1, 0>}> : (tensor<1x2x5x7xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x5x5xf32>
+  %cpads = "onnx.Constant"() <{value = dense<[0, 1, 1, 1, 0, 0, 1, 1]> : tensor<8xi64>}> : () -> tensor<8xi64>
+  %p1 = "onnx.Pad"(%x, %cpads) : (tensor<1x2x4x4xf32>, tensor<8xi64>) -> tensor<1x3x6x6xf32>
+  %w1 = "onnx.Constant"() <{value = dense<1.0> : tensor<3x3x3x3xf32>}> : () -> tensor<3x3x3x3xf32>
+  %c1 = "onnx.Conv"(%p1, %w1) : (tensor<1x3x6x6xf32>, tensor<3x3x3x3xf32>) -> tensor<1x3x4x4xf32>
+  %hw = "onnx.Constant"() <{value = dense<[0, 0, 1, 1, 0, 0, 1, 1]> : tensor<8xi64>}> : () -> tensor<8xi64>
+  %one = "onnx.Constant"() <{value = dense<1.0> : tensor<f32>}> : () -> tensor<f32>
+  %p2 = "onnx.Pad"(%x, %hw, %one) : (tensor<1x2x4x4xf32>, tensor<8xi64>, tensor<f32>) -> tensor<1x2x6x6xf32>
+  %c2 = "onnx.Conv"(%p2, %w) : (tensor<1x2x6x6xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x4x4xf32>
+  return %c, %c1, %c2 : tensor<1x3x5x5xf32>, tensor<1x3x4x4xf32>, tensor<1x3x4x4xf32>
 }
 
 // Not per channel (a constant along the last axis), or a Conv with another

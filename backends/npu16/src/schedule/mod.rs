@@ -195,7 +195,7 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
         let r = match n {
             "npu.conv" | "npu.matmul" => conv::emit(&mut l, body, op, &ins, &out),
             "npu.eltwise" | "npu.act" => vector::eltwise(&mut l, body, op, &ins, &out),
-            "npu.slice" | "npu.concat" | "npu.upsample" | "onnx.Transpose" => movement::emit(&mut l, body, op, &ins, &out),
+            "npu.slice" | "npu.concat" | "npu.upsample" | "npu.pad" | "onnx.Transpose" => movement::emit(&mut l, body, op, &ins, &out),
             "npu.pool" => vector::pool(&mut l, body, op, &ins, &out),
             _ => Err(format!("'{}' has no schedule yet", n)),
         };

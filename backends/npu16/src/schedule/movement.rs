@@ -147,7 +147,7 @@ pub fn copy(l: &mut Layer, src: &Dram, dst: &Dram, shape: &[i64]) {
     emit_copies(l, src, &[dst.clone()], b, slot);
 }
 
-/// `npu.slice`, `npu.concat`, `npu.upsample` and a transpose that moves data.
+/// `npu.slice`, `npu.concat`, `npu.upsample`, `npu.pad` and a transpose that moves data.
 pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> Result<(), String> {
     let o = body.op(op);
     if body.value_type(o.result(0)).element_type().is_none_or(|e| e.to_string() != "f32") {
@@ -209,6 +209,37 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
             let b = blocks(&x, &sv, &dsts, lanes, slot);
             let outs = vec![out.clone(); dsts.len()];
             emit_copies(l, &src, &outs, b, slot);
+        }
+        "npu.pad" => {
+            let x = shape(body, o.operand(0));
+            let p = ints("pads")?;
+            let value = o.attr("value").and_then(|a| a.as_float()).unwrap_or(0.0) as f32;
+            let (r, ys) = (x.len(), dense(&y));
+            let corner: i64 = (0..r).map(|d| p[d] * ys[d]).sum();
+            let src = operand_dram(l, body, o.operand(0), &mut it)?;
+            let b = blocks(&x, &View { offset: 0, strides: dense(&x) }, &[View { offset: corner, strides: ys.clone() }], lanes, slot);
+            emit_copies(l, &src, &[out.clone()], b, slot);
+            // The border as boxes that tile it: along dim d, the padding before
+            // and after, within the input's extent in the dims before d.
+            let mut boxes = vec![];
+            for d in 0..r {
+                for (start, len) in [(0, p[d]), (p[d] + x[d], p[r + d])] {
+                    if len > 0 {
+                        let dims: Vec<i64> = (0..r).map(|k| if k < d { x[k] } else if k == d { len } else { y[k] }).collect();
+                        let offset: i64 = (0..d).map(|k| p[k] * ys[k]).sum::<i64>() + start * ys[d];
+                        boxes.push((dims, offset));
+                    }
+                }
+            }
+            // One table of the value, as large as the largest box, read by each.
+            let most = boxes.iter().map(|(dims, _)| dims.iter().product::<i64>()).max().unwrap_or(0);
+            if most > 0 {
+                let fill = l.consts.push(&vec![value; most as usize]);
+                for (dims, offset) in boxes {
+                    let b = blocks(&dims, &View { offset: 0, strides: dense(&dims) }, &[View { offset, strides: ys.clone() }], lanes, slot);
+                    emit_copies(l, &fill, &[out.clone()], b, slot);
+                }
+            }
         }
         n => return Err(format!("'{}' is not data movement", n)),
     }

@@ -1,5 +1,5 @@
 """Writes DIR/movement.onnx and DIR/x.npy: a small CNN whose data moves the
-way exporters move it (seed 5): a channel Split and Concat, a channel
+way exporters move it (seed 5): a channel Split and Concat, a zero Pad before a Conv, a Pad by a value, a channel
 shuffle (Reshape to 5-D, Transpose, Reshape back), a strided Slice,
 nearest Resize by 2 (half_pixel) and a Resize by (2, 3) of sizes (asymmetric,
 floor), Squeeze/Unsqueeze, a Concat with a constant, and a detection head's
@@ -21,12 +21,16 @@ def conv(x, cin, cout, name, k=1):
 
 x = conv("x", 3, 24, "conv1", k=3)
 node("Split", [x, const("halves", [8, 16], np.int64)], "split", outs=["a", "b"], axis=1)
-b = conv("b", 16, 8, "conv_b")
+# A zero Pad before a 3x3 Conv (folds into the Conv's padding).
+b = node("Pad", ["b", const("same", [0, 0, 1, 1, 0, 0, 1, 1], np.int64)], "pad_same")
+b = node("Relu", [node("Conv", [b, const("conv_b_w", rng.standard_normal((8, 16, 3, 3)) * 0.1)], "conv_b", kernel_shape=[3, 3])], "conv_b_relu")
 x = node("Concat", ["a", b], "concat", axis=1)
 # Channel shuffle in 2 groups.
 x = node("Reshape", [x, const("g5", [1, 2, 8, 6, 6], np.int64)], "shuffle_reshape")
 x = node("Transpose", [x], "shuffle", perm=[0, 2, 1, 3, 4])
 x = node("Reshape", [x, const("g4", [1, 16, 6, 6], np.int64)], "shuffle_back")
+# A Pad by a value (the border reaches the output through the Slice).
+x = node("Pad", [x, const("border", [0, 0, 1, 2, 0, 0, 1, 0], np.int64), const("value", -0.5)], "pad")
 x = node("Slice", [x, const("st", [1, 0], np.int64), const("en", [6, 5], np.int64), const("ax", [2, 3], np.int64), const("sp", [2, 2], np.int64)], "slice")
 x = node("Resize", [x, "", const("scales", [1, 1, 2, 2])], "up2", mode="nearest")
 x = node("Resize", [x, "", "", const("sizes", [1, 16, 12, 18], np.int64)], "up23", mode="nearest",
