@@ -51,7 +51,11 @@ impl Axis {
         let pad_after = (needed - (input - skip)).max(0);
         // The array skips taps that read padding, so every output needs one tap
         // inside the input: where output_padding adds rows of bias only, the
-        // phase conv gets leading taps of zero weights.
+        // phase conv gets leading taps of zero weights (one more at most: ONNX
+        // keeps output_padding below the stride).
+        if pad_after > taps {
+            return Err(Unsupported::new(Reason::Attribute, "output padding of a stride or more"));
+        }
         let taps = taps.max(pad_after + 1);
         Ok(Axis { stride, kernel, taps, pad_before: taps - 1 - skip, pad_after, positions: input - skip + pad_after, crop, out })
     }
@@ -95,6 +99,9 @@ pub fn plan(body: &Body, op: OpId) -> Result<Plan, Unsupported> {
     }
     let strides = ints("strides").unwrap_or(vec![1, 1]);
     let before = onnx::infer::conv_transpose_pads_before(body, op).filter(|b| b.len() == 2 && strides.len() == 2).ok_or_else(|| Unsupported::new(Reason::Attribute, "padding or strides not given for 2 dims"))?;
+    if y[1] != w[1] * group {
+        return Err(Unsupported::new(Reason::Shape, "a result whose channels are not the weights' output channels"));
+    }
     let h = Axis::new(x[2], strides[0], w[2], before[0], y[2])?;
     let wa = Axis::new(x[3], strides[1], w[3], before[1], y[3])?;
     Ok(Plan { h, w: wa, cin: x[1], cout: w[1] * group, group })

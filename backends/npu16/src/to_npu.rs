@@ -370,6 +370,9 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
                 Some(v) if !matches!(body.value_type(*v).data(), TypeData::None) => onnx::infer::const_f64s(body, *v).ok_or("ConvTranspose bias is not constant")?,
                 _ => vec![0.0; p.cout as usize],
             };
+            if b.len() != p.cout as usize {
+                return Err(format!("ConvTranspose bias has {} values for {} output channels", b.len(), p.cout));
+            }
             let x = o.operand(0);
             let xt = transpose(ctx, body, x, &TO_NHWC, at, &loc);
             let n = p.phases() * p.cout;
@@ -463,7 +466,7 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             // The broadcast operand goes second (b − a for a subtraction), and so
             // does a constant (the kernel streams the first operand from DRAM).
             let constant = |v: Value| body.defining_op(v).is_some_and(|d| body.name(d).as_str() == "onnx.Constant");
-            if shape(body, a) != ys || (constant(a) && !constant(b) && kind != "div") {
+            if shape(body, a) != ys || (constant(a) && !constant(b) && shape(body, b) == ys && kind != "div") {
                 std::mem::swap(&mut a, &mut b);
                 if kind == "sub" {
                     kind = "rsub".into();

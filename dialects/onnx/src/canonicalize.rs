@@ -235,7 +235,7 @@ fn fold_pad_into_conv(conv: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure>
         return rw.match_failure("the Conv pads automatically");
     }
     let Some(rank) = b.value_type(p.operand(0)).shape().map(|s| s.len()) else { return rw.match_failure("unranked input") };
-    let Some(pads) = crate::infer::const_ints_upto(b, p.operand(1), 64).filter(|v| v.len() == 2 * rank && rank > 2) else { return rw.match_failure("pads are not a constant of two per dim") };
+    let Some(pads) = given(1).and_then(|v| crate::infer::const_ints_upto(b, v, 64)).filter(|v| v.len() == 2 * rank && rank > 2) else { return rw.match_failure("pads are not a constant of two per dim") };
     if pads.iter().any(|v| *v < 0) || pads[0] != 0 || pads[1] != 0 || pads[rank] != 0 || pads[rank + 1] != 0 {
         return rw.match_failure("pads that crop, or pad the batch or channels");
     }

@@ -20,7 +20,8 @@ const MAX_FOLD: usize = 1 << 16;
 /// `dense_resource` (printed once at the end of the module) from 1 KiB, named
 /// by its content so equal tables stay equal.
 fn elements(ty: Type, bytes: Vec<u8>, width: usize, n: usize) -> Option<Vec<FoldResult>> {
-    let a = if bytes.len() >= 1024 {
+    let uniform = bytes.chunks(width).all(|c| c == &bytes[..width]);
+    let a = if bytes.len() >= 1024 && !uniform {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
         (ty.to_string(), &bytes).hash(&mut h);
@@ -180,10 +181,12 @@ pub fn concat(x: &FoldInput) -> Option<Vec<FoldResult>> {
     let rank = first.shape.len() as i64;
     let axis = d.attr("axis").and_then(|a| a.as_int()).unwrap_or(0) as i64;
     let axis = if axis < 0 { axis + rank } else { axis };
-    if !(0..rank).contains(&axis) || parts.iter().any(|p| p.elem != first.elem || p.shape.len() != first.shape.len()) {
+    let axis_u = axis as usize;
+    let same_but_axis = |p: &Raw| p.shape.len() == first.shape.len() && (0..first.shape.len()).all(|d| d == axis_u || p.shape[d] == first.shape[d]);
+    if !(0..rank).contains(&axis) || parts.iter().any(|p| p.elem != first.elem || !same_but_axis(p)) {
         return None;
     }
-    let axis = axis as usize;
+    let axis = axis_u;
     let mut shape = first.shape.clone();
     shape[axis] = parts.iter().map(|p| p.shape[axis]).sum();
     if shape.iter().product::<i64>() as usize > MAX_FOLD {
@@ -501,13 +504,13 @@ pub fn slice(x: &FoldInput) -> Option<Vec<FoldResult>> {
             let (mut i, e) = (s.clamp(0, n), e.clamp(0, n));
             while i < e {
                 idx.push(i);
-                i += step;
+                i = i.saturating_add(step);
             }
         } else {
             let (mut i, e) = (s.clamp(-1, n - 1), e.clamp(-1, n - 1));
             while i > e {
                 idx.push(i);
-                i += step;
+                i = i.saturating_add(step);
             }
         }
         keep[a as usize] = idx;
