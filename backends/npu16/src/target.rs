@@ -501,21 +501,7 @@ pub fn pad_geometry(body: &Body, op: OpId) -> Result<(Vec<i64>, f64), Unsupporte
     if mode != "constant" {
         return Err(no(Reason::Attribute, format!("mode {} (constant only)", mode)));
     }
-    let r = x.len();
-    let given = const_ints(body, op, 1)?.ok_or_else(|| no(Reason::NotConstant, "no constant pads"))?;
-    let axes = const_ints(body, op, 3)?.unwrap_or_else(|| (0..r as i64).collect());
-    if given.len() != 2 * axes.len() {
-        return Err(no(Reason::Attribute, "pads do not give a before and an after per axis"));
-    }
-    let mut pads = vec![0; 2 * r];
-    for (k, a) in axes.iter().enumerate() {
-        let a = if *a < 0 { a + r as i64 } else { *a };
-        if !(0..r as i64).contains(&a) {
-            return Err(no(Reason::Attribute, format!("axis {} of a {}-D input", a, r)));
-        }
-        pads[a as usize] = given[k];
-        pads[r + a as usize] = given[axes.len() + k];
-    }
+    let pads = onnx::infer::pad_amounts(body, op).ok_or_else(|| no(Reason::NotConstant, format!("pads (and axes) are not constants giving a before and an after per axis of the {}-D input", x.len())))?;
     if pads.iter().any(|p| *p < 0) {
         return Err(no(Reason::Attribute, "negative pads (a crop)"));
     }

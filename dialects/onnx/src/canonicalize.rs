@@ -18,11 +18,7 @@ fn const_f32(body: &Body, v: Value) -> Option<(Vec<f32>, Vec<i64>)> {
         return None;
     }
     let a = body.op(d).properties.get("value")?;
-    let (ty, bytes, splat): (&Type, &[u8], bool) = match a.data() {
-        AttrData::Dense { ty, data } => (ty, &data.bytes, data.splat),
-        AttrData::DenseResource { ty, resource } => (ty, resource.blob.get()?.bytes(), false),
-        _ => return None,
-    };
+    let (ty, bytes, splat) = crate::infer::stored_bytes(a)?;
     if ty.scalar().float_kind() != Some(ir::FloatKind::F32) {
         return None;
     }
@@ -223,8 +219,8 @@ fn fold_pad_into_conv(conv: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure>
     let Some(pad) = b.defining_op(c.operand(0)).filter(|p| b.name(*p).as_str() == "onnx.Pad") else { return rw.match_failure("input is not a Pad") };
     let p = b.op(pad);
     let given = |i: usize| p.operands().get(i).copied().filter(|v| b.value_type(*v).data() != &TypeData::None);
-    if p.attr("mode").and_then(|a| a.as_str()).unwrap_or("constant") != "constant" || given(3).is_some() {
-        return rw.match_failure("not zero padding of every dim");
+    if p.attr("mode").and_then(|a| a.as_str()).unwrap_or("constant") != "constant" {
+        return rw.match_failure("not constant padding");
     }
     if let Some(v) = given(2) {
         if !crate::infer::const_f64s_upto(b, v, 1).is_some_and(|v| v.iter().all(|x| *x == 0.0)) {
@@ -235,7 +231,7 @@ fn fold_pad_into_conv(conv: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure>
         return rw.match_failure("the Conv pads automatically");
     }
     let Some(rank) = b.value_type(p.operand(0)).shape().map(|s| s.len()) else { return rw.match_failure("unranked input") };
-    let Some(pads) = given(1).and_then(|v| crate::infer::const_ints_upto(b, v, 64)).filter(|v| v.len() == 2 * rank && rank > 2) else { return rw.match_failure("pads are not a constant of two per dim") };
+    let Some(pads) = crate::infer::pad_amounts(b, pad).filter(|_| rank > 2) else { return rw.match_failure("pads (and axes) are not constants") };
     if pads.iter().any(|v| *v < 0) || pads[0] != 0 || pads[1] != 0 || pads[rank] != 0 || pads[rank + 1] != 0 {
         return rw.match_failure("pads that crop, or pad the batch or channels");
     }

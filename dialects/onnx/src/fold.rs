@@ -103,11 +103,7 @@ fn operand_raw(x: &FoldInput, i: usize) -> Option<Raw> {
     if n == 0 {
         return Some(Raw { bytes: vec![], width, shape, elem });
     }
-    let (stored, splat): (&[u8], bool) = match x.constants.get(i)?.as_ref()?.data() {
-        AttrData::Dense { data, .. } => (&data.bytes, data.splat),
-        AttrData::DenseResource { resource, .. } => (resource.blob.get()?.bytes(), false),
-        _ => return None,
-    };
+    let (_, stored, splat) = crate::infer::stored_bytes(x.constants.get(i)?.as_ref()?)?;
     let bytes = if splat { stored.get(..width)?.repeat(n) } else { stored.get(..n * width)?.to_vec() };
     Some(Raw { bytes, width, shape, elem })
 }
@@ -213,19 +209,6 @@ pub fn expand(x: &FoldInput) -> Option<Vec<FoldResult>> {
     }
     let idx = broadcast_indices(&data.shape, &out)?;
     raw_tensor(x, data.pick(&idx), data.width, out, data.elem.clone())
-}
-
-/// numpy's broadcast of two shapes.
-fn broadcast_shapes(a: &[i64], b: &[i64]) -> Option<Vec<i64>> {
-    let r = a.len().max(b.len());
-    let dim = |s: &[i64], i: usize| if i + s.len() < r { 1 } else { s[i + s.len() - r] };
-    (0..r)
-        .map(|i| match (dim(a, i), dim(b, i)) {
-            (p, q) if p == q || q == 1 => Some(p),
-            (1, q) => Some(q),
-            _ => None,
-        })
-        .collect()
 }
 
 /// For each element of `to`, the flat index of the element of `from` that broadcasts to it.
@@ -338,7 +321,7 @@ fn binary_operands<T: Copy>(x: &FoldInput, read: fn(&FoldInput, usize) -> Option
     if sa.contains(&DYNAMIC) || sb.contains(&DYNAMIC) {
         return None;
     }
-    let shape = broadcast_shapes(&sa, &sb)?;
+    let shape = crate::infer::broadcast(&[Some(sa.clone()), Some(sb.clone())])?;
     let n = shape.iter().product::<i64>() as usize;
     if n > MAX_FOLD {
         return None;

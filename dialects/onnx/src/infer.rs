@@ -31,6 +31,16 @@ pub fn tensor(ctx: &Context, elem: &Type, shape: Option<Vec<i64>>) -> Type {
     }
 }
 
+/// The stored bytes of an elements attribute (`dense` or `dense_resource`)
+/// and whether they are one splat element: how every reader of constants sees them.
+pub(crate) fn stored_bytes(a: &Attribute) -> Option<(&Type, &[u8], bool)> {
+    match a.data() {
+        AttrData::Dense { ty, data } => Some((ty, &data.bytes, data.splat)),
+        AttrData::DenseResource { ty, resource } => Some((ty, resource.blob.get()?.bytes(), false)),
+        _ => None,
+    }
+}
+
 /// Every element of a constant operand (an `onnx.Constant`), read by `read`
 /// from the stored bytes; `None` if it is not constant, too short for its type
 /// (a hand-written `dense_resource` may be), or `read` refuses an element.
@@ -49,11 +59,7 @@ fn const_values_upto<T>(body: &Body, v: Value, max: usize, read: impl Fn(&[u8], 
     if body.name(d).as_str() != "onnx.Constant" {
         return None;
     }
-    let (ty, bytes, splat): (&Type, &[u8], bool) = match body.op(d).properties.get("value")?.data() {
-        AttrData::Dense { ty, data } => (ty, &data.bytes, data.splat),
-        AttrData::DenseResource { ty, resource } => (ty, resource.blob.get()?.bytes(), false),
-        _ => return None,
-    };
+    let (ty, bytes, splat) = stored_bytes(body.op(d).properties.get("value")?)?;
     let (elem, n) = (ty.scalar(), ty.num_elements()? as usize);
     let stored = if splat { 1 } else { n };
     if bytes.len() < stored * ir::attributes::element_bytes(elem)? {
@@ -123,6 +129,30 @@ pub fn conv_transpose_pads_before(body: &Body, op: OpId) -> Option<Vec<i64>> {
         .collect()
 }
 
+/// A Pad's amounts for every dim, [before per dim…, after per dim…], from its
+/// constant `pads` and (opset 18) constant `axes`; every consumer (CPU
+/// lowering, folds, NPU backends) reads them here. None when they are not
+/// constants of matching lengths, or an axis is out of range.
+pub fn pad_amounts(body: &Body, op: OpId) -> Option<Vec<i64>> {
+    let o = body.op(op);
+    let r = body.value_type(o.operand(0)).shape()?.len();
+    let given = |i: usize| o.operands().get(i).copied().filter(|v| !is_none(body, *v));
+    let pads = const_ints_upto(body, given(1)?, 2 * r)?;
+    let axes: Vec<usize> = match given(3) {
+        Some(v) => const_ints_upto(body, v, r)?.iter().map(|a| norm_axis(*a, r)).collect::<Option<_>>()?,
+        None => (0..r).collect(),
+    };
+    if pads.len() != 2 * axes.len() {
+        return None;
+    }
+    let mut full = vec![0; 2 * r];
+    for (k, a) in axes.iter().enumerate() {
+        full[*a] = pads[k];
+        full[r + a] = pads[axes.len() + k];
+    }
+    Some(full)
+}
+
 fn is_none(body: &Body, v: Value) -> bool {
     body.value_type(v).data() == &TypeData::None
 }
@@ -141,7 +171,7 @@ fn int_attr(a: Option<&Attribute>) -> Option<i64> {
 }
 
 /// Numpy-style broadcast of shapes (None: unknown rank).
-fn broadcast(shapes: &[Option<Vec<i64>>]) -> Option<Vec<i64>> {
+pub(crate) fn broadcast(shapes: &[Option<Vec<i64>>]) -> Option<Vec<i64>> {
     let shapes: Vec<&Vec<i64>> = shapes.iter().map(|s| s.as_ref()).collect::<Option<_>>()?;
     let rank = shapes.iter().map(|s| s.len()).max().unwrap_or(0);
     let mut out = vec![1i64; rank];

@@ -334,15 +334,7 @@ fn pad(l: &mut Lower) -> Result<Vec<Value>, String> {
     let x = l.in_info(0)?;
     let out = l.out_info(0)?;
     let r = x.rank();
-    let pads = l.const_ints(1)?.ok_or("Pad needs pads")?;
-    let axes: Vec<usize> = match l.const_ints(3)? {
-        Some(a) => a.iter().map(|&v| axis(v, r)).collect::<Result<_, _>>()?,
-        None => (0..r).collect(),
-    };
-    let mut before = vec![0i64; r];
-    for (k, &a) in axes.iter().enumerate() {
-        before[a] = pads[k];
-    }
+    let before = onnx::infer::pad_amounts(l.body, l.op).ok_or("Pad needs constant pads (and axes), two per padded axis")?[..r].to_vec();
     let mode = l.str_attr("mode").unwrap_or_else(|| "constant".into());
     let data = l.operand(0)?;
     let value = l.opt(2);
