@@ -184,6 +184,18 @@ static VEC_UN: [Operand; 3] = [
     int("rows", u(3, 0, 32), None, "rows to process"),
 ];
 
+static LANE_REDUCE: [Operand; 4] = [
+    row("dst", Acc, u(0, 0, 32), "first destination row"),
+    row("src", Acc, u(1, 0, 32), "first source row"),
+    int("rows", u(3, 0, 32), None, "rows to process"),
+    int("lanes", u(4, 0, 16), Some(0), "leading lanes reduced (0: all; the rest of a partial row is ignored)"),
+];
+
+/// A reduction across the lanes of each row, its result in every lane of it.
+const fn lane_reduce(mnemonic: &'static str, opcode: u8, doc: &'static str) -> InstrDef {
+    InstrDef { mnemonic, opcode, queue: Queue::Exec, dtypes: &[F32], operands: &LANE_REDUCE, doc }
+}
+
 const fn vec_bin(mnemonic: &'static str, opcode: u8, doc: &'static str) -> InstrDef {
     InstrDef { mnemonic, opcode, queue: Queue::Exec, dtypes: &[I32, F32], operands: &VEC_BIN, doc }
 }
@@ -280,6 +292,9 @@ pub static ISA: &[InstrDef] = &[
     vec_un("v.relu6", 0x29, &[F32], "min(max(x, 0), 6)."),
     vec_un("v.sigmoid", 0x2A, &[F32], "1 / (1 + e^−x), computed in f32."),
     vec_un("v.tanh", 0x2B, &[F32], "tanh(x), computed in f32."),
+    vec_un("v.exp", 0x25, &[F32], "e^x, computed in f32 (Softmax)."),
+    vec_un("v.rsqrt", 0x26, &[F32], "1 / √x, computed in f32 (LayerNorm); NaN below zero, +inf at zero."),
+    vec_un("v.recip", 0x27, &[F32], "1 / x, computed in f32 (a divisor, Softmax's sum)."),
     InstrDef {
         mnemonic: "v.shl",
         opcode: 0x2C,
@@ -349,6 +364,8 @@ pub static ISA: &[InstrDef] = &[
         ],
         doc: "Mean over the window; i32 rounds to nearest, ties away from zero.",
     },
+    lane_reduce("v.hsum", 0x32, "Σ of the row's first `lanes` lanes, written to every lane of the row (one sum per row: a dot product's, a mean's)."),
+    lane_reduce("v.hmax", 0x33, "max of the row's first `lanes` lanes, written to every lane of the row; NaN if any is NaN (Softmax's shift)."),
     InstrDef {
         mnemonic: "v.requant",
         opcode: 0x38,

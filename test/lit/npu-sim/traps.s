@@ -14,6 +14,7 @@
 ; RUN: not npu-sim run %S/Inputs/requant-bounds.s --arg a=iota --arg w=iota 2>&1 | FileCheck %s --check-prefix=REQUANT
 ; RUN: not npu-sim run %S/Inputs/clamp-nan.s --arg a=iota 2>&1 | FileCheck %s --check-prefix=CLAMPNAN
 ; RUN: not npu-sim run %S/Inputs/too-wide.s --arg a=iota --arg w=iota 2>&1 | FileCheck %s --check-prefix=WIDE
+; RUN: not npu-sim run %S/Inputs/hsum-too-wide.s --arg a=iota 2>&1 | FileCheck %s --check-prefix=HSUM
 ; RUN: not npu-sim run %S/matmul.s --set name='"npu8"' --arg a=iota --arg w=iota 2>&1 | FileCheck %s --check-prefix=TARGET
 ; RUN: not npu-sim run %S/matmul.s --arg a=iota 2>&1 | FileCheck %s --check-prefix=MISSING
 ; RUN: not npu-sim run %S/matmul.s --arg a=iota --arg w=iota --arg q=iota 2>&1 | FileCheck %s --check-prefix=NOARG
@@ -33,6 +34,7 @@
 ; A NaN bound panicked in f32::clamp (found by the npu_binary fuzz target):
 ; CLAMPNAN: error: #2 v.clamp (line 6): clamp bounds must not be NaN
 ; REQUANT: error: #0 v.requant (line 5): clamp bounds 10..5 must lie in -128..127
+; HSUM: error: #2 v.hsum (line 5): lanes = 17 exceeds the 16 lanes of a row
 ; WIDE: error: #0 dma.load (line 5): pad_left + cols + pad_right = 18 exceeds the 16 lanes of a row
 ; TARGET: error: the program was built for target 'npu16' but the hardware is 'npu8'
 ; MISSING: error: input argument '%w' was not given

@@ -302,7 +302,7 @@ pub(crate) fn execute(
             }
             out.cycles = vec_cost(cfg, rows as u64);
         }
-        "v.relu" | "v.relu6" | "v.sigmoid" | "v.tanh" | "v.shl" | "v.shr" | "v.clamp" => {
+        "v.relu" | "v.relu6" | "v.sigmoid" | "v.tanh" | "v.exp" | "v.rsqrt" | "v.recip" | "v.shl" | "v.shr" | "v.clamp" => {
             let rows = g("rows");
             let s = x.rows(hz, c, Mem::Acc, g("src"), rows, false)?;
             let d = x.rows(hz, c, Mem::Acc, g("dst"), rows, true)?;
@@ -329,6 +329,9 @@ pub(crate) fn execute(
                         ("v.relu6", _) => f(v).clamp(0.0, 6.0).to_bits(),
                         ("v.sigmoid", _) => (1.0 / (1.0 + (-f(v)).exp())).to_bits(),
                         ("v.tanh", _) => f(v).tanh().to_bits(),
+                        ("v.exp", _) => f(v).exp().to_bits(),
+                        ("v.rsqrt", _) => (1.0 / f(v).sqrt()).to_bits(),
+                        ("v.recip", _) => (1.0 / f(v)).to_bits(),
                         ("v.shl", _) => (v as i32).wrapping_shl(amount) as u32,
                         ("v.shr", _) => {
                             let y = v as i32 as i64;
@@ -340,6 +343,23 @@ pub(crate) fn execute(
                 }
             }
             out.cycles = vec_cost(cfg, rows as u64);
+        }
+        "v.hsum" | "v.hmax" => {
+            let rows = g("rows");
+            let n = match x.lanes(g("lanes"), "lanes")? {
+                0 => cols,
+                n => n,
+            };
+            let s = x.rows(hz, c, Mem::Acc, g("src"), rows, false)?;
+            let d = x.rows(hz, c, Mem::Acc, g("dst"), rows, true)?;
+            let sum = ins.def.mnemonic == "v.hsum";
+            for r in 0..rows as usize {
+                let vals = st.acc[(s + r) * cols..(s + r) * cols + n].iter().map(|v| f(*v));
+                let y = if sum { vals.sum::<f32>() } else { vals.fold(f32::NEG_INFINITY, npu_isa::maximum) };
+                st.acc[(d + r) * cols..(d + r + 1) * cols].fill(y.to_bits());
+            }
+            // A reduction tree: log2(lanes) extra stages.
+            out.cycles = vec_cost(cfg, rows as u64) + (cols as u64).next_power_of_two().trailing_zeros() as u64;
         }
         "v.poolmax" | "v.poolavg" => {
             let rows = g("rows");
