@@ -2,8 +2,9 @@
 //! Dropout removed, BatchNormalization and a constant per-channel Mul or Add
 //! folded into the Conv or ConvTranspose before it (when both have constant parameters), a zero Pad of the spatial dims
 //! folded into the Conv after it, Gemm's transpose of a constant B folded
-//! into the constant, transposes composed or folded into constants, and an If
-//! on a constant condition replaced by its branch.
+//! into the constant, transposes composed or folded into constants, an If
+//! on a constant condition replaced by its branch, and an old-opset Softmax's
+//! Flatten/Reshape removed where its axis is the last.
 
 use ir::attributes::{AttrData, Attribute, DenseData};
 use ir::rewrite::{MatchFailure, PatternSet, Rewriter};
@@ -389,6 +390,35 @@ fn if_of_constant(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
     Ok(())
 }
 
+/// Reshape(Softmax(Flatten(x, axis = rank − 1)), shape of x) → Softmax(x,
+/// axis = −1), as for LogSoftmax and Hardmax: the importer's form of such an
+/// op before opset 13 whose axis, once shapes are known, is the last one.
+fn row_op_through_flatten(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
+    let b = &*rw.body;
+    let y = b.op(op).operand(0);
+    let Some(s) = b.defining_op(y).filter(|s| matches!(b.name(*s).as_str(), "onnx.Softmax" | "onnx.LogSoftmax" | "onnx.Hardmax")) else {
+        return rw.match_failure("not a Softmax, LogSoftmax or Hardmax");
+    };
+    let Some(f) = b.defining_op(b.op(s).operand(0)).filter(|f| b.name(*f).as_str() == "onnx.Flatten") else {
+        return rw.match_failure("its input is not a Flatten");
+    };
+    let x = b.op(f).operand(0);
+    let (Some(xs), Some(ys)) = (b.value_type(x).shape(), b.value_type(b.op(op).result(0)).shape()) else { return rw.match_failure("unranked") };
+    let r = xs.len() as i64;
+    let int = |o: OpId, d: i64| b.op(o).attr("axis").and_then(|a| a.as_int()).map(|v| v as i64).unwrap_or(d);
+    let flat_axis = int(f, 1);
+    let last = flat_axis == r - 1 || (flat_axis == -1 && r >= 1);
+    if !last || !matches!(int(s, -1), -1 | 1) || xs != ys || xs.iter().any(|d| *d < 0) || b.uses(y).len() != 1 || b.uses(b.op(f).result(0)).len() != 1 {
+        return rw.match_failure("not over the last axis of the reshaped tensor");
+    }
+    let (name, loc, ty) = (b.name(s).clone(), b.op(s).loc.clone(), b.value_type(x).clone());
+    let axis = Attribute::integer(-1, rw.ctx.i64());
+    let st = OperationState::new(name, loc).operands(&[x]).results(&[ty]).property(rw.ctx.ident("axis"), axis);
+    let v = rw.create_value(st);
+    rw.replace_op(op, &[v]);
+    Ok(())
+}
+
 /// The canonicalization patterns of an onnx op, if it has any.
 pub fn patterns(name: &str) -> Option<fn(&mut PatternSet)> {
     Some(match name {
@@ -399,6 +429,7 @@ pub fn patterns(name: &str) -> Option<fn(&mut PatternSet)> {
         "Add" => |p| p.add_fn("onnx-fold-channel-shift-into-conv", "onnx.Add", fold_channel_affine_into_conv),
         "Conv" => |p| p.add_fn("onnx-fold-pad-into-conv", "onnx.Conv", fold_pad_into_conv),
         "If" => |p| p.add_fn("onnx-if-of-constant", "onnx.If", if_of_constant),
+        "Reshape" => |p| p.add_fn("onnx-row-op-through-flatten", "onnx.Reshape", row_op_through_flatten),
         "Transpose" => |p| {
             p.add_fn("onnx-transpose-of-transpose", "onnx.Transpose", transpose_of_transpose);
             p.add_fn("onnx-transpose-of-constant", "onnx.Transpose", transpose_of_constant);

@@ -178,3 +178,23 @@ func.func @if_kept(%x: tensor<*xf32>, %c: tensor<i1>) -> (tensor<*xf32>, tensor<
   }) : (tensor<i1>) -> tensor<4xf32>
   return %a, %b : tensor<*xf32>, tensor<4xf32>
 }
+
+// An old-opset Softmax over the last axis (imported as Flatten → Softmax →
+// Reshape back) is one Softmax again; over another axis it stays as it is.
+// CHECK-LABEL: func.func @softmax_last_axis
+// CHECK-NEXT: "onnx.Constant"
+// CHECK-NEXT: %[[S:.*]] = "onnx.Softmax"(%arg0) <{axis = -1 : i64}> : (tensor<1x2x3x5xf32>) -> tensor<1x2x3x5xf32>
+// CHECK-NEXT: %[[F:.*]] = "onnx.Flatten"(%arg0) <{axis = 1 : i64}>
+// CHECK-NEXT: %[[L:.*]] = "onnx.LogSoftmax"(%[[F]]) <{axis = -1 : i64}>
+// CHECK: "onnx.Reshape"(%[[L]]
+// CHECK-NEXT: return %[[S]], %{{.*}}
+func.func @softmax_last_axis(%x: tensor<1x2x3x5xf32>) -> (tensor<1x2x3x5xf32>, tensor<1x2x3x5xf32>) {
+  %f = "onnx.Flatten"(%x) <{axis = 3 : i64}> : (tensor<1x2x3x5xf32>) -> tensor<6x5xf32>
+  %s = "onnx.Softmax"(%f) <{axis = -1 : i64}> : (tensor<6x5xf32>) -> tensor<6x5xf32>
+  %shape = "onnx.Constant"() <{value = dense<[1, 2, 3, 5]> : tensor<4xi64>}> : () -> tensor<4xi64>
+  %r = "onnx.Reshape"(%s, %shape) : (tensor<6x5xf32>, tensor<4xi64>) -> tensor<1x2x3x5xf32>
+  %f1 = "onnx.Flatten"(%x) <{axis = 1 : i64}> : (tensor<1x2x3x5xf32>) -> tensor<1x30xf32>
+  %l = "onnx.LogSoftmax"(%f1) <{axis = -1 : i64}> : (tensor<1x30xf32>) -> tensor<1x30xf32>
+  %r1 = "onnx.Reshape"(%l, %shape) : (tensor<1x30xf32>, tensor<4xi64>) -> tensor<1x2x3x5xf32>
+  return %r, %r1 : tensor<1x2x3x5xf32>, tensor<1x2x3x5xf32>
+}
