@@ -234,6 +234,29 @@ fn source_index(k: i64, shape: &[i64], pick: &dyn Fn(usize, i64) -> i64) -> i64 
     at
 }
 
+/// ONNX's LayerNormalization of one row, in f32.
+fn layer_norm_row(row: &mut [f32], scale: &[f32], bias: &[f32], eps: f32) {
+    let n = row.len() as f32;
+    let mean = row.iter().sum::<f32>() / n;
+    let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / n;
+    let r = 1.0 / (var + eps).sqrt();
+    for (k, v) in row.iter_mut().enumerate() {
+        *v = (*v - mean) * r * scale[k] + bias[k];
+    }
+}
+
+/// Softmax of one row, shifted by its maximum, in f32.
+fn softmax_row(row: &mut [f32]) {
+    let m = row.iter().copied().fold(f32::NEG_INFINITY, npu_isa::maximum);
+    for v in row.iter_mut() {
+        *v = (*v - m).exp();
+    }
+    let s: f32 = row.iter().sum();
+    for v in row.iter_mut() {
+        *v /= s;
+    }
+}
+
 /// Evaluates partition `f` (tensor-level npu ops) on `args`; returns its results.
 pub fn evaluate(ctx: &ir::Context, body: &Body, f: OpId, args: &[HostTensor]) -> Result<Vec<HostTensor>, String> {
     let entry = body.entry_block(f).ok_or("partition without body")?;
@@ -325,6 +348,21 @@ pub fn evaluate(ctx: &ir::Context, body: &Body, f: OpId, args: &[HostTensor]) ->
                 let act = Activation::of(body, op);
                 let x = get(0)?;
                 from_f32(&x.shape, &f32s(x).into_iter().map(|v| act.apply(v)).collect::<Vec<_>>())?
+            }
+            "npu.layernorm" | "npu.softmax" => {
+                let x = get(0)?;
+                let c = *x.shape.last().ok_or("a scalar to normalize")? as usize;
+                let eps = o.attr("epsilon").and_then(|a| a.as_float()).unwrap_or(0.0) as f32;
+                let (scale, bias) = if name.as_str() == "npu.layernorm" { (f32s(get(1)?), f32s(get(2)?)) } else { (vec![], vec![]) };
+                let mut v = f32s(x);
+                for row in v.chunks_exact_mut(c.max(1)) {
+                    if scale.is_empty() {
+                        softmax_row(row);
+                    } else {
+                        layer_norm_row(row, &scale, &bias, eps);
+                    }
+                }
+                from_f32(&x.shape, &v)?
             }
             other => return Err(format!("{}: the reference has no '{}'", o.loc, other)),
         };

@@ -3,7 +3,8 @@
 //! the NPU op producing their input where they can (else run alone); a
 //! quantized product is one
 //! int8 op with its DequantizeLinears, QuantizeLinear and a following
-//! DQ → Relu/Clip → Q chain; an int8 MaxPool takes its DQ and Q.
+//! DQ → Relu/Clip → Q chain; an int8 MaxPool takes its DQ and Q; a LayerNorm
+//! written out is one (`norm.rs`).
 
 use backend::{Reason, Unsupported};
 use ir::{Body, OpId};
@@ -32,6 +33,17 @@ pub fn group(body: &Body, work: &[OpId], npu: &mut [Result<(), Unsupported>]) ->
         }
     }
     for &op in work {
+        if let Some(ln) = super::norm::decomposed_layer_norm(body, op) {
+            // A LayerNorm written out: one kernel, or every op of it where it cannot run.
+            let fits = super::norm::row_fits(body, ln.x);
+            for o in &ln.members {
+                if let Some(&i) = index.get(o) {
+                    npu[i] = fits.clone();
+                    group[i] = index[&op];
+                }
+            }
+            continue;
+        }
         let (mut members, q) = if let Some(a) = super::quant::qadd(body, op) {
             (vec![op, a.a.op, a.b.op, a.q], a.q)
         } else if super::quant::qinteger(body, op) {

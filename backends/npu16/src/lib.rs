@@ -5,6 +5,7 @@
 
 pub mod deconv;
 pub mod fusion;
+pub mod norm;
 pub mod quant;
 pub mod schedule;
 pub mod target;

@@ -68,6 +68,8 @@ const CAPABILITIES: &[(&str, Check, &str)] = &[
     ("onnx.GlobalMaxPool", global_pool, "static f32 tensors; batch 1, 2-D"),
     ("onnx.ReduceMean", spatial_mean, "static f32 tensors; batch 1, 4-D, over H and W (axes 2 and 3) keeping them: a global average pool"),
     ("onnx.BatchNormalization", batch_norm, "static f32 tensors; inference (one output), constant scale, bias, mean and variance: a per-channel product and sum on the vector unit (after a Conv it folds into the Conv's weights before partitioning)"),
+    ("onnx.LayerNormalization", layer_norm, "static f32 tensors; over the innermost dim (axis −1), up to 8,192 elements; constant Scale and B; the Mean and InvStdDev outputs unused: lane sums (v.hsum), v.rsqrt and per-channel rows on the vector unit. Also as exporters write it out before opset 17 (ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div, a constant per-channel Mul and Add), taken as one"),
+    ("onnx.Softmax", softmax, "static f32 tensors; over the innermost dim, up to 8,192 elements: v.hmax, v.exp, v.hsum and v.recip on the vector unit (as a Flatten/Softmax/Reshape of an opset before 13 whose axis is the last)"),
     ("onnx.Flatten", input_static, RESHAPE),
     ("onnx.Reshape", input_static, RESHAPE),
     ("onnx.Squeeze", input_static, RESHAPE),
@@ -104,6 +106,11 @@ const CASES: &[CapabilityCase] = &[
     case("relu_alone", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [relu] y = Relu (x) }", "onnx.Relu", None),
     case("hardswish", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [hs] y = HardSwish (x) }", "onnx.HardSwish", None),
     case("relu_after_conv", "g (float[1,4,6,6] x, float[8,4,1,1] w) => (float[1,8,6,6] y) { [conv] c = Conv (x, w) [relu] y = Relu (c) }", "onnx.Relu", None),
+    case("layernorm_last_axis", "g (float[1,6,40] x, float[40] s, float[40] b) => (float[1,6,40] y) { [ln] y = LayerNormalization <axis = -1> (x, s, b) }", "onnx.LayerNormalization", None),
+    case("layernorm_over_two_axes", "g (float[1,6,40] x, float[6,40] s) => (float[1,6,40] y) { [ln] y = LayerNormalization <axis = 1> (x, s) }", "onnx.LayerNormalization", Some(Reason::Attribute)),
+    case("softmax_last_axis", "g (float[2,3,20] x) => (float[2,3,20] y) { [sm] y = Softmax (x) }", "onnx.Softmax", None),
+    case("softmax_channels", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [sm] y = Softmax <axis = 1> (x) }", "onnx.Softmax", Some(Reason::Attribute)),
+    case("softmax_row_too_long", "g (float[2,9000] x) => (float[2,9000] y) { [sm] y = Softmax (x) }", "onnx.Softmax", Some(Reason::Shape)),
     case("channel_shuffle_transpose", "g (float[1,2,3,4,4] x) => (float[1,3,2,4,4] y) { [t] y = Transpose <perm = [0,2,1,3,4]> (x) }", "onnx.Transpose", None),
     case("pad_border", "g (float[1,4,5,5] x) => (float[1,4,7,8] y) { p = Constant <value = int64[8] {0, 0, 1, 2, 0, 0, 1, 1}> () [pad] y = Pad (x, p) }", "onnx.Pad", None),
     case("pad_reflect", "g (float[1,4,5,5] x) => (float[1,4,7,8] y) { p = Constant <value = int64[8] {0, 0, 1, 2, 0, 0, 1, 1}> () [pad] y = Pad <mode = \"reflect\"> (x, p) }", "onnx.Pad", Some(Reason::Attribute)),
@@ -117,6 +124,8 @@ const fn case(name: &'static str, model: &'static str, op: &'static str, refused
 
 /// Ops taken only as members of a quantized group (`fusion.rs`, `quant.rs`).
 const GROUPED: &[(&str, &str)] = &[
+    ("onnx.Pow", "the square of a LayerNorm written out (see LayerNormalization)"),
+    ("onnx.Sqrt", "the root of a LayerNorm written out (see LayerNormalization)"),
     ("onnx.DequantizeLinear", "int8 (QDQ): with the Conv, Gemm, MatMul, Add or MaxPool it feeds: symmetric int8 (zero points 0), activations per tensor, weights per tensor or per channel, a constant int32 bias"),
     ("onnx.QuantizeLinear", "int8 (QDQ): the output of a quantized Conv, Gemm, MatMul, Add or MaxPool, with a following DequantizeLinear → Relu/Clip → QuantizeLinear folded in"),
     ("onnx.QLinearConv", "int8, constant weights; the Conv constraints"),
@@ -443,6 +452,23 @@ fn batch_norm(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
         return Err(no(Reason::NotConstant, "scale, bias, mean or variance is not constant"));
     }
     Ok(())
+}
+
+fn layer_norm(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
+    super::norm::over_last_axis(body, op, -1)?;
+    let o = body.op(op);
+    if o.results().iter().skip(1).any(|r| body.has_uses(*r)) {
+        return Err(no(Reason::Constraint, "the Mean or InvStdDev output is used"));
+    }
+    if !operand(body, op, 1).is_some_and(|v| is_constant(body, v)) || operand(body, op, 2).is_some_and(|v| !matches!(body.value_type(v).data(), ir::types::TypeData::None) && !is_constant(body, v)) {
+        return Err(no(Reason::NotConstant, "Scale or B is not constant"));
+    }
+    super::norm::row_fits(body, o.operand(0))
+}
+
+fn softmax(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
+    super::norm::over_last_axis(body, op, -1)?;
+    super::norm::row_fits(body, body.op(op).operand(0))
 }
 
 /// Data movement: every operand a static f32 tensor.

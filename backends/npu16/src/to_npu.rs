@@ -301,8 +301,44 @@ fn convert_qadd(ctx: &Context, body: &mut Body, m: super::quant::QAdd) -> Result
     Ok(())
 }
 
+/// `npu.layernorm` of `x` over its innermost dim in place of the ops
+/// `members` (the last one's result is the normalized tensor); scale 1 and
+/// bias 0 where absent.
+fn convert_layer_norm(ctx: &Context, body: &mut Body, x: Value, epsilon: f64, scale: Option<Value>, bias: Option<Value>, members: &[OpId]) -> Result<(), String> {
+    let last = *members.last().ok_or("an empty LayerNorm")?;
+    let xs = shape(body, x);
+    let c = *xs.last().ok_or("a scalar to normalize")?;
+    let row = |v: Option<Value>, d: f32| -> Result<Vec<f32>, String> {
+        match v.filter(|v| !matches!(body.value_type(*v).data(), TypeData::None)) {
+            Some(v) => {
+                let vals = onnx::infer::const_f64s(body, v).ok_or("LayerNorm scale or bias is not constant")?;
+                if vals.len() != c as usize {
+                    return Err(format!("LayerNorm scale or bias has {} values for rows of {}", vals.len(), c));
+                }
+                Ok(vals.iter().map(|v| *v as f32).collect())
+            }
+            None => Ok(vec![d; c as usize]),
+        }
+    };
+    let (sv, bv) = (row(scale, 1.0)?, row(bias, 0.0)?);
+    let locs: Vec<Location> = members.iter().map(|m| body.op(*m).loc.clone()).collect();
+    let loc = if locs.len() == 1 { locs[0].clone() } else { Location::fused(&locs) };
+    let at = InsertPoint::Before(last);
+    let s = f32_constant(ctx, body, &sv, vec![c], at, &loc);
+    let b = f32_constant(ctx, body, &bv, vec![c], at, &loc);
+    let op = build(ctx, body, "npu.layernorm", &[x, s, b], tensor(ctx, xs, &ctx.f32()), vec![("epsilon", Attribute::float(epsilon, ctx.f32()))], at, &loc);
+    body.replace_all_uses(body.op(last).result(0), body.op(op).result(0));
+    for m in members.iter().rev() {
+        body.erase(*m);
+    }
+    Ok(())
+}
+
 fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
     let name = body.name(op);
+    if let Some(ln) = super::norm::decomposed_layer_norm(body, op) {
+        return convert_layer_norm(ctx, body, ln.x, ln.epsilon, ln.scale, ln.bias, &ln.members);
+    }
     if let Some(a) = super::quant::qadd(body, op) {
         return convert_qadd(ctx, body, a);
     }
@@ -530,6 +566,19 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             props.push(("act", Attribute::string(act)));
             let r = build_nhwc(ctx, body, "npu.act", &[x], &ys, &ctx.f32(), props, ys.len() == 4, at, &loc);
             body.replace_all_uses(body.op(op).result(0), r);
+            body.erase(op);
+        }
+        "onnx.LayerNormalization" => {
+            let eps = o.attr("epsilon").and_then(|a| a.as_float()).unwrap_or(1e-5);
+            let (x, scale, bias) = (o.operand(0), o.operands().get(1).copied(), o.operands().get(2).copied());
+            return convert_layer_norm(ctx, body, x, eps, scale, bias, &[op]);
+        }
+        "onnx.Softmax" => {
+            // Over the innermost dim of the tensor as it is (a 4-D one stays NCHW).
+            let x = o.operand(0);
+            let ys = shape(body, o.result(0));
+            let r = build(ctx, body, "npu.softmax", &[x], tensor(ctx, ys, &ctx.f32()), vec![], at, &loc);
+            body.replace_all_uses(body.op(op).result(0), body.op(r).result(0));
             body.erase(op);
         }
         "onnx.Slice" | "onnx.Split" | "onnx.Concat" | "onnx.Resize" | "onnx.Pad" => {

@@ -60,6 +60,8 @@ const UPSAMPLE_ATTRS: &[AttrSpec] = &[required("factors", AttrKind::Any)];
 const PAD_ATTRS: &[AttrSpec] = &[required("pads", AttrKind::Any), optional("value", AttrKind::Float)];
 const REQUANT_ATTRS: &[AttrSpec] = &[required("mult", AttrKind::Integer), required("shift", AttrKind::Integer), optional("zp", AttrKind::Integer)];
 
+const LAYERNORM_ATTRS: &[AttrSpec] = &[required("epsilon", AttrKind::Float)];
+
 const LAUNCH_ATTRS: &[AttrSpec] = &[required("program", AttrKind::SymbolRef), required("inputs", AttrKind::Array), required("outputs", AttrKind::Array)];
 
 fn verify_launch(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
@@ -166,6 +168,25 @@ pub fn ops() -> Vec<OpDef> {
             traits: &[Trait::Pure],
             properties: PAD_ATTRS,
             verify: Some(verify_pad),
+            ..OpDef::DEFAULT
+        },
+        OpDef {
+            name: "npu.layernorm",
+            summary: "Layer normalization over the innermost dim (f32): (x − mean) / √(variance + epsilon) · scale + bias, with scale and bias one value per element of that dim; on the vector unit (the lane reductions v.hsum, v.rsqrt).",
+            operands: Count::Exactly(3),
+            results: Count::Exactly(1),
+            traits: &[Trait::Pure],
+            properties: LAYERNORM_ATTRS,
+            verify: Some(verify_layernorm),
+            ..OpDef::DEFAULT
+        },
+        OpDef {
+            name: "npu.softmax",
+            summary: "Softmax over the innermost dim (f32): e^(x − max) / Σ e^(x − max); on the vector unit (v.hmax, v.exp, v.hsum, v.recip).",
+            operands: Count::Exactly(1),
+            results: Count::Exactly(1),
+            traits: &[Trait::Pure],
+            verify: Some(verify_softmax),
             ..OpDef::DEFAULT
         },
         OpDef {
@@ -456,6 +477,36 @@ fn verify_act(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
         _ => {}
     }
     Ok(())
+}
+
+/// A normalization over the innermost dim takes and gives one f32 shape.
+fn row_op_shape(body: &Body, op: OpId) -> Result<Vec<i64>, String> {
+    let o = body.op(op);
+    let (x, ex) = shape_of(body, o.operand(0))?;
+    let (y, ey) = shape_of(body, o.result(0))?;
+    if ex.to_string() != "f32" || ey.to_string() != "f32" || x != y || x.is_empty() {
+        return Err(format!("takes and gives one f32 shape of rank 1 or more, got {:?} {} and {:?} {}", x, ex, y, ey));
+    }
+    Ok(x)
+}
+
+fn verify_layernorm(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+    let x = row_op_shape(body, op)?;
+    let c = x[x.len() - 1];
+    for (i, what) in [(1, "scale"), (2, "bias")] {
+        let (s, e) = shape_of(body, body.op(op).operand(i))?;
+        if s != [c] || e.to_string() != "f32" {
+            return Err(format!("{} must be {} f32 values (one per element of the innermost dim), got {:?} {}", what, c, s, e));
+        }
+    }
+    match float_attr(body, op, "epsilon") {
+        Some(e) if !(e.is_finite() && e >= 0.0) => Err(format!("epsilon must be finite and non-negative, got {}", e)),
+        _ => Ok(()),
+    }
+}
+
+fn verify_softmax(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+    row_op_shape(body, op).map(|_| ())
 }
 
 /// Data movement keeps the element type.

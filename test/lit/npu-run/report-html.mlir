@@ -13,7 +13,7 @@
 // RUN: not grep -E "(src|href)=\"(https?:)?//" %t/r.html
 // It names the op the CPU ran and why, and the hardware's keys.
 // RUN: FileCheck %s --check-prefix=PAGE < %t/r.html
-// PAGE: <td>softmax</td><td>Softmax</td><td>cpu</td><td>no-lowering</td><td>no NPU lowering for onnx.Softmax</td>
+// PAGE: <td>softmax</td><td>Softmax</td><td>cpu</td><td>attribute</td><td>axis 1 of a rank-4 input (over the innermost dim only)</td>
 // PAGE: <tr><th>array.rows</th><td>16</td></tr>
 // The whole-model figures of a heterogeneous run: NPU → CPU (the Softmax) → NPU
 // is two transitions; two values of 1x8x16x16 f32 (8192 bytes each) cross between
@@ -21,7 +21,7 @@
 // cause; the end-to-end estimate is the NPU time at the clock plus the host's.
 // RUN: npu-run %t/m.onnx --target npu -v | FileCheck %s --check-prefix=HETERO
 // HETERO: cuts between targets (2):
-// HETERO-NEXT: report_cnn_npu16_0 → report_cnn_cpu0 (cpu): Softmax 'softmax' [no-lowering]
+// HETERO-NEXT: report_cnn_npu16_0 → report_cnn_cpu0 (cpu): Softmax 'softmax' [attribute]
 // HETERO-NEXT: report_cnn_cpu0 → report_cnn_npu16_1 (npu16)
 // HETERO: transitions      2 between targets in run order; 2 values cross between targets (16384 bytes)
 // HETERO-NEXT: end to end       {{[0-9.]+}} ms estimated: {{[0-9.]+}} ms on the NPU at 1000 MHz + {{[0-9.]+}} ms measured on the host

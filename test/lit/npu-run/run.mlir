@@ -113,7 +113,7 @@
 // RUN: npu-run %t/bp.onnx --target npu16,cpu -v --seed 1 --compare %t/bp --report-json %t/bp.json 2>&1 | FileCheck %s --check-prefix=POOL
 // POOL: CPU operations (2 of 4):
 // POOL-NEXT: onnx.GlobalAveragePool "gap" [compile-failed] npu16 could not compile its partition: npu.pool: one output row needs 115682 accumulator rows; the accumulator has 4096
-// POOL-NEXT: onnx.Softmax "softmax" [no-lowering] no NPU lowering for onnx.Softmax
+// POOL-NEXT: onnx.Softmax "softmax" [attribute] axis 1 of a rank-4 input (over the innermost dim only)
 // POOL-NEXT: npu16: 2 ops (50.0%) in 1 partitions; cpu: 2 ops (50.0%) in 1 partitions
 // POOL: y: ok
 // npu-translate writes the NPU programs of the same model: the partition npu16

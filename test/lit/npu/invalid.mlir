@@ -511,3 +511,31 @@ func.func @f(%x: tensor<1x4x4x8xf32>) {
   %0 = "npu.pad"(%x) <{pads = array<i64: 0, 1, 1, 0, 0, 1, 1, 0>}> : (tensor<1x4x4x8xf32>) -> tensor<1x5x6x8xf32>
   return
 }
+
+// -----
+func.func @f(%x: tensor<2x40xf32>, %s: tensor<40xf32>, %b: tensor<20xf32>) {
+  // expected-error @+1 {{bias must be 40 f32 values (one per element of the innermost dim), got [20] f32}}
+  %0 = "npu.layernorm"(%x, %s, %b) <{epsilon = 1.0e-5 : f32}> : (tensor<2x40xf32>, tensor<40xf32>, tensor<20xf32>) -> tensor<2x40xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<2x40xf32>, %s: tensor<40xf32>) {
+  // expected-error @+1 {{epsilon must be finite and non-negative, got -1}}
+  %0 = "npu.layernorm"(%x, %s, %s) <{epsilon = -1.0 : f32}> : (tensor<2x40xf32>, tensor<40xf32>, tensor<40xf32>) -> tensor<2x40xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<2x40xf32>) {
+  // expected-error @+1 {{takes and gives one f32 shape of rank 1 or more, got [2, 40] f32 and [2, 20] f32}}
+  %0 = "npu.softmax"(%x) : (tensor<2x40xf32>) -> tensor<2x20xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<2x40xi8>) {
+  // expected-error @+1 {{takes and gives one f32 shape of rank 1 or more, got [2, 40] i8 and [2, 40] i8}}
+  %0 = "npu.softmax"(%x) : (tensor<2x40xi8>) -> tensor<2x40xi8>
+  return
+}

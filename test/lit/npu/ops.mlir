@@ -33,6 +33,16 @@ func.func @vector_unit(%x: tensor<1x4x4x18xf32>, %c: tensor<1x1x1x18xf32>, %s: t
   return %3 : tensor<1x4x4x18xf32>
 }
 
+// Normalizations over the innermost dim (the vector unit's lane reductions).
+// CHECK-LABEL: func.func @rows
+func.func @rows(%x: tensor<2x40xf32>, %s: tensor<40xf32>, %b: tensor<40xf32>) -> tensor<2x40xf32> {
+  // CHECK: "npu.layernorm"{{.*}}epsilon = 1.000000e-05 : f32
+  %0 = "npu.layernorm"(%x, %s, %b) <{epsilon = 1.0e-5 : f32}> : (tensor<2x40xf32>, tensor<40xf32>, tensor<40xf32>) -> tensor<2x40xf32>
+  // CHECK: "npu.softmax"
+  %1 = "npu.softmax"(%0) : (tensor<2x40xf32>) -> tensor<2x40xf32>
+  return %1 : tensor<2x40xf32>
+}
+
 // Data movement (the DMA engines alone).
 // CHECK-LABEL: func.func @movement
 func.func @movement(%x: tensor<1x4x4x18xf32>, %c: tensor<1x4x6x2xf32>) -> tensor<1x5x8x20xf32> {
@@ -56,6 +66,8 @@ func.func @movement(%x: tensor<1x4x4x18xf32>, %c: tensor<1x4x6x2xf32>) -> tensor
 // CHECK: "npu.v.clamp"() <{dst = 0 : i64, dtype = "f32", max = 6.000000e+00 : f32, min = 0.000000e+00 : f32, rows = 4 : i64, src = 0 : i64}>
 // CHECK: "npu.v.shr"() <{amount = 4 : i64, dst = 0 : i64, dtype = "i32", round, rows = 4 : i64, src = 0 : i64}>
 // CHECK: "npu.v.shl"() <{amount = 1 : i64, dst = 0 : i64, dtype = "i32", rows = 4 : i64, src = 0 : i64}>
+// CHECK: "npu.v.hsum"() <{dst = 8 : i64, dtype = "f32", lanes = 8 : i64, rows = 4 : i64, src = 0 : i64}>
+// CHECK: "npu.v.exp"() <{dst = 0 : i64, dtype = "f32", rows = 4 : i64, src = 0 : i64}>
 // CHECK: "npu.halt"()
 func.func private @prog() attributes {npu.program, npu.args = [{name = "in0", dir = "in", dtype = "f32", shape = [4, 80]}]} {
   "npu.layer"() <{name = "conv1"}> : () -> ()
@@ -67,6 +79,8 @@ func.func private @prog() attributes {npu.program, npu.args = [{name = "in0", di
   "npu.v.clamp"() <{dtype = "f32", dst = 0, src = 0, rows = 4, min = 0.0 : f32, max = 6.0 : f32}> : () -> ()
   "npu.v.shr"() <{dtype = "i32", dst = 0, src = 0, rows = 4, amount = 4, round}> : () -> ()
   "npu.v.shl"() <{dtype = "i32", dst = 0, src = 0, rows = 4, amount = 1}> : () -> ()
+  "npu.v.hsum"() <{dtype = "f32", dst = 8, src = 0, rows = 4, lanes = 8}> : () -> ()
+  "npu.v.exp"() <{dtype = "f32", dst = 0, src = 0, rows = 4}> : () -> ()
   "npu.fence"() : () -> ()
   "npu.halt"() : () -> ()
   return

@@ -56,7 +56,7 @@
 // RUN: npu-run %t/hetero.onnx --target npu --seed 2 | FileCheck %s --check-prefix=BRIEF
 // BRIEF: npu16: 7 ops (87.5%) in 2 partitions; cpu: 1 ops (12.5%) in 1 partitions
 // BRIEF-NEXT: fallbacks by where they ran and why (npu-run -v lists each op):
-// BRIEF-NEXT: cpu [no-lowering] 1 Softmax (e.g. no NPU lowering for onnx.Softmax)
+// BRIEF-NEXT: cpu [attribute] 1 Softmax (e.g. axis 1 of a rank-4 input (over the innermost dim only))
 // BRIEF-NEXT: top layers by cycles (5 of 7; npu-run -v lists every program):
 // BRIEF-NEXT: layer cycles roofline ratio util DRAM bytes
 // BRIEF-NOT: NPU program
@@ -65,7 +65,7 @@
 // BRIEF: outputs:
 // The Reshape, Transpose and Concat after it move data on the DMA engines.
 // HETERO: CPU operations (1 of 8):
-// HETERO-NEXT: onnx.Softmax "softmax2" [no-lowering] no NPU lowering for onnx.Softmax
+// HETERO-NEXT: onnx.Softmax "softmax2" [attribute] axis 1 of a rank-4 input (over the innermost dim only)
 // HETERO-NEXT: npu16: 7 ops (87.5%) in 2 partitions; cpu: 1 ops (12.5%) in 1 partitions
 // HETERO: avgpool3
 // HETERO: transpose6

@@ -48,7 +48,7 @@
 // CHECK: "onnx.Relu"
 // CHECK-LABEL: func.func private @g_cpu0
 // CHECK-SAME: backend.partition = "cpu"
-// CHECK: "onnx.Softmax"{{.*}}{backend.reason = "no NPU lowering for onnx.Softmax", backend.reason_code = "no-lowering"}
+// CHECK: "onnx.Softmax"{{.*}}{backend.reason = "axis 1 of a rank-4 input (over the innermost dim only)", backend.reason_code = "attribute"}
 // CHECK-NOT: "onnx.Relu"
 // CHECK-LABEL: func.func private @g_npu16_1
 // CHECK: "onnx.Relu"
@@ -60,14 +60,14 @@
 // CHECK: return %[[C]]
 
 // REPORT: CPU operations (1 of 5):
-// REPORT-NEXT: onnx.Softmax "sm" [no-lowering] no NPU lowering for onnx.Softmax
+// REPORT-NEXT: onnx.Softmax "sm" [attribute] axis 1 of a rank-4 input (over the innermost dim only)
 // REPORT-NEXT: npu16: 4 ops (80.0%) in 2 partitions; cpu: 1 ops (20.0%) in 1 partitions
 
 // DOT: digraph partitions {
 // DOT: subgraph cluster_0 {
 // DOT: label="g_npu16_0";
 // DOT: [label="c1\nonnx.Conv", fillcolor=palegreen];
-// DOT: [label="sm\nonnx.Softmax", fillcolor=lightsalmon, tooltip="[no-lowering] no NPU lowering for onnx.Softmax"];
+// DOT: [label="sm\nonnx.Softmax", fillcolor=lightsalmon, tooltip="[attribute] axis 1 of a rank-4 input (over the innermost dim only)"];
 // DOT: n0 -> n1;
 
 func.func @g(%x: tensor<1x4x6x6xf32>) -> tensor<1x8x6x6xf32> {

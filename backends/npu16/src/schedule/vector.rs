@@ -5,7 +5,7 @@
 use super::conv::{act_insts, lanes_of};
 use super::pipeline::{self, Release, Step};
 use super::{shape, Dram, Layer};
-use ir::{Body, OpId};
+use ir::{Body, OpId, Value};
 use npu::asm::{Inst, Operand};
 
 /// Rows of an f32 tensor in DRAM as the vector unit streams them: `rows`
@@ -453,5 +453,133 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
         }
     }
     pipeline::emit(l.out, prologue, steps, &[Release::Exec], true);
+    Ok(())
+}
+
+/// `npu.layernorm` and `npu.softmax`: rows of the innermost dim (`c` values,
+/// `nb` accumulator rows each, one per block of lanes) stream through the
+/// accumulator a chunk of rows at a time, block by block. The lane
+/// reductions (`v.hsum`, `v.hmax`, over the block's valid lanes only) leave
+/// each row's statistic in every lane, so the shift and scale of a row are
+/// plain elementwise ops between a block's rows and the statistic's rows.
+pub fn row_norm(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> Result<(), String> {
+    let lanes = lanes_of(l.hw);
+    let o = body.op(op);
+    let xs = shape(body, o.operand(0));
+    let c = *xs.last().ok_or("a scalar to normalize")?;
+    let n = xs.iter().product::<i64>() / c.max(1);
+    let nb = (c + lanes - 1) / lanes;
+    let ln = body.name(op).as_str() == "npu.layernorm";
+    let x_d = ins.first().ok_or("input not in DRAM")?.clone();
+    // Constant rows: 1/c and epsilon (LayerNorm), then the scale and bias rows unless they are 1 and 0.
+    let mut prologue = vec![];
+    let mut fixed = 0;
+    let mut per_channel = |l: &mut Layer, v: Option<Value>, trivial: f64, what: &str| -> Result<Option<i64>, String> {
+        let Some(v) = v else { return Ok(None) };
+        let vals = super::const_values(body, v)?;
+        if vals.iter().all(|x| *x == trivial) {
+            return Ok(None);
+        }
+        let row: Vec<f32> = (0..nb * lanes).map(|k| vals.get(k as usize).copied().unwrap_or(0.0) as f32).collect();
+        let d = l.consts.push(&row);
+        prologue.push(Inst::new("dma.loadacc", Some("f32")).i("dst", fixed).with("src", d.at(0)).i("rows", nb).i("cols", lanes));
+        l.buffers.push(npu::asm::Buffer::acc(what, fixed, nb, "f32"));
+        fixed += nb;
+        Ok(Some(fixed - nb))
+    };
+    let (scale, bias) = if ln { (per_channel(l, o.operands().get(1).copied(), 1.0, "scale")?, per_channel(l, o.operands().get(2).copied(), 0.0, "bias")?) } else { (None, None) };
+    let splat0 = fixed;
+    if ln {
+        let eps = npu::tensor_ops::float_attr(body, op, "epsilon").unwrap_or(1e-5) as f32;
+        let v: Vec<f32> = [1.0 / c as f32, eps].iter().flat_map(|x| std::iter::repeat_n(*x, lanes as usize)).collect();
+        let d = l.consts.push(&v);
+        prologue.push(Inst::new("dma.loadacc", Some("f32")).i("dst", splat0).with("src", d.at(0)).i("rows", 2).i("cols", lanes));
+        l.buffers.push(npu::asm::Buffer::acc("splats", splat0, 2, "f32"));
+        fixed += 2;
+    }
+    // Two slots of a chunk of `t` rows: the blocks, the statistic, a temporary.
+    let per_row = 2 * (nb + 2);
+    let t = ((l.hw.acc_rows as i64 - fixed) / per_row).min(n).max(1);
+    if fixed + per_row * t > l.hw.acc_rows as i64 {
+        return Err(format!("a row of {} values needs {} accumulator rows; the target has {}", c, fixed + per_row, l.hw.acc_rows));
+    }
+    let slot = (nb + 2) * t;
+    for k in 0..2 {
+        l.buffers.push(npu::asm::Buffer::acc(&format!("rows.{}", k), fixed + k * slot, slot, "f32"));
+    }
+    let f32i = |m: &'static str| Inst::new(m, Some("f32"));
+    let mut steps = vec![];
+    let (mut r0, mut k) = (0, 0);
+    while r0 < n {
+        let cnt = t.min(n - r0);
+        let base = fixed + (k % 2) * slot;
+        let block = |cb: i64| base + cb * t;
+        let (stat, tmp) = (base + nb * t, base + (nb + 1) * t);
+        let kc = |cb: i64| (c - cb * lanes).min(lanes);
+        let dma = |m: &'static str, cb: i64| {
+            let at = x_d.at(((r0 * c) + cb * lanes) * 4);
+            let at_out = out.at(((r0 * c) + cb * lanes) * 4);
+            let i = if m == "dma.loadacc" { f32i(m).i("dst", block(cb)).with("src", at) } else { f32i(m).with("dst", at_out).i("src", block(cb)) };
+            let i = i.i("rows", cnt).i("cols", kc(cb));
+            if cnt > 1 && c != kc(cb) { i.i("stride", c * 4) } else { i }
+        };
+        let bin = |m: &'static str, d: i64, a: i64, b: i64| f32i(m).i("dst", d).i("a", a).i("b", b).i("rows", cnt);
+        let bcast = |m: &'static str, d: i64, b: i64| bin(m, d, d, b).with("bcast", Operand::Flag);
+        let un = |m: &'static str, d: i64, s: i64| f32i(m).i("dst", d).i("src", s).i("rows", cnt);
+        let reduce = |m: &'static str, d: i64, s: i64, cb: i64| {
+            let i = un(m, d, s);
+            if kc(cb) < lanes { i.i("lanes", kc(cb)) } else { i }
+        };
+        // The statistic of every row into `stat`: the reduction of block 0,
+        // then each further block's reduced in `tmp` and combined; with
+        // `square`, each block's squares (in `tmp`) are what is reduced.
+        let statistic = |v: &mut Vec<Inst>, m: &'static str, combine: &'static str, square: bool| {
+            for cb in 0..nb {
+                let src = if square {
+                    v.push(bin("v.mul", tmp, block(cb), block(cb)));
+                    tmp
+                } else {
+                    block(cb)
+                };
+                if cb == 0 {
+                    v.push(reduce(m, stat, src, cb));
+                } else {
+                    v.push(reduce(m, tmp, src, cb));
+                    v.push(bin(combine, stat, stat, tmp));
+                }
+            }
+        };
+        let mut s = Step::default();
+        s.loads.push((0, (0..nb).map(|cb| dma("dma.loadacc", cb)).collect()));
+        let v = &mut s.compute;
+        if ln {
+            statistic(v, "v.hsum", "v.add", false);
+            v.push(bcast("v.mul", stat, splat0));
+            v.extend((0..nb).map(|cb| bin("v.sub", block(cb), block(cb), stat)));
+            statistic(v, "v.hsum", "v.add", true);
+            v.push(bcast("v.mul", stat, splat0));
+            v.push(bcast("v.add", stat, splat0 + 1));
+            v.push(un("v.rsqrt", stat, stat));
+            for cb in 0..nb {
+                v.push(bin("v.mul", block(cb), block(cb), stat));
+                v.extend(scale.map(|r| bcast("v.mul", block(cb), r + cb)));
+                v.extend(bias.map(|r| bcast("v.add", block(cb), r + cb)));
+            }
+        } else {
+            statistic(v, "v.hmax", "v.max", false);
+            for cb in 0..nb {
+                v.push(bin("v.sub", block(cb), block(cb), stat));
+                v.push(un("v.exp", block(cb), block(cb)));
+            }
+            statistic(v, "v.hsum", "v.add", false);
+            v.push(un("v.recip", stat, stat));
+            v.extend((0..nb).map(|cb| bin("v.mul", block(cb), block(cb), stat)));
+        }
+        s.stores = (0..nb).map(|cb| dma("dma.storeacc", cb)).collect();
+        steps.push(s);
+        r0 += cnt;
+        k += 1;
+    }
+    pipeline::emit(l.out, prologue, steps, &[Release::Store], false);
     Ok(())
 }
