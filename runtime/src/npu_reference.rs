@@ -150,6 +150,7 @@ impl Activation {
             "clip" => v.max(self.min).min(self.max),
             "sigmoid" => 1.0 / (1.0 + (-v).exp()),
             "tanh" => v.tanh(),
+            "erf" => npu_isa::erf(v),
             "hardsigmoid" => hard(v, self.alpha, self.beta),
             "hardswish" => v * hard(v, 1.0 / 6.0, 0.5),
             "leakyrelu" if self.alpha <= 1.0 => npu_isa::maximum(v, v * self.alpha),

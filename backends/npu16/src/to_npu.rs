@@ -535,7 +535,7 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
                 emit(ctx, body, op, "npu.eltwise", &[a, b2], ys, props, false);
             }
         }
-        "onnx.Relu" | "onnx.Clip" | "onnx.Sigmoid" | "onnx.Tanh" | "onnx.HardSigmoid" | "onnx.HardSwish" | "onnx.LeakyRelu" => {
+        "onnx.Relu" | "onnx.Clip" | "onnx.Sigmoid" | "onnx.Tanh" | "onnx.HardSigmoid" | "onnx.HardSwish" | "onnx.LeakyRelu" | "onnx.Erf" => {
             // Standalone (not fused into its producer): its own pass over the data.
             let x = o.operand(0);
             let ys = shape(body, o.result(0));
@@ -546,6 +546,7 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
                 "onnx.Sigmoid" => "sigmoid",
                 "onnx.Tanh" => "tanh",
                 "onnx.HardSwish" => "hardswish",
+                "onnx.Erf" => "erf",
                 "onnx.Clip" => {
                     let bound = |i: usize, d: f32| o.operands().get(i).and_then(|v| onnx::infer::const_f64s(body, *v)).and_then(|v| v.first().copied()).unwrap_or(d as f64);
                     let (lo, hi) = (bound(1, f32::MIN), bound(2, f32::MAX));

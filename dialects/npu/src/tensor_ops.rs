@@ -14,7 +14,7 @@ use ir::{Body, Context, OpId, Value};
 pub const ACTIVATIONS: &[&str] = &["none", "relu", "relu6", "clip", "sigmoid", "tanh"];
 /// What `npu.act` computes: the fused ones, and those needing a temporary row
 /// or constant rows (`alpha`, `beta` as ONNX's HardSigmoid and LeakyRelu).
-pub const UNARY: &[&str] = &["relu", "relu6", "clip", "sigmoid", "tanh", "hardsigmoid", "hardswish", "leakyrelu"];
+pub const UNARY: &[&str] = &["relu", "relu6", "clip", "sigmoid", "tanh", "hardsigmoid", "hardswish", "leakyrelu", "erf"];
 /// `rsub` is `b - a` (a subtraction whose first operand is the broadcast one).
 pub const ELTWISE: &[&str] = &["add", "sub", "mul", "max", "min", "rsub"];
 pub const POOLS: &[&str] = &["max", "avg"];
@@ -122,7 +122,7 @@ pub fn ops() -> Vec<OpDef> {
         },
         OpDef {
             name: "npu.act",
-            summary: "A standalone f32 activation: relu, relu6, clip (`min`, `max`), sigmoid, tanh, hardsigmoid (max(0, min(1, alpha·x + beta))), hardswish (x · hardsigmoid(x) with alpha 1/6, beta 1/2), leakyrelu (alpha·x below zero).",
+            summary: "A standalone f32 activation: relu, relu6, clip (`min`, `max`), sigmoid, tanh, hardsigmoid (max(0, min(1, alpha·x + beta))), hardswish (x · hardsigmoid(x) with alpha 1/6, beta 1/2), leakyrelu (alpha·x below zero), erf.",
             operands: Count::Exactly(1),
             results: Count::Exactly(1),
             traits: &[Trait::Pure],

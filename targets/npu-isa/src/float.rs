@@ -39,3 +39,9 @@ mod tests {
         assert_eq!((maximum(-1.0, 2.0), minimum(-1.0, 2.0)), (2.0, -1.0));
     }
 }
+
+/// The error function, as `v.erf` computes it (and the host reference):
+/// libm's `erff`, within 1 ulp.
+pub fn erf(x: f32) -> f32 {
+    libm::erff(x)
+}

@@ -295,6 +295,7 @@ pub static ISA: &[InstrDef] = &[
     vec_un("v.exp", 0x25, &[F32], "e^x, computed in f32 (Softmax)."),
     vec_un("v.rsqrt", 0x26, &[F32], "1 / √x, computed in f32 (LayerNorm); NaN below zero, +inf at zero."),
     vec_un("v.recip", 0x27, &[F32], "1 / x, computed in f32 (a divisor, Softmax's sum)."),
+    vec_un("v.erf", 0x2F, &[F32], "erf(x), within 1 ulp of f32 (GELU)."),
     InstrDef {
         mnemonic: "v.shl",
         opcode: 0x2C,

@@ -10,4 +10,4 @@ pub mod float;
 pub mod isa;
 
 pub use config::HwConfig;
-pub use float::{maximum, minimum};
+pub use float::{erf, maximum, minimum};

@@ -245,6 +245,7 @@ pub fn act_insts(out: &mut Vec<Inst>, body: &Body, op: OpId, dst: i64, rows: i64
         "relu6" => out.push(u("v.relu6")),
         "sigmoid" => out.push(u("v.sigmoid")),
         "tanh" => out.push(u("v.tanh")),
+        "erf" => out.push(u("v.erf")),
         "clip" => {
             let lo = npu::tensor_ops::float_attr(body, op, "min").unwrap_or(f64::MIN) as f32;
             let hi = npu::tensor_ops::float_attr(body, op, "max").unwrap_or(f64::MAX) as f32;

@@ -302,7 +302,7 @@ pub(crate) fn execute(
             }
             out.cycles = vec_cost(cfg, rows as u64);
         }
-        "v.relu" | "v.relu6" | "v.sigmoid" | "v.tanh" | "v.exp" | "v.rsqrt" | "v.recip" | "v.shl" | "v.shr" | "v.clamp" => {
+        "v.relu" | "v.relu6" | "v.sigmoid" | "v.tanh" | "v.exp" | "v.rsqrt" | "v.recip" | "v.erf" | "v.shl" | "v.shr" | "v.clamp" => {
             let rows = g("rows");
             let s = x.rows(hz, c, Mem::Acc, g("src"), rows, false)?;
             let d = x.rows(hz, c, Mem::Acc, g("dst"), rows, true)?;
@@ -332,6 +332,7 @@ pub(crate) fn execute(
                         ("v.exp", _) => f(v).exp().to_bits(),
                         ("v.rsqrt", _) => (1.0 / f(v).sqrt()).to_bits(),
                         ("v.recip", _) => (1.0 / f(v)).to_bits(),
+                        ("v.erf", _) => npu_isa::erf(f(v)).to_bits(),
                         ("v.shl", _) => (v as i32).wrapping_shl(amount) as u32,
                         ("v.shr", _) => {
                             let y = v as i32 as i64;

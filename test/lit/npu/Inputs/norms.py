@@ -3,7 +3,7 @@
 LayerNorm as exporters before opset 17 write it out (ReduceMean, Sub, Pow,
 ReduceMean, Add, Sqrt, Div, a per-channel Mul and Add), a projection,
 LayerNormalization, the written-out form again with Mul(d, d) and no scale
-or bias, a Relu, and Softmax over the last axis."""
+or bias, a Relu, GELU (its Erf), and Softmax over the last axis."""
 import sys
 
 from onnx_graph import Graph
@@ -39,5 +39,8 @@ x = proj(x, "fc2")
 x = node("LayerNormalization", [x, const("ln2_g", rng.standard_normal(C) * 0.5 + 1.0), const("ln2_b", rng.standard_normal(C) * 0.2)], "ln2", axis=-1, epsilon=1e-6)
 x = written_out_ln(proj(x, "fc3"), "ln3", square="Mul", affine=False)
 x = node("Relu", [x], "relu")
+# GELU as exporters write it: x · (1 + erf(x / √2)) / 2.
+e = node("Erf", [node("Div", [x, const("sqrt2", [1.4142135])], "gelu_div")], "gelu_erf")
+x = node("Mul", [node("Mul", [x, node("Add", [e, const("one", [1.0])], "gelu_add")], "gelu_mul"), const("half", [0.5])], "gelu_half")
 node("Softmax", [node("Mul", [x, const("three", [3.0])], "temp")], "softmax", outs=["y"], axis=-1)
 G.save(f"{out}/norms.onnx", "norms", [1, 12, C], [1, 12, C], f"{out}/x.npy")
