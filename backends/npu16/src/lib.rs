@@ -10,6 +10,7 @@ pub mod quant;
 pub mod schedule;
 pub mod target;
 pub mod to_npu;
+pub mod tokens;
 
 use ir::pass::{PassInfo, PassRegistry};
 

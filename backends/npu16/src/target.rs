@@ -75,7 +75,7 @@ const CAPABILITIES: &[(&str, Check, &str)] = &[
     ("onnx.Reshape", input_static, RESHAPE),
     ("onnx.Squeeze", input_static, RESHAPE),
     ("onnx.Unsqueeze", input_static, RESHAPE),
-    ("onnx.Transpose", transpose, "static f32 tensors; a strided copy by the DMA engines (none where only unit dims move); one that moves the innermost dim copies one element per DMA row, so only up to 1024 elements"),
+    ("onnx.Transpose", transpose, "static f32 tensors; a strided copy by the DMA engines (none where only unit dims move); one that moves the innermost dim copies one element per DMA row, so only up to 1024 elements, except a feature map made tokens or tokens made a map (Reshape to [N, C, H·W] and Transpose [0, 2, 1], and back; a Transpose to NCHW for ops that read NHWC), which are the NHWC bytes as they are: free"),
     ("onnx.Concat", movement, "static f32 tensors; each operand copied into its part of the result by the DMA engines (constants from the constant image)"),
     ("onnx.Split", movement, "static f32 tensors; each output a strided copy by the DMA engines"),
     ("onnx.Slice", slice, "static f32 tensors; constant starts, axes and steps, steps positive; a strided copy by the DMA engines"),
@@ -488,6 +488,28 @@ fn movement(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
 /// cycles each: beyond this the host is faster than the NPU, switch included).
 const ELEMENT_ROWS: i64 = 1024;
 
+/// A feature map turned into tokens or back (`tokens.rs`) whose other side
+/// an NPU op produces: the NHWC bytes as they are.
+fn free_as_tokens(npu: &Npu, body: &Body, t: OpId) -> bool {
+    const LAYOUT_AS_IS: &[&str] = &["onnx.Reshape", "onnx.Flatten", "onnx.Squeeze", "onnx.Unsqueeze", "onnx.Transpose", "onnx.Softmax", "onnx.LayerNormalization"];
+    // A map produced in NHWC by an op of the NPU.
+    let nhwc_on_npu = |v: Value| body.defining_op(super::tokens::unaliased(body, v)).is_some_and(|p| !LAYOUT_AS_IS.contains(&body.name(p).as_str()) && npu.supports(body, p).is_ok());
+    if let Some(img) = super::tokens::image_to_tokens(body, t) {
+        return nhwc_on_npu(img);
+    }
+    let on_npu = |v: Value| body.defining_op(v).is_some_and(|p| npu.supports(body, p).is_ok());
+    // To NCHW for users that read NHWC: it cancels against their transpose back.
+    if ints(body, t, "perm").as_deref() == Some(&super::to_npu::TO_NCHW[..]) {
+        let users = body.uses(body.op(t).result(0));
+        return !users.is_empty() && users.iter().all(|u| !LAYOUT_AS_IS.contains(&body.name(u.op).as_str()) && npu.supports(body, u.op).is_ok());
+    }
+    let reshape = match body.uses(body.op(t).result(0)) {
+        [u] => u.op,
+        _ => return false,
+    };
+    super::tokens::tokens_to_image(body, reshape).is_some_and(on_npu)
+}
+
 fn transpose(npu: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     movement(npu, body, op)?;
     let x = static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
@@ -495,7 +517,7 @@ fn transpose(npu: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     // The innermost dim of the result that is not 1, and where it comes from.
     let moved = perm.iter().rev().find(|p| x[**p as usize] != 1).is_some_and(|p| x[*p as usize + 1..].iter().any(|d| *d != 1));
     let n: i64 = x.iter().product();
-    if moved && n > ELEMENT_ROWS {
+    if moved && n > ELEMENT_ROWS && !free_as_tokens(npu, body, op) {
         return Err(no(Reason::Constraint, format!("moves the innermost dim of {} elements: one element per DMA row, slower than the host beyond {}", n, ELEMENT_ROWS)));
     }
     Ok(())

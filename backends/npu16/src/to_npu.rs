@@ -764,6 +764,27 @@ fn nhwc_signature(ctx: &Context, body: &mut Body, module: OpId, f: OpId) -> Resu
     Ok(())
 }
 
+/// An NHWC feature map turned into tokens, or tokens into one that an NPU op
+/// reads in NHWC (`tokens.rs`), is a Reshape of the NHWC tensor: the
+/// transposes to NCHW and back go.
+fn tokens_as_reshapes(ctx: &Context, body: &mut Body, entry: ir::Block) {
+    let ts: Vec<OpId> = body.block_ops(entry).filter(|o| body.name(*o).as_str() == "onnx.Transpose").collect();
+    for t in ts {
+        let nhwc = |v: Value| body.defining_op(v).filter(|d| body.name(*d).as_str() == "onnx.Transpose" && ints(body, *d, "perm").as_deref() == Some(&TO_NCHW[..])).map(|d| body.op(d).operand(0));
+        let src = match super::tokens::image_to_tokens(body, t) {
+            Some(img) => nhwc(super::tokens::unaliased(body, img)),
+            None if ints(body, t, "perm").as_deref() == Some(&TO_NHWC[..]) => body.defining_op(body.op(t).operand(0)).and_then(|r| super::tokens::tokens_to_image(body, r)),
+            None => None,
+        };
+        let Some(src) = src else { continue };
+        let y = body.op(t).result(0);
+        let loc = body.op(t).loc.clone();
+        let r = reshape(ctx, body, src, &shape(body, y), InsertPoint::Before(t), &loc);
+        body.replace_all_uses(y, r);
+        body.erase(t);
+    }
+}
+
 impl Pass for OnnxToNpu {
     fn argument(&self) -> &'static str {
         "convert-onnx-to-npu"
@@ -785,6 +806,7 @@ impl Pass for OnnxToNpu {
                 }
                 convert_op(ctx, body, op).map_err(|e| format!("{}: {}", body.op(op).loc, e))?;
             }
+            tokens_as_reshapes(ctx, body, entry);
             // Flatten of [1, C, 1, 1] is a reshape (the same bytes in either layout).
             let ops: Vec<OpId> = body.block_ops(entry).filter(|o| body.name(*o).as_str() == "onnx.Flatten").collect();
             for op in ops {

@@ -423,7 +423,7 @@ func.func @f(%x: tensor<1x4x4x8xf32>) {
 
 // -----
 func.func @f(%x: tensor<1x4x4x8xf32>) {
-  // expected-error @+1 {{unknown activation 'gelu' (expected one of relu, relu6, clip, sigmoid, tanh, hardsigmoid, hardswish, leakyrelu)}}
+  // expected-error @+1 {{unknown activation 'gelu' (expected one of relu, relu6, clip, sigmoid, tanh, hardsigmoid, hardswish, leakyrelu, erf)}}
   %0 = "npu.act"(%x) <{act = "gelu"}> : (tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
   return
 }
