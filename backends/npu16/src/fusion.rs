@@ -34,8 +34,13 @@ pub fn group(body: &Body, work: &[OpId], npu: &mut [Result<(), Unsupported>]) ->
     }
     for &op in work {
         if let Some(ln) = super::norm::decomposed_layer_norm(body, op) {
-            // A LayerNorm written out: one kernel, or every op of it where it cannot run.
-            let fits = super::norm::row_fits(body, ln.x);
+            // A LayerNorm written out: one kernel, or every op of it where it
+            // cannot run (a compile failure of an earlier round stands).
+            let failed = ln.members.iter().filter_map(|o| index.get(o)).find_map(|&i| npu[i].clone().err().filter(|e| e.reason == Reason::CompileFailed));
+            let fits = match failed {
+                Some(e) => Err(e),
+                None => super::norm::row_fits(body, ln.x),
+            };
             for o in &ln.members {
                 if let Some(&i) = index.get(o) {
                     npu[i] = fits.clone();

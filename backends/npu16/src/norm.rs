@@ -86,9 +86,9 @@ fn other(body: &Body, op: OpId, v: Value) -> Option<Value> {
 }
 
 /// A constant of one value per element of the innermost dim (`[C]`, `[1, .., C]`).
-fn per_element(body: &Body, v: Value, c: i64) -> bool {
+fn per_element(body: &Body, v: Value, c: i64, rank: usize) -> bool {
     let Some(s) = body.value_type(v).shape() else { return false };
-    super::target::is_constant(body, v) && s.last() == Some(&c) && s[..s.len() - 1].iter().all(|d| *d == 1) && body.value_type(v).element_type().is_some_and(|e| e.to_string() == "f32")
+    super::target::is_constant(body, v) && s.len() <= rank && s.last() == Some(&c) && s[..s.len() - 1].iter().all(|d| *d == 1) && body.value_type(v).element_type().is_some_and(|e| e.to_string() == "f32")
 }
 
 /// The decomposed LayerNorm whose first op (the mean) is `op`.
@@ -121,19 +121,20 @@ pub fn decomposed_layer_norm(body: &Body, op: OpId) -> Option<DecomposedLayerNor
     if only_user(body, s) != Some(div) || body.op(div).operand(1) != s || !(epsilon.is_finite() && epsilon >= 0.0) {
         return None;
     }
-    let c = *body.value_type(x).shape()?.last()?;
+    let xs = body.value_type(x).shape()?;
+    let (c, r) = (*xs.last()?, xs.len());
     let mut members = vec![op, sub, square, var, add, sqrt, div];
     let (mut scale, mut bias) = (None, None);
     let mut y = body.op(div).result(0);
     if let Some(mul) = only_user(body, y).filter(|u| name(body, *u) == "onnx.Mul") {
-        if let Some(g) = other(body, mul, y).filter(|g| per_element(body, *g, c)) {
+        if let Some(g) = other(body, mul, y).filter(|g| per_element(body, *g, c, r)) {
             scale = Some(g);
             members.push(mul);
             y = body.op(mul).result(0);
         }
     }
     if let Some(a) = only_user(body, y).filter(|u| name(body, *u) == "onnx.Add") {
-        if let Some(b) = other(body, a, y).filter(|b| per_element(body, *b, c)) {
+        if let Some(b) = other(body, a, y).filter(|b| per_element(body, *b, c, r)) {
             bias = Some(b);
             members.push(a);
         }
@@ -144,6 +145,9 @@ pub fn decomposed_layer_norm(body: &Body, op: OpId) -> Option<DecomposedLayerNor
 /// Whether npu16 runs a normalization of `x` over its innermost dim.
 pub fn row_fits(body: &Body, x: Value) -> Result<(), Unsupported> {
     let s = super::target::static_f32(body, x)?;
+    if s.contains(&0) {
+        return Err(Unsupported::new(Reason::Shape, "an empty tensor to normalize"));
+    }
     match s.last() {
         Some(c) if *c <= MAX_ROW => Ok(()),
         Some(c) => Err(Unsupported::new(Reason::Shape, format!("a row of {} values to normalize (the accumulator holds rows of up to {})", c, MAX_ROW))),

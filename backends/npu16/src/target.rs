@@ -110,6 +110,7 @@ const CASES: &[CapabilityCase] = &[
     case("relu_after_conv", "g (float[1,4,6,6] x, float[8,4,1,1] w) => (float[1,8,6,6] y) { [conv] c = Conv (x, w) [relu] y = Relu (c) }", "onnx.Relu", None),
     case("layernorm_last_axis", "g (float[1,6,40] x, float[40] s, float[40] b) => (float[1,6,40] y) { [ln] y = LayerNormalization <axis = -1> (x, s, b) }", "onnx.LayerNormalization", None),
     case("layernorm_over_two_axes", "g (float[1,6,40] x, float[6,40] s) => (float[1,6,40] y) { [ln] y = LayerNormalization <axis = 1> (x, s) }", "onnx.LayerNormalization", Some(Reason::Attribute)),
+    case("layernorm_scale_broadcast", "g (float[1,6,40] x, float[1] s) => (float[1,6,40] y) { [ln] y = LayerNormalization <axis = -1> (x, s) }", "onnx.LayerNormalization", Some(Reason::Shape)),
     case("softmax_last_axis", "g (float[2,3,20] x) => (float[2,3,20] y) { [sm] y = Softmax (x) }", "onnx.Softmax", None),
     case("softmax_channels", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [sm] y = Softmax <axis = 1> (x) }", "onnx.Softmax", Some(Reason::Attribute)),
     case("softmax_row_too_long", "g (float[2,9000] x) => (float[2,9000] y) { [sm] y = Softmax (x) }", "onnx.Softmax", Some(Reason::Shape)),
@@ -464,6 +465,18 @@ fn layer_norm(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     }
     if !operand(body, op, 1).is_some_and(|v| is_constant(body, v)) || operand(body, op, 2).is_some_and(|v| !matches!(body.value_type(v).data(), ir::types::TypeData::None) && !is_constant(body, v)) {
         return Err(no(Reason::NotConstant, "Scale or B is not constant"));
+    }
+    let c = static_f32(body, o.operand(0))?.last().copied().unwrap_or(0);
+    for i in 1..3 {
+        if let Some(v) = operand(body, op, i).filter(|v| !matches!(body.value_type(*v).data(), ir::types::TypeData::None)) {
+            if body.value_type(v).shape().map(|s| s.iter().product::<i64>()) != Some(c) {
+                return Err(no(Reason::Shape, format!("Scale or B of shape {:?} (one value per element of the last dim, {}, only)", body.value_type(v).shape().unwrap_or(&[]), c)));
+            }
+        }
+    }
+    let eps = body.op(op).attr("epsilon").and_then(|a| a.as_float()).unwrap_or(1e-5);
+    if !(eps.is_finite() && eps >= 0.0) {
+        return Err(no(Reason::Attribute, format!("epsilon {}", eps)));
     }
     super::norm::row_fits(body, o.operand(0))
 }

@@ -464,9 +464,14 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
 /// plain elementwise ops between a block's rows and the statistic's rows.
 pub fn row_norm(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> Result<(), String> {
     let lanes = lanes_of(l.hw);
+    // The reductions name their lanes whenever a block is narrower than a row.
+    let row_width = l.hw.array_cols as i64;
     let o = body.op(op);
     let xs = shape(body, o.operand(0));
     let c = *xs.last().ok_or("a scalar to normalize")?;
+    if xs.contains(&0) {
+        return Err("an empty tensor to normalize".into());
+    }
     let n = xs.iter().product::<i64>() / c.max(1);
     let nb = (c + lanes - 1) / lanes;
     let ln = body.name(op).as_str() == "npu.layernorm";
@@ -528,7 +533,7 @@ pub fn row_norm(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) 
         let un = |m: &'static str, d: i64, s: i64| f32i(m).i("dst", d).i("src", s).i("rows", cnt);
         let reduce = |m: &'static str, d: i64, s: i64, cb: i64| {
             let i = un(m, d, s);
-            if kc(cb) < lanes { i.i("lanes", kc(cb)) } else { i }
+            if kc(cb) < row_width { i.i("lanes", kc(cb)) } else { i }
         };
         // The statistic of every row into `stat`: the reduction of block 0,
         // then each further block's reduced in `tmp` and combined; with
