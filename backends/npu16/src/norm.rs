@@ -59,13 +59,10 @@ fn mean_of_last(body: &Body, op: OpId) -> Option<Value> {
     }
     let o = body.op(op);
     let x = o.operand(0);
-    let r = rank(body, x)?;
-    let axes = match o.operands().get(1) {
-        Some(a) if !matches!(body.value_type(*a).data(), ir::types::TypeData::None) => onnx::infer::const_ints(body, *a)?,
-        _ => npu::tensor_ops::ints(body, op, "axes")?,
-    };
+    let r = rank(body, x)? as usize;
+    let axes = onnx::infer::reduce_axes(body, op, r)??;
     let keep = o.attr("keepdims").and_then(|a| a.as_int()).unwrap_or(1) != 0;
-    (keep && axes.len() == 1 && (axes[0] == -1 || axes[0] == r - 1) && r >= 1).then_some(x)
+    (keep && r >= 1 && axes == [r - 1]).then_some(x)
 }
 
 /// The single constant value of `v`.

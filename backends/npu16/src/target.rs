@@ -434,13 +434,8 @@ fn global_pool(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
 
 fn spatial_mean(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     batch1_2d_pool(body, op)?;
-    let axes = match const_ints(body, op, 1)? {
-        Some(a) => a,
-        None => ints(body, op, "axes").unwrap_or_default(),
-    };
-    let mut axes: Vec<i64> = axes.iter().map(|a| if *a < 0 { a + 4 } else { *a }).collect();
-    axes.sort();
-    if axes != [2, 3] || int_attr(body, op, "keepdims", 1) != 1 {
+    let axes = onnx::infer::reduce_axes(body, op, 4).ok_or_else(|| no(Reason::NotConstant, "axes are not constant"))?;
+    if axes.as_deref() != Some(&[2, 3][..]) || int_attr(body, op, "keepdims", 1) != 1 {
         return Err(no(Reason::Attribute, format!("a mean over axes {:?} (over H and W, keeping them, only)", axes)));
     }
     Ok(())

@@ -453,13 +453,19 @@ pub fn broadcast_of(a: &[i64], b: &[i64]) -> Option<i64> {
     (b.len() == a.len() && b[b.len() - 1] == c && b[..b.len() - 1].iter().all(|d| *d == 1)).then_some(c)
 }
 
-fn verify_act(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+/// An op whose one f32 operand and result have one shape (that shape).
+fn same_f32_shape(body: &Body, op: OpId) -> Result<Vec<i64>, String> {
     let o = body.op(op);
     let (x, ex) = shape_of(body, o.operand(0))?;
     let (y, ey) = shape_of(body, o.result(0))?;
     if ex.to_string() != "f32" || ey.to_string() != "f32" || x != y {
         return Err(format!("takes and gives one f32 shape, got {:?} {} and {:?} {}", x, ex, y, ey));
     }
+    Ok(x)
+}
+
+fn verify_act(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+    same_f32_shape(body, op)?;
     let a = str_attr(body, op, "act").unwrap_or("");
     if !UNARY.contains(&a) {
         return Err(format!("unknown activation '{}' (expected one of {})", a, UNARY.join(", ")));
@@ -479,13 +485,11 @@ fn verify_act(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     Ok(())
 }
 
-/// A normalization over the innermost dim takes and gives one f32 shape.
+/// A normalization over the innermost dim takes and gives one f32 shape of rank 1 or more.
 fn row_op_shape(body: &Body, op: OpId) -> Result<Vec<i64>, String> {
-    let o = body.op(op);
-    let (x, ex) = shape_of(body, o.operand(0))?;
-    let (y, ey) = shape_of(body, o.result(0))?;
-    if ex.to_string() != "f32" || ey.to_string() != "f32" || x != y || x.is_empty() {
-        return Err(format!("takes and gives one f32 shape of rank 1 or more, got {:?} {} and {:?} {}", x, ex, y, ey));
+    let x = same_f32_shape(body, op)?;
+    if x.is_empty() {
+        return Err("normalizes over the innermost dim: a scalar has none".into());
     }
     Ok(x)
 }

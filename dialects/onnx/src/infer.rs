@@ -231,6 +231,28 @@ const REDUCE: &[&str] = &[
 ];
 
 /// Result types for `op`, or `None` when no rule applies or inputs are too unknown.
+/// The axes a Reduce op reduces, sorted, from its `axes` input (or, in
+/// hand-written older forms, attribute): `Some(None)` when it reduces nothing
+/// (no axes and `noop_with_empty_axes`), `None` when the axes are not
+/// constant or out of range for rank `rank`.
+pub fn reduce_axes(body: &Body, op: OpId, rank: usize) -> Option<Option<Vec<usize>>> {
+    let d = body.op(op);
+    let given = match d.operands().get(1).filter(|v| !is_none(body, **v)) {
+        Some(v) => Some(const_ints_upto(body, *v, MAX_SHAPE_OPERAND)?),
+        None => ints_attr(d.properties.get("axes")),
+    };
+    match given {
+        Some(a) if !a.is_empty() => {
+            let mut v: Vec<usize> = a.iter().map(|x| norm_axis(*x, rank)).collect::<Option<_>>()?;
+            v.sort();
+            v.dedup();
+            Some(Some(v))
+        }
+        _ if int_attr(d.properties.get("noop_with_empty_axes")).unwrap_or(0) != 0 => Some(None),
+        _ => Some(Some((0..rank).collect())),
+    }
+}
+
 /// The most elements inference reads of a constant operand (shapes, axes,
 /// pads, repeats): checked before reading, so a constant typed with billions
 /// of elements is not materialized.
@@ -501,13 +523,7 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
             let x = in0()?;
             let xs = x.shape?;
             let keep = int_attr(attr("keepdims")).unwrap_or(1) != 0;
-            let axes = ints_operand(1, "axes")?;
-            let noop = int_attr(attr("noop_with_empty_axes")).unwrap_or(0) != 0;
-            let axes: Vec<usize> = match axes {
-                Some(a) if !a.is_empty() => a.iter().map(|x| norm_axis(*x, xs.len())).collect::<Option<_>>()?,
-                _ if noop => return one(t(&x.elem, Some(xs))),
-                _ => (0..xs.len()).collect(),
-            };
+            let Some(axes) = reduce_axes(body, op, xs.len())? else { return one(t(&x.elem, Some(xs))) };
             let mut out = vec![];
             for (i, d) in xs.iter().enumerate() {
                 if axes.contains(&i) {

@@ -528,14 +528,21 @@ func.func @f(%x: tensor<2x40xf32>, %s: tensor<40xf32>) {
 
 // -----
 func.func @f(%x: tensor<2x40xf32>) {
-  // expected-error @+1 {{takes and gives one f32 shape of rank 1 or more, got [2, 40] f32 and [2, 20] f32}}
+  // expected-error @+1 {{takes and gives one f32 shape, got [2, 40] f32 and [2, 20] f32}}
   %0 = "npu.softmax"(%x) : (tensor<2x40xf32>) -> tensor<2x20xf32>
   return
 }
 
 // -----
 func.func @f(%x: tensor<2x40xi8>) {
-  // expected-error @+1 {{takes and gives one f32 shape of rank 1 or more, got [2, 40] i8 and [2, 40] i8}}
+  // expected-error @+1 {{takes and gives one f32 shape, got [2, 40] i8 and [2, 40] i8}}
   %0 = "npu.softmax"(%x) : (tensor<2x40xi8>) -> tensor<2x40xi8>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<f32>) {
+  // expected-error @+1 {{normalizes over the innermost dim: a scalar has none}}
+  %0 = "npu.softmax"(%x) : (tensor<f32>) -> tensor<f32>
   return
 }

@@ -81,6 +81,20 @@ fn splats(body: &Body, op: OpId) -> Vec<f32> {
     v
 }
 
+/// Constant rows of `lanes` values each (`vals` row by row) loaded once into
+/// accumulator rows from `dst` by the layer's prologue, as buffer `name`.
+fn const_rows(l: &mut Layer, prologue: &mut Vec<Inst>, dst: i64, vals: &[f32], lanes: i64, name: &str) {
+    let rows = vals.len() as i64 / lanes;
+    let d = l.consts.push(vals);
+    prologue.push(Inst::new("dma.loadacc", Some("f32")).i("dst", dst).with("src", d.at(0)).i("rows", rows).i("cols", lanes));
+    l.buffers.push(npu::asm::Buffer::acc(name, dst, rows, "f32"));
+}
+
+/// One row per value, the value in every lane.
+fn splat_rows(vals: &[f32], lanes: i64) -> Vec<f32> {
+    vals.iter().flat_map(|x| std::iter::repeat_n(*x, lanes as usize)).collect()
+}
+
 /// The activation of `op` on rows `dst..dst+rows`: one instruction in place,
 /// or (hardsigmoid, hardswish, leakyrelu) a few using `tmp` rows and the
 /// splat rows from `splat0` (in the order [`splats`] gives).
@@ -157,10 +171,7 @@ pub fn eltwise(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -
     }
     let mut prologue = vec![];
     if !sp.is_empty() {
-        let v: Vec<f32> = sp.iter().flat_map(|x| std::iter::repeat_n(*x, lanes as usize)).collect();
-        let d = l.consts.push(&v);
-        prologue.push(Inst::new("dma.loadacc", Some("f32")).i("dst", splat0).with("src", d.at(0)).i("rows", sp.len() as i64).i("cols", lanes));
-        l.buffers.push(npu::asm::Buffer::acc("splats", splat0, sp.len() as i64, "f32"));
+        const_rows(l, &mut prologue, splat0, &splat_rows(&sp, lanes), lanes, "splats");
     }
     if let Some(c) = bcast {
         // One row per channel block (a single value fills every lane).
@@ -317,7 +328,7 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     let ncb = (c + lanes - 1) / lanes;
     // Reciprocal rows 1/1 .. 1/kh for the vertical average.
     let recip = if !max && !whole {
-        let v: Vec<f32> = (1..=kh).flat_map(|n| std::iter::repeat_n(1.0 / n as f32, lanes as usize)).collect();
+        let v = splat_rows(&(1..=kh).map(|n| 1.0 / n as f32).collect::<Vec<_>>(), lanes);
         Some(l.consts.push(&v))
     } else {
         None
@@ -486,9 +497,7 @@ pub fn row_norm(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) 
             return Ok(None);
         }
         let row: Vec<f32> = (0..nb * lanes).map(|k| vals.get(k as usize).copied().unwrap_or(0.0) as f32).collect();
-        let d = l.consts.push(&row);
-        prologue.push(Inst::new("dma.loadacc", Some("f32")).i("dst", fixed).with("src", d.at(0)).i("rows", nb).i("cols", lanes));
-        l.buffers.push(npu::asm::Buffer::acc(what, fixed, nb, "f32"));
+        const_rows(l, &mut prologue, fixed, &row, lanes, what);
         fixed += nb;
         Ok(Some(fixed - nb))
     };
@@ -496,10 +505,7 @@ pub fn row_norm(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) 
     let splat0 = fixed;
     if ln {
         let eps = npu::tensor_ops::float_attr(body, op, "epsilon").unwrap_or(1e-5) as f32;
-        let v: Vec<f32> = [1.0 / c as f32, eps].iter().flat_map(|x| std::iter::repeat_n(*x, lanes as usize)).collect();
-        let d = l.consts.push(&v);
-        prologue.push(Inst::new("dma.loadacc", Some("f32")).i("dst", splat0).with("src", d.at(0)).i("rows", 2).i("cols", lanes));
-        l.buffers.push(npu::asm::Buffer::acc("splats", splat0, 2, "f32"));
+        const_rows(l, &mut prologue, splat0, &splat_rows(&[1.0 / c as f32, eps], lanes), lanes, "splats");
         fixed += 2;
     }
     // Two slots of a chunk of `t` rows: the blocks, the statistic, a temporary.
