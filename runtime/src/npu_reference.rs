@@ -126,6 +126,31 @@ fn product(body: &Body, op: OpId, ins: &[&HostTensor]) -> Result<HostTensor, Str
     from_f32(&y, &out)
 }
 
+/// `npu.batch_matmul`: per batch A·B (B given as [Bt, N, K] when `transpose_b`),
+/// summed over K in order, as the array accumulates.
+fn batch_product(body: &Body, op: OpId, a: &HostTensor, b: &HostTensor) -> Result<HostTensor, String> {
+    let y = shape(body, body.op(op).result(0));
+    let (bt, m, n) = (y[0] as usize, y[1] as usize, y[2] as usize);
+    let k = a.shape[2] as usize;
+    let t = npu::tensor_ops::transpose_b(body, op);
+    let (av, bv) = (f32s(a), f32s(b));
+    let act = Activation::of(body, op);
+    let mut out = vec![0f32; bt * m * n];
+    for z in 0..bt {
+        for i in 0..m {
+            for j in 0..n {
+                let mut s = 0f32;
+                for r in 0..k {
+                    let w = if t { bv[(z * n + j) * k + r] } else { bv[(z * k + r) * n + j] };
+                    s += av[(z * m + i) * k + r] * w;
+                }
+                out[(z * m + i) * n + j] = act.apply(s);
+            }
+        }
+    }
+    from_f32(&y, &out)
+}
+
 /// An op's f32 activation (`act` and its `min`/`max`/`alpha`/`beta`), as the
 /// vector unit computes it.
 struct Activation {
@@ -343,6 +368,7 @@ pub fn evaluate(ctx: &ir::Context, body: &Body, f: OpId, args: &[HostTensor]) ->
                 let ins: Vec<&HostTensor> = (0..o.operands().len()).map(get).collect::<Result<_, _>>()?;
                 product(body, op, &ins)?
             }
+            "npu.batch_matmul" => batch_product(body, op, get(0)?, get(1)?)?,
             "npu.pool" => pool(body, op, get(0)?)?,
             "npu.eltwise" => eltwise(body, op, get(0)?, get(1)?)?,
             "npu.act" => {

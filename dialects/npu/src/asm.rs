@@ -89,7 +89,7 @@ fn buffer_type(ctx: &Context, b: &Buffer, lanes: i64) -> ir::Type {
 fn in_buffers(inst: &Inst, bufs: &[(Buffer, ir::Value)]) -> Option<Vec<(&'static str, ir::Value, i64)>> {
     let def = insts().iter().find(|d| d.mnemonic == inst.mnemonic)?;
     let g = |f: &str| inst.int(f);
-    let bcast = inst.get("bcast").is_some();
+    let flag = |f: &str| inst.get(f).is_some();
     let mut out = vec![];
     for (field, slot) in def.operands {
         let space = match slot {
@@ -97,7 +97,7 @@ fn in_buffers(inst: &Inst, bufs: &[(Buffer, ir::Value)]) -> Option<Vec<(&'static
             Slot::Acc => crate::schedule::ACC_SPACE,
             _ => continue,
         };
-        let (row, n) = (inst.int(field), crate::schedule::extent(def.mnemonic, field, &g, bcast));
+        let (row, n) = (inst.int(field), crate::schedule::extent(def.mnemonic, field, &g, &flag));
         let (b, v) = bufs.iter().find(|(b, _)| b.space == space && row >= b.base && row + n <= b.base + b.rows)?;
         out.push((*field, *v, row - b.base));
     }

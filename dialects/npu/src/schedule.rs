@@ -121,10 +121,13 @@ pub fn ops() -> Vec<OpDef> {
     v
 }
 
-/// Rows a memory operand touches from its start row: `g` reads the instruction's integer operands.
-pub fn extent(mnemonic: &str, field: &str, g: &dyn Fn(&str) -> i64, bcast: bool) -> i64 {
+/// Rows a memory operand touches from its start row: `g` reads the
+/// instruction's integer operands, `flag` whether a flag is set.
+pub fn extent(mnemonic: &str, field: &str, g: &dyn Fn(&str) -> i64, flag: &dyn Fn(&str) -> bool) -> i64 {
     let passes = g("loop").max(1);
+    let bcast = flag("bcast");
     match (mnemonic, field) {
+        ("mx.preload", _) if flag("transpose") => g("n"),
         ("mx.preload", _) => g("k"),
         ("mx.mul", f) => g("rows") + (passes - 1) * g(&format!("{}_stride", f)).max(0),
         ("v.poolmax" | "v.poolavg", "src") => (g("rows") - 1) * (if g("stride") == 0 { g("window") } else { g("stride") }) + g("window"),
@@ -206,9 +209,12 @@ fn verify_inst(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
         if !(1..=hw.array_rows as i64).contains(&g("k")) || !(1..=lanes).contains(&g("n")) {
             return Err(format!("a {}x{} weight tile does not fit the {}x{} array", g("k"), g("n"), hw.array_rows, hw.array_cols));
         }
+        if o.attr("transpose").is_some() && g("k") > lanes {
+            return Err(format!("a transposed tile's k={} is its lanes: at most {}", g("k"), lanes));
+        }
     }
     // Rows touched by each memory operand stay within its memory.
-    let bcast = o.attr("bcast").is_some();
+    let flag = |f: &str| o.attr(f).is_some();
     for (field, slot) in def.operands {
         let (cap, mem) = match slot {
             Spad => (hw.spad_rows as i64, "scratchpad"),
@@ -216,7 +222,7 @@ fn verify_inst(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
             _ => continue,
         };
         let start = g(field);
-        let rows = extent(def.mnemonic, field, &g, bcast);
+        let rows = extent(def.mnemonic, field, &g, &flag);
         if o.operands().is_empty() && start + rows > cap {
             return Err(format!("{} rows {}..{} are outside the {} ({} rows)", field, start, start + rows, mem, cap));
         }
@@ -235,14 +241,14 @@ fn verify_buffers(body: &Body, op: OpId, def: &InstDef) -> Result<(), String> {
         return Err(format!("'{}' takes {} buffer operands (one per memory operand) or none, got {}", def.mnemonic, slots.len(), o.operands().len()));
     }
     let g = |f: &str| int(body, op, f).unwrap_or(0);
-    let bcast = o.attr("bcast").is_some();
+    let flag = |f: &str| o.attr(f).is_some();
     for ((field, slot), v) in slots.iter().zip(o.operands()) {
         let (rows, space) = buffer_type(body.value_type(*v)).ok_or_else(|| format!("'{}' operand '{}' is not a buffer", def.mnemonic, field))?;
         let want = if *slot == Spad { SPAD_SPACE } else { ACC_SPACE };
         if space != want {
             return Err(format!("'{}' operand '{}' must be {} buffer", def.mnemonic, field, if want == SPAD_SPACE { "a scratchpad" } else { "an accumulator" }));
         }
-        let (start, n) = (g(field), extent(def.mnemonic, field, &g, bcast));
+        let (start, n) = (g(field), extent(def.mnemonic, field, &g, &flag));
         if start + n > rows {
             return Err(format!("'{}' operand '{}' touches rows {}..{} of a {}-row buffer", def.mnemonic, field, start, start + n, rows));
         }

@@ -39,6 +39,7 @@ macro_rules! with_epilogue {
 
 const CONV_ATTRS: &[AttrSpec] = with_epilogue![required("strides", AttrKind::Any), required("pads", AttrKind::Any), required("group", AttrKind::Integer)];
 const MATMUL_ATTRS: &[AttrSpec] = with_epilogue![];
+const BATCH_MATMUL_ATTRS: &[AttrSpec] = with_epilogue![optional("transpose_b", AttrKind::Any)];
 const POOL_ATTRS: &[AttrSpec] = &[
     required("kind", AttrKind::String),
     required("kernel", AttrKind::Any),
@@ -98,6 +99,16 @@ pub fn ops() -> Vec<OpDef> {
             traits: &[Trait::Pure],
             properties: MATMUL_ATTRS,
             verify: Some(verify_matmul),
+            ..OpDef::DEFAULT
+        },
+        OpDef {
+            name: "npu.batch_matmul",
+            summary: "[Bt, M, K] × [Bt, K, N] → [Bt, M, N] (f32), B computed or constant, streamed from DRAM batch by batch (attention's QKᵀ and AV); `transpose_b`: B is given as [Bt, N, K] (Kᵀ without a transpose). Fused activation as npu.matmul, no bias.",
+            operands: Count::Exactly(2),
+            results: Count::Exactly(1),
+            traits: &[Trait::Pure],
+            properties: BATCH_MATMUL_ATTRS,
+            verify: Some(verify_batch_matmul),
             ..OpDef::DEFAULT
         },
         OpDef {
@@ -384,6 +395,35 @@ fn verify_matmul(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
         return Err(format!("result must be [{}, {}], got {:?}", a[0], b[1], y));
     }
     check_int8(body, op, b[1])
+}
+
+/// Whether `npu.batch_matmul`'s B is given transposed ([Bt, N, K]).
+pub fn transpose_b(body: &Body, op: OpId) -> bool {
+    body.op(op).attr("transpose_b").is_some()
+}
+
+fn verify_batch_matmul(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+    let o = body.op(op);
+    check_act(body, op)?;
+    let (a, ea) = shape_of(body, o.operand(0))?;
+    let (b, eb) = shape_of(body, o.operand(1))?;
+    let (y, ey) = shape_of(body, o.result(0))?;
+    if [&ea, &eb, &ey].iter().any(|e| e.to_string() != "f32") {
+        return Err(format!("runs on f32 tensors, got {}, {} and {}", ea, eb, ey));
+    }
+    if o.attr("mult").is_some() || o.attr("shift").is_some() {
+        return Err("mult and shift requantize int8 products only".into());
+    }
+    let t = transpose_b(body, op);
+    let (bk, bn) = if b.len() == 3 { if t { (b[2], b[1]) } else { (b[1], b[2]) } } else { (-1, -1) };
+    if a.len() != 3 || b.len() != 3 || a[0] != b[0] || a[2] != bk {
+        let want = if t { "[Bt, N, K]" } else { "[Bt, K, N]" };
+        return Err(format!("operands must be [Bt, M, K] and {}, got {:?} and {:?}", want, a, b));
+    }
+    if y != [a[0], a[1], bn] {
+        return Err(format!("result must be [{}, {}, {}], got {:?}", a[0], a[1], bn, y));
+    }
+    Ok(())
 }
 
 fn verify_pool(_: &Context, body: &Body, op: OpId) -> Result<(), String> {

@@ -262,8 +262,9 @@ pub static ISA: &[InstrDef] = &[
             row("src", Spad, u(0, 0, 32), "first of k scratchpad rows holding the weight tile"),
             int("k", u(3, 0, 16), None, "weight rows (reduction size), at most array.rows"),
             int("n", u(3, 16, 16), None, "weight columns (outputs), at most array.cols"),
+            flag("transpose", 0, "the tile is stored transposed: n rows of k lanes (a computed Bᵀ, as attention's K)"),
         ],
-        doc: "Loads a k×n weight tile into the array (weight-stationary).",
+        doc: "Loads a k×n weight tile into the array (weight-stationary): k scratchpad rows of n lanes, or with `transpose` n rows of k lanes (the array's loader swaps them, one row per cycle either way).",
     },
     InstrDef {
         mnemonic: "mx.mul",

@@ -106,6 +106,41 @@ func.func @f(%a: tensor<4x20xf32>, %k: tensor<20x5xf32>, %b: tensor<5xf32>) {
 }
 
 // -----
+func.func @f(%a: tensor<2x4x8xf32>, %b: tensor<3x8x5xf32>) {
+  // expected-error @+1 {{operands must be [Bt, M, K] and [Bt, K, N], got [2, 4, 8] and [3, 8, 5]}}
+  %0 = "npu.batch_matmul"(%a, %b) <{act = "none"}> : (tensor<2x4x8xf32>, tensor<3x8x5xf32>) -> tensor<2x4x5xf32>
+  return
+}
+
+// -----
+func.func @f(%a: tensor<2x4x8xf32>, %b: tensor<2x8x5xf32>) {
+  // expected-error @+1 {{operands must be [Bt, M, K] and [Bt, N, K], got [2, 4, 8] and [2, 8, 5]}}
+  %0 = "npu.batch_matmul"(%a, %b) <{act = "none", transpose_b}> : (tensor<2x4x8xf32>, tensor<2x8x5xf32>) -> tensor<2x4x5xf32>
+  return
+}
+
+// -----
+func.func @f(%a: tensor<4x8xf32>, %b: tensor<8x5xf32>) {
+  // expected-error @+1 {{operands must be [Bt, M, K] and [Bt, K, N], got [4, 8] and [8, 5]}}
+  %0 = "npu.batch_matmul"(%a, %b) <{act = "none"}> : (tensor<4x8xf32>, tensor<8x5xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+func.func @f(%a: tensor<2x4x8xf32>, %b: tensor<2x5x8xf32>) {
+  // expected-error @+1 {{result must be [2, 4, 5], got [2, 5, 4]}}
+  %0 = "npu.batch_matmul"(%a, %b) <{act = "none", transpose_b}> : (tensor<2x4x8xf32>, tensor<2x5x8xf32>) -> tensor<2x5x4xf32>
+  return
+}
+
+// -----
+func.func @f(%a: tensor<2x4x8xi8>, %b: tensor<2x8x5xi8>) {
+  // expected-error @+1 {{runs on f32 tensors, got i8, i8 and i32}}
+  %0 = "npu.batch_matmul"(%a, %b) <{act = "none"}> : (tensor<2x4x8xi8>, tensor<2x8x5xi8>) -> tensor<2x4x5xi32>
+  return
+}
+
+// -----
 func.func @f(%x: tensor<1x4x4x8xf32>) {
   // expected-error @+1 {{unknown pool kind 'min' (expected max or avg)}}
   %0 = "npu.pool"(%x) <{kind = "min", kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>}> : (tensor<1x4x4x8xf32>) -> tensor<1x2x2x8xf32>
@@ -195,6 +230,14 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
 func.func private @p() attributes {npu.hw = {name = "npu16", array_rows = 16, array_cols = 16, spad_rows = 64, acc_rows = 32}} {
   // expected-error @+1 {{a 17x16 weight tile does not fit the 16x16 array}}
   "npu.mx.preload"() <{dtype = "f32", src = 0, k = 17, n = 16}> : () -> ()
+  return
+}
+
+// -----
+// A transposed tile holds k in its lanes: a tall array's k does not fit a row.
+func.func private @p() attributes {npu.hw = {name = "npu16", array_rows = 32, array_cols = 16, spad_rows = 64, acc_rows = 32}} {
+  // expected-error @+1 {{a transposed tile's k=20 is its lanes: at most 16}}
+  "npu.mx.preload"() <{dtype = "f32", src = 0, k = 20, n = 16, transpose}> : () -> ()
   return
 }
 

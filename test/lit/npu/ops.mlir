@@ -33,6 +33,16 @@ func.func @vector_unit(%x: tensor<1x4x4x18xf32>, %c: tensor<1x1x1x18xf32>, %s: t
   return %3 : tensor<1x4x4x18xf32>
 }
 
+// Products of two computed operands, batch by batch; B as given or transposed.
+// CHECK-LABEL: func.func @batched
+func.func @batched(%q: tensor<8x24x15xf32>, %k: tensor<8x24x15xf32>, %v: tensor<8x24x15xf32>) -> tensor<8x24x15xf32> {
+  // CHECK: "npu.batch_matmul"{{.*}}<{act = "none", transpose_b}> : (tensor<8x24x15xf32>, tensor<8x24x15xf32>) -> tensor<8x24x24xf32>
+  %0 = "npu.batch_matmul"(%q, %k) <{act = "none", transpose_b}> : (tensor<8x24x15xf32>, tensor<8x24x15xf32>) -> tensor<8x24x24xf32>
+  // CHECK: "npu.batch_matmul"{{.*}}<{act = "none"}> : (tensor<8x24x24xf32>, tensor<8x24x15xf32>) -> tensor<8x24x15xf32>
+  %1 = "npu.batch_matmul"(%0, %v) <{act = "none"}> : (tensor<8x24x24xf32>, tensor<8x24x15xf32>) -> tensor<8x24x15xf32>
+  return %1 : tensor<8x24x15xf32>
+}
+
 // Normalizations over the innermost dim (the vector unit's lane reductions).
 // CHECK-LABEL: func.func @rows
 func.func @rows(%x: tensor<2x40xf32>, %s: tensor<40xf32>, %b: tensor<40xf32>) -> tensor<2x40xf32> {

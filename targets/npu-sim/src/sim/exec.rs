@@ -194,12 +194,24 @@ pub(crate) fn execute(
                 return Err(x.err(format!("k = {} must be 1..{} (the array's rows)", k, cfg.array.rows)));
             }
             let n = x.lanes(n, "n")?;
-            let src = x.rows(hz, c, Mem::Spad, g("src"), k, false)?;
-            for r in 0..k as usize {
-                st.weights[r * cols..r * cols + n].copy_from_slice(&st.spad[(src + r) * cols..(src + r) * cols + n]);
+            if g("transpose") != 0 {
+                // Stored as n rows of k lanes: W[r][j] is row j's lane r.
+                x.lanes(k, "k (the lanes of a transposed tile)")?;
+                let src = x.rows(hz, c, Mem::Spad, g("src"), n as i64, false)?;
+                for r in 0..k as usize {
+                    for j in 0..n {
+                        st.weights[r * cols + j] = st.spad[(src + j) * cols + r];
+                    }
+                }
+                out.cycles = n as u64;
+            } else {
+                let src = x.rows(hz, c, Mem::Spad, g("src"), k, false)?;
+                for r in 0..k as usize {
+                    st.weights[r * cols..r * cols + n].copy_from_slice(&st.spad[(src + r) * cols..(src + r) * cols + n]);
+                }
+                out.cycles = k as u64;
             }
             st.w_shape = Some((k as usize, n, dt.unwrap()));
-            out.cycles = k as u64;
         }
         "mx.mul" => {
             let Some((wk, wn, wdt)) = st.w_shape else { return Err(x.err("no weight tile is loaded (mx.preload first)")) };
