@@ -18,7 +18,7 @@ use std::path::Path;
 use tools::testkit::{claimed_tests, cpu_passing, NodeTestRun};
 
 /// Tests named after these run too, whatever else their models hold.
-const FAMILIES: &[&str] = &["conv", "pool", "gemm", "matmul", "test_add", "test_sub", "test_mul", "test_max", "test_min", "test_relu", "test_clip", "flatten", "qlinear"];
+const FAMILIES: &[&str] = &["conv", "pool", "gemm", "matmul", "attention", "test_add", "test_sub", "test_mul", "test_max", "test_min", "test_relu", "test_clip", "flatten", "qlinear"];
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap()

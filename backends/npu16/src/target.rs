@@ -46,7 +46,7 @@ const CAPABILITIES: &[(&str, Check, &str)] = &[
     ("onnx.Conv", conv, "static f32 tensors; 2-D, batch 1; constant weights and bias; explicit pads (auto_pad NOTSET or VALID) smaller than the kernel; dilation 1; dense, depthwise (one channel per group), or grouped (as a dense convolution with block-diagonal weights: the array also multiplies the zeros)"),
     ("onnx.ConvTranspose", conv_transpose, "static f32 tensors; 2-D, batch 1; constant weights and bias; dilation 1; any stride, padding and group: one stride-1 convolution with stride_h·stride_w times the output channels (one per output phase; grouped as block-diagonal weights) and a strided copy that interleaves the phases"),
     ("onnx.Gemm", gemm, "static f32 tensors; A 2-D, B constant, C absent or a constant row of N values; transA 0; alpha and beta 1"),
-    ("onnx.MatMul", matmul, "static f32 tensors; B a constant matrix (products of two activations stay on the CPU); A not a vector"),
+    ("onnx.MatMul", matmul, "static f32 tensors; A and B not vectors. B a constant matrix: weight-stationary, packed in tile order. Else (attention's QKᵀ and AV, batched weights) batch by batch with B's tiles read from DRAM as they are, a Transpose of B's last two dims folded in (`mx.preload … transpose`); batch dims equal (after leading 1s), or B one matrix"),
     ("onnx.Relu", input_static, ACTIVATION),
     ("onnx.Clip", clip, "constant min and max; as Relu"),
     ("onnx.Sigmoid", input_static, ACTIVATION),
@@ -98,7 +98,10 @@ const CASES: &[CapabilityCase] = &[
     case("conv_transpose_4x4_stride_2_padded", "g (float[1,4,5,5] x, float[4,3,4,4] w) => (float[1,3,10,10] y) { [up] y = ConvTranspose <strides = [2,2], pads = [1,1,1,1]> (x, w) }", "onnx.ConvTranspose", None),
     case("conv_transpose_dilated", "g (float[1,4,5,5] x, float[4,3,3,3] w) => (float[1,3,9,9] y) { [up] y = ConvTranspose <dilations = [2,2]> (x, w) }", "onnx.ConvTranspose", Some(Reason::Attribute)),
     case("matmul_constant_b", "g (float[4,8] x, float[8,5] w) => (float[4,5] y) { [mm] y = MatMul (x, w) }", "onnx.MatMul", None),
-    case("matmul_of_two_activations", "g (float[4,8] x) => (float[4,4] y) { [t] xt = Transpose (x) [mm] y = MatMul (x, xt) }", "onnx.MatMul", Some(Reason::NotConstant)),
+    case("matmul_of_two_activations", "g (float[4,8] x) => (float[4,4] y) { [t] xt = Transpose (x) [mm] y = MatMul (x, xt) }", "onnx.MatMul", None),
+    case("matmul_attention_scores", "g (float[1,2,6,8] x) => (float[1,2,6,6] y) { [t] xt = Transpose <perm = [0,1,3,2]> (x) [mm] y = MatMul (x, xt) }", "onnx.MatMul", None),
+    case("matmul_batched_weights", "g (float[3,4,8] x, float[3,8,5] w) => (float[3,4,5] y) { [mm] y = MatMul (x, w) }", "onnx.MatMul", None),
+    case("matmul_broadcast_a", "g (float[1,4,8] x, float[3,8,5] w) => (float[3,4,5] y) { [mm] y = MatMul (x, w) }", "onnx.MatMul", Some(Reason::Shape)),
     case("gemm_trans_a", "g (float[8,4] a, float[8,5] b) => (float[4,5] y) { [gemm] y = Gemm <transA = 1> (a, b) }", "onnx.Gemm", Some(Reason::Attribute)),
     case("add_same_shapes", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [add] y = Add (x, x) }", "onnx.Add", None),
     case("add_per_channel", "g (float[1,8,4,4] x, float[1,8,1,1] b) => (float[1,8,4,4] y) { [add] y = Add (x, b) }", "onnx.Add", None),
@@ -319,13 +322,25 @@ fn gemm(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
 fn matmul(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     let a = static_f32(body, operand(body, op, 0).ok_or("no A")?)?;
     let b = static_f32(body, operand(body, op, 1).ok_or("no B")?)?;
-    if b.len() != 2 || !is_constant(body, operand(body, op, 1).unwrap()) {
-        return Err(no(Reason::NotConstant, "B is not a constant matrix (activation × activation products stay on the CPU)"));
+    if a.len() < 2 || b.len() < 2 {
+        return Err(no(Reason::Shape, "A or B is a vector"));
     }
-    if a.len() < 2 {
-        return Err(no(Reason::Shape, "A is a vector"));
+    batches(&a, &b).map(|_| ())
+}
+
+/// The batches of a MatMul of `a` by `b` (both at least 2-D): 1 when B is one
+/// matrix (A's batch dims fold into its rows), else the batch dims they share
+/// (the same after leading 1s). A broadcast A is refused.
+pub fn batches(a: &[i64], b: &[i64]) -> Result<i64, Unsupported> {
+    let lead = |s: &[i64]| s[..s.len() - 2].iter().copied().skip_while(|d| *d == 1).collect::<Vec<i64>>();
+    let (ab, bb) = (lead(a), lead(b));
+    if bb.is_empty() {
+        return Ok(1);
     }
-    Ok(())
+    if ab != bb {
+        return Err(no(Reason::Shape, format!("batch dims {:?} and {:?} broadcast (the NPU multiplies equal batches)", &a[..a.len() - 2], &b[..b.len() - 2])));
+    }
+    Ok(bb.iter().product())
 }
 
 /// Ops whose only demand is a static f32 input: activations, and reshapes
@@ -525,10 +540,31 @@ fn transpose(npu: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     // The innermost dim of the result that is not 1, and where it comes from.
     let moved = perm.iter().rev().find(|p| x[**p as usize] != 1).is_some_and(|p| x[*p as usize + 1..].iter().any(|d| *d != 1));
     let n: i64 = x.iter().product();
-    if moved && n > ELEMENT_ROWS && !free_as_tokens(npu, body, op) {
+    if moved && n > ELEMENT_ROWS && !free_as_tokens(npu, body, op) && !folded_into_products(npu, body, op, &perm) {
         return Err(no(Reason::Constraint, format!("moves the innermost dim of {} elements: one element per DMA row, slower than the host beyond {}", n, ELEMENT_ROWS)));
     }
     Ok(())
+}
+
+/// For a MatMul's B = Transpose(`perm`)(z): the permutation giving Bᵀ from
+/// z (`perm` with its last two entries swapped) when it keeps z's innermost
+/// dim innermost, so Bᵀ is z's rows moved whole (or z itself).
+pub fn rows_of_transposed_b(perm: &[i64]) -> Option<Vec<i64>> {
+    let r = perm.len();
+    let mut q = perm.to_vec();
+    if r < 2 {
+        return None;
+    }
+    q.swap(r - 1, r - 2);
+    (q[r - 1] == r as i64 - 1).then_some(q)
+}
+
+/// A Transpose that only MatMuls the NPU takes read, as their B, and whose
+/// Bᵀ keeps the innermost dim: each product reads B transposed
+/// (`npu.batch_matmul`'s `transpose_b`), so no element moves alone.
+fn folded_into_products(npu: &Npu, body: &Body, op: OpId, perm: &[i64]) -> bool {
+    let uses = body.uses(body.op(op).result(0));
+    rows_of_transposed_b(perm).is_some() && !uses.is_empty() && uses.iter().all(|u| body.name(u.op).as_str() == "onnx.MatMul" && u.index == 1 && matmul(npu, body, u.op).is_ok())
 }
 
 /// The integer values of a constant operand (`None`: absent).

@@ -334,6 +334,69 @@ fn convert_layer_norm(ctx: &Context, body: &mut Body, x: Value, epsilon: f64, sc
     Ok(())
 }
 
+/// A MatMul whose B is computed (attention's QKᵀ and AV) or a stack of
+/// constant matrices: `npu.batch_matmul` between reshapes to 3-D, B read
+/// where it lies; a Transpose of B's last two dims is folded in (`transpose_b`).
+fn convert_batch_matmul(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
+    let loc = body.op(op).loc.clone();
+    let at = InsertPoint::Before(op);
+    let (a, mut b) = (body.op(op).operand(0), body.op(op).operand(1));
+    let (as_, bs) = (shape(body, a), shape(body, b));
+    let ys = shape(body, body.op(op).result(0));
+    let nb = super::target::batches(&as_, &bs).map_err(|e| e.message)?;
+    let (r, rb) = (as_.len(), bs.len());
+    // B = Transpose(P)(z) with P's last two swapped keeping z's innermost dim
+    // innermost: Bᵀ is z moved by whole rows (nothing to move when that swap is
+    // the identity), and the product reads it transposed.
+    let folded = body.defining_op(b).filter(|t| body.name(*t).as_str() == "onnx.Transpose").and_then(|t| super::target::rows_of_transposed_b(&ints(body, t, "perm")?).map(|q| (t, q)));
+    let tb = folded.is_some();
+    if let Some((t, q)) = &folded {
+        let z = body.op(*t).operand(0);
+        let loc = body.op(*t).loc.clone();
+        b = if q.iter().enumerate().all(|(i, p)| i as i64 == *p) { z } else { transpose(ctx, body, z, q, at, &loc) };
+    }
+    let folded = folded.map(|(t, _)| t);
+    let (k, n) = (as_[r - 1], bs[rb - 1]);
+    // One B matrix: A's batch dims are more rows.
+    let m = if nb == 1 { as_[..r - 1].iter().product() } else { as_[r - 2] };
+    let to3 = |ctx: &Context, body: &mut Body, v: Value, s: &[i64]| if shape(body, v) == s { v } else { reshape(ctx, body, v, s, at, &loc) };
+    let a3 = to3(ctx, body, a, &[nb, m, k]);
+    let b3 = to3(ctx, body, b, &if tb { [nb, n, k] } else { [nb, k, n] });
+    let mut props = vec![];
+    if tb {
+        props.push(("transpose_b", Attribute::unit()));
+    }
+    let back = move |ctx: &Context, body: &mut Body, v: Value, loc: &Location| if shape(body, v) == ys { v } else { reshape(ctx, body, v, &ys, after(body, v), loc) };
+    emit_then(ctx, body, op, "npu.batch_matmul", &[a3, b3], vec![nb, m, n], props, &back);
+    if let Some(t) = folded.filter(|t| !body.has_uses(body.op(*t).result(0))) {
+        body.erase(t);
+    }
+    Ok(())
+}
+
+/// Whether a 4-D value holds attention heads ([N, heads, T, d]) as it is
+/// rather than an NCHW image: it comes through reshapes from a tensor of
+/// another rank (not a map made of tokens), or from an op that takes 4-D
+/// tensors as they are (a batched product, a row op, a head split's
+/// Transpose, an elementwise op built so). Elementwise ops on it stay in
+/// that layout instead of going to NHWC and back.
+fn heads(body: &Body, v: Value) -> bool {
+    let Some(d) = body.defining_op(v) else { return false };
+    match body.name(d).as_str() {
+        "onnx.Reshape" | "onnx.Squeeze" | "onnx.Unsqueeze" | "onnx.Flatten" => {
+            let x = body.op(d).operand(0);
+            if shape(body, x).len() == 4 {
+                heads(body, x)
+            } else {
+                super::tokens::tokens_to_image(body, d).is_none()
+            }
+        }
+        "npu.batch_matmul" | "npu.softmax" | "npu.layernorm" | "npu.eltwise" | "npu.act" => shape(body, v).len() == 4,
+        "onnx.Transpose" => shape(body, v).len() == 4 && ints(body, d, "perm").as_deref() != Some(&TO_NCHW[..]),
+        _ => false,
+    }
+}
+
 fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
     let name = body.name(op);
     if let Some(ln) = super::norm::decomposed_layer_norm(body, op) {
@@ -434,6 +497,9 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             };
             emit_then(ctx, body, op, "npu.conv", &[xt, wt, bt], phases, props, &to_space);
         }
+        "onnx.MatMul" if !(shape(body, o.operand(1)).len() == 2 && onnx::infer::const_f64s(body, o.operand(1)).is_some()) => {
+            return convert_batch_matmul(ctx, body, op);
+        }
         "onnx.Gemm" | "onnx.MatMul" | "onnx.MatMulInteger" => {
             let (a, mut b) = (o.operand(0), o.operand(1));
             let c = if name.as_str() == "onnx.Gemm" { o.operands().get(2).copied() } else { None };
@@ -522,13 +588,18 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
                 None if per_channel => reshape(ctx, body, b, &b_shape, at, &loc),
                 None => b,
             };
-            // A full 4-D operand goes to NHWC (canonicalization folds the transpose of a constant).
-            let b2 = if ys.len() == 4 && bs == ys { transpose(ctx, body, b, &TO_NHWC, at, &loc) } else { b };
+            // A 4-D image goes to NHWC, its full 4-D operand too (canonicalization
+            // folds the transpose of a constant); attention heads stay as they are.
+            let image = ys.len() == 4 && !heads(body, a);
+            if ys.len() == 4 && !image && per_channel && (bs.last() != ys.last() || Some(&n) != ys.last()) {
+                return Err(format!("an operand of shape {:?} broadcast over attention heads {:?} other than along the innermost dim", bs, ys));
+            }
+            let b2 = if image && bs == ys { transpose(ctx, body, b, &TO_NHWC, at, &loc) } else { b };
             if kind == "div" {
                 kind = "mul".into();
             }
             let props = vec![("kind", Attribute::string(&kind))];
-            if ys.len() == 4 {
+            if image {
                 let at_ = transpose(ctx, body, a, &TO_NHWC, at, &loc);
                 emit(ctx, body, op, "npu.eltwise", &[at_, b2], permuted(&ys, &TO_NHWC), props, true);
             } else {
@@ -565,7 +636,7 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
                 }
             };
             props.push(("act", Attribute::string(act)));
-            let r = build_nhwc(ctx, body, "npu.act", &[x], &ys, &ctx.f32(), props, ys.len() == 4, at, &loc);
+            let r = build_nhwc(ctx, body, "npu.act", &[x], &ys, &ctx.f32(), props, ys.len() == 4 && !heads(body, x), at, &loc);
             body.replace_all_uses(body.op(op).result(0), r);
             body.erase(op);
         }

@@ -34,6 +34,10 @@ pub struct Geom {
     pub int8: bool,
     /// Lanes per block: the array's side ([`lanes_of`]).
     pub l: i64,
+    /// Independent products one after another (`npu.batch_matmul`), 1 otherwise.
+    pub batch: i64,
+    /// The weights are a computed Bᵀ: each input block's tile is n rows of k lanes (`mx.preload ... transpose`).
+    pub bt: bool,
 }
 
 impl Geom {
@@ -92,7 +96,9 @@ impl Geom {
     }
     /// Weight rows of one output-channel block.
     fn w_rows(&self, co: i64) -> i64 {
-        if self.depthwise {
+        if self.bt {
+            self.blocks(self.c) * self.bsize(self.f, co)
+        } else if self.depthwise {
             self.kh * self.kw * self.bsize(self.f, co)
         } else {
             self.kh * self.kw * self.c
@@ -165,7 +171,9 @@ fn cost(g: &Geom, hw: &HwDesc, rows: i64, stationary: bool) -> (u64, u64) {
 /// The tiling with the fewest modelled cycles (then the fewest DRAM bytes) that fits.
 pub fn plan(g: &Geom, hw: &HwDesc) -> Result<Plan, String> {
     let mut best: Option<Plan> = None;
-    for stationary in [true, false] {
+    // Each batch has its own weights: they stream, one tile per step.
+    let modes: &[bool] = if g.batch > 1 { &[false] } else { &[true, false] };
+    for &stationary in modes {
         for rows in 1..=g.oh {
             let (spad, acc) = footprint(g, rows, stationary);
             if spad > hw.spad_rows as i64 || acc > hw.acc_rows as i64 {
@@ -262,7 +270,12 @@ fn geometry(body: &Body, op: OpId, l: i64) -> Geom {
     if body.name(op).as_str() == "npu.matmul" {
         let a = shape(body, o.operand(0));
         let b = shape(body, o.operand(1));
-        return Geom { h: a[0], w: 1, c: a[1], kh: 1, kw: 1, f: b[1], sh: 1, sw: 1, pt: 0, pl: 0, oh: a[0], ow: 1, depthwise: false, int8, l };
+        return Geom { h: a[0], w: 1, c: a[1], kh: 1, kw: 1, f: b[1], sh: 1, sw: 1, pt: 0, pl: 0, oh: a[0], ow: 1, depthwise: false, int8, l, batch: 1, bt: false };
+    }
+    if body.name(op).as_str() == "npu.batch_matmul" {
+        let (a, y) = (shape(body, o.operand(0)), shape(body, o.result(0)));
+        let bt = npu::tensor_ops::transpose_b(body, op);
+        return Geom { h: a[1], w: 1, c: a[2], kh: 1, kw: 1, f: y[2], sh: 1, sw: 1, pt: 0, pl: 0, oh: a[1], ow: 1, depthwise: false, int8: false, l, batch: a[0], bt };
     }
     let x = shape(body, o.operand(0));
     let w = shape(body, o.operand(1));
@@ -273,9 +286,9 @@ fn geometry(body: &Body, op: OpId, l: i64) -> Geom {
     if w[0] == 1 && w[1] == 1 && s == [1, 1] && p.iter().all(|v| *v == 0) {
         // A pointwise conv reads each position alone: the image as one column of
         // positions (the same NHWC bytes), so a tile is any number of them, not whole rows.
-        return Geom { h: x[1] * x[2], w: 1, c: x[3], kh: 1, kw: 1, f: w[3], sh: 1, sw: 1, pt: 0, pl: 0, oh: y[1] * y[2], ow: 1, depthwise: g > 1, int8, l };
+        return Geom { h: x[1] * x[2], w: 1, c: x[3], kh: 1, kw: 1, f: w[3], sh: 1, sw: 1, pt: 0, pl: 0, oh: y[1] * y[2], ow: 1, depthwise: g > 1, int8, l, batch: 1, bt: false };
     }
-    Geom { h: x[1], w: x[2], c: x[3], kh: w[0], kw: w[1], f: w[3], sh: s[0], sw: s[1], pt: p[0], pl: p[1], oh: y[1], ow: y[2], depthwise: g > 1, int8, l }
+    Geom { h: x[1], w: x[2], c: x[3], kh: w[0], kw: w[1], f: w[3], sh: s[0], sw: s[1], pt: p[0], pl: p[1], oh: y[1], ow: y[2], depthwise: g > 1, int8, l, batch: 1, bt: false }
 }
 
 pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> Result<(), String> {
@@ -286,9 +299,16 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     let hw = l.hw;
     let o = body.op(op);
     let (dt, adt, eb) = if g.int8 { ("i8", "i32", 1) } else { ("f32", "f32", 4) };
-    let wv: Vec<f32> = const_values(body, o.operand(1))?.into_iter().map(|v| v as f32).collect();
-    let packed = pack_weights(&g, &wv);
-    let wdram = if g.int8 { l.consts.push_i8(&packed.iter().map(|v| *v as i8).collect::<Vec<_>>()) } else { l.consts.push(&packed) };
+    // Weights: packed in tile order into the constant image, or (a batched
+    // product) B's row-major matrices where they are, read tile by tile.
+    let matrix = body.name(op).as_str() == "npu.batch_matmul";
+    let wdram = if matrix {
+        ins.get(1).cloned().ok_or("B is not in DRAM")?
+    } else {
+        let wv: Vec<f32> = const_values(body, o.operand(1))?.into_iter().map(|v| v as f32).collect();
+        let packed = pack_weights(&g, &wv);
+        if g.int8 { l.consts.push_i8(&packed.iter().map(|v| *v as i8).collect::<Vec<_>>()) } else { l.consts.push(&packed) }
+    };
     let nco = g.blocks(g.f);
     // One accumulator row of 16 lanes per output block, from per-channel values.
     let rows_of = |v: &[f64]| -> Vec<f64> {
@@ -363,43 +383,57 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
         prologue.push(Inst::new("dma.loadacc", Some("i32")).i("dst", nco).with("src", m.at(0)).i("rows", nco).i("cols", g.l));
         prologue.push(Inst::new("dma.loadacc", Some("i32")).i("dst", 2 * nco).with("src", s.at(0)).i("rows", nco).i("cols", g.l));
     }
-    let w_dma = |co: i64, dst: i64| {
+    // The DMAs filling scratchpad rows `dst..` with batch z's tile of output block co.
+    let w_dma = |z: i64, co: i64, dst: i64| -> Vec<Inst> {
         let n = g.bsize(g.f, co);
-        Inst::new("dma.load", Some(dt)).i("dst", dst).with("src", wdram.at(weight_offset(&g, co) * eb)).i("rows", g.w_rows(co)).i("cols", n)
+        let load = |dst: i64, at: i64, rows: i64, cols: i64, stride: i64| Inst::new("dma.load", Some(dt)).i("dst", dst).with("src", wdram.at(at * eb)).i("rows", rows).i("cols", cols).i("stride", stride * eb);
+        if !matrix {
+            return vec![Inst::new("dma.load", Some(dt)).i("dst", dst).with("src", wdram.at(weight_offset(&g, co) * eb)).i("rows", g.w_rows(co)).i("cols", n)];
+        }
+        let b0 = z * g.c * g.f;
+        if !g.bt {
+            // B[z] is [K, N]: the block's n columns of every row.
+            return vec![load(dst, b0 + co * g.l, g.c, n, g.f)];
+        }
+        // B[z] is given as [N, K]: per input block, the block's n rows, k lanes each.
+        (0..g.blocks(g.c)).map(|cb| load(dst + cb * n, b0 + co * g.l * g.c + cb * g.l, n, g.bsize(g.c, cb), g.c)).collect()
     };
     if p.stationary {
         for co in 0..nco {
-            prologue.push(w_dma(co, spad_w + w_offs[co as usize]));
+            prologue.extend(w_dma(0, co, spad_w + w_offs[co as usize]));
         }
     }
     let nrb = (g.oh + p.rows - 1) / p.rows;
     // Step order: dense convs reuse an input tile across output blocks; depthwise ones need one block each.
     let mut order = vec![];
-    if g.depthwise {
-        for co in 0..nco {
-            for rb in 0..nrb {
-                order.push((rb, co));
-            }
-        }
-    } else {
-        for rb in 0..nrb {
+    for z in 0..g.batch {
+        if g.depthwise {
             for co in 0..nco {
-                order.push((rb, co));
+                for rb in 0..nrb {
+                    order.push((z, rb, co));
+                }
+            }
+        } else {
+            for rb in 0..nrb {
+                for co in 0..nco {
+                    order.push((z, rb, co));
+                }
             }
         }
     }
     let (mut in_fill, mut w_fill) = (0i64, 0i64);
     let mut steps = vec![];
-    let mut cur_in = (-1, -1);
-    let x = &ins[0];
-    for (t, &(rb, co)) in order.iter().enumerate() {
+    let mut cur_in = (-1, -1, -1);
+    for (t, &(z, rb, co)) in order.iter().enumerate() {
+        // Batch z's input and output.
+        let x = &Dram { arg: ins[0].arg.clone(), offset: ins[0].offset + z * g.h * g.w * g.c * eb };
         let oh0 = rb * p.rows;
         let oh1 = ((rb + 1) * p.rows).min(g.oh);
         let ih_lo = oh0 * g.sh - g.pt;
         let nr = g.input_rows(oh1 - oh0);
         let mut step = Step::default();
         let cbs: Vec<i64> = if g.depthwise { vec![co] } else { (0..g.blocks(g.c)).collect() };
-        let key = if g.depthwise { (rb, co) } else { (rb, 0) };
+        let key = if g.depthwise { (z, rb, co) } else { (z, rb, 0) };
         if key != cur_in {
             cur_in = key;
             let base = (in_fill % 2) * in_slot;
@@ -494,7 +528,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
         } else {
             let b = spad_w + (w_fill % 2) * w_slot;
             w_fill += 1;
-            step.loads.push((1, vec![w_dma(co, b)]));
+            step.loads.push((1, w_dma(z, co, b)));
             b
         };
         let in_base = ((in_fill - 1) % 2) * in_slot;
@@ -511,11 +545,15 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
                     // A tap group (packed: several taps, their channels in the lanes), or one tap.
                     let k = if g.packed() { g.group_taps(kw) * g.c } else if g.depthwise { n } else { g.bsize(g.c, cb) };
                     let here = tile_row;
-                    tile_row += k;
+                    tile_row += if g.bt { n } else { k };
                     if a > b {
                         continue;
                     }
-                    c.push(Inst::new("mx.preload", Some(dt)).i("src", w_base + here).i("k", k).i("n", n));
+                    let mut pre = Inst::new("mx.preload", Some(dt)).i("src", w_base + here).i("k", k).i("n", n);
+                    if g.bt {
+                        pre = pre.with("transpose", Operand::Flag);
+                    }
+                    c.push(pre);
                     // Pieces: rows this combo writes first (overwrite) or adds to.
                     let first = |oh: i64| cbi == 0 && kw == 0 && (g.pt - oh * g.sh).max(0) == kh;
                     let mut oh = a;
@@ -545,7 +583,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
             c.push(Inst::new("v.add", Some(adt)).i("dst", acc).i("a", acc).i("b", co).i("rows", rows).with("bcast", Operand::Flag));
         }
         let out_eb = if wide { 4 } else { eb };
-        let dst = out.at((oh0 * g.ow * g.f + co * g.l) * out_eb);
+        let dst = out.at(((z * g.oh + oh0) * g.ow * g.f + co * g.l) * out_eb);
         if wide {
             step.stores.push(Inst::new("dma.storeacc", Some("i32")).with("dst", dst).i("src", acc).i("rows", rows).i("cols", n).i("stride", g.f * 4));
         } else if g.int8 {
@@ -577,7 +615,7 @@ mod tests {
 
     fn g(h: i64, c: i64, k: i64, f: i64, s: i64, p: i64) -> Geom {
         let o = (h + 2 * p - k) / s + 1;
-        Geom { h, w: h, c, kh: k, kw: k, f, sh: s, sw: s, pt: p, pl: p, oh: o, ow: o, depthwise: false, int8: false, l: 16 }
+        Geom { h, w: h, c, kh: k, kw: k, f, sh: s, sw: s, pt: p, pl: p, oh: o, ow: o, depthwise: false, int8: false, l: 16, batch: 1, bt: false }
     }
 
     #[test]
@@ -612,7 +650,7 @@ mod tests {
     #[test]
     fn row_layout_puts_each_phase_together() {
         // Stride 2, 7-wide output of a 3-wide kernel: 15 positions, 8 even then 7 odd.
-        let geom = Geom { h: 14, w: 14, c: 16, kh: 3, kw: 3, f: 16, sh: 2, sw: 2, pt: 1, pl: 1, oh: 7, ow: 7, depthwise: false, int8: false, l: 16 };
+        let geom = Geom { h: 14, w: 14, c: 16, kh: 3, kw: 3, f: 16, sh: 2, sw: 2, pt: 1, pl: 1, oh: 7, ow: 7, depthwise: false, int8: false, l: 16, batch: 1, bt: false };
         assert_eq!(geom.row_layout(), (15, vec![0, 8]));
     }
 }

@@ -188,12 +188,24 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
             }
         };
         dram.insert(y, out.clone());
-        let ins: Vec<Dram> = body.op(op).operands().iter().filter_map(|v| dram.get(v).cloned()).collect();
+        let ins: Vec<Dram> = if n == "npu.batch_matmul" {
+            // Both operands are read from DRAM: a constant one goes into the image as it is.
+            let mut v = vec![];
+            for x in body.op(op).operands() {
+                v.push(match dram.get(x) {
+                    Some(d) => d.clone(),
+                    None => consts.push(&const_values(body, *x).map_err(|e| format!("{}: {}", body.op(op).loc, e))?.iter().map(|v| *v as f32).collect::<Vec<_>>()),
+                });
+            }
+            v
+        } else {
+            body.op(op).operands().iter().filter_map(|v| dram.get(v).cloned()).collect()
+        };
         insts.push(Inst::layer(&layer_name(body, op)));
         let marker = insts.len() - 1;
         let mut l = Layer { hw, out: &mut insts, consts: &mut consts, buffers: vec![] };
         let r = match n {
-            "npu.conv" | "npu.matmul" => conv::emit(&mut l, body, op, &ins, &out),
+            "npu.conv" | "npu.matmul" | "npu.batch_matmul" => conv::emit(&mut l, body, op, &ins, &out),
             "npu.eltwise" | "npu.act" => vector::eltwise(&mut l, body, op, &ins, &out),
             "npu.slice" | "npu.concat" | "npu.upsample" | "npu.pad" | "onnx.Transpose" => movement::emit(&mut l, body, op, &ins, &out),
             "npu.pool" => vector::pool(&mut l, body, op, &ins, &out),
