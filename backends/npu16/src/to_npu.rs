@@ -374,6 +374,37 @@ fn convert_batch_matmul(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), 
     Ok(())
 }
 
+/// An f32 product's only user, when it adds a constant row of N values (a
+/// projection's bias as exporters write it: MatMul then Add), becomes the
+/// product's bias: the Add goes (its uses take the product's result, its
+/// location joins the product's) and the row, as an `[N]` constant, is returned.
+fn bias_add(ctx: &Context, body: &mut Body, op: OpId, at: InsertPoint) -> Option<Value> {
+    let o = body.op(op);
+    let gemm_without_c = body.name(op).as_str() == "onnx.Gemm" && o.operands().get(2).is_none_or(|c| matches!(body.value_type(*c).data(), TypeData::None));
+    if body.name(op).as_str() != "onnx.MatMul" && !gemm_without_c {
+        return None;
+    }
+    let y = o.result(0);
+    let ys = shape(body, y);
+    let n = *ys.last()?;
+    let f32 = |v: Value| body.value_type(v).element_type().is_some_and(|e| e.to_string() == "f32");
+    let uses = body.uses(y);
+    let add = (uses.len() == 1 && body.name(uses[0].op).as_str() == "onnx.Add").then_some(uses[0].op)?;
+    let other = body.op(add).operand(1 - uses[0].index as usize);
+    let os = shape(body, other);
+    let row = onnx::infer::const_f64s(body, other)?;
+    if !f32(y) || shape(body, body.op(add).result(0)) != ys || row.len() != n as usize || os.len() > ys.len() || os.last() != Some(&n) {
+        return None;
+    }
+    let vals: Vec<f32> = row.iter().map(|v| *v as f32).collect();
+    let loc = Location::fused(&[body.op(op).loc.clone(), body.op(add).loc.clone()]);
+    let c = f32_constant(ctx, body, &vals, vec![n], at, &loc);
+    body.replace_all_uses(body.op(add).result(0), y);
+    body.erase(add);
+    body.op_mut(op).loc = loc;
+    Some(c)
+}
+
 /// Whether a 4-D value holds attention heads ([N, heads, T, d]) as it is
 /// rather than an NCHW image: it comes through reshapes from a tensor of
 /// another rank (not a map made of tokens), or from an op that takes 4-D
@@ -502,8 +533,12 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
         }
         "onnx.Gemm" | "onnx.MatMul" | "onnx.MatMulInteger" => {
             let (a, mut b) = (o.operand(0), o.operand(1));
-            let c = if name.as_str() == "onnx.Gemm" { o.operands().get(2).copied() } else { None };
+            let mut c = if name.as_str() == "onnx.Gemm" { o.operands().get(2).copied() } else { None };
             let trans_b = int("transB", 0) != 0;
+            if let Some(row) = bias_add(ctx, body, op, at) {
+                c = Some(row);
+            }
+            let o = body.op(op);
             let ys = shape(body, o.result(0));
             let as_ = shape(body, a);
             if trans_b {

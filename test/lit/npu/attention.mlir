@@ -19,6 +19,8 @@
 // RUN: FileCheck %s --check-prefix=SAME < %t/npu.err
 // CHECK: CPU operations (0 of 40):
 // CHECK: npu16: 40 ops (100.0%) in 1 partitions; cpu: 0 ops
+// A projection's bias Add is the product's bias row, not a layer of its own.
+// CHECK: tq+tq_bias {{.*}} 32000
 // CHECK: t_kt {{.*}} 0.0%
 // CHECK-NEXT: t_scores {{.*}} 16000
 // CHECK-NEXT: t_scaled
