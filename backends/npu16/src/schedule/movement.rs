@@ -56,8 +56,20 @@ fn blocks(shape: &[i64], src: &View, dsts: &[View], lanes: i64, max_rows: i64) -
     let (n, s, ds) = dims.pop().unwrap();
     let contiguous = s == 1 && ds.iter().all(|d| *d == 1);
     let mut runs: Vec<(i64, i64, i64, i64, Vec<i64>, i64)> = vec![]; // (rows, cols, extra src offset, src row stride, dst row strides, extra dst offset index)
-    let row_dim = if contiguous && n <= lanes { dims.pop() } else { None };
-    if contiguous && n > lanes {
+    // Rows go down the longest other dim (the fewest DMAs; ties: the innermost).
+    let longest = (0..dims.len()).rev().max_by_key(|i| (dims[*i].0, *i));
+    let row_dim = if contiguous && n <= lanes { longest.map(|i| dims.remove(i)) } else { None };
+    // A contiguous run longer than a row, under a dim of many rows: per piece
+    // of `lanes`, one DMA down that dim (an attention head of 20 values split
+    // per token: 2 DMAs of T rows, not 2·T of one row), when that is fewer DMAs.
+    let (chunks, rem) = ((n + lanes - 1) / lanes, n % lanes);
+    let down = contiguous && n > lanes && longest.is_some_and(|i| chunks < dims[i].0 * (1 + (rem != 0) as i64));
+    if down {
+        let (r, rs, rds) = dims.remove(longest.unwrap());
+        for c in 0..chunks {
+            runs.push((r, lanes.min(n - c * lanes), c * lanes, rs, rds.clone(), c * lanes));
+        }
+    } else if contiguous && n > lanes {
         let full = n / lanes;
         runs.push((full, lanes, 0, lanes, vec![lanes; dsts.len()], 0));
         if n % lanes != 0 {
@@ -290,5 +302,20 @@ mod tests {
         check(&[3, 4], &View { offset: 5, ..view(&[20, 2]) }, &view(&dense(&[3, 4])));
         check(&[2, 5, 3], &view(&dense(&[2, 5, 3])), &View { offset: 3, ..view(&[40, 8, 1]) });
         check(&[1, 40, 3], &view(&dense(&[1, 40, 3])), &view(&[120, 3, 1]));
+        // Attention heads split and merged: rows of 10 or of 20 (a row and a piece).
+        check(&[4, 20, 10], &view(&[10, 40, 1]), &view(&dense(&[4, 20, 10])));
+        check(&[3, 2, 20, 20], &view(&[40, 20, 120, 1]), &view(&dense(&[3, 2, 20, 20])));
+    }
+
+    /// Moves of whole rows go down the longest dim: few DMAs, not one per row.
+    #[test]
+    fn rows_go_down_the_longest_dim() {
+        let n = |shape: &[i64], src: &[i64]| blocks(shape, &view(src), &[view(&dense(shape))], 16, 2048).len();
+        // Merging 4 heads of 20 tokens × 10 values ([1, 4, 20, 10] → [1, 20, 4, 10]): one DMA per head.
+        assert_eq!(n(&[20, 4, 10], &[10, 200, 1]), 4);
+        // Splitting [20, 3, 2, 20] into [3, 2, 20, 20]: per (part, head), two pieces of the 20 values down the tokens.
+        assert_eq!(n(&[3, 2, 20, 20], &[40, 20, 120, 1]), 12);
+        // A contiguous copy stays rows of 16 and a tail.
+        assert_eq!(n(&[1, 3, 5, 7], &dense(&[1, 3, 5, 7])), 2);
     }
 }
