@@ -171,6 +171,12 @@ fn run_case(exe: &Path, backend: &str, case: &backend::CapabilityCase) -> Result
             _ => {}
         }
     }
+    // A case that runs compiles whole: no op of it falls back because its partition did not compile.
+    if case.refused.is_none() {
+        if let Some(p) = json["placements"].as_array().into_iter().flatten().find(|p| p["reason_code"] == "compile-failed") {
+            return Err(format!("{} \"{}\" fell back: its partition did not compile (run the case's model with -v for the error)", p["op"], p["node"].as_str().unwrap_or("")));
+        }
+    }
     // Kept when the case fails, for a look; removed when it passes.
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())

@@ -101,6 +101,7 @@ const CASES: &[CapabilityCase] = &[
     case("matmul_of_two_activations", "g (float[4,8] x) => (float[4,4] y) { [t] xt = Transpose (x) [mm] y = MatMul (x, xt) }", "onnx.MatMul", None),
     case("matmul_attention_scores", "g (float[1,2,6,8] x) => (float[1,2,6,6] y) { [t] xt = Transpose <perm = [0,1,3,2]> (x) [mm] y = MatMul (x, xt) }", "onnx.MatMul", None),
     case("matmul_batched_weights", "g (float[3,4,8] x, float[3,8,5] w) => (float[3,4,5] y) { [mm] y = MatMul (x, w) }", "onnx.MatMul", None),
+    case("matmul_constant_b_of_leading_ones", "g (float[2,4,8] x, float[1,8,5] w) => (float[2,4,5] y) { [mm] y = MatMul (x, w) }", "onnx.MatMul", None),
     case("matmul_broadcast_a", "g (float[1,4,8] x, float[3,8,5] w) => (float[3,4,5] y) { [mm] y = MatMul (x, w) }", "onnx.MatMul", Some(Reason::Shape)),
     case("gemm_trans_a", "g (float[8,4] a, float[8,5] b) => (float[4,5] y) { [gemm] y = Gemm <transA = 1> (a, b) }", "onnx.Gemm", Some(Reason::Attribute)),
     case("add_same_shapes", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [add] y = Add (x, x) }", "onnx.Add", None),

@@ -408,8 +408,8 @@ fn bias_add(ctx: &Context, body: &mut Body, op: OpId, at: InsertPoint) -> Option
 /// Whether a 4-D value holds attention heads ([N, heads, T, d]) as it is
 /// rather than an NCHW image: it comes through reshapes from a tensor of
 /// another rank (not a map made of tokens), or from an op that takes 4-D
-/// tensors as they are (a batched product, a row op, a head split's
-/// Transpose, an elementwise op built so). Elementwise ops on it stay in
+/// tensors as they are (a row op, a head split's Transpose, an elementwise
+/// op built so; a batched product's result is 3-D, reshaped). Elementwise ops on it stay in
 /// that layout instead of going to NHWC and back.
 fn heads(body: &Body, v: Value) -> bool {
     let Some(d) = body.defining_op(v) else { return false };
@@ -422,7 +422,7 @@ fn heads(body: &Body, v: Value) -> bool {
                 super::tokens::tokens_to_image(body, d).is_none()
             }
         }
-        "npu.batch_matmul" | "npu.softmax" | "npu.layernorm" | "npu.eltwise" | "npu.act" => shape(body, v).len() == 4,
+        "npu.softmax" | "npu.layernorm" | "npu.eltwise" | "npu.act" => shape(body, v).len() == 4,
         "onnx.Transpose" => shape(body, v).len() == 4 && ints(body, d, "perm").as_deref() != Some(&TO_NCHW[..]),
         _ => false,
     }
@@ -528,7 +528,7 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             };
             emit_then(ctx, body, op, "npu.conv", &[xt, wt, bt], phases, props, &to_space);
         }
-        "onnx.MatMul" if !(shape(body, o.operand(1)).len() == 2 && onnx::infer::const_f64s(body, o.operand(1)).is_some()) => {
+        "onnx.MatMul" if !(shape(body, o.operand(1))[..shape(body, o.operand(1)).len().saturating_sub(2)].iter().all(|d| *d == 1) && super::target::is_constant(body, o.operand(1))) => {
             return convert_batch_matmul(ctx, body, op);
         }
         "onnx.Gemm" | "onnx.MatMul" | "onnx.MatMulInteger" => {
@@ -543,6 +543,11 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             let as_ = shape(body, a);
             if trans_b {
                 b = transpose(ctx, body, b, &[1, 0], at, &loc);
+            }
+            // A constant [1, .., K, N] is one matrix.
+            let bs = shape(body, b);
+            if bs.len() > 2 {
+                b = reshape(ctx, body, b, &bs[bs.len() - 2..], at, &loc);
             }
             let n = shape(body, b)[1];
             let m: i64 = as_[..as_.len() - 1].iter().product();
@@ -625,10 +630,8 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             };
             // A 4-D image goes to NHWC, its full 4-D operand too (canonicalization
             // folds the transpose of a constant); attention heads stay as they are.
-            let image = ys.len() == 4 && !heads(body, a);
-            if ys.len() == 4 && !image && per_channel && (bs.last() != ys.last() || Some(&n) != ys.last()) {
-                return Err(format!("an operand of shape {:?} broadcast over attention heads {:?} other than along the innermost dim", bs, ys));
-            }
+            // (A 4-D operand one per channel is [1, C, 1, 1]: NHWC, whatever the input.)
+            let image = ys.len() == 4 && (!heads(body, a) || per_channel);
             let b2 = if image && bs == ys { transpose(ctx, body, b, &TO_NHWC, at, &loc) } else { b };
             if kind == "div" {
                 kind = "mul".into();
@@ -906,6 +909,14 @@ impl Pass for OnnxToNpu {
         for f in funcs {
             let entry = body.entry_block(f).ok_or("no body")?;
             let ops: Vec<OpId> = body.block_ops(entry).collect();
+            // A Transpose without `perm` reverses the dims (ONNX's default): written out, for every reader after.
+            for &op in &ops {
+                if body.name(op).as_str() == "onnx.Transpose" && body.op(op).attr("perm").is_none() {
+                    let r = shape(body, body.op(op).operand(0)).len() as i64;
+                    let perm: Vec<i64> = (0..r).rev().collect();
+                    body.op_mut(op).properties.set(ctx.ident("perm"), i64s(ctx, &perm));
+                }
+            }
             for op in ops {
                 if body.is_erased(op) {
                     continue;

@@ -259,7 +259,7 @@ pub static ISA: &[InstrDef] = &[
         queue: Queue::Exec,
         dtypes: &[I8, F32],
         operands: &[
-            row("src", Spad, u(0, 0, 32), "first of k scratchpad rows holding the weight tile"),
+            row("src", Spad, u(0, 0, 32), "first scratchpad row of the weight tile (k rows, or n with transpose)"),
             int("k", u(3, 0, 16), None, "weight rows (reduction size), at most array.rows"),
             int("n", u(3, 16, 16), None, "weight columns (outputs), at most array.cols"),
             flag("transpose", 0, "the tile is stored transposed: n rows of k lanes (a computed Bᵀ, as attention's K)"),

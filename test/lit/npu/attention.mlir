@@ -35,6 +35,14 @@
 // SAME: reference: 1 NPU partition outputs match the host reference
 // RUN: npu-run %t/attention.onnx --target npu --set npu16.array.rows=8 --input x=%t/x.npy --output-dir %t/npu8 --compare %t/cpu --rtol 1e-4 --atol 1e-6 --check-reference 2>&1 | FileCheck %s --check-prefix=SAME
 // RUN: npu-run %t/attention.onnx --target npu --set npu16.array.rows=32 --set npu16.array.cols=32 --input x=%t/x.npy --output-dir %t/npu32 --compare %t/cpu --rtol 1e-4 --atol 1e-6 --check-reference 2>&1 | FileCheck %s --check-prefix=SAME
+// A map made by a Reshape of a projection is an image, not heads: its
+// BatchNormalization's per-channel rows go NHWC and the whole model is one program.
+// RUN: npu-run %t/map.onnx -q --input x=%t/map_x.npy --output-dir %t/mcpu
+// RUN: python3 %S/../npu-run/Inputs/match_ort.py %t/map.onnx %t/mcpu x=%t/map_x.npy | FileCheck %s --check-prefix=ORT
+// RUN: npu-run %t/map.onnx --target npu -v --input x=%t/map_x.npy --compare %t/mcpu --rtol 1e-4 --atol 1e-6 --check-reference 2>&1 | FileCheck %s --check-prefix=MAP
+// MAP: CPU operations (0 of 5):
+// MAP: y: ok
+// MAP: reference: 1 NPU partition outputs match the host reference
 // The products in the IR (Kᵀ read transposed, AV as it is, the stack constant):
 // RUN: npu-translate --import-onnx %t/attention.onnx | npu-opt --pass-pipeline='builtin.module(onnx-shape-inference,canonicalize,npu-partition{targets=npu16},convert-onnx-to-npu,canonicalize)' | FileCheck %s --check-prefix=IR
 // IR-COUNT-2: "npu.batch_matmul"{{.*}}transpose_b{{.*}} -> tensor<{{[0-9]+}}x20x20xf32>

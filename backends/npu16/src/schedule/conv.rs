@@ -6,7 +6,9 @@
 //! rows. Horizontal padding is written as zero rows by the DMA; vertical
 //! padding is never loaded: a tap simply skips the output rows it would
 //! read padding for (the first tap of each row overwrites, the rest
-//! accumulate). Weights are laid out in tile order in the constant image.
+//! accumulate). Weights are laid out in tile order in the constant image;
+//! a batched product (`npu.batch_matmul`) reads each batch's B tile by tile
+//! from its row-major matrix in DRAM instead (transposed tiles for a Bᵀ).
 
 use super::pipeline::{self, Release, Step};
 use super::{const_values, shape, Dram, Layer};
@@ -36,7 +38,7 @@ pub struct Geom {
     pub l: i64,
     /// Independent products one after another (`npu.batch_matmul`), 1 otherwise.
     pub batch: i64,
-    /// The weights are a computed Bᵀ: each input block's tile is n rows of k lanes (`mx.preload ... transpose`).
+    /// B is given transposed (`transpose_b`): each input block's tile is n rows of k lanes (`mx.preload ... transpose`).
     pub bt: bool,
 }
 
@@ -165,7 +167,8 @@ fn cost(g: &Geom, hw: &HwDesc, rows: i64, stationary: bool) -> (u64, u64) {
     bytes += (w_fetches * all_w * eb) as u64;
     let store = steps as u64 * dma(rows * g.ow, g.l.min(g.f));
     bytes += (g.oh * g.ow * g.f * eb) as u64;
-    (compute.max(load).max(store) + hw.dram_latency * 2, bytes)
+    // Per batch; a batched product runs them one after another.
+    ((compute.max(load).max(store) + hw.dram_latency * 2) * g.batch as u64, bytes * g.batch as u64)
 }
 
 /// The tiling with the fewest modelled cycles (then the fewest DRAM bytes) that fits.
@@ -263,7 +266,7 @@ pub fn act_insts(out: &mut Vec<Inst>, body: &Body, op: OpId, dst: i64, rows: i64
     }
 }
 
-/// The geometry of `npu.conv` or `npu.matmul`.
+/// The geometry of `npu.conv`, `npu.matmul` or `npu.batch_matmul` (per batch).
 fn geometry(body: &Body, op: OpId, l: i64) -> Geom {
     let o = body.op(op);
     let int8 = body.value_type(o.operand(0)).element_type().is_some_and(|e| e.to_string() == "i8");

@@ -159,6 +159,8 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
     }
     let mut insts = vec![];
     let mut consts = ConstImage::default();
+    // Constants a kernel reads from DRAM as they are, where they lie in the image.
+    let mut in_image: HashMap<Value, Dram> = HashMap::new();
     // Intermediate tensors: one DRAM scratch argument, each tensor 64-byte aligned.
     let mut scratch = 0i64;
     for op in body.block_ops(entry) {
@@ -189,12 +191,16 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
         };
         dram.insert(y, out.clone());
         let ins: Vec<Dram> = if n == "npu.batch_matmul" {
-            // Both operands are read from DRAM: a constant one goes into the image as it is.
+            // Both operands are read from DRAM: a constant one goes into the image as it is, once.
             let mut v = vec![];
             for x in body.op(op).operands() {
-                v.push(match dram.get(x) {
+                v.push(match dram.get(x).or_else(|| in_image.get(x)) {
                     Some(d) => d.clone(),
-                    None => consts.push(&const_values(body, *x).map_err(|e| format!("{}: {}", body.op(op).loc, e))?.iter().map(|v| *v as f32).collect::<Vec<_>>()),
+                    None => {
+                        let d = consts.push(&const_values(body, *x).map_err(|e| format!("{}: {}", body.op(op).loc, e))?.iter().map(|v| *v as f32).collect::<Vec<_>>());
+                        in_image.insert(*x, d.clone());
+                        d
+                    }
                 });
             }
             v

@@ -7,7 +7,9 @@ Kᵀ's columns are partial blocks of lanes). Two blocks:
 - paddle2onnx's (ppocr's SVTR): one QKV projection reshaped to [1, T, 3, H, d]
   and transposed [2, 0, 3, 1, 4], Q, K and V sliced out and squeezed, the scale
   on Q before the product, and 2 heads.
-Then a batched product with constant B (a stack of matrices, [H, d, d])."""
+Then a batched product with constant B (a stack of matrices, [H, d, d]).
+Also DIR/map.onnx and DIR/map_x.npy: a map made by a Reshape of a
+projection, BatchNormalization, Relu and a Conv (seed 8): an image, not heads."""
 import sys
 
 from onnx_graph import Graph
@@ -68,3 +70,16 @@ x = node("Reshape", [x, i64("stack_s", [T, 4, 10])], "stack")
 x = node("Transpose", [x], "per_head", perm=[1, 0, 2])
 y = node("MatMul", [x, const("stack_w", rng.standard_normal((4, 10, 10)) * 0.3)], "stacked", outs=["y"])
 G.save(f"{out}/attention.onnx", "attention", [1, T, D], [4, T, 10], f"{out}/x.npy")
+
+# Not heads: a feature map made by a Reshape of a projection (a generator's
+# first block), scaled and shifted per channel by a BatchNormalization: NHWC
+# like any image, its [1, C, 1, 1] operands per channel.
+G = Graph(8)
+const, node, rng = G.const, G.node, G.rng
+C, S = 8, 4
+x = node("MatMul", ["x", const("fc_w", rng.standard_normal((16, C * S * S)) * 0.3)], "fc")
+x = node("Reshape", [x, i64("map_s", [1, C, S, S])], "map")
+bn = [const("bn_" + k, v) for k, v in (("g", rng.random(C) + 0.5), ("b", rng.standard_normal(C)), ("m", rng.standard_normal(C) * 0.1), ("v", rng.random(C) + 0.5))]
+x = node("Relu", [node("BatchNormalization", [x] + bn, "bn")], "relu")
+node("Conv", [x, const("conv_w", rng.standard_normal((C, C, 3, 3)) * 0.2)], "conv", outs=["y"], pads=[1, 1, 1, 1])
+G.save(f"{out}/map.onnx", "map", [1, 16], [1, C, S, S], f"{out}/map_x.npy")
