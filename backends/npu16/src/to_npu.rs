@@ -405,6 +405,12 @@ fn bias_add(ctx: &Context, body: &mut Body, op: OpId, at: InsertPoint) -> Option
     Some(c)
 }
 
+/// A constant B of one matrix (`[K, N]`, or with leading 1s): the weight-stationary product's.
+fn one_constant_matrix(body: &Body, b: Value) -> bool {
+    let s = shape(body, b);
+    super::target::is_constant(body, b) && s.len() >= 2 && s[..s.len() - 2].iter().all(|d| *d == 1)
+}
+
 /// Whether a 4-D value holds attention heads ([N, heads, T, d]) as it is
 /// rather than an NCHW image: it comes through reshapes from a tensor of
 /// another rank (not a map made of tokens), or from an op that takes 4-D
@@ -528,7 +534,7 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             };
             emit_then(ctx, body, op, "npu.conv", &[xt, wt, bt], phases, props, &to_space);
         }
-        "onnx.MatMul" if !(shape(body, o.operand(1))[..shape(body, o.operand(1)).len().saturating_sub(2)].iter().all(|d| *d == 1) && super::target::is_constant(body, o.operand(1))) => {
+        "onnx.MatMul" if !one_constant_matrix(body, o.operand(1)) => {
             return convert_batch_matmul(ctx, body, op);
         }
         "onnx.Gemm" | "onnx.MatMul" | "onnx.MatMulInteger" => {
