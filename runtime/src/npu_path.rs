@@ -29,6 +29,7 @@ pub fn hw_desc(cfg: &HwConfig) -> npu::hw::HwDesc {
         array_rows: cfg.array.rows as u64,
         array_cols: cfg.array.cols as u64,
         fill_latency: cfg.array.fill_latency as u64,
+        weight_buffers: cfg.array.weight_buffers as u64,
         f32_rate: cfg.array.f32_rate as u64,
         spad_rows: cfg.scratchpad.rows as u64,
         acc_rows: cfg.accumulator.rows as u64,

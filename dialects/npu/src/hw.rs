@@ -43,7 +43,8 @@ macro_rules! hw_fields {
 hw_fields! {
     array_rows = 16, "K of a weight tile (reduction).";
     array_cols = 16, "N of a weight tile; lanes of every memory row.";
-    fill_latency = 16, "Cycles added once per mx.mul.";
+    fill_latency = 16, "Cycles from a mul's first row in to its first result out.";
+    weight_buffers = 2, "Stationary-weight buffers: 2 preloads under the previous multiply and pipelines muls.";
     f32_rate = 4, "Cycles per f32 row through the array (int8: 1).";
     spad_rows = 16384, "Scratchpad rows.";
     acc_rows = 4096, "Accumulator rows.";

@@ -32,6 +32,16 @@ pub struct ArrayConfig {
     pub fill_latency: u32,
     /// f32 runs at 1/f32_rate of the int8 rate (each f32 row takes this many cycles).
     pub f32_rate: u32,
+    /// Stationary-weight buffers: 2 (npu16 r2, the default) preloads the next
+    /// tile while the array multiplies and pipelines back-to-back `mx.mul`s;
+    /// 1 (npu16 r1, and a description that does not say) preloads only into
+    /// an idle array. See `docs/npu-sim.md`.
+    #[serde(default = "one")]
+    pub weight_buffers: u32,
+}
+
+fn one() -> u32 {
+    1
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -77,13 +87,13 @@ pub struct QueueConfig {
 }
 
 impl HwConfig {
-    /// The built-in `npu16`: a 16×16 int8 array at 1 GHz, 256 KiB scratchpad
+    /// The built-in `npu16` (revision 2: double-buffered weights): a 16×16 int8 array at 1 GHz, 256 KiB scratchpad
     /// (16,384 rows of 16 lanes), 64 KiB accumulator, 16 B/cycle DRAM.
     pub fn npu16() -> HwConfig {
         HwConfig {
             name: "npu16".into(),
             clock_mhz: 1000.0,
-            array: ArrayConfig { rows: 16, cols: 16, dataflow: "weight-stationary".into(), fill_latency: 16, f32_rate: 4 },
+            array: ArrayConfig { rows: 16, cols: 16, dataflow: "weight-stationary".into(), fill_latency: 16, f32_rate: 4, weight_buffers: 2 },
             scratchpad: MemConfig { rows: 16384, banks: 4 },
             accumulator: MemConfig { rows: 4096, banks: 2 },
             vector: VectorConfig { lanes: 16, initiation_interval: 1, latency: 4 },
@@ -161,6 +171,9 @@ impl HwConfig {
             if v == 0 {
                 return Err(format!("hardware description: {} must be positive", k));
             }
+        }
+        if !(1..=2).contains(&self.array.weight_buffers) {
+            return Err(format!("hardware description: array.weight_buffers must be 1 or 2, got {}", self.array.weight_buffers));
         }
         if self.array.dataflow != "weight-stationary" {
             return Err(format!("hardware description: dataflow '{}' is not modelled (only weight-stationary)", self.array.dataflow));

@@ -107,11 +107,16 @@ impl Matmul {
         let kt = tiles(self.k, ar);
         let nt = tiles(self.n, ac);
         let rate = if self.f32 { cfg.array.f32_rate as u64 } else { 1 };
+        let fill = cfg.array.fill_latency as u64;
         let mut compute = 0u64;
         for _ in &nt {
             for &(_, kl) in &kt {
-                compute += kl as u64 + self.m as u64 * rate + cfg.array.fill_latency as u64;
+                // Double-buffered weights preload under the previous multiply and muls pipeline.
+                compute += if cfg.array.weight_buffers >= 2 { self.m as u64 * rate } else { kl as u64 + self.m as u64 * rate + fill };
             }
+        }
+        if cfg.array.weight_buffers >= 2 {
+            compute += kt.first().map_or(0, |&(_, kl)| kl as u64) + fill;
         }
         compute + self.first_load(cfg)
     }

@@ -153,8 +153,11 @@ fn cost(g: &Geom, hw: &HwDesc, rows: i64, stationary: bool) -> (u64, u64) {
     let mut bytes = 0u64;
     let steps = nrb * nco;
     let combos = g.kh * g.groups() * ncb;
-    // Per step: each combo preloads k rows and multiplies rows·ow rows.
-    compute += (steps * combos * (g.l + hw.fill_latency as i64) + nrb * nco * combos * rows * g.ow * rate) as u64;
+    // Per step: each combo preloads k rows and multiplies rows·ow rows; with
+    // double-buffered weights only the step's first preload and its last fill
+    // (before the epilogue reads the sums) are not hidden under a multiply.
+    let exposed = if hw.weight_buffers >= 2 { 1 } else { combos };
+    compute += (steps * exposed * (g.l + hw.fill_latency as i64) + nrb * nco * combos * rows * g.ow * rate) as u64;
     compute += (steps * 2 * (rows * g.ow + hw.vector_latency as i64)) as u64;
     let in_fills = if g.depthwise { steps } else { nrb };
     let in_dmas = if g.packed() { g.input_rows(rows) * g.groups() * 5 } else if g.sw == 1 && row_len == g.w { ncb } else { ncb * g.input_rows(rows) * g.sw };

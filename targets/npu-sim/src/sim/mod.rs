@@ -7,6 +7,7 @@
 //! in start-time order, so the functional result is that of a legal hardware
 //! interleaving; the hazard checker proves the program does not depend on it.
 
+mod array;
 mod exec;
 pub mod hazard;
 
@@ -175,6 +176,8 @@ pub fn run_limited<S: AsRef<str>, B: AsRef<[u8]>>(cfg: &HwConfig, p: &Program, i
     let caps = [cfg.queues.load as usize, cfg.queues.exec as usize, cfg.queues.store as usize];
     let mut queues: [VecDeque<(usize, u64)>; 3] = Default::default();
     let mut unit_free = [0u64; 3];
+    let mut array = array::ArrayTiming::new(cfg);
+    let exec_unit = Queue::Exec.index();
     let mut seq = [0u64; 3];
     let mut vc: [Clock; 3] = [[0; 3]; 3];
     let mut sems: Vec<VecDeque<Token>> = (0..crate::isa::NUM_SEMS).map(|_| VecDeque::new()).collect();
@@ -199,6 +202,9 @@ pub fn run_limited<S: AsRef<str>, B: AsRef<[u8]>>(cfg: &HwConfig, p: &Program, i
             let Some(&(i, dt)) = queues[u].front() else { continue };
             let ins = &p.instrs[i];
             let mut t = unit_free[u].max(dt);
+            if u == exec_unit {
+                t = t.max(array.ready(ins.def.mnemonic));
+            }
             if ins.def.mnemonic == "sem.wait" {
                 match sems[ins.get("sem") as usize].front() {
                     Some(tok) => t = t.max(tok.avail),
@@ -215,7 +221,7 @@ pub fn run_limited<S: AsRef<str>, B: AsRef<[u8]>>(cfg: &HwConfig, p: &Program, i
             let ins = &p.instrs[pc];
             if ins.def.queue == Queue::Ctrl && !ins.def.mnemonic.starts_with("sem.") {
                 if queues.iter().all(|q| q.is_empty()) {
-                    fetch_at = Some(fetch_time.max(*unit_free.iter().max().unwrap()));
+                    fetch_at = Some(fetch_time.max(*unit_free.iter().max().unwrap()).max(array.idle()));
                 }
             } else if queues[ins.queue().index()].len() < caps[ins.queue().index()] {
                 fetch_at = Some(fetch_time);
@@ -235,7 +241,7 @@ pub fn run_limited<S: AsRef<str>, B: AsRef<[u8]>>(cfg: &HwConfig, p: &Program, i
                 // Stall accounting: idle until dispatched, then waiting on a semaphore.
                 let ready = unit_free[u].max(dt);
                 res.units[u].stall_starved += ready - unit_free[u];
-                res.units[u].stall_semaphore += t - ready;
+                res.units[u].stall_semaphore += t.saturating_sub(ready.max(if u == exec_unit { array.ready(p.instrs[i].def.mnemonic) } else { 0 }));
                 seq[u] += 1;
                 let ins = &p.instrs[i];
                 let cost = match ins.def.mnemonic {
@@ -257,13 +263,14 @@ pub fn run_limited<S: AsRef<str>, B: AsRef<[u8]>>(cfg: &HwConfig, p: &Program, i
                 };
                 st.budget = st.budget.checked_sub(cost.max(1)).ok_or_else(|| SimError(format!("the run needs more than its budget of {} cycles at {} (see --max-cycles)", limits.max_cycles, p.describe(i))))?;
                 vc[u][u] = seq[u];
-                let end = t + cost.max(1);
+                let occ = if u == exec_unit { array.start(ins.def.mnemonic, t, cost.max(1)) } else { array::Occupancy { unit_free: t + cost.max(1), end: t + cost.max(1), busy: cost.max(1) } };
+                let end = occ.end;
                 if ins.def.mnemonic == "sem.signal" {
                     sems[ins.get("sem") as usize].push_back(Token { avail: end, vc: vc[u] });
                 }
-                unit_free[u] = end;
+                unit_free[u] = occ.unit_free;
                 res.units[u].instructions += 1;
-                res.units[u].busy_cycles += end - t;
+                res.units[u].busy_cycles += occ.busy;
                 res.counters.instructions += 1;
                 if record {
                     res.executed.push(Executed { instr: i, unit: u, start: t, end });
@@ -315,7 +322,7 @@ pub fn run_limited<S: AsRef<str>, B: AsRef<[u8]>>(cfg: &HwConfig, p: &Program, i
             fetch_blocked_since = Some(fetch_time);
         }
     }
-    res.cycles = *unit_free.iter().max().unwrap();
+    res.cycles = (*unit_free.iter().max().unwrap()).max(array.idle());
     for (k, a) in p.args.iter().enumerate() {
         if a.dir != ArgDir::In {
             let b = st.arg_base[k] as usize;
