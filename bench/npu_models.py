@@ -31,7 +31,10 @@ the vector-unit and DMA ops of issue 19 (`bench/npu_corpus_before.json`,
 measured on bb883c8), and what still runs on the CPU and why.
 
 Beside each model's ratio, DRAM multiple and compile time stand the same
-figures before this round of issue 18 (`bench/npu_models_before.json`), and
+figures before this round of issue 18 (`bench/npu_models_before.json`; the
+ratio there is the cycles before over today's roofline, which counts useful
+MACs where it counted the array's, so depthwise convs' zeros no longer
+lower it), and
 the last column says which of issue 18's floors the model misses: a model
 with >= 90% of its MACs on the NPU at <= 1.15x its roofline and <= 1.5x the
 minimum DRAM bytes (the CNNs), >= 90% of the MACs on the NPU (the transformer
@@ -234,9 +237,11 @@ def main():
         cpu = f"{j['cpu_ops']}/{total}"
         xmin = j["dram_bytes"] / max(j["min_dram_bytes"], 1)
         b = before.get(name, {})
+        # The cycles before against today's roofline (which counts useful MACs since then).
+        was_ratio = b.get("cycles", 0) / j["roofline_cycles"] if j["roofline_cycles"] else 0.0
         floors = issue18_misses(base, j, ratio, xmin)
         print(
-            f"{name:<17} {j['cycles']:>11} {j['roofline_cycles']:>11} {ratio:>6.2f} {b.get('ratio', 0):>5.2f} {100 * j['utilization']:>5.1f}% "
+            f"{name:<17} {j['cycles']:>11} {j['roofline_cycles']:>11} {ratio:>6.2f} {was_ratio:>5.2f} {100 * j['utilization']:>5.1f}% "
             f"{j['dram_bytes'] / 1e6:>8.1f} {j['min_dram_bytes'] / 1e6:>7.1f} {xmin:>5.2f} {b.get('xmin', 0):>5.2f} "
             f"{cpu:>9} {j['programs']:>5} {j['transitions']:>4} {j['crossing_bytes'] / 1e6:>8.2f} {j['end_to_end_ms']:>7.2f} {j['compile_ms'] / 1e3:>9.2f} {b.get('compile_s', 0):>5.2f} {100 * cached:>5.1f}%  {note}; issue 18: {floors}"
         )

@@ -643,12 +643,10 @@ impl NpuCompiled {
                             reference_int8 += exact as usize;
                         }
                     }
-                    for (i, (m, _, _)) in r.per_instr.iter().enumerate() {
-                        let f32 = p.program.instrs.get(i).and_then(|x| x.dtype) == Some(npu_sim::isa::Dtype::F32);
-                        mac_slots += m * if f32 { self.hw.array.f32_rate as u64 } else { 1 };
-                    }
+                    let rep = npu_sim::report::build(&self.hw, &p.program, &r);
+                    mac_slots += rep.mac_slots;
                     min_dram_bytes += p.program.args.iter().filter(|a| a.dir != npu_sim::program::ArgDir::Out || p.outputs.contains(&a.name)).map(|a| a.bytes()).sum::<u64>();
-                    reports.push((p.name.clone(), npu_sim::report::build(&self.hw, &p.program, &r)));
+                    reports.push((p.name.clone(), rep));
                     timeline.push((p.name.clone(), true, r.cycles as f64 / self.hw.clock_mhz));
                     if record {
                         runs.push((*program, r));

@@ -77,7 +77,7 @@ fn heterogeneous(c: &NpuCompiled, g: &runtime::partition_graph::PartitionGraph) 
 pub fn summarize(c: &NpuCompiled, r: &NpuRun, run_ms: f64) -> Summary {
     let cycles: u64 = r.reports.iter().map(|(_, p)| p.cycles).sum();
     let dram: u64 = r.reports.iter().map(|(_, p)| p.counters.dram_bytes_read + p.counters.dram_bytes_written).sum();
-    let macs: u64 = r.reports.iter().map(|(_, p)| p.counters.macs).sum();
+    let macs: u64 = r.reports.iter().map(|(_, p)| p.macs).sum();
     let peak = (c.hw.array.rows * c.hw.array.cols) as u64;
     // The bound: every MAC at the array's peak for its type, or every byte that must move once at full bandwidth.
     let roofline = r.mac_slots.div_ceil(peak).max(r.min_dram_bytes.div_ceil(c.hw.dram.bytes_per_cycle as u64));
@@ -225,7 +225,7 @@ pub fn json(c: &NpuCompiled, r: &NpuRun, s: &Summary) -> String {
         .reports
         .iter()
         .flat_map(|(p, rep)| {
-            rep.layers.iter().map(move |l| serde_json::json!({"program": p, "layer": l.name, "cycles": l.cycles, "roofline_cycles": l.roofline_cycles, "utilization": l.utilization, "macs": l.macs, "dram_bytes": l.dram_bytes}))
+            rep.layers.iter().map(move |l| serde_json::json!({"program": p, "layer": l.name, "cycles": l.cycles, "roofline_cycles": l.roofline_cycles, "utilization": l.utilization, "macs": l.macs, "array_macs": l.array_macs, "dram_bytes": l.dram_bytes}))
         })
         .collect();
     let cpu: Vec<serde_json::Value> = c

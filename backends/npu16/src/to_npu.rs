@@ -64,6 +64,15 @@ fn reshape(ctx: &Context, body: &mut Body, x: Value, to: &[i64], at: InsertPoint
     body.op(op).result(0)
 }
 
+/// Records on a product the MACs of the ONNX op it computes, as the model
+/// defines them (`backend::partition::macs`), for the reports' useful MACs.
+fn push_macs(ctx: &Context, body: &Body, old: OpId, props: &mut Vec<(&str, Attribute)>) {
+    let macs = backend::partition::macs(body, old);
+    if macs > 0 {
+        props.push(("macs", Attribute::integer(macs as i128, ctx.i64())));
+    }
+}
+
 /// Builds `name` at `at` with one result of type `ty` and the properties `props`.
 fn build(ctx: &Context, body: &mut Body, name: &str, operands: &[Value], ty: Type, props: Vec<(&str, Attribute)>, at: InsertPoint, loc: &Location) -> OpId {
     let mut st = OperationState::new(ctx.op_name(name), loc.clone()).operands(operands).results(&[ty]);
@@ -153,6 +162,7 @@ fn emit_then(ctx: &Context, body: &mut Body, old: OpId, name: &str, operands: &[
     } else if !pool {
         props.push(("act", Attribute::string("none")));
     }
+    push_macs(ctx, body, old, &mut props);
     let op = build(ctx, body, name, operands, tensor(ctx, out_shape, &elem), props, InsertPoint::Before(old), &loc_all);
     let r = then(ctx, body, body.op(op).result(0), &loc_all);
     let final_y = match act {
@@ -251,6 +261,7 @@ fn convert_qmac(ctx: &Context, body: &mut Body, m: super::quant::QMac) -> Result
         locs.extend([body.op(dq).loc.clone(), body.op(relu).loc.clone(), body.op(q2).loc.clone()]);
     }
     let fused = Location::fused(&locs);
+    push_macs(ctx, body, op, &mut props);
     let new = build(ctx, body, npu_name, &operands, tensor(ctx, out_shape, &i8t), props, at, &fused);
     let mut r = body.op(new).result(0);
     if nchw {

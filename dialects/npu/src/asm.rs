@@ -252,7 +252,11 @@ pub fn print_program(body: &Body, func: OpId) -> Result<String, String> {
             let l = body.op(op).attr("name").and_then(|a| a.as_str()).unwrap_or("");
             // One line of text the assembler reads back whatever the node was named.
             let l: String = l.chars().map(|c| match c { '"' => '\'', '\\' => '/', c if c.is_control() => ' ', c => c }).collect();
-            let _ = writeln!(s, ".layer \"{}\"", l);
+            match body.op(op).attr("macs").and_then(|a| a.as_int()) {
+                Some(m) => writeln!(s, ".layer \"{}\" macs {}", l, m),
+                None => writeln!(s, ".layer \"{}\"", l),
+            }
+            .ok();
             continue;
         }
         if n == "func.return" || n == "npu.alloc" {

@@ -90,7 +90,7 @@ pub fn lookup(op_name: &str) -> Option<&'static InstDef> {
     insts().iter().find(|d| d.mnemonic == m)
 }
 
-const LAYER_ATTRS: &[ir::dialect::AttrSpec] = &[ir::dialect::required("name", ir::dialect::AttrKind::String)];
+const LAYER_ATTRS: &[ir::dialect::AttrSpec] = &[ir::dialect::required("name", ir::dialect::AttrKind::String), ir::dialect::optional("macs", ir::dialect::AttrKind::Integer)];
 const ALLOC_ATTRS: &[ir::dialect::AttrSpec] = &[ir::dialect::required("row", ir::dialect::AttrKind::Integer), ir::dialect::optional("name", ir::dialect::AttrKind::String)];
 
 pub fn ops() -> Vec<OpDef> {
@@ -114,7 +114,7 @@ pub fn ops() -> Vec<OpDef> {
     });
     v.push(OpDef {
         name: "npu.layer",
-        summary: "Starts a `.layer` of the program: the instructions after it, up to the next marker, belong to the named ONNX node(s).",
+        summary: "Starts a `.layer` of the program: the instructions after it, up to the next marker, belong to the named ONNX node(s); `macs`: the multiply-accumulates those nodes do, as the model defines them.",
         properties: LAYER_ATTRS,
         ..OpDef::DEFAULT
     });

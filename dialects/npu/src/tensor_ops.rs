@@ -33,6 +33,8 @@ macro_rules! with_epilogue {
             optional("shift", AttrKind::Any),
             optional("qmin", AttrKind::Integer),
             optional("qmax", AttrKind::Integer),
+            // The multiply-accumulates of the ONNX op(s) it computes (reports count these, not the array's work).
+            optional("macs", AttrKind::Integer),
         ]
     };
 }

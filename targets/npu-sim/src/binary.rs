@@ -1,12 +1,15 @@
 //! The binary format: a header (magic, version, target, DRAM argument table,
-//! layers, labels), then four little-endian 64-bit words per instruction, then
-//! a source-line table. `disassemble(read(write(p)))` is `p` in canonical form.
+//! layers, labels, and since version 2 each layer's MACs), then four
+//! little-endian 64-bit words per instruction, then a source-line table.
+//! Version 1 files (no MACs) still read. `disassemble(read(write(p)))` is `p` in canonical form.
 
 use crate::isa::{self, Dtype};
 use crate::program::{ArgDecl, ArgDir, Program};
 
 pub const MAGIC: &[u8; 4] = b"NPUB";
-pub const VERSION: u16 = 1;
+pub const VERSION: u16 = 2;
+/// A layer whose MACs the program does not give.
+const NO_MACS: u64 = u64::MAX;
 
 fn put_str(out: &mut Vec<u8>, s: &str) {
     out.extend_from_slice(&(s.len() as u16).to_le_bytes());
@@ -35,6 +38,10 @@ pub fn write(p: &Program) -> Vec<u8> {
             put_str(&mut out, n);
             out.extend_from_slice(&at.to_le_bytes());
         }
+    }
+    out.extend_from_slice(&(p.layer_macs.len() as u32).to_le_bytes());
+    for m in &p.layer_macs {
+        out.extend_from_slice(&m.unwrap_or(NO_MACS).to_le_bytes());
     }
     out.extend_from_slice(&(p.instrs.len() as u32).to_le_bytes());
     for i in &p.instrs {
@@ -93,9 +100,9 @@ pub fn read(b: &[u8]) -> Result<Program, String> {
     if r.take(4, "magic")? != MAGIC {
         return Err("not an NPU binary (bad magic)".into());
     }
-    let v = r.u16("version")?;
-    if v != VERSION {
-        return Err(format!("unsupported binary version {} (this tool reads {})", v, VERSION));
+    let version = r.u16("version")?;
+    if version != 1 && version != VERSION {
+        return Err(format!("unsupported binary version {} (this tool reads 1 and {})", version, VERSION));
     }
     r.u16("flags")?;
     let target = r.str("target")?;
@@ -130,6 +137,17 @@ pub fn read(b: &[u8]) -> Result<Program, String> {
         }
         lists.push(v);
     }
+    let layer_macs: Vec<Option<u64>> = if version == 1 {
+        vec![None; lists[0].len()]
+    } else {
+        let n = r.count("layer MACs", 8)?;
+        let macs = (0..n).map(|_| r.u64("layer MACs").map(|m| (m != NO_MACS).then_some(m))).collect::<Result<Vec<_>, _>>()?;
+        // As the assembler reads them (a signed 64-bit number), so the disassembly assembles.
+        if macs.iter().flatten().any(|m| *m > i64::MAX as u64) {
+            return Err("malformed binary: a layer's MACs exceed 2^63 - 1".into());
+        }
+        macs
+    };
     let n = r.count("instruction", 32)?;
     let mut instrs = Vec::with_capacity(n);
     for k in 0..n {
@@ -154,7 +172,7 @@ pub fn read(b: &[u8]) -> Result<Program, String> {
             return Err(format!("malformed binary: '{}' points past the last instruction", name));
         }
     }
-    let p = Program { target, args, instrs, lines, layers, labels };
+    let p = Program { target, args, instrs, lines, layers, layer_macs, labels };
     p.check_declarations().map_err(|e| format!("malformed binary: {}", e))?;
     Ok(p)
 }

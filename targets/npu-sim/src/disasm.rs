@@ -58,8 +58,12 @@ pub fn disassemble(p: &Program) -> String {
         let _ = writeln!(out, ".arg %{} {} {} [{}]", a.name, a.dir.name(), a.dtype.name(), dims.join(", "));
     }
     for k in 0..=p.instrs.len() {
-        for (name, _) in p.layers.iter().filter(|(_, at)| *at as usize == k) {
-            let _ = writeln!(out, ".layer \"{}\"", quoted(name));
+        for (li, (name, _)) in p.layers.iter().enumerate().filter(|(_, (_, at))| *at as usize == k) {
+            match p.layer_macs.get(li).copied().flatten() {
+                Some(m) => writeln!(out, ".layer \"{}\" macs {}", quoted(name), m),
+                None => writeln!(out, ".layer \"{}\"", quoted(name)),
+            }
+            .ok();
         }
         for (name, _) in p.labels.iter().filter(|(_, at)| *at as usize == k) {
             let _ = writeln!(out, "{}:", name);

@@ -54,6 +54,10 @@ pub struct Program {
     pub lines: Vec<u32>,
     /// (layer name, index of its first instruction), in order.
     pub layers: Vec<(String, u32)>,
+    /// Per layer, the multiply-accumulates its ONNX nodes do as the model
+    /// defines them (`.layer "conv1" macs N`), when the program says: the
+    /// array's own count includes a depthwise filter's zeros and padding.
+    pub layer_macs: Vec<Option<u64>>,
     /// (label, index of the instruction it names).
     pub labels: Vec<(String, u32)>,
 }
@@ -100,6 +104,9 @@ impl Program {
         }
         for (name, _) in &self.layers {
             text("layer name", name)?;
+        }
+        if self.layer_macs.len() != self.layers.len() {
+            return Err(format!("{} layers but MAC counts for {}", self.layers.len(), self.layer_macs.len()));
         }
         Ok(())
     }

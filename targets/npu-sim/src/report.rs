@@ -12,7 +12,10 @@ use serde::Serialize;
 pub struct LayerRow {
     pub name: String,
     pub instructions: u64,
+    /// The MACs the layer's ONNX nodes do (`.layer … macs N`), else the array's.
     pub macs: u64,
+    /// What the array performed (k·n per input row: a depthwise filter's zeros included).
+    pub array_macs: u64,
     pub dram_bytes: u64,
     /// From its first instruction's start to its last one's end.
     pub cycles: u64,
@@ -29,7 +32,11 @@ pub struct Report {
     pub cycles: u64,
     pub time_us: f64,
     pub counters: crate::sim::Counters,
-    /// Useful MACs / (cycles × rows × cols).
+    /// The layers' MACs (declared where the program gives them, else the array's).
+    pub macs: u64,
+    /// Those MACs weighted by their element type's cost (see `roofline`).
+    pub mac_slots: u64,
+    /// mac_slots / (cycles × rows × cols).
     pub utilization: f64,
     pub units: Vec<(String, crate::sim::UnitStats)>,
     pub fetch_stall_queue_full: u64,
@@ -57,17 +64,26 @@ fn mac_slots(cfg: &HwConfig, p: &Program, r: &RunResult, i: usize) -> u64 {
 pub fn build(cfg: &HwConfig, p: &Program, r: &RunResult) -> Report {
     let peak = cfg.peak_macs() as f64;
     let util = |slots: u64, cycles: u64| if cycles == 0 { 0.0 } else { slots as f64 / (cycles as f64 * peak) };
-    let total_slots: u64 = (0..p.instrs.len()).map(|i| mac_slots(cfg, p, r, i)).sum();
+    // Per layer (and, last, outside any): instructions, array MACs, their slots, DRAM bytes.
+    let n = p.layers.len();
+    let mut sums = vec![(0u64, 0u64, 0u64, 0u64); n + 1];
+    for i in 0..p.instrs.len() {
+        let (m, rd, wr) = r.per_instr[i];
+        let s = &mut sums[p.layer_of(i).unwrap_or(n)];
+        *s = (s.0 + 1, s.1 + m, s.2 + mac_slots(cfg, p, r, i), s.3 + rd + wr);
+    }
+    let (mut total_macs, mut total_slots) = (sums[n].1, sums[n].2);
     let mut layers = vec![];
     for (li, (name, _)) in p.layers.iter().enumerate() {
-        let members: Vec<usize> = (0..p.instrs.len()).filter(|i| p.layer_of(*i) == Some(li)).collect();
-        let (mut macs, mut bytes, mut slots) = (0, 0, 0);
-        for &i in &members {
-            let (m, rd, wr) = r.per_instr[i];
-            macs += m;
-            bytes += rd + wr;
-            slots += mac_slots(cfg, p, r, i);
-        }
+        let (instructions, array_macs, array_slots, bytes) = sums[li];
+        // Declared MACs cost what the array's MACs of the layer cost each (f32 or int8).
+        let (macs, slots) = match p.layer_macs.get(li).copied().flatten() {
+            Some(d) if array_macs > 0 => (d, (d as u128 * array_slots as u128 / array_macs as u128) as u64),
+            Some(d) => (d, d),
+            None => (array_macs, array_slots),
+        };
+        total_macs += macs;
+        total_slots += slots;
         let spans: Vec<_> = r.executed.iter().filter(|e| p.layer_of(e.instr) == Some(li)).collect();
         let cycles = match (spans.iter().map(|e| e.start).min(), spans.iter().map(|e| e.end).max()) {
             (Some(a), Some(b)) => b - a,
@@ -76,8 +92,9 @@ pub fn build(cfg: &HwConfig, p: &Program, r: &RunResult) -> Report {
         let bound = roofline(cfg, slots, bytes);
         layers.push(LayerRow {
             name: name.clone(),
-            instructions: members.len() as u64,
+            instructions,
             macs,
+            array_macs,
             dram_bytes: bytes,
             cycles,
             roofline_cycles: bound,
@@ -91,6 +108,8 @@ pub fn build(cfg: &HwConfig, p: &Program, r: &RunResult) -> Report {
         cycles: r.cycles,
         time_us: r.cycles as f64 / cfg.clock_mhz,
         counters: c.clone(),
+        macs: total_macs,
+        mac_slots: total_slots,
         utilization: util(total_slots, r.cycles),
         units: Queue::UNITS.iter().zip(r.units.iter()).map(|(q, s)| (q.name().to_string(), s.clone())).collect(),
         fetch_stall_queue_full: r.fetch_stall_queue_full,
@@ -106,9 +125,11 @@ pub fn text(rep: &Report) -> String {
     let c = &rep.counters;
     let mut s = String::new();
     s.push_str(&format!("target {}: {} cycles ({:.3} us), {} instructions\n", rep.target, rep.cycles, rep.time_us, c.instructions));
+    let array = if rep.macs == c.macs { String::new() } else { format!(" (the array did {})", c.macs) };
     s.push_str(&format!(
-        "MACs {}  utilization {:.1}%  roofline {} cycles ({:.2}x)\n",
-        c.macs,
+        "MACs {}{}  utilization {:.1}%  roofline {} cycles ({:.2}x)\n",
+        rep.macs,
+        array,
         100.0 * rep.utilization,
         rep.roofline_cycles,
         if rep.roofline_cycles == 0 { 0.0 } else { rep.cycles as f64 / rep.roofline_cycles as f64 }

@@ -46,7 +46,7 @@ pub fn check_binary(bytes: &[u8]) -> Result<bool, String> {
 
 /// The same target, arguments, instructions, layers and labels (source lines may differ).
 fn same_program(a: &Program, b: &Program) -> bool {
-    a.target == b.target && a.args == b.args && a.instrs == b.instrs && a.layers == b.layers && a.labels == b.labels
+    a.target == b.target && a.args == b.args && a.instrs == b.instrs && a.layers == b.layers && a.layer_macs == b.layer_macs && a.labels == b.labels
 }
 
 /// Disassembly round trip, then a run on zeroed inputs.

@@ -42,6 +42,7 @@ fn random_program(r: &mut Rng) -> Program {
         args,
         lines: vec![0; n],
         layers: vec![("l0".into(), 0), ("l1".into(), r.below(n) as u32)],
+        layer_macs: vec![None, Some(r.below(1 << 20) as u64)],
         labels: vec![("start".into(), 0)],
         instrs,
     }

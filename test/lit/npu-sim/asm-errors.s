@@ -13,6 +13,8 @@
 ; RUN: not npu-sim asm %S/Inputs/asm-no-target.s -o %t 2>&1 | FileCheck %s --check-prefix=TARGET
 ; RUN: not npu-sim asm %S/Inputs/asm-label.s -o %t 2>&1 | FileCheck %s --check-prefix=LABEL
 ; RUN: not npu-sim asm %S/Inputs/asm-directive.s -o %t 2>&1 | FileCheck %s --check-prefix=DIRECTIVE
+; RUN: not npu-sim asm %S/Inputs/asm-layer.s -o %t 2>&1 | FileCheck %s --check-prefix=LAYER
+; RUN: not npu-sim asm %S/Inputs/asm-layer-macs.s -o %t 2>&1 | FileCheck %s --check-prefix=LAYERMACS
 ; RUN: rm -f %t && not npu-sim asm %S/Inputs/asm-unknown.s -o %t && not test -e %t
 
 ; UNKNOWN: asm-unknown.s:2:3: error: unknown instruction 'frobnicate'
@@ -29,3 +31,5 @@
 ; TARGET: asm-no-target.s:1:1: error: missing .target "name"
 ; LABEL: asm-label.s:3:1: error: label 'loop' is defined twice
 ; DIRECTIVE: asm-directive.s:2:1: error: unknown directive '.frob'
+; LAYER: asm-layer.s:2:1: error: .layer expects a name and optionally its MACs: .layer "conv1" or .layer "conv1" macs 1024
+; LAYERMACS: asm-layer-macs.s:2:1: error: a layer's MACs cannot be negative

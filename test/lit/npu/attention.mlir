@@ -46,7 +46,7 @@
 // The products in the IR (Kᵀ read transposed, AV as it is, the stack constant):
 // RUN: npu-translate --import-onnx %t/attention.onnx | npu-opt --pass-pipeline='builtin.module(onnx-shape-inference,canonicalize,npu-partition{targets=npu16},convert-onnx-to-npu,canonicalize)' | FileCheck %s --check-prefix=IR
 // IR-COUNT-2: "npu.batch_matmul"{{.*}}transpose_b{{.*}} -> tensor<{{[0-9]+}}x20x20xf32>
-// IR: "npu.batch_matmul"{{.*}}<{act = "none"}> : (tensor<4x20x10xf32>, tensor<4x10x10xf32>) -> tensor<4x20x10xf32>
+// IR: "npu.batch_matmul"{{.*}}<{act = "none", macs = 8000 : i64}> : (tensor<4x20x10xf32>, tensor<4x10x10xf32>) -> tensor<4x20x10xf32>
 // The schedule: the transposed tiles, and K (20 tokens of 10) loaded as its rows.
 // RUN: npu-translate --import-onnx %t/attention.onnx | npu-opt --pass-pipeline='builtin.module(onnx-shape-inference,canonicalize,npu-partition{targets=npu16},convert-onnx-to-npu,canonicalize,npu-schedule)' | FileCheck %s --check-prefix=ASM
 // ASM: "npu.mx.preload"{{.*}}k = 10 : i64, n = 16 : i64{{.*}}transpose

@@ -30,14 +30,14 @@
 // transpose of the phases; the padded 4x4 one a 2x2 conv, the transpose and
 // a slice; the stride-1 one only a conv with the flipped kernel.
 // RUN: npu-translate --import-onnx %t/deconv.onnx | npu-opt --pass-pipeline='builtin.module(canonicalize, npu-partition, convert-onnx-to-npu, canonicalize)' | FileCheck %s --check-prefix=IR
-// IR: "npu.conv"({{.*}}) <{act = "relu", group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>}> : (tensor<1x5x6x8xf32>, tensor<1x1x8x24xf32>, tensor<24xf32>) -> tensor<1x5x6x24xf32>
+// IR: "npu.conv"({{.*}}) <{act = "relu", group = 1 : i64, macs = 5760 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>}> : (tensor<1x5x6x8xf32>, tensor<1x1x8x24xf32>, tensor<24xf32>) -> tensor<1x5x6x24xf32>
 // IR-NEXT: "onnx.Reshape"({{.*}}) -> tensor<1x5x6x2x2x6xf32>
 // IR-NEXT: "onnx.Transpose"({{.*}}) <{perm = array<i64: 0, 1, 3, 2, 4, 5>}> : (tensor<1x5x6x2x2x6xf32>) -> tensor<1x5x2x6x2x6xf32>
 // IR-NEXT: "onnx.Reshape"({{.*}}) -> tensor<1x10x12x6xf32>
-// IR-NEXT: "npu.conv"({{.*}}) <{act = "none", group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>}> : (tensor<1x10x12x6xf32>, tensor<2x2x6x16xf32>, tensor<16xf32>) -> tensor<1x11x13x16xf32>
+// IR-NEXT: "npu.conv"({{.*}}) <{act = "none", group = 1 : i64, macs = 46080 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>}> : (tensor<1x10x12x6xf32>, tensor<2x2x6x16xf32>, tensor<16xf32>) -> tensor<1x11x13x16xf32>
 // IR: "npu.slice"({{.*}}) <{offsets = array<i64: 0, 1, 1, 0>, steps = array<i64: 1, 1, 1, 1>}> : (tensor<1x22x26x4xf32>) -> tensor<1x20x24x4xf32>
 // IR: "npu.slice"({{.*}}) -> tensor<1x40x48x4xf32>
-// IR-NEXT: "npu.conv"({{.*}}) <{act = "none", group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>}> : (tensor<1x40x48x4xf32>, tensor<3x3x4x3xf32>, tensor<3xf32>) -> tensor<1x40x48x3xf32>
+// IR-NEXT: "npu.conv"({{.*}}) <{act = "none", group = 1 : i64, macs = 207360 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>}> : (tensor<1x40x48x4xf32>, tensor<3x3x4x3xf32>, tensor<3xf32>) -> tensor<1x40x48x3xf32>
 // IR-NEXT: "npu.conv"
 
 // A check that can fail: the NPU's output against a corrupted copy of the CPU's.

@@ -67,7 +67,7 @@
 // IR-LABEL: func.func private @qblock_npu16_0(%arg0: tensor<1x6x6x4xi8>) -> tensor<1x3x3x8xi8>
 // IR-NOT: onnx.DequantizeLinear
 // IR-NOT: onnx.QuantizeLinear
-// IR: "npu.conv"(%arg0, {{.*}}) <{act = "relu", group = 1 : i64, mult = array<i64: {{.*}}>, pads = array<i64: 1, 1, 1, 1>, qmax = 127 : i64, qmin = 0 : i64, shift = array<i64: {{.*}}>, strides = array<i64: 1, 1>}> : (tensor<1x6x6x4xi8>, tensor<3x3x4x8xi8>, tensor<8xi32>) -> tensor<1x6x6x8xi8>
+// IR: "npu.conv"(%arg0, {{.*}}) <{act = "relu", group = 1 : i64, macs = 10368 : i64, mult = array<i64: {{.*}}>, pads = array<i64: 1, 1, 1, 1>, qmax = 127 : i64, qmin = 0 : i64, shift = array<i64: {{.*}}>, strides = array<i64: 1, 1>}> : (tensor<1x6x6x4xi8>, tensor<3x3x4x8xi8>, tensor<8xi32>) -> tensor<1x6x6x8xi8>
 // IR: "npu.conv"(%arg0, {{.*}}) <{act = "none", {{.*}}qmax = 127 : i64, qmin = -128 : i64
 // IR: "npu.eltwise"({{.*}}) <{act = "relu", in_mult = array<i64: {{[0-9]+}}, {{[0-9]+}}>, kind = "add", mult = array<i64: {{[0-9]+}}>, qmax = 127 : i64, qmin = 0 : i64, shift = array<i64: {{[0-9]+}}>}>
 // IR: "npu.pool"({{.*}}) <{count_include_pad = 0 : i64, kernel = array<i64: 3, 3>, kind = "max", pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}> : (tensor<1x6x6x8xi8>) -> tensor<1x3x3x8xi8>

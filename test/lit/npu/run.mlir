@@ -11,6 +11,19 @@
 // RUN: FileCheck %s --check-prefix=JSON < %t/chain.json
 // RUN: FileCheck %s --check-prefix=TRACE < %t/chain.trace
 // RUN: npu-sim asm %t/asm/chain_npu16_0_program.s -o %t/chain.bin
+// RUN: FileCheck %s --check-prefix=ASM < %t/asm/chain_npu16_0_program.s
+// RUN: npu-sim disasm %t/chain.bin | FileCheck %s --check-prefix=ASM
+// RUN: npu-sim run %t/chain.bin --arg in0=random:1 --arg weights=random:2 --report | FileCheck %s --check-prefix=SIM
+
+// MACs are the model's (a 3x3 depthwise conv of 18 channels to 4x4: 18·16·9),
+// written on each product's layer; the array's own count (its diagonal tiles'
+// zeros included) stays beside them.
+// ASM: .layer "conv1+relu1" macs 158760
+// ASM: .layer "dw2+relu6_2" macs 2592
+// ASM: .layer "add5+relu5"{{$}}
+// ASM: .layer "fc9" macs 240
+// SIM: MACs 175416 (the array did 188904)
+// SIM: dw2+relu6_2 {{[0-9]+}} 2592
 
 // Every op of the chain runs on the NPU, each layer named after its ONNX nodes.
 // CHAIN: CPU operations (0 of 12):
@@ -18,7 +31,7 @@
 // CHAIN: NPU program chain_npu16_0_program ({{[0-9]+}} cycles, roofline {{[0-9]+}}
 // CHAIN: layer cycles roofline ratio util MACs DRAM bytes
 // CHAIN: conv1+relu1 {{[0-9]+}} {{[0-9]+}}
-// CHAIN: dw2+relu6_2
+// CHAIN: dw2+relu6_2 {{[0-9]+}} {{[0-9]+}} {{[0-9.]+}} {{[0-9.]+}}% 2592
 // CHAIN: pw3
 // CHAIN: pw4
 // CHAIN: add5+relu5
@@ -35,6 +48,11 @@
 // JSON: "cpu_ops": 0,
 // JSON: "cycles": {{[1-9][0-9]*}},
 // JSON: "dram_bytes": {{[1-9][0-9]*}},
+// JSON: "array_macs": 31200,
+// JSON-NEXT: "cycles":
+// JSON-NEXT: "dram_bytes":
+// JSON-NEXT: "layer": "dw2+relu6_2",
+// JSON-NEXT: "macs": 2592,
 // JSON: "npu_ops": 12,
 // JSON: "roofline_cycles": {{[1-9][0-9]*}},
 // JSON: "utilization": 0.{{[0-9]+}}

@@ -9,8 +9,8 @@
 // RUN: npu-opt %s --pass-pipeline='builtin.module(npu-partition, convert-onnx-to-npu, canonicalize)' | grep -c '"onnx.Transpose"' | FileCheck %s --check-prefix=COUNT
 
 // Before canonicalization: one transpose in front of each activation input, one after each output, one per weight (14), one per partition edge inside and one outside (4).
-// RAW: "npu.conv"({{.*}}) <{act = "relu", group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>}>
-// RAW: "npu.conv"({{.*}}) <{act = "relu6", group = 8 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}>
+// RAW: "npu.conv"({{.*}}) <{act = "relu", group = 1 : i64, macs = 10368 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>}>
+// RAW: "npu.conv"({{.*}}) <{act = "relu6", group = 8 : i64, macs = 648 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}>
 // RAW: "npu.eltwise"({{.*}}) <{act = "relu", kind = "add"}>
 // RAW: "npu.pool"({{.*}}) <{count_include_pad = 0 : i64, kernel = array<i64: 3, 3>, kind = "avg", pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>}>
 // RAWCOUNT: 18

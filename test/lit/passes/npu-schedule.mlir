@@ -18,7 +18,8 @@
 // CHECK-LABEL: func.func private @g_npu16_0_program() attributes {npu.args = [{dir = "in", dtype = "f32", name = "in0", shape = [1 : i64, 8 : i64, 8 : i64, 3 : i64]}, {dir = "out", dtype = "f32", name = "out0", shape = [1 : i64, 4 : i64, 4 : i64, 4 : i64]}, {dir = "in", dtype = "i8", name = "weights"
 // CHECK-SAME: npu.const_image = dense_resource<g_npu16_0_weights>
 // CHECK-SAME: npu.program
-// CHECK: "npu.layer"() <{name = "conv1+relu1"}>
+// The layer carries the conv's MACs as the model defines them (4x4x4 outputs of 3x3x3 taps).
+// CHECK: "npu.layer"() <{macs = 1728 : i64, name = "conv1+relu1"}>
 // Buffers of the layer, in the scratchpad (memory space 1) and the accumulator (2).
 // CHECK: %[[IN0:.*]] = "npu.alloc"() <{name = "input.0", row = 0 : i64}> : () -> memref<36x16xf32, 1>
 // CHECK: %[[IN1:.*]] = "npu.alloc"() <{name = "input.1", row = 36 : i64}> : () -> memref<36x16xf32, 1>

@@ -207,7 +207,11 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
         } else {
             body.op(op).operands().iter().filter_map(|v| dram.get(v).cloned()).collect()
         };
-        insts.push(Inst::layer(&layer_name(body, op)));
+        let mut head = Inst::layer(&layer_name(body, op));
+        if let Some(m) = body.op(op).attr("macs").and_then(|a| a.as_int()) {
+            head = head.i("macs", m as i64);
+        }
+        insts.push(head);
         let marker = insts.len() - 1;
         let mut l = Layer { hw, out: &mut insts, consts: &mut consts, buffers: vec![] };
         let r = match n {

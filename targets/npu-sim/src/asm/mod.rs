@@ -104,8 +104,15 @@ pub fn assemble(src: &str) -> Result<Program, AsmError> {
                     p.target = t.clone();
                 }
                 "layer" => {
-                    let [DirArg::Str(t)] = args.as_slice() else { return Err(at(*pos, ".layer expects one string: .layer \"conv1\"".into())) };
+                    let usage = ".layer expects a name and optionally its MACs: .layer \"conv1\" or .layer \"conv1\" macs 1024";
+                    let macs = match args.as_slice() {
+                        [DirArg::Str(_)] => None,
+                        [DirArg::Str(_), DirArg::Word(w), DirArg::Int(m)] if w == "macs" => Some(u64::try_from(*m).map_err(|_| at(*pos, "a layer's MACs cannot be negative".into()))?),
+                        _ => return Err(at(*pos, usage.into())),
+                    };
+                    let DirArg::Str(t) = &args[0] else { unreachable!() };
                     p.layers.push((t.clone(), p.instrs.len() as u32));
+                    p.layer_macs.push(macs);
                 }
                 "arg" => {
                     let usage = ".arg expects: .arg %name in|out|inout i8|i32|f32 [dims]";

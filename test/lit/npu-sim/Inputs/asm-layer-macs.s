@@ -1,0 +1,2 @@
+.target "npu16"
+.layer "conv1" macs -3
