@@ -78,12 +78,12 @@ pub fn build(cfg: &HwConfig, p: &Program, r: &RunResult) -> Report {
         let (instructions, array_macs, array_slots, bytes) = sums[li];
         // Declared MACs cost what the array's MACs of the layer cost each (f32 or int8).
         let (macs, slots) = match p.layer_macs.get(li).copied().flatten() {
-            Some(d) if array_macs > 0 => (d, (d as u128 * array_slots as u128 / array_macs as u128) as u64),
+            Some(d) if array_macs > 0 => (d, (d as u128 * array_slots as u128 / array_macs as u128).min(u64::MAX as u128) as u64),
             Some(d) => (d, d),
             None => (array_macs, array_slots),
         };
-        total_macs += macs;
-        total_slots += slots;
+        total_macs = total_macs.saturating_add(macs);
+        total_slots = total_slots.saturating_add(slots);
         let spans: Vec<_> = r.executed.iter().filter(|e| p.layer_of(e.instr) == Some(li)).collect();
         let cycles = match (spans.iter().map(|e| e.start).min(), spans.iter().map(|e| e.end).max()) {
             (Some(a), Some(b)) => b - a,

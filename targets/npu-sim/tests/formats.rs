@@ -114,3 +114,23 @@ fn isa_reference_is_up_to_date() {
     let on_disk = std::fs::read_to_string(path).unwrap_or_default();
     assert!(on_disk == isa::markdown(), "docs/npu-isa.md is stale: run `npu-sim doc > docs/npu-isa.md`");
 }
+
+/// A version 1 binary (before layers carried their MACs) still reads, its
+/// layers without MACs; a version 2 one with a count past 2^63 - 1 does not.
+#[test]
+fn version_1_binaries_still_read() {
+    let mut r = Rng(0x5eed_0001);
+    let mut p = random_program(&mut r);
+    p.layer_macs = vec![None, None];
+    let v2 = binary::write(&p);
+    // The MAC list (a u32 count and a u64 per layer) sits right before the instruction count.
+    let n = p.instrs.len();
+    let list_end = v2.len() - (4 + n * 32 + n * 4);
+    let list_start = list_end - (4 + 8 * p.layers.len());
+    let mut v1 = [&v2[..list_start], &v2[list_end..]].concat();
+    v1[4..6].copy_from_slice(&1u16.to_le_bytes());
+    assert_eq!(binary::read(&v1).unwrap(), p);
+    let mut big = v2.clone();
+    big[list_start + 4..list_start + 12].copy_from_slice(&(1u64 << 63).to_le_bytes());
+    assert!(binary::read(&big).unwrap_err().contains("MACs exceed"));
+}

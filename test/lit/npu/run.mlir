@@ -16,11 +16,11 @@
 // RUN: npu-sim run %t/chain.bin --arg in0=random:1 --arg weights=random:2 --report | FileCheck %s --check-prefix=SIM
 
 // MACs are the model's (a 3x3 depthwise conv of 18 channels to 4x4: 18·16·9),
-// written on each product's layer; the array's own count (its diagonal tiles'
-// zeros included) stays beside them.
+// written on each product's layer (0 on the others); the array's own count
+// (its diagonal tiles' zeros included) stays beside them.
 // ASM: .layer "conv1+relu1" macs 158760
 // ASM: .layer "dw2+relu6_2" macs 2592
-// ASM: .layer "add5+relu5"{{$}}
+// ASM: .layer "add5+relu5" macs 0{{$}}
 // ASM: .layer "fc9" macs 240
 // SIM: MACs 175416 (the array did 188904)
 // SIM: dw2+relu6_2 {{[0-9]+}} 2592

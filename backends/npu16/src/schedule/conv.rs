@@ -156,8 +156,16 @@ fn cost(g: &Geom, hw: &HwDesc, rows: i64, stationary: bool) -> (u64, u64) {
     // Per step: each combo preloads k rows and multiplies rows·ow rows; with
     // double-buffered weights only the step's first preload and its last fill
     // (before the epilogue reads the sums) are not hidden under a multiply.
-    let exposed = if hw.weight_buffers >= 2 { 1 } else { combos };
-    compute += (steps * exposed * (g.l + hw.fill_latency as i64) + nrb * nco * combos * rows * g.ow * rate) as u64;
+    let fill = hw.fill_latency as i64;
+    let m = rows * g.ow * rate;
+    if hw.weight_buffers >= 2 {
+        // A combo still waits for its preload (one port, k rows) and for the buffer
+        // two preloads back to drain: at least max(m, k, (m + k + fill) / 2).
+        let per_combo = m.max(g.l).max((m + g.l + fill + 1) / 2);
+        compute += (steps * (g.l + fill) + steps * combos * per_combo) as u64;
+    } else {
+        compute += (steps * combos * (g.l + fill + m)) as u64;
+    }
     compute += (steps * 2 * (rows * g.ow + hw.vector_latency as i64)) as u64;
     let in_fills = if g.depthwise { steps } else { nrb };
     let in_dmas = if g.packed() { g.input_rows(rows) * g.groups() * 5 } else if g.sw == 1 && row_len == g.w { ncb } else { ncb * g.input_rows(rows) * g.sw };

@@ -207,11 +207,10 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
         } else {
             body.op(op).operands().iter().filter_map(|v| dram.get(v).cloned()).collect()
         };
-        let mut head = Inst::layer(&layer_name(body, op));
-        if let Some(m) = body.op(op).attr("macs").and_then(|a| a.as_int()) {
-            head = head.i("macs", m as i64);
-        }
-        insts.push(head);
+        // The MACs of the ONNX op a product computes; none for other layers (an int8
+        // eltwise or pool multiplies by an identity tile, which is not the model's work).
+        let macs = body.op(op).attr("macs").and_then(|a| a.as_int()).unwrap_or(0).max(0);
+        insts.push(Inst::layer(&layer_name(body, op)).i("macs", macs as i64));
         let marker = insts.len() - 1;
         let mut l = Layer { hw, out: &mut insts, consts: &mut consts, buffers: vec![] };
         let r = match n {
@@ -227,7 +226,7 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
         insts[marker].buffers = buffers;
     }
     for (src, dst, s) in copies {
-        insts.push(Inst::layer("copy"));
+        insts.push(Inst::layer("copy").i("macs", 0));
         let marker = insts.len() - 1;
         let mut l = Layer { hw, out: &mut insts, consts: &mut consts, buffers: vec![] };
         movement::copy(&mut l, &src, &dst, &s);
