@@ -537,7 +537,7 @@ fn free_as_tokens(npu: &Npu, body: &Body, t: OpId) -> bool {
 fn transpose(npu: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     movement(npu, body, op)?;
     let x = static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
-    let perm = ints(body, op, "perm").unwrap_or_else(|| (0..x.len() as i64).rev().collect());
+    let perm: Vec<i64> = onnx::infer::transpose_perm(body, op).ok_or("a permutation that does not fit the input")?.iter().map(|p| *p as i64).collect();
     // The innermost dim of the result that is not 1, and where it comes from.
     let moved = perm.iter().rev().find(|p| x[**p as usize] != 1).is_some_and(|p| x[*p as usize + 1..].iter().any(|d| *d != 1));
     let n: i64 = x.iter().product();

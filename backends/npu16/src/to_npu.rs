@@ -929,9 +929,10 @@ impl Pass for OnnxToNpu {
             // A Transpose without `perm` reverses the dims (ONNX's default): written out, for every reader after.
             for &op in &ops {
                 if body.name(op).as_str() == "onnx.Transpose" && body.op(op).attr("perm").is_none() {
-                    let r = shape(body, body.op(op).operand(0)).len() as i64;
-                    let perm: Vec<i64> = (0..r).rev().collect();
-                    body.op_mut(op).properties.set(ctx.ident("perm"), i64s(ctx, &perm));
+                    if let Some(perm) = onnx::infer::transpose_perm(body, op) {
+                        let perm: Vec<i64> = perm.iter().map(|p| *p as i64).collect();
+                        body.op_mut(op).properties.set(ctx.ident("perm"), i64s(ctx, &perm));
+                    }
                 }
             }
             for op in ops {

@@ -275,18 +275,6 @@ fn gemm_transpose_constant_b(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFai
     Ok(())
 }
 
-/// A Transpose's permutation (default: reversed dims).
-fn perm_of(body: &Body, op: OpId) -> Option<Vec<usize>> {
-    let rank = body.value_type(body.op(op).operand(0)).shape()?.len();
-    match body.op(op).properties.get("perm").map(|a| a.data()) {
-        Some(AttrData::DenseArray { data: ir::attributes::ArrayData::Int(v), .. }) => Some(v.iter().map(|x| *x as usize).collect()),
-        Some(AttrData::Array(a)) => a.iter().map(|x| x.as_int().map(|v| v as usize)).collect(),
-        None => Some((0..rank).rev().collect()),
-        _ => None,
-    }
-    .filter(|p: &Vec<usize>| p.len() == rank)
-}
-
 /// Transpose(Transpose(x, p1), p2) → Transpose(x, p1∘p2), or x when that is the identity:
 /// layout changes inserted around each NHWC op cancel along a chain.
 fn transpose_of_transpose(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
@@ -294,7 +282,7 @@ fn transpose_of_transpose(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailur
         Some(d) if rw.body.name(d).as_str() == "onnx.Transpose" => d,
         _ => return rw.match_failure("input is not a Transpose"),
     };
-    let (Some(p1), Some(p2)) = (perm_of(rw.body, inner), perm_of(rw.body, op)) else { return rw.match_failure("unknown permutation") };
+    let (Some(p1), Some(p2)) = (crate::infer::transpose_perm(rw.body, inner), crate::infer::transpose_perm(rw.body, op)) else { return rw.match_failure("unknown permutation") };
     let q: Vec<usize> = p2.iter().map(|&i| p1[i]).collect();
     let x = rw.body.op(inner).operand(0);
     if q.iter().enumerate().all(|(i, v)| i == *v) {
@@ -319,7 +307,7 @@ fn transpose_of_constant(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure
         Some(d) if rw.body.name(d).as_str() == "onnx.Constant" => d,
         _ => return rw.match_failure("input is not a constant"),
     };
-    let Some(perm) = perm_of(rw.body, op) else { return rw.match_failure("unknown permutation") };
+    let Some(perm) = crate::infer::transpose_perm(rw.body, op) else { return rw.match_failure("unknown permutation") };
     let rt = rw.body.value_type(rw.body.op(op).result(0)).clone();
     let Some(a) = rw.body.op(c).properties.get("value") else { return rw.match_failure("no value") };
     let (ty, bytes, splat): (&Type, &[u8], bool) = match a.data() {

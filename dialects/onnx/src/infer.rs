@@ -230,6 +230,19 @@ const REDUCE: &[&str] = &[
     "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare",
 ];
 
+/// A Transpose's permutation, ONNX's default (the dims reversed) when it has none;
+/// None when the rank is unknown or the attribute does not fit it.
+pub fn transpose_perm(body: &Body, op: OpId) -> Option<Vec<usize>> {
+    let rank = body.value_type(body.op(op).operand(0)).shape()?.len();
+    match body.op(op).properties.get("perm").map(|a| a.data()) {
+        Some(AttrData::DenseArray { data: ir::attributes::ArrayData::Int(v), .. }) => Some(v.iter().map(|x| *x as usize).collect()),
+        Some(AttrData::Array(a)) => a.iter().map(|x| x.as_int().map(|v| v as usize)).collect(),
+        None => Some((0..rank).rev().collect()),
+        _ => None,
+    }
+    .filter(|p: &Vec<usize>| p.len() == rank)
+}
+
 /// Result types for `op`, or `None` when no rule applies or inputs are too unknown.
 /// The axes a Reduce op reduces, sorted, from its `axes` input (or, in
 /// hand-written older forms, attribute): `Some(None)` when it reduces nothing

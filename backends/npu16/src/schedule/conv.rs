@@ -439,8 +439,6 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     let mut steps = vec![];
     let mut cur_in = (-1, -1, -1);
     for (t, &(z, rb, co)) in order.iter().enumerate() {
-        // Batch z's input and output.
-        let x = &Dram { arg: ins[0].arg.clone(), offset: ins[0].offset + z * g.h * g.w * g.c * eb };
         let oh0 = rb * p.rows;
         let oh1 = ((rb + 1) * p.rows).min(g.oh);
         let ih_lo = oh0 * g.sh - g.pt;
@@ -450,6 +448,8 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
         let key = if g.depthwise { (z, rb, co) } else { (z, rb, 0) };
         if key != cur_in {
             cur_in = key;
+            // Batch z's input.
+            let x = &Dram { arg: ins[0].arg.clone(), offset: ins[0].offset + z * g.h * g.w * g.c * eb };
             let base = (in_fill % 2) * in_slot;
             in_fill += 1;
             let mut dmas = vec![];

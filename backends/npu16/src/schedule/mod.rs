@@ -81,6 +81,11 @@ pub fn const_values(body: &Body, v: Value) -> Result<Vec<f64>, String> {
     onnx::infer::const_f64s(body, v).ok_or_else(|| "operand is not a constant".to_string())
 }
 
+/// A constant operand pushed into the program's constant image as f32 (where a kernel reads it from DRAM).
+pub fn push_constant(consts: &mut ConstImage, body: &Body, v: Value) -> Result<Dram, String> {
+    Ok(consts.push(&const_values(body, v)?.iter().map(|x| *x as f32).collect::<Vec<_>>()))
+}
+
 pub fn shape(body: &Body, v: Value) -> Vec<i64> {
     body.value_type(v).shape().map(|s| s.to_vec()).unwrap_or_default()
 }
@@ -197,7 +202,7 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
                 v.push(match dram.get(x).or_else(|| in_image.get(x)) {
                     Some(d) => d.clone(),
                     None => {
-                        let d = consts.push(&const_values(body, *x).map_err(|e| format!("{}: {}", body.op(op).loc, e))?.iter().map(|v| *v as f32).collect::<Vec<_>>());
+                        let d = push_constant(&mut consts, body, *x).map_err(|e| format!("{}: {}", body.op(op).loc, e))?;
                         in_image.insert(*x, d.clone());
                         d
                     }

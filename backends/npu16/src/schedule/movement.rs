@@ -76,7 +76,7 @@ fn blocks(shape: &[i64], src: &View, dsts: &[View], lanes: i64, max_rows: i64) -
             runs.push((1, n % lanes, full * lanes, lanes, vec![lanes; dsts.len()], full * lanes));
         }
     } else if contiguous {
-        let (rows, rs, rds) = row_dim.clone().map(|(r, rs, rds)| (r, rs, rds)).unwrap_or((1, n, vec![n; dsts.len()]));
+        let (rows, rs, rds) = row_dim.unwrap_or((1, n, vec![n; dsts.len()]));
         runs.push((rows, n, 0, rs, rds, 0));
     } else {
         runs.push((n, 1, 0, s, ds.clone(), 0));
@@ -145,8 +145,8 @@ fn emit_copies(l: &mut Layer, src: &Dram, dsts: &[Dram], blocks: Vec<Block>, slo
 
 /// The constant operands of a concatenation live in the constant image.
 fn operand_dram(l: &mut Layer, body: &Body, v: ir::Value, ins: &mut std::slice::Iter<Dram>) -> Result<Dram, String> {
-    match super::const_values(body, v) {
-        Ok(vals) => Ok(l.consts.push(&vals.iter().map(|x| *x as f32).collect::<Vec<_>>())),
+    match super::push_constant(l.consts, body, v) {
+        Ok(d) => Ok(d),
         Err(_) => ins.next().cloned().ok_or_else(|| "operand not in DRAM".to_string()),
     }
 }

@@ -149,7 +149,7 @@ pub fn eltwise(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -
     let a_d = dram.next().ok_or("first operand not in DRAM")?.clone();
     let b_d = match (b_const, bcast) {
         // A constant of the full shape streams from the constant image.
-        (Some(v), None) => Some(l.consts.push(&super::const_values(body, v)?.iter().map(|x| *x as f32).collect::<Vec<_>>())),
+        (Some(v), None) => Some(super::push_constant(l.consts, body, v)?),
         (None, _) if b.is_some() => Some(dram.next().ok_or("second operand not in DRAM")?.clone()),
         _ => None,
     };
