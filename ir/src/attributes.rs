@@ -395,6 +395,35 @@ pub fn read_raw_element(bytes: &[u8], i: usize, w: usize) -> u64 {
     u64::from_le_bytes(buf)
 }
 
+/// A dense or resource elements attribute of a static shape, transposed by
+/// `perm` (output dim `d` is input dim `perm[d]`); large results become a
+/// resource named `name`. None for other attributes or short data.
+pub fn transposed(ctx: &crate::Context, a: &Attribute, perm: &[usize], name: &str) -> Option<Attribute> {
+    let (ty, bytes, splat): (&Type, &[u8], bool) = match a.data() {
+        AttrData::Dense { ty, data } => (ty, &data.bytes, data.splat),
+        AttrData::DenseResource { ty, resource } => (ty, resource.blob.get()?.bytes(), false),
+        _ => return None,
+    };
+    let (shape, n, w) = (ty.shape()?.to_vec(), ty.num_elements()?, element_bytes(ty.scalar())?);
+    if shape.len() != perm.len() || (n as usize * w > bytes.len() && !splat) {
+        return None;
+    }
+    let out_shape: Vec<i64> = perm.iter().map(|&p| shape[p]).collect();
+    let nty = ctx.intern_type(TypeData::RankedTensor { shape: out_shape, elem: ty.scalar().clone(), encoding: None });
+    Some(match (splat, a.data()) {
+        // A splat is the same splat in any order.
+        (true, AttrData::Dense { data, .. }) => Attribute::new(AttrData::Dense { ty: nty, data: data.clone() }),
+        _ => {
+            let out = transpose_elements(bytes, w, &shape, perm);
+            if out.len() >= 1024 {
+                Attribute::new(AttrData::DenseResource { ty: nty, resource: Resource::new(name, 16, Arc::new(out)) })
+            } else {
+                Attribute::new(AttrData::Dense { ty: nty, data: DenseData::canonical(out, w, n as usize) })
+            }
+        }
+    })
+}
+
 /// Row-major elements of `w` bytes each with dims `shape`, transposed: output
 /// dim `d` is input dim `perm[d]` (ONNX's and MATLAB's convention).
 pub fn transpose_elements(bytes: &[u8], w: usize, shape: &[i64], perm: &[usize]) -> Vec<u8> {

@@ -207,6 +207,104 @@ fn fuse_epilogue(ctx: &Context, body: &mut Body, p: OpId, c: OpId, idx: usize, p
     build(ctx, body, c, &ins, &pg.outs, maps, &pg.iters, ranges, vec![region, ep])
 }
 
+fn is_reshape(body: &Body, op: OpId) -> bool {
+    matches!(body.name(op).as_str(), "tensor.collapse_shape" | "tensor.expand_shape")
+}
+
+/// An elementwise consumer that reads a generic's result through reshapes (a
+/// 1x1 Conv computes [N, C, H·W] and hands [N, C, H, W] on) is rebuilt on the
+/// producer's shape: its other full-size operands reshaped alike, its scalars
+/// as they are, its result reshaped back. Then it fuses like any consumer
+/// (Conv → Clip as the contraction's epilogue instead of a second pass over
+/// the map). Returns whether it rebuilt `c`.
+fn sink_reshape(ctx: &Context, body: &mut Body, c: OpId) -> bool {
+    let cg = read(body, c);
+    let nl = cg.iters.len() as u32;
+    let id = AffineMap::identity(nl);
+    if cg.outs.len() != 1 || cg.iters.iter().any(|i| *i == Iterator::Reduction) || cg.epilogue.is_some() || body.op(c).properties.contains("loop_ranges") {
+        return false;
+    }
+    // Only identity and scalar reads: those mean the same on any shape.
+    if cg.maps[cg.ins.len()] != id || cg.maps[..cg.ins.len()].iter().any(|m| *m != id && !m.results.is_empty()) {
+        return false;
+    }
+    if body.has_uses(body.block_args(cg.block)[cg.ins.len()]) || !simple(body, cg.block) {
+        return false;
+    }
+    // An identity map over a larger operand is a slice of it, not the same elements.
+    let out_shape = body.value_type(cg.outs[0]).shape().map(|s| s.to_vec());
+    if cg.ins.iter().zip(&cg.maps).any(|(v, m)| *m == id && body.value_type(*v).shape().map(|s| s.to_vec()) != out_shape) {
+        return false;
+    }
+    for (idx, x) in cg.ins.iter().enumerate() {
+        if cg.maps[idx] != id || cg.ins.iter().filter(|v| *v == x).count() != 1 {
+            continue;
+        }
+        let (mut v, mut chain) = (*x, vec![]);
+        while let Some(d) = body.defining_op(v).filter(|d| is_reshape(body, *d) && body.uses(v).len() == 1) {
+            chain.push(d);
+            v = body.op(d).operand(0);
+        }
+        let Some(p) = body.defining_op(v) else { continue };
+        if chain.is_empty() || !is_tensor_generic(body, p) || body.uses(v).len() != 1 || body.op(p).parent_block() != body.op(c).parent_block() {
+            continue;
+        }
+        // Only toward a reduction that will take the consumer as its epilogue
+        // (then it fuses at once and cannot be moved on toward another producer).
+        let pg = read(body, p);
+        let parallel: Vec<AffineExpr> = (0..pg.iters.len()).filter(|&l| pg.iters[l] == Iterator::Parallel).map(|l| AffineExpr::Dim(l as u32)).collect();
+        if pg.outs.len() != 1 || parallel.len() == pg.iters.len() || pg.maps[pg.ins.len()].results != parallel || elem(body, pg.outs[0]) != elem(body, cg.outs[0]) {
+            continue;
+        }
+        let shape = body.value_type(v).shape().unwrap().to_vec();
+        if shape.iter().product::<i64>() != out_shape.iter().flatten().product::<i64>() {
+            continue;
+        }
+        let loc = body.op(c).loc.clone();
+        let at = InsertPoint::Before(c);
+        let rank = shape.len() as u32;
+        let mut ins = Vec::new();
+        let mut maps = Vec::new();
+        for (k, input) in cg.ins.iter().enumerate() {
+            if cg.maps[k] == id {
+                ins.push(if k == idx { v } else { tensor::reshape(ctx, body, at, &loc, *input, &shape) });
+                maps.push(AffineMap::identity(rank));
+            } else {
+                ins.push(*input);
+                maps.push(AffineMap { num_dims: rank, num_syms: 0, results: vec![] });
+            }
+        }
+        maps.push(AffineMap::identity(rank));
+        let out_ty = ctx.intern_type(TypeData::RankedTensor { shape: shape.clone(), elem: elem(body, cg.outs[0]), encoding: None });
+        let empty = body.build(OperationState::new(ctx.op_name("tensor.empty"), loc.clone()).results(&[out_ty]), at);
+        let outs = [body.op(empty).result(0)];
+        let region = body.new_region();
+        let types: Vec<ir::Type> = ins.iter().chain(&outs).map(|v| elem(body, *v)).collect();
+        let block = body.add_block(region, &types);
+        let mut map: HashMap<Value, Value> = body.block_args(cg.block).iter().copied().zip(body.block_args(block).to_vec()).collect();
+        let ys = clone_block(body, cg.block, block, &mut map);
+        yield_in(ctx, body, block, &ys, loc.clone());
+        let new = build(ctx, body, c, &ins, &outs, maps, &vec![Iterator::Parallel; shape.len()], None, vec![region]);
+        let old_shape = body.value_type(cg.outs[0]).shape().unwrap().to_vec();
+        let back = tensor::reshape(ctx, body, at, &loc, body.op(new).result(0), &old_shape);
+        body.replace_all_uses(body.op(c).result(0), back);
+        body.erase(c);
+        for d in chain {
+            body.erase(d);
+        }
+        if let Some(e) = body.defining_op(cg.outs[0]).filter(|e| body.name(*e).as_str() == "tensor.empty" && !body.has_uses(cg.outs[0])) {
+            body.erase(e);
+        }
+        return true;
+    }
+    false
+}
+
+/// Ops a fused body may hold: no reads of other tensors, no loop indices.
+fn simple(body: &Body, b: Block) -> bool {
+    body.block_ops(b).all(|o| !matches!(body.name(o).as_str(), "tensor.extract" | "tensor.index"))
+}
+
 /// Tries to fuse consumer `c` with one producer; returns whether it did.
 fn try_fuse(ctx: &Context, body: &mut Body, c: OpId) -> bool {
     let cg = read(body, c);
@@ -221,8 +319,6 @@ fn try_fuse(ctx: &Context, body: &mut Body, c: OpId) -> bool {
     if body.has_uses(body.block_args(cg.block)[cg.ins.len()]) {
         return false;
     }
-    // Ops a fused body may hold: no reads of other tensors, no loop indices.
-    let simple = |body: &Body, b: Block| body.block_ops(b).all(|o| !matches!(body.name(o).as_str(), "tensor.extract" | "tensor.index"));
     if !simple(body, cg.block) {
         return false;
     }
@@ -295,7 +391,7 @@ impl Pass for FuseElementwise {
         Some("func.func")
     }
     fn run(&mut self, cx: &mut PassContext, root: OpId) -> Result<(), String> {
-        let mut fused = 0;
+        let (mut fused, mut sunk) = (0, 0);
         loop {
             let gens: Vec<OpId> = cx.body.walk_preorder(root).into_iter().filter(|o| is_tensor_generic(cx.body, *o)).collect();
             let mut any = false;
@@ -306,6 +402,9 @@ impl Pass for FuseElementwise {
                 if try_fuse(cx.ctx, cx.body, c) {
                     fused += 1;
                     any = true;
+                } else if sink_reshape(cx.ctx, cx.body, c) {
+                    sunk += 1;
+                    any = true;
                 }
             }
             if !any {
@@ -313,6 +412,7 @@ impl Pass for FuseElementwise {
             }
         }
         cx.stat("num-fused", "Consumers fused into their producers", fused);
+        cx.stat("num-reshapes-sunk", "Consumers moved before the reshapes they read", sunk);
         Ok(())
     }
 }

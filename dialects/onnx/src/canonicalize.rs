@@ -8,7 +8,7 @@
 
 use ir::attributes::{AttrData, Attribute, DenseData};
 use ir::rewrite::{MatchFailure, PatternSet, Rewriter};
-use ir::types::{Type, TypeData};
+use ir::types::TypeData;
 use ir::{Body, OpId, OperationState, Value};
 use std::sync::Arc;
 
@@ -310,34 +310,14 @@ fn transpose_of_constant(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure
     let Some(perm) = crate::infer::transpose_perm(rw.body, op) else { return rw.match_failure("unknown permutation") };
     let rt = rw.body.value_type(rw.body.op(op).result(0)).clone();
     let Some(a) = rw.body.op(c).properties.get("value") else { return rw.match_failure("no value") };
-    let (ty, bytes, splat): (&Type, &[u8], bool) = match a.data() {
-        AttrData::Dense { ty, data } => (ty, &data.bytes, data.splat),
-        AttrData::DenseResource { ty, resource } => match resource.blob.get() {
-            Some(b) => (ty, b.bytes(), false),
-            None => return rw.match_failure("resource without data"),
-        },
-        _ => return rw.match_failure("not an elements attribute"),
-    };
-    let (Some(shape), Some(n), Some(w)) = (ty.shape().map(|s| s.to_vec()), ty.num_elements(), ir::attributes::element_bytes(ty.scalar())) else {
-        return rw.match_failure("not a static tensor of bytes-wide elements");
-    };
-    if rt.shape().is_none_or(|s| s.iter().any(|d| *d < 0)) || n as usize * w > bytes.len() && !splat {
-        return rw.match_failure("result shape unknown or data short");
+    if rt.shape().is_none_or(|s| s.iter().any(|d| *d < 0)) {
+        return rw.match_failure("result shape unknown");
     }
-    let out_shape: Vec<i64> = perm.iter().map(|&p| shape[p]).collect();
-    let nty = rw.ctx.intern_type(TypeData::RankedTensor { shape: out_shape, elem: ty.scalar().clone(), encoding: None });
-    let attr = match (splat, a.data()) {
-        // A splat is the same splat in any order.
-        (true, AttrData::Dense { data, .. }) => Attribute::new(AttrData::Dense { ty: nty.clone(), data: data.clone() }),
-        _ => {
-            let out = ir::attributes::transpose_elements(bytes, w, &shape, &perm);
-            if out.len() >= 1024 {
-                Attribute::new(AttrData::DenseResource { ty: nty.clone(), resource: ir::attributes::Resource::new(&format!("transposed_{}", rw.body.op_capacity()), 16, Arc::new(out)) })
-            } else {
-                Attribute::new(AttrData::Dense { ty: nty.clone(), data: DenseData::canonical(out, w, n as usize) })
-            }
-        }
+    let name = format!("transposed_{}", rw.body.op_capacity());
+    let Some(attr) = ir::attributes::transposed(rw.ctx, a, &perm, &name) else {
+        return rw.match_failure("not a static elements attribute with its data");
     };
+    let nty = attr.typ().cloned().unwrap();
     let loc = rw.body.op(op).loc.clone();
     rw.set_insertion_point(ir::InsertPoint::Before(op));
     let st = OperationState::new(rw.ctx.op_name("onnx.Constant"), loc).property(rw.ctx.ident("value"), attr).results(&[nty]);

@@ -11,7 +11,7 @@ pub mod named;
 mod reshape;
 
 pub use generic::{Generic, GenericBuilder, Iterator, PARALLEL, REDUCTION};
-pub use reshape::{reassociation, reassociation_attr};
+pub use reshape::{reassociation, reassociation_attr, reshape};
 
 use ir::dialect::{required, AttrKind, Count, DialectDef, OpDef, Trait, TypeConstraint as TC};
 use ir::{Body, Context, OpId};

@@ -4,7 +4,8 @@
 //! each dim of the smaller one.
 
 use ir::attributes::{AttrData, Attribute};
-use ir::{Body, Context, OpId, Type};
+use ir::types::TypeData;
+use ir::{Body, Context, InsertPoint, Location, OpId, OperationState, Type, Value};
 
 pub fn reassociation(a: &Attribute) -> Option<Vec<Vec<usize>>> {
     a.as_array()?.iter().map(|g| g.as_array()?.iter().map(|i| i.as_int().map(|v| v as usize)).collect()).collect()
@@ -14,6 +15,40 @@ pub fn reassociation_attr(ctx: &Context, groups: &[Vec<usize>]) -> Attribute {
     Attribute::new(AttrData::Array(
         groups.iter().map(|g| Attribute::new(AttrData::Array(g.iter().map(|&i| Attribute::integer(i as i128, ctx.i64())).collect()))).collect(),
     ))
+}
+
+/// Builds `v` reshaped to `shape` in row-major order at `at`: a collapse to
+/// one dim, then an expand (each a view of the same buffer once bufferized).
+/// Returns `v` itself when the shapes already agree.
+pub fn reshape(ctx: &Context, body: &mut Body, at: InsertPoint, loc: &Location, v: Value, shape: &[i64]) -> Value {
+    let t = body.value_type(v).clone();
+    let (src, elem) = (t.shape().unwrap().to_vec(), t.element_type().unwrap().clone());
+    if src == shape {
+        return v;
+    }
+    let ty = |s: &[i64]| ctx.intern_type(TypeData::RankedTensor { shape: s.to_vec(), elem: elem.clone(), encoding: None });
+    let n: i64 = src.iter().product();
+    let mut cur = v;
+    if src.len() > 1 {
+        let st = OperationState::new(ctx.op_name("tensor.collapse_shape"), loc.clone())
+            .operands(&[cur])
+            .results(&[ty(&[n])])
+            .property(ctx.ident("reassociation"), reassociation_attr(ctx, &[(0..src.len()).collect()]));
+        let op = body.build(st, at);
+        cur = body.op(op).result(0);
+    }
+    let cur_shape = body.value_type(cur).shape().unwrap().to_vec();
+    if cur_shape != shape {
+        let groups: Vec<Vec<usize>> = if cur_shape.is_empty() { vec![] } else { vec![(0..shape.len()).collect()] };
+        let st = OperationState::new(ctx.op_name("tensor.expand_shape"), loc.clone())
+            .operands(&[cur])
+            .results(&[ty(shape)])
+            .property(ctx.ident("reassociation"), reassociation_attr(ctx, &groups))
+            .property(ctx.ident("static_output_shape"), Attribute::new(AttrData::DenseArray { elem: ctx.i64(), data: ir::attributes::ArrayData::Int(shape.to_vec()) }));
+        let op = body.build(st, at);
+        cur = body.op(op).result(0);
+    }
+    cur
 }
 
 /// Checks that `small` is `large` with each group of dims multiplied together.

@@ -107,42 +107,8 @@ fn range(l: &mut Lower) -> Result<Vec<Value>, String> {
 /// Reshapes `v` to `shape` keeping row-major order: collapse to one dim, then
 /// expand (each a no-op view after bufferization).
 pub fn reshape(l: &mut Lower, v: Value, shape: &[i64]) -> Value {
-    let t = l.body.value_type(v).clone();
-    let (src, elem) = (t.shape().unwrap().to_vec(), t.element_type().unwrap().clone());
-    if src == shape {
-        return v;
-    }
-    let n: i64 = src.iter().product();
-    let mut cur = v;
-    if src.len() != 1 {
-        let groups: Vec<Vec<usize>> = if src.is_empty() { vec![] } else { vec![(0..src.len()).collect()] };
-        let flat = if src.is_empty() { vec![] } else { vec![n] };
-        if flat != src {
-            let ty = l.tensor_type(&flat, &elem);
-            let st = OperationState::new(l.ctx.op_name("tensor.collapse_shape"), l.loc.clone())
-                .operands(&[cur])
-                .results(&[ty])
-                .property(l.ctx.ident("reassociation"), tensor::reassociation_attr(l.ctx, &groups));
-            let op = l.body.build(st, l.at());
-            cur = l.body.op(op).result(0);
-        }
-    }
-    let cur_shape = l.body.value_type(cur).shape().unwrap().to_vec();
-    if cur_shape != shape {
-        let groups: Vec<Vec<usize>> = if cur_shape.is_empty() { vec![] } else { vec![(0..shape.len()).collect()] };
-        let ty = l.tensor_type(shape, &elem);
-        let st = OperationState::new(l.ctx.op_name("tensor.expand_shape"), l.loc.clone())
-            .operands(&[cur])
-            .results(&[ty])
-            .property(l.ctx.ident("reassociation"), tensor::reassociation_attr(l.ctx, &groups))
-            .property(
-                l.ctx.ident("static_output_shape"),
-                Attribute::new(AttrData::DenseArray { elem: l.ctx.i64(), data: ir::attributes::ArrayData::Int(shape.to_vec()) }),
-            );
-        let op = l.body.build(st, l.at());
-        cur = l.body.op(op).result(0);
-    }
-    cur
+    let at = l.at();
+    tensor::reshape(l.ctx, l.body, at, &l.loc, v, shape)
 }
 
 fn reshape_like(l: &mut Lower) -> Result<Vec<Value>, String> {

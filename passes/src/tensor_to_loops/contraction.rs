@@ -8,7 +8,7 @@
 //! accumulators live in registers (`scf.for` iter_args) across the whole k
 //! loop: per k, NV vector loads of B, MR scalar loads of A broadcast, MR×NV
 //! fused multiply-adds. The j tail is masked (`vector.maskedload/store`); the
-//! i tail runs the same kernel one row at a time. Tiles iterate j-outer so a
+//! i tail runs as one shorter tile. Tiles iterate j-outer so a
 //! K×(16·NV) panel of B stays in cache while every row block of A passes.
 
 use super::B;
@@ -21,6 +21,13 @@ use tensor::{Generic, Iterator};
 const LANES: i64 = 16;
 const NV: usize = 2;
 const MR: usize = 8;
+/// From this many rows on, each K×16·NV panel of B is first copied into a
+/// contiguous, zero-padded buffer that every row tile then streams: B's rows
+/// are far apart (4 KiB apart in a 1024-wide weight, so they all fall into one
+/// L1 set), a copy costs one pass over the panel, and the tiles need no masks
+/// on B. A GEMV (one row) reads each element of B once, so it keeps reading B
+/// where it is.
+const PACK_MIN_ROWS: i64 = 16;
 
 pub struct Plan {
     a: usize,
@@ -152,6 +159,14 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
     let mt = ctx.intern_type(TypeData::Vector { shape: vec![LANES], scalable: vec![false], elem: ctx.i1() });
     let n = sizes.len();
     let mut at = InsertPoint::Before(op);
+    let m_total = p.i.map(|i| sizes[i]).unwrap_or(1);
+    let kk = sizes[p.k];
+    let panel = (m_total >= PACK_MIN_ROWS && kk > 0).then(|| {
+        let pt = ctx.intern_type(TypeData::MemRef { shape: vec![kk, LANES * NV as i64], elem: f32t.clone(), layout: None, memory_space: None });
+        let segs = Attribute::new(AttrData::DenseArray { elem: ctx.i32(), data: ir::attributes::ArrayData::Int(vec![0, 0]) });
+        let o = b.op(body, &mut at, "memref.alloc", &[], &[pt], &[("operandSegmentSizes", segs), ("alignment", Attribute::integer(64, ctx.i64()))]);
+        body.op(o).result(0)
+    });
     let mut ivs: Vec<Option<Value>> = vec![None; n];
     // Batch loops.
     for &l in &p.batch {
@@ -189,8 +204,40 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         jvs.push(jv);
         masks.push(body.op(m).result(0));
     }
-    let m_total = p.i.map(|i| sizes[i]).unwrap_or(1);
     let full = m_total - m_total % MR as i64;
+    // The affine indices of `map` at row `row`, column vector `v` (j0 without
+    // one) and reduction index `k` (dims a map does not use get j0).
+    let index_list = |row: Option<Value>, v: Option<usize>, k: Option<Value>| -> Vec<Value> {
+        (0..n)
+            .map(|l| {
+                if l == p.j {
+                    v.map(|v| jvs[v]).unwrap_or(j0)
+                } else if Some(l) == p.i {
+                    row.unwrap_or(j0)
+                } else if l == p.k {
+                    k.unwrap_or(j0)
+                } else {
+                    ivs[l].unwrap_or(j0)
+                }
+            })
+            .collect()
+    };
+    if let Some(panel) = panel {
+        // Copy this column tile's K×16·NV panel of B, zeros past N.
+        let (_, kblock, kiv, _) = b.for_loop(body, &mut at_j, kk, &[]);
+        b.yield_(body, kblock, &[]);
+        let mut atk = InsertPoint::Before(body.last_op(kblock).unwrap());
+        for v in 0..NV {
+            let iv = index_list(None, Some(v), Some(kiv));
+            let mut ops = vec![bv];
+            ops.extend(bm.results.iter().map(|e| b.expr(body, &mut atk, e, &iv)).collect::<Vec<_>>());
+            ops.extend([masks[v], zero]);
+            let o = b.op(body, &mut atk, "vector.maskedload", &ops, &[vt.clone()], &[]);
+            let x = body.op(o).result(0);
+            let col = b.index(body, &mut atk, LANES * v as i64);
+            b.op(body, &mut atk, "vector.store", &[x, panel, kiv, col], &[], &[]);
+        }
+    }
     // Row tiles of MR, then the remaining rows one at a time.
     let emit_rows = |body: &mut Body, at: &mut InsertPoint, lo: i64, hi: i64, mr: usize| {
         if lo >= hi {
@@ -209,19 +256,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         }
         // Index lists for C at (row r, vector v), with k unused.
         let idx_at = |body: &mut Body, at: &mut InsertPoint, map: &ir::affine::AffineMap, r: usize, v: Option<usize>, k: Option<Value>| -> Vec<Value> {
-            let mut iv: Vec<Value> = Vec::with_capacity(n);
-            for l in 0..n {
-                let val = if l == p.j {
-                    v.map(|v| jvs[v]).unwrap_or(j0)
-                } else if Some(l) == p.i {
-                    rows[r]
-                } else if l == p.k {
-                    k.unwrap_or(j0)
-                } else {
-                    ivs[l].unwrap_or(j0)
-                };
-                iv.push(val);
-            }
+            let iv = index_list(Some(rows[r]), v, k);
             map.results.iter().map(|e| b.expr(body, at, e, &iv)).collect()
         };
         let mut accs = Vec::new();
@@ -240,12 +275,17 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         let mut atk = InsertPoint::AtEnd(kblock);
         let mut bvecs = Vec::new();
         for v in 0..NV {
-            let idx = idx_at(body, &mut atk, &bm, 0, Some(v), Some(kiv));
-            let mut ops = vec![bv];
-            ops.extend(idx);
-            ops.push(masks[v]);
-            ops.push(zero);
-            let o = b.op(body, &mut atk, "vector.maskedload", &ops, &[vt.clone()], &[]);
+            let o = if let Some(panel) = panel {
+                let col = b.index(body, &mut atk, LANES * v as i64);
+                b.op(body, &mut atk, "vector.load", &[panel, kiv, col], &[vt.clone()], &[])
+            } else {
+                let idx = idx_at(body, &mut atk, &bm, 0, Some(v), Some(kiv));
+                let mut ops = vec![bv];
+                ops.extend(idx);
+                ops.push(masks[v]);
+                ops.push(zero);
+                b.op(body, &mut atk, "vector.maskedload", &ops, &[vt.clone()], &[])
+            };
             bvecs.push(body.op(o).result(0));
         }
         let mut new_accs = Vec::new();
@@ -327,9 +367,14 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
     };
     if p.i.is_some() {
         emit_rows(body, &mut at_j, 0, full, MR);
-        emit_rows(body, &mut at_j, full, m_total, 1);
+        // The rows left over as one tile of their own height.
+        emit_rows(body, &mut at_j, full, m_total, (m_total - full) as usize);
     } else {
         emit_rows(body, &mut at_j, 0, 1, 1);
+    }
+    if let Some(panel) = panel {
+        // After every loop (they sit before `op`), not inside the batch loops.
+        b.op(body, &mut InsertPoint::Before(op), "memref.dealloc", &[panel], &[], &[]);
     }
     body.erase(op);
 }

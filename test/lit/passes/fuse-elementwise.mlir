@@ -7,6 +7,10 @@
 // STATS: (S) 2 num-fused
 // STATS: (S) 0 num-fused
 // STATS: (S) 0 num-fused
+// STATS: (S) 1 num-fused
+// STATS-NEXT: (S) 1 num-reshapes-sunk
+// STATS: (S) 1 num-fused
+// STATS-NEXT: (S) 1 num-reshapes-sunk
 
 // Add then Relu: one generic whose body adds then takes the maximum.
 // CHECK-LABEL: func.func @chain
@@ -79,4 +83,48 @@ func.func @across_blocks(%c: tensor<i1>, %a: tensor<4xf32>) -> tensor<4xf32> {
     "onnx.Yield"(%a) : (tensor<4xf32>) -> ()
   }) : (tensor<i1>) -> tensor<4xf32>
   return %1 : tensor<4xf32>
+}
+
+// -----
+
+// A 1x1 Conv computes [N, C, H·W] and reshapes it to [N, C, H, W]; the Clip
+// after it runs on the product's shape instead (its bounds are scalars), so it
+// becomes the product's epilogue and the reshape moves after it.
+// CHECK-LABEL: func.func @through_reshape
+// CHECK: iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// CHECK: arith.mulf
+// CHECK: }, {
+// CHECK: arith.cmpf olt
+// CHECK: arith.select
+// CHECK: -> tensor<1x8x16xf32>
+// CHECK-NOT: "tensor.generic"
+// CHECK: "tensor.expand_shape"
+// CHECK-SAME: -> tensor<1x8x4x4xf32>
+// CHECK-NOT: "tensor.generic"
+func.func @through_reshape(%x: tensor<1x4x4x4xf32>, %w: tensor<8x4x1x1xf32>) -> tensor<1x8x4x4xf32> {
+  %lo = "onnx.Constant"() <{value = dense<0.0> : tensor<f32>}> : () -> tensor<f32>
+  %hi = "onnx.Constant"() <{value = dense<6.0> : tensor<f32>}> : () -> tensor<f32>
+  %0 = "onnx.Conv"(%x, %w) <{kernel_shape = [1, 1]}> : (tensor<1x4x4x4xf32>, tensor<8x4x1x1xf32>) -> tensor<1x8x4x4xf32>
+  %1 = "onnx.Clip"(%0, %lo, %hi) : (tensor<1x8x4x4xf32>, tensor<f32>, tensor<f32>) -> tensor<1x8x4x4xf32>
+  return %1 : tensor<1x8x4x4xf32>
+}
+
+// -----
+
+// A residual Add after a 1x1 Conv: its other operand is reshaped to the
+// product's shape too, and the Add fuses.
+// CHECK-LABEL: func.func @residual_through_reshape
+// CHECK: "tensor.collapse_shape"(%arg0)
+// CHECK: "tensor.expand_shape"
+// CHECK-SAME: -> tensor<1x4x16xf32>
+// CHECK: iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// CHECK: arith.mulf
+// CHECK: }, {
+// CHECK: arith.addf
+// CHECK-NOT: "tensor.generic"
+// CHECK: return
+func.func @residual_through_reshape(%x: tensor<1x4x4x4xf32>, %w: tensor<4x4x1x1xf32>) -> tensor<1x4x4x4xf32> {
+  %0 = "onnx.Conv"(%x, %w) <{kernel_shape = [1, 1]}> : (tensor<1x4x4x4xf32>, tensor<4x4x1x1xf32>) -> tensor<1x4x4x4xf32>
+  %1 = "onnx.Add"(%0, %x) : (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  return %1 : tensor<1x4x4x4xf32>
 }
