@@ -1,5 +1,5 @@
 //! The `vector` dialect, named as upstream MLIR's: what vectorized inner loops
-//! need (contiguous loads and stores, broadcasts, fused multiply-add,
+//! need (contiguous loads and stores, gathers, broadcasts, fused multiply-add,
 //! reductions).
 
 use ir::dialect::{optional, required, AttrKind, Count, DialectDef, OpDef, Trait};
@@ -51,6 +51,14 @@ pub const OPS: &[OpDef] = &[
         name: "vector.maskedload",
         summary: "Reads the lanes a mask sets from consecutive memref elements; the others come from a pass-through vector.",
         operands: Count::AtLeast(3),
+        results: Count::Exactly(1),
+        properties: &[optional("alignment", AttrKind::Any)],
+        ..OpDef::DEFAULT
+    },
+    OpDef {
+        name: "vector.gather",
+        summary: "Reads the lanes a mask sets from the base position plus each lane's offset in an index vector (along the innermost dim); the others come from a pass-through vector.",
+        operands: Count::AtLeast(4),
         results: Count::Exactly(1),
         properties: &[optional("alignment", AttrKind::Any)],
         ..OpDef::DEFAULT

@@ -11,14 +11,14 @@
 //! i tail runs as one shorter tile. Tiles iterate j-outer so a
 //! K×(16·NV) panel of B stays in cache while every row block of A passes.
 
+use super::vectorize::{clone_vectorized, is_f32_memref, uses_dim, vec_type, vectorizable, LANES};
 use super::B;
 use ir::affine::AffineExpr;
 use ir::attributes::{AttrData, Attribute, DenseData};
 use ir::types::TypeData;
-use ir::{Body, Context, InsertPoint, OpId, Type, Value};
+use ir::{Body, Context, InsertPoint, OpId, Value};
 use tensor::{Generic, Iterator};
 
-const LANES: i64 = 16;
 const NV: usize = 2;
 const MR: usize = 8;
 /// From this many rows on, each K×16·NV panel of B is first copied into a
@@ -38,13 +38,6 @@ pub struct Plan {
     batch: Vec<usize>,
 }
 
-fn uses_dim(e: &AffineExpr, d: usize) -> bool {
-    match e {
-        AffineExpr::Dim(x) => *x as usize == d,
-        AffineExpr::Sym(_) | AffineExpr::Const(_) => false,
-        AffineExpr::Add(a, b) | AffineExpr::Mul(a, b) | AffineExpr::Mod(a, b) | AffineExpr::FloorDiv(a, b) | AffineExpr::CeilDiv(a, b) => uses_dim(a, d) || uses_dim(b, d),
-    }
-}
 
 /// Whether the body is exactly `yield acc + x * y` over the first two inputs
 /// (other inputs, read only by an epilogue, unused).
@@ -67,9 +60,6 @@ fn is_mul_add(body: &Body, block: ir::Block, n_in: usize) -> bool {
     ins_ok && add_ok && body.op(y).operands() == [body.op(a).result(0)]
 }
 
-fn is_f32_memref(ctx: &Context, t: &Type) -> bool {
-    matches!(t.data(), TypeData::MemRef { elem, layout: None, shape, .. } if *elem == ctx.f32() && !shape.contains(&ir::types::DYNAMIC))
-}
 
 pub fn plan(ctx: &Context, body: &Body, op: OpId) -> Option<Plan> {
     let g = Generic::new(body, op);
@@ -118,10 +108,6 @@ pub fn plan(ctx: &Context, body: &Body, op: OpId) -> Option<Plan> {
     None
 }
 
-/// Ops an epilogue may hold to run on whole vectors: elementwise arith and math.
-fn vectorizable(name: &str) -> bool {
-    (name.starts_with("arith.") && !matches!(name, "arith.index_cast" | "arith.index_castui")) || name.starts_with("math.") || name == "tensor.yield"
-}
 
 /// The epilogue runs on vectors of the j dimension: its ops are elementwise,
 /// and each input it reads is f32 and either contiguous along j (last index
@@ -142,9 +128,6 @@ fn epilogue_vectorizes(ctx: &Context, body: &Body, ep: ir::Block, ins: &[Value],
     })
 }
 
-fn vec_type(ctx: &Context, elem: &Type) -> Type {
-    ctx.intern_type(TypeData::Vector { shape: vec![LANES], scalable: vec![false], elem: elem.clone() })
-}
 
 pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
     let ctx = b.ctx;
@@ -308,10 +291,10 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
                     // The fused epilogue on the accumulator vector: inputs along j
                     // as vectors, the others broadcast, each op on vectors.
                     let eargs = body.block_args(ep).to_vec();
-                    let mut map: std::collections::HashMap<Value, Value> = std::collections::HashMap::new();
-                    map.insert(eargs[0], value);
+                    let mut args = vec![value];
                     for (k, input) in ins.iter().enumerate() {
                         if !body.has_uses(eargs[1 + k]) {
+                            args.push(value);
                             continue;
                         }
                         let idx = idx_at(body, &mut ati, &maps[k], r, Some(v), None);
@@ -328,33 +311,9 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
                             let o = b.op(body, &mut ati, "vector.broadcast", &[s], &[vt.clone()], &[]);
                             body.op(o).result(0)
                         };
-                        map.insert(eargs[1 + k], x);
+                        args.push(x);
                     }
-                    for o in body.block_ops(ep).collect::<Vec<_>>() {
-                        if body.name(o).as_str() == "tensor.yield" {
-                            value = *map.get(&body.op(o).operand(0)).unwrap_or(&value);
-                            continue;
-                        }
-                        let c = body.clone_op(o, &mut map);
-                        body.insert(c, ati);
-                        if let InsertPoint::After(_) = ati {
-                            ati = InsertPoint::After(c);
-                        }
-                        let is_const = body.name(c).as_str() == "arith.constant";
-                        for res in body.op(c).results().to_vec() {
-                            let scalar = body.value_type(res).clone();
-                            let vty = ctx.intern_type(TypeData::Vector { shape: vec![LANES], scalable: vec![false], elem: scalar.clone() });
-                            if is_const {
-                                // A scalar constant, splat.
-                                let bc = b.op(body, &mut ati, "vector.broadcast", &[res], &[vty], &[]);
-                                let bv = body.op(bc).result(0);
-                                let old = *map.iter().find(|(_, n)| **n == res).map(|(o, _)| o).unwrap();
-                                map.insert(old, bv);
-                            } else {
-                                body.set_value_type(res, vty);
-                            }
-                        }
-                    }
+                    value = clone_vectorized(b, body, &mut ati, ep, &args)[0];
                 }
                 let idx = idx_at(body, &mut ati, &cm, r, Some(v), None);
                 let mut ops = vec![out];

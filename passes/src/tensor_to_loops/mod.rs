@@ -14,6 +14,7 @@ use std::collections::HashMap;
 use tensor::{Generic, Iterator};
 
 mod contraction;
+mod vectorize;
 
 pub struct TensorToLoops;
 
@@ -190,6 +191,10 @@ fn lower_generic(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String>
     let b = B { ctx, loc: body.op(op).loc.clone() };
     if let Some(p) = contraction::plan(ctx, body, op) {
         contraction::lower(&b, body, op, &p, &sizes);
+        return Ok(());
+    }
+    if let Some(p) = vectorize::plan(ctx, body, op) {
+        vectorize::lower(&b, body, op, &p, &sizes);
         return Ok(());
     }
     let n = iters.len();

@@ -1,21 +1,23 @@
 // convert-tensor-to-loops: a generic on memrefs becomes an scf.for nest of
 // loads, the body and stores; a reduction keeps its accumulator in iter_args;
-// a matmul-like contraction becomes register-tiled vector code.
+// a matmul-like contraction becomes register-tiled vector code; other
+// generics with a last output dim of 8 or more run 16 lanes at a time along it.
 // RUN: npu-opt %s --split-input-file --convert-tensor-to-loops | FileCheck %s
 
+// Too short to vectorize (4 lanes): scalar loops.
 // CHECK-LABEL: func.func @relu
 // CHECK: "scf.for"
 // CHECK: "memref.load"(%arg0
 // CHECK: arith.maximumf
 // CHECK: "memref.store"({{.*}}, %arg1
 // CHECK-NOT: tensor.generic
-func.func @relu(%a: memref<8xf32>, %o: memref<8xf32>) {
+func.func @relu(%a: memref<4xf32>, %o: memref<4xf32>) {
   "tensor.generic"(%a, %o) <{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"], operandSegmentSizes = array<i32: 1, 1>}> ({
   ^bb0(%x: f32, %y: f32):
     %z = arith.constant 0.0 : f32
     %r = arith.maximumf %x, %z : f32
     "tensor.yield"(%r) : (f32) -> ()
-  }) : (memref<8xf32>, memref<8xf32>) -> ()
+  }) : (memref<4xf32>, memref<4xf32>) -> ()
   return
 }
 
@@ -56,5 +58,73 @@ func.func @matmul(%a: memref<9x7xf32>, %b: memref<7x40xf32>, %c: memref<9x40xf32
     %s = arith.addf %acc, %p : f32
     "tensor.yield"(%s) : (f32) -> ()
   }) : (memref<9x7xf32>, memref<7x40xf32>, memref<9x40xf32>) -> ()
+  return
+}
+
+// -----
+
+// An elementwise op with a per-row operand (no index uses j: one scalar,
+// broadcast) and a constant: 16 lanes along j with a masked tail, the
+// constant splat.
+// CHECK-LABEL: func.func @bias_relu
+// CHECK: "scf.for"
+// CHECK: "scf.for"
+// CHECK: "vector.create_mask"
+// CHECK: "vector.maskedload"(%arg0
+// CHECK: "memref.load"(%arg1
+// CHECK: "vector.broadcast"
+// CHECK: arith.addf {{.*}} : vector<16xf32>
+// CHECK: arith.maximumf {{.*}} : vector<16xf32>
+// CHECK: "vector.maskedstore"(%arg2
+// CHECK-NOT: tensor.generic
+func.func @bias_relu(%a: memref<3x40xf32>, %b: memref<3xf32>, %o: memref<3x40xf32>) {
+  "tensor.generic"(%a, %b, %o) <{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"], operandSegmentSizes = array<i32: 2, 1>}> ({
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %s = arith.addf %x, %y : f32
+    %c = arith.constant 0.0 : f32
+    %r = arith.maximumf %s, %c : f32
+    "tensor.yield"(%r) : (f32) -> ()
+  }) : (memref<3x40xf32>, memref<3xf32>, memref<3x40xf32>) -> ()
+  return
+}
+
+// -----
+
+// A depthwise 3x3 conv of stride 2: the window's column is 2·j + kx, read as a
+// gather of every second element; the sums stay in a vector through both
+// reduction loops and are stored once.
+// CHECK-LABEL: func.func @depthwise_stride2
+// CHECK: arith.constant dense<[0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30]> : vector<16xi32>
+// CHECK: "vector.create_mask"
+// CHECK: %[[ACC:.*]] = "vector.maskedload"(%arg2
+// CHECK: "scf.for"({{.*}}, %[[ACC]])
+// CHECK: "scf.for"
+// CHECK: "vector.gather"(%arg0
+// CHECK: "memref.load"(%arg1
+// CHECK: arith.mulf {{.*}} : vector<16xf32>
+// CHECK: arith.addf {{.*}} : vector<16xf32>
+// CHECK: "vector.maskedstore"(%arg2
+func.func @depthwise_stride2(%x: memref<2x9x41xf32>, %w: memref<2x3x3xf32>, %o: memref<2x4x20xf32>) {
+  "tensor.generic"(%x, %w, %o) <{indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 * 2 + d3, d2 * 2 + d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"], operandSegmentSizes = array<i32: 2, 1>}> ({
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    "tensor.yield"(%s) : (f32) -> ()
+  }) : (memref<2x9x41xf32>, memref<2x3x3xf32>, memref<2x4x20xf32>) -> ()
+  return
+}
+
+// -----
+
+// j inside a division: no vector form (scalar loops).
+// CHECK-LABEL: func.func @pairs
+// CHECK-NOT: vector.
+// CHECK: "memref.load"
+// CHECK: return
+func.func @pairs(%a: memref<20xf32>, %o: memref<40xf32>) {
+  "tensor.generic"(%a, %o) <{indexing_maps = [affine_map<(d0) -> (d0 floordiv 2)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"], operandSegmentSizes = array<i32: 1, 1>}> ({
+  ^bb0(%x: f32, %y: f32):
+    "tensor.yield"(%x) : (f32) -> ()
+  }) : (memref<20xf32>, memref<40xf32>) -> ()
   return
 }

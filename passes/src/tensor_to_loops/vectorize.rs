@@ -1,0 +1,281 @@
+//! The vector path for the generics the contraction kernel does not take (a
+//! depthwise Conv, a pool, an elementwise chain with broadcasts): the loops
+//! run 16 lanes at a time along the output's last dim `j`, every reduction
+//! inside, its accumulators in vector registers. For 16 consecutive j, each
+//! input is read as
+//! - one vector, when its last index is j plus terms without j and no other
+//!   index uses j;
+//! - a gather, when its last index is s·j plus terms without j (a stride-2
+//!   window);
+//! - one scalar, broadcast, when no index uses j.
+//!
+//! The j tail is masked; the body and the epilogue run on vectors. A generic
+//! that fits none of this keeps the scalar loops (which LLVM may vectorize).
+
+use super::B;
+use ir::affine::{AffineExpr, AffineMap};
+use ir::attributes::{AttrData, Attribute, DenseData};
+use ir::types::TypeData;
+use ir::{Body, Context, InsertPoint, OpId, Type, Value};
+use std::collections::{HashMap, HashSet};
+use tensor::{Generic, Iterator};
+
+pub(super) const LANES: i64 = 16;
+
+/// How 16 consecutive j read an operand.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Read {
+    Vector,
+    Gather(i64),
+    Scalar,
+}
+
+pub struct Plan {
+    j: usize,
+    reads: Vec<Read>,
+}
+
+pub(super) fn uses_dim(e: &AffineExpr, d: usize) -> bool {
+    match e {
+        AffineExpr::Dim(x) => *x as usize == d,
+        AffineExpr::Sym(_) | AffineExpr::Const(_) => false,
+        AffineExpr::Add(a, b) | AffineExpr::Mul(a, b) | AffineExpr::Mod(a, b) | AffineExpr::FloorDiv(a, b) | AffineExpr::CeilDiv(a, b) => uses_dim(a, d) || uses_dim(b, d),
+    }
+}
+
+/// The coefficient of d`j` in `e` when `e` is affine in it (None when j sits
+/// under a modulo, a division or a product with another dim).
+fn coefficient(e: &AffineExpr, j: usize) -> Option<i64> {
+    match e {
+        AffineExpr::Dim(x) => Some((*x as usize == j) as i64),
+        AffineExpr::Sym(_) | AffineExpr::Const(_) => Some(0),
+        AffineExpr::Add(a, b) => coefficient(a, j)?.checked_add(coefficient(b, j)?),
+        AffineExpr::Mul(a, b) => match (&**a, &**b) {
+            (AffineExpr::Const(c), x) | (x, AffineExpr::Const(c)) => c.checked_mul(coefficient(x, j)?),
+            _ => (!uses_dim(e, j)).then_some(0),
+        },
+        _ => (!uses_dim(e, j)).then_some(0),
+    }
+}
+
+fn read_of(m: &AffineMap, j: usize) -> Option<Read> {
+    let Some((last, rest)) = m.results.split_last() else { return Some(Read::Scalar) };
+    if rest.iter().any(|e| uses_dim(e, j)) {
+        return None;
+    }
+    match coefficient(last, j)? {
+        0 => Some(Read::Scalar),
+        1 => Some(Read::Vector),
+        s @ 2..=64 => Some(Read::Gather(s)),
+        _ => None,
+    }
+}
+
+pub(super) fn is_f32_memref(ctx: &Context, t: &Type) -> bool {
+    matches!(t.data(), TypeData::MemRef { elem, layout: None, shape, .. } if *elem == ctx.f32() && !shape.contains(&ir::types::DYNAMIC))
+}
+
+/// Ops that run unchanged on vectors: elementwise arith and math.
+pub(super) fn vectorizable(name: &str) -> bool {
+    (name.starts_with("arith.") && !matches!(name, "arith.index_cast" | "arith.index_castui")) || name.starts_with("math.") || name == "tensor.yield"
+}
+
+pub fn plan(ctx: &Context, body: &Body, op: OpId) -> Option<Plan> {
+    let g = Generic::new(body, op);
+    let (ins, outs) = (g.inputs(), g.outputs());
+    if outs.len() != 1 || !ins.iter().chain(outs).all(|v| is_f32_memref(ctx, body.value_type(*v))) {
+        return None;
+    }
+    let (maps, iters, sizes) = (g.maps(), g.iterators(), g.loop_sizes());
+    let om = &maps[ins.len()];
+    let AffineExpr::Dim(j) = om.results.last()? else { return None };
+    let j = *j as usize;
+    if iters[j] != Iterator::Parallel || om.results[..om.results.len() - 1].iter().any(|e| uses_dim(e, j)) || sizes[j]? < 8 {
+        return None;
+    }
+    for b in [Some(g.block()), g.epilogue()].into_iter().flatten() {
+        if !body.block_ops(b).all(|o| vectorizable(body.name(o).as_str())) {
+            return None;
+        }
+    }
+    let reads = maps[..ins.len()].iter().map(|m| read_of(m, j)).collect::<Option<Vec<_>>>()?;
+    Some(Plan { j, reads })
+}
+
+pub(super) fn vec_type(ctx: &Context, elem: &Type) -> Type {
+    ctx.intern_type(TypeData::Vector { shape: vec![LANES], scalable: vec![false], elem: elem.clone() })
+}
+
+/// Clones `block`'s ops at `at` on vectors of 16 lanes: its arguments are
+/// `args`, each result becomes a vector of its type, constants and values
+/// from outside the block are broadcast. Returns the yielded values.
+pub(super) fn clone_vectorized(b: &B, body: &mut Body, at: &mut InsertPoint, block: ir::Block, args: &[Value]) -> Vec<Value> {
+    let ctx = b.ctx;
+    let mut map: HashMap<Value, Value> = body.block_args(block).iter().copied().zip(args.iter().copied()).collect();
+    let mut yields = vec![];
+    for o in body.block_ops(block).collect::<Vec<_>>() {
+        // Scalars from outside the block, broadcast once each.
+        for v in body.op(o).operands().to_vec() {
+            if !map.contains_key(&v) {
+                let vty = vec_type(ctx, &body.value_type(v).clone());
+                let bc = b.op(body, at, "vector.broadcast", &[v], &[vty], &[]);
+                map.insert(v, body.op(bc).result(0));
+            }
+        }
+        if body.name(o).as_str() == "tensor.yield" {
+            yields = body.op(o).operands().iter().map(|v| map[v]).collect();
+            continue;
+        }
+        let c = body.clone_op(o, &mut map);
+        body.insert(c, *at);
+        if let InsertPoint::After(_) = at {
+            *at = InsertPoint::After(c);
+        }
+        let is_const = body.name(c).as_str() == "arith.constant";
+        for (old, res) in body.op(o).results().to_vec().into_iter().zip(body.op(c).results().to_vec()) {
+            let vty = vec_type(ctx, &body.value_type(res).clone());
+            if is_const {
+                let bc = b.op(body, at, "vector.broadcast", &[res], &[vty], &[]);
+                map.insert(old, body.op(bc).result(0));
+            } else {
+                body.set_value_type(res, vty);
+            }
+        }
+    }
+    yields
+}
+
+pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
+    let ctx = b.ctx;
+    let g = Generic::new(body, op);
+    let (ins, out) = (g.inputs().to_vec(), g.outputs()[0]);
+    let (maps, iters, block, ep) = (g.maps(), g.iterators(), g.block(), g.epilogue());
+    let n = sizes.len();
+    let f32t = ctx.f32();
+    let vt = vec_type(ctx, &f32t);
+    let mt = vec_type(ctx, &ctx.i1());
+    let mut at = InsertPoint::Before(op);
+    // Constants first, outside every loop: zeros, and each gather's lane offsets.
+    let zero = {
+        let a = Attribute::new(AttrData::Dense { ty: vt.clone(), data: DenseData::canonical(vec![0u8; 4 * LANES as usize], 4, LANES as usize) });
+        let o = b.op(body, &mut at, "arith.constant", &[], &[vt.clone()], &[("value", a)]);
+        body.op(o).result(0)
+    };
+    let i32v = vec_type(ctx, &ctx.i32());
+    let mut offsets: HashMap<i64, Value> = HashMap::new();
+    for r in &p.reads {
+        if let Read::Gather(s) = *r {
+            offsets.entry(s).or_insert_with(|| {
+                let bytes: Vec<u8> = (0..LANES).flat_map(|l| ((l * s) as i32).to_le_bytes()).collect();
+                let a = Attribute::new(AttrData::Dense { ty: i32v.clone(), data: DenseData::canonical(bytes, 4, LANES as usize) });
+                let o = b.op(body, &mut at, "arith.constant", &[], &[i32v.clone()], &[("value", a)]);
+                body.op(o).result(0)
+            });
+        }
+    }
+    let mut ivs: Vec<Option<Value>> = vec![None; n];
+    for l in (0..n).filter(|&l| iters[l] == Iterator::Parallel && l != p.j) {
+        let (_, blk, iv, _) = b.for_loop(body, &mut at, sizes[l], &[]);
+        b.yield_(body, blk, &[]);
+        ivs[l] = Some(iv);
+        at = InsertPoint::Before(body.last_op(blk).unwrap());
+    }
+    let (jblock, j0) = {
+        let lb = b.index(body, &mut at, 0);
+        let ub = b.index(body, &mut at, sizes[p.j]);
+        let st = b.index(body, &mut at, LANES);
+        let (_, blk, iv) = b.for_range(body, &mut at, lb, ub, st);
+        (blk, iv)
+    };
+    b.yield_(body, jblock, &[]);
+    ivs[p.j] = Some(j0);
+    let mut at = InsertPoint::Before(body.last_op(jblock).unwrap());
+    let mask = {
+        let nj = b.index(body, &mut at, sizes[p.j]);
+        let rem = b.bin(body, &mut at, "arith.subi", nj, j0);
+        let m = b.op(body, &mut at, "vector.create_mask", &[rem], &[mt], &[]);
+        body.op(m).result(0)
+    };
+    // Index lists with every loop a map may use (a reduction's index is j0's
+    // stand-in outside the reduction loops: the maps read there do not use it).
+    let index = |body: &mut Body, at: &mut InsertPoint, m: &AffineMap, ivs: &[Option<Value>]| -> Vec<Value> {
+        let iv: Vec<Value> = ivs.iter().map(|v| v.unwrap_or(j0)).collect();
+        m.results.iter().map(|e| b.expr(body, at, e, &iv)).collect()
+    };
+    let read = |body: &mut Body, at: &mut InsertPoint, k: usize, ivs: &[Option<Value>]| -> Value {
+        let mut ops = vec![ins[k]];
+        ops.extend(index(body, at, &maps[k], ivs));
+        match p.reads[k] {
+            Read::Vector => {
+                ops.extend([mask, zero]);
+                let o = b.op(body, at, "vector.maskedload", &ops, &[vt.clone()], &[]);
+                body.op(o).result(0)
+            }
+            Read::Gather(s) => {
+                ops.extend([offsets[&s], mask, zero]);
+                let o = b.op(body, at, "vector.gather", &ops, &[vt.clone()], &[]);
+                body.op(o).result(0)
+            }
+            Read::Scalar => {
+                let s = b.load(body, at, ops[0], &ops[1..]);
+                let o = b.op(body, at, "vector.broadcast", &[s], &[vt.clone()], &[]);
+                body.op(o).result(0)
+            }
+        }
+    };
+    let out_idx = index(body, &mut at, &maps[ins.len()], &ivs);
+    let old = |body: &mut Body, at: &mut InsertPoint| -> Value {
+        let mut ops = vec![out];
+        ops.extend(out_idx.iter().copied());
+        ops.extend([mask, zero]);
+        let o = b.op(body, at, "vector.maskedload", &ops, &[vt.clone()], &[]);
+        body.op(o).result(0)
+    };
+    let reductions: Vec<usize> = (0..n).filter(|&l| iters[l] == Iterator::Reduction).collect();
+    let bargs = body.block_args(block).to_vec();
+    let used: HashSet<usize> = (0..bargs.len()).filter(|&k| body.has_uses(bargs[k])).collect();
+    let value = if reductions.is_empty() {
+        let mut args: Vec<Value> = (0..ins.len()).map(|k| if used.contains(&k) { read(body, &mut at, k, &ivs) } else { zero }).collect();
+        args.push(if used.contains(&ins.len()) { old(body, &mut at) } else { zero });
+        clone_vectorized(b, body, &mut at, block, &args)[0]
+    } else {
+        let acc = old(body, &mut at);
+        let outer = at;
+        let mut inner = at;
+        let mut loops = Vec::new();
+        let mut carried = vec![acc];
+        let mut rivs = ivs.clone();
+        for &l in &reductions {
+            let (fop, blk, iv, args) = b.for_loop(body, &mut inner, sizes[l], &carried);
+            rivs[l] = Some(iv);
+            loops.push((fop, blk));
+            carried = args;
+            inner = InsertPoint::AtEnd(blk);
+        }
+        let mut args: Vec<Value> = (0..ins.len()).map(|k| if used.contains(&k) { read(body, &mut inner, k, &rivs) } else { zero }).collect();
+        args.push(carried[0]);
+        let mut vals = clone_vectorized(b, body, &mut inner, block, &args);
+        for (fop, blk) in loops.iter().rev() {
+            b.yield_(body, *blk, &vals);
+            vals = body.op(*fop).results().to_vec();
+        }
+        at = outer;
+        vals[0]
+    };
+    let value = match ep {
+        Some(ep) => {
+            let eargs = body.block_args(ep).to_vec();
+            let mut args = vec![value];
+            for k in 0..ins.len() {
+                args.push(if body.has_uses(eargs[1 + k]) { read(body, &mut at, k, &ivs) } else { zero });
+            }
+            clone_vectorized(b, body, &mut at, ep, &args)[0]
+        }
+        None => value,
+    };
+    let mut ops = vec![out];
+    ops.extend(out_idx);
+    ops.extend([mask, value]);
+    b.op(body, &mut at, "vector.maskedstore", &ops, &[], &[]);
+    body.erase(op);
+}
