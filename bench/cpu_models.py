@@ -7,8 +7,12 @@ block, an MLP and a two-layer LSTM.
 For each model, in one run: our median latency (`npu-run --perf N --json`,
 after a warm-up run) and ONNX Runtime's median (InferenceSession with
 intra_op_num_threads=1, same number of runs, after a warm-up), the ratio
-ours/ORT, our compile time, and that our outputs match ORT's. Ends with the
-geometric mean of the ratios.
+ours/ORT, our compile time, and that our outputs match ORT's, with the ratio
+and compile time before issue 21's kernels beside them
+(`bench/cpu_models_before.json`). Ends with the geometric mean of the ratios
+and the floors missed (geomean <= 1.0x, no model over 2x, compile <= 2 s).
+Medians move by 10-20% from run to run on this shared machine; the ratio
+within one run is the figure to quote.
 
 usage: bench/cpu_models.py [--runs 20] [--only NAME ...] [--keep DIR]
 """
@@ -234,8 +238,11 @@ def main():
     ap.add_argument("--keep")
     a = ap.parse_args()
     d = setup(a.keep, "npu-bench-")
+    with open(os.path.join(ROOT, "bench", "cpu_models_before.json")) as f:
+        before = json.load(f)
     rows = []
-    print(f"{'model':<12} {'ours p50 ms':>12} {'ORT p50 ms':>11} {'ratio':>7} {'compile s':>10}  outputs")
+    missed = []
+    print(f"{'model':<12} {'ours p50 ms':>12} {'ORT p50 ms':>11} {'ratio':>7} {'was':>6} {'compile s':>10} {'was':>6}  outputs")
     for name, build in MODELS.items():
         if a.only and name not in a.only:
             continue
@@ -255,10 +262,21 @@ def main():
         ok = np.allclose(ours, ort_out[0], rtol=1e-3, atol=1e-4)
         ratio = perf["p50_ms"] / ort_ms
         rows.append(ratio)
-        print(f"{name:<12} {perf['p50_ms']:>12.2f} {ort_ms:>11.2f} {ratio:>7.2f} {perf['compile_ms'] / 1e3:>10.2f}  {'match' if ok else 'MISMATCH'} (max abs diff {err:.1e})")
+        compile_s = perf["compile_ms"] / 1e3
+        was_r = before["ratio"].get(name)
+        was_c = before["compile_s"].get(name)
+        fmt = lambda v: f"{v:.2f}" if v is not None else "-"
+        print(f"{name:<12} {perf['p50_ms']:>12.2f} {ort_ms:>11.2f} {ratio:>7.2f} {fmt(was_r):>6} {compile_s:>10.2f} {fmt(was_c):>6}  {'match' if ok else 'MISMATCH'} (max abs diff {err:.1e})")
+        if ratio > 2.0:
+            missed.append(f"{name} over 2x ONNX Runtime ({ratio:.2f})")
+        if compile_s > 2.0:
+            missed.append(f"{name} compiles in {compile_s:.2f} s (> 2 s)")
     if rows:
         gm = math.exp(sum(math.log(r) for r in rows) / len(rows))
-        print(f"geometric mean ratio (ours / ONNX Runtime, lower is better): {gm:.2f}")
+        print(f"geometric mean ratio (ours / ONNX Runtime, lower is better): {gm:.2f} (was {before['geomean']:.2f})")
+        if gm > 1.0:
+            missed.insert(0, f"geometric mean {gm:.2f} > 1.0")
+        print("floors missed: " + ("; ".join(missed) if missed else "none"))
 
 
 if __name__ == "__main__":

@@ -56,6 +56,25 @@ impl Location {
             _ => None,
         }
     }
+    /// Every model node this location names, in order and once each: a fused
+    /// op's (`conv1+bn1+relu1` in a profile).
+    pub fn node_names(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        self.collect_names(&mut out);
+        out
+    }
+    fn collect_names(&self, out: &mut Vec<String>) {
+        match &*self.data() {
+            LocData::Name { name, .. } => {
+                if !out.contains(name) {
+                    out.push(name.clone());
+                }
+            }
+            LocData::Fused { locs, .. } => locs.iter().for_each(|l| l.collect_names(out)),
+            LocData::CallSite { callee, .. } => callee.collect_names(out),
+            _ => {}
+        }
+    }
     /// Fuses locations (as rewrites do): duplicates and unknowns dropped, one left means itself.
     pub fn fused(locs: &[Location]) -> Location {
         let mut v: Vec<Location> = Vec::new();

@@ -365,6 +365,8 @@ fn try_fuse(ctx: &Context, body: &mut Body, c: OpId) -> bool {
 }
 
 fn finish(body: &mut Body, p: OpId, c: OpId, new: OpId) {
+    // The fused op is both nodes' code: a profile names it after both.
+    body.op_mut(new).loc = ir::Location::fused(&[body.op(p).loc.clone(), body.op(c).loc.clone()]);
     let (old, newr) = (body.op(c).result(0), body.op(new).result(0));
     body.replace_all_uses(old, newr);
     let dests: Vec<Value> = [p, c].iter().flat_map(|o| read(body, *o).outs).collect();

@@ -1,6 +1,7 @@
 //! `insert-profiling`: brackets the code of each model node with calls to
 //! `@npu_profile_enter(id)` / `@npu_profile_exit(id)` (external functions the
-//! runtime provides), so a run can say where its time goes, per ONNX node.
+//! runtime provides), so a run can say where its time goes, per ONNX node
+//! (per group of nodes where fusion made one loop nest of several).
 //! Runs on loop-level functions: consecutive top-level ops with the same
 //! location (the node's, kept by every lowering) form one region; the region
 //! ids index the `npu.profile_regions` array attribute set on the function.
@@ -37,7 +38,12 @@ impl Pass for InsertProfiling {
                 if n == "arith.constant" || n == "func.return" {
                     continue;
                 }
-                let Some(name) = body.op(op).loc.node_name() else { continue };
+                // A fused op's region is named after all its nodes: `conv1+relu1`.
+                let names = body.op(op).loc.node_names();
+                if names.is_empty() {
+                    continue;
+                }
+                let name = names.join("+");
                 match regions.last_mut() {
                     Some((last, _, end)) if *last == name => *end = op,
                     _ => regions.push((name, op, op)),

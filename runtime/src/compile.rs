@@ -346,6 +346,22 @@ pub fn lower_model(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
     Ok(Lowered { ctx, body: imp.body, module: imp.module, func: func_name, inputs, outputs, bound, weights })
 }
 
+/// The multiply-accumulates of each product node (Conv, MatMul, Gemm, the
+/// recurrent ones), by node name, in the model specialized to `given`: what
+/// `npu-run --profile` turns into GFLOP/s.
+pub fn node_macs(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions) -> Result<HashMap<String, u64>, String> {
+    let Specialized { ctx, mut imp, func: f, .. } = specialize(model, path, given, opts)?;
+    run(&ctx, &mut imp.body, imp.module, RESOLVE_PIPELINE)?;
+    let mut out: HashMap<String, u64> = HashMap::new();
+    for op in imp.body.walk_preorder(f) {
+        let m = backend::partition::macs(&imp.body, op);
+        if let (true, Some(n)) = (m > 0, imp.body.op(op).loc.node_name()) {
+            *out.entry(n).or_default() += m;
+        }
+    }
+    Ok(out)
+}
+
 /// Every tensor the model takes or computes fits the limit of
 /// [`crate::tensor::max_tensor_bytes`]: refused at compile time, naming the
 /// node, rather than a failed allocation in the middle of a run.

@@ -7,6 +7,7 @@ mod compile;
 mod compare;
 pub mod cached_compile;
 pub mod checks;
+pub mod host;
 pub mod host_ops;
 mod model_words;
 pub mod npu_path;
@@ -20,5 +21,5 @@ pub mod tensor;
 pub mod values;
 
 pub use compare::compare;
-pub use compile::{compile, context, cpu_pipeline, declared_inputs, lower_model, max_loop_iterations, run, set_max_loop_iterations, CompileOptions, Compiled, Lowered, TensorSpec, CPU_PIPELINE};
+pub use compile::{compile, context, cpu_pipeline, declared_inputs, lower_model, node_macs, max_loop_iterations, run, set_max_loop_iterations, CompileOptions, Compiled, Lowered, TensorSpec, CPU_PIPELINE};
 pub use tensor::HostTensor;

@@ -325,6 +325,8 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
     let progress = crate::progress::Phases::show(!summary_wanted(&a));
     let c = runtime::compile(&model, Some(&a.model), &given, &opts)?;
     cache_warnings(&c.cache);
+    // Each product node's MACs, for the profile's GFLOP/s (a profile without them still prints).
+    let macs = if a.profile { runtime::node_macs(&model, Some(&a.model), &given, &opts).unwrap_or_default() } else { HashMap::new() };
     // A sequence's `s[]` marks an empty one: the compile built it, it is no input.
     let inputs: HashMap<String, HostTensor> = given.into_iter().filter(|(k, _)| c.inputs.iter().any(|s| &s.name == k) && !c.bound.contains(k)).collect();
     runtime::phases::notify("running on the CPU");
@@ -343,14 +345,19 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
         print!("{}{}", crate::run_summary::cpu_line(node_count(&model), c.compile_ms, cached, first_ms), crate::run_summary::outputs(&c.outputs, &outs));
     }
     let ok = write_and_compare(&a, &model, &outs, &c.outputs)?;
-    if let Some(n) = a.perf {
+    // A profile times warm runs: --perf's, or one of its own.
+    let timed = a.perf.or(a.profile.then_some(1));
+    let mut times = Vec::new();
+    if let Some(n) = timed {
         let mut outs = outs;
-        let mut times = Vec::with_capacity(n);
         for _ in 0..n {
             let t = Instant::now();
             c.run_into(&inputs, &mut outs)?;
             times.push(t.elapsed().as_secs_f64() * 1e3);
         }
+    }
+    if a.perf.is_some() {
+        let n = times.len();
         times.sort_by(|x, y| x.partial_cmp(y).unwrap());
         let (p50, p90, p99) = (percentile(&times, 50.0), percentile(&times, 90.0), percentile(&times, 99.0));
         if a.json {
@@ -366,7 +373,7 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
         }
     }
     if a.profile {
-        print_profile(&model, &c, a.perf.unwrap_or(0).max(1));
+        print_profile(&model, &c, timed.unwrap_or(1).max(1), &macs);
     }
     Ok(ok)
 }
@@ -660,8 +667,11 @@ fn write_and_compare(a: &RunArgs, model: &[u8], outs: &[HostTensor], specs: &[ru
     Ok(ok)
 }
 
-/// Where the time goes: per node (top 25) and per op type, averaged over the timed runs.
-fn print_profile(model: &[u8], c: &runtime::Compiled, runs: usize) {
+/// Where the time goes: per node (top 25) and per op type, averaged over the
+/// timed runs. A fused group is one row named after all its nodes
+/// (`conv1+relu1`, op `Conv+Relu`), with its MACs and the GFLOP/s it reached
+/// beside the host's nominal peak.
+fn print_profile(model: &[u8], c: &runtime::Compiled, runs: usize, macs: &HashMap<String, u64>) {
     let mut kinds: HashMap<String, String> = HashMap::new();
     if let Ok(m) = onnx::proto::decode_model(bytes_of(model)) {
         for n in m.graph.map(|g| g.node).unwrap_or_default() {
@@ -672,25 +682,50 @@ fn print_profile(model: &[u8], c: &runtime::Compiled, runs: usize) {
     }
     let totals = runtime::profile::totals();
     let all: f64 = totals.iter().map(|t| t.0).sum::<f64>() / runs as f64;
-    let mut rows: Vec<(f64, &str)> = totals.iter().zip(&c.profile_regions).map(|(t, n)| (t.0 / runs as f64, n.as_str())).collect();
-    rows.sort_by(|x, y| y.0.partial_cmp(&x.0).unwrap());
-    let kind = |n: &str| kinds.get(n).cloned().unwrap_or_else(|| n.split('#').next().unwrap_or(n).to_string());
-    println!("time per run by node (mean of {} runs; {:.3} ms in profiled nodes):", runs, all);
-    println!("  {:>9} {:>6}  {:<20} node", "ms", "%", "op");
-    for (ms, n) in rows.iter().take(25) {
-        println!("  {:>9.3} {:>5.1}%  {:<20} {}", ms, 100.0 * ms / all.max(1e-12), kind(n), n);
+    // A node's code can span regions (a Conv's padding, then the Conv fused with
+    // its Relu): its MACs count once, in the region naming the most nodes
+    // (the fused loop nest), the later one on a tie.
+    let mut owner: HashMap<&str, (usize, usize)> = HashMap::new();
+    for (i, r) in c.profile_regions.iter().enumerate() {
+        let parts = r.split('+').count();
+        for n in r.split('+') {
+            let e = owner.entry(n).or_insert((i, parts));
+            if parts >= e.1 {
+                *e = (i, parts);
+            }
+        }
     }
-    let mut by_op: HashMap<String, (f64, usize)> = HashMap::new();
-    for (ms, n) in &rows {
+    let region_macs: Vec<u64> = (0..c.profile_regions.len()).map(|i| c.profile_regions[i].split('+').filter(|n| owner.get(n).is_some_and(|o| o.0 == i)).map(|n| macs.get(n).copied().unwrap_or(0)).sum()).collect();
+    let mut rows: Vec<(f64, &str, u64)> = totals.iter().zip(&c.profile_regions).zip(&region_macs).map(|((t, n), m)| (t.0 / runs as f64, n.as_str(), *m)).collect();
+    rows.sort_by(|x, y| y.0.partial_cmp(&x.0).unwrap());
+    let kind1 = |n: &str| kinds.get(n).cloned().unwrap_or_else(|| n.split('#').next().unwrap_or(n).to_string());
+    let kind = |group: &str| group.split('+').map(kind1).collect::<Vec<_>>().join("+");
+    let gflops = |m: u64, ms: f64| if m == 0 || ms <= 0.0 { String::new() } else { format!("{:.1}", 2.0 * m as f64 / ms / 1e6) };
+    println!("time per run by node (mean of {} runs; {:.3} ms in profiled nodes):", runs, all);
+    if let Some(peak) = runtime::host::nominal_peak_gflops() {
+        println!("  (GFLOP/s: 2 x MACs / time; this host's nominal peak on one core: {:.0} GFLOP/s, {})", peak.gflops, peak.how);
+    }
+    println!("  {:>9} {:>6} {:>8} {:>9}  {:<20} node", "ms", "%", "GFLOP/s", "MMACs", "op");
+    for &(ms, n, m) in rows.iter().take(25) {
+        let mm = if m == 0 { String::new() } else { format!("{:.1}", m as f64 / 1e6) };
+        println!("  {:>9.3} {:>5.1}% {:>8} {:>9}  {:<20} {}", ms, 100.0 * ms / all.max(1e-12), gflops(m, ms), mm, kind(n), n);
+    }
+    let mut by_op: HashMap<String, (f64, usize, u64)> = HashMap::new();
+    for &(ms, n, m) in &rows {
         let e = by_op.entry(kind(n)).or_default();
         e.0 += ms;
         e.1 += 1;
+        e.2 += m;
     }
     let mut ops: Vec<_> = by_op.into_iter().collect();
     ops.sort_by(|x, y| y.1 .0.partial_cmp(&x.1 .0).unwrap());
-    println!("time per run by op type:");
-    for (op, (ms, n)) in ops {
-        println!("  {:>9.3} {:>5.1}%  {:<20} ({} nodes)", ms, 100.0 * ms / all.max(1e-12), op, n);
+    println!("time per run by op type (fused groups by their ops):");
+    for (op, (ms, n, m)) in ops {
+        // Constants and views lower to no code: nothing to show.
+        if ms < 5e-4 && m == 0 {
+            continue;
+        }
+        println!("  {:>9.3} {:>5.1}% {:>8}  {:<20} ({} nodes)", ms, 100.0 * ms / all.max(1e-12), gflops(m, ms), op, n);
     }
 }
 
