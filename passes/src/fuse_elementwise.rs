@@ -11,7 +11,10 @@
 //!
 //! Chains fuse repeatedly (to a fixed point). The consumer must read the
 //! producer's result element for element (identity map), and write a result of
-//! the same shape; epilogue fusion also needs the same element type.
+//! the same shape; epilogue fusion also needs the same element type. A consumer
+//! that reads a reduction's result through reshapes (a 1x1 Conv's [N, C, H·W]
+//! viewed as [N, C, H, W]) is first rebuilt on the product's shape
+//! (`sink_reshape`). A fused op's location names both nodes.
 
 use ir::affine::{AffineExpr, AffineMap};
 use ir::attributes::{ArrayData, AttrData, Attribute};

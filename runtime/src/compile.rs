@@ -380,7 +380,8 @@ pub(crate) fn check_tensor_sizes(body: &Body, func: OpId) -> Result<(), String> 
     for op in body.walk_preorder(func) {
         for r in body.op(op).results() {
             if let Some(b) = too_big(body.value_type(*r)) {
-                let node = body.op(op).loc.node_name().unwrap_or_else(|| body.op(op).loc.to_string());
+                let names = body.op(op).loc.node_names();
+                let node = if names.is_empty() { body.op(op).loc.to_string() } else { names.join("+") };
                 return Err(format!("node '{}' ({}) computes a tensor of type {}, {} bytes, more than the limit of {} (--max-tensor-bytes)", node, body.name(op).as_str(), body.value_type(*r), b, limit));
             }
         }

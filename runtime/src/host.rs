@@ -1,7 +1,8 @@
 //! What this machine's CPU can do, for figures that compare against it: the
-//! nominal f32 peak of one core, from the clock and vector width Linux
-//! reports (`/proc/cpuinfo`), assuming two FMA units per core as on current
-//! x86 server cores. A nominal figure, not a measured one: it tells how far a
+//! nominal f32 peak of one core, from the base clock and vector width Linux
+//! reports (`cpufreq/base_frequency`, else the `@ 2.60GHz` of the model name,
+//! else the current `cpu MHz`; the flags of `/proc/cpuinfo`), assuming two FMA
+//! units per core as on current x86 server cores. A nominal figure, not a measured one: it tells how far a
 //! kernel is from the hardware, not a bound it cannot pass under turbo.
 
 /// One core's nominal peak and how it was reckoned.
@@ -10,14 +11,16 @@ pub struct Peak {
     pub how: String,
 }
 
-/// None where `/proc/cpuinfo` gives no clock (not Linux, not x86).
+/// None where Linux gives no clock (not Linux, not x86).
 pub fn nominal_peak_gflops() -> Option<Peak> {
-    peak_from(&std::fs::read_to_string("/proc/cpuinfo").ok()?)
+    let base_khz = std::fs::read_to_string("/sys/devices/system/cpu/cpu0/cpufreq/base_frequency").ok().and_then(|s| s.trim().parse::<f64>().ok());
+    peak_from(&std::fs::read_to_string("/proc/cpuinfo").ok()?, base_khz)
 }
 
-fn peak_from(cpuinfo: &str) -> Option<Peak> {
+fn peak_from(cpuinfo: &str, base_khz: Option<f64>) -> Option<Peak> {
     let field = |name: &str| cpuinfo.lines().find(|l| l.split(':').next().is_some_and(|k| k.trim() == name)).and_then(|l| l.split_once(':')).map(|(_, v)| v.trim().to_string());
-    let mhz: f64 = field("cpu MHz")?.parse().ok().filter(|m: &f64| *m > 0.0)?;
+    let named = field("model name").and_then(|m| m.rsplit_once('@').and_then(|(_, f)| f.trim().strip_suffix("GHz").and_then(|g| g.trim().parse::<f64>().ok())).map(|ghz| ghz * 1000.0));
+    let mhz: f64 = base_khz.map(|k| k / 1000.0).or(named).or_else(|| field("cpu MHz")?.parse().ok()).filter(|m: &f64| *m > 0.0)?;
     let flags = field("flags").unwrap_or_default();
     let has = |f: &str| flags.split_whitespace().any(|x| x == f);
     let (lanes, isa) = if has("avx512f") {
@@ -37,11 +40,16 @@ mod tests {
 
     #[test]
     fn peak_follows_clock_and_width() {
-        let p = peak_from("processor\t: 0\ncpu MHz\t\t: 2600.000\nflags\t\t: fpu sse avx2 fma avx512f\n").unwrap();
+        let p = peak_from("processor\t: 0\ncpu MHz\t\t: 2600.000\nflags\t\t: fpu sse avx2 fma avx512f\n", None).unwrap();
         assert!((p.gflops - 166.4).abs() < 1e-9, "{}", p.gflops);
-        let p = peak_from("cpu MHz : 3000\nflags : sse2 avx2 fma\n").unwrap();
+        let p = peak_from("cpu MHz : 3000\nflags : sse2 avx2 fma\n", None).unwrap();
         assert!((p.gflops - 96.0).abs() < 1e-9, "{}", p.gflops);
-        assert!(peak_from("flags : avx512f\n").is_none());
-        assert!(peak_from("cpu MHz : 0\n").is_none());
+        // The base clock before the current one: an idle core's 800 MHz is no peak.
+        let p = peak_from("model name : Xeon(R) Gold 6148 CPU @ 2.40GHz\ncpu MHz : 800\nflags : avx512f\n", None).unwrap();
+        assert!((p.gflops - 153.6).abs() < 1e-9, "{}", p.gflops);
+        let p = peak_from("cpu MHz : 800\nflags : avx512f\n", Some(2_000_000.0)).unwrap();
+        assert!((p.gflops - 128.0).abs() < 1e-9, "{}", p.gflops);
+        assert!(peak_from("flags : avx512f\n", None).is_none());
+        assert!(peak_from("cpu MHz : 0\n", None).is_none());
     }
 }

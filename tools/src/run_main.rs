@@ -346,7 +346,7 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
     }
     let ok = write_and_compare(&a, &model, &outs, &c.outputs)?;
     // A profile times warm runs: --perf's, or one of its own.
-    let timed = a.perf.or(a.profile.then_some(1));
+    let timed = a.perf.filter(|&n| n > 0).or(a.profile.then_some(1));
     let mut times = Vec::new();
     if let Some(n) = timed {
         let mut outs = outs;

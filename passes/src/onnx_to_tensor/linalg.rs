@@ -4,7 +4,7 @@
 
 use super::{broadcast_map, d, expr_map, Cmp, Lower, LowerFn, Sc};
 use ir::affine::{AffineExpr, AffineMap};
-use ir::{OperationState, Value};
+use ir::Value;
 use tensor::Iterator;
 
 pub const TABLE: &[(&str, LowerFn)] = &[("onnx.MatMul", matmul), ("onnx.Gemm", gemm), ("onnx.Einsum", einsum), ("onnx.MatMulInteger", matmul), ("onnx.Det", det)];
@@ -138,19 +138,8 @@ fn gemm(l: &mut Lower) -> Result<Vec<Value>, String> {
     let (va, mut vb) = (l.operand(0)?, l.operand(1)?);
     if tb {
         // B transposed to [K, N] first, so the product reads its rows contiguously
-        // (vectorized): a constant B (the weights) once, at compile time.
+        // (vectorized); a constant f32 B was transposed by canonicalize already.
         let bi = l.in_info(1)?;
-        let folded = l.body.defining_op(vb).filter(|c| matches!(l.body.name(*c).as_str(), "arith.constant" | "onnx.Constant")).and_then(|c| {
-            let name = format!("transposed_{}", l.body.op_capacity());
-            ir::attributes::transposed(l.ctx, l.body.op(c).properties.get("value")?, &[1, 0], &name)
-        });
-        if let Some(attr) = folded {
-            let ty = attr.typ().cloned().unwrap();
-            let st = OperationState::new(l.ctx.op_name("arith.constant"), l.loc.clone()).property(l.ctx.ident("value"), attr).results(&[ty]);
-            let c = l.body.build(st, l.at());
-            let vb = l.body.op(c).result(0);
-            return Ok(vec![contract(l, va, a_map, vb, b_map, init, &[Iterator::Parallel, Iterator::Parallel, Iterator::Reduction], alpha, (None, None))]);
-        }
         let t = [bi.shape[1], bi.shape[0]];
         vb = l.map_op(&t, &bi.sc.ty.clone(), &[vb], vec![expr_map(2, vec![d(1), d(0)])], |_, a| a[0]);
     }

@@ -38,7 +38,6 @@ pub struct Plan {
     batch: Vec<usize>,
 }
 
-
 /// Whether the body is exactly `yield acc + x * y` over the first two inputs
 /// (other inputs, read only by an epilogue, unused).
 fn is_mul_add(body: &Body, block: ir::Block, n_in: usize) -> bool {
@@ -59,7 +58,6 @@ fn is_mul_add(body: &Body, block: ir::Block, n_in: usize) -> bool {
     let add_ok = (ao[0] == args[2] && ao[1] == p) || (ao[1] == args[2] && ao[0] == p);
     ins_ok && add_ok && body.op(y).operands() == [body.op(a).result(0)]
 }
-
 
 pub fn plan(ctx: &Context, body: &Body, op: OpId) -> Option<Plan> {
     let g = Generic::new(body, op);
@@ -108,7 +106,6 @@ pub fn plan(ctx: &Context, body: &Body, op: OpId) -> Option<Plan> {
     None
 }
 
-
 /// The epilogue runs on vectors of the j dimension: its ops are elementwise,
 /// and each input it reads is f32 and either contiguous along j (last index
 /// j, at unit stride) or independent of j (broadcast).
@@ -128,7 +125,6 @@ fn epilogue_vectorizes(ctx: &Context, body: &Body, ep: ir::Block, ins: &[Value],
     })
 }
 
-
 pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
     let ctx = b.ctx;
     let g = Generic::new(body, op);
@@ -139,7 +135,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
     let (av, bv) = (ins[p.a], ins[p.b]);
     let f32t = ctx.f32();
     let vt = vec_type(ctx, &f32t);
-    let mt = ctx.intern_type(TypeData::Vector { shape: vec![LANES], scalable: vec![false], elem: ctx.i1() });
+    let mt = vec_type(ctx, &ctx.i1());
     let n = sizes.len();
     let mut at = InsertPoint::Before(op);
     let m_total = p.i.map(|i| sizes[i]).unwrap_or(1);
@@ -221,7 +217,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
             b.op(body, &mut atk, "vector.store", &[x, panel, kiv, col], &[], &[]);
         }
     }
-    // Row tiles of MR, then the remaining rows one at a time.
+    // Row tiles of MR, then the remaining rows as one shorter tile.
     let emit_rows = |body: &mut Body, at: &mut InsertPoint, lo: i64, hi: i64, mr: usize| {
         if lo >= hi {
             return;

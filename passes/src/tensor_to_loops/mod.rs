@@ -5,6 +5,10 @@
 //! which LLVM cannot prove safe on its own when buffers may alias). Operands are
 //! read with `memref.load` at their affine index expressions; `tensor.index`
 //! becomes the induction variable and `tensor.extract` a `memref.load`.
+//!
+//! Two vector paths come first: matmul-like contractions become register-tiled
+//! kernels (`contraction.rs`), and other f32 generics run 16 lanes at a time
+//! along the output's last dim (`vectorize.rs`); the scalar nest is the rest.
 
 use ir::affine::AffineExpr;
 use ir::attributes::Attribute;

@@ -93,6 +93,10 @@ pub fn plan(ctx: &Context, body: &Body, op: OpId) -> Option<Plan> {
     if iters[j] != Iterator::Parallel || om.results[..om.results.len() - 1].iter().any(|e| uses_dim(e, j)) || sizes[j]? < 8 {
         return None;
     }
+    // The output is indexed by parallel loops only (stored once, after the reductions).
+    if (0..iters.len()).any(|l| iters[l] == Iterator::Reduction && om.results.iter().any(|e| uses_dim(e, l))) {
+        return None;
+    }
     for b in [Some(g.block()), g.epilogue()].into_iter().flatten() {
         if !body.block_ops(b).all(|o| vectorizable(body.name(o).as_str())) {
             return None;

@@ -128,3 +128,29 @@ func.func @pairs(%a: memref<20xf32>, %o: memref<40xf32>) {
   }) : (memref<20xf32>, memref<40xf32>) -> ()
   return
 }
+
+// -----
+
+// 17 rows of a batched product: each 9x32 panel of B is copied into one
+// buffer allocated before the batch loop (zeros past N = 33 come from the
+// masked load), the tiles read it with plain vector loads, and it is freed
+// after every loop; the 17th row is a tile of its own.
+// CHECK-LABEL: func.func @batched_panels
+// CHECK: %[[PANEL:.*]] = "memref.alloc"() <{alignment = 64 : i64, operandSegmentSizes = array<i32: 0, 0>}> : () -> memref<9x32xf32>
+// CHECK: "scf.for"
+// CHECK: "vector.maskedload"(%arg1
+// CHECK: "vector.store"({{.*}}, %[[PANEL]]
+// CHECK: "vector.load"(%[[PANEL]]
+// CHECK: "vector.fma"
+// CHECK: "vector.load"(%[[PANEL]]
+// CHECK: "memref.dealloc"(%[[PANEL]])
+// CHECK-NEXT: return
+func.func @batched_panels(%a: memref<2x17x9xf32>, %b: memref<2x9x33xf32>, %c: memref<2x17x33xf32>) {
+  "tensor.generic"(%a, %b, %c) <{indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"], operandSegmentSizes = array<i32: 2, 1>}> ({
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    "tensor.yield"(%s) : (f32) -> ()
+  }) : (memref<2x17x9xf32>, memref<2x9x33xf32>, memref<2x17x33xf32>) -> ()
+  return
+}
