@@ -19,6 +19,7 @@ use tensor::{Generic, Iterator};
 
 mod contraction;
 mod vectorize;
+mod vmath;
 
 pub struct TensorToLoops;
 

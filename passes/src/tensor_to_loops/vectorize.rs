@@ -9,7 +9,8 @@
 //!   window);
 //! - one scalar, broadcast, when no index uses j.
 //!
-//! The j tail is masked; the body and the epilogue run on vectors. A generic
+//! The j tail is masked; the body and the epilogue run on vectors (exp and
+//! erf as polynomials, `vmath.rs`). A generic
 //! that fits none of this keeps the scalar loops (which LLVM may vectorize).
 
 use super::B;
@@ -129,6 +130,15 @@ pub(super) fn clone_vectorized(b: &B, body: &mut Body, at: &mut InsertPoint, blo
         if body.name(o).as_str() == "tensor.yield" {
             yields = body.op(o).operands().iter().map(|v| map[v]).collect();
             continue;
+        }
+        // exp and erf as polynomials (LLVM would call libm once per lane).
+        if body.op(o).operands().len() == 1 {
+            let x = map[&body.op(o).operand(0)];
+            let name = body.name(o).as_str().to_string();
+            if let Some(r) = super::vmath::expand(b, body, at, &name, x) {
+                map.insert(body.op(o).result(0), r);
+                continue;
+            }
         }
         let c = body.clone_op(o, &mut map);
         body.insert(c, *at);
