@@ -14,7 +14,14 @@ and the floors missed (geomean <= 1.0x, no model over 2x, compile <= 2 s).
 Medians move by 10-20% from run to run on this shared machine; the ratio
 within one run is the figure to quote.
 
-usage: bench/cpu_models.py [--runs 20] [--only NAME ...] [--keep DIR]
+With --corpus, the real-model corpus (test/models/corpus.toml, fetched by
+scripts/fetch-models.sh) too: each model on its seeded inputs
+(bench/real_models.py's), both medians, the ratio, our compile time, whether
+our first output is within the corpus tolerance of ORT's ("noise" for models
+held to ORT's own noise, which this bench does not measure), and the corpus's
+geometric mean on its own line.
+
+usage: bench/cpu_models.py [--runs 20] [--only NAME ...] [--keep DIR] [--corpus]
 """
 import argparse
 import atexit
@@ -231,11 +238,73 @@ def write_model(name, build, d):
     return m, path, x, shape, data, xin
 
 
+def corpus(runs, only, d, missed):
+    """The real-model corpus: one row per model, then its geometric mean."""
+    import tomllib
+
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    import real_models
+
+    subprocess.run(["bash", os.path.join(ROOT, "scripts", "fetch-models.sh")], check=True, capture_output=True)
+    models = tomllib.load(open(os.path.join(ROOT, "test", "models", "corpus.toml"), "rb"))["model"]
+    ratios = []
+    print()
+    print(f"{'corpus model':<28} {'ours p50 ms':>12} {'ORT p50 ms':>11} {'ratio':>7} {'compile s':>10}  outputs")
+    for m in models:
+        if only and m["name"] not in only:
+            continue
+        path = os.path.join(real_models.CACHE, m["name"] + ".onnx")
+        feeds = real_models.make_inputs(m, np.random.default_rng(0))
+        args = []
+        for k, v in feeds.items():
+            f = os.path.join(d, f"{m['name']}.in{len(args)}.npy")
+            np.save(f, v)
+            args += ["--input", f"{k}={f}"]
+        sess = real_models.ort_session(path)
+        want = sess.run(None, feeds)
+        times = []
+        for _ in range(runs):
+            t = time.perf_counter()
+            sess.run(None, feeds)
+            times.append((time.perf_counter() - t) * 1e3)
+        ort_ms = statistics.median(times)
+        outdir = os.path.join(d, f"{m['name']}.out")
+        r = subprocess.run([NPU_RUN, path, *args, "--output-dir", outdir, "--output-names", "original", "--perf", str(runs), "--json"], capture_output=True, text=True)
+        if r.returncode != 0:
+            print(f"{m['name']:<28} failed: {r.stderr.strip().splitlines()[-1] if r.stderr.strip() else r.returncode}")
+            missed.append(f"{m['name']} does not run")
+            continue
+        perf = json.loads(r.stdout.strip().splitlines()[-1])
+        first = sess.get_outputs()[0].name
+        got = os.path.join(outdir, first + ".npy")
+        if m.get("tolerance") == "ort-noise":
+            verdict = "noise"
+        elif os.path.exists(got):
+            ok = np.allclose(np.load(got), want[0], rtol=m.get("rtol", 1e-3), atol=m.get("atol", 1e-4), equal_nan=True)
+            verdict = "match" if ok else "MISMATCH"
+        else:
+            verdict = "no output file"
+        ratio = perf["p50_ms"] / ort_ms
+        ratios.append(ratio)
+        compile_s = perf["compile_ms"] / 1e3
+        print(f"{m['name']:<28} {perf['p50_ms']:>12.2f} {ort_ms:>11.2f} {ratio:>7.2f} {compile_s:>10.2f}  {verdict}", flush=True)
+        if ratio > 2.0:
+            missed.append(f"{m['name']} over 2x ONNX Runtime ({ratio:.2f})")
+        if compile_s > 2.0:
+            missed.append(f"{m['name']} compiles in {compile_s:.2f} s (> 2 s)")
+    if ratios:
+        gm = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+        print(f"corpus geometric mean ratio: {gm:.2f}")
+        if gm > 1.0:
+            missed.append(f"corpus geometric mean {gm:.2f} > 1.0")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--keep")
+    ap.add_argument("--corpus", action="store_true", help="the real-model corpus too")
     a = ap.parse_args()
     d = setup(a.keep, "npu-bench-")
     with open(os.path.join(ROOT, "bench", "cpu_models_before.json")) as f:
@@ -276,7 +345,9 @@ def main():
         print(f"geometric mean ratio (ours / ONNX Runtime, lower is better): {gm:.2f} (was {before['geomean']:.2f})")
         if gm > 1.0:
             missed.insert(0, f"geometric mean {gm:.2f} > 1.0")
-        print("floors missed: " + ("; ".join(missed) if missed else "none"))
+    if a.corpus:
+        corpus(a.runs, a.only, d, missed)
+    print("floors missed: " + ("; ".join(missed) if missed else "none"))
 
 
 if __name__ == "__main__":
