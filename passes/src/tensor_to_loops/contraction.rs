@@ -11,10 +11,10 @@
 //! i tail runs as one shorter tile. Tiles iterate j-outer so a
 //! K×(16·NV) panel of B stays in cache while every row block of A passes.
 
-use super::vectorize::{clone_vectorized, is_f32_memref, uses_dim, vec_type, vectorizable, LANES};
+use super::vectorize::{clone_vectorized, is_f32_memref, splat, uses_dim, vec_type, vectorizable, LANES};
 use super::B;
 use ir::affine::AffineExpr;
-use ir::attributes::{AttrData, Attribute, DenseData};
+use ir::attributes::{AttrData, Attribute};
 use ir::types::TypeData;
 use ir::{Body, Context, InsertPoint, OpId, Value};
 use tensor::{Generic, Iterator};
@@ -154,11 +154,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         ivs[l] = Some(iv);
         at = InsertPoint::Before(body.last_op(block).unwrap());
     }
-    let zero_attr = Attribute::new(AttrData::Dense { ty: vt.clone(), data: DenseData::canonical(vec![0u8; 4 * LANES as usize], 4, LANES as usize) });
-    let zero = {
-        let o = b.op(body, &mut at, "arith.constant", &[], &[vt.clone()], &[("value", zero_attr)]);
-        body.op(o).result(0)
-    };
+    let zero = splat(b, body, &mut at, &f32t, 0f32.to_le_bytes());
     // j0 loop, step 16·NV.
     let nj = sizes[p.j];
     let step = LANES * NV as i64;

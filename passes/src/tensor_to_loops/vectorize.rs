@@ -111,6 +111,14 @@ pub(super) fn vec_type(ctx: &Context, elem: &Type) -> Type {
     ctx.intern_type(TypeData::Vector { shape: vec![LANES], scalable: vec![false], elem: elem.clone() })
 }
 
+/// An `arith.constant` of 16 lanes of `elem` (f32 or i32), each `bytes`.
+pub(super) fn splat(b: &B, body: &mut Body, at: &mut InsertPoint, elem: &Type, bytes: [u8; 4]) -> Value {
+    let vt = vec_type(b.ctx, elem);
+    let a = Attribute::new(AttrData::Dense { ty: vt.clone(), data: DenseData::canonical(bytes.to_vec(), 4, 1) });
+    let o = b.op(body, at, "arith.constant", &[], &[vt], &[("value", a)]);
+    body.op(o).result(0)
+}
+
 /// Clones `block`'s ops at `at` on vectors of 16 lanes: its arguments are
 /// `args`, each result becomes a vector of its type, constants and values
 /// from outside the block are broadcast. Returns the yielded values.
@@ -170,11 +178,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
     let mt = vec_type(ctx, &ctx.i1());
     let mut at = InsertPoint::Before(op);
     // Constants first, outside every loop: zeros, and each gather's lane offsets.
-    let zero = {
-        let a = Attribute::new(AttrData::Dense { ty: vt.clone(), data: DenseData::canonical(vec![0u8; 4 * LANES as usize], 4, LANES as usize) });
-        let o = b.op(body, &mut at, "arith.constant", &[], &[vt.clone()], &[("value", a)]);
-        body.op(o).result(0)
-    };
+    let zero = splat(b, body, &mut at, &f32t, 0f32.to_le_bytes());
     let i32v = vec_type(ctx, &ctx.i32());
     let mut offsets: HashMap<i64, Value> = HashMap::new();
     for r in &p.reads {

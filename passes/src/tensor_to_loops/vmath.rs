@@ -9,9 +9,9 @@
 //!   else Abramowitz and Stegun 7.1.26 (absolute error under 1.5e-7, through the
 //!   exp above), the sign copied from x; ±1 at ±inf, NaN kept.
 
-use super::vectorize::vec_type;
+use super::vectorize::{splat, vec_type};
 use super::B;
-use ir::attributes::{AttrData, Attribute, DenseData};
+use ir::attributes::Attribute;
 use ir::{Body, InsertPoint, Value};
 
 struct V<'a, 'b> {
@@ -21,16 +21,10 @@ struct V<'a, 'b> {
 
 impl V<'_, '_> {
     fn splat_f32(&mut self, body: &mut Body, v: f32) -> Value {
-        let vt = vec_type(self.b.ctx, &self.b.ctx.f32());
-        let a = Attribute::new(AttrData::Dense { ty: vt.clone(), data: DenseData::canonical(v.to_le_bytes().to_vec(), 4, 1) });
-        let o = self.b.op(body, &mut self.at, "arith.constant", &[], &[vt], &[("value", a)]);
-        body.op(o).result(0)
+        splat(self.b, body, &mut self.at, &self.b.ctx.f32(), v.to_le_bytes())
     }
     fn splat_i32(&mut self, body: &mut Body, v: i32) -> Value {
-        let vt = vec_type(self.b.ctx, &self.b.ctx.i32());
-        let a = Attribute::new(AttrData::Dense { ty: vt.clone(), data: DenseData::canonical(v.to_le_bytes().to_vec(), 4, 1) });
-        let o = self.b.op(body, &mut self.at, "arith.constant", &[], &[vt], &[("value", a)]);
-        body.op(o).result(0)
+        splat(self.b, body, &mut self.at, &self.b.ctx.i32(), v.to_le_bytes())
     }
     fn un(&mut self, body: &mut Body, name: &str, x: Value, ty: &ir::Type) -> Value {
         let o = self.b.op(body, &mut self.at, name, &[x], &[ty.clone()], &[]);
