@@ -682,16 +682,17 @@ fn print_profile(model: &[u8], c: &runtime::Compiled, runs: usize, macs: &HashMa
     }
     let totals = runtime::profile::totals();
     let all: f64 = totals.iter().map(|t| t.0).sum::<f64>() / runs as f64;
-    // A node's code can span regions (a Conv's padding, then the Conv fused with
-    // its Relu): its MACs count once, in the region naming the most nodes
-    // (the fused loop nest), the later one on a tie.
-    let mut owner: HashMap<&str, (usize, usize)> = HashMap::new();
+    // A node's code can span regions (a Conv's padding or its zero point's
+    // subtraction fused into the op before, then its loop nest): its MACs count
+    // once, in the region that takes the most time (the loop nest), the later
+    // one on a tie.
+    let mut owner: HashMap<&str, (usize, f64)> = HashMap::new();
     for (i, r) in c.profile_regions.iter().enumerate() {
-        let parts = r.split('+').count();
+        let t = totals.get(i).map_or(0.0, |t| t.0);
         for n in r.split('+') {
-            let e = owner.entry(n).or_insert((i, parts));
-            if parts >= e.1 {
-                *e = (i, parts);
+            let e = owner.entry(n).or_insert((i, t));
+            if t >= e.1 {
+                *e = (i, t);
             }
         }
     }

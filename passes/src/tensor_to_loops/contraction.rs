@@ -11,7 +11,7 @@
 //! i tail runs as one shorter tile. Tiles iterate j-outer so a
 //! K×(16·NV) panel of B stays in cache while every row block of A passes.
 
-use super::vectorize::{clone_vectorized, is_f32_memref, splat, uses_dim, vec_type, vectorizable, LANES};
+use super::vectorize::{clone_vectorized, lane_elem, uses_dim, vec_type, vectorizable, zeros, LANES};
 use super::B;
 use ir::affine::AffineExpr;
 use ir::attributes::{AttrData, Attribute};
@@ -36,10 +36,13 @@ pub struct Plan {
     j: usize,
     k: usize,
     batch: Vec<usize>,
+    /// The body is `acc + x * y` in f32 (one `vector.fma`); otherwise it is
+    /// cloned on vectors (integer products, zero points subtracted inside).
+    fma: bool,
 }
 
-/// Whether the body is exactly `yield acc + x * y` over the first two inputs
-/// (other inputs, read only by an epilogue, unused).
+/// Whether the body is exactly `yield acc + x * y` in f32 over the first two
+/// inputs (other inputs, read only by an epilogue, unused).
 fn is_mul_add(body: &Body, block: ir::Block, n_in: usize) -> bool {
     let all = body.block_args(block).to_vec();
     let ops: Vec<OpId> = body.block_ops(block).collect();
@@ -59,13 +62,40 @@ fn is_mul_add(body: &Body, block: ir::Block, n_in: usize) -> bool {
     ins_ok && add_ok && body.op(y).operands() == [body.op(a).result(0)]
 }
 
+/// Whether the body is `yield acc + p` (addf or addi), `p` computed by
+/// vectorizable ops from the first two inputs, constants, and inputs read at
+/// one fixed element (a zero point): an integer product such as
+/// `(extui(x) - extui(zp)) * extsi(w)`.
+fn is_acc_plus(body: &Body, block: ir::Block, ins: &[Value], maps: &[ir::affine::AffineMap]) -> bool {
+    let all = body.block_args(block).to_vec();
+    let ops: Vec<OpId> = body.block_ops(block).collect();
+    let n_in = ins.len();
+    if ops.len() < 3 || all.len() != n_in + 1 || !ops.iter().all(|o| vectorizable(body.name(*o).as_str())) {
+        return false;
+    }
+    if (2..n_in).any(|k| body.has_uses(all[k]) && !maps[k].results.iter().all(|e| matches!(e, AffineExpr::Const(_)))) {
+        return false;
+    }
+    let (add, y) = (ops[ops.len() - 2], ops[ops.len() - 1]);
+    if !matches!(body.name(add).as_str(), "arith.addf" | "arith.addi") || body.op(y).operands() != [body.op(add).result(0)] {
+        return false;
+    }
+    let acc = all[n_in];
+    let ao = body.op(add).operands();
+    // The accumulator feeds the final add and nothing else.
+    (ao[0] == acc) != (ao[1] == acc) && body.uses(acc).len() == 1
+}
+
 pub fn plan(ctx: &Context, body: &Body, op: OpId) -> Option<Plan> {
     let g = Generic::new(body, op);
     let (ins, outs) = (g.inputs(), g.outputs());
-    if ins.len() < 2 || outs.len() != 1 || !ins[..2].iter().chain(outs).all(|v| is_f32_memref(ctx, body.value_type(*v))) {
+    if ins.len() < 2 || outs.len() != 1 || !ins.iter().chain(outs).all(|v| lane_elem(body.value_type(*v)).is_some()) {
         return None;
     }
-    if !is_mul_add(body, g.block(), ins.len()) {
+    let out_elem = lane_elem(body.value_type(outs[0]))?;
+    let maps = g.maps();
+    let fma = out_elem == ctx.f32() && ins[..2].iter().all(|v| lane_elem(body.value_type(*v)) == Some(ctx.f32())) && is_mul_add(body, g.block(), ins.len());
+    if !fma && !(matches!(out_elem.int_width(), Some(32)) && is_acc_plus(body, g.block(), ins, &maps)) {
         return None;
     }
     let iters = g.iterators();
@@ -74,7 +104,6 @@ pub fn plan(ctx: &Context, body: &Body, op: OpId) -> Option<Plan> {
         return None;
     }
     let k = reds[0];
-    let maps = g.maps();
     let cm = &maps[ins.len()];
     let AffineExpr::Dim(j) = cm.results.last()? else { return None };
     let j = *j as usize;
@@ -97,19 +126,19 @@ pub fn plan(ctx: &Context, body: &Body, op: OpId) -> Option<Plan> {
         };
         let batch = (0..iters.len()).filter(|&l| l != j && l != k && Some(l) != i).collect();
         if let Some(ep) = g.epilogue() {
-            if !epilogue_vectorizes(ctx, body, ep, ins, &maps, j) {
+            if !epilogue_vectorizes(body, ep, ins, &maps, j) {
                 return None;
             }
         }
-        return Some(Plan { a: 1 - b, b, i, j, k, batch });
+        return Some(Plan { a: 1 - b, b, i, j, k, batch, fma });
     }
     None
 }
 
 /// The epilogue runs on vectors of the j dimension: its ops are elementwise,
-/// and each input it reads is f32 and either contiguous along j (last index
-/// j, at unit stride) or independent of j (broadcast).
-fn epilogue_vectorizes(ctx: &Context, body: &Body, ep: ir::Block, ins: &[Value], maps: &[ir::affine::AffineMap], j: usize) -> bool {
+/// and each input it reads is either contiguous along j (last index j, at
+/// unit stride) or independent of j (broadcast).
+fn epilogue_vectorizes(body: &Body, ep: ir::Block, ins: &[Value], maps: &[ir::affine::AffineMap], j: usize) -> bool {
     if !body.block_ops(ep).all(|o| vectorizable(body.name(o).as_str())) {
         return false;
     }
@@ -121,7 +150,7 @@ fn epilogue_vectorizes(ctx: &Context, body: &Body, ep: ir::Block, ins: &[Value],
         let m = &maps[k];
         let uses_j = m.results.iter().any(|e| uses_dim(e, j));
         let contiguous = m.results.last() == Some(&AffineExpr::Dim(j as u32)) && !m.results[..m.results.len() - 1].iter().any(|e| uses_dim(e, j));
-        is_f32_memref(ctx, body.value_type(*v)) && (!uses_j || contiguous)
+        lane_elem(body.value_type(*v)).is_some() && (!uses_j || contiguous)
     })
 }
 
@@ -130,18 +159,35 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
     let g = Generic::new(body, op);
     let (ins, out) = (g.inputs().to_vec(), g.outputs()[0]);
     let maps = g.maps();
-    let ep = g.epilogue();
+    let (ep, block) = (g.epilogue(), g.block());
     let (am, bm, cm) = (maps[p.a].clone(), maps[p.b].clone(), maps[ins.len()].clone());
     let (av, bv) = (ins[p.a], ins[p.b]);
-    let f32t = ctx.f32();
-    let vt = vec_type(ctx, &f32t);
+    let elems: Vec<ir::Type> = ins.iter().chain([&out]).map(|v| lane_elem(body.value_type(*v)).expect("planned")).collect();
+    let vts: Vec<ir::Type> = elems.iter().map(|e| vec_type(ctx, e)).collect();
+    let (vta, vtb, vt) = (vts[p.a].clone(), vts[p.b].clone(), vts[ins.len()].clone());
     let mt = vec_type(ctx, &ctx.i1());
     let n = sizes.len();
     let mut at = InsertPoint::Before(op);
+    // Zeros of each operand's type, the masked lanes' value.
+    let zeros: Vec<Value> = elems.iter().map(|e| zeros(b, body, &mut at, e)).collect();
+    let (zb, zero) = (zeros[p.b], zeros[ins.len()]);
+    // Inputs the body reads at one fixed element (zero points), broadcast once.
+    let bargs = body.block_args(block).to_vec();
+    let mut extras = Vec::new();
+    for k in 2..ins.len() {
+        extras.push(if !p.fma && body.has_uses(bargs[k]) {
+            let idx: Vec<Value> = maps[k].results.iter().map(|e| b.expr(body, &mut at, e, &[])).collect();
+            let s = b.load(body, &mut at, ins[k], &idx);
+            let o = b.op(body, &mut at, "vector.broadcast", &[s], &[vts[k].clone()], &[]);
+            body.op(o).result(0)
+        } else {
+            zeros[k]
+        });
+    }
     let m_total = p.i.map(|i| sizes[i]).unwrap_or(1);
     let kk = sizes[p.k];
     let panel = (m_total >= PACK_MIN_ROWS && kk > 0).then(|| {
-        let pt = ctx.intern_type(TypeData::MemRef { shape: vec![kk, LANES * NV as i64], elem: f32t.clone(), layout: None, memory_space: None });
+        let pt = ctx.intern_type(TypeData::MemRef { shape: vec![kk, LANES * NV as i64], elem: elems[p.b].clone(), layout: None, memory_space: None });
         let segs = Attribute::new(AttrData::DenseArray { elem: ctx.i32(), data: ir::attributes::ArrayData::Int(vec![0, 0]) });
         let o = b.op(body, &mut at, "memref.alloc", &[], &[pt], &[("operandSegmentSizes", segs), ("alignment", Attribute::integer(64, ctx.i64()))]);
         body.op(o).result(0)
@@ -154,7 +200,6 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         ivs[l] = Some(iv);
         at = InsertPoint::Before(body.last_op(block).unwrap());
     }
-    let zero = splat(b, body, &mut at, &f32t, 0f32.to_le_bytes());
     // j0 loop, step 16·NV.
     let nj = sizes[p.j];
     let step = LANES * NV as i64;
@@ -206,8 +251,8 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
             let iv = index_list(None, Some(v), Some(kiv));
             let mut ops = vec![bv];
             ops.extend(bm.results.iter().map(|e| b.expr(body, &mut atk, e, &iv)).collect::<Vec<_>>());
-            ops.extend([masks[v], zero]);
-            let o = b.op(body, &mut atk, "vector.maskedload", &ops, &[vt.clone()], &[]);
+            ops.extend([masks[v], zb]);
+            let o = b.op(body, &mut atk, "vector.maskedload", &ops, &[vtb.clone()], &[]);
             let x = body.op(o).result(0);
             let col = b.index(body, &mut atk, LANES * v as i64);
             b.op(body, &mut atk, "vector.store", &[x, panel, kiv, col], &[], &[]);
@@ -252,14 +297,14 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         for v in 0..NV {
             let o = if let Some(panel) = panel {
                 let col = b.index(body, &mut atk, LANES * v as i64);
-                b.op(body, &mut atk, "vector.load", &[panel, kiv, col], &[vt.clone()], &[])
+                b.op(body, &mut atk, "vector.load", &[panel, kiv, col], &[vtb.clone()], &[])
             } else {
                 let idx = idx_at(body, &mut atk, &bm, 0, Some(v), Some(kiv));
                 let mut ops = vec![bv];
                 ops.extend(idx);
                 ops.push(masks[v]);
-                ops.push(zero);
-                b.op(body, &mut atk, "vector.maskedload", &ops, &[vt.clone()], &[])
+                ops.push(zb);
+                b.op(body, &mut atk, "vector.maskedload", &ops, &[vtb.clone()], &[])
             };
             bvecs.push(body.op(o).result(0));
         }
@@ -267,11 +312,22 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         for r in 0..mr {
             let idx = idx_at(body, &mut atk, &am, r, None, Some(kiv));
             let a = b.load(body, &mut atk, av, &idx);
-            let ab = b.op(body, &mut atk, "vector.broadcast", &[a], &[vt.clone()], &[]);
+            let ab = b.op(body, &mut atk, "vector.broadcast", &[a], &[vta.clone()], &[]);
             let ab = body.op(ab).result(0);
             for v in 0..NV {
-                let o = b.op(body, &mut atk, "vector.fma", &[ab, bvecs[v], kargs[r * NV + v]], &[vt.clone()], &[]);
-                new_accs.push(body.op(o).result(0));
+                let acc = kargs[r * NV + v];
+                if p.fma {
+                    let o = b.op(body, &mut atk, "vector.fma", &[ab, bvecs[v], acc], &[vt.clone()], &[]);
+                    new_accs.push(body.op(o).result(0));
+                } else {
+                    let mut args = vec![ab, bvecs[v]];
+                    if p.a == 1 {
+                        args.swap(0, 1);
+                    }
+                    args.extend(extras.iter().copied());
+                    args.push(acc);
+                    new_accs.push(clone_vectorized(b, body, &mut atk, block, &args)[0]);
+                }
             }
         }
         b.yield_(body, kblock, &new_accs);
@@ -295,12 +351,12 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
                             let mut ops = vec![*input];
                             ops.extend(idx);
                             ops.push(masks[v]);
-                            ops.push(zero);
-                            let o = b.op(body, &mut ati, "vector.maskedload", &ops, &[vt.clone()], &[]);
+                            ops.push(zeros[k]);
+                            let o = b.op(body, &mut ati, "vector.maskedload", &ops, &[vts[k].clone()], &[]);
                             body.op(o).result(0)
                         } else {
                             let s = b.load(body, &mut ati, *input, &idx);
-                            let o = b.op(body, &mut ati, "vector.broadcast", &[s], &[vt.clone()], &[]);
+                            let o = b.op(body, &mut ati, "vector.broadcast", &[s], &[vts[k].clone()], &[]);
                             body.op(o).result(0)
                         };
                         args.push(x);

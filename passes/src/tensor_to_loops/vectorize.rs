@@ -72,19 +72,31 @@ fn read_of(m: &AffineMap, j: usize) -> Option<Read> {
     }
 }
 
-pub(super) fn is_f32_memref(ctx: &Context, t: &Type) -> bool {
-    matches!(t.data(), TypeData::MemRef { elem, layout: None, shape, .. } if *elem == ctx.f32() && !shape.contains(&ir::types::DYNAMIC))
+/// The element type of a memref whose elements load as vectors: static shape,
+/// identity layout, f32, f64 or a signless integer of 8 to 64 bits (not i1,
+/// which a memref stores one per byte but a vector packs one per bit).
+pub(super) fn lane_elem(t: &Type) -> Option<Type> {
+    match t.data() {
+        TypeData::MemRef { elem, layout: None, shape, .. } if !shape.contains(&ir::types::DYNAMIC) => {
+            let ok = matches!(elem.float_kind(), Some(ir::types::FloatKind::F32 | ir::types::FloatKind::F64)) || (elem.is_signless_integer() && matches!(elem.int_width(), Some(8 | 16 | 32 | 64)));
+            ok.then(|| elem.clone())
+        }
+        _ => None,
+    }
 }
 
-/// Ops that run unchanged on vectors: elementwise arith and math.
+/// Ops that run unchanged on vectors: elementwise arith and math. Not the
+/// integer divisions: a masked-off lane reads 0, and LLVM scalarizes them, so
+/// that lane would trap.
 pub(super) fn vectorizable(name: &str) -> bool {
-    (name.starts_with("arith.") && !matches!(name, "arith.index_cast" | "arith.index_castui")) || name.starts_with("math.") || name == "tensor.yield"
+    let traps = matches!(name, "arith.divsi" | "arith.divui" | "arith.remsi" | "arith.remui" | "arith.ceildivsi" | "arith.ceildivui" | "arith.floordivsi");
+    (name.starts_with("arith.") && !matches!(name, "arith.index_cast" | "arith.index_castui") && !traps) || name.starts_with("math.") || name == "tensor.yield"
 }
 
-pub fn plan(ctx: &Context, body: &Body, op: OpId) -> Option<Plan> {
+pub fn plan(_ctx: &Context, body: &Body, op: OpId) -> Option<Plan> {
     let g = Generic::new(body, op);
     let (ins, outs) = (g.inputs(), g.outputs());
-    if outs.len() != 1 || !ins.iter().chain(outs).all(|v| is_f32_memref(ctx, body.value_type(*v))) {
+    if outs.len() != 1 || !ins.iter().chain(outs).all(|v| lane_elem(body.value_type(*v)).is_some()) {
         return None;
     }
     let (maps, iters, sizes) = (g.maps(), g.iterators(), g.loop_sizes());
@@ -111,12 +123,18 @@ pub(super) fn vec_type(ctx: &Context, elem: &Type) -> Type {
     ctx.intern_type(TypeData::Vector { shape: vec![LANES], scalable: vec![false], elem: elem.clone() })
 }
 
-/// An `arith.constant` of 16 lanes of `elem` (f32 or i32), each `bytes`.
-pub(super) fn splat(b: &B, body: &mut Body, at: &mut InsertPoint, elem: &Type, bytes: [u8; 4]) -> Value {
+/// An `arith.constant` of 16 lanes of `elem`, each `bytes` (little-endian, as wide as `elem`).
+pub(super) fn splat(b: &B, body: &mut Body, at: &mut InsertPoint, elem: &Type, bytes: &[u8]) -> Value {
     let vt = vec_type(b.ctx, elem);
-    let a = Attribute::new(AttrData::Dense { ty: vt.clone(), data: DenseData::canonical(bytes.to_vec(), 4, 1) });
+    let a = Attribute::new(AttrData::Dense { ty: vt.clone(), data: DenseData::canonical(bytes.to_vec(), bytes.len(), 1) });
     let o = b.op(body, at, "arith.constant", &[], &[vt], &[("value", a)]);
     body.op(o).result(0)
+}
+
+/// 16 lanes of zero of `elem` (see [`lane_elem`]).
+pub(super) fn zeros(b: &B, body: &mut Body, at: &mut InsertPoint, elem: &Type) -> Value {
+    let w = elem.float_kind().map(|k| k.width()).or(elem.int_width()).unwrap_or(32) as usize;
+    splat(b, body, at, elem, &vec![0u8; w.div_ceil(8)])
 }
 
 /// Clones `block`'s ops at `at` on vectors of 16 lanes: its arguments are
@@ -173,12 +191,13 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
     let (ins, out) = (g.inputs().to_vec(), g.outputs()[0]);
     let (maps, iters, block, ep) = (g.maps(), g.iterators(), g.block(), g.epilogue());
     let n = sizes.len();
-    let f32t = ctx.f32();
-    let vt = vec_type(ctx, &f32t);
     let mt = vec_type(ctx, &ctx.i1());
     let mut at = InsertPoint::Before(op);
-    // Constants first, outside every loop: zeros, and each gather's lane offsets.
-    let zero = splat(b, body, &mut at, &f32t, 0f32.to_le_bytes());
+    // Constants first, outside every loop: each operand's zeros (the masked
+    // lanes' value), and each gather's lane offsets.
+    let elems: Vec<Type> = ins.iter().chain([&out]).map(|v| lane_elem(body.value_type(*v)).expect("planned")).collect();
+    let vts: Vec<Type> = elems.iter().map(|e| vec_type(ctx, e)).collect();
+    let zero: Vec<Value> = elems.iter().map(|e| zeros(b, body, &mut at, e)).collect();
     let i32v = vec_type(ctx, &ctx.i32());
     let mut offsets: HashMap<i64, Value> = HashMap::new();
     for r in &p.reads {
@@ -225,18 +244,18 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         ops.extend(index(body, at, &maps[k], ivs));
         match p.reads[k] {
             Read::Vector => {
-                ops.extend([mask, zero]);
-                let o = b.op(body, at, "vector.maskedload", &ops, &[vt.clone()], &[]);
+                ops.extend([mask, zero[k]]);
+                let o = b.op(body, at, "vector.maskedload", &ops, &[vts[k].clone()], &[]);
                 body.op(o).result(0)
             }
             Read::Gather(s) => {
-                ops.extend([offsets[&s], mask, zero]);
-                let o = b.op(body, at, "vector.gather", &ops, &[vt.clone()], &[]);
+                ops.extend([offsets[&s], mask, zero[k]]);
+                let o = b.op(body, at, "vector.gather", &ops, &[vts[k].clone()], &[]);
                 body.op(o).result(0)
             }
             Read::Scalar => {
                 let s = b.load(body, at, ops[0], &ops[1..]);
-                let o = b.op(body, at, "vector.broadcast", &[s], &[vt.clone()], &[]);
+                let o = b.op(body, at, "vector.broadcast", &[s], &[vts[k].clone()], &[]);
                 body.op(o).result(0)
             }
         }
@@ -245,16 +264,16 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
     let old = |body: &mut Body, at: &mut InsertPoint| -> Value {
         let mut ops = vec![out];
         ops.extend(out_idx.iter().copied());
-        ops.extend([mask, zero]);
-        let o = b.op(body, at, "vector.maskedload", &ops, &[vt.clone()], &[]);
+        ops.extend([mask, zero[ins.len()]]);
+        let o = b.op(body, at, "vector.maskedload", &ops, &[vts[ins.len()].clone()], &[]);
         body.op(o).result(0)
     };
     let reductions: Vec<usize> = (0..n).filter(|&l| iters[l] == Iterator::Reduction).collect();
     let bargs = body.block_args(block).to_vec();
     let used: HashSet<usize> = (0..bargs.len()).filter(|&k| body.has_uses(bargs[k])).collect();
     let value = if reductions.is_empty() {
-        let mut args: Vec<Value> = (0..ins.len()).map(|k| if used.contains(&k) { read(body, &mut at, k, &ivs) } else { zero }).collect();
-        args.push(if used.contains(&ins.len()) { old(body, &mut at) } else { zero });
+        let mut args: Vec<Value> = (0..ins.len()).map(|k| if used.contains(&k) { read(body, &mut at, k, &ivs) } else { zero[k] }).collect();
+        args.push(if used.contains(&ins.len()) { old(body, &mut at) } else { zero[ins.len()] });
         clone_vectorized(b, body, &mut at, block, &args)[0]
     } else {
         let acc = old(body, &mut at);
@@ -270,7 +289,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
             carried = args;
             inner = InsertPoint::AtEnd(blk);
         }
-        let mut args: Vec<Value> = (0..ins.len()).map(|k| if used.contains(&k) { read(body, &mut inner, k, &rivs) } else { zero }).collect();
+        let mut args: Vec<Value> = (0..ins.len()).map(|k| if used.contains(&k) { read(body, &mut inner, k, &rivs) } else { zero[k] }).collect();
         args.push(carried[0]);
         let mut vals = clone_vectorized(b, body, &mut inner, block, &args);
         for (fop, blk) in loops.iter().rev() {
@@ -285,7 +304,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
             let eargs = body.block_args(ep).to_vec();
             let mut args = vec![value];
             for k in 0..ins.len() {
-                args.push(if body.has_uses(eargs[1 + k]) { read(body, &mut at, k, &ivs) } else { zero });
+                args.push(if body.has_uses(eargs[1 + k]) { read(body, &mut at, k, &ivs) } else { zero[k] });
             }
             clone_vectorized(b, body, &mut at, ep, &args)[0]
         }

@@ -21,10 +21,10 @@ struct V<'a, 'b> {
 
 impl V<'_, '_> {
     fn splat_f32(&mut self, body: &mut Body, v: f32) -> Value {
-        splat(self.b, body, &mut self.at, &self.b.ctx.f32(), v.to_le_bytes())
+        splat(self.b, body, &mut self.at, &self.b.ctx.f32(), &v.to_le_bytes())
     }
     fn splat_i32(&mut self, body: &mut Body, v: i32) -> Value {
-        splat(self.b, body, &mut self.at, &self.b.ctx.i32(), v.to_le_bytes())
+        splat(self.b, body, &mut self.at, &self.b.ctx.i32(), &v.to_le_bytes())
     }
     fn un(&mut self, body: &mut Body, name: &str, x: Value, ty: &ir::Type) -> Value {
         let o = self.b.op(body, &mut self.at, name, &[x], &[ty.clone()], &[]);

@@ -154,3 +154,51 @@ func.func @batched_panels(%a: memref<2x17x9xf32>, %b: memref<2x9x33xf32>, %c: me
   }) : (memref<2x17x9xf32>, memref<2x9x33xf32>, memref<2x17x33xf32>) -> ()
   return
 }
+
+// -----
+
+// An integer product as dynamic quantization writes it: u8 activations minus
+// their zero point (read once, broadcast), s8 weights, i32 accumulators. The
+// body is cloned on vectors: B's row widened from 16 x i8, A's element
+// broadcast and widened, `muli` and `addi` on 16 lanes of i32.
+// CHECK-LABEL: func.func @u8s8_product
+// CHECK: "memref.load"(%arg2)
+// CHECK: "vector.broadcast"{{.*}} : (i8) -> vector<16xi8>
+// CHECK: "scf.for"
+// CHECK: "vector.maskedload"(%arg1{{.*}} -> vector<16xi8>
+// CHECK: arith.extsi {{.*}} : vector<16xi8> to vector<16xi32>
+// CHECK: arith.extui {{.*}} : vector<16xi8> to vector<16xi32>
+// CHECK: arith.subi {{.*}} : vector<16xi32>
+// CHECK: arith.muli {{.*}} : vector<16xi32>
+// CHECK: arith.addi {{.*}} : vector<16xi32>
+// CHECK: "vector.maskedstore"(%arg3
+func.func @u8s8_product(%a: memref<3x5xi8>, %b: memref<5x20xi8>, %za: memref<i8>, %c: memref<3x20xi32>) {
+  "tensor.generic"(%a, %b, %za, %c) <{indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> ()>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], operandSegmentSizes = array<i32: 3, 1>}> ({
+  ^bb0(%x: i8, %w: i8, %z: i8, %acc: i32):
+    %xe = arith.extui %x : i8 to i32
+    %we = arith.extsi %w : i8 to i32
+    %ze = arith.extui %z : i8 to i32
+    %d = arith.subi %xe, %ze : i32
+    %p = arith.muli %d, %we : i32
+    %s = arith.addi %acc, %p : i32
+    "tensor.yield"(%s) : (i32) -> ()
+  }) : (memref<3x5xi8>, memref<5x20xi8>, memref<i8>, memref<3x20xi32>) -> ()
+  return
+}
+
+// -----
+
+// An integer division stays scalar: a masked-off lane would divide by zero.
+// CHECK-LABEL: func.func @int_div
+// CHECK-NOT: vector.
+// CHECK: arith.divsi {{.*}} : i32
+// CHECK-NOT: vector.
+// CHECK: return
+func.func @int_div(%a: memref<40xi32>, %b: memref<40xi32>, %c: memref<40xi32>) {
+  "tensor.generic"(%a, %b, %c) <{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"], operandSegmentSizes = array<i32: 2, 1>}> ({
+  ^bb0(%x: i32, %y: i32, %o: i32):
+    %q = arith.divsi %x, %y : i32
+    "tensor.yield"(%q) : (i32) -> ()
+  }) : (memref<40xi32>, memref<40xi32>, memref<40xi32>) -> ()
+  return
+}

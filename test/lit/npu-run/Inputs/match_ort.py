@@ -1,6 +1,7 @@
 """Runs MODEL in ONNX Runtime on the given inputs and compares every output
-with OUTDIR/<name>.npy (what npu-run wrote): same shape and dtype, within
-1e-5 relative / 1e-6 absolute, a NaN matched only by a NaN. Prints one line
+with OUTDIR/<name>.npy (what npu-run wrote): same shape and dtype, integers
+and booleans equal, floats within 1e-5 relative / 1e-6 absolute, a NaN
+matched only by a NaN. Prints one line
 per output: `NAME: match` or `NAME: differs (...)`. Sequences travel as
 npu-run writes and reads them: element i of `s` is `s[i]`, an empty
 sequence `s[]`, an empty optional no file at all.
@@ -53,7 +54,7 @@ def compare(name, want):
         return
     if got.shape != want.shape or got.dtype != want.dtype:
         print(f"{name}: differs (got {got.dtype}{list(got.shape)}, ONNX Runtime {want.dtype}{list(want.shape)})")
-    elif np.allclose(got, want, rtol=1e-5, atol=1e-6, equal_nan=True):
+    elif np.array_equal(got, want) if got.dtype.kind in "iub" else np.allclose(got, want, rtol=1e-5, atol=1e-6, equal_nan=True):
         print(f"{name}: match")
     else:
         print(f"{name}: differs (got {got.ravel().tolist()}, ONNX Runtime {want.ravel().tolist()})")
