@@ -41,6 +41,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NPU_RUN = os.path.join(ROOT, "target", "release", "npu-run")
+EXTRA = []  # npu-run flags every run of ours gets (-O)
 
 
 class G:
@@ -214,6 +215,7 @@ def ort_median(path, feeds, runs):
     so = ort.SessionOptions()
     so.intra_op_num_threads = 1
     so.inter_op_num_threads = 1
+    so.log_severity_level = 3  # its shape warnings would bury the table
     sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
     out = sess.run(None, feeds)
     times = []
@@ -241,7 +243,7 @@ def write_model(name, build, d):
 def ours(path, args, outdir, runs):
     """Our `--perf` figures for one model (and its outputs in `outdir`), or
     None after printing why it did not run."""
-    r = subprocess.run([NPU_RUN, path, *args, "--output-dir", outdir, "--output-names", "original", "--perf", str(runs), "--json"], capture_output=True, text=True)
+    r = subprocess.run([NPU_RUN, path, *args, *EXTRA, "--output-dir", outdir, "--output-names", "original", "--perf", str(runs), "--json"], capture_output=True, text=True)
     if r.returncode != 0:
         print(f"{os.path.basename(path):<28} failed: {r.stderr.strip().splitlines()[-1] if r.stderr.strip() else r.returncode}")
         return None
@@ -315,7 +317,10 @@ def main():
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--keep")
     ap.add_argument("--corpus", action="store_true", help="the real-model corpus too")
+    ap.add_argument("-O", dest="opt", help="our optimization level (npu-run -O; its default when not given)")
     a = ap.parse_args()
+    if a.opt is not None:
+        EXTRA.extend(["-O", a.opt])
     d = setup(a.keep, "npu-bench-")
     with open(os.path.join(ROOT, "bench", "cpu_models_before.json")) as f:
         before = json.load(f)

@@ -83,6 +83,16 @@ impl Pass for Bufferize {
         let ctx = cx.ctx;
         let body = &mut *cx.body;
         let Some(&entry) = body.region_blocks(body.op(func).regions()[0]).first() else { return Ok(()) };
+        // Already on buffers (loop-level text given again, an outlined loop
+        // nest returning scalars): nothing to do.
+        let is_tensor = |t: &ir::Type| matches!(t.data(), TypeData::RankedTensor { .. } | TypeData::UnrankedTensor { .. });
+        let tensors_in_signature = match body.op(func).properties.get("function_type").and_then(|a| a.as_type()).map(|t| t.data().clone()) {
+            Some(TypeData::Function { inputs, results }) => inputs.iter().chain(&results).any(is_tensor),
+            _ => true,
+        };
+        if !tensors_in_signature && !body.walk_preorder(func).iter().any(|o| body.op(*o).results().iter().any(|v| is_tensor(body.value_type(*v)))) {
+            return Ok(());
+        }
         let module = body.parent_op(func).ok_or("bufferize needs the function inside a module")?;
         let existing = body.walk_preorder(module).iter().filter(|o| body.name(**o).as_str() == "memref.global").count();
         let fname = body.op(func).properties.get("sym_name").and_then(|a| a.as_str()).unwrap_or("f").to_string();

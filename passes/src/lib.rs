@@ -13,6 +13,7 @@ pub mod insert_profiling;
 mod onnx_form_qlinear;
 mod onnx_resolve_sequences;
 mod onnx_shape_inference;
+mod outline_loop_nests;
 pub mod onnx_to_tensor;
 mod bufferize;
 mod tensor_to_loops;
@@ -124,6 +125,12 @@ pub fn register_all(reg: &mut PassRegistry) {
         summary: "tensor.generic on memrefs to scf.for nests with memref loads and stores",
         options: vec![],
         create: |_| Ok(Box::new(tensor_to_loops::TensorToLoops)),
+    });
+    reg.register(PassInfo {
+        argument: "outline-loop-nests",
+        summary: "Move each top-level loop nest of a loop-level function into a private noinline function of its own, called where it stood",
+        options: vec![],
+        create: |_| Ok(Box::new(outline_loop_nests::OutlineLoopNests)),
     });
     reg.register(PassInfo {
         argument: "insert-profiling",

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 /// Our half of the CPU pipeline; MLIR's half is `llvm_cpu::LOWERING_PIPELINE`.
 pub const CPU_PIPELINE: &str =
-    "builtin.module(onnx-shape-inference, canonicalize, func.func(convert-onnx-to-tensor), tensor-generalize, func.func(fuse-elementwise), func.func(bufferize), convert-tensor-to-loops, cse, canonicalize)";
+    "builtin.module(onnx-shape-inference, canonicalize, func.func(convert-onnx-to-tensor), tensor-generalize, func.func(fuse-elementwise), func.func(bufferize), convert-tensor-to-loops, cse, canonicalize, outline-loop-nests)";
 
 /// What both paths run first: types inferred, sequences and optionals resolved
 /// into tensors (the function's results flattened by `crate::values`' names),
@@ -29,6 +29,12 @@ pub fn set_max_loop_iterations(n: i64) {
 
 pub fn max_loop_iterations() -> i64 {
     MAX_LOOP_ITERATIONS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// How many threads compile the LLVM parts of a model: the cores this
+/// process may use.
+pub(crate) fn codegen_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// [`CPU_PIPELINE`] with this process's loop limit.
@@ -438,7 +444,7 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
     crate::phases::start();
     let l = lower_model(model, path, given, opts)?;
     crate::phases::begin("printing the loops for MLIR");
-    let text = llvm_cpu::to_mlir_text(&l.ctx, &l.body, l.module);
+    let texts = llvm_cpu::to_mlir_parts(&l.ctx, &l.body, l.module, 2 * codegen_threads());
     crate::phases::begin(LLVM_PHASE);
     let regions: Vec<String> = ir::symbols::lookup_symbol_in(&l.body, l.module, &l.func)
         .and_then(|f| l.body.op(f).attributes.get("npu.profile_regions").and_then(|a| a.as_array()).map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect()))
@@ -447,11 +453,8 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
     let checks = crate::checks::messages(&l.body, l.module);
     // The code is materialized now (the JIT compiles on first lookup), so
     // compile time is not charged to the first run.
-    let (jit, object) = if opts.cache_dir.is_some() {
-        llvm_cpu::Jit::compile_keeping_object(&text, opts.opt_level, &crate::checks::jit_symbols(), &[&l.func])?
-    } else {
-        (llvm_cpu::Jit::compile_with_symbols(&text, opts.opt_level, &crate::checks::jit_symbols())?, vec![])
-    };
+    let (jit, object) = llvm_cpu::Jit::compile_parts(&texts, codegen_threads(), opts.opt_level, &crate::checks::jit_symbols(), &[&l.func])?;
+    let object = if opts.cache_dir.is_some() { object } else { vec![] };
     if !jit.has_function(&l.func) {
         return Err(format!("the compiled module has no function @{}", l.func));
     }

@@ -172,14 +172,11 @@ fn compile_cpu(ctx: &Context, body: &Body, module: OpId, opt_level: usize, keep_
     }
     compile::run(ctx, &mut b, module, &compile::cpu_pipeline())?;
     crate::phases::begin("CPU partitions: printing the loops for MLIR");
-    let text = llvm_cpu::to_mlir_text(ctx, &b, module);
+    let texts = llvm_cpu::to_mlir_parts(ctx, &b, module, 2 * compile::codegen_threads());
     crate::phases::begin(compile::LLVM_PHASE);
     let names: Vec<&str> = funcs.iter().map(|f| f.name.as_str()).collect();
-    let (jit, object) = if keep_object {
-        llvm_cpu::Jit::compile_keeping_object(&text, opt_level, &crate::checks::jit_symbols(), &names)?
-    } else {
-        (llvm_cpu::Jit::compile_with_symbols(&text, opt_level, &crate::checks::jit_symbols())?, vec![])
-    };
+    let (jit, object) = llvm_cpu::Jit::compile_parts(&texts, compile::codegen_threads(), opt_level, &crate::checks::jit_symbols(), &names)?;
+    let object = if keep_object { object } else { vec![] };
     check_cpu_functions(&jit, &funcs)?;
     Ok((Some(jit), funcs, object, crate::checks::messages(&b, module)))
 }

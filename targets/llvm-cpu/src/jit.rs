@@ -1,32 +1,62 @@
-//! JIT execution through MLIR's ExecutionEngine. A function is called through
-//! its packed wrapper (`_mlir_<name>`), whose arguments are the LLVM-level
-//! arguments after MLIR's memref lowering: each `memref<d0 x ... x T>` becomes
-//! (allocated pointer, aligned pointer, offset, sizes..., strides...).
+//! JIT execution: the module compiled to object code for this host
+//! ([`crate::codegen`]) and linked into the process by LLVM's ORC
+//! ([`ObjectJit`]). A function is called through its packed wrapper
+//! (`_mlir_<name>`), whose arguments are the LLVM-level arguments after MLIR's
+//! memref lowering: each `memref<d0 x ... x T>` becomes (allocated pointer,
+//! aligned pointer, offset, sizes..., strides...).
 
-use crate::mlir::Session;
 use crate::object_jit::ObjectJit;
 
 /// A compiled module, ready to call: compiled from MLIR, or its object code loaded again.
 pub struct Jit {
-    engine: Engine,
+    object: ObjectJit,
 }
 
-enum Engine {
-    Mlir(MlirEngine),
-    Object(ObjectJit),
-}
+const STACK: usize = 8 << 20;
 
-struct MlirEngine {
-    // The engine borrows nothing from the session's module once created, but
-    // MLIR objects must be dropped engine first, then context.
-    engine: mlir_sys::MlirExecutionEngine,
-    _session: Box<Session>,
-}
+/// Several object files as one byte string: one object as it is; more as
+/// [`BUNDLE_MAGIC`], their count (u32), then each one's length (u64) and bytes.
+const BUNDLE_MAGIC: &[u8; 8] = b"NPUOBJS1";
 
-impl Drop for MlirEngine {
-    fn drop(&mut self) {
-        unsafe { mlir_sys::mlirExecutionEngineDestroy(self.engine) }
+fn bundle(objects: &[Vec<u8>]) -> Vec<u8> {
+    if let [one] = objects {
+        return one.clone();
     }
+    let mut out = BUNDLE_MAGIC.to_vec();
+    out.extend((objects.len() as u32).to_le_bytes());
+    for o in objects {
+        out.extend((o.len() as u64).to_le_bytes());
+        out.extend(o);
+    }
+    out
+}
+
+fn unbundle(bytes: &[u8]) -> Result<Vec<&[u8]>, String> {
+    let Some(mut rest) = bytes.strip_prefix(BUNDLE_MAGIC.as_slice()) else { return Ok(vec![bytes]) };
+    let bad = || "damaged object bundle".to_string();
+    let take = |rest: &mut &[u8], n: usize| -> Result<Vec<u8>, String> {
+        if rest.len() < n {
+            return Err(bad());
+        }
+        let (a, b) = rest.split_at(n);
+        *rest = b;
+        Ok(a.to_vec())
+    };
+    let count = u32::from_le_bytes(take(&mut rest, 4)?.try_into().map_err(|_| bad())?) as usize;
+    let mut out = Vec::new();
+    for _ in 0..count {
+        let len = u64::from_le_bytes(take(&mut rest, 8)?.try_into().map_err(|_| bad())?) as usize;
+        if rest.len() < len {
+            return Err(bad());
+        }
+        let (a, b) = rest.split_at(len);
+        out.push(a);
+        rest = b;
+    }
+    if !rest.is_empty() {
+        return Err(bad());
+    }
+    Ok(out)
 }
 
 /// One memref argument: a dense row-major buffer and its shape.
@@ -44,62 +74,55 @@ impl Jit {
     /// As `compile`, with host functions the module may call (declared there
     /// as external `func.func private @name`), bound before any code is looked up.
     pub fn compile_with_symbols(text: &str, opt_level: usize, symbols: &[(&str, *mut ())]) -> Result<Jit, String> {
-        Jit::create(text, opt_level, symbols, false)
+        Ok(Jit::compile_keeping_object(text, opt_level, symbols, &[])?.0)
     }
 
     /// As `compile_with_symbols`, and returns the object code too, for
-    /// [`Jit::load_object`] to load again without compiling (empty when it
-    /// could not be kept: the compile still succeeds). `functions` (each must
-    /// be there) are looked up first: the engine compiles on first lookup.
+    /// [`Jit::load_object`] to load again without compiling. `functions` must
+    /// each be there.
     pub fn compile_keeping_object(text: &str, opt_level: usize, symbols: &[(&str, *mut ())], functions: &[&str]) -> Result<(Jit, Vec<u8>), String> {
-        let jit = Jit::create(text, opt_level, symbols, true)?;
+        Jit::compile_parts(&[text.to_string()], 1, opt_level, symbols, functions)
+    }
+
+    /// As `compile_keeping_object` for the parts of one module
+    /// ([`crate::to_mlir_parts`]), compiled on up to `threads` threads (each
+    /// takes the next part left) and linked together; the object code returned
+    /// holds every part.
+    pub fn compile_parts(texts: &[String], threads: usize, opt_level: usize, symbols: &[(&str, *mut ())], functions: &[&str]) -> Result<(Jit, Vec<u8>), String> {
+        let objects: Vec<Vec<u8>> = if texts.len() == 1 || threads <= 1 {
+            texts.iter().map(|t| crate::mlir::object_code(t, opt_level)).collect::<Result<_, _>>()?
+        } else {
+            let next = std::sync::atomic::AtomicUsize::new(0);
+            let done: Vec<std::sync::Mutex<Option<Result<Vec<u8>, String>>>> = texts.iter().map(|_| std::sync::Mutex::new(None)).collect();
+            let work = || loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(t) = texts.get(i) else { break };
+                let r = crate::mlir::object_code(t, opt_level);
+                *done[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+            };
+            std::thread::scope(|s| -> Result<(), String> {
+                for _ in 0..threads.min(texts.len()) {
+                    // MLIR and LLVM recurse deeply on large functions: the main thread's stack size.
+                    std::thread::Builder::new().name("codegen".into()).stack_size(STACK).spawn_scoped(s, work).map_err(|e| format!("cannot start a code generation thread: {}", e))?;
+                }
+                Ok(())
+            })?;
+            done.into_iter().map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()).unwrap_or_else(|| Err("a code generation thread stopped early".into()))).collect::<Result<_, _>>()?
+        };
+        let object = bundle(&objects);
+        let jit = Jit::load_object(&object, symbols)?;
         for f in functions {
             if !jit.has_function(f) {
                 return Err(format!("the compiled module has no function @{}", f));
             }
         }
-        let Engine::Mlir(m) = &jit.engine else { unreachable!("created from MLIR") };
-        // MLIR writes the object only to a file: one in a fresh directory only
-        // we can enter (made, never reused, so nobody can plant a link there).
-        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
-        let dir = std::env::temp_dir().join(format!("npu-jit-{}-{}-{}", std::process::id(), NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed), nanos));
-        use std::os::unix::fs::DirBuilderExt;
-        if std::fs::DirBuilder::new().mode(0o700).create(&dir).is_err() {
-            return Ok((jit, vec![]));
-        }
-        let path = dir.join("module.o");
-        let p = path.to_string_lossy().into_owned();
-        let s = mlir_sys::MlirStringRef { data: p.as_ptr() as *const _, length: p.len() };
-        // SAFETY: a live engine created with object dumping on.
-        unsafe { mlir_sys::mlirExecutionEngineDumpToObjectFile(m.engine, s) };
-        let object = std::fs::read(&path).unwrap_or_default();
-        let _ = std::fs::remove_dir_all(&dir);
         Ok((jit, object))
     }
 
-    /// Loads object code that [`Jit::compile_keeping_object`] returned.
+    /// Loads object code that [`Jit::compile_keeping_object`] or
+    /// [`Jit::compile_parts`] returned.
     pub fn load_object(object: &[u8], symbols: &[(&str, *mut ())]) -> Result<Jit, String> {
-        Ok(Jit { engine: Engine::Object(ObjectJit::load(object, symbols)?) })
-    }
-
-    fn create(text: &str, opt_level: usize, symbols: &[(&str, *mut ())], keep_object: bool) -> Result<Jit, String> {
-        let session = Box::new(Session::new());
-        let engine = {
-            let module = session.lower(text)?;
-            let e = unsafe { mlir_sys::mlirExecutionEngineCreate(module.to_raw(), opt_level as i32, 0, std::ptr::null(), keep_object, false) };
-            if e.ptr.is_null() {
-                return Err(format!("MLIR could not JIT-compile the module:\n{}", session.diags.borrow().join("\n")));
-            }
-            for (name, ptr) in symbols {
-                let s = mlir_sys::MlirStringRef { data: name.as_ptr() as *const _, length: name.len() };
-                // SAFETY: the pointer is a host function with the C ABI the module declares.
-                unsafe { mlir_sys::mlirExecutionEngineRegisterSymbol(e, s, *ptr as *mut std::ffi::c_void) };
-            }
-            unsafe { mlir_sys::mlirExecutionEngineInitialize(e) };
-            e
-        };
-        Ok(Jit { engine: Engine::Mlir(MlirEngine { engine, _session: session }) })
+        Ok(Jit { object: ObjectJit::load(&unbundle(object)?, symbols)? })
     }
 
     /// Whether the module defines a function of this name.
@@ -107,16 +130,9 @@ impl Jit {
         !self.packed(name).is_null()
     }
 
-    /// The packed wrapper MLIR generates for every public function.
+    /// The packed wrapper of a function (see [`crate::codegen`]).
     fn packed(&self, name: &str) -> *mut std::ffi::c_void {
-        let full = format!("_mlir_{}", name);
-        match &self.engine {
-            Engine::Mlir(m) => {
-                let s = mlir_sys::MlirStringRef { data: full.as_ptr() as *const _, length: full.len() };
-                unsafe { mlir_sys::mlirExecutionEngineLookup(m.engine, s) }
-            }
-            Engine::Object(o) => o.lookup(&full).unwrap_or(std::ptr::null_mut()),
-        }
+        self.object.lookup(&format!("_mlir_{}", name)).unwrap_or(std::ptr::null_mut())
     }
 
     /// Calls `name`, whose arguments are all memrefs and which returns nothing.
@@ -160,5 +176,26 @@ impl Jit {
         let f: unsafe extern "C" fn(*mut *mut ()) = unsafe { std::mem::transmute(f) };
         unsafe { f(packed.as_mut_ptr()) };
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{bundle, unbundle};
+
+    #[test]
+    fn bundles_round_trip_and_damage_is_an_error() {
+        let parts = vec![b"\x7fELF one".to_vec(), b"\x7fELF two!".to_vec()];
+        let b = bundle(&parts);
+        assert_eq!(unbundle(&b).unwrap(), vec![parts[0].as_slice(), parts[1].as_slice()]);
+        // One object is stored as it is and read back as it is.
+        assert_eq!(bundle(&parts[..1]), parts[0]);
+        assert_eq!(unbundle(&parts[0]).unwrap(), vec![parts[0].as_slice()]);
+        // Cut short or with bytes left over: an error, not a panic.
+        assert!(unbundle(&b[..b.len() - 1]).is_err());
+        assert!(unbundle(&b[..10]).is_err());
+        let mut longer = b.clone();
+        longer.push(0);
+        assert!(unbundle(&longer).is_err());
     }
 }

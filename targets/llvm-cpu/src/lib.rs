@@ -4,6 +4,7 @@
 //! dialect, and then JIT-compiled or written out as LLVM IR or object code.
 //! This is the only crate that touches melior.
 
+mod codegen;
 mod mlir;
 mod jit;
 mod object_jit;
@@ -11,6 +12,52 @@ mod object_jit;
 pub use jit::{Jit, MemRefArg};
 pub use object_jit::host_cpu;
 pub use mlir::{emit_llvm_ir, emit_object, lower_to_llvm_dialect, LOWERING_PIPELINE};
+
+/// Functions of at least this many ops in all make a second part worth its
+/// thread (a part costs one MLIR context and one LLVM context more).
+const MIN_OPS_PER_PART: usize = 4000;
+
+/// The module printed as up to `parts` modules that compile in parallel
+/// ([`Jit::compile_parts`]): each defines a share of the functions, balanced
+/// by op count, and declares the rest (the linker joins them); every part keeps
+/// the module's globals (private copies, one per object). One text when the
+/// module is too small to split.
+pub fn to_mlir_parts(ctx: &ir::Context, body: &ir::Body, module: ir::OpId, parts: usize) -> Vec<String> {
+    let mblock = body.region_blocks(body.op(module).regions()[0])[0];
+    let funcs: Vec<(ir::OpId, usize)> = body.block_ops(mblock).filter(|o| body.name(*o).as_str() == "func.func" && body.entry_block(*o).is_some()).map(|f| (f, body.walk_preorder(f).len())).collect();
+    let total: usize = funcs.iter().map(|f| f.1).sum();
+    let n = parts.min(total / MIN_OPS_PER_PART).min(funcs.len());
+    if n <= 1 {
+        return vec![to_mlir_text(ctx, body, module)];
+    }
+    // Largest first, each to the lightest part.
+    let mut order = funcs.clone();
+    order.sort_by(|a, b| b.1.cmp(&a.1));
+    let mut load = vec![0usize; n];
+    let mut part_of = std::collections::HashMap::new();
+    for (f, w) in order {
+        let p = (0..n).min_by_key(|&p| load[p]).unwrap_or(0);
+        load[p] += w;
+        part_of.insert(f, p);
+    }
+    (0..n)
+        .map(|p| {
+            let mut b = body.clone();
+            for (f, _) in &funcs {
+                if part_of[f] != p {
+                    let r = b.op(*f).regions()[0];
+                    b.erase_region_contents(r);
+                    let op = b.op_mut(*f);
+                    op.properties.set(ctx.ident("sym_visibility"), ir::attributes::Attribute::string("private"));
+                    for a in ["llvm.emit_c_interface", "passthrough", "npu.profile_regions"] {
+                        op.attributes.remove(a);
+                    }
+                }
+            }
+            to_mlir_text(ctx, &b, module)
+        })
+        .collect()
+}
 
 /// Prints a module of ours in the generic form MLIR parses.
 pub fn to_mlir_text(ctx: &ir::Context, body: &ir::Body, module: ir::OpId) -> String {

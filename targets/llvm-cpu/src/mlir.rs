@@ -34,6 +34,9 @@ pub(crate) struct Session {
 
 impl Session {
     pub fn new() -> Session {
+        // Registration fills process-wide tables: one thread at a time.
+        static REGISTERING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _one = REGISTERING.lock().unwrap_or_else(|e| e.into_inner());
         let registry = DialectRegistry::new();
         register_all_dialects(&registry);
         register_all_passes();
@@ -89,15 +92,24 @@ pub fn emit_llvm_ir(text: &str) -> Result<String, String> {
 
 /// Loop-level text → a native object file for this host (opt level 3).
 pub fn emit_object(text: &str, path: &str) -> Result<(), String> {
+    let object = object_code(text, 3)?;
+    std::fs::write(path, object).map_err(|e| format!("cannot write {}: {}", path, e))
+}
+
+/// Loop-level text → object code for this host at `opt_level`: lowered to
+/// the LLVM dialect, translated to LLVM IR, compiled by [`crate::codegen`].
+pub(crate) fn object_code(text: &str, opt_level: usize) -> Result<Vec<u8>, String> {
     let s = Session::new();
     let m = s.lower(text)?;
-    let engine = melior::ExecutionEngine::new(&m, 3, &[], true, true);
-    engine.dump_to_object_file(path);
-    if std::path::Path::new(path).exists() {
-        Ok(())
-    } else {
-        Err(format!("MLIR wrote no object file to {}:\n{}", path, s.take_diags()))
+    let llvm = crate::codegen::LlvmContext::new();
+    // SAFETY: a lowered module and a live LLVM context; the translated module
+    // is owned (and disposed) by `module`, before `llvm`.
+    let raw = unsafe { mlir_sys::mlirTranslateModuleToLLVMIR(m.as_operation().to_raw(), llvm.0 as mlir_sys::LLVMContextRef) };
+    if raw.is_null() {
+        return Err(format!("translation to LLVM IR failed:\n{}", s.take_diags()));
     }
+    let module = crate::codegen::LlvmModule(raw as *mut std::ffi::c_void);
+    crate::codegen::object_code(&module, opt_level)
 }
 
 extern "C" {

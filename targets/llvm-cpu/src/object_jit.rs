@@ -72,7 +72,7 @@ extern "C" {
     fn LLVMInitializeAArch64AsmPrinter();
 }
 
-fn init_native() {
+pub(crate) fn init_native() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     // SAFETY: LLVM's target registration functions take no arguments and may run once per process.
     ONCE.call_once(|| unsafe {
@@ -120,7 +120,8 @@ impl Drop for ObjectJit {
 }
 
 impl ObjectJit {
-    pub(crate) fn load(object: &[u8], symbols: &[(&str, *mut ())]) -> Result<ObjectJit, String> {
+    /// Links `objects` (which may call each other's functions) into this process.
+    pub(crate) fn load(objects: &[&[u8]], symbols: &[(&str, *mut ())]) -> Result<ObjectJit, String> {
         init_native();
         let mut jit: LLJit = std::ptr::null_mut();
         // SAFETY: the C API's documented sequence: create, add a process symbol
@@ -143,9 +144,11 @@ impl ObjectJit {
                 let mu = LLVMOrcAbsoluteSymbols(pairs.as_mut_ptr(), pairs.len());
                 check(LLVMOrcJITDylibDefine(jd, mu), "host symbols")?;
             }
-            let name = c"cached-object";
-            let buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(object.as_ptr() as *const c_char, object.len(), name.as_ptr());
-            check(LLVMOrcLLJITAddObjectFile(jit, jd, buf), "loading the object")?;
+            for object in objects {
+                let name = c"object";
+                let buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(object.as_ptr() as *const c_char, object.len(), name.as_ptr());
+                check(LLVMOrcLLJITAddObjectFile(jit, jd, buf), "loading the object")?;
+            }
             Ok(this)
         }
     }

@@ -1,0 +1,173 @@
+//! `outline-loop-nests`: each top-level loop nest of a loop-level function
+//! moves into a private function of its own, marked `noinline`, and is called
+//! where it stood. LLVM's loop passes (IndVarSimplify, LoopRotate) grow faster
+//! than linearly with the size of the function they run on: a model's whole
+//! graph in one function spent 5.6 s of O2 in them, one function per nest 1.1 s,
+//! and small functions are what parallel code generation splits.
+//!
+//! A nest's constants are cloned into its function; every other value it
+//! uses from outside becomes an argument. A memref argument is `llvm.noalias`
+//! when no other argument views the same buffer and that buffer is an
+//! allocation, a global or a `llvm.noalias` argument of the caller, so LLVM
+//! keeps the alias facts it had in the big function.
+
+use ir::attributes::{AttrData, Attribute};
+use ir::pass::{Pass, PassContext};
+use ir::types::TypeData;
+use ir::{Body, InsertPoint, OpId, OperationState, Value, ValueDef};
+use std::collections::{HashMap, HashSet};
+
+pub struct OutlineLoopNests;
+
+/// The LLVM function attribute an outlined nest carries.
+pub const NEST_MARKER: &str = "npu-loop-nest";
+
+impl Pass for OutlineLoopNests {
+    fn argument(&self) -> &'static str {
+        "outline-loop-nests"
+    }
+    fn display_name(&self) -> &'static str {
+        "OutlineLoopNests"
+    }
+    fn run(&mut self, cx: &mut PassContext, module: OpId) -> Result<(), String> {
+        let ctx = cx.ctx;
+        let body = &mut *cx.body;
+        let mblock = body.region_blocks(body.op(module).regions()[0])[0];
+        let funcs: Vec<OpId> = body.block_ops(mblock).filter(|o| body.name(*o).as_str() == "func.func" && body.entry_block(*o).is_some()).collect();
+        let mut taken: HashSet<String> = body.block_ops(mblock).filter_map(|o| body.op(o).properties.get("sym_name").and_then(|a| a.as_str()).map(String::from)).collect();
+        for f in funcs {
+            // Functions this pass made, and any other private one, stay whole.
+            if body.op(f).properties.get("sym_visibility").and_then(|a| a.as_str()) == Some("private") {
+                continue;
+            }
+            let fname = body.op(f).properties.get("sym_name").and_then(|a| a.as_str()).unwrap_or("f").to_string();
+            let entry = body.entry_block(f).unwrap();
+            let noalias_args = noalias_args(body, f);
+            let nests: Vec<OpId> = body.block_ops(entry).filter(|o| body.name(*o).as_str().starts_with("scf.") && !body.op(*o).regions().is_empty()).collect();
+            // What is left is glue (allocations, calls, frees) in one basic block:
+            // compiled without optimization, as LLVM's SelectionDAG spent 0.75 s on
+            // one such block of 400 calls that FastISel does in a blink.
+            if !nests.is_empty() {
+                body.op_mut(f).attributes.set(ctx.ident("passthrough"), Attribute::new(AttrData::Array(vec![Attribute::string("noinline"), Attribute::string("optnone")])));
+            }
+            // Each function after the previous one, so the module reads top-down.
+            let mut after = f;
+            for (n, nest) in nests.into_iter().enumerate() {
+                let mut name = format!("{fname}_nest{n}");
+                while taken.contains(&name) {
+                    name.push('_');
+                }
+                taken.insert(name.clone());
+                let g = outline(ctx, body, nest, &name, &noalias_args);
+                body.insert(g, InsertPoint::After(after));
+                after = g;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The entry-block arguments of `f` marked `llvm.noalias`.
+fn noalias_args(body: &Body, f: OpId) -> HashSet<Value> {
+    let args = body.block_args(body.entry_block(f).unwrap()).to_vec();
+    let attrs = body.op(f).properties.get("arg_attrs").and_then(|a| a.as_array()).map(|a| a.to_vec()).unwrap_or_default();
+    args.iter().zip(attrs.iter()).filter(|(_, a)| a.as_dict().is_some_and(|d| d.get("llvm.noalias").is_some())).map(|(v, _)| *v).collect()
+}
+
+/// The buffer a memref views: through casts, reshapes and subviews to an
+/// allocation, a global or a function argument.
+fn root(body: &Body, mut v: Value) -> Value {
+    while let Some(d) = body.defining_op(v) {
+        match body.name(d).as_str() {
+            "memref.reinterpret_cast" | "memref.subview" | "memref.collapse_shape" | "memref.expand_shape" | "memref.cast" | "memref.view" => v = body.op(d).operand(0),
+            _ => break,
+        }
+    }
+    v
+}
+
+/// Moves `nest` into a new function `name` (returned, not yet placed in the
+/// module) and calls it where the nest stood.
+fn outline(ctx: &ir::Context, body: &mut Body, nest: OpId, name: &str, noalias: &HashSet<Value>) -> OpId {
+    // Values the nest uses from outside, in order of first use.
+    let inside: HashSet<OpId> = body.walk_preorder(nest).into_iter().collect();
+    let mut free: Vec<Value> = Vec::new();
+    let mut seen = HashSet::new();
+    for &o in body.walk_preorder(nest).iter() {
+        for &v in body.op(o).operands() {
+            let outside = match body.value_def(v) {
+                ValueDef::OpResult { op: d, .. } => !inside.contains(&d),
+                ValueDef::BlockArg { block: b, .. } => body.block_parent_op(b).is_none_or(|p| !inside.contains(&p)),
+            };
+            if outside && seen.insert(v) {
+                free.push(v);
+            }
+        }
+    }
+    let is_const = |body: &Body, v: Value| body.defining_op(v).is_some_and(|d| matches!(body.name(d).as_str(), "arith.constant" | "memref.get_global") && body.op(d).regions().is_empty());
+    let args: Vec<Value> = free.iter().copied().filter(|v| !is_const(body, *v)).collect();
+    let arg_types: Vec<ir::Type> = args.iter().map(|v| body.value_type(*v).clone()).collect();
+    let result_types: Vec<ir::Type> = body.op(nest).results().iter().map(|v| body.value_type(*v).clone()).collect();
+    let loc = body.op(nest).loc.clone();
+    let (func, entry) = func::FunctionBuilder::create(ctx, body, name, &arg_types, &result_types, loc.clone());
+    body.op_mut(func).properties.set(ctx.ident("sym_visibility"), Attribute::string("private"));
+    // `npu-loop-nest` tells code generation it is called only from the
+    // model's function (no packed wrapper for the runtime to call it by).
+    let marker = Attribute::new(AttrData::Array(vec![Attribute::string(NEST_MARKER), Attribute::string("true")]));
+    body.op_mut(func).attributes.set(ctx.ident("passthrough"), Attribute::new(AttrData::Array(vec![Attribute::string("noinline"), marker])));
+    // noalias where the argument's buffer is unique among the arguments and known distinct.
+    let roots: Vec<Option<Value>> = args.iter().map(|v| matches!(body.value_type(*v).data(), TypeData::MemRef { .. }).then(|| root(body, *v))).collect();
+    let mut count: HashMap<Value, usize> = HashMap::new();
+    for r in roots.iter().flatten() {
+        *count.entry(*r).or_default() += 1;
+    }
+    let distinct = |body: &Body, r: Value| match body.value_def(r) {
+        ValueDef::OpResult { op: d, .. } => matches!(body.name(d).as_str(), "memref.alloc" | "memref.alloca" | "memref.get_global"),
+        ValueDef::BlockArg { .. } => noalias.contains(&r),
+    };
+    let arg_attrs: Vec<Attribute> = roots
+        .iter()
+        .map(|r| {
+            let mut d = ir::attributes::AttrDict::default();
+            if let Some(r) = r {
+                if count[r] == 1 && distinct(body, *r) {
+                    d.set(ctx.ident("llvm.noalias"), Attribute::unit());
+                }
+            }
+            Attribute::new(AttrData::Dict(d))
+        })
+        .collect();
+    if !arg_attrs.is_empty() {
+        body.op_mut(func).properties.set(ctx.ident("arg_attrs"), Attribute::new(AttrData::Array(arg_attrs)));
+    }
+    // Constants cloned in, the arguments in place of the values they carry.
+    let mut map: HashMap<Value, Value> = HashMap::new();
+    for &v in &free {
+        if is_const(body, v) {
+            let d = body.defining_op(v).unwrap();
+            let c = body.clone_op(d, &mut HashMap::new());
+            body.insert(c, InsertPoint::AtEnd(entry));
+            map.insert(v, body.op(c).result(0));
+        }
+    }
+    for (a, v) in body.block_args(entry).to_vec().into_iter().zip(&args) {
+        map.insert(*v, a);
+    }
+    let call = OperationState::new(ctx.op_name("func.call"), loc.clone()).operands(&args).results(&result_types).property(ctx.ident("callee"), Attribute::symbol(name));
+    let call = body.build(call, InsertPoint::Before(nest));
+    for (old, new) in body.op(nest).results().to_vec().into_iter().zip(body.op(call).results().to_vec()) {
+        body.replace_all_uses(old, new);
+    }
+    body.move_op(nest, InsertPoint::AtEnd(entry));
+    for o in body.walk_preorder(nest) {
+        let ops = body.op(o).operands().to_vec();
+        for (i, v) in ops.into_iter().enumerate() {
+            if let Some(&n) = map.get(&v) {
+                body.set_operand(o, i, n);
+            }
+        }
+    }
+    let rets = body.op(nest).results().to_vec();
+    func::FunctionBuilder::ret(ctx, body, entry, &rets, loc);
+    func
+}

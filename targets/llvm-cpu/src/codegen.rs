@@ -1,0 +1,243 @@
+//! LLVM IR to object code for this host, through LLVM's C API: the module
+//! translated from the LLVM dialect, a packed wrapper `_mlir_<f>(void **args)`
+//! added for each callable function (what MLIR's ExecutionEngine adds, which
+//! [`crate::Jit`] calls), LLVM's `default<On>` pipeline, then the target
+//! machine's code generator. Doing this ourselves rather than through the
+//! ExecutionEngine compiles eagerly (no lazy materialization on the first
+//! lookup), hands back the object for the compile cache without a file, and
+//! lets the module be split for code generation in parallel.
+
+use std::ffi::{c_char, c_uint, c_void, CStr, CString};
+
+#[repr(C)]
+pub(crate) struct Opaque {
+    _private: [u8; 0],
+}
+pub(crate) type LLVMContextRef = *mut Opaque;
+type ModuleRef = *mut Opaque;
+type TargetRef = *mut Opaque;
+type TargetMachineRef = *mut Opaque;
+type TargetDataRef = *mut Opaque;
+type PassOptionsRef = *mut Opaque;
+type ErrorRef = *mut Opaque;
+type MemoryBufferRef = *mut Opaque;
+type ValueRef = *mut Opaque;
+type TypeRef = *mut Opaque;
+type BuilderRef = *mut Opaque;
+type BasicBlockRef = *mut Opaque;
+type AttributeRef = *mut Opaque;
+
+/// `LLVMCodeGenOptLevel`, `LLVMRelocMode`, `LLVMCodeModel`, `LLVMCodeGenFileType` values.
+const RELOC_PIC: c_uint = 2;
+const CODE_MODEL_DEFAULT: c_uint = 0;
+const OBJECT_FILE: c_uint = 1;
+/// `LLVMAttributeFunctionIndex`.
+const FUNCTION_INDEX: c_uint = !0;
+/// `LLVMVoidTypeKind`.
+const VOID_KIND: c_uint = 0;
+
+extern "C" {
+    fn LLVMContextCreate() -> LLVMContextRef;
+    fn LLVMContextDispose(c: LLVMContextRef);
+    fn LLVMDisposeModule(m: ModuleRef);
+    fn LLVMGetDefaultTargetTriple() -> *mut c_char;
+    fn LLVMGetHostCPUName() -> *mut c_char;
+    fn LLVMGetHostCPUFeatures() -> *mut c_char;
+    fn LLVMDisposeMessage(m: *mut c_char);
+    fn LLVMGetTargetFromTriple(triple: *const c_char, t: *mut TargetRef, err: *mut *mut c_char) -> i32;
+    fn LLVMCreateTargetMachine(t: TargetRef, triple: *const c_char, cpu: *const c_char, features: *const c_char, level: c_uint, reloc: c_uint, model: c_uint) -> TargetMachineRef;
+    fn LLVMDisposeTargetMachine(tm: TargetMachineRef);
+    fn LLVMCreateTargetDataLayout(tm: TargetMachineRef) -> TargetDataRef;
+    fn LLVMSetModuleDataLayout(m: ModuleRef, dl: TargetDataRef);
+    fn LLVMDisposeTargetData(dl: TargetDataRef);
+    fn LLVMSetTarget(m: ModuleRef, triple: *const c_char);
+    fn LLVMCreatePassBuilderOptions() -> PassOptionsRef;
+    fn LLVMDisposePassBuilderOptions(o: PassOptionsRef);
+    fn LLVMRunPasses(m: ModuleRef, passes: *const c_char, tm: TargetMachineRef, o: PassOptionsRef) -> ErrorRef;
+    fn LLVMTargetMachineEmitToMemoryBuffer(tm: TargetMachineRef, m: ModuleRef, kind: c_uint, err: *mut *mut c_char, out: *mut MemoryBufferRef) -> i32;
+    fn LLVMGetBufferStart(b: MemoryBufferRef) -> *const c_char;
+    fn LLVMGetBufferSize(b: MemoryBufferRef) -> usize;
+    fn LLVMDisposeMemoryBuffer(b: MemoryBufferRef);
+    fn LLVMGetErrorMessage(e: ErrorRef) -> *mut c_char;
+    fn LLVMDisposeErrorMessage(m: *mut c_char);
+
+    fn LLVMGetFirstFunction(m: ModuleRef) -> ValueRef;
+    fn LLVMGetNextFunction(f: ValueRef) -> ValueRef;
+    fn LLVMGetValueName2(v: ValueRef, len: *mut usize) -> *const c_char;
+    fn LLVMIsDeclaration(g: ValueRef) -> i32;
+    fn LLVMGetLinkage(g: ValueRef) -> c_uint;
+    fn LLVMGetStringAttributeAtIndex(f: ValueRef, idx: c_uint, key: *const c_char, len: c_uint) -> AttributeRef;
+    fn LLVMGlobalGetValueType(g: ValueRef) -> TypeRef;
+    fn LLVMGetReturnType(fty: TypeRef) -> TypeRef;
+    fn LLVMCountParamTypes(fty: TypeRef) -> c_uint;
+    fn LLVMGetParamTypes(fty: TypeRef, dest: *mut TypeRef);
+    fn LLVMGetTypeKind(t: TypeRef) -> c_uint;
+    fn LLVMGetModuleContext(m: ModuleRef) -> LLVMContextRef;
+    fn LLVMPointerTypeInContext(c: LLVMContextRef, space: c_uint) -> TypeRef;
+    fn LLVMInt64TypeInContext(c: LLVMContextRef) -> TypeRef;
+    fn LLVMVoidTypeInContext(c: LLVMContextRef) -> TypeRef;
+    fn LLVMFunctionType(ret: TypeRef, params: *mut TypeRef, n: c_uint, vararg: i32) -> TypeRef;
+    fn LLVMAddFunction(m: ModuleRef, name: *const c_char, fty: TypeRef) -> ValueRef;
+    fn LLVMAppendBasicBlockInContext(c: LLVMContextRef, f: ValueRef, name: *const c_char) -> BasicBlockRef;
+    fn LLVMCreateBuilderInContext(c: LLVMContextRef) -> BuilderRef;
+    fn LLVMPositionBuilderAtEnd(b: BuilderRef, bb: BasicBlockRef);
+    fn LLVMDisposeBuilder(b: BuilderRef);
+    fn LLVMGetParam(f: ValueRef, i: c_uint) -> ValueRef;
+    fn LLVMConstInt(t: TypeRef, v: u64, sign: i32) -> ValueRef;
+    fn LLVMBuildGEP2(b: BuilderRef, t: TypeRef, p: ValueRef, idx: *mut ValueRef, n: c_uint, name: *const c_char) -> ValueRef;
+    fn LLVMBuildLoad2(b: BuilderRef, t: TypeRef, p: ValueRef, name: *const c_char) -> ValueRef;
+    fn LLVMBuildStore(b: BuilderRef, v: ValueRef, p: ValueRef) -> ValueRef;
+    fn LLVMBuildCall2(b: BuilderRef, fty: TypeRef, f: ValueRef, args: *mut ValueRef, n: c_uint, name: *const c_char) -> ValueRef;
+    fn LLVMBuildRetVoid(b: BuilderRef) -> ValueRef;
+}
+
+/// `LLVMInternalLinkage`, `LLVMPrivateLinkage`.
+const LOCAL_LINKAGES: [c_uint; 2] = [8, 9];
+
+fn take_message(p: *mut c_char) -> String {
+    if p.is_null() {
+        return String::new();
+    }
+    // SAFETY: a NUL-terminated string LLVM allocated, released once here.
+    unsafe {
+        let s = CStr::from_ptr(p).to_string_lossy().into_owned();
+        LLVMDisposeMessage(p);
+        s
+    }
+}
+
+/// An LLVM context with its modules; disposed last.
+pub(crate) struct LlvmContext(pub(crate) LLVMContextRef);
+
+impl LlvmContext {
+    pub(crate) fn new() -> LlvmContext {
+        // SAFETY: creates a fresh context owned by the returned value.
+        LlvmContext(unsafe { LLVMContextCreate() })
+    }
+}
+
+impl Drop for LlvmContext {
+    fn drop(&mut self) {
+        // SAFETY: created by LLVMContextCreate, disposed once, after its modules.
+        unsafe { LLVMContextDispose(self.0) }
+    }
+}
+
+/// A module owned here (disposed before its context).
+pub(crate) struct LlvmModule(pub(crate) *mut c_void);
+
+impl Drop for LlvmModule {
+    fn drop(&mut self) {
+        // SAFETY: a module translated by MLIR into a context that outlives it.
+        unsafe { LLVMDisposeModule(self.0 as ModuleRef) }
+    }
+}
+
+/// Compiles `module` to an object file for this host at `opt_level` (0-3).
+pub(crate) fn object_code(module: &LlvmModule, opt_level: usize) -> Result<Vec<u8>, String> {
+    crate::object_jit::init_native();
+    let m = module.0 as ModuleRef;
+    // SAFETY: the C API's documented sequence; every handle made here is
+    // disposed here, strings LLVM returns are released with LLVMDisposeMessage.
+    unsafe {
+        let triple = take_message(LLVMGetDefaultTargetTriple());
+        let ctriple = CString::new(triple.clone()).map_err(|_| "target triple with a NUL")?;
+        let mut target: TargetRef = std::ptr::null_mut();
+        let mut err: *mut c_char = std::ptr::null_mut();
+        if LLVMGetTargetFromTriple(ctriple.as_ptr(), &mut target, &mut err) != 0 {
+            return Err(format!("no LLVM target for {}: {}", triple, take_message(err)));
+        }
+        let cpu = CString::new(take_message(LLVMGetHostCPUName())).unwrap_or_default();
+        let features = CString::new(take_message(LLVMGetHostCPUFeatures())).unwrap_or_default();
+        let level = opt_level.min(3) as c_uint;
+        let tm = LLVMCreateTargetMachine(target, ctriple.as_ptr(), cpu.as_ptr(), features.as_ptr(), level, RELOC_PIC, CODE_MODEL_DEFAULT);
+        if tm.is_null() {
+            return Err(format!("LLVM could not make a target machine for {}", triple));
+        }
+        struct Tm(TargetMachineRef);
+        impl Drop for Tm {
+            fn drop(&mut self) {
+                // SAFETY: created above, disposed once.
+                unsafe { LLVMDisposeTargetMachine(self.0) }
+            }
+        }
+        let tm = Tm(tm);
+        LLVMSetTarget(m, ctriple.as_ptr());
+        let dl = LLVMCreateTargetDataLayout(tm.0);
+        LLVMSetModuleDataLayout(m, dl);
+        LLVMDisposeTargetData(dl);
+        add_packed_wrappers(m);
+        let passes = CString::new(format!("default<O{}>", level)).unwrap();
+        let opts = LLVMCreatePassBuilderOptions();
+        let e = LLVMRunPasses(m, passes.as_ptr(), tm.0, opts);
+        LLVMDisposePassBuilderOptions(opts);
+        if !e.is_null() {
+            let msg = LLVMGetErrorMessage(e);
+            let s = CStr::from_ptr(msg).to_string_lossy().into_owned();
+            LLVMDisposeErrorMessage(msg);
+            return Err(format!("LLVM's optimization pipeline failed: {}", s));
+        }
+        let mut buf: MemoryBufferRef = std::ptr::null_mut();
+        let mut err: *mut c_char = std::ptr::null_mut();
+        if LLVMTargetMachineEmitToMemoryBuffer(tm.0, m, OBJECT_FILE, &mut err, &mut buf) != 0 {
+            return Err(format!("LLVM code generation failed: {}", take_message(err)));
+        }
+        let bytes = std::slice::from_raw_parts(LLVMGetBufferStart(buf) as *const u8, LLVMGetBufferSize(buf)).to_vec();
+        LLVMDisposeMemoryBuffer(buf);
+        Ok(bytes)
+    }
+}
+
+/// For each function defined here with external linkage (not a wrapper
+/// itself, not a loop nest outlined from the model's function, which carries
+/// the attribute `npu-loop-nest`), `void _mlir_<f>(ptr args)`:
+/// argument i is loaded through the pointer `args[i]`, a result stored
+/// through `args[n]`, as MLIR's ExecutionEngine packs them.
+///
+/// # Safety
+/// `m` is a live module.
+unsafe fn add_packed_wrappers(m: ModuleRef) {
+    unsafe {
+        let ctx = LLVMGetModuleContext(m);
+        let mut targets = Vec::new();
+        let mut f = LLVMGetFirstFunction(m);
+        while !f.is_null() {
+            let mut len = 0usize;
+            let p = LLVMGetValueName2(f, &mut len);
+            let name = String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len)).into_owned();
+            let local = LOCAL_LINKAGES.contains(&LLVMGetLinkage(f));
+            if LLVMIsDeclaration(f) == 0 && !local && !name.starts_with("_mlir_") && LLVMGetStringAttributeAtIndex(f, FUNCTION_INDEX, c"npu-loop-nest".as_ptr(), 13).is_null() {
+                targets.push((f, name));
+            }
+            f = LLVMGetNextFunction(f);
+        }
+        let ptr = LLVMPointerTypeInContext(ctx, 0);
+        let i64t = LLVMInt64TypeInContext(ctx);
+        let b = LLVMCreateBuilderInContext(ctx);
+        for (f, name) in targets {
+            let fty = LLVMGlobalGetValueType(f);
+            let n = LLVMCountParamTypes(fty);
+            let mut params = vec![std::ptr::null_mut(); n as usize];
+            LLVMGetParamTypes(fty, params.as_mut_ptr());
+            let mut wparams = [ptr];
+            let wty = LLVMFunctionType(LLVMVoidTypeInContext(ctx), wparams.as_mut_ptr(), 1, 0);
+            let Ok(wname) = CString::new(format!("_mlir_{}", name)) else { continue };
+            let w = LLVMAddFunction(m, wname.as_ptr(), wty);
+            let bb = LLVMAppendBasicBlockInContext(ctx, w, c"entry".as_ptr());
+            LLVMPositionBuilderAtEnd(b, bb);
+            let args = LLVMGetParam(w, 0);
+            let slot = |i: u64| {
+                let mut idx = [LLVMConstInt(i64t, i, 0)];
+                let p = LLVMBuildGEP2(b, ptr, args, idx.as_mut_ptr(), 1, c"".as_ptr());
+                LLVMBuildLoad2(b, ptr, p, c"".as_ptr())
+            };
+            let mut vals: Vec<ValueRef> = (0..n).map(|i| LLVMBuildLoad2(b, params[i as usize], slot(i as u64), c"".as_ptr())).collect();
+            let r = LLVMBuildCall2(b, fty, f, vals.as_mut_ptr(), n, c"".as_ptr());
+            if LLVMGetTypeKind(LLVMGetReturnType(fty)) != VOID_KIND {
+                LLVMBuildStore(b, r, slot(n as u64));
+            }
+            LLVMBuildRetVoid(b);
+        }
+        LLVMDisposeBuilder(b);
+    }
+}

@@ -1,0 +1,99 @@
+// RUN: npu-opt %s --split-input-file --outline-loop-nests | FileCheck %s
+
+// Each top-level loop nest moves into a private noinline function marked
+// `npu-loop-nest`, called where it stood; constants are cloned in, other
+// values from outside become arguments; a nest's results are the function's.
+// Distinct buffers (a noalias argument, an allocation) stay noalias; the glue
+// left in the model's function is compiled without optimization.
+// CHECK-LABEL: func.func @model
+// CHECK-SAME: passthrough = ["noinline", "optnone"]
+// CHECK: %[[A:.*]] = "memref.alloc"
+// CHECK: call @model_nest0(%arg0, %[[A]])
+// CHECK: %[[S:.*]] = call @model_nest1(%[[A]]) : (memref<8xf32>) -> f32
+// CHECK: "memref.store"(%[[S]], %arg1
+// CHECK: func.func private @model_nest0(%arg0: memref<8xf32> {llvm.noalias}, %arg1: memref<8xf32> {llvm.noalias})
+// CHECK-SAME: passthrough = ["noinline", ["npu-loop-nest", "true"]]
+// CHECK: arith.constant 2.000000e+00
+// CHECK: "scf.for"
+// CHECK: return
+// CHECK: func.func private @model_nest1(%arg0: memref<8xf32> {llvm.noalias}) -> f32
+// CHECK: %[[R:.*]] = "scf.for"
+// CHECK: return %[[R]]
+func.func @model(%x: memref<8xf32> {llvm.noalias}, %y: memref<f32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %two = arith.constant 2.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %a = "memref.alloc"() <{alignment = 64 : i64, operandSegmentSizes = array<i32: 0, 0>}> : () -> memref<8xf32>
+  "scf.for"(%c0, %c8, %c1) ({
+  ^bb0(%i: index):
+    %v = "memref.load"(%x, %i) : (memref<8xf32>, index) -> f32
+    %w = arith.mulf %v, %two : f32
+    "memref.store"(%w, %a, %i) : (f32, memref<8xf32>, index) -> ()
+    "scf.yield"() : () -> ()
+  }) : (index, index, index) -> ()
+  %s = "scf.for"(%c0, %c8, %c1, %zero) ({
+  ^bb0(%i: index, %acc: f32):
+    %v = "memref.load"(%a, %i) : (memref<8xf32>, index) -> f32
+    %n = arith.addf %acc, %v : f32
+    "scf.yield"(%n) : (f32) -> ()
+  }) : (index, index, index, f32) -> f32
+  "memref.store"(%s, %y) : (f32, memref<f32>) -> ()
+  "memref.dealloc"(%a) : (memref<8xf32>) -> ()
+  return
+}
+
+// -----
+
+// Two views of one buffer may alias: neither argument is noalias; nor is an
+// argument the caller does not mark noalias.
+// CHECK-LABEL: func.func @views
+// CHECK: func.func private @views_nest0(%arg0: memref<4xf32>, %arg1: memref<4xf32>, %arg2: memref<4xf32>)
+// CHECK-SAME: passthrough
+func.func @views(%x: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = "memref.alloc"() <{alignment = 64 : i64, operandSegmentSizes = array<i32: 0, 0>}> : () -> memref<2x4xf32>
+  %p = "memref.reinterpret_cast"(%a) <{operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: 4>, static_strides = array<i64: 1>}> : (memref<2x4xf32>) -> memref<4xf32>
+  %q = "memref.reinterpret_cast"(%a) <{operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: 4>, static_strides = array<i64: 1>}> : (memref<2x4xf32>) -> memref<4xf32>
+  "scf.for"(%c0, %c4, %c1) ({
+  ^bb0(%i: index):
+    %v = "memref.load"(%p, %i) : (memref<4xf32>, index) -> f32
+    %u = "memref.load"(%x, %i) : (memref<4xf32>, index) -> f32
+    %s = arith.addf %v, %u : f32
+    "memref.store"(%s, %q, %i) : (f32, memref<4xf32>, index) -> ()
+    "scf.yield"() : () -> ()
+  }) : (index, index, index) -> ()
+  "memref.dealloc"(%a) : (memref<2x4xf32>) -> ()
+  return
+}
+
+// -----
+
+// Private functions (outlined ones, helpers) and functions without loops stay
+// as they are.
+// CHECK-LABEL: func.func private @helper
+// CHECK-NOT: passthrough
+// CHECK: "scf.for"
+// CHECK-LABEL: func.func @straight
+// CHECK-NOT: passthrough
+// CHECK: return
+// CHECK-NOT: func.func
+func.func private @helper(%x: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  "scf.for"(%c0, %c4, %c1) ({
+  ^bb0(%i: index):
+    "scf.yield"() : () -> ()
+  }) : (index, index, index) -> ()
+  return
+}
+func.func @straight(%x: memref<f32>) {
+  %v = "memref.load"(%x) : (memref<f32>) -> f32
+  %w = arith.addf %v, %v : f32
+  "memref.store"(%w, %x) : (f32, memref<f32>) -> ()
+  return
+}
