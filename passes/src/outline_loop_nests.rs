@@ -5,6 +5,9 @@
 //! graph in one function spent 5.6 s of O2 in them, one function per nest 1.1 s,
 //! and small functions are what parallel code generation splits.
 //!
+//! Nests that come out the same (layers of one shape: weights are arguments)
+//! share one function, so MLIR and LLVM compile each kernel once.
+//!
 //! A nest's constants are cloned into its function; every other value it
 //! uses from outside becomes an argument. A memref argument is `llvm.noalias`
 //! when no other argument views the same buffer and that buffer is an
@@ -35,6 +38,8 @@ impl Pass for OutlineLoopNests {
         let mblock = body.region_blocks(body.op(module).regions()[0])[0];
         let funcs: Vec<OpId> = body.block_ops(mblock).filter(|o| body.name(*o).as_str() == "func.func" && body.entry_block(*o).is_some()).collect();
         let mut taken: HashSet<String> = body.block_ops(mblock).filter_map(|o| body.op(o).properties.get("sym_name").and_then(|a| a.as_str()).map(String::from)).collect();
+        // Each distinct nest function, by its text under a common name.
+        let mut kernels: HashMap<String, String> = HashMap::new();
         for f in funcs {
             // Functions this pass made, and any other private one, stay whole.
             if body.op(f).properties.get("sym_visibility").and_then(|a| a.as_str()) == Some("private") {
@@ -57,14 +62,33 @@ impl Pass for OutlineLoopNests {
                 while taken.contains(&name) {
                     name.push('_');
                 }
-                taken.insert(name.clone());
-                let g = outline(ctx, body, nest, &name, &noalias_args);
+                let (g, call) = outline(ctx, body, nest, &name, &noalias_args);
+                let key = anonymous_text(ctx, body, g);
+                if let Some(same) = kernels.get(&key) {
+                    body.op_mut(call).properties.set(ctx.ident("callee"), Attribute::symbol(same));
+                    body.erase(g);
+                    continue;
+                }
+                kernels.insert(key, name.clone());
+                taken.insert(name);
                 body.insert(g, InsertPoint::After(after));
                 after = g;
             }
         }
         Ok(())
     }
+}
+
+/// `f` printed under a placeholder name: equal texts, equal functions.
+fn anonymous_text(ctx: &ir::Context, body: &mut Body, f: OpId) -> String {
+    let name = ctx.ident("sym_name");
+    let real = body.op(f).properties.get("sym_name").cloned();
+    body.op_mut(f).properties.set(name, Attribute::string("nest"));
+    let text = ir::printer::print_op(ctx, body, f, ir::printer::PrintOptions { generic: true, debug_info: false });
+    if let Some(real) = real {
+        body.op_mut(f).properties.set(name, real);
+    }
+    text
 }
 
 /// The entry-block arguments of `f` marked `llvm.noalias`.
@@ -87,8 +111,8 @@ fn root(body: &Body, mut v: Value) -> Value {
 }
 
 /// Moves `nest` into a new function `name` (returned, not yet placed in the
-/// module) and calls it where the nest stood.
-fn outline(ctx: &ir::Context, body: &mut Body, nest: OpId, name: &str, noalias: &HashSet<Value>) -> OpId {
+/// module) and calls it where the nest stood (the call returned too).
+fn outline(ctx: &ir::Context, body: &mut Body, nest: OpId, name: &str, noalias: &HashSet<Value>) -> (OpId, OpId) {
     // Values the nest uses from outside, in order of first use.
     let inside: HashSet<OpId> = body.walk_preorder(nest).into_iter().collect();
     let mut free: Vec<Value> = Vec::new();
@@ -169,5 +193,5 @@ fn outline(ctx: &ir::Context, body: &mut Body, nest: OpId, name: &str, noalias: 
     }
     let rets = body.op(nest).results().to_vec();
     func::FunctionBuilder::ret(ctx, body, entry, &rets, loc);
-    func
+    (func, call)
 }

@@ -108,6 +108,20 @@ pub(crate) const IMPORT_PHASE: &str = "import (ONNX to the onnx dialect, inputs 
 pub(crate) const SHAPES_PHASE: &str = "shape inference, sequences, QLinear forms";
 pub(crate) const LLVM_PHASE: &str = "MLIR and LLVM to machine code";
 
+/// Where [`LLVM_PHASE`]'s time went, as details of it (each step's time
+/// summed over the code generation threads, so they may add up to more).
+pub(crate) fn record_codegen(t: &llvm_cpu::CodegenTimes) {
+    for (name, ms) in [
+        ("  MLIR: parse, lower to the LLVM dialect (thread time)", t.mlir_ms),
+        ("  LLVM: translate to LLVM IR (thread time)", t.translate_ms),
+        ("  LLVM: optimize (thread time)", t.optimize_ms),
+        ("  LLVM: select instructions, emit objects (thread time)", t.emit_ms),
+        ("  ORC: link into the process", t.link_ms),
+    ] {
+        crate::phases::detail(name, ms);
+    }
+}
+
 /// Float constants of at least this many bytes become arguments of the JIT'd
 /// function instead of LLVM globals: LLVM then never sees the weights (a
 /// ResNet-18 compiles in a fraction of the time) and they stay in the
@@ -453,7 +467,8 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
     let checks = crate::checks::messages(&l.body, l.module);
     // The code is materialized now (the JIT compiles on first lookup), so
     // compile time is not charged to the first run.
-    let (jit, object) = llvm_cpu::Jit::compile_parts(&texts, codegen_threads(), opts.opt_level, &crate::checks::jit_symbols(), &[&l.func])?;
+    let (jit, object, times) = llvm_cpu::Jit::compile_parts(&texts, codegen_threads(), opts.opt_level, &crate::checks::jit_symbols(), &[&l.func])?;
+    record_codegen(&times);
     let object = if opts.cache_dir.is_some() { object } else { vec![] };
     if !jit.has_function(&l.func) {
         return Err(format!("the compiled module has no function @{}", l.func));

@@ -175,7 +175,8 @@ fn compile_cpu(ctx: &Context, body: &Body, module: OpId, opt_level: usize, keep_
     let texts = llvm_cpu::to_mlir_parts(ctx, &b, module, 2 * compile::codegen_threads());
     crate::phases::begin(compile::LLVM_PHASE);
     let names: Vec<&str> = funcs.iter().map(|f| f.name.as_str()).collect();
-    let (jit, object) = llvm_cpu::Jit::compile_parts(&texts, compile::codegen_threads(), opt_level, &crate::checks::jit_symbols(), &names)?;
+    let (jit, object, times) = llvm_cpu::Jit::compile_parts(&texts, compile::codegen_threads(), opt_level, &crate::checks::jit_symbols(), &names)?;
+    compile::record_codegen(&times);
     let object = if keep_object { object } else { vec![] };
     check_cpu_functions(&jit, &funcs)?;
     Ok((Some(jit), funcs, object, crate::checks::messages(&b, module)))

@@ -5,6 +5,7 @@
 //! The clock is per thread (tests compile side by side); a compile starts it
 //! with [`start`], marks each phase with [`begin`] and takes the times with
 //! [`finish`]. A phase begun twice (a partitioning round repeated) adds up.
+//! A phase may say where its time went ([`detail`]): those lines follow it.
 
 use std::cell::RefCell;
 use std::sync::OnceLock;
@@ -17,17 +18,24 @@ static OBSERVER: OnceLock<Observer> = OnceLock::new();
 #[derive(Default)]
 struct Clock {
     current: Option<(&'static str, Instant)>,
+    details: Vec<(&'static str, f64)>,
     done: Vec<(&'static str, f64)>,
 }
 
 impl Clock {
+    fn add(&mut self, name: &'static str, ms: f64) {
+        match self.done.iter_mut().find(|d| d.0 == name) {
+            Some(d) => d.1 += ms,
+            None => self.done.push((name, ms)),
+        }
+    }
+
     fn close(&mut self) {
         if let Some((name, t)) = self.current.take() {
-            let ms = t.elapsed().as_secs_f64() * 1e3;
-            match self.done.iter_mut().find(|d| d.0 == name) {
-                Some(d) => d.1 += ms,
-                None => self.done.push((name, ms)),
-            }
+            self.add(name, t.elapsed().as_secs_f64() * 1e3);
+        }
+        for (name, ms) in std::mem::take(&mut self.details) {
+            self.add(name, ms);
         }
     }
 }
@@ -64,6 +72,19 @@ pub fn begin(name: &'static str) {
     notify(name);
 }
 
+/// A part of the phase running now and its milliseconds, listed after the
+/// phase (by convention its name starts with spaces); the same detail given
+/// twice adds up.
+pub fn detail(name: &'static str, ms: f64) {
+    CLOCK.with(|c| {
+        let mut c = c.borrow_mut();
+        match c.details.iter_mut().find(|d| d.0 == name) {
+            Some(d) => d.1 += ms,
+            None => c.details.push((name, ms)),
+        }
+    });
+}
+
 /// Ends the phase running and returns every phase's milliseconds, in the order they first began.
 pub fn finish() -> Vec<(&'static str, f64)> {
     CLOCK.with(|c| {
@@ -84,5 +105,17 @@ mod tests {
         let p = super::finish();
         assert_eq!(p.iter().map(|x| x.0).collect::<Vec<_>>(), ["a", "b"]);
         assert!(super::finish().is_empty(), "finish resets the clock");
+    }
+
+    #[test]
+    fn details_follow_their_phase() {
+        super::start();
+        super::begin("a");
+        super::detail("  a1", 5.0);
+        super::detail("  a1", 2.0);
+        super::begin("b");
+        let p = super::finish();
+        assert_eq!(p.iter().map(|x| x.0).collect::<Vec<_>>(), ["a", "  a1", "b"]);
+        assert_eq!(p[1].1, 7.0);
     }
 }

@@ -133,8 +133,9 @@ impl Drop for LlvmModule {
     }
 }
 
-/// Compiles `module` to an object file for this host at `opt_level` (0-3).
-pub(crate) fn object_code(module: &LlvmModule, opt_level: usize) -> Result<Vec<u8>, String> {
+/// Compiles `module` to an object file for this host at `opt_level` (0-3),
+/// adding the time of LLVM's optimization and code generation to `times`.
+pub(crate) fn object_code(module: &LlvmModule, opt_level: usize, times: &mut crate::CodegenTimes) -> Result<Vec<u8>, String> {
     crate::object_jit::init_native();
     let m = module.0 as ModuleRef;
     // SAFETY: the C API's documented sequence; every handle made here is
@@ -169,7 +170,9 @@ pub(crate) fn object_code(module: &LlvmModule, opt_level: usize) -> Result<Vec<u
         add_packed_wrappers(m);
         let passes = CString::new(format!("default<O{}>", level)).unwrap();
         let opts = LLVMCreatePassBuilderOptions();
+        let t = std::time::Instant::now();
         let e = LLVMRunPasses(m, passes.as_ptr(), tm.0, opts);
+        times.optimize_ms += t.elapsed().as_secs_f64() * 1e3;
         LLVMDisposePassBuilderOptions(opts);
         if !e.is_null() {
             let msg = LLVMGetErrorMessage(e);
@@ -179,7 +182,10 @@ pub(crate) fn object_code(module: &LlvmModule, opt_level: usize) -> Result<Vec<u
         }
         let mut buf: MemoryBufferRef = std::ptr::null_mut();
         let mut err: *mut c_char = std::ptr::null_mut();
-        if LLVMTargetMachineEmitToMemoryBuffer(tm.0, m, OBJECT_FILE, &mut err, &mut buf) != 0 {
+        let t = std::time::Instant::now();
+        let failed = LLVMTargetMachineEmitToMemoryBuffer(tm.0, m, OBJECT_FILE, &mut err, &mut buf) != 0;
+        times.emit_ms += t.elapsed().as_secs_f64() * 1e3;
+        if failed {
             return Err(format!("LLVM code generation failed: {}", take_message(err)));
         }
         let bytes = std::slice::from_raw_parts(LLVMGetBufferStart(buf) as *const u8, LLVMGetBufferSize(buf)).to_vec();

@@ -81,19 +81,21 @@ impl Jit {
     /// [`Jit::load_object`] to load again without compiling. `functions` must
     /// each be there.
     pub fn compile_keeping_object(text: &str, opt_level: usize, symbols: &[(&str, *mut ())], functions: &[&str]) -> Result<(Jit, Vec<u8>), String> {
-        Jit::compile_parts(&[text.to_string()], 1, opt_level, symbols, functions)
+        let (jit, object, _) = Jit::compile_parts(&[text.to_string()], 1, opt_level, symbols, functions)?;
+        Ok((jit, object))
     }
 
     /// As `compile_keeping_object` for the parts of one module
     /// ([`crate::to_mlir_parts`]), compiled on up to `threads` threads (each
     /// takes the next part left) and linked together; the object code returned
-    /// holds every part.
-    pub fn compile_parts(texts: &[String], threads: usize, opt_level: usize, symbols: &[(&str, *mut ())], functions: &[&str]) -> Result<(Jit, Vec<u8>), String> {
-        let objects: Vec<Vec<u8>> = if texts.len() == 1 || threads <= 1 {
+    /// holds every part; with where the time went.
+    pub fn compile_parts(texts: &[String], threads: usize, opt_level: usize, symbols: &[(&str, *mut ())], functions: &[&str]) -> Result<(Jit, Vec<u8>, crate::CodegenTimes), String> {
+        let threads = threads.clamp(1, texts.len().max(1));
+        let compiled: Vec<(Vec<u8>, crate::CodegenTimes)> = if threads == 1 {
             texts.iter().map(|t| crate::mlir::object_code(t, opt_level)).collect::<Result<_, _>>()?
         } else {
             let next = std::sync::atomic::AtomicUsize::new(0);
-            let done: Vec<std::sync::Mutex<Option<Result<Vec<u8>, String>>>> = texts.iter().map(|_| std::sync::Mutex::new(None)).collect();
+            let done: Vec<std::sync::Mutex<Option<Result<(Vec<u8>, crate::CodegenTimes), String>>>> = texts.iter().map(|_| std::sync::Mutex::new(None)).collect();
             let work = || loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(t) = texts.get(i) else { break };
@@ -101,7 +103,7 @@ impl Jit {
                 *done[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
             };
             std::thread::scope(|s| -> Result<(), String> {
-                for _ in 0..threads.min(texts.len()) {
+                for _ in 0..threads {
                     // MLIR and LLVM recurse deeply on large functions: the main thread's stack size.
                     std::thread::Builder::new().name("codegen".into()).stack_size(STACK).spawn_scoped(s, work).map_err(|e| format!("cannot start a code generation thread: {}", e))?;
                 }
@@ -109,14 +111,23 @@ impl Jit {
             })?;
             done.into_iter().map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()).unwrap_or_else(|| Err("a code generation thread stopped early".into()))).collect::<Result<_, _>>()?
         };
+        let mut times = crate::CodegenTimes { parts: compiled.len(), threads, ..Default::default() };
+        let mut objects = Vec::with_capacity(compiled.len());
+        for (o, t) in compiled {
+            times.add(&t);
+            objects.push(o);
+        }
         let object = bundle(&objects);
+        // ORC links on the first lookup: the functions are looked up here.
+        let t = std::time::Instant::now();
         let jit = Jit::load_object(&object, symbols)?;
         for f in functions {
             if !jit.has_function(f) {
                 return Err(format!("the compiled module has no function @{}", f));
             }
         }
-        Ok((jit, object))
+        times.link_ms = t.elapsed().as_secs_f64() * 1e3;
+        Ok((jit, object, times))
     }
 
     /// Loads object code that [`Jit::compile_keeping_object`] or

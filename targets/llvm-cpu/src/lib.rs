@@ -13,6 +13,34 @@ pub use jit::{Jit, MemRefArg};
 pub use object_jit::host_cpu;
 pub use mlir::{emit_llvm_ir, emit_object, lower_to_llvm_dialect, LOWERING_PIPELINE};
 
+/// Where the code generator's time went, each step summed over the parts
+/// (so over the threads: the sum may exceed the wall time).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CodegenTimes {
+    /// Parsing our text and MLIR's lowering to the LLVM dialect.
+    pub mlir_ms: f64,
+    /// The LLVM dialect translated to LLVM IR.
+    pub translate_ms: f64,
+    /// LLVM's optimization pipeline (`default<On>`).
+    pub optimize_ms: f64,
+    /// LLVM's instruction selection and object file emission.
+    pub emit_ms: f64,
+    /// Linking the objects into the process (ORC), wall time.
+    pub link_ms: f64,
+    /// The parts compiled, and on how many threads.
+    pub parts: usize,
+    pub threads: usize,
+}
+
+impl CodegenTimes {
+    fn add(&mut self, o: &CodegenTimes) {
+        self.mlir_ms += o.mlir_ms;
+        self.translate_ms += o.translate_ms;
+        self.optimize_ms += o.optimize_ms;
+        self.emit_ms += o.emit_ms;
+    }
+}
+
 /// Functions of at least this many ops in all make a second part worth its
 /// thread (a part costs one MLIR context and one LLVM context more).
 const MIN_OPS_PER_PART: usize = 4000;

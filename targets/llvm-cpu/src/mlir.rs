@@ -92,15 +92,20 @@ pub fn emit_llvm_ir(text: &str) -> Result<String, String> {
 
 /// Loop-level text → a native object file for this host (opt level 3).
 pub fn emit_object(text: &str, path: &str) -> Result<(), String> {
-    let object = object_code(text, 3)?;
+    let (object, _) = object_code(text, 3)?;
     std::fs::write(path, object).map_err(|e| format!("cannot write {}: {}", path, e))
 }
 
 /// Loop-level text → object code for this host at `opt_level`: lowered to
-/// the LLVM dialect, translated to LLVM IR, compiled by [`crate::codegen`].
-pub(crate) fn object_code(text: &str, opt_level: usize) -> Result<Vec<u8>, String> {
+/// the LLVM dialect, translated to LLVM IR, compiled by [`crate::codegen`];
+/// with the time each step took.
+pub(crate) fn object_code(text: &str, opt_level: usize) -> Result<(Vec<u8>, crate::CodegenTimes), String> {
+    let mut times = crate::CodegenTimes::default();
+    let t = std::time::Instant::now();
     let s = Session::new();
     let m = s.lower(text)?;
+    times.mlir_ms = t.elapsed().as_secs_f64() * 1e3;
+    let t = std::time::Instant::now();
     let llvm = crate::codegen::LlvmContext::new();
     // SAFETY: a lowered module and a live LLVM context; the translated module
     // is owned (and disposed) by `module`, before `llvm`.
@@ -109,7 +114,9 @@ pub(crate) fn object_code(text: &str, opt_level: usize) -> Result<Vec<u8>, Strin
         return Err(format!("translation to LLVM IR failed:\n{}", s.take_diags()));
     }
     let module = crate::codegen::LlvmModule(raw as *mut std::ffi::c_void);
-    crate::codegen::object_code(&module, opt_level)
+    times.translate_ms = t.elapsed().as_secs_f64() * 1e3;
+    let object = crate::codegen::object_code(&module, opt_level, &mut times)?;
+    Ok((object, times))
 }
 
 extern "C" {

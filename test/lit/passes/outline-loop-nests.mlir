@@ -97,3 +97,46 @@ func.func @straight(%x: memref<f32>) {
   "memref.store"(%w, %x) : (f32, memref<f32>) -> ()
   return
 }
+
+// -----
+
+// Two nests that come out the same (one kernel on other buffers) share one
+// function; a nest that differs (another constant) gets its own.
+// CHECK-LABEL: func.func @same
+// CHECK: call @same_nest0(%arg0, %arg1)
+// CHECK: call @same_nest0(%arg1, %arg2)
+// CHECK: call @same_nest2(%arg2, %arg0)
+// CHECK: func.func private @same_nest0(
+// CHECK: arith.constant 2.000000e+00
+// CHECK-NOT: func.func private @same_nest1
+// CHECK: func.func private @same_nest2(
+// CHECK: arith.constant 3.000000e+00
+func.func @same(%x: memref<4xf32> {llvm.noalias}, %y: memref<4xf32> {llvm.noalias}, %z: memref<4xf32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %two = arith.constant 2.0 : f32
+  %three = arith.constant 3.0 : f32
+  "scf.for"(%c0, %c4, %c1) ({
+  ^bb0(%i: index):
+    %v = "memref.load"(%x, %i) : (memref<4xf32>, index) -> f32
+    %w = arith.mulf %v, %two : f32
+    "memref.store"(%w, %y, %i) : (f32, memref<4xf32>, index) -> ()
+    "scf.yield"() : () -> ()
+  }) : (index, index, index) -> ()
+  "scf.for"(%c0, %c4, %c1) ({
+  ^bb0(%i: index):
+    %v = "memref.load"(%y, %i) : (memref<4xf32>, index) -> f32
+    %w = arith.mulf %v, %two : f32
+    "memref.store"(%w, %z, %i) : (f32, memref<4xf32>, index) -> ()
+    "scf.yield"() : () -> ()
+  }) : (index, index, index) -> ()
+  "scf.for"(%c0, %c4, %c1) ({
+  ^bb0(%i: index):
+    %v = "memref.load"(%z, %i) : (memref<4xf32>, index) -> f32
+    %w = arith.mulf %v, %three : f32
+    "memref.store"(%w, %x, %i) : (f32, memref<4xf32>, index) -> ()
+    "scf.yield"() : () -> ()
+  }) : (index, index, index) -> ()
+  return
+}
