@@ -21,7 +21,10 @@ our first output is within the corpus tolerance of ORT's ("noise" for models
 held to ORT's own noise, which this bench does not measure), and the corpus's
 geometric mean on its own line.
 
-usage: bench/cpu_models.py [--runs 20] [--only NAME ...] [--keep DIR] [--corpus]
+With --threads N both run on N threads (ours `--threads N`, ONNX Runtime's
+intra_op_num_threads); the default is one thread each.
+
+usage: bench/cpu_models.py [--runs 20] [--only NAME ...] [--keep DIR] [--corpus] [--threads N]
 """
 import argparse
 import atexit
@@ -41,7 +44,8 @@ from onnx import TensorProto, helper, numpy_helper
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NPU_RUN = os.path.join(ROOT, "target", "release", "npu-run")
-EXTRA = []  # npu-run flags every run of ours gets (-O)
+EXTRA = []  # npu-run flags every run of ours gets (-O, --threads)
+THREADS = [1]  # threads for both, ours (--threads) and ONNX Runtime (intra_op_num_threads)
 
 
 class G:
@@ -213,7 +217,7 @@ def ort_median(path, feeds, runs):
     import onnxruntime as ort
 
     so = ort.SessionOptions()
-    so.intra_op_num_threads = 1
+    so.intra_op_num_threads = THREADS[0]
     so.inter_op_num_threads = 1
     so.log_severity_level = 3  # its shape warnings would bury the table
     sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
@@ -318,7 +322,10 @@ def main():
     ap.add_argument("--keep")
     ap.add_argument("--corpus", action="store_true", help="the real-model corpus too")
     ap.add_argument("-O", dest="opt", help="our optimization level (npu-run -O; its default when not given)")
+    ap.add_argument("--threads", type=int, default=1, help="threads for ours and ONNX Runtime alike (default 1)")
     a = ap.parse_args()
+    THREADS[0] = a.threads
+    EXTRA.extend(["--threads", str(a.threads)])
     if a.opt is not None:
         EXTRA.extend(["-O", a.opt])
     d = setup(a.keep, "npu-bench-")

@@ -8,6 +8,12 @@
 //! Nests that come out the same (layers of one shape: weights are arguments)
 //! share one function, so MLIR and LLVM compile each kernel once.
 //!
+//! A nest whose outermost loop is marked parallel (`npu.parallel`, by
+//! `convert-tensor-to-loops`) and does enough work to pay for threads takes
+//! that loop's bounds and step as its last three arguments and carries the
+//! LLVM attribute `npu-parallel`: code generation for the JIT hands its calls
+//! to the runtime, which splits the range over its threads.
+//!
 //! A nest's constants are cloned into its function; every other value it
 //! uses from outside becomes an argument. A memref argument is `llvm.noalias`
 //! when no other argument views the same buffer and that buffer is an
@@ -24,6 +30,13 @@ pub struct OutlineLoopNests;
 
 /// The LLVM function attribute an outlined nest carries.
 pub const NEST_MARKER: &str = "npu-loop-nest";
+/// The LLVM function attribute of a nest whose last three arguments are its
+/// outer loop's lower bound, upper bound and step, any sub-range of which it
+/// may be called on.
+pub const PARALLEL_MARKER: &str = "npu-parallel";
+/// Below this many ops executed (estimated from the loops' static trip
+/// counts), a nest runs on the calling thread: waking others costs more.
+const MIN_PARALLEL_WORK: f64 = 2_000_000.0;
 
 impl Pass for OutlineLoopNests {
     fn argument(&self) -> &'static str {
@@ -62,7 +75,8 @@ impl Pass for OutlineLoopNests {
                 while taken.contains(&name) {
                     name.push('_');
                 }
-                let (g, call) = outline(ctx, body, nest, &name, &noalias_args);
+                let parallel = is_parallel(body, nest);
+                let (g, call) = outline(ctx, body, nest, &name, &noalias_args, parallel);
                 let key = anonymous_text(ctx, body, g);
                 if let Some(same) = kernels.get(&key) {
                     body.op_mut(call).properties.set(ctx.ident("callee"), Attribute::symbol(same));
@@ -77,6 +91,28 @@ impl Pass for OutlineLoopNests {
         }
         Ok(())
     }
+}
+
+/// Whether `nest` is a result-less `scf.for` marked parallel, of at least
+/// two iterations, with enough work to share.
+fn is_parallel(body: &Body, nest: OpId) -> bool {
+    let op = body.op(nest);
+    body.name(nest).as_str() == "scf.for" && op.results().is_empty() && op.attributes.get(crate::tensor_to_loops::PARALLEL).is_some() && trips(body, nest).is_some_and(|t| t >= 2) && work(body, nest) >= MIN_PARALLEL_WORK
+}
+
+/// An `scf.for`'s trip count when its bounds and step are constants.
+fn trips(body: &Body, l: OpId) -> Option<i64> {
+    let c = |v: Value| body.defining_op(v).filter(|d| body.name(*d).as_str() == "arith.constant").and_then(|d| body.op(d).properties.get("value").and_then(|a| a.as_int()).and_then(|v| i64::try_from(v).ok()));
+    let o = body.op(l).operands();
+    let (lb, ub, st) = (c(o[0])?, c(o[1])?, c(o[2])?);
+    (st > 0).then(|| ((ub - lb).max(0) + st - 1) / st)
+}
+
+/// The ops `op` executes, roughly: loops of unknown trip count count once.
+fn work(body: &Body, op: OpId) -> f64 {
+    let inner: f64 = body.op(op).regions().iter().flat_map(|r| body.region_blocks(*r).to_vec()).flat_map(|b| body.block_ops(b).collect::<Vec<_>>()).map(|o| work(body, o)).sum();
+    let times = if body.name(op).as_str() == "scf.for" { trips(body, op).unwrap_or(1).max(0) as f64 } else { 1.0 };
+    1.0 + times * inner
 }
 
 /// `f` printed under a placeholder name: equal texts, equal functions.
@@ -98,21 +134,10 @@ fn noalias_args(body: &Body, f: OpId) -> HashSet<Value> {
     args.iter().zip(attrs.iter()).filter(|(_, a)| a.as_dict().is_some_and(|d| d.get("llvm.noalias").is_some())).map(|(v, _)| *v).collect()
 }
 
-/// The buffer a memref views: through casts, reshapes and subviews to an
-/// allocation, a global or a function argument.
-fn root(body: &Body, mut v: Value) -> Value {
-    while let Some(d) = body.defining_op(v) {
-        match body.name(d).as_str() {
-            "memref.reinterpret_cast" | "memref.subview" | "memref.collapse_shape" | "memref.expand_shape" | "memref.cast" | "memref.view" => v = body.op(d).operand(0),
-            _ => break,
-        }
-    }
-    v
-}
-
 /// Moves `nest` into a new function `name` (returned, not yet placed in the
-/// module) and calls it where the nest stood (the call returned too).
-fn outline(ctx: &ir::Context, body: &mut Body, nest: OpId, name: &str, noalias: &HashSet<Value>) -> (OpId, OpId) {
+/// module) and calls it where the nest stood (the call returned too). A
+/// `parallel` nest takes its loop's bounds and step as three more arguments.
+fn outline(ctx: &ir::Context, body: &mut Body, nest: OpId, name: &str, noalias: &HashSet<Value>, parallel: bool) -> (OpId, OpId) {
     // Values the nest uses from outside, in order of first use.
     let inside: HashSet<OpId> = body.walk_preorder(nest).into_iter().collect();
     let mut free: Vec<Value> = Vec::new();
@@ -130,17 +155,22 @@ fn outline(ctx: &ir::Context, body: &mut Body, nest: OpId, name: &str, noalias: 
     }
     let is_const = |body: &Body, v: Value| body.defining_op(v).is_some_and(|d| matches!(body.name(d).as_str(), "arith.constant" | "memref.get_global") && body.op(d).regions().is_empty());
     let args: Vec<Value> = free.iter().copied().filter(|v| !is_const(body, *v)).collect();
-    let arg_types: Vec<ir::Type> = args.iter().map(|v| body.value_type(*v).clone()).collect();
+    let bounds: Vec<Value> = if parallel { body.op(nest).operands()[..3].to_vec() } else { vec![] };
+    let arg_types: Vec<ir::Type> = args.iter().chain(&bounds).map(|v| body.value_type(*v).clone()).collect();
     let result_types: Vec<ir::Type> = body.op(nest).results().iter().map(|v| body.value_type(*v).clone()).collect();
     let loc = body.op(nest).loc.clone();
     let (func, entry) = func::FunctionBuilder::create(ctx, body, name, &arg_types, &result_types, loc.clone());
     body.op_mut(func).properties.set(ctx.ident("sym_visibility"), Attribute::string("private"));
     // `npu-loop-nest` tells code generation it is called only from the
     // model's function (no packed wrapper for the runtime to call it by).
-    let marker = Attribute::new(AttrData::Array(vec![Attribute::string(NEST_MARKER), Attribute::string("true")]));
-    body.op_mut(func).attributes.set(ctx.ident("passthrough"), Attribute::new(AttrData::Array(vec![Attribute::string("noinline"), marker])));
+    let marker = |m: &str| Attribute::new(AttrData::Array(vec![Attribute::string(m), Attribute::string("true")]));
+    let mut passthrough = vec![Attribute::string("noinline"), marker(NEST_MARKER)];
+    if parallel {
+        passthrough.push(marker(PARALLEL_MARKER));
+    }
+    body.op_mut(func).attributes.set(ctx.ident("passthrough"), Attribute::new(AttrData::Array(passthrough)));
     // noalias where the argument's buffer is unique among the arguments and known distinct.
-    let roots: Vec<Option<Value>> = args.iter().map(|v| matches!(body.value_type(*v).data(), TypeData::MemRef { .. }).then(|| root(body, *v))).collect();
+    let roots: Vec<Option<Value>> = args.iter().map(|v| matches!(body.value_type(*v).data(), TypeData::MemRef { .. }).then(|| crate::tensor_to_loops::root_buffer(body, *v))).collect();
     let mut count: HashMap<Value, usize> = HashMap::new();
     for r in roots.iter().flatten() {
         *count.entry(*r).or_default() += 1;
@@ -151,6 +181,7 @@ fn outline(ctx: &ir::Context, body: &mut Body, nest: OpId, name: &str, noalias: 
     };
     let arg_attrs: Vec<Attribute> = roots
         .iter()
+        .chain(bounds.iter().map(|_| &None))
         .map(|r| {
             let mut d = ir::attributes::AttrDict::default();
             if let Some(r) = r {
@@ -174,10 +205,12 @@ fn outline(ctx: &ir::Context, body: &mut Body, nest: OpId, name: &str, noalias: 
             map.insert(v, body.op(c).result(0));
         }
     }
-    for (a, v) in body.block_args(entry).to_vec().into_iter().zip(&args) {
-        map.insert(*v, a);
+    let fargs = body.block_args(entry).to_vec();
+    for (a, v) in fargs.iter().zip(&args) {
+        map.insert(*v, *a);
     }
-    let call = OperationState::new(ctx.op_name("func.call"), loc.clone()).operands(&args).results(&result_types).property(ctx.ident("callee"), Attribute::symbol(name));
+    let call_args: Vec<Value> = args.iter().chain(&bounds).copied().collect();
+    let call = OperationState::new(ctx.op_name("func.call"), loc.clone()).operands(&call_args).results(&result_types).property(ctx.ident("callee"), Attribute::symbol(name));
     let call = body.build(call, InsertPoint::Before(nest));
     for (old, new) in body.op(nest).results().to_vec().into_iter().zip(body.op(call).results().to_vec()) {
         body.replace_all_uses(old, new);
@@ -189,6 +222,14 @@ fn outline(ctx: &ir::Context, body: &mut Body, nest: OpId, name: &str, noalias: 
             if let Some(&n) = map.get(&v) {
                 body.set_operand(o, i, n);
             }
+        }
+    }
+    if parallel {
+        // The loop runs over the range the caller gives (after the remapping,
+        // so other uses of the same constants keep their values).
+        body.op_mut(nest).attributes.remove(crate::tensor_to_loops::PARALLEL);
+        for (i, a) in fargs[args.len()..].iter().enumerate() {
+            body.set_operand(nest, i, *a);
         }
     }
     let rets = body.op(nest).results().to_vec();

@@ -23,6 +23,7 @@ extern "C" fn failed(id: i64, count: i64, value: i64) {
 pub fn jit_symbols() -> Vec<(&'static str, *mut ())> {
     let mut s = crate::profile::symbols();
     s.push((passes::onnx_to_tensor::checks::HOOK, failed as *mut ()));
+    s.push((llvm_cpu::PARALLEL_FOR, crate::parallel::parallel_for as *mut ()));
     s
 }
 

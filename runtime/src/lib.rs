@@ -12,6 +12,7 @@ pub mod host_ops;
 mod model_words;
 pub mod npu_path;
 pub mod npu_reference;
+pub mod parallel;
 pub mod partition_graph;
 pub mod node_test;
 pub mod phases;

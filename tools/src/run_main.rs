@@ -135,6 +135,10 @@ struct RunArgs {
     /// benchmark models and compiles up to 6× faster (O3's extra loop passes).
     #[arg(short = 'O', default_value_t = 2, help_heading = "Compiling")]
     opt: usize,
+    /// Threads the CPU path's large loop nests run on (each splits its outer
+    /// loop) [default: every core this process may use].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024), help_heading = "Timing")]
+    threads: Option<u64>,
     /// The most bytes one tensor may take, checked before an input is made or
     /// copied and, at compile time, for every tensor the model computes
     /// [default: the machine's memory].
@@ -289,6 +293,9 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
         if !names.contains(b) {
             return Err(format!("--bind {}: the model has no such input; its inputs are: {}", b, names.join(", ")));
         }
+    }
+    if let Some(t) = a.threads {
+        runtime::parallel::set_threads(t as usize);
     }
     // A compile from the cache has no host reference to check against.
     let opts = CompileOptions { opt_level: a.opt, dims, weights_as_arguments: true, profile: a.profile, bind, cache_dir: a.cache_dir.clone(), recompile: a.check_reference, backend_settings: vec![] };

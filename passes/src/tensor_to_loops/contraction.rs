@@ -186,16 +186,20 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
     }
     let m_total = p.i.map(|i| sizes[i]).unwrap_or(1);
     let kk = sizes[p.k];
-    let panel = (m_total >= PACK_MIN_ROWS && kk > 0).then(|| {
-        let pt = ctx.intern_type(TypeData::MemRef { shape: vec![kk, LANES * NV as i64], elem: elems[p.b].clone(), layout: None, memory_space: None });
-        let segs = Attribute::new(AttrData::DenseArray { elem: ctx.i32(), data: ir::attributes::ArrayData::Int(vec![0, 0]) });
-        let o = b.op(body, &mut at, "memref.alloc", &[], &[pt], &[("operandSegmentSizes", segs), ("alignment", Attribute::integer(64, ctx.i64()))]);
-        body.op(o).result(0)
-    });
+    let panel_type = (m_total >= PACK_MIN_ROWS && kk > 0).then(|| ctx.intern_type(TypeData::MemRef { shape: vec![kk, LANES * NV as i64], elem: elems[p.b].clone(), layout: None, memory_space: None }));
     let mut ivs: Vec<Option<Value>> = vec![None; n];
+    // The outermost loop and its body: its iterations write disjoint tiles of
+    // C, so it may run in parallel (the panel is then per iteration).
+    let mut top: Option<(OpId, ir::Block, usize)> = None;
     // Batch loops.
     for &l in &p.batch {
-        let (_, block, iv, _) = b.for_loop(body, &mut at, sizes[l], &[]);
+        // A loop of one iteration is its index, 0.
+        if sizes[l] == 1 {
+            ivs[l] = Some(b.index(body, &mut at, 0));
+            continue;
+        }
+        let (fop, block, iv, _) = b.for_loop(body, &mut at, sizes[l], &[]);
+        top.get_or_insert((fop, block, l));
         b.yield_(body, block, &[]);
         ivs[l] = Some(iv);
         at = InsertPoint::Before(body.last_op(block).unwrap());
@@ -207,11 +211,24 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         let lb = b.index(body, &mut at, 0);
         let ub = b.index(body, &mut at, nj);
         let st = b.index(body, &mut at, step);
-        let (_, block, iv) = b.for_range(body, &mut at, lb, ub, st);
+        let (fop, block, iv) = b.for_range(body, &mut at, lb, ub, st);
+        top.get_or_insert((fop, block, p.j));
         (block, iv)
     };
     b.yield_(body, jblock, &[]);
     let mut at_j = InsertPoint::Before(body.last_op(jblock).unwrap());
+    let (top_op, top_block, top_dim) = top.expect("the j0 loop at least");
+    // The panel, allocated and freed in each iteration of the outermost loop.
+    let panel = panel_type.map(|pt| {
+        let segs = Attribute::new(AttrData::DenseArray { elem: ctx.i32(), data: ir::attributes::ArrayData::Int(vec![0, 0]) });
+        let o = b.op(body, &mut InsertPoint::AtStart(top_block), "memref.alloc", &[], &[pt], &[("operandSegmentSizes", segs), ("alignment", Attribute::integer(64, ctx.i64()))]);
+        body.op(o).result(0)
+    });
+    let g = Generic::new(body, op);
+    let (outs, iters) = (g.outputs().to_vec(), g.iterators());
+    if super::parallel_safe(body, &ins, &outs, &maps, &iters, top_dim) {
+        super::mark_parallel(ctx, body, top_op);
+    }
     // Lane offsets and masks of this column tile.
     let mut jvs = Vec::new();
     let mut masks = Vec::new();
@@ -380,8 +397,8 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         emit_rows(body, &mut at_j, 0, 1, 1);
     }
     if let Some(panel) = panel {
-        // After every loop (they sit before `op`), not inside the batch loops.
-        b.op(body, &mut InsertPoint::Before(op), "memref.dealloc", &[panel], &[], &[]);
+        // Last in the outermost loop's body, after every use.
+        b.op(body, &mut InsertPoint::Before(body.last_op(top_block).unwrap()), "memref.dealloc", &[panel], &[], &[]);
     }
     body.erase(op);
 }

@@ -184,6 +184,46 @@ fn apply_epilogue(b: &B, body: &mut Body, at: &mut InsertPoint, ep: Option<ir::B
     inline_body(b, body, at, ep, &vals, ivs)
 }
 
+/// The attribute on an `scf.for` whose iterations are independent (each
+/// writes its own elements, reads nothing another writes): `outline-loop-nests`
+/// may run it on several threads.
+pub const PARALLEL: &str = "npu.parallel";
+
+pub(crate) fn mark_parallel(ctx: &Context, body: &mut Body, fop: OpId) {
+    body.op_mut(fop).attributes.set(ctx.ident(PARALLEL), Attribute::unit());
+}
+
+/// The buffer a memref views: through casts, reshapes and subviews to an
+/// allocation, a global or a function argument.
+pub fn root_buffer(body: &Body, mut v: Value) -> Value {
+    while let Some(d) = body.defining_op(v) {
+        match body.name(d).as_str() {
+            "memref.reinterpret_cast" | "memref.subview" | "memref.collapse_shape" | "memref.expand_shape" | "memref.cast" | "memref.view" => v = body.op(d).operand(0),
+            _ => break,
+        }
+    }
+    v
+}
+
+/// Whether the generic's loop `l` may run its iterations in any order and at
+/// once: a parallel loop that indexes every output directly (so iterations
+/// write disjoint elements), and no input reads an output's buffer other
+/// than at the element its iteration writes (in place, same map).
+pub(crate) fn parallel_safe(body: &Body, ins: &[Value], outs: &[Value], maps: &[ir::affine::AffineMap], iters: &[Iterator], l: usize) -> bool {
+    if iters.get(l) != Some(&Iterator::Parallel) {
+        return false;
+    }
+    let out_maps = &maps[ins.len()..];
+    if !out_maps.iter().all(|m| m.results.contains(&AffineExpr::Dim(l as u32))) {
+        return false;
+    }
+    let out_roots: Vec<Value> = outs.iter().map(|o| root_buffer(body, *o)).collect();
+    ins.iter().zip(maps).all(|(v, m)| {
+        let r = root_buffer(body, *v);
+        out_roots.iter().zip(outs).zip(out_maps).all(|((or, o), om)| r != *or || (v == o && m == om))
+    })
+}
+
 fn lower_generic(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
     let (ins, outs, maps, iters, sizes, g_block, g_ep) = {
         let g = Generic::new(body, op);
@@ -208,8 +248,18 @@ fn lower_generic(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String>
     let first_red = order.iter().position(|&i| iters[i] == Iterator::Reduction).unwrap_or(n);
     let mut at = InsertPoint::Before(op);
     let mut ivs = vec![None; n];
+    let mut outermost = true;
     for &l in &order[..first_red] {
-        let (_, block, iv, _) = b.for_loop(body, &mut at, sizes[l], &[]);
+        // A loop of one iteration is its index, 0 (so the outermost loop is one
+        // that can be split).
+        if sizes[l] == 1 {
+            ivs[l] = Some(b.index(body, &mut at, 0));
+            continue;
+        }
+        let (fop, block, iv, _) = b.for_loop(body, &mut at, sizes[l], &[]);
+        if std::mem::take(&mut outermost) && parallel_safe(body, &ins, &outs, &maps, &iters, l) {
+            mark_parallel(ctx, body, fop);
+        }
         b.yield_(body, block, &[]);
         ivs[l] = Some(iv);
         let term = body.last_op(block).unwrap();

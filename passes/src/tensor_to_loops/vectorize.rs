@@ -211,8 +211,16 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         }
     }
     let mut ivs: Vec<Option<Value>> = vec![None; n];
+    // The outermost loop, which may run in parallel.
+    let mut top: Option<(OpId, usize)> = None;
     for l in (0..n).filter(|&l| iters[l] == Iterator::Parallel && l != p.j) {
-        let (_, blk, iv, _) = b.for_loop(body, &mut at, sizes[l], &[]);
+        // A loop of one iteration is its index, 0.
+        if sizes[l] == 1 {
+            ivs[l] = Some(b.index(body, &mut at, 0));
+            continue;
+        }
+        let (fop, blk, iv, _) = b.for_loop(body, &mut at, sizes[l], &[]);
+        top.get_or_insert((fop, l));
         b.yield_(body, blk, &[]);
         ivs[l] = Some(iv);
         at = InsertPoint::Before(body.last_op(blk).unwrap());
@@ -221,11 +229,17 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         let lb = b.index(body, &mut at, 0);
         let ub = b.index(body, &mut at, sizes[p.j]);
         let st = b.index(body, &mut at, LANES);
-        let (_, blk, iv) = b.for_range(body, &mut at, lb, ub, st);
+        let (fop, blk, iv) = b.for_range(body, &mut at, lb, ub, st);
+        top.get_or_insert((fop, p.j));
         (blk, iv)
     };
     b.yield_(body, jblock, &[]);
     ivs[p.j] = Some(j0);
+    if let Some((fop, l)) = top {
+        if super::parallel_safe(body, &ins, &[out], &maps, &iters, l) {
+            super::mark_parallel(ctx, body, fop);
+        }
+    }
     let mut at = InsertPoint::Before(body.last_op(jblock).unwrap());
     let mask = {
         let nj = b.index(body, &mut at, sizes[p.j]);

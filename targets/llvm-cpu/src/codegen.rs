@@ -89,6 +89,21 @@ extern "C" {
     fn LLVMBuildStore(b: BuilderRef, v: ValueRef, p: ValueRef) -> ValueRef;
     fn LLVMBuildCall2(b: BuilderRef, fty: TypeRef, f: ValueRef, args: *mut ValueRef, n: c_uint, name: *const c_char) -> ValueRef;
     fn LLVMBuildRetVoid(b: BuilderRef) -> ValueRef;
+    fn LLVMGetFirstBasicBlock(f: ValueRef) -> BasicBlockRef;
+    fn LLVMGetNextBasicBlock(bb: BasicBlockRef) -> BasicBlockRef;
+    fn LLVMGetFirstInstruction(bb: BasicBlockRef) -> ValueRef;
+    fn LLVMGetNextInstruction(i: ValueRef) -> ValueRef;
+    fn LLVMIsACallInst(v: ValueRef) -> ValueRef;
+    fn LLVMGetCalledValue(call: ValueRef) -> ValueRef;
+    fn LLVMIsAFunction(v: ValueRef) -> ValueRef;
+    fn LLVMGetNumArgOperands(call: ValueRef) -> c_uint;
+    fn LLVMGetOperand(v: ValueRef, i: c_uint) -> ValueRef;
+    fn LLVMTypeOf(v: ValueRef) -> TypeRef;
+    fn LLVMGetNamedFunction(m: ModuleRef, name: *const c_char) -> ValueRef;
+    fn LLVMPositionBuilderBefore(b: BuilderRef, i: ValueRef);
+    fn LLVMBuildAlloca(b: BuilderRef, t: TypeRef, name: *const c_char) -> ValueRef;
+    fn LLVMArrayType2(elem: TypeRef, n: u64) -> TypeRef;
+    fn LLVMInstructionEraseFromParent(i: ValueRef);
 }
 
 /// `LLVMInternalLinkage`, `LLVMPrivateLinkage`.
@@ -135,7 +150,9 @@ impl Drop for LlvmModule {
 
 /// Compiles `module` to an object file for this host at `opt_level` (0-3),
 /// adding the time of LLVM's optimization and code generation to `times`.
-pub(crate) fn object_code(module: &LlvmModule, opt_level: usize, times: &mut crate::CodegenTimes) -> Result<Vec<u8>, String> {
+/// With `parallel_calls`, each call of a parallel nest goes through the
+/// runtime's [`crate::PARALLEL_FOR`] (only the JIT's process defines it).
+pub(crate) fn object_code(module: &LlvmModule, opt_level: usize, parallel_calls: bool, times: &mut crate::CodegenTimes) -> Result<Vec<u8>, String> {
     crate::object_jit::init_native();
     let m = module.0 as ModuleRef;
     // SAFETY: the C API's documented sequence; every handle made here is
@@ -167,7 +184,10 @@ pub(crate) fn object_code(module: &LlvmModule, opt_level: usize, times: &mut cra
         let dl = LLVMCreateTargetDataLayout(tm.0);
         LLVMSetModuleDataLayout(m, dl);
         LLVMDisposeTargetData(dl);
-        add_packed_wrappers(m);
+        if parallel_calls {
+            call_parallel_nests_through_runtime(m);
+        }
+        add_packed_wrappers(m, parallel_calls);
         let passes = CString::new(format!("default<O{}>", level)).unwrap();
         let opts = LLVMCreatePassBuilderOptions();
         let t = std::time::Instant::now();
@@ -194,15 +214,103 @@ pub(crate) fn object_code(module: &LlvmModule, opt_level: usize, times: &mut cra
     }
 }
 
+/// Whether `f` carries the string attribute `key`.
+unsafe fn has_attribute(f: ValueRef, key: &CStr) -> bool {
+    // SAFETY: `f` is a live function.
+    unsafe { !LLVMGetStringAttributeAtIndex(f, FUNCTION_INDEX, key.as_ptr(), key.to_bytes().len() as c_uint).is_null() }
+}
+
+/// The function `name` of `m`, declared with type `fty` when it is not there.
+unsafe fn function_named(m: ModuleRef, name: &str, fty: TypeRef) -> ValueRef {
+    let c = CString::new(name).unwrap_or_default();
+    // SAFETY: `m` is a live module.
+    unsafe {
+        let f = LLVMGetNamedFunction(m, c.as_ptr());
+        if f.is_null() {
+            LLVMAddFunction(m, c.as_ptr(), fty)
+        } else {
+            f
+        }
+    }
+}
+
+/// Rewrites each call `nest(a0, .., lb, ub, step)` of a function marked
+/// `npu-parallel` (defined here or in another part) as
+/// `PARALLEL_FOR(_mlir_nest, args, n)`, `args` holding a pointer to each
+/// argument as the packed wrapper reads them; the runtime calls the wrapper
+/// on sub-ranges of [lb, ub) from its threads.
+///
+/// # Safety
+/// `m` is a live module.
+unsafe fn call_parallel_nests_through_runtime(m: ModuleRef) {
+    unsafe {
+        let ctx = LLVMGetModuleContext(m);
+        let mut calls = Vec::new();
+        let mut f = LLVMGetFirstFunction(m);
+        while !f.is_null() {
+            let mut bb = LLVMGetFirstBasicBlock(f);
+            while !bb.is_null() {
+                let mut i = LLVMGetFirstInstruction(bb);
+                while !i.is_null() {
+                    if !LLVMIsACallInst(i).is_null() {
+                        let callee = LLVMGetCalledValue(i);
+                        if !LLVMIsAFunction(callee).is_null() && has_attribute(callee, c"npu-parallel") {
+                            calls.push((i, callee));
+                        }
+                    }
+                    i = LLVMGetNextInstruction(i);
+                }
+                bb = LLVMGetNextBasicBlock(bb);
+            }
+            f = LLVMGetNextFunction(f);
+        }
+        if calls.is_empty() {
+            return;
+        }
+        let ptr = LLVMPointerTypeInContext(ctx, 0);
+        let i64t = LLVMInt64TypeInContext(ctx);
+        let void = LLVMVoidTypeInContext(ctx);
+        let mut wparams = [ptr];
+        let wty = LLVMFunctionType(void, wparams.as_mut_ptr(), 1, 0);
+        let mut pparams = [ptr, ptr, i64t];
+        let pty = LLVMFunctionType(void, pparams.as_mut_ptr(), 3, 0);
+        let pfor = function_named(m, crate::PARALLEL_FOR, pty);
+        let b = LLVMCreateBuilderInContext(ctx);
+        for (call, callee) in calls {
+            let mut len = 0usize;
+            let p = LLVMGetValueName2(callee, &mut len);
+            let name = String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len)).into_owned();
+            let wrapper = function_named(m, &format!("_mlir_{}", name), wty);
+            let n = LLVMGetNumArgOperands(call);
+            LLVMPositionBuilderBefore(b, call);
+            let arr_ty = LLVMArrayType2(ptr, n as u64);
+            let arr = LLVMBuildAlloca(b, arr_ty, c"".as_ptr());
+            for k in 0..n {
+                let a = LLVMGetOperand(call, k);
+                let slot = LLVMBuildAlloca(b, LLVMTypeOf(a), c"".as_ptr());
+                LLVMBuildStore(b, a, slot);
+                let mut idx = [LLVMConstInt(i64t, k as u64, 0)];
+                let at = LLVMBuildGEP2(b, ptr, arr, idx.as_mut_ptr(), 1, c"".as_ptr());
+                LLVMBuildStore(b, slot, at);
+            }
+            let mut args = [wrapper, arr, LLVMConstInt(i64t, n as u64, 0)];
+            LLVMBuildCall2(b, pty, pfor, args.as_mut_ptr(), 3, c"".as_ptr());
+            LLVMInstructionEraseFromParent(call);
+        }
+        LLVMDisposeBuilder(b);
+    }
+}
+
 /// For each function defined here with external linkage (not a wrapper
 /// itself, not a loop nest outlined from the model's function, which carries
-/// the attribute `npu-loop-nest`), `void _mlir_<f>(ptr args)`:
+/// the attribute `npu-loop-nest`, unless it is a parallel one whose calls go
+/// through the runtime), `void _mlir_<f>(ptr args)`:
 /// argument i is loaded through the pointer `args[i]`, a result stored
 /// through `args[n]`, as MLIR's ExecutionEngine packs them.
 ///
 /// # Safety
 /// `m` is a live module.
-unsafe fn add_packed_wrappers(m: ModuleRef) {
+unsafe fn add_packed_wrappers(m: ModuleRef, parallel_calls: bool) {
     unsafe {
         let ctx = LLVMGetModuleContext(m);
         let mut targets = Vec::new();
@@ -212,7 +320,8 @@ unsafe fn add_packed_wrappers(m: ModuleRef) {
             let p = LLVMGetValueName2(f, &mut len);
             let name = String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len)).into_owned();
             let local = LOCAL_LINKAGES.contains(&LLVMGetLinkage(f));
-            if LLVMIsDeclaration(f) == 0 && !local && !name.starts_with("_mlir_") && LLVMGetStringAttributeAtIndex(f, FUNCTION_INDEX, c"npu-loop-nest".as_ptr(), 13).is_null() {
+            let wanted = !has_attribute(f, c"npu-loop-nest") || (parallel_calls && has_attribute(f, c"npu-parallel"));
+            if LLVMIsDeclaration(f) == 0 && !local && !name.starts_with("_mlir_") && wanted {
                 targets.push((f, name));
             }
             f = LLVMGetNextFunction(f);
@@ -227,8 +336,11 @@ unsafe fn add_packed_wrappers(m: ModuleRef) {
             LLVMGetParamTypes(fty, params.as_mut_ptr());
             let mut wparams = [ptr];
             let wty = LLVMFunctionType(LLVMVoidTypeInContext(ctx), wparams.as_mut_ptr(), 1, 0);
-            let Ok(wname) = CString::new(format!("_mlir_{}", name)) else { continue };
-            let w = LLVMAddFunction(m, wname.as_ptr(), wty);
+            // Declared already where this part calls it through the runtime.
+            let w = function_named(m, &format!("_mlir_{}", name), wty);
+            if LLVMIsDeclaration(w) == 0 {
+                continue;
+            }
             let bb = LLVMAppendBasicBlockInContext(ctx, w, c"entry".as_ptr());
             LLVMPositionBuilderAtEnd(b, bb);
             let args = LLVMGetParam(w, 0);

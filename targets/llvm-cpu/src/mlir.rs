@@ -92,14 +92,14 @@ pub fn emit_llvm_ir(text: &str) -> Result<String, String> {
 
 /// Loop-level text → a native object file for this host (opt level 3).
 pub fn emit_object(text: &str, path: &str) -> Result<(), String> {
-    let (object, _) = object_code(text, 3)?;
+    let (object, _) = object_code(text, 3, false)?;
     std::fs::write(path, object).map_err(|e| format!("cannot write {}: {}", path, e))
 }
 
 /// Loop-level text → object code for this host at `opt_level`: lowered to
 /// the LLVM dialect, translated to LLVM IR, compiled by [`crate::codegen`];
-/// with the time each step took.
-pub(crate) fn object_code(text: &str, opt_level: usize) -> Result<(Vec<u8>, crate::CodegenTimes), String> {
+/// with the time each step took. `parallel_calls`: see [`crate::codegen::object_code`].
+pub(crate) fn object_code(text: &str, opt_level: usize, parallel_calls: bool) -> Result<(Vec<u8>, crate::CodegenTimes), String> {
     let mut times = crate::CodegenTimes::default();
     let t = std::time::Instant::now();
     let s = Session::new();
@@ -115,7 +115,7 @@ pub(crate) fn object_code(text: &str, opt_level: usize) -> Result<(Vec<u8>, crat
     }
     let module = crate::codegen::LlvmModule(raw as *mut std::ffi::c_void);
     times.translate_ms = t.elapsed().as_secs_f64() * 1e3;
-    let object = crate::codegen::object_code(&module, opt_level, &mut times)?;
+    let object = crate::codegen::object_code(&module, opt_level, parallel_calls, &mut times)?;
     Ok((object, times))
 }
 

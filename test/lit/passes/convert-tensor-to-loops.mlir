@@ -132,18 +132,22 @@ func.func @pairs(%a: memref<20xf32>, %o: memref<40xf32>) {
 // -----
 
 // 17 rows of a batched product: each 9x32 panel of B is copied into one
-// buffer allocated before the batch loop (zeros past N = 33 come from the
-// masked load), the tiles read it with plain vector loads, and it is freed
-// after every loop; the 17th row is a tile of its own.
+// buffer allocated in each iteration of the batch loop, the outermost (zeros
+// past N = 33 come from the masked load), the tiles read it with plain vector
+// loads, and it is freed last in that iteration, so the batch loop's
+// iterations are independent (`npu.parallel`); the 17th row is a tile of its own.
 // CHECK-LABEL: func.func @batched_panels
-// CHECK: %[[PANEL:.*]] = "memref.alloc"() <{alignment = 64 : i64, operandSegmentSizes = array<i32: 0, 0>}> : () -> memref<9x32xf32>
 // CHECK: "scf.for"
+// CHECK-NEXT: ^bb0(%{{.*}}: index):
+// CHECK-NEXT: %[[PANEL:.*]] = "memref.alloc"() <{alignment = 64 : i64, operandSegmentSizes = array<i32: 0, 0>}> : () -> memref<9x32xf32>
 // CHECK: "vector.maskedload"(%arg1
 // CHECK: "vector.store"({{.*}}, %[[PANEL]]
 // CHECK: "vector.load"(%[[PANEL]]
 // CHECK: "vector.fma"
 // CHECK: "vector.load"(%[[PANEL]]
 // CHECK: "memref.dealloc"(%[[PANEL]])
+// CHECK-NEXT: "scf.yield"
+// CHECK-NEXT: }) {npu.parallel}
 // CHECK-NEXT: return
 func.func @batched_panels(%a: memref<2x17x9xf32>, %b: memref<2x9x33xf32>, %c: memref<2x17x33xf32>) {
   "tensor.generic"(%a, %b, %c) <{indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"], operandSegmentSizes = array<i32: 2, 1>}> ({
@@ -200,5 +204,49 @@ func.func @int_div(%a: memref<40xi32>, %b: memref<40xi32>, %c: memref<40xi32>) {
     %q = arith.divsi %x, %y : i32
     "tensor.yield"(%q) : (i32) -> ()
   }) : (memref<40xi32>, memref<40xi32>, memref<40xi32>) -> ()
+  return
+}
+
+// -----
+
+// A loop of one iteration is no loop (its index is 0), so the outermost loop
+// is one that can be split; it writes its own row of the output in each
+// iteration: `npu.parallel`.
+// CHECK-LABEL: func.func @unit_batch
+// CHECK: %[[Z:.*]] = arith.constant 0 : index
+// CHECK: "scf.for"
+// CHECK: "memref.load"(%arg0, %[[Z]],
+// CHECK: }) {npu.parallel} : (index, index, index) -> ()
+// CHECK-NEXT: return
+func.func @unit_batch(%a: memref<1x6x5xf32>, %o: memref<1x6x5xf32>) {
+  "tensor.generic"(%a, %o) <{indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"], operandSegmentSizes = array<i32: 1, 1>}> ({
+  ^bb0(%x: f32, %y: f32):
+    %e = "math.exp"(%x) : (f32) -> f32
+    "tensor.yield"(%e) : (f32) -> ()
+  }) : (memref<1x6x5xf32>, memref<1x6x5xf32>) -> ()
+  return
+}
+
+// -----
+
+// Not parallel: an iteration reads an element of the output buffer another
+// writes (a shifted map on the same buffer), and a loop the output does not
+// index (a reduction into one value).
+// CHECK-LABEL: func.func @not_parallel
+// CHECK-NOT: npu.parallel
+// CHECK: return
+func.func @not_parallel(%o: memref<9xf32>, %r: memref<f32>) {
+  %v = "memref.subview"(%o) <{operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 1>, static_sizes = array<i64: 8>, static_strides = array<i64: 1>}> : (memref<9xf32>) -> memref<8xf32, strided<[1], offset: 1>>
+  %w = "memref.subview"(%o) <{operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: 8>, static_strides = array<i64: 1>}> : (memref<9xf32>) -> memref<8xf32, strided<[1]>>
+  "tensor.generic"(%v, %w) <{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"], operandSegmentSizes = array<i32: 1, 1>}> ({
+  ^bb0(%x: f32, %y: f32):
+    %e = "math.exp"(%x) : (f32) -> f32
+    "tensor.yield"(%e) : (f32) -> ()
+  }) : (memref<8xf32, strided<[1], offset: 1>>, memref<8xf32, strided<[1]>>) -> ()
+  "tensor.generic"(%o, %r) <{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"], operandSegmentSizes = array<i32: 1, 1>}> ({
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %acc, %x : f32
+    "tensor.yield"(%s) : (f32) -> ()
+  }) : (memref<9xf32>, memref<f32>) -> ()
   return
 }

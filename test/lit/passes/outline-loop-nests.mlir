@@ -140,3 +140,51 @@ func.func @same(%x: memref<4xf32> {llvm.noalias}, %y: memref<4xf32> {llvm.noalia
   }) : (index, index, index) -> ()
   return
 }
+
+// -----
+
+// A nest whose outer loop is marked parallel and does enough work (here about
+// four million ops) takes the loop's bounds and step as its last arguments and
+// carries `npu-parallel`; the constants the body uses keep their values. A
+// marked loop with little work stays a plain nest.
+// CHECK-LABEL: func.func @par
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: %[[N:.*]] = arith.constant 1000 : index
+// CHECK: call @par_nest0(%arg0, %[[C0]], %[[N]], %[[C1]]) : (memref<1000x1000xf32>, index, index, index) -> ()
+// CHECK: call @par_nest1(%arg1) : (memref<8xf32>) -> ()
+// CHECK: func.func private @par_nest0(%arg0: memref<1000x1000xf32> {llvm.noalias}, %arg1: index, %arg2: index, %arg3: index)
+// CHECK-SAME: ["npu-parallel", "true"]
+// CHECK: %[[Z:.*]] = arith.constant 0 : index
+// CHECK: "scf.for"(%arg1, %arg2, %arg3)
+// CHECK: "scf.for"(%[[Z]],
+// CHECK-NOT: npu.parallel
+// CHECK: func.func private @par_nest1(
+// CHECK-NOT: npu-parallel
+// CHECK: return
+func.func @par(%x: memref<1000x1000xf32> {llvm.noalias}, %y: memref<8xf32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c1000 = arith.constant 1000 : index
+  %two = arith.constant 2.0 : f32
+  "scf.for"(%c0, %c1000, %c1) ({
+  ^bb0(%i: index):
+    "scf.for"(%c0, %c1000, %c1) ({
+    ^bb1(%j: index):
+      %v = "memref.load"(%x, %i, %j) : (memref<1000x1000xf32>, index, index) -> f32
+      %w = arith.mulf %v, %two : f32
+      "memref.store"(%w, %x, %i, %j) : (f32, memref<1000x1000xf32>, index, index) -> ()
+      "scf.yield"() : () -> ()
+    }) : (index, index, index) -> ()
+    "scf.yield"() : () -> ()
+  }) {npu.parallel} : (index, index, index) -> ()
+  "scf.for"(%c0, %c8, %c1) ({
+  ^bb0(%i: index):
+    %v = "memref.load"(%y, %i) : (memref<8xf32>, index) -> f32
+    %w = arith.mulf %v, %two : f32
+    "memref.store"(%w, %y, %i) : (f32, memref<8xf32>, index) -> ()
+    "scf.yield"() : () -> ()
+  }) {npu.parallel} : (index, index, index) -> ()
+  return
+}

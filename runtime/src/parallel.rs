@@ -1,0 +1,150 @@
+//! Threads for the CPU path's parallel loop nests. The JIT's code calls
+//! [`parallel_for`] (bound as [`llvm_cpu::PARALLEL_FOR`]) with a nest's packed
+//! wrapper and a pointer to each of its arguments, the last three being its
+//! outer loop's lower bound, upper bound and step; the range is cut into one
+//! chunk per thread at multiples of the step; the calling thread runs the
+//! first and a pool of threads (rayon's) the others. `npu-run --threads N` sets how many; by default
+//! every core this process may use.
+
+use std::ffi::c_void;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// 0: every core this process may use.
+static THREADS: AtomicUsize = AtomicUsize::new(0);
+
+/// Sets how many threads a parallel nest runs on (0: every core).
+pub fn set_threads(n: usize) {
+    THREADS.store(n, Ordering::Relaxed);
+}
+
+/// How many threads a parallel nest runs on.
+pub fn threads() -> usize {
+    match THREADS.load(Ordering::Relaxed) {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+}
+
+/// The pool of `n` threads besides the caller's, made on first use and again
+/// when `n` changes.
+fn pool(n: usize) -> Option<Arc<rayon::ThreadPool>> {
+    static POOL: Mutex<Option<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
+    let mut p = POOL.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((k, pool)) = &*p {
+        if *k == n {
+            return Some(pool.clone());
+        }
+    }
+    // The JIT's code may keep large frames: the main thread's stack size.
+    let made = Arc::new(rayon::ThreadPoolBuilder::new().num_threads(n).stack_size(8 << 20).thread_name(|i| format!("npu-cpu-{i}")).build().ok()?);
+    *p = Some((n, made.clone()));
+    Some(made)
+}
+
+type Packed = unsafe extern "C" fn(*mut *mut c_void);
+
+/// The argument pointers of one call, sent to the pool's threads: the caller
+/// waits until every chunk has run, so what they point to outlives them.
+#[derive(Clone, Copy)]
+struct Args(*const *mut c_void, usize);
+// SAFETY: read-only while the chunks run; each chunk writes only its own copy.
+unsafe impl Send for Args {}
+unsafe impl Sync for Args {}
+
+/// Chunk `c` of `t` over `trips` iterations: its first and one-past-last iteration.
+fn chunk(trips: i64, t: i64, c: i64) -> (i64, i64) {
+    let (per, extra) = (trips / t, trips % t);
+    let start = c * per + c.min(extra);
+    (start, start + per + i64::from(c < extra))
+}
+
+/// Runs `nest` over its outer loop's range on [`threads`] threads.
+///
+/// # Safety
+/// `args` holds `n >= 3` pointers to the arguments `nest` reads, the last
+/// three to i64s (lower bound, upper bound, step), as the code generator
+/// writes them; `nest` may run on any sub-range at once with another.
+pub(crate) unsafe extern "C" fn parallel_for(nest: Packed, args: *mut *mut c_void, n: i64) {
+    let n = n.max(0) as usize;
+    // SAFETY: the caller's contract.
+    unsafe {
+        if n < 3 {
+            return nest(args);
+        }
+        let a = std::slice::from_raw_parts(args, n);
+        let read = |i: usize| *(a[i] as *const i64);
+        let (lb, ub, step) = (read(n - 3), read(n - 2), read(n - 1));
+        let trips = if step > 0 && ub > lb { (ub - lb + step - 1) / step } else { 0 };
+        let t = (threads() as i64).min(trips);
+        let Some(pool) = (t > 1).then(|| pool(threads() - 1)).flatten() else { return nest(args) };
+        let shared = Args(args, n);
+        let run = move |c: i64| {
+            let shared = shared;
+            let mut mine = std::slice::from_raw_parts(shared.0, shared.1).to_vec();
+            let (first, end) = chunk(trips, t, c);
+            let mut lo = lb + first * step;
+            let mut hi = (lb + end * step).min(ub);
+            mine[shared.1 - 3] = &mut lo as *mut i64 as *mut c_void;
+            mine[shared.1 - 2] = &mut hi as *mut i64 as *mut c_void;
+            nest(mine.as_mut_ptr());
+        };
+        // The calling thread runs the first chunk, the pool the others.
+        pool.in_place_scope(|s| {
+            for c in 1..t {
+                s.spawn(move |_| run(c));
+            }
+            run(0);
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_cover_the_range_once() {
+        for trips in [1, 2, 3, 7, 64, 101] {
+            for t in 1..=8.min(trips) {
+                let mut next = 0;
+                for c in 0..t {
+                    let (a, b) = chunk(trips, t, c);
+                    assert_eq!(a, next, "chunks are contiguous");
+                    assert!(b > a, "no chunk is empty");
+                    next = b;
+                }
+                assert_eq!(next, trips);
+            }
+        }
+    }
+
+    /// A nest that adds 1 to each element of its range (step 3) of a buffer.
+    unsafe extern "C" fn bump(args: *mut *mut c_void) {
+        unsafe {
+            let a = std::slice::from_raw_parts(args, 4);
+            let buf = *(a[0] as *const *mut i64);
+            let (lb, ub, st) = (*(a[1] as *const i64), *(a[2] as *const i64), *(a[3] as *const i64));
+            let mut i = lb;
+            while i < ub {
+                *buf.add(i as usize) += 1;
+                i += st;
+            }
+        }
+    }
+
+    #[test]
+    fn every_iteration_runs_once_on_any_thread_count() {
+        for threads in [1, 2, 3, 5] {
+            set_threads(threads);
+            let mut data = vec![0i64; 100];
+            let mut buf = data.as_mut_ptr();
+            let (mut lb, mut ub, mut st) = (1i64, 98i64, 3i64);
+            let mut args: Vec<*mut c_void> = vec![&mut buf as *mut _ as *mut c_void, &mut lb as *mut _ as *mut c_void, &mut ub as *mut _ as *mut c_void, &mut st as *mut _ as *mut c_void];
+            unsafe { parallel_for(bump, args.as_mut_ptr(), 4) };
+            let want: Vec<i64> = (0..100).map(|i| i64::from(i >= 1 && i < 98 && (i - 1) % 3 == 0)).collect();
+            assert_eq!(data, want, "{threads} threads");
+        }
+        set_threads(0);
+    }
+}
