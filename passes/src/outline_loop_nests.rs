@@ -36,7 +36,7 @@ pub const NEST_MARKER: &str = "npu-loop-nest";
 pub const PARALLEL_MARKER: &str = "npu-parallel";
 /// Below this many ops executed (estimated from the loops' static trip
 /// counts), a nest runs on the calling thread: waking others costs more.
-const MIN_PARALLEL_WORK: f64 = 2_000_000.0;
+const MIN_PARALLEL_WORK: f64 = 50_000.0;
 
 impl Pass for OutlineLoopNests {
     fn argument(&self) -> &'static str {

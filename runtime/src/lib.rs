@@ -19,6 +19,7 @@ pub mod phases;
 pub mod profile;
 pub mod staged;
 pub mod tensor;
+mod thread_pool;
 pub mod values;
 
 pub use compare::compare;

@@ -2,8 +2,8 @@
 //! [`parallel_for`] (bound as [`llvm_cpu::PARALLEL_FOR`]) with a nest's packed
 //! wrapper and a pointer to each of its arguments, the last three being its
 //! outer loop's lower bound, upper bound and step; the range is cut into one
-//! chunk per thread at multiples of the step; the calling thread runs the
-//! first and a pool of threads (rayon's) the others. `npu-run --threads N` sets how many; by default
+//! few chunks per thread at multiples of the step, which the calling thread
+//! and the pool's workers ([`crate::thread_pool`]) take in turn. `npu-run --threads N` sets how many; by default
 //! every core this process may use.
 
 use std::ffi::c_void;
@@ -26,21 +26,24 @@ pub fn threads() -> usize {
     }
 }
 
-/// The pool of `n` threads besides the caller's, made on first use and again
+/// The pool of `n` workers besides the caller, made on first use and again
 /// when `n` changes.
-fn pool(n: usize) -> Option<Arc<rayon::ThreadPool>> {
-    static POOL: Mutex<Option<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
+fn pool(n: usize) -> Option<Arc<crate::thread_pool::Pool>> {
+    static POOL: Mutex<Option<Arc<crate::thread_pool::Pool>>> = Mutex::new(None);
     let mut p = POOL.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((k, pool)) = &*p {
-        if *k == n {
+    if let Some(pool) = &*p {
+        if pool.workers() == n {
             return Some(pool.clone());
         }
     }
-    // The JIT's code may keep large frames: the main thread's stack size.
-    let made = Arc::new(rayon::ThreadPoolBuilder::new().num_threads(n).stack_size(8 << 20).thread_name(|i| format!("npu-cpu-{i}")).build().ok()?);
-    *p = Some((n, made.clone()));
+    let made = Arc::new(crate::thread_pool::Pool::new(n)?);
+    *p = Some(made.clone());
     Some(made)
 }
+
+/// Chunks per thread: a few, so a thread slowed by another process does not
+/// hold the others back.
+const CHUNKS_PER_THREAD: i64 = 4;
 
 type Packed = unsafe extern "C" fn(*mut *mut c_void);
 
@@ -76,10 +79,11 @@ pub(crate) unsafe extern "C" fn parallel_for(nest: Packed, args: *mut *mut c_voi
         let read = |i: usize| *(a[i] as *const i64);
         let (lb, ub, step) = (read(n - 3), read(n - 2), read(n - 1));
         let trips = if step > 0 && ub > lb { (ub - lb + step - 1) / step } else { 0 };
-        let t = (threads() as i64).min(trips);
-        let Some(pool) = (t > 1).then(|| pool(threads() - 1)).flatten() else { return nest(args) };
+        let threads = threads();
+        let t = (threads as i64 * CHUNKS_PER_THREAD).min(trips);
+        let Some(pool) = (threads > 1 && t > 1).then(|| pool(threads - 1)).flatten() else { return nest(args) };
         let shared = Args(args, n);
-        let run = move |c: i64| {
+        pool.run(t, &move |c: i64| {
             let shared = shared;
             let mut mine = std::slice::from_raw_parts(shared.0, shared.1).to_vec();
             let (first, end) = chunk(trips, t, c);
@@ -88,13 +92,6 @@ pub(crate) unsafe extern "C" fn parallel_for(nest: Packed, args: *mut *mut c_voi
             mine[shared.1 - 3] = &mut lo as *mut i64 as *mut c_void;
             mine[shared.1 - 2] = &mut hi as *mut i64 as *mut c_void;
             nest(mine.as_mut_ptr());
-        };
-        // The calling thread runs the first chunk, the pool the others.
-        pool.in_place_scope(|s| {
-            for c in 1..t {
-                s.spawn(move |_| run(c));
-            }
-            run(0);
         });
     }
 }

@@ -689,21 +689,17 @@ fn print_profile(model: &[u8], c: &runtime::Compiled, runs: usize, macs: &HashMa
     }
     let totals = runtime::profile::totals();
     let all: f64 = totals.iter().map(|t| t.0).sum::<f64>() / runs as f64;
-    // A node's code can span regions (a Conv's padding or its zero point's
-    // subtraction fused into the op before, then its loop nest): its MACs count
-    // once, in the region that takes the most time (the loop nest), the later
-    // one on a tie.
-    let mut owner: HashMap<&str, (usize, f64)> = HashMap::new();
+    // A node's code can span regions (a Conv's padding or im2col columns, or
+    // its zero point's subtraction fused into the op before, then its loop
+    // nest): its MACs count once, in its last region, the loop nest (which
+    // comes after its preparation; on threads it may take less time than it).
+    let mut owner: HashMap<&str, usize> = HashMap::new();
     for (i, r) in c.profile_regions.iter().enumerate() {
-        let t = totals.get(i).map_or(0.0, |t| t.0);
         for n in r.split('+') {
-            let e = owner.entry(n).or_insert((i, t));
-            if t >= e.1 {
-                *e = (i, t);
-            }
+            owner.insert(n, i);
         }
     }
-    let region_macs: Vec<u64> = (0..c.profile_regions.len()).map(|i| c.profile_regions[i].split('+').filter(|n| owner.get(n).is_some_and(|o| o.0 == i)).map(|n| macs.get(n).copied().unwrap_or(0)).sum()).collect();
+    let region_macs: Vec<u64> = (0..c.profile_regions.len()).map(|i| c.profile_regions[i].split('+').filter(|n| owner.get(n) == Some(&i)).map(|n| macs.get(n).copied().unwrap_or(0)).sum()).collect();
     let mut rows: Vec<(f64, &str, u64)> = totals.iter().zip(&c.profile_regions).zip(&region_macs).map(|((t, n), m)| (t.0 / runs as f64, n.as_str(), *m)).collect();
     rows.sort_by(|x, y| y.0.partial_cmp(&x.0).unwrap());
     let kind1 = |n: &str| kinds.get(n).cloned().unwrap_or_else(|| n.split('#').next().unwrap_or(n).to_string());

@@ -53,7 +53,7 @@ const PARALLEL_MARKER: &str = "npu-parallel";
 
 /// Functions of at least this many ops in all make a second part worth its
 /// thread (a part costs one MLIR context and one LLVM context more).
-const MIN_OPS_PER_PART: usize = 4000;
+const MIN_OPS_PER_PART: usize = 1000;
 
 /// The module printed as up to `parts` modules that compile in parallel
 /// ([`Jit::compile_parts`]): each defines a share of the functions, balanced
