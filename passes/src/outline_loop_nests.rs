@@ -32,7 +32,8 @@ pub struct OutlineLoopNests;
 pub const NEST_MARKER: &str = "npu-loop-nest";
 /// The LLVM function attribute of a nest whose last three arguments are its
 /// outer loop's lower bound, upper bound and step, any sub-range of which it
-/// may be called on.
+/// may be called on; its value is the ops the whole range runs (estimated),
+/// from which the runtime chooses how many pieces to cut it into.
 pub const PARALLEL_MARKER: &str = "npu-parallel";
 /// Below this many ops executed (estimated from the loops' static trip
 /// counts), a nest runs on the calling thread: waking others costs more.
@@ -75,7 +76,7 @@ impl Pass for OutlineLoopNests {
                 while taken.contains(&name) {
                     name.push('_');
                 }
-                let parallel = is_parallel(body, nest);
+                let parallel = parallel_work(body, nest);
                 let (g, call) = outline(ctx, body, nest, &name, &noalias_args, parallel);
                 let key = anonymous_text(ctx, body, g);
                 if let Some(same) = kernels.get(&key) {
@@ -93,11 +94,13 @@ impl Pass for OutlineLoopNests {
     }
 }
 
-/// Whether `nest` is a result-less `scf.for` marked parallel, of at least
-/// two iterations, with enough work to share.
-fn is_parallel(body: &Body, nest: OpId) -> bool {
+/// The ops `nest` runs when it is a result-less `scf.for` marked parallel,
+/// of at least two iterations, with enough work to share.
+fn parallel_work(body: &Body, nest: OpId) -> Option<u64> {
     let op = body.op(nest);
-    body.name(nest).as_str() == "scf.for" && op.results().is_empty() && op.attributes.get(crate::tensor_to_loops::PARALLEL).is_some() && trips(body, nest).is_some_and(|t| t >= 2) && work(body, nest) >= MIN_PARALLEL_WORK
+    let marked = body.name(nest).as_str() == "scf.for" && op.results().is_empty() && op.attributes.get(crate::tensor_to_loops::PARALLEL).is_some() && trips(body, nest).is_some_and(|t| t >= 2);
+    let w = work(body, nest);
+    (marked && w >= MIN_PARALLEL_WORK).then_some(w as u64)
 }
 
 /// An `scf.for`'s trip count when its bounds and step are constants.
@@ -136,8 +139,9 @@ fn noalias_args(body: &Body, f: OpId) -> HashSet<Value> {
 
 /// Moves `nest` into a new function `name` (returned, not yet placed in the
 /// module) and calls it where the nest stood (the call returned too). A
-/// `parallel` nest takes its loop's bounds and step as three more arguments.
-fn outline(ctx: &ir::Context, body: &mut Body, nest: OpId, name: &str, noalias: &HashSet<Value>, parallel: bool) -> (OpId, OpId) {
+/// `parallel` nest (with the ops it runs) takes its loop's bounds and step as
+/// three more arguments.
+fn outline(ctx: &ir::Context, body: &mut Body, nest: OpId, name: &str, noalias: &HashSet<Value>, parallel: Option<u64>) -> (OpId, OpId) {
     // Values the nest uses from outside, in order of first use.
     let inside: HashSet<OpId> = body.walk_preorder(nest).into_iter().collect();
     let mut free: Vec<Value> = Vec::new();
@@ -155,7 +159,7 @@ fn outline(ctx: &ir::Context, body: &mut Body, nest: OpId, name: &str, noalias: 
     }
     let is_const = |body: &Body, v: Value| body.defining_op(v).is_some_and(|d| matches!(body.name(d).as_str(), "arith.constant" | "memref.get_global") && body.op(d).regions().is_empty());
     let args: Vec<Value> = free.iter().copied().filter(|v| !is_const(body, *v)).collect();
-    let bounds: Vec<Value> = if parallel { body.op(nest).operands()[..3].to_vec() } else { vec![] };
+    let bounds: Vec<Value> = if parallel.is_some() { body.op(nest).operands()[..3].to_vec() } else { vec![] };
     let arg_types: Vec<ir::Type> = args.iter().chain(&bounds).map(|v| body.value_type(*v).clone()).collect();
     let result_types: Vec<ir::Type> = body.op(nest).results().iter().map(|v| body.value_type(*v).clone()).collect();
     let loc = body.op(nest).loc.clone();
@@ -163,10 +167,10 @@ fn outline(ctx: &ir::Context, body: &mut Body, nest: OpId, name: &str, noalias: 
     body.op_mut(func).properties.set(ctx.ident("sym_visibility"), Attribute::string("private"));
     // `npu-loop-nest` tells code generation it is called only from the
     // model's function (no packed wrapper for the runtime to call it by).
-    let marker = |m: &str| Attribute::new(AttrData::Array(vec![Attribute::string(m), Attribute::string("true")]));
-    let mut passthrough = vec![Attribute::string("noinline"), marker(NEST_MARKER)];
-    if parallel {
-        passthrough.push(marker(PARALLEL_MARKER));
+    let marker = |m: &str, v: &str| Attribute::new(AttrData::Array(vec![Attribute::string(m), Attribute::string(v)]));
+    let mut passthrough = vec![Attribute::string("noinline"), marker(NEST_MARKER, "true")];
+    if let Some(work) = parallel {
+        passthrough.push(marker(PARALLEL_MARKER, &work.to_string()));
     }
     body.op_mut(func).attributes.set(ctx.ident("passthrough"), Attribute::new(AttrData::Array(passthrough)));
     // noalias where the argument's buffer is unique among the arguments and known distinct.
@@ -224,7 +228,7 @@ fn outline(ctx: &ir::Context, body: &mut Body, nest: OpId, name: &str, noalias: 
             }
         }
     }
-    if parallel {
+    if parallel.is_some() {
         // The loop runs over the range the caller gives (after the remapping,
         // so other uses of the same constants keep their values).
         body.op_mut(nest).attributes.remove(crate::tensor_to_loops::PARALLEL);

@@ -44,6 +44,9 @@ fn pool(n: usize) -> Option<Arc<crate::thread_pool::Pool>> {
 /// Chunks per thread: a few, so a thread slowed by another process does not
 /// hold the others back.
 const CHUNKS_PER_THREAD: i64 = 4;
+/// The fewest ops (estimated) a chunk should run: a smaller one costs more
+/// in hand-over (and in data moving between cores' caches) than it saves.
+const MIN_CHUNK_WORK: i64 = 25_000;
 
 type Packed = unsafe extern "C" fn(*mut *mut c_void);
 
@@ -62,13 +65,14 @@ fn chunk(trips: i64, t: i64, c: i64) -> (i64, i64) {
     (start, start + per + i64::from(c < extra))
 }
 
-/// Runs `nest` over its outer loop's range on [`threads`] threads.
+/// Runs `nest` over its outer loop's range on [`threads`] threads, in as
+/// many chunks as its `work` (the ops the whole range runs) pays for.
 ///
 /// # Safety
 /// `args` holds `n >= 3` pointers to the arguments `nest` reads, the last
 /// three to i64s (lower bound, upper bound, step), as the code generator
 /// writes them; `nest` may run on any sub-range at once with another.
-pub(crate) unsafe extern "C" fn parallel_for(nest: Packed, args: *mut *mut c_void, n: i64) {
+pub(crate) unsafe extern "C" fn parallel_for(nest: Packed, args: *mut *mut c_void, n: i64, work: i64) {
     let n = n.max(0) as usize;
     // SAFETY: the caller's contract.
     unsafe {
@@ -80,7 +84,7 @@ pub(crate) unsafe extern "C" fn parallel_for(nest: Packed, args: *mut *mut c_voi
         let (lb, ub, step) = (read(n - 3), read(n - 2), read(n - 1));
         let trips = if step > 0 && ub > lb { (ub - lb + step - 1) / step } else { 0 };
         let threads = threads();
-        let t = (threads as i64 * CHUNKS_PER_THREAD).min(trips);
+        let t = (threads as i64 * CHUNKS_PER_THREAD).min(trips).min(work / MIN_CHUNK_WORK);
         let Some(pool) = (threads > 1 && t > 1).then(|| pool(threads - 1)).flatten() else { return nest(args) };
         let shared = Args(args, n);
         pool.run(t, &move |c: i64| {
@@ -138,9 +142,13 @@ mod tests {
             let mut buf = data.as_mut_ptr();
             let (mut lb, mut ub, mut st) = (1i64, 98i64, 3i64);
             let mut args: Vec<*mut c_void> = vec![&mut buf as *mut _ as *mut c_void, &mut lb as *mut _ as *mut c_void, &mut ub as *mut _ as *mut c_void, &mut st as *mut _ as *mut c_void];
-            unsafe { parallel_for(bump, args.as_mut_ptr(), 4) };
-            let want: Vec<i64> = (0..100).map(|i| i64::from(i >= 1 && i < 98 && (i - 1) % 3 == 0)).collect();
-            assert_eq!(data, want, "{threads} threads");
+            // Work for many chunks, for one (run where it is called) and none.
+            for work in [1 << 40, 30_000, 0] {
+                data.iter_mut().for_each(|d| *d = 0);
+                unsafe { parallel_for(bump, args.as_mut_ptr(), 4, work) };
+                let want: Vec<i64> = (0..100).map(|i| i64::from(i >= 1 && i < 98 && (i - 1) % 3 == 0)).collect();
+                assert_eq!(data, want, "{threads} threads, work {work}");
+            }
         }
         set_threads(0);
     }

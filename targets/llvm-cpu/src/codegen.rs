@@ -104,6 +104,7 @@ extern "C" {
     fn LLVMBuildAlloca(b: BuilderRef, t: TypeRef, name: *const c_char) -> ValueRef;
     fn LLVMArrayType2(elem: TypeRef, n: u64) -> TypeRef;
     fn LLVMInstructionEraseFromParent(i: ValueRef);
+    fn LLVMGetStringAttributeValue(a: AttributeRef, len: *mut c_uint) -> *const c_char;
 }
 
 /// `LLVMInternalLinkage`, `LLVMPrivateLinkage`.
@@ -234,9 +235,23 @@ unsafe fn function_named(m: ModuleRef, name: &str, fty: TypeRef) -> ValueRef {
     }
 }
 
+/// The value of `f`'s string attribute `key` as an integer (0 when absent or not one).
+unsafe fn attribute_number(f: ValueRef, key: &CStr) -> u64 {
+    // SAFETY: `f` is a live function; the value is a string LLVM owns.
+    unsafe {
+        let a = LLVMGetStringAttributeAtIndex(f, FUNCTION_INDEX, key.as_ptr(), key.to_bytes().len() as c_uint);
+        if a.is_null() {
+            return 0;
+        }
+        let mut len: c_uint = 0;
+        let p = LLVMGetStringAttributeValue(a, &mut len);
+        std::str::from_utf8(std::slice::from_raw_parts(p as *const u8, len as usize)).ok().and_then(|s| s.parse().ok()).unwrap_or(0)
+    }
+}
+
 /// Rewrites each call `nest(a0, .., lb, ub, step)` of a function marked
 /// `npu-parallel` (defined here or in another part) as
-/// `PARALLEL_FOR(_mlir_nest, args, n)`, `args` holding a pointer to each
+/// `PARALLEL_FOR(_mlir_nest, args, n, work)`, `args` holding a pointer to each
 /// argument as the packed wrapper reads them; the runtime calls the wrapper
 /// on sub-ranges of [lb, ub) from its threads.
 ///
@@ -272,8 +287,8 @@ unsafe fn call_parallel_nests_through_runtime(m: ModuleRef) {
         let void = LLVMVoidTypeInContext(ctx);
         let mut wparams = [ptr];
         let wty = LLVMFunctionType(void, wparams.as_mut_ptr(), 1, 0);
-        let mut pparams = [ptr, ptr, i64t];
-        let pty = LLVMFunctionType(void, pparams.as_mut_ptr(), 3, 0);
+        let mut pparams = [ptr, ptr, i64t, i64t];
+        let pty = LLVMFunctionType(void, pparams.as_mut_ptr(), 4, 0);
         let pfor = function_named(m, crate::PARALLEL_FOR, pty);
         let b = LLVMCreateBuilderInContext(ctx);
         for (call, callee) in calls {
@@ -293,8 +308,9 @@ unsafe fn call_parallel_nests_through_runtime(m: ModuleRef) {
                 let at = LLVMBuildGEP2(b, ptr, arr, idx.as_mut_ptr(), 1, c"".as_ptr());
                 LLVMBuildStore(b, slot, at);
             }
-            let mut args = [wrapper, arr, LLVMConstInt(i64t, n as u64, 0)];
-            LLVMBuildCall2(b, pty, pfor, args.as_mut_ptr(), 3, c"".as_ptr());
+            let work = attribute_number(callee, c"npu-parallel");
+            let mut args = [wrapper, arr, LLVMConstInt(i64t, n as u64, 0), LLVMConstInt(i64t, work, 0)];
+            LLVMBuildCall2(b, pty, pfor, args.as_mut_ptr(), 4, c"".as_ptr());
             LLVMInstructionEraseFromParent(call);
         }
         LLVMDisposeBuilder(b);

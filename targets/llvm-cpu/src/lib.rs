@@ -15,9 +15,10 @@ pub use mlir::{emit_llvm_ir, emit_object, lower_to_llvm_dialect, LOWERING_PIPELI
 
 /// The host function the JIT's code calls to run a parallel loop nest
 /// (`passes`' `outline-loop-nests`) on threads:
-/// `void npu_parallel_for(void (*nest)(void **), void **args, int64_t n)`,
+/// `void npu_parallel_for(void (*nest)(void **), void **args, int64_t n, int64_t work)`,
 /// where `args[n-3..n]` point to the outer loop's lower bound, upper bound
-/// and step (i64); the runtime calls `nest` on sub-ranges of them.
+/// and step (i64) and `work` is the ops the whole range runs (estimated); the
+/// runtime calls `nest` on sub-ranges of them.
 pub const PARALLEL_FOR: &str = "npu_parallel_for";
 
 /// Where the code generator's time went, each step summed over the parts
@@ -87,14 +88,13 @@ pub fn to_mlir_parts(ctx: &ir::Context, body: &ir::Body, module: ir::OpId, parts
                     b.erase_region_contents(r);
                     let op = b.op_mut(*f);
                     op.properties.set(ctx.ident("sym_visibility"), ir::attributes::Attribute::string("private"));
-                    // A declaration keeps only the parallel marker: its calls here
-                    // go through the runtime too.
-                    let parallel = op.attributes.get("passthrough").and_then(|a| a.as_array()).is_some_and(|a| a.iter().any(|e| e.as_array().and_then(|kv| kv.first()).and_then(|k| k.as_str()) == Some(PARALLEL_MARKER)));
+                    // A declaration keeps only the parallel marker (with the
+                    // nest's work): its calls here go through the runtime too.
+                    let parallel = op.attributes.get("passthrough").and_then(|a| a.as_array()).and_then(|a| a.iter().find(|e| e.as_array().and_then(|kv| kv.first()).and_then(|k| k.as_str()) == Some(PARALLEL_MARKER)).cloned());
                     for a in ["llvm.emit_c_interface", "passthrough", "npu.profile_regions"] {
                         op.attributes.remove(a);
                     }
-                    if parallel {
-                        let marker = ir::attributes::Attribute::new(ir::attributes::AttrData::Array(vec![ir::attributes::Attribute::string(PARALLEL_MARKER), ir::attributes::Attribute::string("true")]));
+                    if let Some(marker) = parallel {
                         op.attributes.set(ctx.ident("passthrough"), ir::attributes::Attribute::new(ir::attributes::AttrData::Array(vec![marker])));
                     }
                 }

@@ -143,10 +143,10 @@ func.func @same(%x: memref<4xf32> {llvm.noalias}, %y: memref<4xf32> {llvm.noalia
 
 // -----
 
-// A nest whose outer loop is marked parallel and does enough work (here about
-// four million ops) takes the loop's bounds and step as its last arguments and
-// carries `npu-parallel`; the constants the body uses keep their values. A
-// marked loop with little work stays a plain nest.
+// A nest whose outer loop is marked parallel and does enough work takes the
+// loop's bounds and step as its last arguments and carries `npu-parallel` with
+// the ops it runs (1 + 1000 x (1 + 1000 x 4 + 1)); the constants the body uses
+// keep their values. A marked loop with little work stays a plain nest.
 // CHECK-LABEL: func.func @par
 // CHECK: %[[C0:.*]] = arith.constant 0 : index
 // CHECK: %[[C1:.*]] = arith.constant 1 : index
@@ -154,7 +154,7 @@ func.func @same(%x: memref<4xf32> {llvm.noalias}, %y: memref<4xf32> {llvm.noalia
 // CHECK: call @par_nest0(%arg0, %[[C0]], %[[N]], %[[C1]]) : (memref<1000x1000xf32>, index, index, index) -> ()
 // CHECK: call @par_nest1(%arg1) : (memref<8xf32>) -> ()
 // CHECK: func.func private @par_nest0(%arg0: memref<1000x1000xf32> {llvm.noalias}, %arg1: index, %arg2: index, %arg3: index)
-// CHECK-SAME: ["npu-parallel", "true"]
+// CHECK-SAME: ["npu-parallel", "4002001"]
 // CHECK: %[[Z:.*]] = arith.constant 0 : index
 // CHECK: "scf.for"(%arg1, %arg2, %arg3)
 // CHECK: "scf.for"(%[[Z]],
