@@ -100,7 +100,8 @@ fn parallel_work(body: &Body, nest: OpId) -> Option<u64> {
     let op = body.op(nest);
     let marked = body.name(nest).as_str() == "scf.for" && op.results().is_empty() && op.attributes.get(crate::tensor_to_loops::PARALLEL).is_some() && trips(body, nest).is_some_and(|t| t >= 2);
     let w = work(body, nest);
-    (marked && w >= MIN_PARALLEL_WORK).then_some(w as u64)
+    // At most i64::MAX: the runtime reads it as a signed count.
+    (marked && w >= MIN_PARALLEL_WORK).then_some(w.min(i64::MAX as f64) as u64)
 }
 
 /// An `scf.for`'s trip count when its bounds and step are constants.

@@ -21,7 +21,11 @@ pub fn set_threads(n: usize) {
 /// How many threads a parallel nest runs on.
 pub fn threads() -> usize {
     match THREADS.load(Ordering::Relaxed) {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        // Read once: it looks at the process's CPU set and cgroup each time.
+        0 => {
+            static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+            *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        }
         n => n,
     }
 }

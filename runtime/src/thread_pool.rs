@@ -45,13 +45,14 @@ pub(crate) struct Pool {
 impl Pool {
     /// A pool of `workers` threads besides the callers'.
     pub(crate) fn new(workers: usize) -> Option<Pool> {
-        let shared = Arc::new(Shared::default());
+        let pool = Pool { shared: Arc::new(Shared::default()), busy: Mutex::new(()), workers };
         for i in 0..workers {
-            let s = shared.clone();
+            let s = pool.shared.clone();
             // The JIT's code may keep large frames: the main thread's stack size.
+            // On failure the pool is dropped, which stops the workers started.
             std::thread::Builder::new().name(format!("npu-cpu-{i}")).stack_size(8 << 20).spawn(move || work(&s)).ok()?;
         }
-        Some(Pool { shared, busy: Mutex::new(()), workers })
+        Some(pool)
     }
 
     pub(crate) fn workers(&self) -> usize {

@@ -226,7 +226,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
     });
     let g = Generic::new(body, op);
     let (outs, iters) = (g.outputs().to_vec(), g.iterators());
-    if super::parallel_safe(body, &ins, &outs, &maps, &iters, top_dim) {
+    if super::parallel_safe(body, op, &ins, &outs, &maps, &iters, top_dim) {
         super::mark_parallel(ctx, body, top_op);
     }
     // Lane offsets and masks of this column tile.

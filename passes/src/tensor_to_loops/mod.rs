@@ -205,11 +205,12 @@ pub fn root_buffer(body: &Body, mut v: Value) -> Value {
     v
 }
 
-/// Whether the generic's loop `l` may run its iterations in any order and at
-/// once: a parallel loop that indexes every output directly (so iterations
-/// write disjoint elements), and no input reads an output's buffer other
-/// than at the element its iteration writes (in place, same map).
-pub(crate) fn parallel_safe(body: &Body, ins: &[Value], outs: &[Value], maps: &[ir::affine::AffineMap], iters: &[Iterator], l: usize) -> bool {
+/// Whether the loop `l` of `generic` may run its iterations in any order and
+/// at once: a parallel loop that indexes every output directly (so iterations
+/// write disjoint elements), outputs on distinct buffers, nothing in the body
+/// or epilogue reading an output's buffer, and no input reading one other than
+/// at the element its iteration writes (in place, same map).
+pub(crate) fn parallel_safe(body: &Body, generic: OpId, ins: &[Value], outs: &[Value], maps: &[ir::affine::AffineMap], iters: &[Iterator], l: usize) -> bool {
     if iters.get(l) != Some(&Iterator::Parallel) {
         return false;
     }
@@ -218,6 +219,15 @@ pub(crate) fn parallel_safe(body: &Body, ins: &[Value], outs: &[Value], maps: &[
         return false;
     }
     let out_roots: Vec<Value> = outs.iter().map(|o| root_buffer(body, *o)).collect();
+    if out_roots.iter().enumerate().any(|(i, r)| out_roots[..i].contains(r)) {
+        return false;
+    }
+    let reads_an_output = body.walk_preorder(generic).into_iter().any(|o| {
+        matches!(body.name(o).as_str(), "tensor.extract" | "memref.load" | "vector.load" | "vector.maskedload" | "vector.gather") && body.op(o).operands().first().is_some_and(|v| out_roots.contains(&root_buffer(body, *v)))
+    });
+    if reads_an_output {
+        return false;
+    }
     ins.iter().zip(maps).all(|(v, m)| {
         let r = root_buffer(body, *v);
         out_roots.iter().zip(outs).zip(out_maps).all(|((or, o), om)| r != *or || (v == o && m == om))
@@ -257,7 +267,7 @@ fn lower_generic(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String>
             continue;
         }
         let (fop, block, iv, _) = b.for_loop(body, &mut at, sizes[l], &[]);
-        if std::mem::take(&mut outermost) && parallel_safe(body, &ins, &outs, &maps, &iters, l) {
+        if std::mem::take(&mut outermost) && parallel_safe(body, op, &ins, &outs, &maps, &iters, l) {
             mark_parallel(ctx, body, fop);
         }
         b.yield_(body, block, &[]);

@@ -236,7 +236,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
     b.yield_(body, jblock, &[]);
     ivs[p.j] = Some(j0);
     if let Some((fop, l)) = top {
-        if super::parallel_safe(body, &ins, &[out], &maps, &iters, l) {
+        if super::parallel_safe(body, op, &ins, &[out], &maps, &iters, l) {
             super::mark_parallel(ctx, body, fop);
         }
     }

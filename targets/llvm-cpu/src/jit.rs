@@ -89,19 +89,21 @@ impl Jit {
     /// ([`crate::to_mlir_parts`]), compiled on up to `threads` threads (each
     /// takes the next part left) and linked together; the object code returned
     /// holds every part; with where the time went. Parallel nests are called
-    /// through [`crate::PARALLEL_FOR`], which `symbols` must bind when the
-    /// module has any.
+    /// through [`crate::PARALLEL_FOR`] when `symbols` binds it, directly
+    /// (on the calling thread) otherwise.
     pub fn compile_parts(texts: &[String], threads: usize, opt_level: usize, symbols: &[(&str, *mut ())], functions: &[&str]) -> Result<(Jit, Vec<u8>, crate::CodegenTimes), String> {
         let threads = threads.clamp(1, texts.len().max(1));
+        // Parallel nests go through the runtime only where it is bound.
+        let parallel_calls = symbols.iter().any(|(name, _)| *name == crate::PARALLEL_FOR);
         let compiled: Vec<(Vec<u8>, crate::CodegenTimes)> = if threads == 1 {
-            texts.iter().map(|t| crate::mlir::object_code(t, opt_level, true)).collect::<Result<_, _>>()?
+            texts.iter().map(|t| crate::mlir::object_code(t, opt_level, parallel_calls)).collect::<Result<_, _>>()?
         } else {
             let next = std::sync::atomic::AtomicUsize::new(0);
             let done: Vec<std::sync::Mutex<Option<Result<(Vec<u8>, crate::CodegenTimes), String>>>> = texts.iter().map(|_| std::sync::Mutex::new(None)).collect();
             let work = || loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(t) = texts.get(i) else { break };
-                let r = crate::mlir::object_code(t, opt_level, true);
+                let r = crate::mlir::object_code(t, opt_level, parallel_calls);
                 *done[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
             };
             std::thread::scope(|s| -> Result<(), String> {

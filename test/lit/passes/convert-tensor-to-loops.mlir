@@ -230,12 +230,27 @@ func.func @unit_batch(%a: memref<1x6x5xf32>, %o: memref<1x6x5xf32>) {
 // -----
 
 // Not parallel: an iteration reads an element of the output buffer another
-// writes (a shifted map on the same buffer), and a loop the output does not
-// index (a reduction into one value).
+// writes (a shifted map on the same buffer, or a load in the body), two
+// outputs on one buffer, and a loop the output does not index (a reduction
+// into one value).
 // CHECK-LABEL: func.func @not_parallel
 // CHECK-NOT: npu.parallel
 // CHECK: return
-func.func @not_parallel(%o: memref<9xf32>, %r: memref<f32>) {
+func.func @not_parallel(%o: memref<9xf32>, %r: memref<f32>, %p: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %o8 = "memref.subview"(%o) <{operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 1>, static_sizes = array<i64: 8>, static_strides = array<i64: 1>}> : (memref<9xf32>) -> memref<8xf32, strided<[1], offset: 1>>
+  "tensor.generic"(%p, %o8) <{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"], operandSegmentSizes = array<i32: 1, 1>}> ({
+  ^bb0(%x: f32, %y: f32):
+    %first = "memref.load"(%o, %c0) : (memref<9xf32>, index) -> f32
+    %e = arith.addf %x, %first : f32
+    "tensor.yield"(%e) : (f32) -> ()
+  }) : (memref<8xf32>, memref<8xf32, strided<[1], offset: 1>>) -> ()
+  %lo = "memref.subview"(%o) <{operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: 4>, static_strides = array<i64: 1>}> : (memref<9xf32>) -> memref<4xf32, strided<[1]>>
+  %hi = "memref.subview"(%o) <{operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 4>, static_sizes = array<i64: 4>, static_strides = array<i64: 2>}> : (memref<9xf32>) -> memref<4xf32, strided<[2], offset: 4>>
+  "tensor.generic"(%p, %lo, %hi) <{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"], operandSegmentSizes = array<i32: 1, 2>}> ({
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    "tensor.yield"(%x, %x) : (f32, f32) -> ()
+  }) : (memref<8xf32>, memref<4xf32, strided<[1]>>, memref<4xf32, strided<[2], offset: 4>>) -> ()
   %v = "memref.subview"(%o) <{operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 1>, static_sizes = array<i64: 8>, static_strides = array<i64: 1>}> : (memref<9xf32>) -> memref<8xf32, strided<[1], offset: 1>>
   %w = "memref.subview"(%o) <{operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: 8>, static_strides = array<i64: 1>}> : (memref<9xf32>) -> memref<8xf32, strided<[1]>>
   "tensor.generic"(%v, %w) <{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"], operandSegmentSizes = array<i32: 1, 1>}> ({
