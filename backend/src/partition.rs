@@ -341,23 +341,6 @@ fn clone_constant(body: &mut Body, v: Value, block: ir::Block, map: &mut HashMap
     r
 }
 
-/// Values an op (or any op nested in it) reads that are defined outside it.
-fn captured(body: &Body, op: OpId) -> Vec<Value> {
-    let inner: HashSet<OpId> = body.walk_preorder(op).into_iter().collect();
-    let mut out = Vec::new();
-    for o in body.walk_preorder(op) {
-        for &v in body.op(o).operands() {
-            let outside = match body.defining_op(v) {
-                Some(d) => !inner.contains(&d),
-                None => body.value_block(v).and_then(|b| body.block_parent_op(b)).is_none_or(|p| !inner.contains(&p)),
-            };
-            if outside && !out.contains(&v) {
-                out.push(v);
-            }
-        }
-    }
-    out
-}
 
 type Placed = (Vec<Placement>, Vec<(usize, usize)>);
 
@@ -475,7 +458,7 @@ fn partition_function(ctx: &Context, body: &mut Body, f: OpId, backends: &[Arc<d
     let nodes: Vec<NodeIndex> = (0..work.len()).map(|i| g.add_node(i)).collect();
     let mut edges = vec![];
     for (i, &op) in work.iter().enumerate() {
-        for v in captured(body, op) {
+        for v in body.captured_values(op) {
             if let Some(&d) = body.defining_op(v).and_then(|d| index.get(&d)) {
                 edges.push((d, i));
                 let (a, b) = (reps[d], reps[i]);
@@ -569,7 +552,7 @@ fn outline(ctx: &Context, body: &mut Body, f: OpId, ret: OpId, ops: &[OpId], nam
     let mut inputs: Vec<Value> = vec![];
     let mut consts: Vec<Value> = vec![];
     for &op in ops {
-        for v in captured(body, op) {
+        for v in body.captured_values(op) {
             if body.defining_op(v).is_some_and(|d| set.contains(&d)) {
                 continue;
             }

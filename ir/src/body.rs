@@ -651,6 +651,28 @@ impl Body {
         out
     }
 
+    /// The values `op` and the ops nested in it use that are defined outside
+    /// `op` (as MLIR's `getUsedValuesDefinedAbove`, with `op`'s own operands),
+    /// in order of first use: what outlining `op` must pass in.
+    pub fn captured_values(&self, op: OpId) -> Vec<Value> {
+        let ops = self.walk_preorder(op);
+        let inner: std::collections::HashSet<OpId> = ops.iter().copied().collect();
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        for o in ops {
+            for &v in self.op(o).operands() {
+                let outside = match self.defining_op(v) {
+                    Some(d) => !inner.contains(&d),
+                    None => self.value_block(v).and_then(|b| self.block_parent_op(b)).is_none_or(|p| !inner.contains(&p)),
+                };
+                if outside && seen.insert(v) {
+                    out.push(v);
+                }
+            }
+        }
+        out
+    }
+
     /// `op` and every op nested in it, children before parents.
     pub fn walk_postorder(&self, op: OpId) -> Vec<OpId> {
         let mut out = Vec::new();

@@ -144,20 +144,7 @@ fn noalias_args(body: &Body, f: OpId) -> HashSet<Value> {
 /// three more arguments.
 fn outline(ctx: &ir::Context, body: &mut Body, nest: OpId, name: &str, noalias: &HashSet<Value>, parallel: Option<u64>) -> (OpId, OpId) {
     // Values the nest uses from outside, in order of first use.
-    let inside: HashSet<OpId> = body.walk_preorder(nest).into_iter().collect();
-    let mut free: Vec<Value> = Vec::new();
-    let mut seen = HashSet::new();
-    for &o in body.walk_preorder(nest).iter() {
-        for &v in body.op(o).operands() {
-            let outside = match body.value_def(v) {
-                ValueDef::OpResult { op: d, .. } => !inside.contains(&d),
-                ValueDef::BlockArg { block: b, .. } => body.block_parent_op(b).is_none_or(|p| !inside.contains(&p)),
-            };
-            if outside && seen.insert(v) {
-                free.push(v);
-            }
-        }
-    }
+    let free = body.captured_values(nest);
     let is_const = |body: &Body, v: Value| body.defining_op(v).is_some_and(|d| matches!(body.name(d).as_str(), "arith.constant" | "memref.get_global") && body.op(d).regions().is_empty());
     let args: Vec<Value> = free.iter().copied().filter(|v| !is_const(body, *v)).collect();
     let bounds: Vec<Value> = if parallel.is_some() { body.op(nest).operands()[..3].to_vec() } else { vec![] };
