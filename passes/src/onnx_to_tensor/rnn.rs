@@ -185,9 +185,12 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
     let (x, w0, r0) = (l.operand(0)?, l.operand(1)?, l.operand(2)?);
     // W and R transposed once to [dirs, K, gates·H], so every step's products
     // read weight rows contiguously along the gates (the vectorized form).
+    // Constant weights are transposed here, once, not on every run.
     let transpose_last2 = |l: &mut Lower, v: Value| -> Result<Value, String> {
         let sh = l.info(v)?.shape;
-        l.info(v)?;
+        if let Some(t) = transposed_constant(l, v, &[0, 2, 1]) {
+            return Ok(t);
+        }
         let t = vec![sh[0], sh[2], sh[1]];
         Ok(l.map_op(&t, &sc.ty.clone(), &[v], vec![expr_map(3, vec![d(0), d(2), d(1)])], |_, a| a[0]))
     };
@@ -235,19 +238,13 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
                 let m_w = expr_map(2, vec![c(dir), d(1)]);
                 let m_r = expr_map(2, vec![c(dir), add_c(d(1), g)]);
                 let s2 = s.clone();
-                // For GRU with linear_before_reset the recurrent bias of the h gate stays with R.
-                l.map_op(&[rows, g], &sc.ty.clone(), &[bv, bv], vec![m_w, m_r], move |e, a| {
-                    if cell == Cell::Gru && lbr {
-                        let j = e.op_with("tensor.index", &[], &e.ctx.index(), &[("dim", ir::Attribute::integer(1, e.ctx.i64()))]);
-                        let lim = e.index(2 * hidden);
-                        let isc = Sc { ty: e.ctx.index(), kind: super::Kind::Signed };
-                        let in_h = e.cmp(super::Cmp::Ge, j, lim, &isc);
-                        let sum = e.add(a[0], a[1], &s2);
-                        e.select(in_h, a[0], sum)
-                    } else {
-                        e.add(a[0], a[1], &s2)
-                    }
-                })
+                if cell == Cell::Gru && lbr {
+                    // With linear_before_reset the recurrent bias goes with R's
+                    // product (every gate's: the h gate's is multiplied by r).
+                    l.map_op(&[rows, g], &sc.ty.clone(), &[bv], vec![m_w], |_, a| a[0])
+                } else {
+                    l.map_op(&[rows, g], &sc.ty.clone(), &[bv, bv], vec![m_w, m_r], move |e, a| e.add(a[0], a[1], &s2))
+                }
             }
             None => l.fill(&[rows, g], &sc, 0.0),
         };
@@ -411,6 +408,18 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
         res.push(stack(l, &last_c));
     }
     Ok(res)
+}
+
+/// `v` transposed by `perm` as a new constant, when `v` is a constant with its data.
+fn transposed_constant(l: &mut Lower, v: Value, perm: &[usize]) -> Option<Value> {
+    let d = l.body.defining_op(v)?;
+    if !matches!(l.body.name(d).as_str(), "onnx.Constant" | "arith.constant") {
+        return None;
+    }
+    let a = l.body.op(d).properties.get("value").or_else(|| l.body.op(d).attributes.get("value"))?.clone();
+    let name = format!("transposed_{}", l.body.op_capacity());
+    let t = ir::attributes::transposed(l.ctx, &a, perm, &name)?;
+    Some(l.emit().constant(t))
 }
 
 fn add_c(e: AffineExpr, k: i64) -> AffineExpr {

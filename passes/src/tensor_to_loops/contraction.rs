@@ -4,7 +4,8 @@
 //!
 //! `j` must be the output's last dim and B's last dim at unit stride (so a row
 //! of B and of C are contiguous vectors); `i` indexes A and C but not B; one
-//! reduction loop `k`. For each tile of MR rows × NV vectors of 16 lanes the
+//! reduction loop `k`. For each tile of MR rows × NV vectors of 16 lanes (up
+//! to 8 vectors when C has fewer than 8 rows: a GEMV) the
 //! accumulators live in registers (`scf.for` iter_args) across the whole k
 //! loop: per k, NV vector loads of B, MR scalar loads of A broadcast, MR×NV
 //! fused multiply-adds. The j tail is masked (`vector.maskedload/store`); the
@@ -21,6 +22,17 @@ use tensor::{Generic, Iterator};
 
 const NV: usize = 2;
 const MR: usize = 8;
+/// Vectors per row of a tile when the product has few rows (a GEMV, an
+/// LSTM's recurrent step): MR×NV accumulators would leave the FMA units
+/// waiting on one or two dependence chains, so a tile of one row is 8 vectors wide.
+const NV_WIDE: usize = 8;
+
+/// Vectors per tile row for `rows` rows of C: about 16 accumulators in all
+/// (of 32 vector registers), no wider than the `nj` columns need.
+fn vectors_per_row(rows: i64, nj: i64) -> usize {
+    let by_rows = (16 / rows.clamp(1, MR as i64) as usize).clamp(NV, NV_WIDE);
+    by_rows.min((nj.max(1) as usize).div_ceil(LANES as usize)).max(NV)
+}
 /// From this many rows on, each K×16·NV panel of B is first copied into a
 /// contiguous, zero-padded buffer that every row tile then streams: B's rows
 /// are far apart (4 KiB apart in a 1024-wide weight, so they all fall into one
@@ -185,8 +197,9 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         });
     }
     let m_total = p.i.map(|i| sizes[i]).unwrap_or(1);
+    let nv = vectors_per_row(m_total, sizes[p.j]);
     let kk = sizes[p.k];
-    let panel_type = (m_total >= PACK_MIN_ROWS && kk > 0).then(|| ctx.intern_type(TypeData::MemRef { shape: vec![kk, LANES * NV as i64], elem: elems[p.b].clone(), layout: None, memory_space: None }));
+    let panel_type = (m_total >= PACK_MIN_ROWS && kk > 0).then(|| ctx.intern_type(TypeData::MemRef { shape: vec![kk, LANES * nv as i64], elem: elems[p.b].clone(), layout: None, memory_space: None }));
     let mut ivs: Vec<Option<Value>> = vec![None; n];
     // The outermost loop and its body: its iterations write disjoint tiles of
     // C, so it may run in parallel (the panel is then per iteration).
@@ -204,9 +217,9 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         ivs[l] = Some(iv);
         at = InsertPoint::Before(body.last_op(block).unwrap());
     }
-    // j0 loop, step 16·NV.
+    // j0 loop, step 16·nv.
     let nj = sizes[p.j];
-    let step = LANES * NV as i64;
+    let step = LANES * nv as i64;
     let (jblock, j0) = {
         let lb = b.index(body, &mut at, 0);
         let ub = b.index(body, &mut at, nj);
@@ -233,7 +246,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
     let mut jvs = Vec::new();
     let mut masks = Vec::new();
     let nj_v = b.index(body, &mut at_j, nj);
-    for v in 0..NV {
+    for v in 0..nv {
         let off = b.index(body, &mut at_j, LANES * v as i64);
         let jv = b.bin(body, &mut at_j, "arith.addi", j0, off);
         let rem = b.bin(body, &mut at_j, "arith.subi", nj_v, jv);
@@ -260,11 +273,11 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
             .collect()
     };
     if let Some(panel) = panel {
-        // Copy this column tile's K×16·NV panel of B, zeros past N.
+        // Copy this column tile's K×16·nv panel of B, zeros past N.
         let (_, kblock, kiv, _) = b.for_loop(body, &mut at_j, kk, &[]);
         b.yield_(body, kblock, &[]);
         let mut atk = InsertPoint::Before(body.last_op(kblock).unwrap());
-        for v in 0..NV {
+        for v in 0..nv {
             let iv = index_list(None, Some(v), Some(kiv));
             let mut ops = vec![bv];
             ops.extend(bm.results.iter().map(|e| b.expr(body, &mut atk, e, &iv)).collect::<Vec<_>>());
@@ -298,7 +311,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         };
         let mut accs = Vec::new();
         for r in 0..mr {
-            for v in 0..NV {
+            for v in 0..nv {
                 let idx = idx_at(body, &mut ati, &cm, r, Some(v), None);
                 let mut ops = vec![out];
                 ops.extend(idx);
@@ -311,7 +324,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         let (kop, kblock, kiv, kargs) = b.for_loop(body, &mut ati, sizes[p.k], &accs);
         let mut atk = InsertPoint::AtEnd(kblock);
         let mut bvecs = Vec::new();
-        for v in 0..NV {
+        for v in 0..nv {
             let o = if let Some(panel) = panel {
                 let col = b.index(body, &mut atk, LANES * v as i64);
                 b.op(body, &mut atk, "vector.load", &[panel, kiv, col], &[vtb.clone()], &[])
@@ -331,8 +344,8 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
             let a = b.load(body, &mut atk, av, &idx);
             let ab = b.op(body, &mut atk, "vector.broadcast", &[a], &[vta.clone()], &[]);
             let ab = body.op(ab).result(0);
-            for v in 0..NV {
-                let acc = kargs[r * NV + v];
+            for v in 0..nv {
+                let acc = kargs[r * nv + v];
                 if p.fma {
                     let o = b.op(body, &mut atk, "vector.fma", &[ab, bvecs[v], acc], &[vt.clone()], &[]);
                     new_accs.push(body.op(o).result(0));
@@ -350,8 +363,8 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         b.yield_(body, kblock, &new_accs);
         let results = body.op(kop).results().to_vec();
         for r in 0..mr {
-            for v in 0..NV {
-                let mut value = results[r * NV + v];
+            for v in 0..nv {
+                let mut value = results[r * nv + v];
                 if let Some(ep) = ep {
                     // The fused epilogue on the accumulator vector: inputs along j
                     // as vectors, the others broadcast, each op on vectors.

@@ -96,19 +96,29 @@ pub(super) fn vectorizable(name: &str) -> bool {
 pub fn plan(_ctx: &Context, body: &Body, op: OpId) -> Option<Plan> {
     let g = Generic::new(body, op);
     let (ins, outs) = (g.inputs(), g.outputs());
-    if outs.len() != 1 || !ins.iter().chain(outs).all(|v| lane_elem(body.value_type(*v)).is_some()) {
+    if outs.is_empty() || !ins.iter().chain(outs).all(|v| lane_elem(body.value_type(*v)).is_some()) {
         return None;
     }
     let (maps, iters, sizes) = (g.maps(), g.iterators(), g.loop_sizes());
-    let om = &maps[ins.len()];
-    let AffineExpr::Dim(j) = om.results.last()? else { return None };
-    let j = *j as usize;
-    if iters[j] != Iterator::Parallel || om.results[..om.results.len() - 1].iter().any(|e| uses_dim(e, j)) || sizes[j]? < 8 {
+    let has_reduction = iters.contains(&Iterator::Reduction);
+    // Several outputs (an LSTM cell's h and c) only without reductions: each
+    // is one vector of the body's results, stored at its own map.
+    if outs.len() > 1 && (has_reduction || g.epilogue().is_some()) {
         return None;
     }
-    // The output is indexed by parallel loops only (stored once, after the reductions).
-    if (0..iters.len()).any(|l| iters[l] == Iterator::Reduction && om.results.iter().any(|e| uses_dim(e, l))) {
+    let AffineExpr::Dim(j) = maps[ins.len()].results.last()? else { return None };
+    let j = *j as usize;
+    if iters[j] != Iterator::Parallel || sizes[j]? < 8 {
         return None;
+    }
+    for om in &maps[ins.len()..] {
+        if om.results.last() != Some(&AffineExpr::Dim(j as u32)) || om.results[..om.results.len() - 1].iter().any(|e| uses_dim(e, j)) {
+            return None;
+        }
+        // An output is indexed by parallel loops only (stored once, after the reductions).
+        if (0..iters.len()).any(|l| iters[l] == Iterator::Reduction && om.results.iter().any(|e| uses_dim(e, l))) {
+            return None;
+        }
     }
     for b in [Some(g.block()), g.epilogue()].into_iter().flatten() {
         if !body.block_ops(b).all(|o| vectorizable(body.name(o).as_str())) {
@@ -188,14 +198,14 @@ pub(super) fn clone_vectorized(b: &B, body: &mut Body, at: &mut InsertPoint, blo
 pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
     let ctx = b.ctx;
     let g = Generic::new(body, op);
-    let (ins, out) = (g.inputs().to_vec(), g.outputs()[0]);
+    let (ins, outs) = (g.inputs().to_vec(), g.outputs().to_vec());
     let (maps, iters, block, ep) = (g.maps(), g.iterators(), g.block(), g.epilogue());
     let n = sizes.len();
     let mt = vec_type(ctx, &ctx.i1());
     let mut at = InsertPoint::Before(op);
     // Constants first, outside every loop: each operand's zeros (the masked
     // lanes' value), and each gather's lane offsets.
-    let elems: Vec<Type> = ins.iter().chain([&out]).map(|v| lane_elem(body.value_type(*v)).expect("planned")).collect();
+    let elems: Vec<Type> = ins.iter().chain(&outs).map(|v| lane_elem(body.value_type(*v)).expect("planned")).collect();
     let vts: Vec<Type> = elems.iter().map(|e| vec_type(ctx, e)).collect();
     let zero: Vec<Value> = elems.iter().map(|e| zeros(b, body, &mut at, e)).collect();
     let i32v = vec_type(ctx, &ctx.i32());
@@ -236,7 +246,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
     b.yield_(body, jblock, &[]);
     ivs[p.j] = Some(j0);
     if let Some((fop, l)) = top {
-        if super::parallel_safe(body, op, &ins, &[out], &maps, &iters, l) {
+        if super::parallel_safe(body, op, &ins, &outs, &maps, &iters, l) {
             super::mark_parallel(ctx, body, fop);
         }
     }
@@ -274,23 +284,25 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
             }
         }
     };
-    let out_idx = index(body, &mut at, &maps[ins.len()], &ivs);
-    let old = |body: &mut Body, at: &mut InsertPoint| -> Value {
-        let mut ops = vec![out];
-        ops.extend(out_idx.iter().copied());
-        ops.extend([mask, zero[ins.len()]]);
-        let o = b.op(body, at, "vector.maskedload", &ops, &[vts[ins.len()].clone()], &[]);
+    let out_idx: Vec<Vec<Value>> = (0..outs.len()).map(|o| index(body, &mut at, &maps[ins.len() + o], &ivs)).collect();
+    let old = |body: &mut Body, at: &mut InsertPoint, o: usize| -> Value {
+        let mut ops = vec![outs[o]];
+        ops.extend(out_idx[o].iter().copied());
+        ops.extend([mask, zero[ins.len() + o]]);
+        let o = b.op(body, at, "vector.maskedload", &ops, &[vts[ins.len() + o].clone()], &[]);
         body.op(o).result(0)
     };
     let reductions: Vec<usize> = (0..n).filter(|&l| iters[l] == Iterator::Reduction).collect();
     let bargs = body.block_args(block).to_vec();
     let used: HashSet<usize> = (0..bargs.len()).filter(|&k| body.has_uses(bargs[k])).collect();
-    let value = if reductions.is_empty() {
+    let values = if reductions.is_empty() {
         let mut args: Vec<Value> = (0..ins.len()).map(|k| if used.contains(&k) { read(body, &mut at, k, &ivs) } else { zero[k] }).collect();
-        args.push(if used.contains(&ins.len()) { old(body, &mut at) } else { zero[ins.len()] });
-        clone_vectorized(b, body, &mut at, block, &args)[0]
+        for o in 0..outs.len() {
+            args.push(if used.contains(&(ins.len() + o)) { old(body, &mut at, o) } else { zero[ins.len() + o] });
+        }
+        clone_vectorized(b, body, &mut at, block, &args)
     } else {
-        let acc = old(body, &mut at);
+        let acc = old(body, &mut at, 0);
         let outer = at;
         let mut inner = at;
         let mut loops = Vec::new();
@@ -311,22 +323,24 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
             vals = body.op(*fop).results().to_vec();
         }
         at = outer;
-        vals[0]
+        vec![vals[0]]
     };
-    let value = match ep {
+    let values = match ep {
         Some(ep) => {
             let eargs = body.block_args(ep).to_vec();
-            let mut args = vec![value];
+            let mut args = vec![values[0]];
             for k in 0..ins.len() {
                 args.push(if body.has_uses(eargs[1 + k]) { read(body, &mut at, k, &ivs) } else { zero[k] });
             }
-            clone_vectorized(b, body, &mut at, ep, &args)[0]
+            clone_vectorized(b, body, &mut at, ep, &args)
         }
-        None => value,
+        None => values,
     };
-    let mut ops = vec![out];
-    ops.extend(out_idx);
-    ops.extend([mask, value]);
-    b.op(body, &mut at, "vector.maskedstore", &ops, &[], &[]);
+    for (o, value) in values.into_iter().enumerate() {
+        let mut ops = vec![outs[o]];
+        ops.extend(out_idx[o].iter().copied());
+        ops.extend([mask, value]);
+        b.op(body, &mut at, "vector.maskedstore", &ops, &[], &[]);
+    }
     body.erase(op);
 }

@@ -1,10 +1,12 @@
-//! `math.exp` and `math.erf` on vectors of f32 as polynomials of arith ops, so
-//! that a Softmax or a GELU runs 16 lanes at a time: LLVM has no vector form of
-//! either and would call the scalar libm function once per lane.
+//! `math.exp`, `math.tanh` and `math.erf` on vectors of f32 as polynomials of arith ops, so
+//! that a Softmax, a GELU or an LSTM cell runs 16 lanes at a time: LLVM has no
+//! vector form of these and would call the scalar libm function once per lane.
 //!
 //! - exp: Cephes' `expf` (x = n·ln2 + r, a degree-6 polynomial in r, 2^n built in
 //!   the exponent bits), within 2 ulp; +inf above 88.72, 0 below -87 (where
 //!   the true value is under 1.7e-38), NaN kept.
+//! - tanh: for |x| < 0.625 Cephes' `tanhf` polynomial, else 1 - 2/(exp(2|x|) + 1)
+//!   through the exp above, the sign copied from x; ±1 at ±inf, NaN kept.
 //! - erf: for |x| < 0.5 its Taylor series to x^11 (relative error under 1e-6),
 //!   else Abramowitz and Stegun 7.1.26 (absolute error under 1.5e-7, through the
 //!   exp above), the sign copied from x; ±1 at ±inf, NaN kept.
@@ -119,9 +121,31 @@ impl V<'_, '_> {
         let near = self.cmp(body, 4, ax, half); // olt
         self.select(body, near, small, big)
     }
+
+    fn tanh(&mut self, body: &mut Body, x: Value) -> Value {
+        let vf = vec_type(self.b.ctx, &self.b.ctx.f32());
+        let ax = self.un(body, "math.absf", x, &vf);
+        // Near 0: Cephes' odd polynomial x + x·s·P(s), s = x².
+        let s = self.bin(body, "arith.mulf", x, x);
+        let p = self.poly(body, s, &[-3.333_328_2e-1, 1.333_144_2e-1, -5.373_971_6e-2, 2.063_908_9e-2, -5.704_988_7e-3]);
+        let ps = self.bin(body, "arith.mulf", p, s);
+        let small = self.b.op(body, &mut self.at, "math.fma", &[ps, x, x], &[vf.clone()], &[]);
+        let small = body.op(small).result(0);
+        // Elsewhere: 1 - 2/(exp(2|x|) + 1), the sign copied from x (±1 at ±inf; NaN through exp).
+        let (one, two) = (self.splat_f32(body, 1.0), self.splat_f32(body, 2.0));
+        let ax2 = self.bin(body, "arith.mulf", ax, two);
+        let e = self.exp(body, ax2);
+        let d = self.bin(body, "arith.addf", e, one);
+        let q = self.bin(body, "arith.divf", two, d);
+        let big = self.bin(body, "arith.subf", one, q);
+        let big = self.bin(body, "math.copysign", big, x);
+        let limit = self.splat_f32(body, 0.625);
+        let near = self.cmp(body, 4, ax, limit); // olt
+        self.select(body, near, small, big)
+    }
 }
 
-/// The polynomial form of `name` (`math.exp`, `math.erf`) of the f32 vector
+/// The polynomial form of `name` (`math.exp`, `math.tanh`, `math.erf`) of the f32 vector
 /// `x` at `at`, or None for other ops.
 pub(super) fn expand(b: &B, body: &mut Body, at: &mut InsertPoint, name: &str, x: Value) -> Option<Value> {
     if body.value_type(x).element_type() != Some(&b.ctx.f32()) {
@@ -131,6 +155,7 @@ pub(super) fn expand(b: &B, body: &mut Body, at: &mut InsertPoint, name: &str, x
     let r = match name {
         "math.exp" => v.exp(body, x),
         "math.erf" => v.erf(body, x),
+        "math.tanh" => v.tanh(body, x),
         _ => return None,
     };
     *at = v.at;
