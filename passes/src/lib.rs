@@ -6,6 +6,7 @@
 mod canonicalize;
 mod cse;
 mod dce;
+mod fold_constant_copies;
 mod fuse_elementwise;
 mod generalize;
 mod inline;
@@ -66,6 +67,12 @@ pub fn register_all(reg: &mut PassRegistry) {
         summary: "Inline func.call of single-block, non-recursive functions",
         options: vec![opt("max-depth", OptionKind::Int, "8", "Rounds of inlining (calls exposed by inlining)")],
         create: |o| Ok(Box::new(inline::Inline { max_depth: o.int("max-depth").max(1) as u32 })),
+    });
+    reg.register(PassInfo {
+        argument: "fold-constant-copies",
+        summary: "Replace tensor.generics that only copy a constant's elements (transposes, broadcasts, slices) by the constant they compute",
+        options: vec![],
+        create: |_| Ok(Box::new(fold_constant_copies::FoldConstantCopies)),
     });
     reg.register(PassInfo {
         argument: "sccp",

@@ -10,8 +10,14 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 /// Our half of the CPU pipeline; MLIR's half is `llvm_cpu::LOWERING_PIPELINE`.
+/// It is [`CPU_TENSOR_PIPELINE`] then [`CPU_LOOPS_PIPELINE`]: between the two
+/// the JIT path turns the weights, in the layout the kernels read, into arguments.
 pub const CPU_PIPELINE: &str =
-    "builtin.module(onnx-shape-inference, canonicalize, func.func(convert-onnx-to-tensor), tensor-generalize, func.func(fuse-elementwise), func.func(bufferize), convert-tensor-to-loops, cse, canonicalize, outline-loop-nests)";
+    "builtin.module(onnx-shape-inference, canonicalize, func.func(convert-onnx-to-tensor), tensor-generalize, fold-constant-copies, func.func(fuse-elementwise), func.func(bufferize), convert-tensor-to-loops, cse, canonicalize, outline-loop-nests)";
+/// The first half of [`CPU_PIPELINE`]: onnx to tensor ops, constant copies folded.
+pub const CPU_TENSOR_PIPELINE: &str = "builtin.module(onnx-shape-inference, canonicalize, func.func(convert-onnx-to-tensor), tensor-generalize, fold-constant-copies)";
+/// The second half of [`CPU_PIPELINE`]: tensor ops to loops.
+pub const CPU_LOOPS_PIPELINE: &str = "builtin.module(func.func(fuse-elementwise), func.func(bufferize), convert-tensor-to-loops, cse, canonicalize, outline-loop-nests)";
 
 /// What both paths run first: types inferred, sequences and optionals resolved
 /// into tensors (the function's results flattened by `crate::values`' names),
@@ -39,7 +45,33 @@ pub(crate) fn codegen_threads() -> usize {
 
 /// [`CPU_PIPELINE`] with this process's loop limit.
 pub fn cpu_pipeline() -> String {
-    CPU_PIPELINE.replace("convert-onnx-to-tensor", &format!("convert-onnx-to-tensor{{max-loop-iterations={}}}", max_loop_iterations()))
+    with_loop_limit(CPU_PIPELINE)
+}
+
+/// [`CPU_TENSOR_PIPELINE`] with this process's loop limit.
+pub fn cpu_tensor_pipeline() -> String {
+    with_loop_limit(CPU_TENSOR_PIPELINE)
+}
+
+fn with_loop_limit(pipeline: &str) -> String {
+    pipeline.replace("convert-onnx-to-tensor", &format!("convert-onnx-to-tensor{{max-loop-iterations={}}}", max_loop_iterations()))
+}
+
+/// Lowers `module` for the CPU; with `weights` the large constants become
+/// arguments of `funcs` once they are in the kernels' layout (after
+/// [`CPU_TENSOR_PIPELINE`]), returned per function in argument order. `phases`
+/// names the two steps after the first for `--timing`.
+pub(crate) fn lower_for_cpu(ctx: &Context, body: &mut Body, module: OpId, funcs: &[OpId], weights: bool, phases: [&'static str; 2]) -> Result<Vec<Vec<HostTensor>>, String> {
+    if !weights {
+        run(ctx, body, module, &cpu_pipeline())?;
+        return Ok(funcs.iter().map(|_| vec![]).collect());
+    }
+    run(ctx, body, module, &cpu_tensor_pipeline())?;
+    crate::phases::begin(phases[0]);
+    let w = funcs.iter().map(|f| weights_to_arguments(ctx, body, *f)).collect::<Result<Vec<_>, _>>()?;
+    crate::phases::begin(phases[1]);
+    run(ctx, body, module, CPU_LOOPS_PIPELINE)?;
+    Ok(w)
 }
 
 /// A model input or output: name, ONNX dtype and static shape.
@@ -128,23 +160,30 @@ pub(crate) fn record_codegen(t: &llvm_cpu::CodegenTimes) {
 /// runtime's memory, as ONNX Runtime keeps its initializers.
 pub const WEIGHT_ARGUMENT_BYTES: usize = 4096;
 
-/// Replaces each large float `onnx.Constant` in `func` by a new argument
+/// Replaces each large float or 8-bit integer constant (`onnx.Constant`, or
+/// a tensor `arith.constant` once lowered) in `func` by a new argument
 /// (appended after the inputs) and returns their contents in argument order.
 pub(crate) fn weights_to_arguments(ctx: &Context, body: &mut Body, func: OpId) -> Result<Vec<HostTensor>, String> {
     let entry = body.region_blocks(body.op(func).regions()[0])[0];
-    let consts: Vec<OpId> = body.block_ops(entry).filter(|o| body.name(*o).as_str() == "onnx.Constant").collect();
+    let consts: Vec<OpId> = body.block_ops(entry).filter(|o| matches!(body.name(*o).as_str(), "onnx.Constant" | "arith.constant") && body.has_uses(body.op(*o).result(0))).collect();
     let mut weights = Vec::new();
     let mut names = Vec::new();
     for op in consts {
         let r = body.op(op).result(0);
         let t = body.value_type(r).clone();
         let (Some(elem), Some(n)) = (t.element_type(), t.num_elements()) else { continue };
-        let Some(dtype) = onnx::types::data_type(ctx, elem) else { continue };
+        // Quantized weights: lowered, an int8 or uint8 is a signless i8.
+        let dtype = match onnx::types::data_type(ctx, elem) {
+            Some(d) => d,
+            None if elem.is_signless_integer() && elem.int_width() == Some(8) => onnx::proto::data_type::INT8,
+            None => continue,
+        };
         let Some(size) = crate::tensor::dtype_size(dtype) else { continue };
-        if !elem.is_float() || (n as usize) * size < WEIGHT_ARGUMENT_BYTES {
+        let splat = matches!(body.op(op).properties.get("value").map(|a| a.data()), Some(ir::attributes::AttrData::Dense { data, .. }) if data.splat);
+        if splat || !(elem.is_float() || elem.int_width() == Some(8)) || (n as usize) * size < WEIGHT_ARGUMENT_BYTES {
             continue;
         }
-        let Ok(h) = constant_tensor(ctx, body, op) else { continue };
+        let Ok(h) = constant_tensor_as(ctx, body, op, dtype) else { continue };
         let a = body.add_block_arg(entry, t.clone(), None);
         body.replace_all_uses(r, a);
         body.erase(op);
@@ -175,7 +214,15 @@ pub(crate) fn weights_to_arguments(ctx: &Context, body: &mut Body, func: OpId) -
 pub(crate) fn constant_tensor(ctx: &Context, body: &Body, op: OpId) -> Result<HostTensor, String> {
     let t = body.value_type(body.op(op).result(0)).clone();
     let spec = spec(ctx, "constant".into(), &t)?;
-    let mut h = HostTensor::zeros(spec.dtype, &spec.shape)?;
+    constant_tensor_as(ctx, body, op, spec.dtype)
+}
+
+/// The value of a constant (`onnx.Constant` or `arith.constant`) as a host
+/// tensor of ONNX type `dtype` (a splat expanded).
+fn constant_tensor_as(_ctx: &Context, body: &Body, op: OpId, dtype: i32) -> Result<HostTensor, String> {
+    let t = body.value_type(body.op(op).result(0)).clone();
+    let shape = t.shape().filter(|s| s.iter().all(|d| *d >= 0)).ok_or("a constant without a static shape")?.to_vec();
+    let mut h = HostTensor::zeros(dtype, &shape)?;
     let (bytes, splat): (&[u8], bool) = match body.op(op).properties.get("value").map(|a| a.data()) {
         Some(ir::attributes::AttrData::Dense { data, .. }) => (&data.bytes, data.splat),
         Some(ir::attributes::AttrData::DenseResource { resource, .. }) => (resource.blob.get().ok_or("a constant resource without data")?.bytes(), false),
@@ -351,15 +398,8 @@ pub fn lower_model(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
             return Err(format!("output {} has a shape that is not known at compile time; the CPU path needs static shapes", o));
         }
     }
-    crate::phases::begin("weights out as arguments");
-    let weights = if opts.weights_as_arguments {
-        run(&ctx, &mut imp.body, imp.module, "builtin.module(canonicalize)")?;
-        weights_to_arguments(&ctx, &mut imp.body, f)?
-    } else {
-        vec![]
-    };
-    crate::phases::begin("lowering to loops (our passes)");
-    run(&ctx, &mut imp.body, imp.module, &cpu_pipeline())?;
+    crate::phases::begin("lowering to tensors (our passes)");
+    let weights = lower_for_cpu(&ctx, &mut imp.body, imp.module, &[f], opts.weights_as_arguments, ["weights out as arguments", "lowering to loops (our passes)"])?.pop().unwrap_or_default();
     if opts.profile {
         run(&ctx, &mut imp.body, imp.module, "builtin.module(insert-profiling)")?;
     }

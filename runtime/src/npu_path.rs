@@ -159,7 +159,7 @@ fn compile_cpu(ctx: &Context, body: &Body, module: OpId, opt_level: usize, keep_
     if cpu.is_empty() {
         return Ok((None, vec![], vec![], vec![]));
     }
-    crate::phases::begin("CPU partitions: lowering to loops (our passes)");
+    crate::phases::begin("CPU partitions: lowering to tensors (our passes)");
     compile::run(ctx, &mut b, module, "builtin.module(onnx-shape-inference, canonicalize)")?;
     let mut funcs = vec![];
     for f in &cpu {
@@ -167,10 +167,12 @@ fn compile_cpu(ctx: &Context, body: &Body, module: OpId, opt_level: usize, keep_
         let (ins, outs) = func::function_type(&b, *f).ok_or("partition without type")?;
         let inputs = ins.iter().enumerate().map(|(i, t)| compile::spec(ctx, partition_value(&b, *f, i, false), t)).collect::<Result<Vec<_>, _>>()?;
         let outputs = outs.iter().enumerate().map(|(i, t)| compile::spec(ctx, partition_value(&b, *f, i, true), t)).collect::<Result<Vec<_>, _>>()?;
-        let weights = compile::weights_to_arguments(ctx, &mut b, *f)?;
-        funcs.push(CpuFunc { name, inputs, outputs, weights });
+        funcs.push(CpuFunc { name, inputs, outputs, weights: vec![] });
     }
-    compile::run(ctx, &mut b, module, &compile::cpu_pipeline())?;
+    let weights = compile::lower_for_cpu(ctx, &mut b, module, &cpu, true, ["CPU partitions: weights out as arguments", "CPU partitions: lowering to loops (our passes)"])?;
+    for (f, w) in funcs.iter_mut().zip(weights) {
+        f.weights = w;
+    }
     crate::phases::begin("CPU partitions: printing the loops for MLIR");
     let texts = llvm_cpu::to_mlir_parts(ctx, &b, module, 2 * compile::codegen_threads());
     crate::phases::begin(compile::LLVM_PHASE);

@@ -34,7 +34,7 @@ fn tensor_of(at: &mut At, v: Value) -> Value {
 }
 
 /// Row `i` of `x` along `axis`: a generic reading `x` at the loop's indices with `i` inserted.
-fn row_of(at: &mut At, x: Value, axis: usize, i: Value) -> Value {
+pub(super) fn row_of(at: &mut At, x: Value, axis: usize, i: Value) -> Value {
     let xt = at.body.value_type(x).clone();
     let mut shape = xt.shape().unwrap().to_vec();
     shape.remove(axis);

@@ -1,7 +1,8 @@
-//! LSTM, GRU and RNN, unrolled over the (static) sequence: each time step is a
-//! few `tensor.generic`s — the input and recurrent contractions into the gate
-//! pre-activations (bias-initialized), then one elementwise step computing the
-//! new hidden (and cell) state — and writes its hidden state into Y in place.
+//! LSTM, GRU and RNN: the input projection of every step as one product, then
+//! the sequence as a loop (`scf.while`) whose step is a few `tensor.generic`s
+//! — the recurrent contraction into the gate pre-activations, then one
+//! elementwise step computing the new hidden (and cell) state — and writes its
+//! hidden state into its row of the direction's output.
 //! `com.microsoft`'s DynamicQuantizeLSTM is the LSTM with int8/uint8 weights
 //! whose products run as ONNX Runtime runs them: the float operand quantized to
 //! uint8 over the whole product (all of X once, H at every step), an integer
@@ -185,12 +186,9 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
     let (x, w0, r0) = (l.operand(0)?, l.operand(1)?, l.operand(2)?);
     // W and R transposed once to [dirs, K, gates·H], so every step's products
     // read weight rows contiguously along the gates (the vectorized form).
-    // Constant weights are transposed here, once, not on every run.
+    // (Of constant weights, fold-constant-copies makes this a constant.)
     let transpose_last2 = |l: &mut Lower, v: Value| -> Result<Value, String> {
         let sh = l.info(v)?.shape;
-        if let Some(t) = transposed_constant(l, v, &[0, 2, 1]) {
-            return Ok(t);
-        }
         let t = vec![sh[0], sh[2], sh[1]];
         Ok(l.map_op(&t, &sc.ty.clone(), &[v], vec![expr_map(3, vec![d(0), d(2), d(1)])], |_, a| a[0]))
     };
@@ -224,8 +222,8 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
                 None => l.fill(&state_shape, &sc, 0.0),
             }
         };
-        let mut h = init_state(l, h0);
-        let mut cst = if cell == Cell::Lstm { Some(init_state(l, c0)) } else { None };
+        let h = init_state(l, h0);
+        let cst = if cell == Cell::Lstm { Some(init_state(l, c0)) } else { None };
         let acts_d: Vec<Act> = acts[dir as usize * per_dir..(dir as usize + 1) * per_dir].to_vec();
         // The input projection for every step at once: X as [rows, input]
         // (rows = the sequence and batch, in X's order) times W^T, bias-initialized:
@@ -258,11 +256,45 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
             }
             None => contract(l, x2, expr_map(3, vec![d(0), d(2)]), w, expr_map(3, vec![c(dir), d(2), d(1)]), bias_init, &it3, 1.0, (None, None)),
         };
-        for step in 0..seq {
-            let t = if reverse { seq - 1 - step } else { step };
-            // Row of (t, b) in the projected input.
-            let xrow = if batch_first { super::add(super::mul(d(0), seq), c(t)) } else { super::add(c(t * batch), d(0)) };
-            let xgate = |k: i64| expr_map(2, vec![xrow.clone(), add_c(d(1), k * hidden)]);
+        // The sequence as one loop (`scf.while`: the step number, H, C and this
+        // direction's [seq, batch, H] outputs carried), not unrolled: compile
+        // time does not grow with the sequence. The step's ops are built before
+        // the loop body's terminator, which stands in for the op being lowered.
+        let xw3 = super::shape::reshape(l, xw, &if batch_first { [batch, seq, g] } else { [seq, batch, g] });
+        let (ctx, loc) = (l.ctx, l.loc.clone());
+        let (i64t, it) = (ctx.i64(), ctx.index());
+        let mut inits = vec![l.emit().int(0, &i64t), h];
+        inits.extend(cst);
+        inits.push(l.empty(&[seq, batch, hidden], &sc.ty.clone()));
+        let types: Vec<ir::Type> = inits.iter().map(|v| l.body.value_type(*v).clone()).collect();
+        let before = l.body.new_region();
+        let bb = l.body.add_block(before, &types);
+        let bargs = l.body.block_args(bb).to_vec();
+        let mut e = Emit::new(ctx, l.body, ir::InsertPoint::AtEnd(bb), loc.clone());
+        let n = e.int(seq as i128, &i64t);
+        let go = e.op_with("arith.cmpi", &[bargs[0], n], &ctx.i1(), &[("predicate", ir::Attribute::integer(2, i64t.clone()))]);
+        let mut fwd = vec![go];
+        fwd.extend(&bargs);
+        e.build(ir::OperationState::new(ctx.op_name("scf.condition"), loc.clone()).operands(&fwd));
+        let after = l.body.new_region();
+        let ab = l.body.add_block(after, &types);
+        let args = l.body.block_args(ab).to_vec();
+        let term = l.body.build(ir::OperationState::new(ctx.op_name("scf.yield"), loc.clone()), ir::InsertPoint::AtEnd(ab));
+        let lowered = l.op;
+        l.op = term;
+        let stepped = (|| -> Result<Vec<Value>, String> {
+            let step = l.emit().op("arith.index_cast", &[args[0]], &it);
+            let t = if reverse {
+                let last = l.emit().index(seq - 1);
+                l.emit().op("arith.subi", &[last, step], &it)
+            } else {
+                step
+            };
+            let h = args[1];
+            let cst = if cell == Cell::Lstm { Some(args[2]) } else { None };
+            // This step's rows of the projected input: [batch, gates·H].
+            let xw = super::control::row_of(&mut l.emit(), xw3, if batch_first { 1 } else { 0 }, t);
+            let xgate = |k: i64| expr_map(2, vec![d(0), add_c(d(1), k * hidden)]);
             let hr = match qr {
                 Some(q) => quantized_product(l, h, q, dir, batch, g)?,
                 None => {
@@ -379,12 +411,25 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
                     (nh, None)
                 }
             };
-            h = nh;
-            cst = nc;
-            // Y[t, dir] = H_t, written in place into Y.
-            let ymap = if batch_first { expr_map(2, vec![d(0), c(t), c(dir), d(1)]) } else { expr_map(2, vec![c(t), c(dir), d(0), d(1)]) };
-            y = l.generic(&[h], &[y], vec![expr_map(2, vec![d(0), d(1)]), ymap], &[Iterator::Parallel, Iterator::Parallel], |_, a| vec![a[0]])[0];
-        }
+            let yd_ty = l.body.value_type(*args.last().unwrap()).clone();
+            let yd = l.emit().op_with("tensor.insert_row", &[nh, *args.last().unwrap(), t], &yd_ty, &[("dim", ir::Attribute::integer(0, i64t.clone()))]);
+            let one = l.emit().int(1, &i64t);
+            let mut next = vec![l.emit().op("arith.addi", &[args[0], one], &i64t), nh];
+            next.extend(nc);
+            next.push(yd);
+            Ok(next)
+        })();
+        l.op = lowered;
+        let next = stepped?;
+        l.body.set_operands(term, &next);
+        let st = ir::OperationState::new(ctx.op_name("scf.while"), loc).operands(&inits).results(&types).region(before).region(after);
+        let w = l.body.build(st, ir::InsertPoint::Before(l.op));
+        let res = l.body.op(w).results().to_vec();
+        let h = res[1];
+        let cst = if cell == Cell::Lstm { Some(res[2]) } else { None };
+        // Y[.., dir, ..] = this direction's outputs, in place into Y.
+        let ymap = if batch_first { expr_map(3, vec![d(1), d(0), c(dir), d(2)]) } else { expr_map(3, vec![d(0), c(dir), d(1), d(2)]) };
+        y = l.generic(&[*res.last().unwrap()], &[y], vec![expr_map(3, vec![d(0), d(1), d(2)]), ymap], &[Iterator::Parallel; 3], |_, a| vec![a[0]])[0];
         last_h.push(h);
         if let Some(cv) = cst {
             last_c.push(cv);
@@ -408,18 +453,6 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
         res.push(stack(l, &last_c));
     }
     Ok(res)
-}
-
-/// `v` transposed by `perm` as a new constant, when `v` is a constant with its data.
-fn transposed_constant(l: &mut Lower, v: Value, perm: &[usize]) -> Option<Value> {
-    let d = l.body.defining_op(v)?;
-    if !matches!(l.body.name(d).as_str(), "onnx.Constant" | "arith.constant") {
-        return None;
-    }
-    let a = l.body.op(d).properties.get("value").or_else(|| l.body.op(d).attributes.get("value"))?.clone();
-    let name = format!("transposed_{}", l.body.op_capacity());
-    let t = ir::attributes::transposed(l.ctx, &a, perm, &name)?;
-    Some(l.emit().constant(t))
 }
 
 fn add_c(e: AffineExpr, k: i64) -> AffineExpr {

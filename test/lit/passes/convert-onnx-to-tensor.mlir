@@ -145,3 +145,23 @@ func.func @gqa(%q: tensor<1x6x4x8xf32>, %k: tensor<1x2x5x8xf32>, %v: tensor<1x2x
   %0:3 = "onnx.Attention"(%q, %k, %v, %none, %pk, %pv) : (tensor<1x6x4x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, none, tensor<1x2x3x8xf32>, tensor<1x2x3x8xf32>) -> (tensor<1x6x4x8xf32>, tensor<1x2x8x8xf32>, tensor<1x2x8x8xf32>)
   return %0#0 : tensor<1x6x4x8xf32>
 }
+
+// -----
+
+// An LSTM's sequence is one loop, not unrolled: the input projection of all
+// seven steps before it, then an scf.while carrying the step number, H, C and
+// the direction's [seq, batch, H] output, each step writing its row.
+// CHECK-LABEL: func.func @lstm_sequence_as_loop
+// CHECK: affine_map<(d0, d1, d2) -> (0, d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK: "scf.while"
+// CHECK: "scf.condition"({{.*}}) : (i1, i64, tensor<1x8xf32>, tensor<1x8xf32>, tensor<7x1x8xf32>) -> ()
+// CHECK: iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK: "tensor.insert_row"({{.*}}) <{dim = 0 : i64}> : (tensor<1x8xf32>, tensor<7x1x8xf32>, index) -> tensor<7x1x8xf32>
+// CHECK: "scf.yield"
+// CHECK-NOT: "scf.while"
+// CHECK: return
+func.func @lstm_sequence_as_loop(%x: tensor<7x1x4xf32>, %w: tensor<1x32x4xf32>, %r: tensor<1x32x8xf32>) -> tensor<7x1x1x8xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  %y, %h, %c = "onnx.LSTM"(%x, %w, %r, %n, %n, %n, %n, %n) {hidden_size = 8 : si64} : (tensor<7x1x4xf32>, tensor<1x32x4xf32>, tensor<1x32x8xf32>, none, none, none, none, none) -> (tensor<7x1x1x8xf32>, none, none)
+  return %y : tensor<7x1x1x8xf32>
+}
