@@ -106,13 +106,15 @@ pub fn plan(_ctx: &Context, body: &Body, op: OpId) -> Option<Plan> {
     if outs.len() > 1 && (has_reduction || g.epilogue().is_some()) {
         return None;
     }
-    let AffineExpr::Dim(j) = maps[ins.len()].results.last()? else { return None };
-    let j = *j as usize;
+    // j: the loop of the first output's last index, which may be offset (a
+    // copy into the interior of a padded buffer writes at j + 1).
+    let last = maps[ins.len()].results.last()?;
+    let j = (0..iters.len()).find(|&l| coefficient(last, l) == Some(1))?;
     if iters[j] != Iterator::Parallel || sizes[j]? < 8 {
         return None;
     }
     for om in &maps[ins.len()..] {
-        if om.results.last() != Some(&AffineExpr::Dim(j as u32)) || om.results[..om.results.len() - 1].iter().any(|e| uses_dim(e, j)) {
+        if read_of(om, j) != Some(Read::Vector) {
             return None;
         }
         // An output is indexed by parallel loops only (stored once, after the reductions).

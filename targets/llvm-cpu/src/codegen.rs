@@ -270,7 +270,7 @@ unsafe fn call_parallel_nests_through_runtime(m: ModuleRef) {
                     if !LLVMIsACallInst(i).is_null() {
                         let callee = LLVMGetCalledValue(i);
                         if !LLVMIsAFunction(callee).is_null() && has_attribute(callee, c"npu-parallel") {
-                            calls.push((i, callee));
+                            calls.push((i, callee, f));
                         }
                     }
                     i = LLVMGetNextInstruction(i);
@@ -291,18 +291,22 @@ unsafe fn call_parallel_nests_through_runtime(m: ModuleRef) {
         let pty = LLVMFunctionType(void, pparams.as_mut_ptr(), 4, 0);
         let pfor = function_named(m, crate::PARALLEL_FOR, pty);
         let b = LLVMCreateBuilderInContext(ctx);
-        for (call, callee) in calls {
+        for (call, callee, caller) in calls {
             let mut len = 0usize;
             let p = LLVMGetValueName2(callee, &mut len);
             let name = String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len)).into_owned();
             let wrapper = function_named(m, &format!("_mlir_{}", name), wty);
             let n = LLVMGetNumArgOperands(call);
-            LLVMPositionBuilderBefore(b, call);
+            // The slots in the caller's entry block: a call inside a loop (an
+            // RNN's steps) must not grow the stack on every iteration.
+            let entry = LLVMGetFirstBasicBlock(caller);
+            LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
             let arr_ty = LLVMArrayType2(ptr, n as u64);
             let arr = LLVMBuildAlloca(b, arr_ty, c"".as_ptr());
-            for k in 0..n {
-                let a = LLVMGetOperand(call, k);
-                let slot = LLVMBuildAlloca(b, LLVMTypeOf(a), c"".as_ptr());
+            let slots: Vec<_> = (0..n).map(|k| LLVMBuildAlloca(b, LLVMTypeOf(LLVMGetOperand(call, k)), c"".as_ptr())).collect();
+            LLVMPositionBuilderBefore(b, call);
+            for (k, &slot) in slots.iter().enumerate() {
+                let a = LLVMGetOperand(call, k as u32);
                 LLVMBuildStore(b, a, slot);
                 let mut idx = [LLVMConstInt(i64t, k as u64, 0)];
                 let at = LLVMBuildGEP2(b, ptr, arr, idx.as_mut_ptr(), 1, c"".as_ptr());

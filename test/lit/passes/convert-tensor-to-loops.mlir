@@ -265,3 +265,24 @@ func.func @not_parallel(%o: memref<9xf32>, %r: memref<f32>, %p: memref<8xf32>) {
   }) : (memref<9xf32>, memref<f32>) -> ()
   return
 }
+
+// -----
+
+// A copy into the interior of a zero-padded buffer (a Conv's padding) writes
+// at j + 1: still 16 lanes at a time, one masked load and one masked store at
+// the offset column.
+// CHECK-LABEL: func.func @pad_interior
+// CHECK: "scf.for"
+// CHECK: %[[M:.*]] = "vector.create_mask"
+// CHECK: %[[R:.*]] = arith.addi %arg2, %{{.*}} : index
+// CHECK: %[[C:.*]] = arith.addi %arg3, %{{.*}} : index
+// CHECK: %[[V:.*]] = "vector.maskedload"(%arg0, %arg2, %arg3, %[[M]]
+// CHECK: "vector.maskedstore"(%arg1, %[[R]], %[[C]], %[[M]], %[[V]])
+// CHECK-NOT: "memref.store"
+func.func @pad_interior(%x: memref<4x20xf32>, %p: memref<6x22xf32>) {
+  "tensor.generic"(%x, %p) <{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0 + 1, d1 + 1)>], iterator_types = ["parallel", "parallel"], operandSegmentSizes = array<i32: 1, 1>}> ({
+  ^bb0(%a: f32, %b: f32):
+    "tensor.yield"(%a) : (f32) -> ()
+  }) : (memref<4x20xf32>, memref<6x22xf32>) -> ()
+  return
+}
