@@ -1,6 +1,6 @@
 //! The `vector` dialect, named as upstream MLIR's: what vectorized inner loops
-//! need (contiguous loads and stores, gathers, broadcasts, fused multiply-add,
-//! reductions).
+//! need (contiguous loads and stores, gathers, shuffles, broadcasts, fused
+//! multiply-add, reductions).
 
 use ir::dialect::{optional, required, AttrKind, Count, DialectDef, OpDef, Trait};
 use ir::Context;
@@ -61,6 +61,15 @@ pub const OPS: &[OpDef] = &[
         operands: Count::AtLeast(4),
         results: Count::Exactly(1),
         properties: &[optional("alignment", AttrKind::Any)],
+        ..OpDef::DEFAULT
+    },
+    OpDef {
+        name: "vector.shuffle",
+        summary: "Picks the lanes `mask` lists from the concatenation of two vectors.",
+        operands: Count::Exactly(2),
+        results: Count::Exactly(1),
+        traits: &[Trait::Pure],
+        properties: &[required("mask", AttrKind::Any)],
         ..OpDef::DEFAULT
     },
     OpDef {

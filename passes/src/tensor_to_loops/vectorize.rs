@@ -5,8 +5,9 @@
 //! input is read as
 //! - one vector, when its last index is j plus terms without j and no other
 //!   index uses j;
-//! - a gather, when its last index is s·j plus terms without j (a stride-2
-//!   window);
+//! - two vectors and a shuffle of their even lanes, when its last index is
+//!   2·j plus terms without j (a stride-2 window);
+//! - a gather, when its last index is s·j plus terms without j (s from 3);
 //! - one scalar, broadcast, when no index uses j.
 //!
 //! The j tail is masked; the body and the epilogue run on vectors (exp and
@@ -27,6 +28,9 @@ pub(super) const LANES: i64 = 16;
 #[derive(Clone, Copy, PartialEq, Debug)]
 enum Read {
     Vector,
+    /// Every other element: two consecutive vectors, their even lanes
+    /// shuffled together (a stride-2 window; a gather loads lane by lane).
+    Stride2,
     Gather(i64),
     Scalar,
 }
@@ -67,7 +71,8 @@ fn read_of(m: &AffineMap, j: usize) -> Option<Read> {
     match coefficient(last, j)? {
         0 => Some(Read::Scalar),
         1 => Some(Read::Vector),
-        s @ 2..=64 => Some(Read::Gather(s)),
+        2 => Some(Read::Stride2),
+        s @ 3..=64 => Some(Read::Gather(s)),
         _ => None,
     }
 }
@@ -253,12 +258,25 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         }
     }
     let mut at = InsertPoint::Before(body.last_op(jblock).unwrap());
+    let nj = b.index(body, &mut at, sizes[p.j]);
+    let rem = b.bin(body, &mut at, "arith.subi", nj, j0);
     let mask = {
-        let nj = b.index(body, &mut at, sizes[p.j]);
-        let rem = b.bin(body, &mut at, "arith.subi", nj, j0);
-        let m = b.op(body, &mut at, "vector.create_mask", &[rem], &[mt], &[]);
+        let m = b.op(body, &mut at, "vector.create_mask", &[rem], &[mt.clone()], &[]);
         body.op(m).result(0)
     };
+    // A stride-2 read's two vectors: elements [0, 2·rem - 1) of the 32 from
+    // lane 0's position are the ones the valid lanes need.
+    let stride2 = p.reads.contains(&Read::Stride2).then(|| {
+        let two = b.index(body, &mut at, 2);
+        let span = b.bin(body, &mut at, "arith.muli", rem, two);
+        let one = b.index(body, &mut at, 1);
+        let span = b.bin(body, &mut at, "arith.subi", span, one);
+        let lanes = b.index(body, &mut at, LANES);
+        let span_hi = b.bin(body, &mut at, "arith.subi", span, lanes);
+        let lo = b.op(body, &mut at, "vector.create_mask", &[span], &[mt.clone()], &[]);
+        let hi = b.op(body, &mut at, "vector.create_mask", &[span_hi], &[mt.clone()], &[]);
+        (body.op(lo).result(0), body.op(hi).result(0), lanes)
+    });
     // Index lists with every loop a map may use (a reduction's index is j0's
     // stand-in outside the reduction loops: the maps read there do not use it).
     let index = |body: &mut Body, at: &mut InsertPoint, m: &AffineMap, ivs: &[Option<Value>]| -> Vec<Value> {
@@ -272,6 +290,20 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
             Read::Vector => {
                 ops.extend([mask, zero[k]]);
                 let o = b.op(body, at, "vector.maskedload", &ops, &[vts[k].clone()], &[]);
+                body.op(o).result(0)
+            }
+            Read::Stride2 => {
+                let (mlo, mhi, lanes) = stride2.expect("planned with a stride-2 read");
+                let mut lo_ops = ops.clone();
+                lo_ops.extend([mlo, zero[k]]);
+                let lo = b.op(body, at, "vector.maskedload", &lo_ops, &[vts[k].clone()], &[]);
+                let last = ops.len() - 1;
+                ops[last] = b.bin(body, at, "arith.addi", ops[last], lanes);
+                ops.extend([mhi, zero[k]]);
+                let hi = b.op(body, at, "vector.maskedload", &ops, &[vts[k].clone()], &[]);
+                let even = Attribute::new(AttrData::DenseArray { elem: b.ctx.i64(), data: ir::attributes::ArrayData::Int((0..LANES).map(|l| 2 * l).collect()) });
+                let (lo, hi) = (body.op(lo).result(0), body.op(hi).result(0));
+                let o = b.op(body, at, "vector.shuffle", &[lo, hi], &[vts[k].clone()], &[("mask", even)]);
                 body.op(o).result(0)
             }
             Read::Gather(s) => {

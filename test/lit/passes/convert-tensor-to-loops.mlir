@@ -90,16 +90,25 @@ func.func @bias_relu(%a: memref<3x40xf32>, %b: memref<3xf32>, %o: memref<3x40xf3
 
 // -----
 
-// A depthwise 3x3 conv of stride 2: the window's column is 2·j + kx, read as a
-// gather of every second element; the sums stay in a vector through both
+// A depthwise 3x3 conv of stride 2: the window's column is 2·j + kx, read as
+// the 32 elements from lane 0's (two masked loads, 2·rem - 1 of them valid)
+// and a shuffle of their even lanes; the sums stay in a vector through both
 // reduction loops and are stored once.
 // CHECK-LABEL: func.func @depthwise_stride2
-// CHECK: arith.constant dense<[0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30]> : vector<16xi32>
-// CHECK: "vector.create_mask"
-// CHECK: %[[ACC:.*]] = "vector.maskedload"(%arg2
+// CHECK: %[[REM:.*]] = arith.subi
+// CHECK: %[[M:.*]] = "vector.create_mask"(%[[REM]])
+// CHECK: %[[TWICE:.*]] = arith.muli %[[REM]]
+// CHECK: %[[SPAN:.*]] = arith.subi %[[TWICE]]
+// CHECK: %[[HI:.*]] = arith.subi %[[SPAN]]
+// CHECK: %[[MLO:.*]] = "vector.create_mask"(%[[SPAN]])
+// CHECK: %[[MHI:.*]] = "vector.create_mask"(%[[HI]])
+// CHECK: %[[ACC:.*]] = "vector.maskedload"(%arg2, {{.*}}, %[[M]]
 // CHECK: "scf.for"({{.*}}, %[[ACC]])
 // CHECK: "scf.for"
-// CHECK: "vector.gather"(%arg0
+// CHECK: %[[LO:.*]] = "vector.maskedload"(%arg0, {{.*}}, %[[MLO]]
+// CHECK: %[[UP:.*]] = "vector.maskedload"(%arg0, {{.*}}, %[[MHI]]
+// CHECK: "vector.shuffle"(%[[LO]], %[[UP]]) <{mask = array<i64: 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30>}>
+// CHECK-NOT: "vector.gather"
 // CHECK: "memref.load"(%arg1
 // CHECK: arith.mulf {{.*}} : vector<16xf32>
 // CHECK: arith.addf {{.*}} : vector<16xf32>

@@ -32,6 +32,7 @@ func.func @loops(%m: memref<4x8xf32>, %v: memref<8xf32>, %c: i1) -> f32 {
   // CHECK: "vector.create_mask"
   // CHECK: "vector.maskedload"
   // CHECK: "vector.fma"
+  // CHECK: "vector.shuffle"(%{{.*}}, %{{.*}}) <{mask = array<i64: 0, 2, 4, 6, 8, 10, 12, 14>}>
   // CHECK: "vector.maskedstore"
   // CHECK: "vector.reduction"
   %n = arith.constant 5 : index
@@ -40,8 +41,9 @@ func.func @loops(%m: memref<4x8xf32>, %v: memref<8xf32>, %c: i1) -> f32 {
   %a = "vector.maskedload"(%v, %c0, %mask, %pass) : (memref<8xf32>, index, vector<8xi1>, vector<8xf32>) -> vector<8xf32>
   %b = "vector.broadcast"(%r) : (f32) -> vector<8xf32>
   %f = "vector.fma"(%a, %b, %a) : (vector<8xf32>, vector<8xf32>, vector<8xf32>) -> vector<8xf32>
+  %even = "vector.shuffle"(%a, %f) <{mask = array<i64: 0, 2, 4, 6, 8, 10, 12, 14>}> : (vector<8xf32>, vector<8xf32>) -> vector<8xf32>
   "vector.maskedstore"(%v, %c0, %mask, %f) : (memref<8xf32>, index, vector<8xi1>, vector<8xf32>) -> ()
-  %t = "vector.reduction"(%f) <{kind = #vector.kind<add>}> : (vector<8xf32>) -> f32
+  %t = "vector.reduction"(%even) <{kind = #vector.kind<add>}> : (vector<8xf32>) -> f32
   // CHECK: "memref.dealloc"
   "memref.dealloc"(%buf) : (memref<4xf32>) -> ()
   return %t : f32
