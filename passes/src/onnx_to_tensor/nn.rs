@@ -630,6 +630,10 @@ fn conv_transpose(l: &mut Lower) -> Result<Vec<Value>, String> {
     let c_per = c_in / g;
     let (x, wv) = (l.operand(0)?, l.operand(1)?);
     let sc = out.sc.clone();
+    let tiles = (0..s).all(|i| kernel[i] == strides[i] && dil[i] == 1 && before[i] == 0 && out.shape[2 + i] == xi.shape[2 + i] * strides[i]);
+    if g == 1 && tiles && sc.is_float() {
+        return conv_transpose_tiles(l, x, wv, &xi, &kernel, &out);
+    }
     let init = match l.opt(2) {
         Some(b) => {
             let r = out.rank();
@@ -702,6 +706,49 @@ fn conv_transpose(l: &mut Lower) -> Result<Vec<Value>, String> {
         vec![e.select(ok.unwrap(), sum, a[0])]
     });
     Ok(r)
+}
+
+/// ConvTranspose whose kernel equals its stride (an upsampling by learned
+/// s×s tiles: each output element comes from one input position and one
+/// kernel position) as one product and a rearrangement: Y[n, (m, k), p] =
+/// Σ_c Wt[(m, k), c]·X[n, c, p], Wt = W as [C, M·K] transposed (a constant
+/// weight's transpose is folded at compile time), then out[n, m, o] =
+/// Y[n, (m, o mod s), o div s] + bias[m]. The general form visits every
+/// (output, channel, kernel) triple and discards all but 1/K of them.
+fn conv_transpose_tiles(l: &mut Lower, x: Value, wv: Value, xi: &TInfo, kernel: &[i64], out: &TInfo) -> Result<Vec<Value>, String> {
+    let s = kernel.len();
+    let (n, c_in, m) = (xi.shape[0], xi.shape[1], out.shape[1]);
+    let k: i64 = kernel.iter().product();
+    let p: i64 = xi.shape[2..].iter().product();
+    let sc = out.sc.clone();
+    let w2 = super::shape::reshape(l, wv, &[c_in, m * k]);
+    let wt = l.map_op(&[m * k, c_in], &sc.ty.clone(), &[w2], vec![expr_map(2, vec![d(1), d(0)])], |_, a| a[0]);
+    let x3 = super::shape::reshape(l, x, &[n, c_in, p]);
+    let init = l.fill(&[n, m * k, p], &sc, 0.0);
+    let iters = [Iterator::Parallel, Iterator::Parallel, Iterator::Parallel, Iterator::Reduction];
+    let y = super::linalg::contract(l, wt, expr_map(4, vec![d(1), d(3)]), x3, expr_map(4, vec![d(0), d(3), d(2)]), init, &iters, 1.0, (None, None));
+    // Output loops n, m, o_1..o_s: kernel position o_i mod s_i, input position o_i div s_i.
+    let r = out.rank();
+    let (mut kflat, mut pflat) = (mul(d(1), k), c(0));
+    let (mut kstride, mut pstride) = (1i64, 1i64);
+    for i in (0..s).rev() {
+        let o = d(2 + i);
+        let ki = AffineExpr::Mod(Box::new(o.clone()), Box::new(c(kernel[i])));
+        let pi = AffineExpr::FloorDiv(Box::new(o), Box::new(c(kernel[i])));
+        kflat = add(kflat, mul(ki, kstride));
+        pflat = add(pflat, mul(pi, pstride));
+        kstride *= kernel[i];
+        pstride *= xi.shape[2 + i];
+    }
+    let ymap = expr_map(r, vec![d(0), kflat, pflat]);
+    let res = match l.opt(2) {
+        Some(b) => {
+            let s2 = sc.clone();
+            l.map_op(&out.shape, &sc.ty.clone(), &[y, b], vec![ymap, dims_map(r, &[1])], move |e, a| e.add(a[0], a[1], &s2))
+        }
+        None => l.map_op(&out.shape, &sc.ty.clone(), &[y], vec![ymap], |_, a| a[0]),
+    };
+    Ok(vec![res])
 }
 
 /// MaxPool / AveragePool: loops (n, c, o_1..o_s | k_1..k_s); out-of-bounds
