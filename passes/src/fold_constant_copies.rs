@@ -6,8 +6,9 @@
 //! two-layer LSTM's run time. The runtime then passes the folded constant to
 //! the compiled code as a weight, as it passes the model's own.
 //!
-//! Only copies whose maps are linear (no modulo or division) and whose
-//! output map is a permutation of the loops are folded, up to 256 MiB.
+//! The constant may be seen through reshapes. Only copies whose maps are
+//! linear (no modulo or division) and whose output map is a permutation of
+//! the loops are folded, up to 256 MiB.
 
 use ir::affine::{AffineExpr, AffineMap};
 use ir::attributes::{element_bytes, AttrData, Attribute, DenseData, Resource};
@@ -42,14 +43,18 @@ impl Pass for FoldConstantCopies {
             body.replace_all_uses(result, cv);
             let outs: Vec<Value> = Generic::new(body, op).outputs().to_vec();
             body.erase(op);
-            // The source and the destination, when nothing else reads them, go
-            // now: a dead weight would still become an argument of the function.
-            for v in [source].into_iter().chain(outs) {
-                if let Some(d) = body.defining_op(v) {
-                    if !body.has_uses(v) && matches!(body.name(d).as_str(), "arith.constant" | "tensor.empty") {
-                        body.erase(d);
-                    }
+            // The source (through its reshapes) and the destination, when
+            // nothing else reads them, go now: a dead weight would still
+            // become an argument of the function.
+            let mut dead = outs;
+            dead.push(source);
+            while let Some(v) = dead.pop() {
+                let Some(d) = body.defining_op(v) else { continue };
+                if body.has_uses(v) || !matches!(body.name(d).as_str(), "arith.constant" | "tensor.empty" | "tensor.collapse_shape" | "tensor.expand_shape") {
+                    continue;
                 }
+                dead.extend(body.op(d).operands().iter().copied());
+                body.erase(d);
             }
         }
         Ok(())
@@ -73,16 +78,22 @@ fn fold(body: &Body, op: OpId) -> Option<(Attribute, Value)> {
     let args = body.block_args(block);
     let k = args.iter().position(|a| body.op(y).operands() == [*a])?;
     let source = *ins.get(k)?;
-    let def = body.defining_op(source)?;
+    // A reshape keeps the row-major order: the constant's bytes, read in the
+    // shape the generic sees.
+    let mut def = body.defining_op(source)?;
+    while matches!(body.name(def).as_str(), "tensor.collapse_shape" | "tensor.expand_shape") {
+        def = body.defining_op(body.op(def).operand(0))?;
+    }
     if body.name(def).as_str() != "arith.constant" {
         return None;
     }
     let attr = body.op(def).properties.get("value").or_else(|| body.op(def).attributes.get("value"))?;
-    let (in_ty, bytes, splat): (&ir::Type, &[u8], bool) = match attr.data() {
-        AttrData::Dense { ty, data } => (ty, &data.bytes, data.splat),
-        AttrData::DenseResource { ty, resource } => (ty, resource.blob.get()?.bytes(), false),
+    let (bytes, splat): (&[u8], bool) = match attr.data() {
+        AttrData::Dense { data, .. } => (&data.bytes, data.splat),
+        AttrData::DenseResource { resource, .. } => (resource.blob.get()?.bytes(), false),
         _ => return None,
     };
+    let in_ty = body.value_type(source);
     let out_ty = body.value_type(body.op(op).result(0)).clone();
     let (out_shape, elem) = (out_ty.shape()?.to_vec(), out_ty.element_type()?.clone());
     let w = element_bytes(&elem)?;

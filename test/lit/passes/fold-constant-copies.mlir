@@ -93,3 +93,18 @@ func.func @into_a_slice(%a: tensor<2x2xf32>) -> tensor<2x3xf32> {
   %r = "onnx.Concat"(%a, %c) {axis = 1 : si64} : (tensor<2x2xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
   return %r : tensor<2x3xf32>
 }
+
+// -----
+
+// Through a reshape: the constant's elements in the reshape's shape, then
+// transposed; the reshape and the old constant go.
+// CHECK-LABEL: func.func @through_reshape
+// CHECK-NEXT: arith.constant dense<{{\[\[}}1.000000e+00, 3.000000e+00, 5.000000e+00], [2.000000e+00, 4.000000e+00, 6.000000e+00]]> : tensor<2x3xf32>
+// CHECK-NEXT: return
+func.func @through_reshape() -> tensor<2x3xf32> {
+  %c = "onnx.Constant"() <{value = dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>}> : () -> tensor<2x3xf32>
+  %s = "onnx.Constant"() <{value = dense<[3, 2]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %r = "onnx.Reshape"(%c, %s) : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<3x2xf32>
+  %t = "onnx.Transpose"(%r) {perm = array<i64: 1, 0>} : (tensor<3x2xf32>) -> tensor<2x3xf32>
+  return %t : tensor<2x3xf32>
+}
