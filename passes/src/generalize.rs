@@ -28,9 +28,14 @@ fn decompose(ctx: &ir::Context, body: &mut ir::Body, root: OpId) -> Result<(), S
         };
         let empty = mk(body, "tensor.empty", &[], vec![]);
         let result = if body.name(op).as_str() == "tensor.pad" {
-            let (low, _) = tensor::named::pad_parts(body, op)?;
+            let (low, high) = tensor::named::pad_parts(body, op)?;
             let (src, value) = (body.op(op).operand(0), body.op(op).operand(1));
-            let filled = mk(body, "tensor.fill", &[value, empty], vec![]);
+            let shape = rt.shape().unwrap_or(&[]).to_vec();
+            let filled = if low.iter().chain(&high).all(|p| *p >= 0) && !shape.contains(&ir::types::DYNAMIC) {
+                fill_borders(ctx, body, op, value, empty, &shape, &low, &high)
+            } else {
+                mk(body, "tensor.fill", &[value, empty], vec![])
+            };
             mk(body, "tensor.insert_slice", &[src, filled], vec![("static_offsets", i64_array(ctx, &low))])
         } else {
             let dim = tensor::named::concat_dim(body, op)?;
@@ -52,6 +57,33 @@ fn decompose(ctx: &ir::Context, body: &mut ir::Body, root: OpId) -> Result<(), S
         body.erase(op);
     }
     Ok(())
+}
+
+/// The padding of a `tensor.pad` of `shape`: along each dim, the slab of
+/// `low` elements before and `high` after (the whole extent of the other
+/// dims) filled with `value`, in place into `dest`; the interior, which the
+/// source overwrites, is not written twice (a Conv's padded input is as
+/// large as the layer's: a full fill was a third of the copy's traffic).
+#[allow(clippy::too_many_arguments)]
+fn fill_borders(ctx: &ir::Context, body: &mut ir::Body, op: OpId, value: Value, dest: Value, shape: &[i64], low: &[i64], high: &[i64]) -> Value {
+    use ir::affine::{AffineExpr, AffineMap};
+    let r = shape.len();
+    let gb = GenericBuilder { ctx, loc: body.op(op).loc.clone() };
+    let mut acc = dest;
+    for dim in 0..r {
+        for (offset, extent) in [(0, low[dim]), (shape[dim] - high[dim], high[dim])] {
+            if extent <= 0 {
+                continue;
+            }
+            let mut ranges = shape.to_vec();
+            ranges[dim] = extent;
+            let results = (0..r).map(|k| if k == dim && offset > 0 { AffineExpr::Add(Box::new(AffineExpr::Dim(k as u32)), Box::new(AffineExpr::Const(offset))) } else { AffineExpr::Dim(k as u32) }).collect();
+            let map = AffineMap { num_dims: r as u32, num_syms: 0, results };
+            let g = gb.build(body, InsertPoint::Before(op), &[], &[acc], vec![map], &vec![tensor::Iterator::Parallel; r], Some(ranges), |_, _, _| vec![value]);
+            acc = body.op(g).result(0);
+        }
+    }
+    acc
 }
 
 fn is_named(name: &str) -> bool {
