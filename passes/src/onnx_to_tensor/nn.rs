@@ -533,7 +533,12 @@ fn conv_of(l: &mut Lower, x: Value, wv: Value, bias: Option<Value>, sc: &Sc) -> 
     }
     let x = pad_spatial(l, x, &w.before, &w.after);
     let sc = sc.clone();
-    if g == 1 {
+    // A k×k kernel of stride 1 over wide rows is computed directly, without
+    // the K-times-larger im2col buffer: the contraction kernel reads each
+    // input row at ow + kw and keeps a tile of output channels × row vectors
+    // in registers over (c, kh, kw).
+    let direct = w.strides.iter().all(|&s| s == 1) && wi.shape[2..].iter().any(|&k| k > 1) && out.shape.last().is_some_and(|&ow| ow >= DIRECT_CONV_MIN_WIDTH);
+    if g == 1 && !direct {
         return conv_as_matmul(l, x, wv, bias, &w, &out.shape, &sc);
     }
     if s == 2 && c_per == 1 && m_total == g {
@@ -553,7 +558,13 @@ fn conv_of(l: &mut Lower, x: Value, wv: Value, bias: Option<Value>, sc: &Sc) -> 
     let cl = 2 + s;
     // Grouped: input channel = (m / (M/g)) · (C/g) + c; depthwise (one output
     // channel per group) needs no division.
-    let group_of_m = if m_total / g == 1 { d(1) } else { AffineExpr::FloorDiv(Box::new(d(1)), Box::new(c(m_total / g))) };
+    let group_of_m = if g == 1 {
+        c(0)
+    } else if m_total / g == 1 {
+        d(1)
+    } else {
+        AffineExpr::FloorDiv(Box::new(d(1)), Box::new(c(m_total / g)))
+    };
     let chan = add(mul(group_of_m, c_per), d(cl));
     let mut xres = vec![d(0), chan];
     for i in 0..s {
@@ -572,6 +583,11 @@ fn conv_of(l: &mut Lower, x: Value, wv: Value, bias: Option<Value>, sc: &Sc) -> 
     iters.extend(vec![Iterator::Reduction; 1 + s]);
     Ok(super::linalg::contract(l, x, expr_map(n_loops, xres), wv, expr_map(n_loops, wres), init, &iters, 1.0, (None, None)))
 }
+
+/// Output rows at least this wide take the direct convolution (two vectors
+/// of 16 lanes, mostly full); narrower ones the im2col product, whose rows
+/// are the whole output map.
+const DIRECT_CONV_MIN_WIDTH: i64 = 28;
 
 /// Conv with one group as a matrix product (im2col): the (padded) input is
 /// gathered into columns [N, C·K, P] (P = output positions; no copy at all

@@ -12,7 +12,7 @@
 //! i tail runs as one shorter tile. Tiles iterate j-outer so a
 //! K×(16·NV) panel of B stays in cache while every row block of A passes.
 
-use super::vectorize::{clone_vectorized, lane_elem, uses_dim, vec_type, vectorizable, zeros, LANES};
+use super::vectorize::{clone_vectorized, coefficient, lane_elem, uses_dim, vec_type, vectorizable, zeros, LANES};
 use super::B;
 use ir::affine::AffineExpr;
 use ir::attributes::{AttrData, Attribute};
@@ -49,7 +49,9 @@ pub struct Plan {
     b: usize,
     i: Option<usize>,
     j: usize,
-    k: usize,
+    /// The reduction loops, outermost first: one for a matrix product, the
+    /// input channel and the kernel window for a direct convolution.
+    ks: Vec<usize>,
     batch: Vec<usize>,
     /// The body is `acc + x * y` in f32 (one `vector.fma`); otherwise it is
     /// cloned on vectors (integer products, zero points subtracted inside).
@@ -115,10 +117,9 @@ pub fn plan(ctx: &Context, body: &Body, op: OpId) -> Option<Plan> {
     }
     let iters = g.iterators();
     let reds: Vec<usize> = (0..iters.len()).filter(|&l| iters[l] == Iterator::Reduction).collect();
-    if reds.len() != 1 {
+    if reds.is_empty() {
         return None;
     }
-    let k = reds[0];
     let cm = &maps[ins.len()];
     let AffineExpr::Dim(j) = cm.results.last()? else { return None };
     let j = *j as usize;
@@ -128,24 +129,25 @@ pub fn plan(ctx: &Context, body: &Body, op: OpId) -> Option<Plan> {
     for b in 0..2 {
         let bm = &maps[b];
         let am = &maps[1 - b];
-        if bm.results.last() != Some(&AffineExpr::Dim(j as u32)) || bm.results[..bm.results.len() - 1].iter().any(|e| uses_dim(e, j)) || am.results.iter().any(|e| uses_dim(e, j)) {
+        // B's last index is j plus terms without j (a direct convolution
+        // reads its input row at ow + kw): 16 consecutive j, one vector.
+        let b_last = bm.results.last().and_then(|e| coefficient(e, j));
+        if b_last != Some(1) || bm.results[..bm.results.len() - 1].iter().any(|e| uses_dim(e, j)) || am.results.iter().any(|e| uses_dim(e, j)) {
             continue;
         }
-        let i = if cm.results.len() >= 2 {
-            match &cm.results[cm.results.len() - 2] {
-                AffineExpr::Dim(i) if !bm.results.iter().any(|e| uses_dim(e, *i as usize)) => Some(*i as usize),
-                _ => None,
-            }
-        } else {
-            None
-        };
-        let batch = (0..iters.len()).filter(|&l| l != j && l != k && Some(l) != i).collect();
+        // i: the innermost other index of C that B does not use (a matrix
+        // product's row; a convolution's output channel, past its output row).
+        let i = cm.results[..cm.results.len() - 1].iter().rev().find_map(|e| match e {
+            AffineExpr::Dim(i) if !bm.results.iter().any(|x| uses_dim(x, *i as usize)) => Some(*i as usize),
+            _ => None,
+        });
+        let batch = (0..iters.len()).filter(|&l| l != j && !reds.contains(&l) && Some(l) != i).collect();
         if let Some(ep) = g.epilogue() {
             if !epilogue_vectorizes(body, ep, ins, &maps, j) {
                 return None;
             }
         }
-        return Some(Plan { a: 1 - b, b, i, j, k, batch, fma });
+        return Some(Plan { a: 1 - b, b, i, j, ks: reds.clone(), batch, fma });
     }
     None
 }
@@ -201,7 +203,8 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
     }
     let m_total = p.i.map(|i| sizes[i]).unwrap_or(1);
     let nv = vectors_per_row(m_total, sizes[p.j]);
-    let kk = sizes[p.k];
+    // A panel for one reduction loop (a matrix product's k).
+    let kk = if p.ks.len() == 1 { sizes[p.ks[0]] } else { 0 };
     let panel_type = (m_total >= PACK_MIN_ROWS && kk > 0).then(|| ctx.intern_type(TypeData::MemRef { shape: vec![kk, LANES * nv as i64], elem: elems[p.b].clone(), layout: None, memory_space: None }));
     let mut ivs: Vec<Option<Value>> = vec![None; n];
     // The outermost loop and its body: its iterations write disjoint tiles of
@@ -260,15 +263,15 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
     let full = m_total - m_total % MR as i64;
     // The affine indices of `map` at row `row`, column vector `v` (j0 without
     // one) and reduction index `k` (dims a map does not use get j0).
-    let index_list = |row: Option<Value>, v: Option<usize>, k: Option<Value>| -> Vec<Value> {
+    let index_list = |row: Option<Value>, v: Option<usize>, k: Option<&[Value]>| -> Vec<Value> {
         (0..n)
             .map(|l| {
                 if l == p.j {
                     v.map(|v| jvs[v]).unwrap_or(j0)
                 } else if Some(l) == p.i {
                     row.unwrap_or(j0)
-                } else if l == p.k {
-                    k.unwrap_or(j0)
+                } else if let Some(pos) = p.ks.iter().position(|&x| x == l) {
+                    k.map_or(j0, |k| k[pos])
                 } else {
                     ivs[l].unwrap_or(j0)
                 }
@@ -281,7 +284,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         b.yield_(body, kblock, &[]);
         let mut atk = InsertPoint::Before(body.last_op(kblock).unwrap());
         for v in 0..nv {
-            let iv = index_list(None, Some(v), Some(kiv));
+            let iv = index_list(None, Some(v), Some(&[kiv]));
             let mut ops = vec![bv];
             ops.extend(bm.results.iter().map(|e| b.expr(body, &mut atk, e, &iv)).collect::<Vec<_>>());
             ops.extend([masks[v], zb]);
@@ -308,7 +311,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
             rows.push(b.bin(body, &mut ati, "arith.addi", i0, rv));
         }
         // Index lists for C at (row r, vector v), with k unused.
-        let idx_at = |body: &mut Body, at: &mut InsertPoint, map: &ir::affine::AffineMap, r: usize, v: Option<usize>, k: Option<Value>| -> Vec<Value> {
+        let idx_at = |body: &mut Body, at: &mut InsertPoint, map: &ir::affine::AffineMap, r: usize, v: Option<usize>, k: Option<&[Value]>| -> Vec<Value> {
             let iv = index_list(Some(rows[r]), v, k);
             map.results.iter().map(|e| b.expr(body, at, e, &iv)).collect()
         };
@@ -324,15 +327,23 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
                 accs.push(body.op(o).result(0));
             }
         }
-        let (kop, kblock, kiv, kargs) = b.for_loop(body, &mut ati, sizes[p.k], &accs);
-        let mut atk = InsertPoint::AtEnd(kblock);
+        // The reduction loops, the accumulators carried through all of them.
+        let (mut loops, mut kivs, mut kargs) = (Vec::new(), Vec::new(), accs);
+        let mut atk = ati;
+        for &kd in &p.ks {
+            let (kop, kblock, kiv, args) = b.for_loop(body, &mut atk, sizes[kd], &kargs);
+            loops.push((kop, kblock));
+            kivs.push(kiv);
+            kargs = args;
+            atk = InsertPoint::AtEnd(kblock);
+        }
         let mut bvecs = Vec::new();
         for v in 0..nv {
             let o = if let Some(panel) = panel {
                 let col = b.index(body, &mut atk, LANES * v as i64);
-                b.op(body, &mut atk, "vector.load", &[panel, kiv, col], &[vtb.clone()], &[])
+                b.op(body, &mut atk, "vector.load", &[panel, kivs[0], col], &[vtb.clone()], &[])
             } else {
-                let idx = idx_at(body, &mut atk, &bm, 0, Some(v), Some(kiv));
+                let idx = idx_at(body, &mut atk, &bm, 0, Some(v), Some(&kivs));
                 let mut ops = vec![bv];
                 ops.extend(idx);
                 ops.push(masks[v]);
@@ -343,7 +354,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         }
         let mut new_accs = Vec::new();
         for r in 0..mr {
-            let idx = idx_at(body, &mut atk, &am, r, None, Some(kiv));
+            let idx = idx_at(body, &mut atk, &am, r, None, Some(&kivs));
             let a = b.load(body, &mut atk, av, &idx);
             let ab = b.op(body, &mut atk, "vector.broadcast", &[a], &[vta.clone()], &[]);
             let ab = body.op(ab).result(0);
@@ -363,8 +374,11 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
                 }
             }
         }
-        b.yield_(body, kblock, &new_accs);
-        let results = body.op(kop).results().to_vec();
+        let mut results = new_accs;
+        for (kop, kblock) in loops.iter().rev() {
+            b.yield_(body, *kblock, &results);
+            results = body.op(*kop).results().to_vec();
+        }
         for r in 0..mr {
             for v in 0..nv {
                 let mut value = results[r * nv + v];

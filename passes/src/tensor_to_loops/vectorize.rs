@@ -50,7 +50,7 @@ pub(super) fn uses_dim(e: &AffineExpr, d: usize) -> bool {
 
 /// The coefficient of d`j` in `e` when `e` is affine in it (None when j sits
 /// under a modulo, a division or a product with another dim).
-fn coefficient(e: &AffineExpr, j: usize) -> Option<i64> {
+pub(super) fn coefficient(e: &AffineExpr, j: usize) -> Option<i64> {
     match e {
         AffineExpr::Dim(x) => Some((*x as usize == j) as i64),
         AffineExpr::Sym(_) | AffineExpr::Const(_) => Some(0),

@@ -296,3 +296,33 @@ func.func @pad_interior(%x: memref<4x20xf32>, %p: memref<6x22xf32>) {
   }) : (memref<4x20xf32>, memref<6x22xf32>) -> ()
   return
 }
+
+// -----
+
+// A direct convolution (stride 1): C[m, oh, ow] += W[m, c, kh, kw] ·
+// X[c, oh + kh, ow + kw]. The contraction kernel takes it: j = ow (X's row
+// read at ow + kw, one vector), i = m (the innermost index of C that X does
+// not use), three reduction loops (c, kh, kw) carrying the accumulators, no
+// panel (no single k to pack along).
+// CHECK-LABEL: func.func @direct_conv
+// CHECK-NOT: "memref.alloc"
+// CHECK: "scf.for"
+// CHECK: %[[K1:.*]]:{{[0-9]+}} = "scf.for"
+// CHECK-NEXT: ^bb0(%[[C:.*]]: index,
+// CHECK: "scf.for"
+// CHECK-NEXT: ^bb0(%[[KH:.*]]: index,
+// CHECK: "scf.for"
+// CHECK-NEXT: ^bb0(%[[KW:.*]]: index,
+// CHECK: %[[COL:.*]] = arith.addi %{{.*}}, %[[KW]] : index
+// CHECK: "vector.maskedload"(%arg1, %[[C]], %{{.*}}, %[[COL]]
+// CHECK: "memref.load"(%arg0, %{{.*}}, %[[C]], %[[KH]], %[[KW]])
+// CHECK: "vector.fma"
+func.func @direct_conv(%w: memref<8x3x3x3xf32>, %x: memref<3x6x22xf32>, %o: memref<8x4x20xf32>) {
+  "tensor.generic"(%w, %x, %o) <{indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d3, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d1 + d4, d2 + d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction"], operandSegmentSizes = array<i32: 2, 1>}> ({
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    "tensor.yield"(%s) : (f32) -> ()
+  }) : (memref<8x3x3x3xf32>, memref<3x6x22xf32>, memref<8x4x20xf32>) -> ()
+  return
+}
