@@ -31,10 +31,15 @@ const MR: usize = 6;
 const NV_WIDE: usize = 8;
 
 /// Vectors per tile row for `rows` rows of C: about 24 accumulators in all
-/// (of 32 vector registers), no wider than the `nj` columns need.
+/// (of 32 vector registers), no wider than half the `nj` columns.
 fn vectors_per_row(rows: i64, nj: i64) -> usize {
     let by_rows = (24 / rows.clamp(1, MR as i64) as usize).clamp(NV, NV_WIDE);
-    by_rows.min((nj.max(1) as usize).div_ceil(LANES as usize)).max(1)
+    let vectors = (nj.max(1) as usize).div_ceil(LANES as usize);
+    // At least two column tiles where N has two vectors: the column loop is
+    // the one threads split (a 7x7 map's 49 columns in one tile left the
+    // second core idle on ResNet-50's last layers).
+    let at_most = vectors.div_ceil(2);
+    by_rows.min(at_most).max(1)
 }
 /// From this many rows on, each K×16·NV panel of B is first copied into a
 /// contiguous, zero-padded buffer that every row tile then streams: B's rows
