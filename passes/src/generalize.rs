@@ -31,7 +31,8 @@ fn decompose(ctx: &ir::Context, body: &mut ir::Body, root: OpId) -> Result<(), S
             let (low, high) = tensor::named::pad_parts(body, op)?;
             let (src, value) = (body.op(op).operand(0), body.op(op).operand(1));
             let shape = rt.shape().unwrap_or(&[]).to_vec();
-            let filled = if low.iter().chain(&high).all(|p| *p >= 0) && !shape.contains(&ir::types::DYNAMIC) {
+            // (pad_parts has checked the padding is not negative.)
+            let filled = if !shape.contains(&ir::types::DYNAMIC) {
                 fill_borders(ctx, body, op, value, empty, &shape, &low, &high)
             } else {
                 mk(body, "tensor.fill", &[value, empty], vec![])
@@ -72,7 +73,7 @@ fn fill_borders(ctx: &ir::Context, body: &mut ir::Body, op: OpId, value: Value, 
     let mut acc = dest;
     for dim in 0..r {
         for (offset, extent) in [(0, low[dim]), (shape[dim] - high[dim], high[dim])] {
-            if extent <= 0 {
+            if extent == 0 {
                 continue;
             }
             let mut ranges = shape.to_vec();

@@ -9,15 +9,27 @@ use ir::{Body, Context, OpId};
 use std::collections::HashMap;
 use std::time::Instant;
 
+/// The passes of the CPU pipeline's first half: onnx to tensor ops, constant copies folded.
+macro_rules! tensor_passes {
+    () => {
+        "onnx-shape-inference, canonicalize, func.func(convert-onnx-to-tensor), tensor-generalize, fold-constant-copies"
+    };
+}
+/// The passes of its second half: tensor ops to loops.
+macro_rules! loops_passes {
+    () => {
+        "func.func(fuse-elementwise), func.func(bufferize), convert-tensor-to-loops, cse, canonicalize, outline-loop-nests"
+    };
+}
+
 /// Our half of the CPU pipeline; MLIR's half is `llvm_cpu::LOWERING_PIPELINE`.
 /// It is [`CPU_TENSOR_PIPELINE`] then [`CPU_LOOPS_PIPELINE`]: between the two
 /// the JIT path turns the weights, in the layout the kernels read, into arguments.
-pub const CPU_PIPELINE: &str =
-    "builtin.module(onnx-shape-inference, canonicalize, func.func(convert-onnx-to-tensor), tensor-generalize, fold-constant-copies, func.func(fuse-elementwise), func.func(bufferize), convert-tensor-to-loops, cse, canonicalize, outline-loop-nests)";
-/// The first half of [`CPU_PIPELINE`]: onnx to tensor ops, constant copies folded.
-pub const CPU_TENSOR_PIPELINE: &str = "builtin.module(onnx-shape-inference, canonicalize, func.func(convert-onnx-to-tensor), tensor-generalize, fold-constant-copies)";
-/// The second half of [`CPU_PIPELINE`]: tensor ops to loops.
-pub const CPU_LOOPS_PIPELINE: &str = "builtin.module(func.func(fuse-elementwise), func.func(bufferize), convert-tensor-to-loops, cse, canonicalize, outline-loop-nests)";
+pub const CPU_PIPELINE: &str = concat!("builtin.module(", tensor_passes!(), ", ", loops_passes!(), ")");
+/// The first half of [`CPU_PIPELINE`].
+pub const CPU_TENSOR_PIPELINE: &str = concat!("builtin.module(", tensor_passes!(), ")");
+/// The second half of [`CPU_PIPELINE`].
+pub const CPU_LOOPS_PIPELINE: &str = concat!("builtin.module(", loops_passes!(), ")");
 
 /// What both paths run first: types inferred, sequences and optionals resolved
 /// into tensors (the function's results flattened by `crate::values`' names),
@@ -59,16 +71,12 @@ fn with_loop_limit(pipeline: &str) -> String {
 
 /// Lowers `module` for the CPU; with `weights` the large constants become
 /// arguments of `funcs` once they are in the kernels' layout (after
-/// [`CPU_TENSOR_PIPELINE`]), returned per function in argument order. `phases`
-/// names the two steps after the first for `--timing`.
+/// [`CPU_TENSOR_PIPELINE`]), returned per function in argument order (none
+/// without). `phases` names the two steps after the first for `--timing`.
 pub(crate) fn lower_for_cpu(ctx: &Context, body: &mut Body, module: OpId, funcs: &[OpId], weights: bool, phases: [&'static str; 2]) -> Result<Vec<Vec<HostTensor>>, String> {
-    if !weights {
-        run(ctx, body, module, &cpu_pipeline())?;
-        return Ok(funcs.iter().map(|_| vec![]).collect());
-    }
     run(ctx, body, module, &cpu_tensor_pipeline())?;
     crate::phases::begin(phases[0]);
-    let w = funcs.iter().map(|f| weights_to_arguments(ctx, body, *f)).collect::<Result<Vec<_>, _>>()?;
+    let w = funcs.iter().map(|f| if weights { weights_to_arguments(ctx, body, *f) } else { Ok(vec![]) }).collect::<Result<Vec<_>, _>>()?;
     crate::phases::begin(phases[1]);
     run(ctx, body, module, CPU_LOOPS_PIPELINE)?;
     Ok(w)
@@ -160,12 +168,12 @@ pub(crate) fn record_codegen(t: &llvm_cpu::CodegenTimes) {
 /// runtime's memory, as ONNX Runtime keeps its initializers.
 pub const WEIGHT_ARGUMENT_BYTES: usize = 4096;
 
-/// Replaces each large float or 8-bit integer constant (`onnx.Constant`, or
-/// a tensor `arith.constant` once lowered) in `func` by a new argument
-/// (appended after the inputs) and returns their contents in argument order.
+/// Replaces each large float or 8-bit integer tensor constant of `func`,
+/// lowered to tensor ops (`arith.constant`), by a new argument (appended
+/// after the inputs) and returns their contents in argument order.
 pub(crate) fn weights_to_arguments(ctx: &Context, body: &mut Body, func: OpId) -> Result<Vec<HostTensor>, String> {
     let entry = body.region_blocks(body.op(func).regions()[0])[0];
-    let consts: Vec<OpId> = body.block_ops(entry).filter(|o| matches!(body.name(*o).as_str(), "onnx.Constant" | "arith.constant") && body.has_uses(body.op(*o).result(0))).collect();
+    let consts: Vec<OpId> = body.block_ops(entry).filter(|o| body.name(*o).as_str() == "arith.constant" && body.has_uses(body.op(*o).result(0))).collect();
     let mut weights = Vec::new();
     let mut names = Vec::new();
     for op in consts {
@@ -183,7 +191,7 @@ pub(crate) fn weights_to_arguments(ctx: &Context, body: &mut Body, func: OpId) -
         if splat || !(elem.is_float() || elem.int_width() == Some(8)) || (n as usize) * size < WEIGHT_ARGUMENT_BYTES {
             continue;
         }
-        let Ok(h) = constant_tensor_as(ctx, body, op, dtype) else { continue };
+        let Ok(h) = constant_tensor_as(body, op, dtype) else { continue };
         let a = body.add_block_arg(entry, t.clone(), None);
         body.replace_all_uses(r, a);
         body.erase(op);
@@ -214,12 +222,12 @@ pub(crate) fn weights_to_arguments(ctx: &Context, body: &mut Body, func: OpId) -
 pub(crate) fn constant_tensor(ctx: &Context, body: &Body, op: OpId) -> Result<HostTensor, String> {
     let t = body.value_type(body.op(op).result(0)).clone();
     let spec = spec(ctx, "constant".into(), &t)?;
-    constant_tensor_as(ctx, body, op, spec.dtype)
+    constant_tensor_as(body, op, spec.dtype)
 }
 
 /// The value of a constant (`onnx.Constant` or `arith.constant`) as a host
 /// tensor of ONNX type `dtype` (a splat expanded).
-fn constant_tensor_as(_ctx: &Context, body: &Body, op: OpId, dtype: i32) -> Result<HostTensor, String> {
+fn constant_tensor_as(body: &Body, op: OpId, dtype: i32) -> Result<HostTensor, String> {
     let t = body.value_type(body.op(op).result(0)).clone();
     let shape = t.shape().filter(|s| s.iter().all(|d| *d >= 0)).ok_or("a constant without a static shape")?.to_vec();
     let mut h = HostTensor::zeros(dtype, &shape)?;

@@ -619,6 +619,12 @@ fn conv_as_matmul(l: &mut Lower, x: Value, wv: Value, bias: Option<Value>, w: &W
         super::shape::reshape(l, col, &[n, c * k, p])
     };
     let w2 = super::shape::reshape(l, wv, &[m, c * k]);
+    // The accumulator [n, m] for one output position, else [n, m, p].
+    let acc_shape = if p == 1 { vec![n, m] } else { vec![n, m, p] };
+    let init = match bias {
+        Some(b) => l.map_op(&acc_shape, &sc.ty.clone(), &[b], vec![dims_map(acc_shape.len(), &[1])], |_, a| a[0]),
+        None => l.fill(&acc_shape, sc, 0.0),
+    };
     if p == 1 {
         // One output position (a squeeze-and-excitation block's convs after a
         // global pool): out[n, m] = Σ_q col[n, q]·W^T[q, m], the channels
@@ -626,18 +632,10 @@ fn conv_as_matmul(l: &mut Lower, x: Value, wv: Value, bias: Option<Value>, w: &W
         // compile time. The product the other way round would fill one lane of 16.
         let wt = l.map_op(&[c * k, m], &sc.ty.clone(), &[w2], vec![expr_map(2, vec![d(1), d(0)])], |_, a| a[0]);
         let col2 = super::shape::reshape(l, col, &[n, c * k]);
-        let init = match bias {
-            Some(b) => l.map_op(&[n, m], &sc.ty.clone(), &[b], vec![dims_map(2, &[1])], |_, a| a[0]),
-            None => l.fill(&[n, m], sc, 0.0),
-        };
         let iters = [Iterator::Parallel, Iterator::Parallel, Iterator::Reduction];
         let y = super::linalg::contract(l, col2, expr_map(3, vec![d(0), d(2)]), wt, expr_map(3, vec![d(2), d(1)]), init, &iters, 1.0, (None, None));
         return Ok(super::shape::reshape(l, y, out_shape));
     }
-    let init = match bias {
-        Some(b) => l.map_op(&[n, m, p], &sc.ty.clone(), &[b], vec![dims_map(3, &[1])], |_, a| a[0]),
-        None => l.fill(&[n, m, p], sc, 0.0),
-    };
     // Loops: n, m, p | q.
     let iters = [Iterator::Parallel, Iterator::Parallel, Iterator::Parallel, Iterator::Reduction];
     let y = super::linalg::contract(l, w2, expr_map(4, vec![d(1), d(3)]), col, expr_map(4, vec![d(0), d(3), d(2)]), init, &iters, 1.0, (None, None));
