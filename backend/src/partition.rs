@@ -303,9 +303,24 @@ pub fn placements(body: &Body, module: OpId) -> Vec<Placement> {
                 continue;
             }
             let o = body.op(op);
-            let reason = o.attr(REASON_ATTR).and_then(|a| a.as_str()).map(|m| {
-                let code = o.attr(REASON_CODE_ATTR).and_then(|a| a.as_str()).and_then(Reason::from_code).unwrap_or(Reason::Constraint);
-                Unsupported::new(code, m)
+            let reason_of = |op: OpId| {
+                let o = body.op(op);
+                o.attr(REASON_ATTR).and_then(|a| a.as_str()).map(|m| {
+                    let code = o.attr(REASON_CODE_ATTR).and_then(|a| a.as_str()).and_then(Reason::from_code).unwrap_or(Reason::Constraint);
+                    Unsupported::new(code, m)
+                })
+            };
+            // A constant's DequantizeLinear (quantized weights) is copied to
+            // where its user runs: it stays off a backend for its user's reason.
+            let reason = reason_of(op).or_else(|| {
+                if !is_const(body, op) {
+                    return None;
+                }
+                body.op(op).results().iter().flat_map(|r| body.uses(*r).iter()).find_map(|u| {
+                    let r = reason_of(u.op)?;
+                    let user = body.op(u.op).loc.node_name().unwrap_or_else(|| body.name(u.op).as_str().to_string());
+                    Some(Unsupported::new(r.reason, format!("a constant's dequantization, copied to where its user {} ({}) runs: {}", user, body.name(u.op).as_str(), r.message)))
+                })
             });
             out.push(Placement { node: o.loc.node_name().unwrap_or_default(), op: n.as_str().to_string(), backend: backend.to_string(), reason, partition: fname.clone(), macs: macs(body, op) });
         }

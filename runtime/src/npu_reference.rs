@@ -66,6 +66,8 @@ fn product(body: &Body, op: OpId, ins: &[&HostTensor]) -> Result<HostTensor, Str
     let (xf, wf) = if int8 { (i8s(ins[0]).into_iter().map(|v| v as f64).collect::<Vec<_>>(), i8s(ins[1]).into_iter().map(|v| v as f64).collect::<Vec<_>>()) } else { (f32s(ins[0]).into_iter().map(|v| v as f64).collect(), f32s(ins[1]).into_iter().map(|v| v as f64).collect()) };
     let mut acc_i = vec![0i64; n];
     let mut acc_f = vec![0f32; n];
+    // int8 padding holds the input's zero point (`pad_value`): a tap over it adds pad · w.
+    let pad = if int8 { o.attr("pad_value").and_then(|a| a.as_int()).unwrap_or(0) as i64 } else { 0 };
     for oy in 0..oh {
         for ox in 0..ow {
             for co in 0..f {
@@ -73,17 +75,15 @@ fn product(body: &Body, op: OpId, ins: &[&HostTensor]) -> Result<HostTensor, Str
                 let (mut si, mut sf) = (0i64, 0f32);
                 for ky in 0..kh {
                     let iy = oy * sh - pt + ky;
-                    if iy < 0 || iy >= h {
-                        continue;
-                    }
                     for kx in 0..kw {
                         let ix = ox * sw - pl + kx;
-                        if ix < 0 || ix >= wd {
+                        let inside = iy >= 0 && iy < h && ix >= 0 && ix < wd;
+                        if !inside && pad == 0 {
                             continue;
                         }
                         for ci in 0..cin {
-                            let xv = xf[((iy * wd + ix) * c + grp * cin + ci) as usize];
                             let wv = wf[(((ky * kw + kx) * cin + ci) * f + co) as usize];
+                            let xv = if inside { xf[((iy * wd + ix) * c + grp * cin + ci) as usize] } else { pad as f64 };
                             if int8 {
                                 si += xv as i64 * wv as i64;
                             } else {
@@ -111,11 +111,12 @@ fn product(body: &Body, op: OpId, ins: &[&HostTensor]) -> Result<HostTensor, Str
         let mult = ints(body, op, "mult").ok_or("int8 product without mult")?;
         let shift = ints(body, op, "shift").ok_or("int8 product without shift")?;
         let (lo, hi) = npu::tensor_ops::int8_clamp(body, op);
+        let zp = npu::tensor_ops::int8_zp(body, op);
         let out: Vec<i8> = (0..n)
             .map(|k| {
                 let co = k % f as usize;
                 let a = (acc_i[k] + bias.get(co).copied().unwrap_or(0)) as i32;
-                npu16::quant::requantize(a, mult[co], shift[co], lo, hi)
+                npu16::quant::requantize(a, mult[co], shift[co], zp, lo, hi)
             })
             .collect();
         return from_i8(&y, &out);
@@ -222,12 +223,14 @@ fn pool(body: &Body, op: OpId, x: &HostTensor) -> Result<HostTensor, String> {
 
 fn eltwise(body: &Body, op: OpId, a: &HostTensor, b: &HostTensor) -> Result<HostTensor, String> {
     if a.dtype == dt::INT8 {
-        // The int8 add: fixed-point rescale of each input, i32 sum, one requantization.
+        // The int8 add: each input less its zero point, rescaled in fixed point, i32 sum, one requantization.
         let im = ints(body, op, "in_mult").ok_or("int8 add without in_mult")?;
+        let iz = ints(body, op, "in_zp").unwrap_or(vec![0, 0]);
         let m = ints(body, op, "mult").ok_or("int8 add without mult")?[0];
         let s = ints(body, op, "shift").ok_or("int8 add without shift")?[0];
         let (lo, hi) = npu::tensor_ops::int8_clamp(body, op);
-        let out: Vec<i8> = i8s(a).iter().zip(i8s(b)).map(|(x, y)| npu16::quant::requantize((*x as i64 * im[0] + y as i64 * im[1]) as i32, m, s, lo, hi)).collect();
+        let zp = npu::tensor_ops::int8_zp(body, op);
+        let out: Vec<i8> = i8s(a).iter().zip(i8s(b)).map(|(x, y)| npu16::quant::requantize(((*x as i64 - iz[0]) * im[0] + (y as i64 - iz[1]) * im[1]) as i32, m, s, zp, lo, hi)).collect();
         return from_i8(&a.shape, &out);
     }
     let (av, bv) = (f32s(a), f32s(b));

@@ -21,6 +21,8 @@ const ACTIVATION_HOSTS: &[&str] = &["onnx.Conv", "onnx.Gemm", "onnx.MatMul", "on
 pub fn group(body: &Body, work: &[OpId], npu: &mut [Result<(), Unsupported>]) -> Vec<usize> {
     let index: HashMap<OpId, usize> = work.iter().enumerate().map(|(i, o)| (*o, i)).collect();
     let mut group: Vec<usize> = (0..work.len()).collect();
+    // Why an op that reads or feeds quantized tensors was not taken in int8.
+    let mut refused_int8: HashMap<OpId, String> = HashMap::new();
     for (i, &op) in work.iter().enumerate() {
         if npu[i].is_err() || !FUSABLE.contains(&body.name(op).as_str()) {
             continue;
@@ -49,19 +51,33 @@ pub fn group(body: &Body, work: &[OpId], npu: &mut [Result<(), Unsupported>]) ->
             }
             continue;
         }
-        let (mut members, q) = if let Some(a) = super::quant::qadd(body, op) {
-            (vec![op, a.a.op, a.b.op, a.q], a.q)
-        } else if super::quant::qinteger(body, op) {
-            let geometry = if body.name(op).as_str() == "onnx.ConvInteger" {
-                super::target::conv_geometry(body, op)
-            } else if body.value_type(body.op(op).operand(1)).shape().map(|s| s.len()) == Some(2) {
-                Ok(())
-            } else {
-                Err(Unsupported::new(Reason::Shape, "B is not a matrix"))
+        let name = body.name(op);
+        let quantized_input = |i: usize| body.op(op).operands().get(i).and_then(|v| body.defining_op(*v)).is_some_and(|d| body.name(d).as_str() == "onnx.DequantizeLinear");
+        let (mut members, q) = if name.as_str() == "onnx.Add" && quantized_input(0) && quantized_input(1) {
+            match super::quant::qadd(body, op) {
+                Ok(a) => (vec![op, a.a.op, a.b.op, a.q], a.q),
+                Err(e) => {
+                    // The f32 Add may still run on the NPU (its inputs dequantized elsewhere).
+                    refused_int8.insert(op, e);
+                    continue;
+                }
+            }
+        } else if matches!(name.as_str(), "onnx.ConvInteger" | "onnx.MatMulInteger") {
+            npu[index[&op]] = match super::quant::qinteger(body, op) {
+                Err(e) => Err(Unsupported::new(Reason::ElementType, e)),
+                Ok(()) if name.as_str() == "onnx.ConvInteger" => super::target::conv_geometry(body, op),
+                Ok(()) if body.value_type(body.op(op).operand(1)).shape().map(|s| s.len()) == Some(2) => Ok(()),
+                Ok(()) => Err(Unsupported::new(Reason::Shape, "B is not a matrix")),
             };
-            npu[index[&op]] = geometry;
             continue;
-        } else if let Some((x, q)) = super::quant::qmaxpool(body, op) {
+        } else if name.as_str() == "onnx.MaxPool" && quantized_input(0) {
+            let (x, q) = match super::quant::qmaxpool(body, op) {
+                Ok(p) => p,
+                Err(e) => {
+                    refused_int8.insert(op, e);
+                    continue;
+                }
+            };
             if npu[index[&op]].is_err() {
                 continue;
             }
@@ -74,10 +90,21 @@ pub fn group(body: &Body, work: &[OpId], npu: &mut [Result<(), Unsupported>]) ->
             }
             continue;
         } else {
-            if !matches!(body.name(op).as_str(), "onnx.Conv" | "onnx.Gemm" | "onnx.MatMul" | "onnx.QLinearConv" | "onnx.QLinearMatMul") {
+            let qlinear = matches!(name.as_str(), "onnx.QLinearConv" | "onnx.QLinearMatMul");
+            if !qlinear && !(matches!(name.as_str(), "onnx.Conv" | "onnx.Gemm" | "onnx.MatMul") && (quantized_input(0) || quantized_input(1))) {
                 continue;
             }
-            let Some(m) = super::quant::qmac(body, op) else { continue };
+            let m = match super::quant::qmac(body, op) {
+                Ok(m) => m,
+                Err(e) => {
+                    // Its float form needs constant f32 weights: the int8 reason is the true one.
+                    if qlinear || npu[index[&op]].is_err() {
+                        npu[index[&op]] = Err(Unsupported::new(Reason::ElementType, format!("int8 pattern refused: {}", e)));
+                    }
+                    refused_int8.insert(op, e);
+                    continue;
+                }
+            };
             if let Err(r) = super::target::quantized_mac(body, op) {
                 npu[index[&op]] = Err(r);
                 continue;
@@ -86,8 +113,8 @@ pub fn group(body: &Body, work: &[OpId], npu: &mut [Result<(), Unsupported>]) ->
             v.extend(m.b.as_ref().map(|b| b.op));
             (v, m.q)
         };
-        if let Some((dq, relu, q2, _)) = super::quant::relu_chain(body, body.op(q).result(0)) {
-            members.extend([dq, relu, q2]);
+        if let Some(c) = super::quant::relu_chain(body, body.op(q).result(0)) {
+            members.extend([c.dq, c.act, c.q.op]);
         }
         for o in members {
             if let Some(&i) = index.get(&o) {
@@ -97,7 +124,40 @@ pub fn group(body: &Body, work: &[OpId], npu: &mut [Result<(), Unsupported>]) ->
         }
     }
     keep_cheap_work_on_the_host(body, work, &index, npu);
+    explain_lone_quantize_ops(body, work, &index, npu, &refused_int8);
     group
+}
+
+/// A DequantizeLinear or QuantizeLinear that is not part of an int8 group
+/// stays on the host; its reason names the op it belongs to and why that op
+/// is not int8 on the NPU (ONNX Runtime's question "why is my QDQ model
+/// slow" answered per node).
+fn explain_lone_quantize_ops(body: &Body, work: &[OpId], index: &HashMap<OpId, usize>, npu: &mut [Result<(), Unsupported>], refused_int8: &HashMap<OpId, String>) {
+    let node = |op: OpId| body.op(op).loc.node_name().unwrap_or_else(|| body.name(op).as_str().to_string());
+    for (i, &op) in work.iter().enumerate() {
+        if npu[i].is_ok() {
+            continue;
+        }
+        let (dq, other) = match body.name(op).as_str() {
+            "onnx.DequantizeLinear" => (true, body.uses(body.op(op).result(0)).first().map(|u| u.op)),
+            "onnx.QuantizeLinear" => (false, body.defining_op(body.op(op).operand(0))),
+            _ => continue,
+        };
+        let what = if dq { "dequantizes an input of" } else { "quantizes the result of" };
+        let why = match other {
+            None => Unsupported::new(Reason::NoLowering, if dq { "its result is unused" } else { "quantizes a model input: the NPU runs a QuantizeLinear only fused into the op before it" }.to_string()),
+            Some(o) if dq && body.name(o).as_str() == "func.return" => Unsupported::new(Reason::NoLowering, "dequantizes a model output: the NPU runs a DequantizeLinear only fused into the int8 op after it".to_string()),
+            Some(o) => {
+                let which = format!("{} {} ({})", what, node(o), body.name(o).as_str());
+                match (refused_int8.get(&o), index.get(&o).map(|&j| &npu[j])) {
+                    (Some(e), _) => Unsupported::new(Reason::ElementType, format!("{}, whose int8 form the NPU refuses: {}", which, e)),
+                    (None, Some(Err(e))) => Unsupported::new(e.reason, format!("{}, which stays off the NPU: {}", which, e.message)),
+                    _ => Unsupported::new(Reason::NoLowering, format!("{}, which has no int8 form on the NPU: a {} runs there only fused into an int8 op", which, if dq { "DequantizeLinear" } else { "QuantizeLinear" })),
+                }
+            }
+        };
+        npu[i] = Err(why);
+    }
 }
 
 /// Ops that multiply-accumulate on the array: what makes a program worth its start.

@@ -1,23 +1,49 @@
-//! Quantized (QDQ) patterns the NPU runs in int8: a Conv, Gemm or MatMul
-//! whose activation, weights and bias are DequantizeLinear'd int8/int32
-//! (zero points 0: symmetric, as the array has no zero-point correction) and
-//! whose only user is a QuantizeLinear to int8, optionally followed by
-//! `DequantizeLinear → Relu → QuantizeLinear`. The NPU computes the product in
-//! i32 and requantizes once, with the fixed-point multiplier and shift of
-//! `v.requant` (`round_half_up(acc · mult / 2^(31+shift))`) for each output
-//! channel's `s_x · s_w / s_y`; `runtime::npu_reference` defines the same
-//! arithmetic on the host, the reference the NPU must match bit for bit.
+//! Quantized patterns the NPU runs in int8, as ONNX Runtime's quantizer
+//! writes them: a Conv, Gemm or MatMul whose activation, weights and bias are
+//! DequantizeLinear'd int8/int8/int32 and whose only user is a QuantizeLinear
+//! to int8, optionally followed by `DequantizeLinear → Relu|Clip →
+//! QuantizeLinear`; the same with the QLinear ops of `com.microsoft`; an Add
+//! and a MaxPool between DQs and a Q. Activations are per tensor with any
+//! zero point; weights int8 and symmetric (zero points 0), per tensor or per
+//! output channel. The zero points are exact integer terms: the activation's
+//! times each output channel's weight sum is folded into the int32 bias at
+//! compile time (and padding is the zero point, which means 0.0), the
+//! output's is added after requantizing. The NPU computes the product in i32
+//! and requantizes once, with the fixed-point multiplier and shift of
+//! `v.requant` (`round_half_up(acc · mult / 2^(31+shift)) + zp`) for each
+//! output channel's `s_x · s_w / s_y`; `runtime::npu_reference` defines the
+//! same arithmetic on the host, the reference the NPU must match bit for bit.
+//!
+//! Every matcher says why a pattern is refused (`Err`): those words are the
+//! fallback reason the report shows.
 
 use super::target::is_constant;
 use ir::{Body, OpId, Value};
 
-/// A DequantizeLinear: its int8/int32 input, scales (one, or one per slice along `axis`).
+/// A DequantizeLinear: its integer input, scales and zero points (one each,
+/// or one per slice along `axis`).
 #[derive(Clone, Debug)]
 pub struct Dq {
     pub op: OpId,
     pub input: Value,
     pub scales: Vec<f32>,
+    pub zps: Vec<i64>,
     pub axis: i64,
+}
+
+impl Dq {
+    /// The zero point of a per-tensor quantization.
+    pub fn zp(&self) -> i64 {
+        self.zps[0]
+    }
+}
+
+/// A QuantizeLinear to int8 with one scale and zero point.
+#[derive(Clone, Copy, Debug)]
+pub struct Q {
+    pub op: OpId,
+    pub scale: f32,
+    pub zp: i64,
 }
 
 fn elem(body: &Body, v: Value) -> String {
@@ -29,42 +55,143 @@ pub fn const_f32s(body: &Body, v: Value) -> Option<Vec<f32>> {
     Some(onnx::infer::const_f64s(body, v)?.into_iter().map(|x| x as f32).collect())
 }
 
-/// Whether `v` is a constant of zeros (or absent: ONNX's default zero point).
-fn zero(body: &Body, v: Option<Value>) -> bool {
-    v.is_none_or(|v| onnx::infer::const_f64s(body, v).is_some_and(|x| x.iter().all(|x| *x == 0.0)))
+fn absent(body: &Body, v: Option<Value>) -> bool {
+    v.is_none_or(|v| matches!(body.value_type(v).data(), ir::types::TypeData::None))
 }
 
-/// `v` as a DequantizeLinear of an int8 (or, for biases, int32) tensor with zero points 0.
-pub fn as_dq(body: &Body, v: Value, input_elem: &str) -> Option<Dq> {
-    let op = body.defining_op(v).filter(|d| body.name(*d).as_str() == "onnx.DequantizeLinear")?;
+fn node(body: &Body, op: OpId) -> String {
+    body.op(op).loc.node_name().unwrap_or_else(|| body.name(op).as_str().to_string())
+}
+
+/// Scales must be positive finite numbers (a zero, negative or NaN scale has no int8 meaning).
+fn check_scales(scales: &[f32], what: &str) -> Result<(), String> {
+    match scales.iter().find(|s| !(s.is_finite() && **s > 0.0)) {
+        Some(s) => Err(format!("{} scale {} is not a positive finite number", what, s)),
+        None => Ok(()),
+    }
+}
+
+/// The constant zero points of a (De)QuantizeLinear's operand 2, checked
+/// against the quantized tensor's type `ty` (absent: 0).
+fn zero_points(body: &Body, zp: Option<Value>, ty: &str, n: usize) -> Result<Vec<i64>, String> {
+    if absent(body, zp) {
+        return Ok(vec![0; n]);
+    }
+    let zp = zp.unwrap();
+    let zt = elem(body, zp);
+    if zt != ty {
+        return Err(format!("zero point of type {} for a {} tensor (mixed types in one quantization)", zt, ty));
+    }
+    let z: Vec<i64> = onnx::infer::const_f64s(body, zp).ok_or("its zero point is not a constant")?.into_iter().map(|v| v as i64).collect();
+    if z.len() != n {
+        return Err(format!("{} zero points for {} scales", z.len(), n));
+    }
+    Ok(z)
+}
+
+/// `v` as a DequantizeLinear to f32 with constant scales and zero points.
+pub fn dq(body: &Body, v: Value) -> Result<Dq, String> {
+    let op = body.defining_op(v).filter(|d| body.name(*d).as_str() == "onnx.DequantizeLinear").ok_or("its input is not a DequantizeLinear (a float tensor)")?;
     let o = body.op(op);
     let input = o.operand(0);
-    if elem(body, input) != input_elem || elem(body, v) != "f32" {
-        return None;
+    if elem(body, v) != "f32" {
+        return Err(format!("a DequantizeLinear to {}, not f32", elem(body, v)));
     }
-    let scales = const_f32s(body, o.operand(1))?;
-    if !zero(body, o.operands().get(2).copied()) {
-        return None;
+    if o.attr("block_size").and_then(|a| a.as_int()).unwrap_or(0) != 0 {
+        return Err("blocked quantization (block_size)".into());
     }
-    let axis = o.attr("axis").and_then(|a| a.as_int()).unwrap_or(1) as i64;
-    Some(Dq { op, input, scales, axis })
+    let scales = const_f32s(body, o.operand(1)).ok_or("its scale is not a constant")?;
+    check_scales(&scales, "a DequantizeLinear")?;
+    let zps = zero_points(body, o.operands().get(2).copied(), &elem(body, input), scales.len())?;
+    let shape = body.value_type(input).shape().map(|s| s.to_vec()).unwrap_or_default();
+    let mut axis = o.attr("axis").and_then(|a| a.as_int()).unwrap_or(1) as i64;
+    if axis < 0 {
+        axis += shape.len() as i64;
+    }
+    if scales.len() > 1 && shape.get(axis as usize).is_none_or(|d| *d != scales.len() as i64) {
+        return Err(format!("{} scales for axis {} of a {:?} tensor", scales.len(), axis, shape));
+    }
+    Ok(Dq { op, input, scales, zps, axis })
 }
 
-/// A QuantizeLinear to int8 with one scale and zero point 0: (op, its input, scale).
-pub fn as_q(body: &Body, op: OpId) -> Option<(OpId, Value, f32)> {
+/// The element type as the array takes it: int8, or why not.
+fn int8(ty: &str, what: &str) -> Result<(), String> {
+    match ty {
+        "i8" => Ok(()),
+        "ui8" => Err(format!("uint8 {} (the array multiplies int8)", what)),
+        t => Err(format!("{} of type {} (the NPU's quantized ops take int8)", what, t)),
+    }
+}
+
+/// An int8 activation: one scale and zero point for the tensor.
+pub fn activation(body: &Body, v: Value) -> Result<Dq, String> {
+    let d = dq(body, v)?;
+    int8(&elem(body, d.input), "activations")?;
+    if d.scales.len() != 1 {
+        return Err(format!("activations quantized per axis ({} scales; the NPU takes one per tensor)", d.scales.len()));
+    }
+    if is_constant(body, d.input) {
+        return Err("a constant where an activation is expected".into());
+    }
+    Ok(d)
+}
+
+/// Constant int8 weights, symmetric, per tensor or per output channel
+/// (`outputs` channels along `axis`).
+pub fn weights(body: &Body, v: Value, outputs: i64, axis: i64) -> Result<Dq, String> {
+    let d = dq(body, v)?;
+    int8(&elem(body, d.input), "weights")?;
+    if !is_constant(body, d.input) {
+        return Err("weights are not constant".into());
+    }
+    if let Some(z) = d.zps.iter().find(|z| **z != 0) {
+        return Err(format!("asymmetric weights (zero point {}; the array has no weight zero-point correction, int8 weights must be symmetric)", z));
+    }
+    if d.scales.len() != 1 && (d.scales.len() as i64 != outputs || d.axis != axis) {
+        return Err(format!("weights quantized along axis {} (per channel, the output channels are axis {})", d.axis, axis));
+    }
+    Ok(d)
+}
+
+/// A constant int32 bias with zero points 0.
+fn bias(body: &Body, v: Value) -> Result<Dq, String> {
+    let d = dq(body, v)?;
+    if elem(body, d.input) != "i32" {
+        return Err(format!("a bias of type {} (int32 expected)", elem(body, d.input)));
+    }
+    if !is_constant(body, d.input) {
+        return Err("bias is not constant".into());
+    }
+    if d.zps.iter().any(|z| *z != 0) {
+        return Err("a bias with a nonzero zero point".into());
+    }
+    Ok(d)
+}
+
+/// A QuantizeLinear to int8 with one scale and zero point.
+pub fn as_q(body: &Body, op: OpId) -> Result<Q, String> {
     if body.name(op).as_str() != "onnx.QuantizeLinear" {
-        return None;
+        return Err(format!("its result feeds {} ({}), not a QuantizeLinear", node(body, op), body.name(op).as_str()));
     }
     let o = body.op(op);
-    let zp = o.operands().get(2).copied()?;
-    if elem(body, o.result(0)) != "i8" || elem(body, zp) != "i8" || !zero(body, Some(zp)) {
-        return None;
-    }
-    let s = const_f32s(body, o.operand(1))?;
+    let ty = elem(body, o.result(0));
+    int8(&ty, "results")?;
+    let s = const_f32s(body, o.operand(1)).ok_or("the output scale is not a constant")?;
     if s.len() != 1 {
-        return None;
+        return Err(format!("results quantized per axis ({} scales; one per tensor)", s.len()));
     }
-    Some((op, o.operand(0), s[0]))
+    check_scales(&s, "a QuantizeLinear")?;
+    let zp = zero_points(body, o.operands().get(2).copied(), &ty, 1)?[0];
+    Ok(Q { op, scale: s[0], zp })
+}
+
+/// The one QuantizeLinear that takes `v`.
+fn quantized_output(body: &Body, v: Value) -> Result<Q, String> {
+    match body.uses(v) {
+        [u] => as_q(body, u.op),
+        [] => Err("its result is unused".into()),
+        us => Err(format!("its result feeds {} ops (the int8 result needs one QuantizeLinear as its only user)", us.len())),
+    }
 }
 
 /// The int8 form of a Conv, Gemm or MatMul.
@@ -74,71 +201,70 @@ pub struct QMac {
     pub x: Dq,
     pub w: Dq,
     pub b: Option<Dq>,
-    /// The QuantizeLinear of the result, and its scale.
+    /// The QuantizeLinear of the result (the op itself for a QLinear op).
     pub q: OpId,
     pub out_scale: f32,
+    pub out_zp: i64,
     /// Per output channel: s_x · s_w.
     pub acc_scales: Vec<f64>,
 }
 
-fn single_user(body: &Body, v: Value) -> Option<OpId> {
-    match body.uses(v) {
-        [u] => Some(u.op),
-        _ => None,
+impl QMac {
+    /// The activation's zero point.
+    pub fn x_zp(&self) -> i64 {
+        self.x.zp()
     }
 }
 
-/// The quantized pattern rooted at a Conv/Gemm/MatMul, if it is one the NPU runs.
-pub fn qmac(body: &Body, op: OpId) -> Option<QMac> {
+/// `m` as the fixed-point multiplier the vector unit requantizes with, or why not.
+fn requantizable(m: f64) -> Result<(), String> {
+    match requant_params(m) {
+        Some(_) => Ok(()),
+        None => Err(format!("requantization multiplier {:e} (input scale · weight scale / output scale) outside (0, 1)", m)),
+    }
+}
+
+/// The quantized pattern rooted at a Conv/Gemm/MatMul, or why it is not one the NPU runs.
+pub fn qmac(body: &Body, op: OpId) -> Result<QMac, String> {
     let name = body.name(op);
     if matches!(name.as_str(), "onnx.QLinearConv" | "onnx.QLinearMatMul") {
         return qlinear(body, op);
     }
     let o = body.op(op);
-    let x = as_dq(body, o.operand(0), "i8")?;
-    let w = as_dq(body, o.operand(1), "i8")?;
-    is_constant(body, w.input).then_some(())?;
+    // Output channels and the weight axis that indexes them.
+    let ws = body.value_type(o.operand(1)).shape().map(|s| s.to_vec()).unwrap_or_default();
+    let (f, axis) = match name.as_str() {
+        "onnx.Conv" => (ws.first().copied().unwrap_or(0), 0),
+        "onnx.Gemm" if o.attr("transB").and_then(|a| a.as_int()).unwrap_or(0) != 0 => (ws.first().copied().unwrap_or(0), 0),
+        _ => (ws.last().copied().unwrap_or(0), ws.len() as i64 - 1),
+    };
+    let x = activation(body, o.operand(0)).map_err(|e| format!("input: {}", e))?;
+    let w = weights(body, o.operand(1), f, axis).map_err(|e| format!("weights: {}", e))?;
     let b = match (name.as_str(), o.operands().get(2)) {
         ("onnx.MatMul", _) | (_, None) => None,
-        (_, Some(b)) => {
-            let d = as_dq(body, *b, "i32")?;
-            is_constant(body, d.input).then_some(())?;
-            Some(d)
-        }
+        (_, Some(v)) if absent(body, Some(*v)) => None,
+        (_, Some(v)) => Some(bias(body, *v).map_err(|e| format!("bias: {}", e))?),
     };
-    if x.scales.len() != 1 {
-        return None;
-    }
-    let (q, _, out_scale) = as_q(body, single_user(body, o.result(0)).filter(|u| body.name(*u).as_str() == "onnx.QuantizeLinear")?)?;
-    // Output channels and the weight axis that indexes them.
-    let ws = body.value_type(w.input).shape()?.to_vec();
-    let (f, axis) = match name.as_str() {
-        "onnx.Conv" => (ws[0], 0),
-        "onnx.Gemm" if o.attr("transB").and_then(|a| a.as_int()).unwrap_or(0) != 0 => (ws[0], 0),
-        _ => (*ws.last()?, ws.len() as i64 - 1),
-    };
-    if w.scales.len() != 1 && (w.scales.len() as i64 != f || w.axis != axis) {
-        return None;
-    }
+    let q = quantized_output(body, o.result(0))?;
     let sw = |c: usize| w.scales[if w.scales.len() == 1 { 0 } else { c }] as f64;
     let acc_scales: Vec<f64> = (0..f as usize).map(|c| x.scales[0] as f64 * sw(c)).collect();
     // The bias must be in the accumulator's scale.
     if let Some(b) = &b {
         let sb = |c: usize| b.scales[if b.scales.len() == 1 { 0 } else { c }] as f64;
         if (0..f as usize).any(|c| ((sb(c) - acc_scales[c]) / acc_scales[c]).abs() > 1e-5) {
-            return None;
+            return Err("bias scale is not input scale · weight scale".into());
         }
     }
-    if acc_scales.iter().any(|s| requant_params(s / out_scale as f64).is_none()) {
-        return None;
+    for s in &acc_scales {
+        requantizable(s / q.scale as f64)?;
     }
-    Some(QMac { op, x, w, b, q, out_scale, acc_scales })
+    Ok(QMac { op, x, w, b, q: q.op, out_scale: q.scale, out_zp: q.zp, acc_scales })
 }
 
 /// The int8 form of an Add: both inputs dequantized int8 activations of one
 /// shape, one QuantizeLinear after. Each input is rescaled to the larger
 /// input scale in fixed point (`in_mult` = 2^20 · s_in / s_max, exact to
-/// 2^-20), summed in i32 and requantized once.
+/// 2^-20) after its zero point is taken off, summed in i32 and requantized once.
 #[derive(Clone, Debug)]
 pub struct QAdd {
     pub op: OpId,
@@ -146,6 +272,7 @@ pub struct QAdd {
     pub b: Dq,
     pub q: OpId,
     pub out_scale: f32,
+    pub out_zp: i64,
     pub in_mult: [i64; 2],
     /// The scale of the i32 sum: s_max / 2^20.
     pub acc_scale: f64,
@@ -153,96 +280,135 @@ pub struct QAdd {
 
 pub const ADD_FRACTION_BITS: i32 = 20;
 
-pub fn qadd(body: &Body, op: OpId) -> Option<QAdd> {
+pub fn qadd(body: &Body, op: OpId) -> Result<QAdd, String> {
     if body.name(op).as_str() != "onnx.Add" {
-        return None;
+        return Err("not an Add".into());
     }
     let o = body.op(op);
-    let a = as_dq(body, o.operand(0), "i8")?;
-    let b = as_dq(body, o.operand(1), "i8")?;
-    if a.scales.len() != 1 || b.scales.len() != 1 || body.value_type(a.input).shape() != body.value_type(b.input).shape() {
-        return None;
+    let a = activation(body, o.operand(0)).map_err(|e| format!("first input: {}", e))?;
+    let b = activation(body, o.operand(1)).map_err(|e| format!("second input: {}", e))?;
+    if body.value_type(a.input).shape() != body.value_type(b.input).shape() {
+        return Err("an int8 Add with broadcasting (the NPU adds two tensors of one shape)".into());
     }
-    if is_constant(body, a.input) || is_constant(body, b.input) {
-        return None;
-    }
-    let (q, _, out_scale) = as_q(body, single_user(body, o.result(0)).filter(|u| body.name(*u).as_str() == "onnx.QuantizeLinear")?)?;
+    let q = quantized_output(body, o.result(0))?;
     let smax = a.scales[0].max(b.scales[0]) as f64;
     let one = (1i64 << ADD_FRACTION_BITS) as f64;
     let in_mult = [(one * a.scales[0] as f64 / smax).round() as i64, (one * b.scales[0] as f64 / smax).round() as i64];
     let acc_scale = smax / one;
-    requant_params(acc_scale / out_scale as f64)?;
-    Some(QAdd { op, a, b, q, out_scale, in_mult, acc_scale })
+    requantizable(acc_scale / q.scale as f64)?;
+    Ok(QAdd { op, a, b, q: q.op, out_scale: q.scale, out_zp: q.zp, in_mult, acc_scale })
 }
 
-/// `Q(MaxPool(DQ(x, s)), s)`: with one scale on both sides the max commutes
-/// with (de)quantization, so the pool runs on the int8 values: (DQ, Q).
-pub fn qmaxpool(body: &Body, op: OpId) -> Option<(Dq, OpId)> {
-    if body.name(op).as_str() != "onnx.MaxPool" || body.op(op).results().len() > 1 && body.has_uses(body.op(op).result(1)) {
-        return None;
+/// `Q(MaxPool(DQ(x, s, z)), s, z)`: with one scale and zero point on both
+/// sides the max commutes with (de)quantization, so the pool runs on the
+/// int8 values: (DQ, Q).
+pub fn qmaxpool(body: &Body, op: OpId) -> Result<(Dq, OpId), String> {
+    if body.name(op).as_str() != "onnx.MaxPool" {
+        return Err("not a MaxPool".into());
     }
-    let x = as_dq(body, body.op(op).operand(0), "i8").filter(|d| d.scales.len() == 1)?;
-    let (q, _, s) = as_q(body, single_user(body, body.op(op).result(0)).filter(|u| body.name(*u).as_str() == "onnx.QuantizeLinear")?)?;
-    ((s - x.scales[0]).abs() <= 1e-7 * s.abs()).then_some((x, q))
+    if body.op(op).results().len() > 1 && body.has_uses(body.op(op).result(1)) {
+        return Err("a MaxPool whose indices are used".into());
+    }
+    let x = activation(body, body.op(op).operand(0))?;
+    let q = quantized_output(body, body.op(op).result(0))?;
+    if (q.scale - x.scales[0]).abs() > 1e-7 * q.scale.abs() || q.zp != x.zp() {
+        return Err(format!("the pool's QuantizeLinear (scale {}, zero point {}) differs from its DequantizeLinear (scale {}, zero point {})", q.scale, q.zp, x.scales[0], x.zp()));
+    }
+    Ok((x, q.op))
 }
 
 /// QLinearConv / QLinearMatMul: the same int8 product with its scales and
-/// zero points as operands (zero points 0). The op is its own DQs and Q.
-fn qlinear(body: &Body, op: OpId) -> Option<QMac> {
+/// zero points as operands. The op is its own DQs and Q.
+fn qlinear(body: &Body, op: OpId) -> Result<QMac, String> {
     let o = body.op(op);
     let conv = body.name(op).as_str() == "onnx.QLinearConv";
     let ops = o.operands();
     let (x, xs, xz, w, ws, wz, ys, yz) = (ops[0], ops[1], ops[2], ops[3], ops[4], ops[5], ops[6], ops[7]);
-    if elem(body, x) != "i8" || elem(body, w) != "i8" || elem(body, o.result(0)) != "i8" || ![xz, wz, yz].iter().all(|z| zero(body, Some(*z))) {
-        return None;
+    int8(&elem(body, x), "activations")?;
+    int8(&elem(body, w), "weights")?;
+    int8(&elem(body, o.result(0)), "results")?;
+    if !is_constant(body, w) {
+        return Err("weights are not constant".into());
     }
-    is_constant(body, w).then_some(())?;
-    let sx = const_f32s(body, xs).filter(|v| v.len() == 1)?;
-    let sw = const_f32s(body, ws)?;
-    let sy = const_f32s(body, ys).filter(|v| v.len() == 1)?[0];
-    let wshape = body.value_type(w).shape()?.to_vec();
-    let f = if conv { wshape[0] } else { *wshape.last()? };
+    let sx = const_f32s(body, xs).filter(|v| v.len() == 1).ok_or("the input scale is not one constant")?;
+    let sw = const_f32s(body, ws).ok_or("the weight scale is not a constant")?;
+    let sy = const_f32s(body, ys).filter(|v| v.len() == 1).ok_or("the output scale is not one constant")?;
+    check_scales(&sx, "the input")?;
+    check_scales(&sw, "a weight")?;
+    check_scales(&sy, "the output")?;
+    let zx = zero_points(body, Some(xz), "i8", 1)?[0];
+    let zy = zero_points(body, Some(yz), "i8", 1)?[0];
+    let wshape = body.value_type(w).shape().map(|s| s.to_vec()).unwrap_or_default();
+    let f = if conv { wshape.first().copied().unwrap_or(0) } else { wshape.last().copied().unwrap_or(0) };
     if sw.len() != 1 && sw.len() as i64 != f {
-        return None;
+        return Err(format!("{} weight scales for {} output channels", sw.len(), f));
+    }
+    let zw = zero_points(body, Some(wz), "i8", sw.len().max(1)).or_else(|_| zero_points(body, Some(wz), "i8", 1))?;
+    if let Some(z) = zw.iter().find(|z| **z != 0) {
+        return Err(format!("weights: asymmetric weights (zero point {}; the array has no weight zero-point correction, int8 weights must be symmetric)", z));
     }
     let acc_scales: Vec<f64> = (0..f as usize).map(|c| sx[0] as f64 * sw[if sw.len() == 1 { 0 } else { c }] as f64).collect();
-    if acc_scales.iter().any(|s| requant_params(s / sy as f64).is_none()) {
-        return None;
+    for s in &acc_scales {
+        requantizable(s / sy[0] as f64)?;
     }
-    let dq = |input: Value, scales: Vec<f32>, axis: i64| Dq { op, input, scales, axis };
-    let b = if conv && ops.len() > 8 {
+    let dq = |input: Value, scales: Vec<f32>, zps: Vec<i64>, axis: i64| Dq { op, input, scales, zps, axis };
+    let b = if conv && ops.len() > 8 && !absent(body, Some(ops[8])) {
         if elem(body, ops[8]) != "i32" {
-            return None;
+            return Err(format!("a bias of type {} (int32 expected)", elem(body, ops[8])));
         }
-        is_constant(body, ops[8]).then_some(())?;
-        Some(dq(ops[8], acc_scales.iter().map(|s| *s as f32).collect(), 0))
+        if !is_constant(body, ops[8]) {
+            return Err("bias is not constant".into());
+        }
+        Some(dq(ops[8], acc_scales.iter().map(|s| *s as f32).collect(), vec![0; acc_scales.len()], 0))
     } else {
         None
     };
-    Some(QMac { op, x: dq(x, sx, 1), w: dq(w, sw, if conv { 0 } else { 1 }), b, q: op, out_scale: sy, acc_scales })
+    let nw = sw.len();
+    Ok(QMac { op, x: dq(x, sx, vec![zx], 1), w: dq(w, sw, vec![0; nw], if conv { 0 } else { 1 }), b, q: op, out_scale: sy[0], out_zp: zy, acc_scales })
 }
 
 /// ConvInteger / MatMulInteger of int8 operands with zero points 0 (absent or
 /// zero constants) and constant weights: the product's i32 accumulators.
-pub fn qinteger(body: &Body, op: OpId) -> bool {
+pub fn qinteger(body: &Body, op: OpId) -> Result<(), String> {
     if !matches!(body.name(op).as_str(), "onnx.ConvInteger" | "onnx.MatMulInteger") {
-        return false;
+        return Err("not an integer product".into());
     }
     let o = body.op(op);
-    elem(body, o.operand(0)) == "i8"
-        && elem(body, o.operand(1)) == "i8"
-        && elem(body, o.result(0)) == "i32"
-        && is_constant(body, o.operand(1))
-        && o.operands()[2..].iter().all(|z| zero(body, Some(*z)))
+    int8(&elem(body, o.operand(0)), "activations")?;
+    int8(&elem(body, o.operand(1)), "weights")?;
+    if !is_constant(body, o.operand(1)) {
+        return Err("weights are not constant".into());
+    }
+    for (i, z) in o.operands()[2..].iter().enumerate() {
+        if !absent(body, Some(*z)) && !onnx::infer::const_f64s(body, *z).is_some_and(|v| v.iter().all(|x| *x == 0.0)) {
+            return Err(format!("a nonzero or computed {} zero point (the i32 product runs with zero points 0)", if i == 0 { "input" } else { "weight" }));
+        }
+    }
+    Ok(())
 }
 
-/// `Q2(Relu|Clip(DQ2(v)))` after a fused product's output `v`: (DQ2, the activation, Q2, new scale).
-pub fn relu_chain(body: &Body, v: Value) -> Option<(OpId, OpId, OpId, f32)> {
-    let dq = single_user(body, v).filter(|u| body.name(*u).as_str() == "onnx.DequantizeLinear")?;
-    let d = as_dq(body, body.op(dq).result(0), "i8").filter(|d| d.op == dq && d.scales.len() == 1)?;
-    let relu = single_user(body, body.op(d.op).result(0)).filter(|r| body.name(*r).as_str() == "onnx.Relu" || (body.name(*r).as_str() == "onnx.Clip" && clip_bounds(body, *r).is_some()))?;
-    let (q2, _, s2) = as_q(body, single_user(body, body.op(relu).result(0))?)?;
-    Some((dq, relu, q2, s2))
+/// A `DQ2 → Relu|Clip → Q2` after a fused op's int8 output: it folds into
+/// the op's requantization (target scale and zero point, and a clamp).
+#[derive(Clone, Copy, Debug)]
+pub struct Chain {
+    pub dq: OpId,
+    pub act: OpId,
+    pub q: Q,
+}
+
+/// The chain after a fused product's output `v`, if there is one.
+pub fn relu_chain(body: &Body, v: Value) -> Option<Chain> {
+    let dq = match body.uses(v) {
+        [u] if body.name(u.op).as_str() == "onnx.DequantizeLinear" => u.op,
+        _ => return None,
+    };
+    let d = activation(body, body.op(dq).result(0)).ok()?;
+    let act = match body.uses(body.op(d.op).result(0)) {
+        [u] if body.name(u.op).as_str() == "onnx.Relu" || (body.name(u.op).as_str() == "onnx.Clip" && clip_bounds(body, u.op).is_some()) => u.op,
+        _ => return None,
+    };
+    let q = quantized_output(body, body.op(act).result(0)).ok()?;
+    Some(Chain { dq, act, q })
 }
 
 /// The constant bounds of a Clip (absent: unbounded).
@@ -250,15 +416,16 @@ pub fn clip_bounds(body: &Body, op: OpId) -> Option<(f32, f32)> {
     let o = body.op(op);
     let b = |i: usize, d: f32| match o.operands().get(i) {
         None => Some(d),
+        Some(v) if absent(body, Some(*v)) => Some(d),
         Some(v) => const_f32s(body, *v).filter(|x| x.len() == 1).map(|x| x[0]),
     };
     Some((b(1, f32::NEG_INFINITY)?, b(2, f32::INFINITY)?))
 }
 
-/// The int8 clamp of a fused `DQ → Relu|Clip → Q(scale)`: the activation's bounds, quantized.
-pub fn chain_clamp(body: &Body, act: OpId, scale: f32) -> (i64, i64) {
-    let (lo, hi) = if body.name(act).as_str() == "onnx.Clip" { clip_bounds(body, act).unwrap_or((f32::NEG_INFINITY, f32::INFINITY)) } else { (0.0, f32::INFINITY) };
-    let q = |x: f32| ((x / scale).round_ties_even() as f64).clamp(-128.0, 127.0) as i64;
+/// The int8 clamp of a fused `DQ → Relu|Clip → Q(scale, zp)`: the activation's bounds, quantized.
+pub fn chain_clamp(body: &Body, c: &Chain) -> (i64, i64) {
+    let (lo, hi) = if body.name(c.act).as_str() == "onnx.Clip" { clip_bounds(body, c.act).unwrap_or((f32::NEG_INFINITY, f32::INFINITY)) } else { (0.0, f32::INFINITY) };
+    let q = |x: f32| ((x / c.q.scale).round_ties_even() as f64 + c.q.zp as f64).clamp(-128.0, 127.0) as i64;
     (q(lo), q(hi))
 }
 
@@ -288,11 +455,12 @@ pub fn requant_params(m: f64) -> Option<(i64, i64)> {
     Some((mult, shift))
 }
 
-/// The int8 result of requantizing `acc` (what `v.requant` computes).
-pub fn requantize(acc: i32, mult: i64, shift: i64, lo: i64, hi: i64) -> i8 {
+/// The int8 result of requantizing `acc` (what `v.requant` computes): the
+/// output zero point `zp` is added before the clamp.
+pub fn requantize(acc: i32, mult: i64, shift: i64, zp: i64, lo: i64, hi: i64) -> i8 {
     let p = acc as i64 * mult;
     let s = 31 + shift;
-    let r = (p + (1i64 << (s - 1))) >> s;
+    let r = ((p + (1i64 << (s - 1))) >> s) + zp;
     r.clamp(lo, hi) as i8
 }
 
@@ -314,9 +482,12 @@ mod tests {
     #[test]
     fn requantize_rounds_half_up_and_clamps() {
         let (mult, shift) = requant_params(0.5).unwrap();
-        assert_eq!(requantize(3, mult, shift, -128, 127), 2); // 1.5 -> 2
-        assert_eq!(requantize(-3, mult, shift, -128, 127), -1); // -1.5 -> -1
-        assert_eq!(requantize(1000, mult, shift, -128, 127), 127);
-        assert_eq!(requantize(-5, mult, shift, 0, 127), 0);
+        assert_eq!(requantize(3, mult, shift, 0, -128, 127), 2); // 1.5 -> 2
+        assert_eq!(requantize(-3, mult, shift, 0, -128, 127), -1); // -1.5 -> -1
+        assert_eq!(requantize(1000, mult, shift, 0, -128, 127), 127);
+        assert_eq!(requantize(-5, mult, shift, 0, 0, 127), 0);
+        // The zero point is added after rounding, before the clamp.
+        assert_eq!(requantize(3, mult, shift, -128, -128, 127), -126);
+        assert_eq!(requantize(1000, mult, shift, -128, -128, 127), 127);
     }
 }

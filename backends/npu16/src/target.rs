@@ -133,10 +133,10 @@ const fn case(name: &'static str, model: &'static str, op: &'static str, refused
 const GROUPED: &[(&str, &str)] = &[
     ("onnx.Pow", "the square of a LayerNorm written out (see LayerNormalization)"),
     ("onnx.Sqrt", "the root of a LayerNorm written out (see LayerNormalization)"),
-    ("onnx.DequantizeLinear", "int8 (QDQ): with the Conv, Gemm, MatMul, Add or MaxPool it feeds: symmetric int8 (zero points 0), activations per tensor, weights per tensor or per channel, a constant int32 bias"),
+    ("onnx.DequantizeLinear", "int8 (QDQ): with the Conv, Gemm, MatMul, Add or MaxPool it feeds: int8 activations per tensor with any zero point, symmetric int8 weights per tensor or per output channel, a constant int32 bias; positive finite scales; uint8 and asymmetric weights stay on the CPU with that reason"),
     ("onnx.QuantizeLinear", "int8 (QDQ): the output of a quantized Conv, Gemm, MatMul, Add or MaxPool, with a following DequantizeLinear → Relu/Clip → QuantizeLinear folded in"),
-    ("onnx.QLinearConv", "int8, constant weights; the Conv constraints"),
-    ("onnx.QLinearMatMul", "int8, constant B matrix"),
+    ("onnx.QLinearConv", "int8 activations with any zero point, constant symmetric int8 weights; the Conv constraints"),
+    ("onnx.QLinearMatMul", "int8 activations with any zero point, a constant symmetric int8 B matrix"),
     ("onnx.ConvInteger", "int8, constant weights; the Conv constraints; with the cast and scale that make it a quantized Conv"),
     ("onnx.MatMulInteger", "int8, constant B; with the cast and scale that make it a quantized MatMul"),
 ];
@@ -274,7 +274,7 @@ fn conv_geometry_of(body: &Body, op: OpId, w_index: usize, grouped: bool) -> Res
 
 /// The int8 (QDQ) form of a Conv, Gemm or MatMul: what its quantization and shapes must be.
 pub fn quantized_mac(body: &Body, op: OpId) -> Result<(), Unsupported> {
-    super::quant::qmac(body, op).ok_or_else(|| no(Reason::ElementType, "not a quantized pattern the NPU runs (int8 symmetric activations and weights, int32 bias, one int8 QuantizeLinear after)"))?;
+    super::quant::qmac(body, op).map_err(|e| no(Reason::ElementType, format!("int8 pattern refused: {}", e)))?;
     match body.name(op).as_str() {
         "onnx.Conv" => conv_geometry(body, op),
         "onnx.QLinearConv" => conv_geometry_of(body, op, 3, false),

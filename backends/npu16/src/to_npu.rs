@@ -46,9 +46,20 @@ pub fn transpose(ctx: &Context, body: &mut Body, x: Value, perm: &[i64], at: Ins
 
 /// A new f32 constant of `shape` at `at`.
 fn f32_constant(ctx: &Context, body: &mut Body, vals: &[f32], shape: Vec<i64>, at: InsertPoint, loc: &Location) -> Value {
-    let ty = tensor(ctx, shape, &ctx.f32());
     let bytes: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
-    let val = Attribute::new(AttrData::Dense { ty: ty.clone(), data: ir::attributes::DenseData::canonical(bytes, 4, vals.len()) });
+    constant(ctx, body, bytes, &ctx.f32(), vals.len(), shape, at, loc)
+}
+
+/// A new i32 constant of `shape` at `at`.
+fn i32_constant(ctx: &Context, body: &mut Body, vals: &[i32], shape: Vec<i64>, at: InsertPoint, loc: &Location) -> Value {
+    let bytes: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
+    constant(ctx, body, bytes, &ctx.i32(), vals.len(), shape, at, loc)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn constant(ctx: &Context, body: &mut Body, bytes: Vec<u8>, elem: &Type, n: usize, shape: Vec<i64>, at: InsertPoint, loc: &Location) -> Value {
+    let ty = tensor(ctx, shape, elem);
+    let val = Attribute::new(AttrData::Dense { ty: ty.clone(), data: ir::attributes::DenseData::canonical(bytes, 4, n) });
     let c = body.build(OperationState::new(ctx.op_name("onnx.Constant"), loc.clone()).results(&[ty]).property(ctx.ident("value"), val), at);
     body.op(c).result(0)
 }
@@ -178,15 +189,65 @@ fn emit_then(ctx: &Context, body: &mut Body, old: OpId, name: &str, operands: &[
     body.erase(old);
 }
 
-type Chain = Option<(OpId, OpId, OpId, f32)>;
+type Chain = Option<super::quant::Chain>;
+
+/// Where a fused int8 op requantizes to.
+struct Target {
+    scale: f32,
+    zp: i64,
+    act: &'static str,
+    last_q: OpId,
+    clamp: (i64, i64),
+}
 
 /// The requantization target of a fused int8 op: after a `DQ → Relu|Clip → Q`
-/// chain, that chain's scale, activation and clamp; otherwise the op's own Q's.
-fn chain_target(body: &Body, chain: Chain, q: OpId, scale: f32) -> (f32, &'static str, OpId, (i64, i64)) {
+/// chain, that chain's scale, zero point, activation and clamp; otherwise the op's own Q's.
+fn chain_target(body: &Body, chain: &Chain, q: OpId, scale: f32, zp: i64) -> Target {
     match chain {
-        Some((_, a, q2, s2)) => (s2, if body.name(a).as_str() == "onnx.Clip" { "clip" } else { "relu" }, q2, super::quant::chain_clamp(body, a, s2)),
-        None => (scale, "none", q, (-128, 127)),
+        Some(c) => Target { scale: c.q.scale, zp: c.q.zp, act: if body.name(c.act).as_str() == "onnx.Clip" { "clip" } else { "relu" }, last_q: c.q.op, clamp: super::quant::chain_clamp(body, c) },
+        None => Target { scale, zp, act: "none", last_q: q, clamp: (-128, 127) },
     }
+}
+
+/// The requantization properties of a fused int8 op.
+fn requant_props(ctx: &Context, t: &Target, mult: &[i64], shift: &[i64]) -> Vec<(&'static str, Attribute)> {
+    let mut props = vec![
+        ("act", Attribute::string(t.act)),
+        ("mult", i64s(ctx, mult)),
+        ("shift", i64s(ctx, shift)),
+        ("qmin", Attribute::integer(t.clamp.0 as i128, ctx.i64())),
+        ("qmax", Attribute::integer(t.clamp.1 as i128, ctx.i64())),
+    ];
+    if t.zp != 0 {
+        props.push(("zp", Attribute::integer(t.zp as i128, ctx.i64())));
+    }
+    props
+}
+
+/// The int32 bias of a product with the activation's zero point folded in:
+/// `b[f] - zx · Σk w[k, f]`, so the array's `Σ x·w` plus it is `Σ (x - zx)·w + b`.
+fn folded_bias(body: &Body, m: &super::quant::QMac, outputs: i64) -> Result<Option<Vec<i32>>, String> {
+    let zx = m.x_zp();
+    let bias: Option<Vec<f64>> = m.b.as_ref().map(|b| onnx::infer::const_f64s(body, b.input).ok_or("the bias is not constant")).transpose()?;
+    if zx == 0 {
+        return Ok(None);
+    }
+    let w = onnx::infer::const_f64s(body, m.w.input).ok_or("the weights are not constant")?;
+    let f = outputs as usize;
+    let per = w.len() / f.max(1);
+    // Output channels lead the weights' layout (Conv [F, C, KH, KW], Gemm with transB) or close it ([K, N]).
+    let leading = match body.name(m.op).as_str() {
+        "onnx.Conv" | "onnx.QLinearConv" => true,
+        "onnx.Gemm" => body.op(m.op).attr("transB").and_then(|a| a.as_int()).unwrap_or(0) != 0,
+        _ => false,
+    };
+    let mut out = Vec::with_capacity(f);
+    for c in 0..f {
+        let sum: i64 = if leading { w[c * per..(c + 1) * per].iter().map(|v| *v as i64).sum() } else { (0..per).map(|k| w[k * f + c] as i64).sum() };
+        let b = bias.as_ref().map(|b| b[if b.len() == 1 { 0 } else { c }] as i64).unwrap_or(0) - zx * sum;
+        out.push(i32::try_from(b).map_err(|_| format!("the bias with the input zero point folded in ({}) overflows int32", b))?);
+    }
+    Ok(Some(out))
 }
 
 /// Replaces the pattern's last QuantizeLinear by `r` and erases the pattern's ops (last first).
@@ -194,8 +255,8 @@ fn finish_pattern(body: &mut Body, r: Value, last_q: OpId, chain: Chain, mut ops
     let last = body.op(last_q).result(0);
     body.replace_all_uses(last, r);
     let mut dead = vec![];
-    if let Some((dq, act, q2, _)) = chain {
-        dead.extend([q2, act, dq]);
+    if let Some(c) = chain {
+        dead.extend([c.q.op, c.act, c.dq]);
     }
     dead.append(&mut ops);
     let mut seen = std::collections::HashSet::new();
@@ -216,32 +277,35 @@ fn convert_qmac(ctx: &Context, body: &mut Body, m: super::quant::QMac) -> Result
     let at = InsertPoint::Before(op);
     let q_out = body.op(m.q).result(0);
     let chain = super::quant::relu_chain(body, q_out);
-    let (out_scale, act, last_q, clamp) = chain_target(body, chain, m.q, m.out_scale);
+    let t = chain_target(body, &chain, m.q, m.out_scale, m.out_zp);
     let mut mult = vec![];
     let mut shift = vec![];
     for s in &m.acc_scales {
-        let (a, b) = super::quant::requant_params(s / out_scale as f64).ok_or("requantization multiplier out of range")?;
+        let (a, b) = super::quant::requant_params(s / t.scale as f64).ok_or("requantization multiplier out of range")?;
         mult.push(a);
         shift.push(b);
     }
+    let folded = folded_bias(body, &m, m.acc_scales.len() as i64)?;
+    let bias = match folded {
+        Some(b) => Some(i32_constant(ctx, body, &b, vec![b.len() as i64], at, &loc)),
+        None => m.b.as_ref().map(|b| b.input),
+    };
     let i8t = body.value_type(m.x.input).element_type().unwrap().clone();
-    let mut props = vec![
-        ("act", Attribute::string(act)),
-        ("mult", i64s(ctx, &mult)),
-        ("shift", i64s(ctx, &shift)),
-        ("qmin", Attribute::integer(clamp.0 as i128, ctx.i64())),
-        ("qmax", Attribute::integer(clamp.1 as i128, ctx.i64())),
-    ];
+    let mut props = requant_props(ctx, &t, &mult, &shift);
     let y_shape = shape(body, body.op(op).result(0));
     let (npu_name, operands, out_shape, nchw) = if matches!(name.as_str(), "onnx.Conv" | "onnx.QLinearConv") {
         let g = body.op(op).attr("group").and_then(|a| a.as_int()).unwrap_or(1) as i64;
         props.push(("strides", i64s(ctx, &ints(body, op, "strides").unwrap_or(vec![1, 1]))));
         props.push(("pads", i64s(ctx, &ints(body, op, "pads").unwrap_or(vec![0; 4]))));
         props.push(("group", Attribute::integer(g as i128, ctx.i64())));
+        if m.x_zp() != 0 {
+            // Padding is the input's zero point: 0.0 in its quantization.
+            props.push(("pad_value", Attribute::integer(m.x_zp() as i128, ctx.i64())));
+        }
         let xt = transpose(ctx, body, m.x.input, &TO_NHWC, at, &loc);
         let wt = transpose(ctx, body, m.w.input, &[2, 3, 1, 0], at, &loc);
         let mut v = vec![xt, wt];
-        v.extend(m.b.as_ref().map(|b| b.input));
+        v.extend(bias);
         ("npu.conv", v, permuted(&y_shape, &TO_NHWC), true)
     } else {
         let as_ = shape(body, m.x.input);
@@ -251,14 +315,14 @@ fn convert_qmac(ctx: &Context, body: &mut Body, m: super::quant::QMac) -> Result
         let mm: i64 = as_[..as_.len() - 1].iter().product();
         let a2 = if as_.len() == 2 { m.x.input } else { reshape(ctx, body, m.x.input, &[mm, as_[as_.len() - 1]], at, &loc) };
         let mut v = vec![a2, b];
-        if let Some(bias) = &m.b {
-            v.push(if shape(body, bias.input).len() == 1 { bias.input } else { reshape(ctx, body, bias.input, &[n], at, &loc) });
+        if let Some(bias) = bias {
+            v.push(if shape(body, bias).len() == 1 { bias } else { reshape(ctx, body, bias, &[n], at, &loc) });
         }
         ("npu.matmul", v, vec![mm, n], false)
     };
     let mut locs = vec![loc.clone(), body.op(m.q).loc.clone()];
-    if let Some((dq, relu, q2, _)) = chain {
-        locs.extend([body.op(dq).loc.clone(), body.op(relu).loc.clone(), body.op(q2).loc.clone()]);
+    if let Some(c) = &chain {
+        locs.extend([body.op(c.dq).loc.clone(), body.op(c.act).loc.clone(), body.op(c.q.op).loc.clone()]);
     }
     let fused = Location::fused(&locs);
     push_macs(ctx, body, op, &mut props);
@@ -271,7 +335,7 @@ fn convert_qmac(ctx: &Context, body: &mut Body, m: super::quant::QMac) -> Result
     }
     let mut ops = vec![m.q, op, m.x.op, m.w.op];
     ops.extend(m.b.as_ref().map(|b| b.op));
-    finish_pattern(body, r, last_q, chain, ops);
+    finish_pattern(body, r, t.last_q, chain, ops);
     Ok(())
 }
 
@@ -281,34 +345,30 @@ fn convert_qadd(ctx: &Context, body: &mut Body, m: super::quant::QAdd) -> Result
     let loc = body.op(op).loc.clone();
     let at = InsertPoint::Before(op);
     let chain = super::quant::relu_chain(body, body.op(m.q).result(0));
-    let (out_scale, act, last_q, clamp) = chain_target(body, chain, m.q, m.out_scale);
-    let (mult, shift) = super::quant::requant_params(m.acc_scale / out_scale as f64).ok_or("requantization multiplier out of range")?;
+    let t = chain_target(body, &chain, m.q, m.out_scale, m.out_zp);
+    let (mult, shift) = super::quant::requant_params(m.acc_scale / t.scale as f64).ok_or("requantization multiplier out of range")?;
     let ys = shape(body, m.a.input);
     let i8t = body.value_type(m.a.input).element_type().unwrap().clone();
     let four = ys.len() == 4;
     let (a, b) = if four { (transpose(ctx, body, m.a.input, &TO_NHWC, at, &loc), transpose(ctx, body, m.b.input, &TO_NHWC, at, &loc)) } else { (m.a.input, m.b.input) };
     let out_shape = if four { permuted(&ys, &TO_NHWC) } else { ys.clone() };
     let mut locs = vec![loc.clone(), body.op(m.q).loc.clone()];
-    if let Some((dq, relu, q2, _)) = chain {
-        locs.extend([body.op(dq).loc.clone(), body.op(relu).loc.clone(), body.op(q2).loc.clone()]);
+    if let Some(c) = &chain {
+        locs.extend([body.op(c.dq).loc.clone(), body.op(c.act).loc.clone(), body.op(c.q.op).loc.clone()]);
     }
     let fused = Location::fused(&locs);
-    let st = OperationState::new(ctx.op_name("npu.eltwise"), fused.clone())
-        .operands(&[a, b])
-        .results(&[tensor(ctx, out_shape, &i8t)])
-        .property(ctx.ident("kind"), Attribute::string("add"))
-        .property(ctx.ident("act"), Attribute::string(act))
-        .property(ctx.ident("in_mult"), i64s(ctx, &m.in_mult))
-        .property(ctx.ident("mult"), i64s(ctx, &[mult]))
-        .property(ctx.ident("shift"), i64s(ctx, &[shift]))
-        .property(ctx.ident("qmin"), Attribute::integer(clamp.0 as i128, ctx.i64()))
-        .property(ctx.ident("qmax"), Attribute::integer(clamp.1 as i128, ctx.i64()));
-    let new = body.build(st, at);
+    let mut props = requant_props(ctx, &t, &[mult], &[shift]);
+    props.push(("kind", Attribute::string("add")));
+    props.push(("in_mult", i64s(ctx, &m.in_mult)));
+    if m.a.zp() != 0 || m.b.zp() != 0 {
+        props.push(("in_zp", i64s(ctx, &[m.a.zp(), m.b.zp()])));
+    }
+    let new = build(ctx, body, "npu.eltwise", &[a, b], tensor(ctx, out_shape, &i8t), props, at, &fused);
     let mut r = body.op(new).result(0);
     if four {
         r = transpose(ctx, body, r, &TO_NCHW, InsertPoint::After(new), &fused);
     }
-    finish_pattern(body, r, last_q, chain, vec![m.q, op, m.a.op, m.b.op]);
+    finish_pattern(body, r, t.last_q, chain, vec![m.q, op, m.a.op, m.b.op]);
     Ok(())
 }
 
@@ -450,10 +510,10 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
     if let Some(ln) = super::norm::decomposed_layer_norm(body, op) {
         return convert_layer_norm(ctx, body, ln.x, ln.epsilon, ln.scale, ln.bias, &ln.members);
     }
-    if let Some(a) = super::quant::qadd(body, op) {
+    if let Ok(a) = super::quant::qadd(body, op) {
         return convert_qadd(ctx, body, a);
     }
-    if let Some((x, q)) = super::quant::qmaxpool(body, op) {
+    if let Ok((x, q)) = super::quant::qmaxpool(body, op) {
         // The int8 pool: the DQ/Q pair goes, the pool takes and gives int8.
         let xq = x.input;
         let qr = body.op(q).result(0);
@@ -466,7 +526,7 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
         return convert_op(ctx, body, op);
     }
     if matches!(name.as_str(), "onnx.Conv" | "onnx.Gemm" | "onnx.MatMul" | "onnx.QLinearConv" | "onnx.QLinearMatMul") {
-        if let Some(m) = super::quant::qmac(body, op) {
+        if let Ok(m) = super::quant::qmac(body, op) {
             return convert_qmac(ctx, body, m);
         }
     }

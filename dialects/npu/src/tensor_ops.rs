@@ -33,13 +33,16 @@ macro_rules! with_epilogue {
             optional("shift", AttrKind::Any),
             optional("qmin", AttrKind::Integer),
             optional("qmax", AttrKind::Integer),
+            // The int8 result's zero point, added after requantizing (before the clamp).
+            optional("zp", AttrKind::Integer),
             // The multiply-accumulates of the ONNX op(s) it computes (reports count these, not the array's work).
             optional("macs", AttrKind::Integer),
         ]
     };
 }
 
-const CONV_ATTRS: &[AttrSpec] = with_epilogue![required("strides", AttrKind::Any), required("pads", AttrKind::Any), required("group", AttrKind::Integer)];
+/// `pad_value`: what int8 padding holds (the input's zero point, which means 0.0); 0 by default.
+const CONV_ATTRS: &[AttrSpec] = with_epilogue![required("strides", AttrKind::Any), required("pads", AttrKind::Any), required("group", AttrKind::Integer), optional("pad_value", AttrKind::Integer)];
 const MATMUL_ATTRS: &[AttrSpec] = with_epilogue![];
 const BATCH_MATMUL_ATTRS: &[AttrSpec] = with_epilogue![optional("transpose_b", AttrKind::Any)];
 const POOL_ATTRS: &[AttrSpec] = &[
@@ -49,7 +52,8 @@ const POOL_ATTRS: &[AttrSpec] = &[
     required("pads", AttrKind::Any),
     optional("count_include_pad", AttrKind::Integer),
 ];
-const ELTWISE_ATTRS: &[AttrSpec] = with_epilogue![required("kind", AttrKind::String), optional("in_mult", AttrKind::Any)];
+/// `in_zp`: the int8 inputs' zero points, taken off before `in_mult` scales them.
+const ELTWISE_ATTRS: &[AttrSpec] = with_epilogue![required("kind", AttrKind::String), optional("in_mult", AttrKind::Any), optional("in_zp", AttrKind::Any)];
 const ACT_ATTRS: &[AttrSpec] = &[
     required("act", AttrKind::String),
     optional("min", AttrKind::Float),
@@ -292,15 +296,15 @@ fn check_int8(body: &Body, op: OpId, channels: i64) -> Result<(), String> {
         if t(o.operand(1))? != "f32" || t(o.result(0))? != "f32" || o.operands().get(2).map(|b| t(*b)).transpose()?.is_some_and(|e| e != "f32") {
             return Err("an f32 product takes f32 operands and result".into());
         }
-        if o.attr("mult").is_some() || o.attr("shift").is_some() {
-            return Err("mult and shift requantize int8 products only".into());
+        if o.attr("mult").is_some() || o.attr("shift").is_some() || o.attr("zp").is_some() || o.attr("pad_value").is_some() {
+            return Err("mult, shift, zp and pad_value belong to int8 products only".into());
         }
         return Ok(());
     }
     if t(o.result(0))? == "i32" {
         // An integer product (ConvInteger, MatMulInteger): the accumulators themselves.
-        if t(o.operand(1))? != "i8" || o.operands().len() > 2 || o.attr("mult").is_some() || str_attr(body, op, "act").unwrap_or("none") != "none" {
-            return Err("an integer product (i32 result) takes an i8 filter, no bias, no requantization and no activation".into());
+        if t(o.operand(1))? != "i8" || o.operands().len() > 2 || o.attr("mult").is_some() || o.attr("zp").is_some() || o.attr("pad_value").is_some() || str_attr(body, op, "act").unwrap_or("none") != "none" {
+            return Err("an integer product (i32 result) takes an i8 filter, no bias, no requantization, zero points or activation".into());
         }
         return Ok(());
     }
@@ -320,17 +324,31 @@ fn check_int8(body: &Body, op: OpId, channels: i64) -> Result<(), String> {
     check_clamp(body, op)
 }
 
-/// The clamp of an int8 result: `qmin`/`qmax`, by default the activation's (ReLU: from 0) within int8.
+/// The zero point of an int8 result (`zp`, 0 by default).
+pub fn int8_zp(body: &Body, op: OpId) -> i64 {
+    body.op(op).attr("zp").and_then(|a| a.as_int()).map(|v| v as i64).unwrap_or(0)
+}
+
+/// The clamp of an int8 result: `qmin`/`qmax`, by default the activation's
+/// (ReLU: from the zero point, which is 0.0) within int8.
 pub fn int8_clamp(body: &Body, op: OpId) -> (i64, i64) {
     let g = |n: &str| body.op(op).attr(n).and_then(|a| a.as_int()).map(|v| v as i64);
-    let lo = g("qmin").unwrap_or(if str_attr(body, op, "act") == Some("relu") { 0 } else { -128 });
+    let lo = g("qmin").unwrap_or(if str_attr(body, op, "act") == Some("relu") { int8_zp(body, op).max(-128) } else { -128 });
     (lo, g("qmax").unwrap_or(127))
 }
 
+/// The int8 clamp is an ordered range and the zero points are int8 values.
 fn check_clamp(body: &Body, op: OpId) -> Result<(), String> {
     let (lo, hi) = int8_clamp(body, op);
     if !(-128..=127).contains(&lo) || !(-128..=127).contains(&hi) || lo > hi {
         return Err(format!("the int8 clamp [{}, {}] must be an ordered range within [-128, 127]", lo, hi));
+    }
+    for n in ["zp", "pad_value"] {
+        if let Some(v) = body.op(op).attr(n).and_then(|a| a.as_int()) {
+            if !(-128..=127).contains(&v) {
+                return Err(format!("{} {} is not an int8 value", n, v));
+            }
+        }
     }
     Ok(())
 }
@@ -477,9 +495,12 @@ fn verify_eltwise(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
         if im.len() != 2 || m.len() != 1 || s.len() != 1 || im.iter().any(|v| !(0..=1 << 20).contains(v)) || !(1 << 30..1 << 31).contains(&m[0]) || !(0..=62).contains(&s[0]) {
             return Err("an int8 add needs in_mult (two values in 0..=2^20), mult (one, in [2^30, 2^31)) and shift (one, in 0..=62)".into());
         }
+        if o.attr("in_zp").is_some() && !ints(body, op, "in_zp").is_some_and(|z| z.len() == 2 && z.iter().all(|v| (-128..=127).contains(v))) {
+            return Err("in_zp must be two zero points in [-128, 127]".into());
+        }
         check_clamp(body, op)?;
-    } else if o.attr("in_mult").is_some() || o.attr("mult").is_some() {
-        return Err("in_mult, mult and shift requantize int8 adds only".into());
+    } else if o.attr("in_mult").is_some() || o.attr("mult").is_some() || o.attr("in_zp").is_some() || o.attr("zp").is_some() {
+        return Err("in_mult, in_zp, mult, shift and zp requantize int8 adds only".into());
     }
     Ok(())
 }

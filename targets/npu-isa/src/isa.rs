@@ -214,8 +214,9 @@ pub static ISA: &[InstrDef] = &[
             row("dst", Spad, u(0, 0, 32), "first scratchpad row written"),
             dram("src", "DRAM source: an argument and a byte offset"),
             DMA_SHAPE[0], DMA_SHAPE[1], DMA_SHAPE[2], DMA_SHAPE[3], DMA_SHAPE[4], DMA_SHAPE[5], DMA_SHAPE[6],
+            int("pad_value", s(6, 0, 8), Some(0), "what the padding rows and lanes hold (int8: the input's zero point, which means 0.0; f32: 0 only)"),
         ],
-        doc: "2-D strided copy DRAM → scratchpad with zero padding on the way in.",
+        doc: "2-D strided copy DRAM → scratchpad with padding (zeros, or `pad_value`) on the way in.",
     },
     InstrDef {
         mnemonic: "dma.loadacc",

@@ -33,11 +33,50 @@
 // INTASM: .arg %out0 out i32 [1, 6, 6, 6]
 // INTASM: mx.mul.i8
 // INTASM: dma.storeacc.i32
+// The same block with ONNX Runtime's default activations (int8 with zero
+// points): the input's zero point is folded into the bias and is the
+// padding's value (the DMA writes it, every tap runs), the output's is added
+// by the requantization, an Add takes its inputs' off; bit for bit against
+// the reference, within two output steps of the float QDQ graph.
+// RUN: npu-translate --export-onnx %S/Inputs/qdq-asym.mlir -o %t/qa.onnx
+// RUN: npu-run %t/qa.onnx --target cpu --seed 1 --output-dir %t/qa.cpu
+// RUN: npu-run %t/qa.onnx --target npu -v --seed 1 --check-reference --compare %t/qa.cpu --atol 0.141 --rtol 0 --asm-dir %t/qa.asm > %t/qa.txt 2> %t/qa.err
+// RUN: FileCheck %s --check-prefix=ASYM < %t/qa.txt
+// RUN: FileCheck %s --check-prefix=OK < %t/qa.err
+// RUN: FileCheck %s --check-prefix=ASYMASM < %t/qa.asm/qasym_npu16_0_program.s
+// RUN: npu-opt %S/Inputs/qdq-asym.mlir --pass-pipeline='builtin.module(npu-partition, convert-onnx-to-npu, canonicalize)' | FileCheck %s --check-prefix=ASYMIR
+// ASYM: npu16: 22 ops (91.7%) in 1 partitions
+// ASYM: conv1+conv1_q+conv1_dq+relu1+relu1_q
+// ASYM: add3+add3_q+add3_dq+relu3+relu3_q
+// ASYMASM: dma.load.i8 spad[{{[0-9]+}}], %in0+0, rows=0, cols=12, pad_top=6, pad_value=3
+// ASYMASM: dma.load.i8 spad[{{[0-9]+}}], %in0+{{[0-9]+}}, rows=1, cols=8, pad_left=4, pad_value=3
+// ASYMASM: v.requant.i8 spad[{{[0-9]+}}], acc[{{[0-9]+}}], rows=36, mult=1, shift=2, zp=-128, per_channel
+// ASYMASM: v.requant.i8 spad[{{[0-9]+}}], acc[{{[0-9]+}}], rows=36, mult=1, shift=2, zp=10, per_channel
+// The add's zero points: one constant row, -(za·ma + zb·mb), added to the sum.
+// ASYMASM: v.add.i32 acc[{{[0-9]+}}], acc[{{[0-9]+}}], acc[2], rows={{[0-9]+}}, bcast
+// ASYMASM: v.requant.i8 {{.*}} zp=-128
+// The bias of conv1 is b - 3·Σw per output channel (b = 1747, Σw of channel 0 = -317: 1747 + 951).
+// ASYMIR: %[[B:.*]] = "onnx.Constant"() <{value = dense<[2698, {{.*}}]> : tensor<8xi32>}>
+// ASYMIR: "npu.conv"(%arg0, {{.*}}, %[[B]]) <{act = "relu", {{.*}}pad_value = 3 : i64, pads = array<i64: 1, 1, 1, 1>, qmax = 127 : i64, qmin = -128 : i64, {{.*}}zp = -128 : i64}>
+// ASYMIR: "npu.eltwise"({{.*}}) <{act = "relu", in_mult = array<i64: {{[0-9]+}}, {{[0-9]+}}>, in_zp = array<i64: -128, 10>, kind = "add", {{.*}}zp = -128 : i64}>
+// Quantized patterns the NPU refuses fall back with the exact reason, on
+// the op, its DequantizeLinears (the weights' too) and its QuantizeLinear;
+// the CPU path runs them all.
+// RUN: npu-translate --export-onnx %S/Inputs/qdq-refused.mlir -o %t/qr.onnx
+// RUN: npu-run %t/qr.onnx --target cpu --seed 1 --output-dir %t/qr.cpu
+// RUN: npu-run %t/qr.onnx --target npu -v --seed 1 --compare %t/qr.cpu 2>&1 | FileCheck %s --check-prefix=REFUSED
+// REFUSED: onnx.DequantizeLinear "wa_dq" [element-type] a constant's dequantization, copied to where its user conv_asym_w (onnx.Conv) runs: int8 pattern refused: weights: asymmetric weights (zero point 5; the array has no weight zero-point correction, int8 weights must be symmetric)
+// REFUSED: onnx.Conv "conv_asym_w" [element-type] int8 pattern refused: weights: asymmetric weights (zero point 5
+// REFUSED: onnx.QuantizeLinear "q1" [element-type] quantizes the result of conv_asym_w (onnx.Conv), whose int8 form the NPU refuses: weights: asymmetric weights
+// REFUSED: onnx.Conv "conv_u8" [element-type] int8 pattern refused: input: uint8 activations (the array multiplies int8)
+// REFUSED: onnx.Conv "conv_zero_scale" [element-type] int8 pattern refused: input: a DequantizeLinear scale 0 is not a positive finite number
+// REFUSED: onnx.Conv "conv_per_axis_out" [element-type] int8 pattern refused: results quantized per axis (2 scales; one per tensor)
+// REFUSED: y4: ok
 // RUN: npu-opt %S/Inputs/qdq.mlir --pass-pipeline='builtin.module(npu-partition, convert-onnx-to-npu, canonicalize)' | FileCheck %s --check-prefix=IR
 
 // CHECK: CPU operations (2 of 24):
-// CHECK-NEXT: onnx.QuantizeLinear "x_q" [no-lowering] no NPU lowering for onnx.QuantizeLinear
-// CHECK-NEXT: onnx.DequantizeLinear "y_dq" [no-lowering] no NPU lowering for onnx.DequantizeLinear
+// CHECK-NEXT: onnx.QuantizeLinear "x_q" [no-lowering] quantizes a model input: the NPU runs a QuantizeLinear only fused into the op before it
+// CHECK-NEXT: onnx.DequantizeLinear "y_dq" [no-lowering] dequantizes a model output: the NPU runs a DequantizeLinear only fused into the int8 op after it
 // CHECK-NEXT: npu16: 22 ops (91.7%) in 1 partitions
 // CHECK: conv1+conv1_q+conv1_dq+relu1+relu1_q
 // CHECK: conv2+conv2_q

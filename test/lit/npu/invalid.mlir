@@ -321,7 +321,7 @@ func.func @f(%a: tensor<4x20xf32>, %k: tensor<20x5xi8>) {
 
 // -----
 func.func @f(%a: tensor<4x20xf32>, %k: tensor<20x5xf32>) {
-  // expected-error @+1 {{mult and shift requantize int8 products only}}
+  // expected-error @+1 {{mult, shift, zp and pad_value belong to int8 products only}}
   %0 = "npu.matmul"(%a, %k) <{act = "none", mult = array<i64: 1073741824>, shift = array<i64: 0>}> : (tensor<4x20xf32>, tensor<20x5xf32>) -> tensor<4x5xf32>
   return
 }
@@ -335,7 +335,7 @@ func.func @f(%a: tensor<4x20xi8>, %k: tensor<20x5xi8>) {
 
 // -----
 func.func @f(%a: tensor<4x20xi8>, %k: tensor<20x5xi8>, %b: tensor<5xi32>) {
-  // expected-error @+1 {{an integer product (i32 result) takes an i8 filter, no bias, no requantization and no activation}}
+  // expected-error @+1 {{an integer product (i32 result) takes an i8 filter, no bias, no requantization, zero points or activation}}
   %0 = "npu.matmul"(%a, %k, %b) <{act = "none"}> : (tensor<4x20xi8>, tensor<20x5xi8>, tensor<5xi32>) -> tensor<4x5xi32>
   return
 }
@@ -369,6 +369,35 @@ func.func @f(%a: tensor<4x20xi8>, %k: tensor<20x1xi8>) {
 }
 
 // -----
+// Zero points: the result's (zp) and the padding's (pad_value) are int8 values.
+func.func @f(%a: tensor<4x20xi8>, %k: tensor<20x1xi8>) {
+  // expected-error @+1 {{zp 200 is not an int8 value}}
+  %0 = "npu.matmul"(%a, %k) <{act = "none", mult = array<i64: 1073741824>, shift = array<i64: 0>, zp = 200}> : (tensor<4x20xi8>, tensor<20x1xi8>) -> tensor<4x1xi8>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xi8>, %k: tensor<3x3x8x8xi8>) {
+  // expected-error @+1 {{pad_value -129 is not an int8 value}}
+  %0 = "npu.conv"(%x, %k) <{act = "none", strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, group = 1, mult = array<i64: 1073741824, 1073741824, 1073741824, 1073741824, 1073741824, 1073741824, 1073741824, 1073741824>, shift = array<i64: 0, 0, 0, 0, 0, 0, 0, 0>, pad_value = -129}> : (tensor<1x4x4x8xi8>, tensor<3x3x8x8xi8>) -> tensor<1x4x4x8xi8>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xf32>, %k: tensor<3x3x8x8xf32>) {
+  // expected-error @+1 {{mult, shift, zp and pad_value belong to int8 products only}}
+  %0 = "npu.conv"(%x, %k) <{act = "none", strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, group = 1, pad_value = 3}> : (tensor<1x4x4x8xf32>, tensor<3x3x8x8xf32>) -> tensor<1x4x4x8xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xi8>) {
+  // expected-error @+1 {{in_zp must be two zero points in [-128, 127]}}
+  %0 = "npu.eltwise"(%x, %x) <{kind = "add", act = "none", in_mult = array<i64: 1, 1>, in_zp = array<i64: 3>, mult = array<i64: 1073741824>, shift = array<i64: 0>}> : (tensor<1x4x4x8xi8>, tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
+  return
+}
+
+// -----
 func.func @f(%x: tensor<1x4x4x8xi8>) {
   // expected-error @+1 {{int8 elementwise ops are adds of two i8 tensors into an i8 result}}
   %0 = "npu.eltwise"(%x, %x) <{kind = "mul", act = "none"}> : (tensor<1x4x4x8xi8>, tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
@@ -384,7 +413,7 @@ func.func @f(%x: tensor<1x4x4x8xi8>) {
 
 // -----
 func.func @f(%x: tensor<1x4x4x8xf32>) {
-  // expected-error @+1 {{in_mult, mult and shift requantize int8 adds only}}
+  // expected-error @+1 {{in_mult, in_zp, mult, shift and zp requantize int8 adds only}}
   %0 = "npu.eltwise"(%x, %x) <{kind = "add", act = "none", in_mult = array<i64: 1, 1>}> : (tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
   return
 }

@@ -345,6 +345,11 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     } else {
         None
     };
+    // int8 padding with a value (the input's zero point): padding rows are
+    // loaded as rows of it and every tap runs, where zero padding skips them.
+    let pad_value = if g.int8 { o.attr("pad_value").and_then(|a| a.as_int()).unwrap_or(0) as i64 } else { 0 };
+    let fill = |d: Inst| if pad_value != 0 { d.i("pad_value", pad_value) } else { d };
+    let out_zp = npu::tensor_ops::int8_zp(body, op);
     let p = plan(&g, hw)?;
     let (_, phase_off) = g.row_layout();
     let row_len = g.row_rows();
@@ -458,6 +463,18 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
             for (cbi, &cb) in cbs.iter().enumerate() {
                 let k = g.bsize(g.c, cb);
                 let tile = base + cbi as i64 * g.input_rows(p.rows) * row_len;
+                if pad_value != 0 {
+                    // The tile's rows above and below the image: rows of the padding value.
+                    let (per_row, cols) = if g.packed() { (g.groups() * g.ow, g.taps() * g.c) } else { (row_len, k) };
+                    for ih in (ih_lo..ih_lo + nr).filter(|ih| *ih < 0 || *ih >= g.h) {
+                        let mut r = 0;
+                        while r < per_row {
+                            let cnt = (per_row - r).min(255);
+                            dmas.push(fill(Inst::new("dma.load", Some(dt)).i("dst", tile + (ih - ih_lo) * per_row + r).with("src", x.at(0)).i("rows", 0).i("cols", cols).i("pad_top", cnt)));
+                            r += cnt;
+                        }
+                    }
+                }
                 if v_lo > v_hi {
                     continue;
                 }
@@ -486,7 +503,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
                                 let (t_lo, t_hi) = ((-p0).max(0), (nt - 1).min(g.w - 1 - p0));
                                 let d = if t_lo > t_hi {
                                     // Only padding under this column: a zero row.
-                                    Inst::new("dma.load", Some(dt)).i("dst", row0 + ow).with("src", x.at(0)).i("rows", 0).i("cols", nt * g.c).i("pad_top", 1)
+                                    fill(Inst::new("dma.load", Some(dt)).i("dst", row0 + ow).with("src", x.at(0)).i("rows", 0).i("cols", nt * g.c).i("pad_top", 1))
                                 } else {
                                     let src = x.at(((ih * g.w + p0 + t_lo) * g.c) * eb);
                                     let mut d = Inst::new("dma.load", Some(dt)).i("dst", row0 + ow).with("src", src).i("rows", 1).i("cols", (t_hi - t_lo + 1) * g.c);
@@ -496,7 +513,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
                                     if t_hi < nt - 1 {
                                         d = d.i("pad_right", (nt - 1 - t_hi) * g.c);
                                     }
-                                    d
+                                    fill(d)
                                 };
                                 dmas.push(d);
                                 ow += 1;
@@ -531,7 +548,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
                         if after > 0 {
                             d = d.i("pad_bottom", after);
                         }
-                        dmas.push(d);
+                        dmas.push(if before > 0 || after > 0 { fill(d) } else { d });
                     }
                 }
             }
@@ -551,9 +568,12 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
         let mut tile_row = 0;
         let c = &mut step.compute;
         for kh in 0..g.kh {
-            // Output rows whose input row under this tap is inside the image.
-            let a = ((g.pt - kh + g.sh - 1).div_euclid(g.sh)).max(oh0);
-            let b = ((g.h - 1 + g.pt - kh).div_euclid(g.sh)).min(oh1 - 1);
+            // Output rows whose input row under this tap is inside the image (all of them over value padding).
+            let (a, b) = if pad_value != 0 {
+                (oh0, oh1 - 1)
+            } else {
+                (((g.pt - kh + g.sh - 1).div_euclid(g.sh)).max(oh0), ((g.h - 1 + g.pt - kh).div_euclid(g.sh)).min(oh1 - 1))
+            };
             for (cbi, &cb) in cbs.iter().enumerate() {
                 for kw in 0..g.groups() {
                     // A tap group (packed: several taps, their channels in the lanes), or one tap.
@@ -569,7 +589,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
                     }
                     c.push(pre);
                     // Pieces: rows this combo writes first (overwrite) or adds to.
-                    let first = |oh: i64| cbi == 0 && kw == 0 && (g.pt - oh * g.sh).max(0) == kh;
+                    let first = |oh: i64| cbi == 0 && kw == 0 && if pad_value != 0 { kh == 0 } else { (g.pt - oh * g.sh).max(0) == kh };
                     let mut oh = a;
                     while oh <= b {
                         let f0 = first(oh);
@@ -604,7 +624,11 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
             // Requantized into the scratchpad (ReLU is the clamp at zero), then stored.
             let so = spad_out + (t as i64 % 2) * out_slot;
             let (lo, hi) = npu::tensor_ops::int8_clamp(body, op);
-            c.push(Inst::new("v.requant", Some("i8")).i("dst", so).i("src", acc).i("rows", rows).i("mult", nco + co).i("shift", 2 * nco + co).i("min", lo).i("max", hi).with("per_channel", Operand::Flag));
+            let mut rq = Inst::new("v.requant", Some("i8")).i("dst", so).i("src", acc).i("rows", rows).i("mult", nco + co).i("shift", 2 * nco + co).i("min", lo).i("max", hi).with("per_channel", Operand::Flag);
+            if out_zp != 0 {
+                rq = rq.i("zp", out_zp);
+            }
+            c.push(rq);
             step.stores.push(Inst::new("dma.store", Some("i8")).with("dst", dst).i("src", so).i("rows", rows).i("cols", n).i("stride", g.f));
         } else {
             act_insts(c, body, op, acc, rows);

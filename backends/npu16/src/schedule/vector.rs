@@ -245,28 +245,33 @@ fn eltwise_int8(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) 
     let mult = npu::tensor_ops::ints(body, op, "mult").and_then(|m| m.first().copied()).ok_or("int8 add without mult")?;
     let shift = npu::tensor_ops::ints(body, op, "shift").and_then(|m| m.first().copied()).ok_or("int8 add without shift")?;
     let (lo, hi) = npu::tensor_ops::int8_clamp(body, op);
-    // Constants: the identity tile, and one row per input of its multiplier.
+    let zp = npu::tensor_ops::int8_zp(body, op);
+    // The inputs' zero points: one constant term, -(za·ma + zb·mb), added to the sum.
+    let iz = npu::tensor_ops::ints(body, op, "in_zp").unwrap_or(vec![0, 0]);
+    let offset = -(iz[0] * im[0] + iz[1] * im[1]);
+    // Constants: the identity tile, and one row per input of its multiplier (and one of the offset).
     let eye: Vec<i8> = (0..lanes * lanes).map(|k| (k / lanes == k % lanes) as i8).collect();
     let eye_d = l.consts.push_i8(&eye);
-    let mrows: Vec<i32> = [im[0], im[1]].iter().flat_map(|m| std::iter::repeat_n(*m as i32, lanes as usize)).collect();
+    let fixed = if offset != 0 { 3 } else { 2 };
+    let mrows: Vec<i32> = [im[0], im[1], offset][..fixed as usize].iter().flat_map(|m| std::iter::repeat_n(*m as i32, lanes as usize)).collect();
     let m_d = l.consts.push_i32(&mrows);
-    let chunk = rows.min((l.hw.acc_rows as i64 - 2) / 4).min((l.hw.spad_rows as i64 - lanes) / 6).max(1);
-    if 4 * chunk + 2 > l.hw.acc_rows as i64 || 6 * chunk + lanes > l.hw.spad_rows as i64 {
+    let chunk = rows.min((l.hw.acc_rows as i64 - fixed) / 4).min((l.hw.spad_rows as i64 - lanes) / 6).max(1);
+    if 4 * chunk + fixed > l.hw.acc_rows as i64 || 6 * chunk + lanes > l.hw.spad_rows as i64 {
         return Err(format!("one row of an int8 add needs 18 scratchpad and 6 accumulator rows; the target has {} and {}", l.hw.spad_rows, l.hw.acc_rows));
     }
     {
         use npu::asm::Buffer;
         let b = &mut l.buffers;
         b.push(Buffer::spad("identity", 0, lanes, "i8"));
-        b.push(Buffer::acc("multipliers", 0, 2, "i32"));
+        b.push(Buffer::acc("multipliers", 0, fixed, "i32"));
         for k in 0..2 {
             b.push(Buffer::spad(&format!("inputs.{}", k), lanes + k * 3 * chunk, 3 * chunk, "i8"));
-            b.push(Buffer::acc(&format!("acc.{}", k), 2 + k * 2 * chunk, 2 * chunk, "i32"));
+            b.push(Buffer::acc(&format!("acc.{}", k), fixed + k * 2 * chunk, 2 * chunk, "i32"));
         }
     }
     let prologue = vec![
         Inst::new("dma.load", Some("i8")).i("dst", 0).with("src", eye_d.at(0)).i("rows", lanes).i("cols", lanes),
-        Inst::new("dma.loadacc", Some("i32")).i("dst", 0).with("src", m_d.at(0)).i("rows", 2).i("cols", lanes),
+        Inst::new("dma.loadacc", Some("i32")).i("dst", 0).with("src", m_d.at(0)).i("rows", fixed).i("cols", lanes),
     ];
     let mut steps = vec![];
     let (mut r0, mut t) = (0, 0);
@@ -274,7 +279,7 @@ fn eltwise_int8(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) 
         let cnt = chunk.min(rows - r0);
         let sa = lanes + (t % 2) * 3 * chunk;
         let (sb, so) = (sa + chunk, sa + 2 * chunk);
-        let aa = 2 + (t % 2) * 2 * chunk;
+        let aa = fixed + (t % 2) * 2 * chunk;
         let ab = aa + chunk;
         let mut s = Step::default();
         let mut dmas = flat.dmas("dma.load", sa, &ins[0], r0, cnt);
@@ -289,8 +294,15 @@ fn eltwise_int8(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) 
             mm(ab, sb),
             scale(ab, 1),
             Inst::new("v.add", Some("i32")).i("dst", aa).i("a", aa).i("b", ab).i("rows", cnt),
-            Inst::new("v.requant", Some("i8")).i("dst", so).i("src", aa).i("rows", cnt).i("mult", mult).i("shift", shift).i("min", lo).i("max", hi),
         ];
+        if offset != 0 {
+            s.compute.push(Inst::new("v.add", Some("i32")).i("dst", aa).i("a", aa).i("b", 2).i("rows", cnt).with("bcast", Operand::Flag));
+        }
+        let mut rq = Inst::new("v.requant", Some("i8")).i("dst", so).i("src", aa).i("rows", cnt).i("mult", mult).i("shift", shift).i("min", lo).i("max", hi);
+        if zp != 0 {
+            rq = rq.i("zp", zp);
+        }
+        s.compute.push(rq);
         s.stores = flat.dmas("dma.store", so, out, r0, cnt);
         steps.push(s);
         r0 += cnt;

@@ -138,6 +138,12 @@ pub(crate) fn execute(
                     a.bytes()
                 )));
             }
+            // The padding's bits: an int8 lane's value (the input's zero point), else zero.
+            let pad_bits = if load && !to_acc { g("pad_value") } else { 0 };
+            if pad_bits != 0 && dt != Some(Dtype::I8) {
+                return Err(x.err(format!("pad_value {} on an {} load (only int8 padding has a value)", pad_bits, dt.map(|d| d.name()).unwrap_or("untyped"))));
+            }
+            let pad_bits = pad_bits as i32 as u32;
             let mem = if to_acc { Mem::Acc } else { Mem::Spad };
             let first = x.rows(hz, c, mem, g(if load { "dst" } else { "src" }), pt + rows + pb, load)?;
             x.hazard(hz, Mem::Dram, base + off as u64, base + off as u64 + span, !load)?;
@@ -158,12 +164,12 @@ pub(crate) fn execute(
                     continue;
                 }
                 if data_row < 0 || data_row >= rows {
-                    row.fill(0);
+                    row.fill(pad_bits);
                     continue;
                 }
                 let at = (base + off as u64 + data_row as u64 * stride) as usize;
-                row[..pl as usize].fill(0);
-                row[(pl + ncols) as usize..].fill(0);
+                row[..pl as usize].fill(pad_bits);
+                row[(pl + ncols) as usize..].fill(pad_bits);
                 let dst = &mut row[pl as usize..(pl + ncols) as usize];
                 match dt {
                     Some(Dtype::I8) => {
