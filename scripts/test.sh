@@ -3,8 +3,9 @@
 # property tests, the lit suite and ONNX's node tests (one named test per lit
 # file and per node test, through tools/tests/lit.rs and cpu_conformance.rs),
 # the exporter's round trip through ONNX Runtime (scripts/onnx_roundtrip.py),
-# differential edge cases against ONNX Runtime (bench/edge_cases.py) and the
-# real-model corpus's CI subset (bench/real_models.py --ci).
+# differential edge cases against ONNX Runtime (bench/edge_cases.py), the
+# real-model corpus's CI subset (bench/real_models.py --ci) and int8 models
+# quantized by ONNX Runtime (bench/int8_models.py --ci).
 # Ends with one summary line, "N passed, M failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,6 +39,14 @@ if python3 bench/real_models.py --check --ci 2>&1 | tee -a "$log"; then
   echo "test result: ok. 1 passed; 0 failed (real models against ONNX Runtime)" >> "$log"
 else
   echo "test result: FAILED. 0 passed; 1 failed (real models against ONNX Runtime)" >> "$log"
+  status=1
+fi
+# Int8 models as ONNX Runtime's quantizer writes them, on the NPU path
+# against ONNX Runtime and the host reference (bench/int8_models.py --ci); one test.
+if python3 bench/int8_models.py --check --ci 2>&1 | tee -a "$log"; then
+  echo "test result: ok. 1 passed; 0 failed (int8 models against ONNX Runtime)" >> "$log"
+else
+  echo "test result: FAILED. 0 passed; 1 failed (int8 models against ONNX Runtime)" >> "$log"
   status=1
 fi
 # cargo's counts, each lit file and node test being one test.

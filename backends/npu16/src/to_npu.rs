@@ -232,7 +232,7 @@ fn folded_bias(body: &Body, m: &super::quant::QMac, outputs: i64) -> Result<Opti
     if zx == 0 {
         return Ok(None);
     }
-    let w = onnx::infer::const_f64s(body, m.w.input).ok_or("the weights are not constant")?;
+    let w = onnx::infer::const_i8s(body, m.w.input).ok_or("the weights are not constant int8")?;
     let f = outputs as usize;
     let per = w.len() / f.max(1);
     // Output channels lead the weights' layout (Conv [F, C, KH, KW], Gemm with transB) or close it ([K, N]).

@@ -68,6 +68,26 @@ fn const_values_upto<T>(body: &Body, v: Value, max: usize, read: impl Fn(&[u8], 
     (0..n).map(|i| read(bytes, if splat { 0 } else { i }, elem)).collect()
 }
 
+/// The values of a constant int8 operand, copied from the stored bytes (a
+/// model's quantized weights: millions of elements, read without a per-element
+/// type dispatch).
+pub fn const_i8s(body: &Body, v: Value) -> Option<Vec<i8>> {
+    let d = body.defining_op(v)?;
+    if body.name(d).as_str() != "onnx.Constant" {
+        return None;
+    }
+    let (ty, bytes, splat) = stored_bytes(body.op(d).properties.get("value")?)?;
+    if ty.scalar().to_string() != "i8" {
+        return None;
+    }
+    let n = ty.num_elements()? as usize;
+    let stored = if splat { 1 } else { n };
+    if bytes.len() < stored {
+        return None;
+    }
+    Some(if splat { vec![bytes.first().map(|b| *b as i8).unwrap_or(0); n] } else { bytes[..n].iter().map(|b| *b as i8).collect() })
+}
+
 /// The integer values of a constant operand (an `onnx.Constant` of integers).
 pub fn const_ints(body: &Body, v: Value) -> Option<Vec<i64>> {
     const_ints_upto(body, v, usize::MAX)

@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Int8 models as ONNX Runtime's quantizer writes them (issue 17): the
+benchmark's ResNet-18- and MobileNetV2-like CNNs and its transformer block
+(bench/cpu_models.py), quantized by `onnxruntime.quantization.quantize_static`
+with its defaults (QDQ, int8 activations with their own zero points, int8
+symmetric weights), per output channel (`-pc`) and per tensor (`-pt`), on
+random calibration data.
+
+Per model, in one run:
+- on `--target npu16,cpu --check-reference`: the share of the model's MACs on
+  the NPU, NPU cycles over the roofline, the NPU compile time, whether the NPU
+  partitions equal the host reference bit for bit, and the largest difference
+  from ONNX Runtime's own output of the same int8 model in units of the
+  output's quantization step;
+- on the CPU, one thread each: our median latency and ONNX Runtime's on the
+  int8 model, their ratio, and our ratio to our own float model.
+
+The floors of issue 17 follow the table: >= 90% of the MACs on the NPU,
+within one output step of ONNX Runtime, bit-exact partitions, NPU compile
+<= 2 s, ResNet-18 within 1.3x its roofline, CPU int8 geometric mean <= 1.5x
+ONNX Runtime's and no model slower than our float path. `--check` exits 1
+when a model misses the MAC share, the output step, bit-exactness or the
+compile time (the floors met so far); the rest are printed as misses.
+`--ci` runs ResNet-18 per channel and the transformer block, NPU only.
+
+usage: bench/int8_models.py [--runs 10] [--only NAME ...] [--keep DIR] [--check] [--ci]
+"""
+import argparse
+import json
+import logging
+import os
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+import cpu_models  # noqa: E402  (the same generated models)
+
+NPU_RUN = cpu_models.NPU_RUN
+BASES = ["resnet18", "mobilenetv2", "transformer"]
+
+
+def quantize(src, dst, input_name, shape, per_channel):
+    """ONNX Runtime's static quantizer with its defaults (QDQ, int8 activations with zero points)."""
+    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, quantize_static
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    logging.getLogger().setLevel(logging.ERROR)
+
+    class Reader(CalibrationDataReader):
+        def __init__(self):
+            self.data = iter([{input_name: np.random.default_rng(100 + i).standard_normal(shape).astype(np.float32)} for i in range(4)])
+
+        def get_next(self):
+            return next(self.data, None)
+
+    pre = dst + ".pre.onnx"
+    quant_pre_process(src, pre, skip_symbolic_shape=True)
+    quantize_static(pre, dst, Reader(), quant_format=QuantFormat.QDQ, per_channel=per_channel)
+
+
+def output_step(path):
+    """The scale of the DequantizeLinear that gives the graph's first output."""
+    m = onnx.load(path)
+    out = m.graph.output[0].name
+    inits = {i.name: i for i in m.graph.initializer}
+    for n in m.graph.node:
+        if n.output[0] == out and n.op_type == "DequantizeLinear" and n.input[1] in inits:
+            return float(onnx.numpy_helper.to_array(inits[n.input[1]]))
+    return None
+
+
+def mac_share(j):
+    placed = j.get("placements", [])
+    total = sum(p.get("macs", 0) for p in placed)
+    return sum(p.get("macs", 0) for p in placed if p.get("backend", "cpu") != "cpu") / total if total else 0.0
+
+
+def npu_row(path, name, x, xin, ort_out, d):
+    """The NPU figures of one int8 model, and the floors it misses: (text, enforced misses, other misses)."""
+    rj, out = os.path.join(d, f"{name}.npu.json"), os.path.join(d, f"{name}.npu")
+    r = subprocess.run([NPU_RUN, path, "--target", "npu16,cpu", "--input", f"{x}={xin}", "--check-reference", "--report-json", rj, "--output-dir", out, "--output-names", "original"], capture_output=True, text=True)
+    if r.returncode != 0 or not os.path.exists(rj):
+        return f"failed: {(r.stderr.strip().splitlines() or ['exit ' + str(r.returncode)])[-1]}", ["runs"], []
+    j = json.load(open(rj))
+    m = onnx.load(path)
+    got = np.load(os.path.join(out, m.graph.output[0].name + ".npy"))
+    step = output_step(path)
+    diff = float(np.max(np.abs(got - ort_out))) / step if step else float("nan")
+    share, ratio, compile_s = mac_share(j), j["ratio_to_roofline"], j["compile_ms"] / 1e3
+    exact = "bit-exact" if "MISMATCH" not in r.stderr and "reference:" in r.stderr else "NOT EXACT"
+    hard, soft = [], []
+    if share < 0.9:
+        hard.append(f"NPU MACs {100 * share:.0f}% < 90%")
+    if not diff <= 1.0 + 1e-4:
+        hard.append(f"{diff:.2f} output steps from ORT")
+    if exact != "bit-exact":
+        hard.append("partitions not bit-exact")
+    if compile_s > 2.0:
+        hard.append(f"NPU compile {compile_s:.2f} s")
+    if name.startswith("resnet18") and ratio > 1.3:
+        soft.append(f"roofline {ratio:.2f}x > 1.3x")
+    text = f"{100 * share:>6.1f}% {j['cycles']:>10} {ratio:>6.2f} {compile_s:>8.2f} {diff:>6.2f}  {exact}"
+    return text, hard, soft
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--only", nargs="*")
+    ap.add_argument("--keep")
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--ci", action="store_true")
+    a = ap.parse_args()
+    d = cpu_models.setup(a.keep, "int8-models-")
+    variants = [("resnet18", True), ("transformer", True)] if a.ci else [(b, pc) for b in BASES for pc in (True, False)]
+    print(f"{'model':<17} {'NPU MACs':>8} {'cycles':>10} {'xroof':>6} {'compile':>8} {'steps':>6}  {'reference':<10}" + ("" if a.ci else f" {'CPU ms':>8} {'ORT ms':>8} {'ratio':>6} {'/float':>7}"))
+    hard_all, soft_all, ratios = [], [], []
+    for base, pc in variants:
+        name = f"{base}-{'pc' if pc else 'pt'}"
+        if a.only and base not in a.only and name not in a.only:
+            continue
+        m, fpath, x, shape, data, xin = cpu_models.write_model(base, cpu_models.MODELS[base], d)
+        path = os.path.join(d, f"{name}.onnx")
+        quantize(fpath, path, x.name, shape, pc)
+        ort_ms, ort_out = cpu_models.ort_median(path, {x.name: data}, 1 if a.ci else a.runs)
+        text, hard, soft = npu_row(path, name, x.name, xin, ort_out[0], d)
+        if not a.ci:
+            q = cpu_models.ours(path, ["--target", "cpu", "--threads", "1", "--input", f"{x.name}={xin}"], os.path.join(d, f"{name}.cpu"), a.runs)
+            f = cpu_models.ours(fpath, ["--target", "cpu", "--threads", "1", "--input", f"{x.name}={xin}"], os.path.join(d, f"{name}.float"), a.runs)
+            if q and f:
+                ratio, vs_float = q["p50_ms"] / ort_ms, q["p50_ms"] / f["p50_ms"]
+                ratios.append(ratio)
+                text += f" {q['p50_ms']:>8.2f} {ort_ms:>8.2f} {ratio:>6.2f} {vs_float:>7.2f}"
+                if vs_float > 1.0:
+                    soft.append(f"int8 {vs_float:.2f}x our float")
+        print(f"{name:<17} {text}" + (f"  misses: {', '.join(hard + soft)}" if hard or soft else ""))
+        hard_all += [f"{name}: {h}" for h in hard]
+        soft_all += [f"{name}: {s}" for s in soft]
+    if ratios:
+        gm = cpu_models.geomean(ratios)
+        print(f"CPU int8 geometric mean ratio (ours / ONNX Runtime, one thread): {gm:.2f}" + (" (floor 1.5x: missed)" if gm > 1.5 else ""))
+    if soft_all:
+        print("floors not yet met: " + "; ".join(soft_all))
+    if a.check and hard_all:
+        print("FAILED: " + "; ".join(hard_all))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
