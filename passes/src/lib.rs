@@ -11,6 +11,7 @@ mod fuse_elementwise;
 mod generalize;
 mod inline;
 pub mod insert_profiling;
+mod onnx_fold_dequantized_weights;
 mod onnx_form_qlinear;
 mod onnx_resolve_sequences;
 mod onnx_shape_inference;
@@ -97,6 +98,12 @@ pub fn register_all(reg: &mut PassRegistry) {
         summary: "Form ONNX Runtime's com.microsoft QLinear operators from the QDQ groups its integer kernels compute differently from their float evaluation (DequantizeLinear, Softmax, QuantizeLinear)",
         options: vec![],
         create: |_| Ok(Box::new(onnx_form_qlinear::FormQLinearOps)),
+    });
+    reg.register(PassInfo {
+        argument: "onnx-fold-dequantized-weights",
+        summary: "Replace DequantizeLinear of constants (a QDQ model's weights and biases) by the f32 constants they compute, once at compile time",
+        options: vec![],
+        create: |_| Ok(Box::new(onnx_fold_dequantized_weights::FoldDequantizedWeights)),
     });
     reg.register(PassInfo {
         argument: "convert-onnx-to-tensor",
