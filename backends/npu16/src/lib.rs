@@ -11,6 +11,7 @@ pub mod schedule;
 pub mod target;
 pub mod to_npu;
 pub mod tokens;
+pub mod uint8;
 
 use ir::pass::{PassInfo, PassRegistry};
 

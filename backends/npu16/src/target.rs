@@ -150,6 +150,8 @@ impl Backend for Npu {
         if body.op(module).attr("npu.hw").is_none() {
             body.op_mut(module).attributes.set(ctx.ident("npu.hw"), hw.to_attr(ctx));
         }
+        // The array multiplies int8: uint8 activations become int8, exactly.
+        super::uint8::rewrite(ctx, body, module);
         Ok(())
     }
     fn supports(&self, body: &Body, op: OpId) -> Result<(), Unsupported> {

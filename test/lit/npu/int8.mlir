@@ -40,7 +40,7 @@
 // the reference, within two output steps of the float QDQ graph.
 // RUN: npu-translate --export-onnx %S/Inputs/qdq-asym.mlir -o %t/qa.onnx
 // RUN: npu-run %t/qa.onnx --target cpu --seed 1 --output-dir %t/qa.cpu
-// RUN: npu-run %t/qa.onnx --target npu -v --seed 1 --check-reference --compare %t/qa.cpu --atol 0.141 --rtol 0 --asm-dir %t/qa.asm > %t/qa.txt 2> %t/qa.err
+// RUN: npu-run %t/qa.onnx --target npu -v --seed 1 --check-reference --compare %t/qa.cpu --atol 0.141 --rtol 0 --asm-dir %t/qa.asm --output-dir %t/qa.npu > %t/qa.txt 2> %t/qa.err
 // RUN: FileCheck %s --check-prefix=ASYM < %t/qa.txt
 // RUN: FileCheck %s --check-prefix=OK < %t/qa.err
 // RUN: FileCheck %s --check-prefix=ASYMASM < %t/qa.asm/qasym_npu16_0_program.s
@@ -59,6 +59,14 @@
 // ASYMIR: %[[B:.*]] = "onnx.Constant"() <{value = dense<[2698, {{.*}}]> : tensor<8xi32>}>
 // ASYMIR: "npu.conv"(%arg0, {{.*}}, %[[B]]) <{act = "relu", {{.*}}pad_value = 3 : i64, pads = array<i64: 1, 1, 1, 1>, qmax = 127 : i64, qmin = -128 : i64, {{.*}}zp = -128 : i64}>
 // ASYMIR: "npu.eltwise"({{.*}}) <{act = "relu", in_mult = array<i64: {{[0-9]+}}, {{[0-9]+}}>, in_zp = array<i64: -128, 10>, kind = "add", {{.*}}zp = -128 : i64}>
+// uint8 activations between QuantizeLinear and DequantizeLinear become int8
+// less 128 before partitioning (exact): the uint8 block gives the int8
+// block's results bit for bit, all of it on the NPU.
+// RUN: npu-translate --export-onnx %S/Inputs/qdq-u8.mlir -o %t/qu8.onnx
+// RUN: npu-run %t/qu8.onnx --target npu -v --seed 1 --check-reference --compare %t/qa.npu --atol 0 --rtol 0 2>&1 | FileCheck %s --check-prefix=U8
+// U8: npu16: 22 ops (91.7%) in 1 partitions
+// U8: y: ok (max abs 0.000e0
+// U8: reference: 1 NPU partition outputs match the host reference (1 integer bit for bit
 // Quantized patterns the NPU refuses fall back with the exact reason, on
 // the op, its DequantizeLinears (the weights' too) and its QuantizeLinear;
 // the CPU path runs them all.

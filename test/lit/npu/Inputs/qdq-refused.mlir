@@ -1,7 +1,7 @@
 // Quantized convolutions the NPU refuses, each for one reason: asymmetric
-// weights, uint8 activations, a zero scale, a per-axis output quantization.
+// weights, uint8 activations the model gives, a zero scale, a per-axis output quantization.
 module {
-  func.func @refused(%x: tensor<1x2x4x4xf32> {onnx.name = "x"}) -> (tensor<1x2x4x4xf32> {onnx.name = "y1"}, tensor<1x2x4x4xf32> {onnx.name = "y2"}, tensor<1x2x4x4xf32> {onnx.name = "y3"}, tensor<1x2x4x4xf32> {onnx.name = "y4"}) attributes {onnx.opset = 17 : i64} {
+  func.func @refused(%x: tensor<1x2x4x4xf32> {onnx.name = "x"}, %xu: tensor<1x2x4x4xui8> {onnx.name = "xu"}) -> (tensor<1x2x4x4xf32> {onnx.name = "y1"}, tensor<1x2x4x4xf32> {onnx.name = "y2"}, tensor<1x2x4x4xf32> {onnx.name = "y3"}, tensor<1x2x4x4xf32> {onnx.name = "y4"}) attributes {onnx.opset = 17 : i64} {
     %sx = "onnx.Constant"() <{value = dense<0.05> : tensor<f32>}> : () -> tensor<f32>
     %s0 = "onnx.Constant"() <{value = dense<0.0> : tensor<f32>}> : () -> tensor<f32>
     %sc = "onnx.Constant"() <{value = dense<0.1> : tensor<f32>}> : () -> tensor<f32>
@@ -20,8 +20,8 @@ module {
     %c1 = "onnx.Conv"(%xd1, %wa) <{kernel_shape = array<i64: 1, 1>}> : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x4x4xf32> loc("conv_asym_w")
     %q1 = "onnx.QuantizeLinear"(%c1, %sc, %z8) : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<i8>) -> tensor<1x2x4x4xi8> loc("q1")
     %y1 = "onnx.DequantizeLinear"(%q1, %sc, %z8) : (tensor<1x2x4x4xi8>, tensor<f32>, tensor<i8>) -> tensor<1x2x4x4xf32> loc("y1_dq")
-    // uint8 activations.
-    %xu = "onnx.QuantizeLinear"(%x, %sx, %zu) : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xui8> loc("x_qu8")
+    // uint8 activations from the model's input (between a QuantizeLinear and
+    // its DequantizeLinears they would become int8).
     %xd2 = "onnx.DequantizeLinear"(%xu, %sx, %zu) : (tensor<1x2x4x4xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xf32> loc("x_dq2")
     %c2 = "onnx.Conv"(%xd2, %wd) <{kernel_shape = array<i64: 1, 1>}> : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x4x4xf32> loc("conv_u8")
     %q2 = "onnx.QuantizeLinear"(%c2, %sc, %z8) : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<i8>) -> tensor<1x2x4x4xi8> loc("q2")
