@@ -11,6 +11,7 @@ mod fuse_elementwise;
 mod generalize;
 mod inline;
 pub mod insert_profiling;
+mod onnx_expand_qlinear;
 mod onnx_fold_dequantized_weights;
 mod onnx_form_qlinear;
 mod onnx_resolve_sequences;
@@ -92,6 +93,12 @@ pub fn register_all(reg: &mut PassRegistry) {
         summary: "Resolve sequences and optional values at compile time into the tensors they hold (unrolling Loops over them, and Loops whose shapes change with the iteration), and flatten them out of function results",
         options: vec![opt("max-unrolled-ops", OptionKind::Int, "100000", "Ops a Loop or SequenceMap may unroll into")],
         create: |o| Ok(Box::new(onnx_resolve_sequences::ResolveSequences { max_unrolled_ops: o.int("max-unrolled-ops").max(0) as usize })),
+    });
+    reg.register(PassInfo {
+        argument: "onnx-expand-qlinear-ops",
+        summary: "Expand ONNX Runtime's com.microsoft QLinear operators (QLinearAdd, QLinearMul, QLinearConcat, QLinear(Global)AveragePool, QLinearSigmoid, QLinearLeakyRelu, QGemm) into the DequantizeLinear -> op -> QuantizeLinear groups they stand for",
+        options: vec![],
+        create: |_| Ok(Box::new(onnx_expand_qlinear::ExpandQLinearOps)),
     });
     reg.register(PassInfo {
         argument: "onnx-form-qlinear-ops",

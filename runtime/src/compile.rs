@@ -33,9 +33,10 @@ pub const CPU_LOOPS_PIPELINE: &str = concat!("builtin.module(", loops_passes!(),
 
 /// What both paths run first: types inferred, sequences and optionals resolved
 /// into tensors (the function's results flattened by `crate::values`' names),
-/// and the QDQ groups ONNX Runtime computes with its own integer kernels formed
-/// into those kernels' operators.
-pub const RESOLVE_PIPELINE: &str = "builtin.module(onnx-shape-inference, onnx-resolve-sequences, onnx-form-qlinear-ops)";
+/// com.microsoft QLinear operators expanded into their QDQ groups, and the QDQ
+/// groups ONNX Runtime computes with its own integer kernels formed into those
+/// kernels' operators.
+pub const RESOLVE_PIPELINE: &str = "builtin.module(onnx-shape-inference, onnx-resolve-sequences, onnx-expand-qlinear-ops, onnx-shape-inference, onnx-form-qlinear-ops)";
 
 /// Iterations a Loop or Scan may run (`npu-run --max-loop-iterations`),
 /// for every compile of this process, like the tensor limit.

@@ -3,8 +3,11 @@
 //! tensor less 128 with its zero points less 128: `Q_u8(x) - 128 =
 //! clamp(round(x/s) + (z - 128), -128, 127)` and `(q - z)·s` is unchanged,
 //! so the rewrite is exact for every backend. It runs before partitioning
-//! (`Backend::prepare`), on tensors made by QuantizeLinear and read only by
-//! DequantizeLinear, QLinearConv and QLinearMatMul (as their activation), as
+//! (`Backend::prepare`), on tensors made by QuantizeLinear, QLinearConv or
+//! QLinearMatMul (or QLinearSoftmax) and read only by DequantizeLinear,
+//! QLinearConv, QLinearMatMul (either operand of a computed product) and
+//! QLinearSoftmax, also through ops that only move
+//! values (MaxPool, Reshape, Flatten, Transpose, Squeeze, Unsqueeze), as
 //! ONNX Runtime's QOperator and uint8 QDQ models write them; model inputs and
 //! outputs stay uint8.
 
@@ -21,7 +24,9 @@ fn reader_zero_point(body: &Body, op: OpId, v: Value) -> Option<usize> {
     let o = body.op(op);
     match body.name(op).as_str() {
         "onnx.DequantizeLinear" if o.operand(0) == v => Some(2),
-        "onnx.QLinearConv" | "onnx.QLinearMatMul" if o.operand(0) == v && o.operand(3) != v => Some(2),
+        "onnx.QLinearConv" | "onnx.QLinearMatMul" | "onnx.ms.QLinearSoftmax" if o.operand(0) == v && o.operands().get(3) != Some(&v) => Some(2),
+        // A computed B (attention's Kᵀ and V).
+        "onnx.QLinearMatMul" if o.operand(3) == v && o.operand(0) != v => Some(5),
         _ => None,
     }
 }
@@ -50,31 +55,67 @@ fn as_i8(ctx: &Context, body: &Body, v: Value) -> Type {
     ctx.intern_type(TypeData::RankedTensor { shape, elem: ctx.int_type(8), encoding: None })
 }
 
+/// Ops that move uint8 values without looking at them as numbers: on values
+/// less 128 they give their result less 128.
+const PASS_THROUGH: &[&str] = &["onnx.MaxPool", "onnx.Reshape", "onnx.Flatten", "onnx.Transpose", "onnx.Squeeze", "onnx.Unsqueeze"];
+
+/// The zero-point operand of `op` when it makes a quantized tensor (its result 0).
+fn writer_zero_point(body: &Body, op: OpId) -> Option<usize> {
+    match body.name(op).as_str() {
+        "onnx.QuantizeLinear" => Some(2),
+        "onnx.QLinearConv" | "onnx.QLinearMatMul" => Some(7),
+        "onnx.ms.QLinearSoftmax" => Some(4),
+        _ => None,
+    }
+}
+
+/// The uint8 tensors `v` flows into through pass-through ops (`v` first), and
+/// the zero-point operands of the ops that read them as numbers; `None` when
+/// one of them is read otherwise (or is a model output).
+fn readers_of(body: &Body, v: Value) -> Option<(Vec<Value>, Vec<(OpId, usize, Vec<i64>)>)> {
+    let (mut values, mut readers) = (vec![v], vec![]);
+    let mut i = 0;
+    while i < values.len() {
+        let v = values[i];
+        i += 1;
+        for u in body.uses(v) {
+            let op = u.op;
+            if PASS_THROUGH.contains(&body.name(op).as_str()) && u.index == 0 {
+                let r = body.op(op).result(0);
+                (elem(body, r) == "ui8").then_some(())?;
+                if body.op(op).results().len() > 1 && body.has_uses(body.op(op).result(1)) {
+                    return None;
+                }
+                values.push(r);
+                continue;
+            }
+            let zi = reader_zero_point(body, op, v)?;
+            let z = u8_zero_point(body, body.op(op).operands().get(zi).copied())?;
+            readers.push((op, zi, z));
+        }
+    }
+    (!readers.is_empty()).then_some((values, readers))
+}
+
 /// Rewrites every uint8 activation it can into int8; returns how many.
 pub fn rewrite(ctx: &Context, body: &mut Body, module: OpId) -> usize {
-    let quantizes: Vec<OpId> = body.walk_preorder(module).into_iter().filter(|o| body.name(*o).as_str() == "onnx.QuantizeLinear").collect();
+    let writers: Vec<OpId> = body.walk_preorder(module).into_iter().filter(|o| writer_zero_point(body, *o).is_some()).collect();
     let mut n = 0;
-    for q in quantizes {
-        let v = body.op(q).result(0);
+    for w in writers {
+        let v = body.op(w).result(0);
+        let wz = writer_zero_point(body, w).unwrap();
         if elem(body, v) != "ui8" {
             continue;
         }
-        let Some(zq) = u8_zero_point(body, body.op(q).operands().get(2).copied()) else { continue };
-        let users: Vec<(OpId, usize)> = body.uses(v).iter().map(|u| (u.op, u.index as usize)).collect();
-        let readers: Option<Vec<(OpId, usize, Vec<i64>)>> = users
-            .iter()
-            .map(|&(op, _)| {
-                let i = reader_zero_point(body, op, v)?;
-                let z = u8_zero_point(body, body.op(op).operands().get(i).copied())?;
-                Some((op, i, z))
-            })
-            .collect();
-        let Some(readers) = readers.filter(|r| !r.is_empty()) else { continue };
-        let zv = body.op(q).operand(2);
-        let nz = shifted(ctx, body, zv, &zq, q);
-        body.set_operand(q, 2, nz);
-        let ty = as_i8(ctx, body, v);
-        body.set_value_type(v, ty);
+        let Some(zw) = u8_zero_point(body, body.op(w).operands().get(wz).copied()) else { continue };
+        let Some((values, readers)) = readers_of(body, v) else { continue };
+        let old = body.op(w).operand(wz);
+        let nz = shifted(ctx, body, old, &zw, w);
+        body.set_operand(w, wz, nz);
+        for v in values {
+            let ty = as_i8(ctx, body, v);
+            body.set_value_type(v, ty);
+        }
         for (op, i, z) in readers {
             let old = body.op(op).operand(i);
             let nz = shifted(ctx, body, old, &z, op);
