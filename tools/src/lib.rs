@@ -7,11 +7,13 @@
 mod child;
 pub mod npu_report;
 mod progress;
+mod quantize_main;
 pub mod report_html;
 mod run_main;
 mod run_summary;
 pub mod testkit;
 mod translate_main;
 
+pub use quantize_main::quantize_main;
 pub use run_main::run_main;
 pub use translate_main::{translate_main, TranslateTool};
