@@ -121,7 +121,7 @@ pub fn plan(m: &ModelProto, o: &Options) -> Result<Plan, String> {
         let readers = consumers.get(y.as_str()).cloned().unwrap_or_default();
         let relu = match readers.as_slice() {
             // Only with zero points: a symmetric quantization keeps negative values.
-            [r] if !o.symmetric_activations && is_relu(&g.node[*r], &inits) && !outputs.contains(y.as_str()) && matches!(op(n), "Conv" | "MatMul" | "Gemm" | "Add") => Some(*r),
+            [r] if !o.symmetric_activations && is_relu(&g.node[*r], &inits) && g.node[*r].output.len() == 1 && !outputs.contains(y.as_str()) && matches!(op(n), "Conv" | "MatMul" | "Gemm" | "Add") => Some(*r),
             _ => None,
         };
         let out = match relu {
@@ -133,8 +133,8 @@ pub fn plan(m: &ModelProto, o: &Options) -> Result<Plan, String> {
         };
         add(&mut p, &out);
         // A max pool's result keeps its input's quantization (the max commutes with it).
-        if op(n) == "MaxPool" {
-            p.shared.push((out, n.input[0].clone()));
+        if let (true, Some(x)) = (op(n) == "MaxPool", n.input.first()) {
+            p.shared.push((out, x.clone()));
         }
     }
     // Graph inputs and outputs stay float: an output gets its pair for its readers only.
@@ -167,7 +167,7 @@ pub fn fold_batch_norms(m: &mut ModelProto) -> Result<usize, String> {
         if op(bn) != "BatchNormalization" || !is_default_domain(bn) || bn.output.len() != 1 || bn.input.len() != 5 {
             continue;
         }
-        let Some(c) = g.node.iter().position(|n| op(n) == "Conv" && n.output.first() == bn.input.first()) else { continue };
+        let Some(c) = g.node.iter().position(|n| op(n) == "Conv" && n.input.len() >= 2 && n.output.first() == bn.input.first()) else { continue };
         if readers.get(&bn.input[0]).copied() != Some(1) {
             continue;
         }
@@ -273,8 +273,9 @@ pub fn write(m: &ModelProto, p: &Plan, ranges: &HashMap<String, (f32, f32)>, o: 
         let t = g.initializer.iter().find(|t| t.name.as_deref() == Some(w.as_str())).ok_or("weight not found")?;
         let v: Vec<f32> = HostTensor::from_proto(t)?.to_f64()?.into_iter().map(|x| x as f32).collect();
         let dims = t.dims.clone();
-        let channels = if o.per_channel { dims.get(axis as usize).copied().unwrap_or(1).max(1) as usize } else { 1 };
-        let inner: usize = if o.per_channel { dims[axis as usize + 1..].iter().product::<i64>() as usize } else { v.len() };
+        let per_channel = o.per_channel && (axis as usize) < dims.len();
+        let channels = if per_channel { dims[axis as usize].max(1) as usize } else { 1 };
+        let inner: usize = if per_channel { dims[axis as usize + 1..].iter().product::<i64>().max(1) as usize } else { v.len() };
         // Each channel's largest magnitude, in one pass.
         let mut absmax = vec![0f32; channels];
         for (k, x) in v.iter().enumerate() {
