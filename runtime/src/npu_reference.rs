@@ -188,6 +188,27 @@ impl Activation {
 
 fn pool(body: &Body, op: OpId, x: &HostTensor) -> Result<HostTensor, String> {
     let y = shape(body, body.op(op).result(0));
+    if x.dtype == dt::INT8 && str_attr(body, op, "kind") == Some("avg") {
+        // The int8 average of the whole image: the mean of x·2^avg_shift (round
+        // half away from zero, as v.poolavg), less zx·2^avg_shift, requantized.
+        let (hw, c) = ((x.shape[1] * x.shape[2]) as usize, x.shape[3] as usize);
+        let k = body.op(op).attr("avg_shift").and_then(|a| a.as_int()).unwrap_or(0) as i64;
+        let zx = body.op(op).attr("in_zp").and_then(|a| a.as_int()).unwrap_or(0) as i64;
+        let m = ints(body, op, "mult").ok_or("int8 average without mult")?[0];
+        let s = ints(body, op, "shift").ok_or("int8 average without shift")?[0];
+        let (lo, hi) = npu::tensor_ops::int8_clamp(body, op);
+        let zp = npu::tensor_ops::int8_zp(body, op);
+        let xv = i8s(x);
+        let n = hw as i64;
+        let out: Vec<i8> = (0..c)
+            .map(|ch| {
+                let sum: i64 = (0..hw).map(|p| (xv[p * c + ch] as i64) << k).sum();
+                let mean = if sum >= 0 { (sum + n / 2) / n } else { -((-sum + n / 2) / n) };
+                npu16::quant::requantize((mean - (zx << k)) as i32, m, s, zp, lo, hi)
+            })
+            .collect();
+        return from_i8(&y, &out);
+    }
     if x.dtype == dt::INT8 {
         // Max pooling of int8 values, exactly (the f32 path below is exact for them too).
         let as_f = HostTensor { dtype: dt::FLOAT, shape: x.shape.clone(), data: crate::tensor::AlignedBytes::from_slice(&i8s(x).iter().flat_map(|v| (*v as f32).to_le_bytes()).collect::<Vec<_>>()) };
@@ -326,9 +347,15 @@ pub fn evaluate(ctx: &ir::Context, body: &Body, f: OpId, args: &[HostTensor]) ->
                         Box::new(move |d, i| if d == 1 || d == 2 { i / f[d - 1] * xs[d] } else { i * xs[d] })
                     }
                 };
-                let xv = f32s(x);
-                let out: Vec<f32> = (0..y.iter().product::<i64>()).map(|k| xv[source_index(k, &y, &pick) as usize]).collect();
-                from_f32(&y, &out)?
+                // Element by element whatever the type (int8 moves as f32 does).
+                let eb = crate::tensor::dtype_size(x.dtype).ok_or("an element type without a size")?;
+                let mut t = HostTensor::zeros(x.dtype, &y)?;
+                let src = x.data.as_ref();
+                for (k, dst) in t.data.as_mut().chunks_exact_mut(eb).enumerate() {
+                    let at = source_index(k as i64, &y, &pick) as usize * eb;
+                    dst.copy_from_slice(&src[at..at + eb]);
+                }
+                t
             }
             "npu.pad" => {
                 let x = get(0)?;

@@ -3,7 +3,7 @@
 //! the NPU op producing their input where they can (else run alone); a
 //! quantized product is one
 //! int8 op with its DequantizeLinears, QuantizeLinear and a following
-//! DQ → Relu/Clip → Q chain; an int8 MaxPool takes its DQ and Q; a LayerNorm
+//! DQ → Relu/Clip → Q chain; an int8 MaxPool or GlobalAveragePool takes its DQ and Q; a LayerNorm
 //! written out is one (`norm.rs`).
 
 use backend::{Reason, Unsupported};
@@ -70,8 +70,9 @@ pub fn group(body: &Body, work: &[OpId], npu: &mut [Result<(), Unsupported>]) ->
                 Ok(()) => Err(Unsupported::new(Reason::Shape, "B is not a matrix")),
             };
             continue;
-        } else if name.as_str() == "onnx.MaxPool" && quantized_input(0) {
-            let (x, q) = match super::quant::qmaxpool(body, op) {
+        } else if (super::quant::MOVES.contains(&name.as_str()) || name.as_str() == "onnx.GlobalAveragePool") && quantized_input(0) {
+            let pooled = if name.as_str() == "onnx.GlobalAveragePool" { super::quant::qavgpool(body, op).map(|a| (a.x, a.q)) } else { super::quant::qmaxpool(body, op) };
+            let (x, q) = match pooled {
                 Ok(p) => p,
                 Err(e) => {
                     refused_int8.insert(op, e);

@@ -299,12 +299,16 @@ pub fn qadd(body: &Body, op: OpId) -> Result<QAdd, String> {
     Ok(QAdd { op, a, b, q: q.op, out_scale: q.scale, out_zp: q.zp, in_mult, acc_scale })
 }
 
-/// `Q(MaxPool(DQ(x, s, z)), s, z)`: with one scale and zero point on both
-/// sides the max commutes with (de)quantization, so the pool runs on the
-/// int8 values: (DQ, Q).
+/// Ops that move values without computing with them: between a DQ and a Q
+/// of one scale and zero point they run on the int8 values.
+pub const MOVES: &[&str] = &["onnx.MaxPool", "onnx.Flatten", "onnx.Reshape", "onnx.Squeeze", "onnx.Unsqueeze", "onnx.Transpose"];
+
+/// `Q(op(DQ(x, s, z)), s, z)` for a MaxPool or a data movement op: with one
+/// scale and zero point on both sides the op commutes with
+/// (de)quantization, so it runs on the int8 values: (DQ, Q).
 pub fn qmaxpool(body: &Body, op: OpId) -> Result<(Dq, OpId), String> {
-    if body.name(op).as_str() != "onnx.MaxPool" {
-        return Err("not a MaxPool".into());
+    if !MOVES.contains(&body.name(op).as_str()) {
+        return Err("not a MaxPool or a data movement".into());
     }
     if body.op(op).results().len() > 1 && body.has_uses(body.op(op).result(1)) {
         return Err("a MaxPool whose indices are used".into());
@@ -312,9 +316,44 @@ pub fn qmaxpool(body: &Body, op: OpId) -> Result<(Dq, OpId), String> {
     let x = activation(body, body.op(op).operand(0))?;
     let q = quantized_output(body, body.op(op).result(0))?;
     if (q.scale - x.scales[0]).abs() > 1e-7 * q.scale.abs() || q.zp != x.zp() {
-        return Err(format!("the pool's QuantizeLinear (scale {}, zero point {}) differs from its DequantizeLinear (scale {}, zero point {})", q.scale, q.zp, x.scales[0], x.zp()));
+        return Err(format!("its QuantizeLinear (scale {}, zero point {}) differs from its DequantizeLinear (scale {}, zero point {})", q.scale, q.zp, x.scales[0], x.zp()));
     }
     Ok((x, q.op))
+}
+
+/// `Q(GlobalAveragePool(DQ(x, sx, zx)), sy, zy)` in int8: the vector unit
+/// averages the inputs scaled by `2^avg_shift` (so the mean keeps that many
+/// fraction bits), takes `zx·2^avg_shift` off and requantizes by
+/// `sx / (sy·2^avg_shift)`, one rounding as ONNX Runtime's
+/// QLinearGlobalAveragePool.
+#[derive(Clone, Debug)]
+pub struct QAvg {
+    pub x: Dq,
+    pub q: OpId,
+    pub out_scale: f32,
+    pub out_zp: i64,
+    pub avg_shift: i64,
+}
+
+pub fn qavgpool(body: &Body, op: OpId) -> Result<QAvg, String> {
+    if body.name(op).as_str() != "onnx.GlobalAveragePool" {
+        return Err("not a GlobalAveragePool".into());
+    }
+    let x = activation(body, body.op(op).operand(0))?;
+    let q = quantized_output(body, body.op(op).result(0))?;
+    let s = body.value_type(x.input).shape().map(|s| s.to_vec()).unwrap_or_default();
+    let n: i64 = s.iter().skip(2).product();
+    if s.len() != 4 || n < 1 {
+        return Err("an int8 average over other than H×W of a 4-D tensor".into());
+    }
+    // Fraction bits: the window's sum of |x - zx| < 256 · 2^k must stay within i32.
+    let bound = (i32::MAX as i64) / (256 * n);
+    if bound < 1 {
+        return Err(format!("an int8 average over {} values (the i32 sum would overflow)", n));
+    }
+    let avg_shift = (63 - bound.leading_zeros() as i64).min(16);
+    requantizable(x.scales[0] as f64 / (q.scale as f64 * (1i64 << avg_shift) as f64))?;
+    Ok(QAvg { x, q: q.op, out_scale: q.scale, out_zp: q.zp, avg_shift })
 }
 
 /// QLinearConv / QLinearMatMul: the same int8 product with its scales and

@@ -133,8 +133,8 @@ const fn case(name: &'static str, model: &'static str, op: &'static str, refused
 const GROUPED: &[(&str, &str)] = &[
     ("onnx.Pow", "the square of a LayerNorm written out (see LayerNormalization)"),
     ("onnx.Sqrt", "the root of a LayerNorm written out (see LayerNormalization)"),
-    ("onnx.DequantizeLinear", "int8 (QDQ): with the Conv, Gemm, MatMul, Add or MaxPool it feeds: int8 activations per tensor with any zero point, symmetric int8 weights per tensor or per output channel, a constant int32 bias; positive finite scales; uint8 and asymmetric weights stay on the CPU with that reason"),
-    ("onnx.QuantizeLinear", "int8 (QDQ): the output of a quantized Conv, Gemm, MatMul, Add or MaxPool, with a following DequantizeLinear → Relu/Clip → QuantizeLinear folded in"),
+    ("onnx.DequantizeLinear", "int8 (QDQ): with the Conv, Gemm, MatMul, Add, MaxPool, GlobalAveragePool or data movement (Flatten, Reshape, Squeeze, Unsqueeze, Transpose; MaxPool and these with one scale and zero point on both sides) it feeds: int8 activations per tensor with any zero point, symmetric int8 weights per tensor or per output channel, a constant int32 bias; positive finite scales; uint8 and asymmetric weights stay on the CPU with that reason"),
+    ("onnx.QuantizeLinear", "int8 (QDQ): the output of a quantized Conv, Gemm, MatMul, Add, MaxPool, GlobalAveragePool or data movement, with a following DequantizeLinear → Relu/Clip → QuantizeLinear folded in"),
     ("onnx.QLinearConv", "int8 activations with any zero point, constant symmetric int8 weights; the Conv constraints"),
     ("onnx.QLinearMatMul", "int8 activations with any zero point, a constant symmetric int8 B matrix"),
     ("onnx.ConvInteger", "int8, constant weights; the Conv constraints; with the cast and scale that make it a quantized Conv"),

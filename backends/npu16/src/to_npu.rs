@@ -339,6 +339,34 @@ fn convert_qmac(ctx: &Context, body: &mut Body, m: super::quant::QMac) -> Result
     Ok(())
 }
 
+/// A quantized GlobalAveragePool as an int8 `npu.pool` of the whole image
+/// that requantizes (`quant::QAvg`).
+fn convert_qavgpool(ctx: &Context, body: &mut Body, op: OpId, a: super::quant::QAvg) -> Result<(), String> {
+    let (mult, shift) = super::quant::requant_params(a.x.scales[0] as f64 / (a.out_scale as f64 * (1i64 << a.avg_shift) as f64)).ok_or("requantization multiplier out of range")?;
+    let loc = Location::fused(&[body.op(op).loc.clone(), body.op(a.q).loc.clone()]);
+    let xs = shape(body, a.x.input);
+    let ys = shape(body, body.op(op).result(0));
+    let at = InsertPoint::Before(op);
+    let xt = transpose(ctx, body, a.x.input, &TO_NHWC, at, &loc);
+    let i8t = body.value_type(a.x.input).element_type().unwrap().clone();
+    let t = Target { scale: a.out_scale, zp: a.out_zp, act: "none", last_q: a.q, clamp: (-128, 127) };
+    let mut props = requant_props(ctx, &t, &[mult], &[shift]);
+    props.retain(|(k, _)| *k != "act");
+    props.extend([
+        ("kind", Attribute::string("avg")),
+        ("kernel", i64s(ctx, &[xs[2], xs[3]])),
+        ("strides", i64s(ctx, &[1, 1])),
+        ("pads", i64s(ctx, &[0; 4])),
+        ("count_include_pad", Attribute::integer(0, ctx.i64())),
+        ("in_zp", Attribute::integer(a.x.zp() as i128, ctx.i64())),
+        ("avg_shift", Attribute::integer(a.avg_shift as i128, ctx.i64())),
+    ]);
+    let new = build(ctx, body, "npu.pool", &[xt], tensor(ctx, permuted(&ys, &TO_NHWC), &i8t), props, at, &loc);
+    let r = transpose(ctx, body, body.op(new).result(0), &TO_NCHW, InsertPoint::After(new), &loc);
+    finish_pattern(body, r, a.q, None, vec![a.q, op, a.x.op]);
+    Ok(())
+}
+
 /// A quantized Add (and a following DQ → Relu → Q) as one int8 npu.eltwise.
 fn convert_qadd(ctx: &Context, body: &mut Body, m: super::quant::QAdd) -> Result<(), String> {
     let op = m.op;
@@ -512,6 +540,9 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
     }
     if let Ok(a) = super::quant::qadd(body, op) {
         return convert_qadd(ctx, body, a);
+    }
+    if let Ok(a) = super::quant::qavgpool(body, op) {
+        return convert_qavgpool(ctx, body, op, a);
     }
     if let Ok((x, q)) = super::quant::qmaxpool(body, op) {
         // The int8 pool: the DQ/Q pair goes, the pool takes and gives int8.

@@ -45,12 +45,22 @@ macro_rules! with_epilogue {
 const CONV_ATTRS: &[AttrSpec] = with_epilogue![required("strides", AttrKind::Any), required("pads", AttrKind::Any), required("group", AttrKind::Integer), optional("pad_value", AttrKind::Integer)];
 const MATMUL_ATTRS: &[AttrSpec] = with_epilogue![];
 const BATCH_MATMUL_ATTRS: &[AttrSpec] = with_epilogue![optional("transpose_b", AttrKind::Any)];
+/// An int8 average (of the whole image) requantizes: `avg_shift` fraction
+/// bits kept in the mean, the input's zero point `in_zp` taken off, then
+/// `mult`/`shift`/`zp` and the `qmin`/`qmax` clamp as `v.requant`.
 const POOL_ATTRS: &[AttrSpec] = &[
     required("kind", AttrKind::String),
     required("kernel", AttrKind::Any),
     required("strides", AttrKind::Any),
     required("pads", AttrKind::Any),
     optional("count_include_pad", AttrKind::Integer),
+    optional("mult", AttrKind::Any),
+    optional("shift", AttrKind::Any),
+    optional("zp", AttrKind::Integer),
+    optional("qmin", AttrKind::Integer),
+    optional("qmax", AttrKind::Integer),
+    optional("in_zp", AttrKind::Integer),
+    optional("avg_shift", AttrKind::Integer),
 ];
 /// `in_zp`: the int8 inputs' zero points, taken off before `in_mult` scales them.
 const ELTWISE_ATTRS: &[AttrSpec] = with_epilogue![required("kind", AttrKind::String), optional("in_mult", AttrKind::Any), optional("in_zp", AttrKind::Any)];
@@ -467,6 +477,23 @@ fn verify_pool(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     let want = [x[0], window_out(x[1], k[0], s[0], p[0], p[2]), window_out(x[2], k[1], s[1], p[1], p[3]), x[3]];
     if y != want {
         return Err(format!("result must be {:?}, got {:?}", want, y));
+    }
+    let int8 = shape_of(body, o.operand(0))?.1.to_string() == "i8";
+    let requant = ["mult", "shift", "zp", "in_zp", "avg_shift"].iter().any(|a| o.attr(a).is_some());
+    if int8 && kind == "avg" {
+        let whole = k[0] == x[1] && k[1] == x[2] && p.iter().all(|v| *v == 0);
+        let (m, sh) = (ints(body, op, "mult").unwrap_or_default(), ints(body, op, "shift").unwrap_or_default());
+        let avg_shift = o.attr("avg_shift").and_then(|a| a.as_int()).unwrap_or(-1);
+        if !whole || m.len() != 1 || sh.len() != 1 || !(1 << 30..1 << 31).contains(&m[0]) || !(0..=62).contains(&sh[0]) || !(0..=24).contains(&avg_shift) {
+            return Err("an int8 average pools the whole image and requantizes: mult (one, in [2^30, 2^31)), shift (0..=62) and avg_shift (0..=24)".into());
+        }
+        if o.attr("in_zp").and_then(|a| a.as_int()).is_some_and(|z| !(-128..=127).contains(&z)) {
+            return Err("in_zp must be an int8 value".into());
+        }
+        return check_clamp(body, op);
+    }
+    if requant {
+        return Err("mult, shift, zp, in_zp and avg_shift belong to an int8 average".into());
     }
     Ok(())
 }

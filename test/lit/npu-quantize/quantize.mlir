@@ -4,7 +4,8 @@
 // and the Clip from 0 go into the QuantizeLinear after them, weights are int8
 // per output channel. ONNX Runtime runs the result, which gives what ONNX
 // Runtime's own quantizer's model gives (same settings) within an output step;
-// npu16 runs its products in int8, bit for bit against the host reference.
+// npu16 runs all of it but the input's quantization and the output's
+// dequantization in int8, as one program, bit for bit against the host reference.
 // RUN: rm -rf %t && python3 %S/Inputs/small_cnn.py %t
 // RUN: npu-quantize %t/cnn.onnx --calibrate %t/cal --per-channel -o %t/q.onnx | FileCheck %s
 // CHECK: quantized 8 activations, 13 weights by minmax over 4 samples
@@ -13,9 +14,9 @@
 // RUN: python3 %S/Inputs/against_ort.py %t/cnn.onnx %t/q.onnx %t/cal %t/x.npy | FileCheck %s --check-prefix=ORT
 // ORT: ONNX Runtime runs it: ours vs ONNX Runtime's quantizer: {{0\.[0-9]+|1\.00}} output steps
 // RUN: npu-run %t/q.onnx --target npu -v --check-reference --input x=%t/x.npy 2>&1 | FileCheck %s --check-prefix=NPU
-// NPU: npu16: 21 ops (72.4%) in 2 partitions
+// NPU: npu16: 27 ops (93.1%) in 1 partitions
 // NPU: conv1
-// NPU: reference: 2 NPU partition outputs match the host reference (2 integer bit for bit
+// NPU: reference: 1 NPU partition outputs match the host reference (1 integer bit for bit
 // 
 // The other calibration methods, and symmetric per-tensor quantization.
 // RUN: npu-quantize %t/cnn.onnx --calibrate %t/cal --method percentile -o %t/p.onnx | FileCheck %s --check-prefix=METHOD

@@ -67,6 +67,22 @@
 // U8: npu16: 22 ops (91.7%) in 1 partitions
 // U8: y: ok (max abs 0.000e0
 // U8: reference: 1 NPU partition outputs match the host reference (1 integer bit for bit
+// A classifier head: the GlobalAveragePool between a DQ and a Q averages
+// int8 on the vector unit (inputs shifted left by 16 bits, the zero point's
+// row taken off, one requantization), the Flatten between a DQ and a Q of one
+// scale moves int8: the whole model is one NPU program.
+// RUN: npu-translate --export-onnx %S/Inputs/qdq-head.mlir -o %t/qh.onnx
+// RUN: npu-run %t/qh.onnx --target cpu --seed 4 --output-dir %t/qh.cpu
+// RUN: npu-run %t/qh.onnx --target npu -v --seed 4 --check-reference --compare %t/qh.cpu --atol 0.04 --rtol 0 --asm-dir %t/qh.asm 2>&1 | FileCheck %s --check-prefix=HEAD
+// RUN: FileCheck %s --check-prefix=HEADASM < %t/qh.asm/qhead_npu16_0_program.s
+// HEAD: npu16: 14 ops (87.5%) in 1 partitions
+// HEAD: gap+gap_q
+// HEAD: y: ok
+// HEAD: reference: 1 NPU partition outputs match the host reference (1 integer bit for bit
+// HEADASM: v.shl.i32 acc[{{[0-9]+}}], acc[{{[0-9]+}}], rows=25, amount=16
+// HEADASM: v.poolavg.i32 acc[{{[0-9]+}}], acc[{{[0-9]+}}], rows=1, window=25
+// HEADASM: v.add.i32 acc[{{[0-9]+}}], acc[{{[0-9]+}}], acc[0], rows=1, bcast
+// HEADASM: v.requant.i8 spad[{{[0-9]+}}], acc[{{[0-9]+}}], rows=1, mult={{[0-9]+}}, shift={{[0-9]+}}, zp=-120
 // Quantized patterns the NPU refuses fall back with the exact reason, on
 // the op, its DequantizeLinears (the weights' too) and its QuantizeLinear;
 // the CPU path runs them all.

@@ -316,6 +316,14 @@ fn eltwise_int8(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) 
 /// row, windows clipped at the edges) then a vertical one (`v.max`/`v.add`
 /// of image rows, averages scaled by a reciprocal row); a window covering the
 /// whole image is one `v.poolavg`/`v.poolmax`.
+/// Whether `op`'s window is its whole input image, unpadded.
+fn k_is_whole(body: &Body, op: OpId) -> bool {
+    let x = shape(body, body.op(op).operand(0));
+    let k = npu::tensor_ops::ints(body, op, "kernel").unwrap_or_default();
+    let p = npu::tensor_ops::ints(body, op, "pads").unwrap_or_default();
+    x.len() == 4 && k == [x[1], x[2]] && p.iter().all(|v| *v == 0)
+}
+
 pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> Result<(), String> {
     let lanes = lanes_of(l.hw);
     let x = shape(body, body.op(op).operand(0));
@@ -325,11 +333,16 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     let s = npu::tensor_ops::ints(body, op, "strides").ok_or("no strides")?;
     let p = npu::tensor_ops::ints(body, op, "pads").ok_or("no pads")?;
     let max = npu::tensor_ops::str_attr(body, op, "kind") == Some("max");
-    // int8 (max only): the input passes the array through an identity tile into
-    // i32 accumulator rows, and an exact identity requantization brings the result back.
+    // int8: the input passes the array through an identity tile into i32
+    // accumulator rows; a max comes back by an exact identity
+    // requantization, an average of the whole image (`quant::QAvg`) is taken
+    // of the inputs shifted left by `avg_shift`, less the zero point's row,
+    // and requantized by the op's multiplier.
     let int8 = body.value_type(body.op(op).operand(0)).element_type().is_some_and(|e| e.to_string() == "i8");
-    if int8 && !max {
-        return Err("int8 average pooling".into());
+    let avg_shift = body.op(op).attr("avg_shift").and_then(|a| a.as_int()).unwrap_or(0) as i64;
+    let in_zp = body.op(op).attr("in_zp").and_then(|a| a.as_int()).unwrap_or(0) as i64;
+    if int8 && !max && !(k_is_whole(body, op)) {
+        return Err("int8 average pooling of less than the whole image".into());
     }
     let (vt, eb) = if int8 { ("i32", 1) } else { ("f32", 4) };
     if !max && p.iter().any(|v| *v != 0) && body.op(op).attr("count_include_pad").and_then(|a| a.as_int()).unwrap_or(0) != 0 {
@@ -345,7 +358,8 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     } else {
         None
     };
-    let base = if recip.is_some() { kh } else { 0 };
+    // Accumulator rows held for the layer: the reciprocals, or an int8 average's zero-point row.
+    let base = if recip.is_some() { kh } else if int8 && !max { 1 } else { 0 };
     // Rows per output block: input rows × w, horizontal results × ow, and outputs (two slots each).
     let need = |r: i64| {
         let nr = ((r - 1) * sh + kh).min(h);
@@ -391,6 +405,11 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     if let Some(r) = &recip {
         prologue.push(Inst::new("dma.loadacc", Some("f32")).i("dst", 0).with("src", r.at(0)).i("rows", kh).i("cols", lanes));
     }
+    if int8 && !max {
+        let zrow = l.consts.push_i32(&vec![(-(in_zp << avg_shift)) as i32; lanes as usize]);
+        prologue.push(Inst::new("dma.loadacc", Some("i32")).i("dst", 0).with("src", zrow.at(0)).i("rows", 1).i("cols", lanes));
+        l.buffers.push(npu::asm::Buffer::acc("zero_point", 0, 1, "i32"));
+    }
     let hmn = if max { "v.poolmax" } else { "v.poolavg" };
     let vmn = if max { "v.max" } else { "v.add" };
     let nrb = (oh + rows - 1) / rows;
@@ -419,9 +438,15 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
             if int8 {
                 cmp.push(Inst::new("mx.preload", Some("i8")).i("src", eye).i("k", lanes).i("n", lanes));
                 cmp.push(Inst::new("mx.mul", Some("i8")).i("dst", ib).i("src", si).i("rows", nr * w).i("k", lanes).i("n", lanes));
+                if !max && avg_shift > 0 {
+                    cmp.push(Inst::new("v.shl", Some("i32")).i("dst", ib).i("src", ib).i("rows", nr * w).i("amount", avg_shift));
+                }
             }
             if whole {
                 cmp.push(Inst::new(hmn, Some(vt)).i("dst", ob).i("src", ib).i("rows", 1).i("window", h * w));
+                if int8 && !max {
+                    cmp.push(Inst::new("v.add", Some("i32")).i("dst", ob).i("a", ob).i("b", 0).i("rows", 1).with("bcast", Operand::Flag));
+                }
             } else {
                 // Horizontal: per loaded row, runs of output columns with the same clipped window.
                 for r in 0..nr {
@@ -466,7 +491,15 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
             if int8 {
                 // mult = 2^31 - 1, shift 0: (x·(2^31-1) + 2^30) >> 31 = x for every int8 x.
                 let so = sp_out + (t % 2) * rows * ow;
-                st.compute.push(Inst::new("v.requant", Some("i8")).i("dst", so).i("src", ob).i("rows", n).i("mult", (1 << 31) - 1).i("shift", 0).i("min", -128).i("max", 127));
+                let rq = if max {
+                    Inst::new("v.requant", Some("i8")).i("dst", so).i("src", ob).i("rows", n).i("mult", (1 << 31) - 1).i("shift", 0).i("min", -128).i("max", 127)
+                } else {
+                    let m = npu::tensor_ops::ints(body, op, "mult").and_then(|v| v.first().copied()).ok_or("int8 average without mult")?;
+                    let sh = npu::tensor_ops::ints(body, op, "shift").and_then(|v| v.first().copied()).ok_or("int8 average without shift")?;
+                    let (lo, hi) = npu::tensor_ops::int8_clamp(body, op);
+                    Inst::new("v.requant", Some("i8")).i("dst", so).i("src", ob).i("rows", n).i("mult", m).i("shift", sh).i("zp", npu::tensor_ops::int8_zp(body, op)).i("min", lo).i("max", hi)
+                };
+                st.compute.push(rq);
                 st.stores.push(Inst::new("dma.store", Some("i8")).with("dst", dst).i("src", so).i("rows", n).i("cols", kc).i("stride", c));
             } else {
                 st.stores.push(Inst::new("dma.storeacc", Some("f32")).with("dst", dst).i("src", ob).i("rows", n).i("cols", kc).i("stride", c * 4));
