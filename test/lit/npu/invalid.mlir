@@ -169,6 +169,28 @@ func.func @f(%x: tensor<1x4x4x8xf32>) {
 }
 
 // -----
+// An int8 average pools the whole image and requantizes.
+func.func @f(%x: tensor<1x4x4x8xi8>) {
+  // expected-error @+1 {{an int8 average pools the whole image and requantizes: mult (one, in [2^30, 2^31)), shift (0..=62) and avg_shift (0..=24)}}
+  %0 = "npu.pool"(%x) <{kind = "avg", kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, mult = array<i64: 1073741824>, shift = array<i64: 3>, avg_shift = 8}> : (tensor<1x4x4x8xi8>) -> tensor<1x2x2x8xi8>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xi8>) {
+  // expected-error @+1 {{in_zp must be an int8 value}}
+  %0 = "npu.pool"(%x) <{kind = "avg", kernel = array<i64: 4, 4>, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, mult = array<i64: 1073741824>, shift = array<i64: 3>, avg_shift = 8, in_zp = 300}> : (tensor<1x4x4x8xi8>) -> tensor<1x1x1x8xi8>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xf32>) {
+  // expected-error @+1 {{mult, shift, zp, in_zp and avg_shift belong to an int8 average}}
+  %0 = "npu.pool"(%x) <{kind = "avg", kernel = array<i64: 4, 4>, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, avg_shift = 8}> : (tensor<1x4x4x8xf32>) -> tensor<1x1x1x8xf32>
+  return
+}
+
+// -----
 func.func @f(%x: tensor<1x4x4x8xf32>, %y: tensor<1x4x4x9xf32>) {
   // expected-error @+1 {{the first operand and the result must have one shape, the second that shape, one value or one per channel ([1, .., 1, C])}}
   %0 = "npu.eltwise"(%x, %y) <{kind = "add", act = "none"}> : (tensor<1x4x4x8xf32>, tensor<1x4x4x9xf32>) -> tensor<1x4x4x8xf32>
