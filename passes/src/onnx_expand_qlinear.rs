@@ -208,7 +208,9 @@ fn qgemm(ctx: &Context, body: &mut Body, op: OpId) -> Option<()> {
         if sa.len() != 1 {
             return None;
         }
-        let prod: Vec<f32> = sb.iter().map(|s| (sa[0] as f32) * (*s as f32)).collect();
+        // ONNX Runtime adds C to the int32 product and scales the sum by alpha·sa·sb: C's scale has alpha in it.
+        let alpha = body.op(op).properties.get("alpha").and_then(|a| a.as_float()).unwrap_or(1.0) as f32;
+        let prod: Vec<f32> = sb.iter().map(|s| alpha * (sa[0] as f32) * (*s as f32)).collect();
         let n = prod.len();
         let ty = ctx.intern_type(TypeData::RankedTensor { shape: if n == 1 { vec![] } else { vec![n as i64] }, elem: ctx.f32(), encoding: None });
         let bytes: Vec<u8> = prod.iter().flat_map(|v| v.to_le_bytes()).collect();

@@ -300,6 +300,10 @@ pub fn write(m: &ModelProto, p: &Plan, ranges: &HashMap<String, (f32, f32)>, o: 
         let (Some(&(sx, _)), Some(sw)) = (params.get(x), weight_scales.get(w)) else { continue };
         let t = g.initializer.iter().find(|t| t.name.as_deref() == Some(b.as_str())).ok_or("bias not found")?;
         let v: Vec<f32> = HostTensor::from_proto(t)?.to_f64()?.into_iter().map(|x| x as f32).collect();
+        if sw.len() != 1 && sw.len() != v.len() {
+            // A bias that does not match its weight's channels stays float.
+            continue;
+        }
         let scales: Vec<f32> = (0..v.len()).map(|c| sx * sw[if sw.len() == 1 { 0 } else { c }]).collect();
         let q: Vec<u8> = v.iter().zip(&scales).flat_map(|(x, s)| ((x / s).round_ties_even().clamp(i32::MIN as f32, i32::MAX as f32) as i32).to_le_bytes()).collect();
         let (qn, sn, zn, dn) = (format!("{}_quantized", b), format!("{}_scale", b), format!("{}_zero_point", b), format!("{}_DequantizeLinear_Output", b));

@@ -101,6 +101,9 @@ pub fn dq(body: &Body, v: Value) -> Result<Dq, String> {
         return Err("blocked quantization (block_size)".into());
     }
     let scales = const_f32s(body, o.operand(1)).ok_or("its scale is not a constant")?;
+    if scales.is_empty() {
+        return Err("an empty scale".into());
+    }
     check_scales(&scales, "a DequantizeLinear")?;
     let zps = zero_points(body, o.operands().get(2).copied(), &elem(body, input), scales.len())?;
     let shape = body.value_type(input).shape().map(|s| s.to_vec()).unwrap_or_default();
@@ -248,8 +251,12 @@ pub fn qmac(body: &Body, op: OpId) -> Result<QMac, String> {
     let q = quantized_output(body, o.result(0))?;
     let sw = |c: usize| w.scales[if w.scales.len() == 1 { 0 } else { c }] as f64;
     let acc_scales: Vec<f64> = (0..f as usize).map(|c| x.scales[0] as f64 * sw(c)).collect();
-    // The bias must be in the accumulator's scale.
+    // The bias must be in the accumulator's scale, one value per output channel (or one).
     if let Some(b) = &b {
+        let n = body.value_type(b.input).num_elements().unwrap_or(0);
+        if (b.scales.len() != 1 && b.scales.len() as i64 != f) || (n != 1 && n as i64 != f) {
+            return Err(format!("a bias of {} values with {} scales for {} output channels", n, b.scales.len(), f));
+        }
         let sb = |c: usize| b.scales[if b.scales.len() == 1 { 0 } else { c }] as f64;
         if (0..f as usize).any(|c| ((sb(c) - acc_scales[c]) / acc_scales[c]).abs() > 1e-5) {
             return Err("bias scale is not input scale · weight scale".into());
@@ -447,7 +454,19 @@ pub fn relu_chain(body: &Body, v: Value) -> Option<Chain> {
         _ => return None,
     };
     let q = quantized_output(body, body.op(act).result(0)).ok()?;
-    Some(Chain { dq, act, q })
+    // Folding skips Q1 (the op's own QuantizeLinear): taken only when DQ2 undoes
+    // Q1 and Q1's range holds Q2's, so Q1 does not saturate where Q2 would not.
+    let q1 = body.defining_op(v).and_then(|o| match body.name(o).as_str() {
+        "onnx.QLinearConv" | "onnx.QLinearMatMul" => qlinear(body, o).ok().map(|m| Q { op: o, scale: m.out_scale, zp: m.out_zp }),
+        _ => as_q(body, o).ok(),
+    })?;
+    let range = |s: f32, z: i64| (s as f64 * (-128 - z) as f64, s as f64 * (127 - z) as f64);
+    let ((lo1, hi1), (lo2, hi2)) = (range(q1.scale, q1.zp), range(q.scale, q.zp));
+    let same = (d.scales[0] - q1.scale).abs() <= 1e-7 * q1.scale && d.zp() == q1.zp;
+    let act_lo = if body.name(act).as_str() == "onnx.Clip" { clip_bounds(body, act).map(|b| b.0 as f64).unwrap_or(f64::NEG_INFINITY) } else { 0.0 };
+    // Within one Q1 step: calibrated ranges of a Relu's input and output end at the same value, their zero points rounded.
+    let step = q1.scale as f64;
+    (same && lo1 <= lo2.max(act_lo) + step && hi1 + step >= hi2.min(clip_bounds(body, act).map(|b| b.1 as f64).unwrap_or(f64::INFINITY))).then_some(Chain { dq, act, q })
 }
 
 /// The constant bounds of a Clip (absent: unbounded).

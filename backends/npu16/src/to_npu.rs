@@ -229,6 +229,9 @@ fn requant_props(ctx: &Context, t: &Target, mult: &[i64], shift: &[i64]) -> Vec<
 fn folded_bias(body: &Body, m: &super::quant::QMac, outputs: i64) -> Result<Option<Vec<i32>>, String> {
     let zx = m.x_zp();
     let bias: Option<Vec<f64>> = m.b.as_ref().map(|b| onnx::infer::const_f64s(body, b.input).ok_or("the bias is not constant")).transpose()?;
+    if bias.as_ref().is_some_and(|b| b.len() != 1 && b.len() as i64 != outputs) {
+        return Err(format!("a bias of {} values for {} output channels", bias.map(|b| b.len()).unwrap_or(0), outputs));
+    }
     if zx == 0 {
         return Ok(None);
     }
@@ -553,7 +556,10 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
         let ty = body.value_type(qr).clone();
         body.set_value_type(body.op(op).result(0), ty);
         body.erase(q);
-        body.erase(x.op);
+        // The DequantizeLinear may have other readers (one DQ per tensor, as npu-quantize writes).
+        if !body.has_uses(body.op(x.op).result(0)) {
+            body.erase(x.op);
+        }
         return convert_op(ctx, body, op);
     }
     if matches!(name.as_str(), "onnx.Conv" | "onnx.Gemm" | "onnx.MatMul" | "onnx.QLinearConv" | "onnx.QLinearMatMul") {
