@@ -59,7 +59,7 @@ VARIANTS = {
 }
 
 
-def quantize(src, dst, input_name, shape, per_channel, activation_type="QInt8", quant_format="QDQ"):
+def quantize(src, dst, input_name, shape, per_channel, activation_type="QInt8", quant_format="QDQ", extra_options=None):
     """ONNX Runtime's static quantizer with its defaults (QDQ, int8 activations with zero points) but the ones given."""
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
@@ -75,7 +75,7 @@ def quantize(src, dst, input_name, shape, per_channel, activation_type="QInt8", 
 
     pre = dst + ".pre.onnx"
     quant_pre_process(src, pre, skip_symbolic_shape=True)
-    quantize_static(pre, dst, Reader(), quant_format=QuantFormat[quant_format], activation_type=QuantType[activation_type], per_channel=per_channel)
+    quantize_static(pre, dst, Reader(), quant_format=QuantFormat[quant_format], activation_type=QuantType[activation_type], per_channel=per_channel, extra_options=extra_options or {})
 
 
 def output_step(path):
@@ -185,6 +185,16 @@ def corpus_rows(a, d):
     return hard_all, soft_all
 
 
+def verdict(hard_all, soft_all, check):
+    """Prints the floors missed; the exit code (1 when `check` and an enforced floor is missed)."""
+    if soft_all:
+        print("floors not yet met: " + "; ".join(soft_all))
+    if check and hard_all:
+        print("FAILED: " + "; ".join(hard_all))
+        return 1
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=10)
@@ -197,13 +207,7 @@ def main():
     d = cpu_models.setup(a.keep, "int8-models-")
     if a.corpus:
         print(f"{'model':<17} {'NPU MACs':>8} {'cycles':>10} {'xroof':>6} {'compile':>8} {'steps':>6}  {'reference':<10}")
-        hard_all, soft_all = corpus_rows(a, d)
-        if soft_all:
-            print("floors not yet met: " + "; ".join(soft_all))
-        if a.check and hard_all:
-            print("FAILED: " + "; ".join(hard_all))
-            return 1
-        return 0
+        return verdict(*corpus_rows(a, d), a.check)
     variants = [(b, v) for b in ("resnet18", "transformer") for v in ("pc", "qop")] if a.ci else [(b, v) for b in BASES for v in VARIANTS]
     print(f"{'model':<17} {'NPU MACs':>8} {'cycles':>10} {'xroof':>6} {'compile':>8} {'steps':>6}  {'reference':<10}" + ("" if a.ci else f" {'CPU ms':>8} {'ORT ms':>8} {'ratio':>6} {'/float':>7}"))
     hard_all, soft_all, ratios = [], [], []
@@ -231,12 +235,7 @@ def main():
     if ratios:
         gm = cpu_models.geomean(ratios)
         print(f"CPU int8 geometric mean ratio (ours / ONNX Runtime, one thread): {gm:.2f}" + (" (floor 1.5x: missed)" if gm > 1.5 else ""))
-    if soft_all:
-        print("floors not yet met: " + "; ".join(soft_all))
-    if a.check and hard_all:
-        print("FAILED: " + "; ".join(hard_all))
-        return 1
-    return 0
+    return verdict(hard_all, soft_all, a.check)
 
 
 if __name__ == "__main__":

@@ -68,23 +68,9 @@ QUANTIZED = ["resnet18", "mobilenetv2"]
 
 def quantize(src, dst, input_name, shape):
     """ONNX Runtime's static QDQ quantization: int8 symmetric activations, per-channel int8 weights."""
-    import logging
-    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
-    from onnxruntime.quantization.shape_inference import quant_pre_process
+    import int8_models
 
-    logging.getLogger().setLevel(logging.ERROR)
-
-    class Reader(CalibrationDataReader):
-        def __init__(self):
-            self.data = iter([{input_name: np.random.default_rng(100 + i).standard_normal(shape).astype(np.float32)} for i in range(4)])
-
-        def get_next(self):
-            return next(self.data, None)
-
-    pre = dst + ".pre.onnx"
-    quant_pre_process(src, pre, skip_symbolic_shape=True)
-    quantize_static(pre, dst, Reader(), quant_format=QuantFormat.QDQ, activation_type=QuantType.QInt8, weight_type=QuantType.QInt8,
-                    per_channel=True, extra_options={"ActivationSymmetric": True, "WeightSymmetric": True})
+    int8_models.quantize(src, dst, input_name, shape, per_channel=True, extra_options={"ActivationSymmetric": True, "WeightSymmetric": True})
 
 
 def output_scale(path):

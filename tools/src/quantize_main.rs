@@ -99,7 +99,9 @@ fn quantize(cli: &Cli) -> Result<(), String> {
     // Check that it runs before anything is written.
     let (float_out, int8_out) = (outputs(&bytes, &data)?, outputs(&qbytes, &data)?);
     std::fs::write(&cli.output, &qbytes).map_err(|e| format!("{}: {}", cli.output.display(), e))?;
-    println!("quantized {} activations, {} weights by {} over {} samples -> {}", plan.activations.len(), q.graph.as_ref().map(|g| g.node.iter().filter(|n| n.op_type.as_deref() == Some("DequantizeLinear")).count()).unwrap_or(0), cli.method, data.len(), cli.output.display());
+    let dequantized = q.graph.as_ref().map(|g| g.node.iter().filter(|n| n.op_type.as_deref() == Some("DequantizeLinear")).count()).unwrap_or(0);
+    // Each activation has one DequantizeLinear; the rest dequantize weights and biases.
+    println!("quantized {} activations, {} weights and biases by {} over {} samples -> {}", plan.activations.len(), dequantized - plan.activations.len(), cli.method, data.len(), cli.output.display());
     println!("accuracy on the calibration set (int8 against float):");
     let names: Vec<String> = g.output.iter().filter_map(|o| o.name.clone()).collect();
     for (k, name) in names.iter().enumerate() {

@@ -8,7 +8,7 @@
 // dequantization in int8, as one program, bit for bit against the host reference.
 // RUN: rm -rf %t && python3 %S/Inputs/small_cnn.py %t
 // RUN: npu-quantize %t/cnn.onnx --calibrate %t/cal --per-channel -o %t/q.onnx | FileCheck %s
-// CHECK: quantized 8 activations, 13 weights by minmax over 4 samples
+// CHECK: quantized 8 activations, 5 weights and biases by minmax over 4 samples
 // CHECK: accuracy on the calibration set (int8 against float):
 // CHECK-NEXT: y max abs error {{[0-9.]+e-[23]}}, mean abs error
 // RUN: python3 %S/Inputs/against_ort.py %t/cnn.onnx %t/q.onnx %t/cal %t/x.npy | FileCheck %s --check-prefix=ORT

@@ -341,7 +341,7 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     let int8 = body.value_type(body.op(op).operand(0)).element_type().is_some_and(|e| e.to_string() == "i8");
     let avg_shift = body.op(op).attr("avg_shift").and_then(|a| a.as_int()).unwrap_or(0) as i64;
     let in_zp = body.op(op).attr("in_zp").and_then(|a| a.as_int()).unwrap_or(0) as i64;
-    if int8 && !max && !(k_is_whole(body, op)) {
+    if int8 && !max && !k_is_whole(body, op) {
         return Err("int8 average pooling of less than the whole image".into());
     }
     let (vt, eb) = if int8 { ("i32", 1) } else { ("f32", 4) };
@@ -349,7 +349,7 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
         return Err("padded average counting the padding".into());
     }
     let (kh, kw, sh, sw, pt, pl) = (k[0], k[1], s[0], s[1], p[0], p[1]);
-    let whole = kh == h && kw == w && p.iter().all(|v| *v == 0);
+    let whole = k_is_whole(body, op);
     let ncb = (c + lanes - 1) / lanes;
     // Reciprocal rows 1/1 .. 1/kh for the vertical average.
     let recip = if !max && !whole {
@@ -378,7 +378,7 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     {
         use npu::asm::Buffer;
         let b = &mut l.buffers;
-        if base > 0 {
+        if recip.is_some() {
             b.push(Buffer::acc("reciprocals", 0, base, "f32"));
         }
         for k in 0..2 {
