@@ -42,6 +42,7 @@ pub fn context() -> Context {
     memref::register(&ctx);
     math::register(&ctx);
     vector::register(&ctx);
+    llvm::register(&ctx);
     npu::register(&ctx);
     ctx
 }

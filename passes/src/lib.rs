@@ -13,6 +13,7 @@ mod inline;
 pub mod insert_profiling;
 mod onnx_expand_qlinear;
 mod onnx_fold_dequantized_weights;
+mod onnx_form_integer_products;
 mod onnx_form_qlinear;
 mod onnx_resolve_sequences;
 mod onnx_shape_inference;
@@ -27,6 +28,21 @@ mod test_passes;
 use ir::pass::{OptionKind, OptionSpec, PassInfo, PassRegistry};
 
 pub use canonicalize::Canonicalize;
+
+/// Whether the CPU code may use AVX-512 VNNI (`vpdpbusd`): this host has it
+/// (the object code is compiled for this host) and `NPU_CPU_NO_VNNI` is not
+/// set to something other than `0` or nothing (which compiles the portable
+/// integer kernels, to compare the two).
+pub fn host_has_vnni() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        !std::env::var_os("NPU_CPU_NO_VNNI").is_some_and(|v| !v.is_empty() && v != "0") && std::is_x86_feature_detected!("avx512vnni") && std::is_x86_feature_detected!("avx512bw")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
 
 fn opt(name: &'static str, kind: OptionKind, default: &'static str, description: &'static str) -> OptionSpec {
     OptionSpec { name, kind, default, description }
@@ -105,6 +121,12 @@ pub fn register_all(reg: &mut PassRegistry) {
         summary: "Form ONNX Runtime's com.microsoft QLinear operators from the QDQ groups its integer kernels compute differently from their float evaluation (DequantizeLinear, Softmax, QuantizeLinear)",
         options: vec![],
         create: |_| Ok(Box::new(onnx_form_qlinear::FormQLinearOps)),
+    });
+    reg.register(PassInfo {
+        argument: "onnx-form-integer-products",
+        summary: "CPU path: form QLinearConv, QLinearMatMul and com.microsoft QGemm from the QDQ groups of int8 products (constant int8 weights) that the CPU runs as integer kernels (VNNI); nothing on a host without VNNI",
+        options: vec![],
+        create: |_| Ok(Box::new(onnx_form_integer_products::FormIntegerProducts)),
     });
     reg.register(PassInfo {
         argument: "onnx-fold-dequantized-weights",

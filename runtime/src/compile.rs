@@ -12,7 +12,7 @@ use std::time::Instant;
 /// The passes of the CPU pipeline's first half: onnx to tensor ops, constant copies folded.
 macro_rules! tensor_passes {
     () => {
-        "onnx-shape-inference, canonicalize, onnx-fold-dequantized-weights, func.func(convert-onnx-to-tensor), tensor-generalize, fold-constant-copies"
+        "onnx-shape-inference, canonicalize, onnx-form-integer-products, onnx-fold-dequantized-weights, func.func(convert-onnx-to-tensor), tensor-generalize, fold-constant-copies"
     };
 }
 /// The passes of its second half: tensor ops to loops.

@@ -27,3 +27,12 @@ config.substitutions.append(("%llvm_tools_dir", llvm_dir))
 onnx_node = os.environ.get("ONNX_NODE_TESTS") or os.path.join(
     os.environ.get("NPU_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "npu"), "onnx-1.22.0", "node")
 config.substitutions.append(("%onnx_node", onnx_node))
+
+# `REQUIRES: vnni`: tests of the CPU path's AVX-512 VNNI kernels (vpdpbusd).
+try:
+    with open("/proc/cpuinfo") as f:
+        flags = f.read()
+    if "avx512_vnni" in flags and "avx512bw" in flags:
+        config.available_features.add("vnni")
+except OSError:
+    pass

@@ -3,7 +3,8 @@
 //! multiply-add, reductions).
 
 use ir::dialect::{optional, required, AttrKind, Count, DialectDef, OpDef, Trait};
-use ir::Context;
+use ir::types::TypeData;
+use ir::{Body, Context, OpId};
 
 pub const OPS: &[OpDef] = &[
     OpDef {
@@ -19,6 +20,15 @@ pub const OPS: &[OpDef] = &[
         summary: "Writes a vector to consecutive elements of a memref.",
         operands: Count::AtLeast(2),
         properties: &[optional("nontemporal", AttrKind::Any), optional("alignment", AttrKind::Any)],
+        ..OpDef::DEFAULT
+    },
+    OpDef {
+        name: "vector.bitcast",
+        summary: "Reinterprets a vector's bits as a vector of another element type (same total width: 64 x i8 as 16 x i32).",
+        operands: Count::Exactly(1),
+        results: Count::Exactly(1),
+        traits: &[Trait::Pure],
+        verify: Some(verify_bitcast),
         ..OpDef::DEFAULT
     },
     OpDef { name: "vector.broadcast", summary: "Splats a scalar (or smaller vector) into a vector.", operands: Count::Exactly(1), results: Count::Exactly(1), traits: &[Trait::Pure], ..OpDef::DEFAULT },
@@ -80,6 +90,27 @@ pub const OPS: &[OpDef] = &[
         ..OpDef::DEFAULT
     },
 ];
+
+/// The bits of a vector type: lanes times the element's width.
+fn vector_bits(t: &ir::Type) -> Option<u64> {
+    match t.data() {
+        TypeData::Vector { shape, elem, .. } => {
+            let w = elem.int_width().or_else(|| elem.float_kind().map(|k| k.width()))? as u64;
+            Some(shape.iter().product::<i64>() as u64 * w)
+        }
+        _ => None,
+    }
+}
+
+fn verify_bitcast(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+    let d = body.op(op);
+    let (from, to) = (body.value_type(d.operand(0)), body.value_type(d.result(0)));
+    match (vector_bits(from), vector_bits(to)) {
+        (Some(a), Some(b)) if a == b => Ok(()),
+        (Some(a), Some(b)) => Err(format!("expects source and result of the same bit width, got {} and {} bits", a, b)),
+        _ => Err("expects vector source and result types".into()),
+    }
+}
 
 pub static DIALECT: DialectDef = DialectDef { name: "vector", ops: OPS, materialize_constant: None };
 

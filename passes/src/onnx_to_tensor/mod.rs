@@ -12,6 +12,7 @@ mod control;
 mod elementwise;
 mod emit;
 mod index;
+mod int8;
 mod linalg;
 mod linear_attention;
 mod loss;

@@ -390,19 +390,28 @@ fn pad_with(l: &mut Lower, x: Value, before: &[i64], after: &[i64], value: f64) 
         return x;
     }
     let t = l.body.value_type(x).clone();
-    let shape = t.shape().unwrap().to_vec();
     let sc = Sc::of(l.ctx, t.element_type().unwrap()).unwrap();
     let (mut low, mut high) = (vec![0i64; 2], vec![0i64; 2]);
     low.extend_from_slice(before);
     high.extend_from_slice(after);
-    let oshape: Vec<i64> = (0..shape.len()).map(|i| shape[i] + low[i] + high[i]).collect();
     let v = l.emit().scalar(value, &sc);
-    let ty = l.tensor_type(&oshape, &sc.ty);
+    pad_by(l, x, &low, &high, v)
+}
+
+/// `tensor.pad` of `x` by `low`/`high` elements per dim with the scalar `v`.
+pub(super) fn pad_by(l: &mut Lower, x: Value, low: &[i64], high: &[i64], v: Value) -> Value {
+    if low.iter().chain(high).all(|&p| p == 0) {
+        return x;
+    }
+    let t = l.body.value_type(x).clone();
+    let shape = t.shape().unwrap().to_vec();
+    let oshape: Vec<i64> = (0..shape.len()).map(|i| shape[i] + low[i] + high[i]).collect();
+    let ty = l.tensor_type(&oshape, t.element_type().unwrap());
     let st = ir::OperationState::new(l.ctx.op_name("tensor.pad"), l.loc.clone())
         .operands(&[x, v])
         .results(&[ty])
-        .property(l.ctx.ident("low"), super::i64_array(l.ctx, &low))
-        .property(l.ctx.ident("high"), super::i64_array(l.ctx, &high));
+        .property(l.ctx.ident("low"), super::i64_array(l.ctx, low))
+        .property(l.ctx.ident("high"), super::i64_array(l.ctx, high));
     let op = l.body.build(st, l.at());
     l.body.op(op).result(0)
 }
@@ -463,56 +472,24 @@ fn conv_integer(l: &mut Lower) -> Result<Vec<Value>, String> {
 
 /// QLinearConv: the ConvInteger product plus the i32 bias, requantized by
 /// x_scale · w_scale / y_scale (w_scale per tensor or per output channel),
-/// rounded half to even, plus y's zero point, saturated.
+/// rounded half to even, plus y's zero point, saturated. Int8 weights that
+/// fit run on the VNNI kernel (`int8.rs`).
 fn qlinear_conv(l: &mut Lower) -> Result<Vec<Value>, String> {
     let (x, sx, zx, w, sw, zw, sy) = (l.operand(0)?, l.operand(1)?, l.opt(2), l.operand(3)?, l.operand(4)?, l.opt(5), l.operand(6)?);
     let (zy, bias) = (l.opt(7), l.opt(8));
+    let q = super::int8::QParams { sx, zx, sw, zw, sy, zy };
+    let (xi, wi, out) = (l.info(x)?, l.info(w)?, l.out_info(0)?);
+    if xi.rank() == 4 && wi.rank() == 4 {
+        let win = window(l, &xi.shape[2..], &out.shape[2..], wi.shape[2..].to_vec())?;
+        if let Some(y) = super::int8::conv(l, x, w, bias, &q, [&win.strides, &win.dilations, &win.before, &win.after])? {
+            return Ok(vec![y]);
+        }
+    }
     let x = minus_zero_point(l, x, zx, 1)?;
     let w = minus_zero_point(l, w, zw, 0)?;
     let i32s = Sc { ty: l.ctx.i32(), kind: super::Kind::Signed };
     let acc = conv_of(l, x, w, bias, &i32s)?;
-    let out = l.out_info(0)?;
-    let r = out.rank();
-    let per = |l: &Lower, v: Value| -> Result<AffineMap, String> {
-        let i = l.info(v)?;
-        if i.numel() == 1 {
-            Ok(expr_map(r, vec![c(0); i.rank()]))
-        } else if i.rank() == 1 && i.shape[0] == out.shape[1] {
-            Ok(dims_map(r, &[1]))
-        } else {
-            Err(format!("QLinearConv's scale or zero point of shape {:?} is neither per tensor nor per output channel", i.shape))
-        }
-    };
-    let mut ins = vec![acc, sx, sw, sy];
-    let mut maps = vec![AffineMap::identity(r as u32), per(l, sx)?, per(l, sw)?, per(l, sy)?];
-    let mut scs = vec![l.info(sx)?.sc, l.info(sw)?.sc, l.info(sy)?.sc];
-    if let Some(z) = zy {
-        ins.push(z);
-        maps.push(per(l, z)?);
-        scs.push(l.info(z)?.sc);
-    }
-    let osc = out.sc.clone();
-    let (lo, hi) = match (osc.kind, osc.width()) {
-        (super::Kind::Unsigned, w) => (0.0, ((1u64 << w) - 1) as f64),
-        (_, w) => (-((1u64 << (w - 1)) as f64), ((1u64 << (w - 1)) - 1) as f64),
-    };
-    Ok(vec![l.map_op(&out.shape, &osc.ty.clone(), &ins, maps, move |e, a| {
-        let f = Sc { ty: e.ctx.f32(), kind: super::Kind::Float };
-        let v = e.cast(a[0], &i32s, &f);
-        let (p, q, s) = (e.cast(a[1], &scs[0], &f), e.cast(a[2], &scs[1], &f), e.cast(a[3], &scs[2], &f));
-        let m = e.mul(p, q, &f);
-        let m = e.div(m, s, &f);
-        let y = e.mul(v, m, &f);
-        let mut y = e.op("math.roundeven", &[y], &f.ty);
-        if a.len() > 4 {
-            let z = e.cast(a[4], &scs[3], &f);
-            y = e.add(y, z, &f);
-        }
-        let (lv, hv) = (e.scalar(lo, &f), e.scalar(hi, &f));
-        let y = e.max(y, lv, &f);
-        let y = e.min(y, hv, &f);
-        e.cast(y, &f, &osc)
-    })])
+    Ok(vec![super::int8::requantize(l, acc, AffineMap::identity(out.rank() as u32), &q, 1)?])
 }
 
 /// A convolution of values `x` and `wv` (the op's attributes, its output's shape) in `sc`.

@@ -39,6 +39,7 @@ pub const TABLE: &[(&str, LowerFn)] = &[
     ("onnx.DequantizeLinear", dequantize),
     ("onnx.DynamicQuantizeLinear", dynamic_quantize),
     ("onnx.QLinearMatMul", qlinear_matmul),
+    ("onnx.ms.QGemm", qgemm),
     ("onnx.ms.QLinearSoftmax", qlinear_softmax),
 ];
 
@@ -117,6 +118,10 @@ pub(super) fn dynamic_quantize_values(l: &mut Lower, x: Value, u8s: &Sc) -> Resu
 /// of (a − a_zp)(b − b_zp) in i32, requantized by a_scale · b_scale / y_scale.
 fn qlinear_matmul(l: &mut Lower) -> Result<Vec<Value>, String> {
     let (a, sa, za, b, sb, zb, sy, zy) = (l.operand(0)?, l.operand(1)?, l.operand(2)?, l.operand(3)?, l.operand(4)?, l.operand(5)?, l.operand(6)?, l.operand(7)?);
+    let q = super::int8::QParams { sx: sa, zx: Some(za), sw: sb, zw: Some(zb), sy, zy: Some(zy) };
+    if let Some(y) = super::int8::matmul(l, a, b, None, false, &q)? {
+        return Ok(vec![y]);
+    }
     for v in [sa, za, sb, zb, sy, zy] {
         if l.info(v)?.numel() != 1 {
             return Err("QLinearMatMul with per-row or per-column scales is not supported yet".into());
@@ -163,6 +168,22 @@ fn qlinear_matmul(l: &mut Lower) -> Result<Vec<Value>, String> {
         let y = e.min(y, hi, &f);
         e.cast(y, &f, &osc)
     })])
+}
+
+/// com.microsoft QGemm as `onnx-form-integer-products` writes it (A [M, K]
+/// int8 or uint8, B constant symmetric int8, C int32, y quantized, alpha 1):
+/// the VNNI kernel of `int8.rs`. ONNX Runtime's own QGemm nodes are expanded
+/// into their QDQ group before this (`onnx-expand-qlinear-ops`).
+fn qgemm(l: &mut Lower) -> Result<Vec<Value>, String> {
+    let (a, sa, za, b, sb, zb) = (l.operand(0)?, l.operand(1)?, l.opt(2), l.operand(3)?, l.operand(4)?, l.opt(5));
+    let (c, sy, zy) = (l.opt(6), l.opt(7), l.opt(8));
+    let sy = sy.ok_or("com.microsoft QGemm with a float output runs as its QDQ group only")?;
+    if l.int_attr("transA", 0) != 0 || l.float_attr("alpha", 1.0) != 1.0 {
+        return Err("com.microsoft QGemm with transA or alpha != 1 runs as its QDQ group only".into());
+    }
+    let q = super::int8::QParams { sx: sa, zx: za, sw: sb, zw: zb, sy, zy };
+    let trans_b = l.int_attr("transB", 0) != 0;
+    super::int8::matmul(l, a, b, c, trans_b, &q)?.map(|y| vec![y]).ok_or_else(|| "com.microsoft QGemm: the integer kernel does not take these operands (constant symmetric int8 B, per-tensor A zero point, K a multiple of 4)".into())
 }
 
 /// com.microsoft QLinearSoftmax as ONNX Runtime computes it: the exponentials

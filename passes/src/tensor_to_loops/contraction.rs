@@ -61,6 +61,118 @@ pub struct Plan {
     /// The body is `acc + x * y` in f32 (one `vector.fma`); otherwise it is
     /// cloned on vectors (integer products, zero points subtracted inside).
     fma: bool,
+    /// A product of bytes in groups of four (VNNI's `vpdpbusd`): see [`Dot4`].
+    dot4: Option<Dot4>,
+}
+
+/// `C[.., i, j] += ext(A[.., i, .., 4·k + r]) * ext(B[.., j, r])` over a
+/// reduction loop `r` of 4, one operand zero-extended (unsigned bytes) and the
+/// other sign-extended, in i32: on a host with AVX-512 VNNI each k is one
+/// `vpdpbusd` per 16 columns (64 multiply-adds), A's four bytes broadcast as
+/// one 32-bit word, B's 16 × 4 bytes one 64-byte load. The int8 lowerings
+/// (`onnx_to_tensor/int8.rs`) pack their operands so.
+#[derive(Clone, Copy)]
+struct Dot4 {
+    r: usize,
+    /// B holds the unsigned bytes (vpdpbusd's first source), else A does.
+    b_unsigned: bool,
+}
+
+/// Whether the body is exactly `yield acc + ext(x) * ext(y)` in i32 over the
+/// first two inputs (i8), one `extui` and one `extsi`: Some(input 0 is the
+/// unsigned one).
+fn byte_product(body: &Body, block: ir::Block, n_in: usize) -> Option<bool> {
+    let all = body.block_args(block).to_vec();
+    let ops: Vec<OpId> = body.block_ops(block).collect();
+    if ops.len() != 5 || all.len() != n_in + 1 || all[2..n_in].iter().any(|a| body.has_uses(*a)) {
+        return None;
+    }
+    let names: Vec<&str> = ops.iter().map(|o| body.name(*o).as_str()).collect();
+    if names[2..] != ["arith.muli", "arith.addi", "tensor.yield"] {
+        return None;
+    }
+    let mut unsigned_of = [None, None];
+    for &e in &ops[..2] {
+        let kind = match body.name(e).as_str() {
+            "arith.extui" => true,
+            "arith.extsi" => false,
+            _ => return None,
+        };
+        let k = all[..2].iter().position(|a| body.op(e).operands() == [*a])?;
+        unsigned_of[k] = Some(kind);
+    }
+    let (u0, u1) = (unsigned_of[0]?, unsigned_of[1]?);
+    let mo = body.op(ops[2]).operands();
+    let exts = [body.op(ops[0]).result(0), body.op(ops[1]).result(0)];
+    let ao = body.op(ops[3]).operands();
+    let p = body.op(ops[2]).result(0);
+    let ok = (u0 != u1) && (mo == exts || mo == [exts[1], exts[0]]) && (ao == [all[n_in], p] || ao == [p, all[n_in]]) && body.op(ops[4]).operands() == [body.op(ops[3]).result(0)];
+    ok.then_some(u0)
+}
+
+/// The column loop `j`: C's last index, when every index of C is a loop.
+fn column_loop(cm: &ir::affine::AffineMap) -> Option<usize> {
+    let AffineExpr::Dim(j) = cm.results.last()? else { return None };
+    cm.results.iter().all(|e| matches!(e, AffineExpr::Dim(_))).then_some(*j as usize)
+}
+
+/// The row loop `i` (the innermost other index of C that operand `b` does not
+/// use: a matrix product's row, a convolution's output channel or position)
+/// and the batch loops (the other parallel ones), when any epilogue runs on
+/// vectors along `j`.
+fn rows_and_batch(body: &Body, g: &Generic, maps: &[ir::affine::AffineMap], b: usize, j: usize, reds: &[usize]) -> Option<(Option<usize>, Vec<usize>)> {
+    let (cm, bm) = (&maps[g.inputs().len()], &maps[b]);
+    let i = cm.results[..cm.results.len() - 1].iter().rev().find_map(|e| match e {
+        AffineExpr::Dim(i) if !bm.results.iter().any(|x| uses_dim(x, *i as usize)) => Some(*i as usize),
+        _ => None,
+    });
+    let batch = (0..g.iterators().len()).filter(|&l| l != j && !reds.contains(&l) && Some(l) != i).collect();
+    if let Some(ep) = g.epilogue() {
+        if !epilogue_vectorizes(body, ep, g.inputs(), maps, j) {
+            return None;
+        }
+    }
+    Some((i, batch))
+}
+
+/// The [`Dot4`] plan of a generic, if it is one and the host has VNNI.
+fn plan_dot4(ctx: &Context, body: &Body, g: &Generic) -> Option<Plan> {
+    let (ins, outs) = (g.inputs(), g.outputs());
+    if ins.len() < 2 || outs.len() != 1 || lane_elem(body.value_type(outs[0]))? != ctx.i32() || !ins[..2].iter().all(|v| lane_elem(body.value_type(*v)) == Some(ctx.int_type(8))) {
+        return None;
+    }
+    let a0_unsigned = byte_product(body, g.block(), ins.len())?;
+    if !crate::host_has_vnni() {
+        return None;
+    }
+    let (maps, iters, sizes) = (g.maps(), g.iterators(), g.loop_sizes());
+    let reds: Vec<usize> = (0..iters.len()).filter(|&l| iters[l] == Iterator::Reduction).collect();
+    let r = *reds.last()?;
+    if sizes[r] != Some(4) {
+        return None;
+    }
+    let j = column_loop(&maps[ins.len()])?;
+    for b in 0..2 {
+        let (bm, am) = (&maps[b], &maps[1 - b]);
+        let n = bm.results.len();
+        // B[.., j, r]: 16 consecutive j of 4 bytes each, one 64-byte row.
+        let b_ok = n >= 2
+            && bm.results[n - 1] == AffineExpr::Dim(r as u32)
+            && coefficient(&bm.results[n - 2], j) == Some(1)
+            && !bm.results[..n - 2].iter().any(|e| uses_dim(e, j) || uses_dim(e, r))
+            && !uses_dim(&bm.results[n - 2], r)
+            && body.value_type(ins[b]).shape().and_then(|s| s.last().copied()) == Some(4);
+        // A[.., 4·k + r]: four consecutive bytes, one 32-bit word.
+        let a_ok = am.results.split_last().is_some_and(|(last, rest)| coefficient(last, r) == Some(1) && !rest.iter().any(|e| uses_dim(e, r))) && !am.results.iter().any(|e| uses_dim(e, j));
+        if !(b_ok && a_ok) {
+            continue;
+        }
+        let (i, batch) = rows_and_batch(body, g, &maps, b, j, &reds)?;
+        let b_unsigned = if b == 0 { a0_unsigned } else { !a0_unsigned };
+        let ks = reds.iter().copied().filter(|&l| l != r).collect();
+        return Some(Plan { a: 1 - b, b, i, j, ks, batch, fma: false, dot4: Some(Dot4 { r, b_unsigned }) });
+    }
+    None
 }
 
 /// Whether the body is exactly `yield acc + x * y` in f32 over the first two
@@ -114,6 +226,9 @@ pub fn plan(ctx: &Context, body: &Body, op: OpId) -> Option<Plan> {
     if ins.len() < 2 || outs.len() != 1 || !ins.iter().chain(outs).all(|v| lane_elem(body.value_type(*v)).is_some()) {
         return None;
     }
+    if let Some(p) = plan_dot4(ctx, body, &g) {
+        return Some(p);
+    }
     let out_elem = lane_elem(body.value_type(outs[0]))?;
     let maps = g.maps();
     let fma = out_elem == ctx.f32() && ins[..2].iter().all(|v| lane_elem(body.value_type(*v)) == Some(ctx.f32())) && is_mul_add(body, g.block(), ins.len());
@@ -125,12 +240,7 @@ pub fn plan(ctx: &Context, body: &Body, op: OpId) -> Option<Plan> {
     if reds.is_empty() {
         return None;
     }
-    let cm = &maps[ins.len()];
-    let AffineExpr::Dim(j) = cm.results.last()? else { return None };
-    let j = *j as usize;
-    if cm.results.iter().any(|e| !matches!(e, AffineExpr::Dim(_))) {
-        return None;
-    }
+    let j = column_loop(&maps[ins.len()])?;
     for b in 0..2 {
         let bm = &maps[b];
         let am = &maps[1 - b];
@@ -140,19 +250,8 @@ pub fn plan(ctx: &Context, body: &Body, op: OpId) -> Option<Plan> {
         if b_last != Some(1) || bm.results[..bm.results.len() - 1].iter().any(|e| uses_dim(e, j)) || am.results.iter().any(|e| uses_dim(e, j)) {
             continue;
         }
-        // i: the innermost other index of C that B does not use (a matrix
-        // product's row; a convolution's output channel, past its output row).
-        let i = cm.results[..cm.results.len() - 1].iter().rev().find_map(|e| match e {
-            AffineExpr::Dim(i) if !bm.results.iter().any(|x| uses_dim(x, *i as usize)) => Some(*i as usize),
-            _ => None,
-        });
-        let batch = (0..iters.len()).filter(|&l| l != j && !reds.contains(&l) && Some(l) != i).collect();
-        if let Some(ep) = g.epilogue() {
-            if !epilogue_vectorizes(body, ep, ins, &maps, j) {
-                return None;
-            }
-        }
-        return Some(Plan { a: 1 - b, b, i, j, ks: reds.clone(), batch, fma });
+        let (i, batch) = rows_and_batch(body, &g, &maps, b, j, &reds)?;
+        return Some(Plan { a: 1 - b, b, i, j, ks: reds.clone(), batch, fma, dot4: None });
     }
     None
 }
@@ -174,6 +273,29 @@ fn epilogue_vectorizes(body: &Body, ep: ir::Block, ins: &[Value], maps: &[ir::af
         let contiguous = m.results.last() == Some(&AffineExpr::Dim(j as u32)) && !m.results[..m.results.len() - 1].iter().any(|e| uses_dim(e, j));
         lane_elem(body.value_type(*v)).is_some() && (!uses_j || contiguous)
     })
+}
+
+/// Four bytes of `m` from `idx` as a 64-byte vector holding them 16 times.
+fn dot4_broadcast(b: &B, body: &mut Body, at: &mut InsertPoint, m: Value, idx: &[Value], bytes_t: &ir::Type) -> Value {
+    let ctx = b.ctx;
+    let vt = |shape: i64, elem: ir::Type| ctx.intern_type(TypeData::Vector { shape: vec![shape], scalable: vec![false], elem });
+    let mut ops = vec![m];
+    ops.extend_from_slice(idx);
+    let o = b.op(body, at, "vector.load", &ops, &[vt(4, ctx.int_type(8))], &[]);
+    let w = b.op(body, at, "vector.bitcast", &[body.op(o).result(0)], &[vt(1, ctx.i32())], &[]);
+    let s = b.op(body, at, "vector.broadcast", &[body.op(w).result(0)], &[vt(LANES, ctx.i32())], &[]);
+    let x = b.op(body, at, "vector.bitcast", &[body.op(s).result(0)], &[bytes_t.clone()], &[]);
+    body.op(x).result(0)
+}
+
+/// `acc + Σ_{4 bytes} u·s` per 32-bit lane (u unsigned, s signed bytes).
+fn vpdpbusd(b: &B, body: &mut Body, at: &mut InsertPoint, acc: Value, u: Value, s: Value) -> Value {
+    let ctx = b.ctx;
+    let i32s = |v: Vec<i64>| Attribute::new(AttrData::DenseArray { elem: ctx.i32(), data: ir::attributes::ArrayData::Int(v) });
+    let t = body.value_type(acc).clone();
+    let props = [("intrin", Attribute::string("llvm.x86.avx512.vpdpbusd.512")), ("operandSegmentSizes", i32s(vec![3, 0])), ("op_bundle_sizes", i32s(vec![]))];
+    let o = b.op(body, at, "llvm.call_intrinsic", &[acc, u, s], &[t], &props);
+    body.op(o).result(0)
 }
 
 pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
@@ -206,12 +328,25 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
             zeros[k]
         });
     }
+    // A dot4 product reads B as 64 bytes (16 columns × 4) and its r index is 0.
+    let bytes_t = ctx.intern_type(TypeData::Vector { shape: vec![4 * LANES], scalable: vec![false], elem: ctx.int_type(8) });
+    let (vtb, zb) = match p.dot4 {
+        Some(_) => {
+            let z = Attribute::new(AttrData::Dense { ty: bytes_t.clone(), data: ir::attributes::DenseData::canonical(vec![0], 1, 1) });
+            let o = b.op(body, &mut at, "arith.constant", &[], &[bytes_t.clone()], &[("value", z)]);
+            (bytes_t.clone(), body.op(o).result(0))
+        }
+        None => (vtb, zb),
+    };
+    let mut ivs: Vec<Option<Value>> = vec![None; n];
+    if let Some(d) = p.dot4 {
+        ivs[d.r] = Some(b.index(body, &mut at, 0));
+    }
     let m_total = p.i.map(|i| sizes[i]).unwrap_or(1);
     let nv = vectors_per_row(m_total, sizes[p.j]);
     // A panel for one reduction loop (a matrix product's k).
     let kk = if p.ks.len() == 1 { sizes[p.ks[0]] } else { 0 };
-    let panel_type = (m_total >= PACK_MIN_ROWS && kk > 0).then(|| ctx.intern_type(TypeData::MemRef { shape: vec![kk, LANES * nv as i64], elem: elems[p.b].clone(), layout: None, memory_space: None }));
-    let mut ivs: Vec<Option<Value>> = vec![None; n];
+    let panel_type = (m_total >= PACK_MIN_ROWS && kk > 0 && p.dot4.is_none()).then(|| ctx.intern_type(TypeData::MemRef { shape: vec![kk, LANES * nv as i64], elem: elems[p.b].clone(), layout: None, memory_space: None }));
     // The outermost loop and its body: its iterations write disjoint tiles of
     // C, so it may run in parallel (the panel is then per iteration).
     let mut top: Option<(OpId, ir::Block, usize)> = None;
@@ -256,6 +391,8 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
     // Lane offsets and masks of this column tile.
     let mut jvs = Vec::new();
     let mut masks = Vec::new();
+    let mut byte_masks = Vec::new();
+    let byte_mask_t = ctx.intern_type(TypeData::Vector { shape: vec![4 * LANES], scalable: vec![false], elem: ctx.i1() });
     let nj_v = b.index(body, &mut at_j, nj);
     for v in 0..nv {
         let off = b.index(body, &mut at_j, LANES * v as i64);
@@ -264,6 +401,12 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         let m = b.op(body, &mut at_j, "vector.create_mask", &[rem], &[mt.clone()], &[]);
         jvs.push(jv);
         masks.push(body.op(m).result(0));
+        if p.dot4.is_some() {
+            let four = b.index(body, &mut at_j, 4);
+            let rem4 = b.bin(body, &mut at_j, "arith.muli", rem, four);
+            let m4 = b.op(body, &mut at_j, "vector.create_mask", &[rem4], &[byte_mask_t.clone()], &[]);
+            byte_masks.push(body.op(m4).result(0));
+        }
     }
     let full = m_total - m_total % MR as i64;
     // The affine indices of `map` at row `row`, column vector `v` (j0 without
@@ -351,7 +494,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
                 let idx = idx_at(body, &mut atk, &bm, 0, Some(v), Some(&kivs));
                 let mut ops = vec![bv];
                 ops.extend(idx);
-                ops.push(masks[v]);
+                ops.push(if p.dot4.is_some() { byte_masks[v] } else { masks[v] });
                 ops.push(zb);
                 b.op(body, &mut atk, "vector.maskedload", &ops, &[vtb.clone()], &[])
             };
@@ -360,6 +503,16 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         let mut new_accs = Vec::new();
         for r in 0..mr {
             let idx = idx_at(body, &mut atk, &am, r, None, Some(&kivs));
+            if let Some(d) = p.dot4 {
+                // A's four bytes as one word, broadcast to 16 lanes, then one vpdpbusd per vector.
+                let a = dot4_broadcast(b, body, &mut atk, av, &idx, &bytes_t);
+                for v in 0..nv {
+                    let (u, s) = if d.b_unsigned { (bvecs[v], a) } else { (a, bvecs[v]) };
+                    let acc = kargs[r * nv + v];
+                    new_accs.push(vpdpbusd(b, body, &mut atk, acc, u, s));
+                }
+                continue;
+            }
             let a = b.load(body, &mut atk, av, &idx);
             let ab = b.op(body, &mut atk, "vector.broadcast", &[a], &[vta.clone()], &[]);
             let ab = body.op(ab).result(0);
