@@ -232,8 +232,9 @@ fn key(kind: &str, model: &[u8], path: Option<&Path>, given: &HashMap<String, Ho
         hash_file(&mut k, &file)?;
     }
     // What compiled it: this very build (a rebuild may compile differently,
-    // whatever the version says) and the host CPU the object code is for.
-    k.str(&build_id()).str(&llvm_cpu::host_cpu());
+    // whatever the version says), the host CPU the object code is for, and
+    // whether its int8 kernels use VNNI (`NPU_CPU_NO_VNNI`).
+    k.str(&build_id()).str(&llvm_cpu::host_cpu()).str(if passes::host_has_vnni() { "vnni" } else { "portable" });
     let mut names: Vec<&String> = given.keys().collect();
     names.sort();
     for n in names {

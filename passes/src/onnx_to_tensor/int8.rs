@@ -81,13 +81,13 @@ fn constant(l: &mut Lower, shape: &[i64], elem: ir::Type, width: usize, bytes: V
     l.emit().constant(Attribute::new(AttrData::Dense { ty, data: DenseData::canonical(bytes, width, n) }))
 }
 
-/// The accumulator `shape` (output channels last) holding the folded bias.
-fn bias_init(l: &mut Lower, shape: &[i64], bias: &[i32]) -> Value {
+/// The accumulator `shape` holding the folded bias along dim `chan`.
+fn bias_init(l: &mut Lower, shape: &[i64], bias: &[i32], chan: usize) -> Value {
     let i32t = l.ctx.i32();
     let bytes = bias.iter().flat_map(|b| b.to_le_bytes()).collect();
     let b = constant(l, &[bias.len() as i64], i32t.clone(), 4, bytes);
     let r = shape.len();
-    l.map_op(shape, &i32t, &[b], vec![dims_map(r, &[r - 1])], |_, a| a[0])
+    l.map_op(shape, &i32t, &[b], vec![dims_map(r, &[chan])], |_, a| a[0])
 }
 
 /// `x`, made unsigned (xor 0x80 when `off` is 128), read through `map`.
@@ -147,13 +147,42 @@ pub(super) fn conv(l: &mut Lower, x: Value, w: Value, bias: Option<Value>, q: &Q
     }
     let u0 = zx + off;
     let (Some(bias), Some(rq)) = (folded_bias(l, bias, &sums, u0), Requant::of(l, q, m)) else { return Ok(None) };
+    let i8t = l.ctx.int_type(8);
+    let pointwise = kh == 1 && kw == 1 && strides.iter().all(|&s| s == 1) && before.iter().chain(after).all(|&p| p == 0);
+    if pointwise {
+        // A 1x1 conv keeps NCHW: the output positions along the vector lanes
+        // (16 × 4 channels of x per load), the weights broadcast, and the
+        // requantization writes the output in order (a channels-last product
+        // of a large map with few input channels spent its time transposing).
+        let p = h * wd;
+        let x3 = super::shape::reshape(l, x, &[n, cin, p]);
+        let zxv = l.emit().int(zx as i128, &i8t);
+        let x3 = super::nn::pad_by(l, x3, &[0, 0, 0], &[0, c4 - cin, 0], zxv);
+        let xq = unsigned(l, x3, &[n, c4 / 4, p, 4], expr_map(4, vec![d(0), add(mul(d(1), 4), d(3)), d(2)]), off);
+        // The weights [M, C/4, 4] are the [kh, kw, C/4, M, 4] packing with M and C/4 swapped.
+        let mut wm = vec![0u8; packed.len()];
+        for mi in 0..m as usize {
+            for k in 0..(c4 / 4) as usize {
+                let (src, dst) = ((k * m as usize + mi) * 4, (mi * (c4 / 4) as usize + k) * 4);
+                wm[dst..dst + 4].copy_from_slice(&packed[src..src + 4]);
+            }
+        }
+        let wp = constant(l, &[m, c4 / 4, 4], i8t, 1, wm);
+        let init = bias_init(l, &[n, m, p], &bias, 1);
+        // Loops: n, m, p | c/4, r.
+        let maps = vec![expr_map(5, vec![d(0), d(3), d(2), d(4)]), expr_map(5, vec![d(1), d(3), d(4)]), expr_map(5, vec![d(0), d(1), d(2)])];
+        let mut iters = vec![Iterator::Parallel; 3];
+        iters.extend([Iterator::Reduction; 2]);
+        let acc = byte_product(l, xq, wp, init, maps, &iters);
+        let y = requantize_const(l, acc, &rq, &[n, m, p], AffineMap::identity(3), 1)?;
+        return Ok(Some(super::shape::reshape(l, y, &out.shape)));
+    }
     // Channels-last, unsigned, then padded with the zero point (made unsigned too).
     let xu = unsigned(l, x, &[n, h, wd, cin], expr_map(4, vec![d(0), d(3), d(1), d(2)]), off);
-    let i8t = l.ctx.int_type(8);
     let pad = l.emit().int(u0 as u8 as i8 as i128, &i8t);
     let xp = super::nn::pad_by(l, xu, &[0, before[0], before[1], 0], &[0, after[0], after[1], c4 - cin], pad);
     let p = oh * ow;
-    let init = bias_init(l, &[n, p, m], &bias);
+    let init = bias_init(l, &[n, p, m], &bias, 2);
     let wp = constant(l, &[kh, kw, c4 / 4, m, 4], i8t, 1, packed);
     // Loops: n, p = oh·OW + ow, m | kh, kw, c/4, r. The output positions are
     // the kernel's rows, flattened so that a 7×7 map makes 8 tiles of 6 rows
@@ -199,7 +228,7 @@ pub(super) fn matmul(l: &mut Lower, a: Value, w: Value, bias: Option<Value>, tra
     }
     let (Some(bias), Some(rq)) = (folded_bias(l, bias, &sums, za + off), Requant::of(l, q, nn)) else { return Ok(None) };
     let au = unsigned(l, a, &ai.shape, AffineMap::identity(r as u32), off);
-    let init = bias_init(l, &out.shape, &bias);
+    let init = bias_init(l, &out.shape, &bias, r - 1);
     let wp = constant(l, &[k / 4, nn, 4], l.ctx.int_type(8), 1, packed);
     // Loops: the output's dims | k/4, r.
     let (kq, kr) = (r, r + 1);

@@ -1,6 +1,6 @@
 // The CPU path's int8 products on AVX-512 VNNI (`vpdpbusd`) against ONNX
 // Runtime, bit for bit: QLinearConv (a 7x7 stride-2 stem of 3 channels, a
-// dilated uint8 conv with a zero point, a 1x1 conv without bias, per-channel
+// dilated uint8 conv with a zero point, a 1x1 conv of 30 channels without bias, per-channel
 // and per-tensor weight scales), QLinearMatMul on a 3-D activation, and the
 // QDQ groups `onnx-form-integer-products` forms (Conv, Gemm with transB and
 // an int32 bias, MatMul); a depthwise Conv stays a float QDQ group. The

@@ -1,7 +1,7 @@
 """Writes DIR/m.onnx, one model of int8 products with constant int8 weights,
 and its random inputs DIR/<input>.npy: QLinearConv in the shapes the VNNI
 kernel packs differently (a 7x7 stride-2 stem of 3 channels, a dilated uint8
-conv with padding and a zero point, a 1x1 conv without bias, per-channel and
+conv with padding and a zero point, a 1x1 conv of 30 channels without bias, per-channel and
 per-tensor weight scales), a QLinearMatMul on a 3-D activation, and QDQ
 groups the CPU path forms into integer operators (DQ -> Conv -> Q,
 DQ -> Gemm(transB) -> Q with an int32 bias, DQ -> MatMul -> Q) beside one it
@@ -56,8 +56,8 @@ act("x1", (1, 3, 17, 19), np.int8)
 qconv("stem", "x1", np.int8, -5, i8(8, 3, 7, 7), scales(8), True, kernel_shape=[7, 7], strides=[2, 2], pads=[3, 3, 3, 3])
 act("x2", (1, 6, 9, 11), np.uint8)
 qconv("dilated", "x2", np.uint8, 131, i8(20, 6, 3, 3), scales(1).reshape(()), True, kernel_shape=[3, 3], pads=[2, 2, 2, 2], dilations=[2, 2])
-act("x3", (1, 32, 5, 5), np.int8)
-qconv("pointwise", "x3", np.int8, 0, i8(24, 32, 1, 1), scales(24), False, kernel_shape=[1, 1])
+act("x3", (1, 30, 5, 5), np.int8)
+qconv("pointwise", "x3", np.int8, -9, i8(24, 30, 1, 1), scales(24), False, kernel_shape=[1, 1])
 
 act("a", (2, 5, 16), np.int8)
 nodes.append(h.make_node("QLinearMatMul", ["a", init("a_s", np.float32(0.04)), init("a_z", np.int8(3)), init("mm_w", i8(16, 24)),
