@@ -218,6 +218,26 @@ fn qlinear_softmax(l: &mut Lower) -> Result<Vec<Value>, String> {
     let keep = super::reduce::out_map(r, &red, true);
     let id = AffineMap::identity(r as u32);
     let (xsc2, f2, d2, s2) = (xsc.clone(), f.clone(), f64s.clone(), ssc.clone());
+    // The exponential depends on x − max alone (−255..0): with a constant
+    // scale, a table of its 256 values made here by the same f64 formula, one
+    // load per element instead of an f64 exp.
+    if let Some(scale) = onnx::infer::const_f64s_upto(l.body, xs, 1).filter(|v| v.len() == 1).map(|v| v[0]) {
+        let table: Vec<f32> = (-255i32..=0).map(|dv| ((dv as f64 + base / scale) * scale).exp() as f32).collect();
+        let ty = l.tensor_type(&[256], &f.ty);
+        let bytes = table.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let t = l.emit().constant(ir::Attribute::new(ir::attributes::AttrData::Dense { ty, data: ir::attributes::DenseData::canonical(bytes, 4, 256) }));
+        let e = l.map_op(&xi.shape, &f.ty.clone(), &[x, xmax], vec![id.clone(), keep.clone()], move |e, a| {
+            let i32s = Sc { ty: e.ctx.i32(), kind: Kind::Signed };
+            let (v, m) = (e.cast(a[0], &xsc2, &i32s), e.cast(a[1], &xsc2, &i32s));
+            let diff = e.sub(v, m, &i32s);
+            let k = e.scalar(255.0, &i32s);
+            let at = e.add(diff, k, &i32s);
+            let it = e.ctx.index();
+            let at = e.index_cast(at, &it, false);
+            e.extract(t, &[at])
+        });
+        return qlinear_softmax_out(l, e, &red, &keep, ys, yz, r);
+    }
     let e = l.map_op(&xi.shape, &f.ty.clone(), &[x, xmax, xs], vec![id.clone(), keep.clone(), all_zeros(l.info(xs)?.rank(), r)], move |e, a| {
         let i32s = Sc { ty: e.ctx.i32(), kind: Kind::Signed };
         let (v, m) = (e.cast(a[0], &xsc2, &i32s), e.cast(a[1], &xsc2, &i32s));
@@ -231,8 +251,18 @@ fn qlinear_softmax(l: &mut Lower) -> Result<Vec<Value>, String> {
         let ex = e.op("math.exp", &[t], &d2.ty);
         e.cast(ex, &d2, &f2)
     });
+    qlinear_softmax_out(l, e, &red, &keep, ys, yz, r)
+}
+
+/// QLinearSoftmax's second half: the row sums of the exponentials `e`, and
+/// `y = round_half_even(e · floor(1 / y_scale) / sum) + y_zp`, saturated.
+fn qlinear_softmax_out(l: &mut Lower, e: Value, red: &[usize], keep: &AffineMap, ys: Value, yz: Option<Value>, r: usize) -> Result<Vec<Value>, String> {
+    let f = Sc { ty: l.ctx.f32(), kind: Kind::Float };
+    let xi = l.info(e)?;
+    let id = AffineMap::identity(r as u32);
+    let keep = keep.clone();
     let f3 = f.clone();
-    let sum = super::reduce::reduce(l, e, &red, true, super::reduce::Combine::Add, &f, |_, v| v);
+    let sum = super::reduce::reduce(l, e, red, true, super::reduce::Combine::Add, &f, |_, v| v);
     let osc = l.out_info(0)?.sc;
     let (lo, hi) = int_range(&osc);
     let ysc = l.info(ys)?.sc;
