@@ -318,6 +318,11 @@ fn transpose_of_constant(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure
         return rw.match_failure("not a static elements attribute with its data");
     };
     let nty = attr.typ().cloned().unwrap();
+    // A declared type that contradicts the permutation (a Transpose whose
+    // `perm` is misspelled, so all dims reverse) is the verifier's to report.
+    if nty.shape() != rt.shape() {
+        return rw.match_failure("the declared result shape is not the permuted one");
+    }
     let loc = rw.body.op(op).loc.clone();
     rw.set_insertion_point(ir::InsertPoint::Before(op));
     let st = OperationState::new(rw.ctx.op_name("onnx.Constant"), loc).property(rw.ctx.ident("value"), attr).results(&[nty]);

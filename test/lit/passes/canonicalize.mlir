@@ -86,3 +86,14 @@ func.func @nested() {
   }) : () -> ()
   return
 }
+
+// A Transpose of a constant whose declared result is not the permuted shape
+// (its `perm` misspelled, so every dim reverses) is left as it is: the
+// rewrite would change the value's type (found by tools/tests/opt_robustness.rs).
+// CHECK-LABEL: func.func @transpose_declared_otherwise
+// CHECK: "onnx.Transpose"
+func.func @transpose_declared_otherwise() -> tensor<1x3x2xi32> {
+  %c = "onnx.Constant"() <{value = dense<[[[1, 2, 3], [4, 5, 6]]]> : tensor<1x2x3xi32>}> : () -> tensor<1x2x3xi32>
+  %t = "onnx.Transpose"(%c) {p0rm = array<i64: 0, 2, 1>} : (tensor<1x2x3xi32>) -> tensor<1x3x2xi32>
+  return %t : tensor<1x3x2xi32>
+}
