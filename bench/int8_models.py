@@ -30,7 +30,8 @@ compile time (the floors met so far); the rest are printed as misses.
 `--ci` runs ResNet-18 and the transformer block per channel and in the
 QOperator form, NPU only. `--corpus` runs the CNNs of the real-model corpus
 (`test/models/corpus.toml`, fetched by `scripts/fetch-models.sh`) quantized
-the same way (QDQ, per channel) on four of their seeded inputs, NPU only.
+the same way (QDQ per channel, calibrated on four of their seeded inputs) on
+npu16 and on the CPU (latency beside ONNX Runtime's, output steps from it).
 
 usage: bench/int8_models.py [--runs 10] [--only NAME ...] [--keep DIR] [--check] [--ci]
 """
@@ -139,7 +140,7 @@ def npu_row(path, name, x, xin, ort_out, d):
 
 
 def corpus_rows(a, d):
-    """The corpus CNNs, quantized by ONNX Runtime, on the NPU path: (hard misses, soft misses)."""
+    """The corpus CNNs, quantized by ONNX Runtime, on the NPU and CPU paths: (hard misses, soft misses)."""
     import tomllib
 
     import npu_models
@@ -178,7 +179,7 @@ def corpus_rows(a, d):
                 onnx.save(fm, src)
             quant_pre_process(src, path + ".pre.onnx", skip_symbolic_shape=True)
             quantize_static(path + ".pre.onnx", path, Reader(), quant_format=QuantFormat.QDQ, per_channel=True)
-            _, ort_out = cpu_models.ort_median(path, {xname: samples[4][xname]}, 1)
+            ort_ms, ort_out = cpu_models.ort_median(path, {xname: samples[4][xname]}, a.runs)
         except Exception as e:  # noqa: BLE001 (ONNX Runtime's quantizer refuses some models, or writes ones it cannot load)
             print(f"{name + '-pc':<17} ONNX Runtime's quantizer failed: {str(e).splitlines()[0][:100]}")
             continue
@@ -188,6 +189,15 @@ def corpus_rows(a, d):
         # ONNX Runtime's at some quantization boundaries, which deep models carry).
         soft += [h for h in hard if "runs" not in h and "bit-exact" not in h]
         hard = [h for h in hard if "runs" in h or "bit-exact" in h]
+        # The CPU path (VNNI integer kernels where the host has them), one thread.
+        q = cpu_models.ours(path, ["--target", "cpu", "--threads", "1", "--input", f"{xname}={xin}"], os.path.join(d, f"{name}-pc.cpu"), a.runs)
+        if q:
+            _, cok, cshown, _ = from_ort(path, os.path.join(d, f"{name}-pc.cpu"), ort_out[0])
+            text += f" {q['p50_ms']:>8.2f} {ort_ms:>8.2f} {q['p50_ms'] / ort_ms:>6.2f} {cshown}"
+            if not cok:
+                soft.append(f"CPU output {cshown.strip()} from ORT")
+        else:
+            hard.append("runs on the CPU")
         print(f"{name + '-pc':<17} {text}" + (f"  misses: {', '.join(hard + soft)}" if hard or soft else ""))
         hard_all += [f"{name}: {h}" for h in hard]
         soft_all += [f"{name}: {s}" for s in soft]
@@ -215,7 +225,7 @@ def main():
     a = ap.parse_args()
     d = cpu_models.setup(a.keep, "int8-models-")
     if a.corpus:
-        print(f"{'model':<17} {'NPU MACs':>8} {'cycles':>10} {'xroof':>6} {'compile':>8} {'steps':>6}  {'reference':<10}")
+        print(f"{'model':<17} {'NPU MACs':>8} {'cycles':>10} {'xroof':>6} {'compile':>8} {'steps':>6}  {'reference':<10} {'CPU ms':>8} {'ORT ms':>8} {'ratio':>6} {'steps':>6}")
         return verdict(*corpus_rows(a, d), a.check)
     variants = [(b, v) for b in ("resnet18", "transformer") for v in ("pc", "qop")] if a.ci else [(b, v) for b in BASES for v in VARIANTS]
     print(f"{'model':<17} {'NPU MACs':>8} {'cycles':>10} {'xroof':>6} {'compile':>8} {'steps':>6}  {'reference':<10}" + ("" if a.ci else f" {'CPU ms':>8} {'ORT ms':>8} {'ratio':>6} {'/float':>7} {'steps':>6}"))
