@@ -18,8 +18,8 @@
 
 use ir::attributes::Attribute;
 use ir::pass::{Pass, PassContext};
-use ir::{Body, InsertPoint, OpId, OperationState, Value};
-use onnx::dialect::{no_value, present_operand};
+use ir::{Body, OpId, Value};
+use onnx::dialect::present_operand;
 use onnx::infer::{const_f64s, const_ints, const_ints_upto};
 
 pub struct FormIntegerProducts;
@@ -166,33 +166,16 @@ impl Pass for FormIntegerProducts {
                 continue;
             }
             let Some((kind, operands, op)) = group(body, q) else { continue };
-            let operands: Vec<Value> = operands.into_iter().map(|v| v.unwrap_or_else(|| no_value(ctx, body, InsertPoint::Before(q), ir::Location::unknown()))).collect();
-            let dqs: Vec<OpId> = body.op(op).operands().iter().filter_map(|v| body.defining_op(*v)).collect();
-            let y = body.op(q).result(0);
-            let ty = body.value_type(y).clone();
-            let mut st = OperationState::new(ctx.op_name(kind), body.op(op).loc.clone()).operands(&operands).results(&[ty]);
             let keep: &[&str] = match kind {
                 "onnx.QLinearConv" => &["auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"],
                 "onnx.ms.QGemm" => &["transB"],
                 _ => &[],
             };
-            let props: Vec<_> = body.op(op).properties.iter().filter(|(k, _)| keep.contains(&k.as_str())).cloned().collect();
-            for (k, v) in props {
-                st.properties.set(k, v);
-            }
+            let mut props: Vec<_> = body.op(op).properties.iter().filter(|(k, _)| keep.contains(&k.as_str())).cloned().collect();
             if kind == "onnx.ms.QGemm" {
-                st.properties.set(ctx.ident("alpha"), Attribute::float(1.0, ctx.f32()));
+                props.push((ctx.ident("alpha"), Attribute::float(1.0, ctx.f32())));
             }
-            let fused = body.build(st, InsertPoint::Before(q));
-            let r = body.op(fused).result(0);
-            body.replace_all_uses(y, r);
-            body.erase(q);
-            body.erase(op);
-            for d in dqs {
-                if !body.is_erased(d) && !body.has_uses(body.op(d).result(0)) && body.name(d).as_str() == "onnx.DequantizeLinear" {
-                    body.erase(d);
-                }
-            }
+            crate::onnx_form_qlinear::replace_group(ctx, body, q, op, kind, &operands, props);
             formed += 1;
         }
         cx.stat("num-formed", "QDQ products formed into integer operators", formed);

@@ -46,6 +46,31 @@ fn softmax_group(body: &Body, q: OpId) -> Option<(OpId, OpId)> {
     (same && is_8bit(body, x) && per_tensor).then_some((dq, sm))
 }
 
+/// Replaces the QDQ group ending in QuantizeLinear `q` around `op` by one
+/// `name` op of `operands` (absent ones as `onnx.NoValue`) and `props`, at
+/// `op`'s location: `q` and `op` go, and so do the DequantizeLinears that fed
+/// `op` and nothing else.
+pub(crate) fn replace_group(ctx: &ir::Context, body: &mut Body, q: OpId, op: OpId, name: &str, operands: &[Option<Value>], props: Vec<(ir::Ident, Attribute)>) {
+    let operands: Vec<Value> = operands.iter().map(|v| v.unwrap_or_else(|| no_value(ctx, body, InsertPoint::Before(q), ir::Location::unknown()))).collect();
+    let dqs: Vec<OpId> = body.op(op).operands().iter().filter_map(|v| body.defining_op(*v)).filter(|d| body.name(*d).as_str() == "onnx.DequantizeLinear").collect();
+    let y = body.op(q).result(0);
+    let ty = body.value_type(y).clone();
+    let mut st = OperationState::new(ctx.op_name(name), body.op(op).loc.clone()).operands(&operands).results(&[ty]);
+    for (k, v) in props {
+        st.properties.set(k, v);
+    }
+    let fused = body.build(st, InsertPoint::Before(q));
+    let r = body.op(fused).result(0);
+    body.replace_all_uses(y, r);
+    body.erase(q);
+    body.erase(op);
+    for d in dqs {
+        if !body.is_erased(d) && !body.has_uses(body.op(d).result(0)) {
+            body.erase(d);
+        }
+    }
+}
+
 impl Pass for FormQLinearOps {
     fn argument(&self) -> &'static str {
         "onnx-form-qlinear-ops"
@@ -62,29 +87,12 @@ impl Pass for FormQLinearOps {
                 continue;
             }
             let Some((dq, sm)) = softmax_group(body, q) else { continue };
-            let given_or_none = |body: &mut Body, op: OpId, i: usize| match present_operand(body, op, i) {
-                Some(v) => v,
-                None => no_value(ctx, body, InsertPoint::Before(q), ir::Location::unknown()),
-            };
-            let (x, xs) = (body.op(dq).operands()[0], body.op(dq).operands()[1]);
-            let xz = given_or_none(body, dq, 2);
-            let ys = body.op(q).operands()[1];
-            let yz = given_or_none(body, q, 2);
+            let d = |i: usize| present_operand(body, dq, i);
+            let operands = [d(0), d(1), d(2), present_operand(body, q, 1), present_operand(body, q, 2)];
             let axis = body.op(sm).properties.get("axis").and_then(|a| a.as_int()).unwrap_or(-1);
-            let y = body.op(q).result(0);
-            let ty = body.value_type(y).clone();
-            let mut st = OperationState::new(ctx.op_name("onnx.ms.QLinearSoftmax"), body.op(sm).loc.clone()).operands(&[x, xs, xz, ys, yz]).results(&[ty]);
-            st.properties.set(ctx.ident("axis"), Attribute::integer(axis as i128, ctx.i64()));
             // The Softmax is in its opset-13 form (older forms are normalized on import).
-            st.properties.set(ctx.ident("opset"), Attribute::integer(13, ctx.i64()));
-            let fused = body.build(st, InsertPoint::Before(q));
-            let r = body.op(fused).result(0);
-            body.replace_all_uses(y, r);
-            body.erase(q);
-            body.erase(sm);
-            if !body.has_uses(body.op(dq).result(0)) {
-                body.erase(dq);
-            }
+            let props = vec![(ctx.ident("axis"), Attribute::integer(axis as i128, ctx.i64())), (ctx.ident("opset"), Attribute::integer(13, ctx.i64()))];
+            replace_group(ctx, body, q, sm, "onnx.ms.QLinearSoftmax", &operands, props);
             formed += 1;
         }
         cx.stat("num-formed", "QDQ groups formed into com.microsoft QLinear operators", formed);

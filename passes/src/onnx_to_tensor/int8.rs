@@ -131,7 +131,9 @@ pub(super) fn conv(l: &mut Lower, x: Value, w: Value, bias: Option<Value>, q: &Q
     let (m, kh, kw) = (wi.shape[0], wi.shape[2], wi.shape[3]);
     let (oh, ow) = (out.shape[2], out.shape[3]);
     let c4 = (cin + 3) / 4 * 4;
-    // [kh, kw, C/4, M, 4], the channels past C zero.
+    let pointwise = kh == 1 && kw == 1 && strides.iter().all(|&s| s == 1) && before.iter().chain(after).all(|&p| p == 0);
+    // The weights packed, the channels past C zero: [M, C/4, 4] for a 1x1
+    // conv (positions along the lanes), else [kh, kw, C/4, M, 4].
     let mut packed = vec![0u8; (kh * kw * c4 * m) as usize];
     let mut sums = vec![0i64; m as usize];
     for mi in 0..m {
@@ -139,7 +141,8 @@ pub(super) fn conv(l: &mut Lower, x: Value, w: Value, bias: Option<Value>, q: &Q
             for a in 0..kh {
                 for b in 0..kw {
                     let v = wv[(((mi * cin + ci) * kh + a) * kw + b) as usize];
-                    packed[((((a * kw + b) * (c4 / 4) + ci / 4) * m + mi) * 4 + ci % 4) as usize] = v as i8 as u8;
+                    let at = if pointwise { mi * c4 + ci } else { (((a * kw + b) * (c4 / 4) + ci / 4) * m + mi) * 4 + ci % 4 };
+                    packed[at as usize] = v as i8 as u8;
                     sums[mi as usize] += v;
                 }
             }
@@ -148,7 +151,6 @@ pub(super) fn conv(l: &mut Lower, x: Value, w: Value, bias: Option<Value>, q: &Q
     let u0 = zx + off;
     let (Some(bias), Some(rq)) = (folded_bias(l, bias, &sums, u0), Requant::of(l, q, m)) else { return Ok(None) };
     let i8t = l.ctx.int_type(8);
-    let pointwise = kh == 1 && kw == 1 && strides.iter().all(|&s| s == 1) && before.iter().chain(after).all(|&p| p == 0);
     if pointwise {
         // A 1x1 conv keeps NCHW: the output positions along the vector lanes
         // (16 × 4 channels of x per load), the weights broadcast, and the
@@ -159,15 +161,7 @@ pub(super) fn conv(l: &mut Lower, x: Value, w: Value, bias: Option<Value>, q: &Q
         let zxv = l.emit().int(zx as i128, &i8t);
         let x3 = super::nn::pad_by(l, x3, &[0, 0, 0], &[0, c4 - cin, 0], zxv);
         let xq = unsigned(l, x3, &[n, c4 / 4, p, 4], expr_map(4, vec![d(0), add(mul(d(1), 4), d(3)), d(2)]), off);
-        // The weights [M, C/4, 4] are the [kh, kw, C/4, M, 4] packing with M and C/4 swapped.
-        let mut wm = vec![0u8; packed.len()];
-        for mi in 0..m as usize {
-            for k in 0..(c4 / 4) as usize {
-                let (src, dst) = ((k * m as usize + mi) * 4, (mi * (c4 / 4) as usize + k) * 4);
-                wm[dst..dst + 4].copy_from_slice(&packed[src..src + 4]);
-            }
-        }
-        let wp = constant(l, &[m, c4 / 4, 4], i8t, 1, wm);
+        let wp = constant(l, &[m, c4 / 4, 4], i8t, 1, packed);
         let init = bias_init(l, &[n, m, p], &bias, 1);
         // Loops: n, m, p | c/4, r.
         let maps = vec![expr_map(5, vec![d(0), d(3), d(2), d(4)]), expr_map(5, vec![d(1), d(3), d(4)]), expr_map(5, vec![d(0), d(1), d(2)])];
@@ -242,6 +236,21 @@ pub(super) fn matmul(l: &mut Lower, a: Value, w: Value, bias: Option<Value>, tra
     Ok(Some(requantize_const(l, acc, &rq, &out.shape, AffineMap::identity(r as u32), r - 1)?))
 }
 
+/// `round_half_even(y) + zy` (f32), saturated to `osc`'s range and converted
+/// to it: the end of every requantization.
+fn round_saturate(e: &mut super::Emit, y: Value, zy: Option<Value>, osc: &Sc) -> Value {
+    let f = Sc { ty: e.ctx.f32(), kind: Kind::Float };
+    let mut y = e.op("math.roundeven", &[y], &f.ty);
+    if let Some(z) = zy {
+        y = e.add(y, z, &f);
+    }
+    let (lo, hi) = super::quant::int_range(osc);
+    let (lv, hv) = (e.scalar(lo, &f), e.scalar(hi, &f));
+    let y = e.max(y, lv, &f);
+    let y = e.min(y, hv, &f);
+    e.cast(y, &f, osc)
+}
+
 /// Constant requantization parameters: the multiplier `sx·sw / sy` per output
 /// channel, computed in f32 in that order as the float formula below does,
 /// and the output's zero point.
@@ -274,23 +283,14 @@ fn requantize_const(l: &mut Lower, acc: Value, rq: &Requant, out_shape: &[i64], 
     let bytes = rq.mult.iter().flat_map(|m| m.to_le_bytes()).collect();
     let mult = constant(l, &[rq.mult.len() as i64], f32t, 4, bytes);
     let out = l.empty(out_shape, &osc.ty.clone());
-    let (lo, hi) = match (osc.kind, osc.width()) {
-        (Kind::Unsigned, w) => (0.0, ((1u64 << w) - 1) as f64),
-        (_, w) => (-((1u64 << (w - 1)) as f64), ((1u64 << (w - 1)) - 1) as f64),
-    };
     let (zy, i32s) = (rq.zy as f64, Sc { ty: l.ctx.i32(), kind: Kind::Signed });
     let maps = vec![AffineMap::identity(r as u32), dims_map(r, &[chan]), out_map];
     Ok(l.generic(&[acc, mult], &[out], maps, &vec![Iterator::Parallel; r], move |e, a| {
         let f = Sc { ty: e.ctx.f32(), kind: Kind::Float };
         let v = e.cast(a[0], &i32s, &f);
         let y = e.mul(v, a[1], &f);
-        let y = e.op("math.roundeven", &[y], &f.ty);
         let z = e.scalar(zy, &f);
-        let y = e.add(y, z, &f);
-        let (lv, hv) = (e.scalar(lo, &f), e.scalar(hi, &f));
-        let y = e.max(y, lv, &f);
-        let y = e.min(y, hv, &f);
-        vec![e.cast(y, &f, &osc)]
+        vec![round_saturate(e, y, Some(z), &osc)]
     })[0])
 }
 
@@ -320,10 +320,6 @@ pub(super) fn requantize(l: &mut Lower, acc: Value, acc_map: AffineMap, q: &QPar
         scs.push(l.info(z)?.sc);
     }
     let osc = out.sc.clone();
-    let (lo, hi) = match (osc.kind, osc.width()) {
-        (Kind::Unsigned, w) => (0.0, ((1u64 << w) - 1) as f64),
-        (_, w) => (-((1u64 << (w - 1)) as f64), ((1u64 << (w - 1)) - 1) as f64),
-    };
     let i32s = Sc { ty: l.ctx.i32(), kind: Kind::Signed };
     Ok(l.map_op(&out.shape, &osc.ty.clone(), &ins, maps, move |e, a| {
         let f = Sc { ty: e.ctx.f32(), kind: Kind::Float };
@@ -332,14 +328,7 @@ pub(super) fn requantize(l: &mut Lower, acc: Value, acc_map: AffineMap, q: &QPar
         let m = e.mul(p, q, &f);
         let m = e.div(m, s, &f);
         let y = e.mul(v, m, &f);
-        let mut y = e.op("math.roundeven", &[y], &f.ty);
-        if a.len() > 4 {
-            let z = e.cast(a[4], &scs[3], &f);
-            y = e.add(y, z, &f);
-        }
-        let (lv, hv) = (e.scalar(lo, &f), e.scalar(hi, &f));
-        let y = e.max(y, lv, &f);
-        let y = e.min(y, hv, &f);
-        e.cast(y, &f, &osc)
+        let z = (a.len() > 4).then(|| e.cast(a[4], &scs[3], &f));
+        round_saturate(e, y, z, &osc)
     }))
 }

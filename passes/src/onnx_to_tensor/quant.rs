@@ -48,7 +48,7 @@ fn all_zeros(rank: usize, n: usize) -> AffineMap {
 }
 
 /// The range [lo, hi] of an integer element kind.
-fn int_range(sc: &super::Sc) -> (f64, f64) {
+pub(super) fn int_range(sc: &super::Sc) -> (f64, f64) {
     match (sc.kind, sc.width()) {
         (Kind::Unsigned, w) => (0.0, 2f64.powi(w as i32) - 1.0),
         (_, w) => (-(2f64.powi(w as i32 - 1)), 2f64.powi(w as i32 - 1) - 1.0),
@@ -147,27 +147,7 @@ fn qlinear_matmul(l: &mut Lower) -> Result<Vec<Value>, String> {
     iters.push(tensor::Iterator::Reduction);
     let init = l.fill(&out.shape, &i32s, 0.0);
     let acc = super::linalg::contract(l, a, a_map, b, b_map, init, &iters, 1.0, (Some(za0), Some(zb0)));
-    let (ssc, ysc, osc) = (l.in_info(1)?.sc, l.in_info(6)?.sc, out.sc.clone());
-    let (ssb, zsc) = (l.in_info(4)?.sc, l.in_info(7)?.sc);
-    let range = int_range(&osc);
-    let zeros = |rank: usize| all_zeros(rank, ro);
-    let maps = vec![AffineMap::identity(ro as u32), zeros(l.info(sa)?.rank()), zeros(l.info(sb)?.rank()), zeros(l.info(sy)?.rank()), zeros(l.info(zy)?.rank())];
-    Ok(vec![l.map_op(&out.shape, &osc.ty.clone(), &[acc, sa, sb, sy, zy], maps, move |e, x| {
-        let f = super::Sc { ty: e.ctx.f32(), kind: Kind::Float };
-        let v = e.cast(x[0], &i32s, &f);
-        let (p, q, r) = (e.cast(x[1], &ssc, &f), e.cast(x[2], &ssb, &f), e.cast(x[3], &ysc, &f));
-        let m = e.mul(p, q, &f);
-        let m = e.div(m, r, &f);
-        let y = e.mul(v, m, &f);
-        let y = e.op("math.roundeven", &[y], &f.ty);
-        let z = e.cast(x[4], &zsc, &f);
-        let y = e.add(y, z, &f);
-        let lo = e.scalar(range.0, &f);
-        let hi = e.scalar(range.1, &f);
-        let y = e.max(y, lo, &f);
-        let y = e.min(y, hi, &f);
-        e.cast(y, &f, &osc)
-    })])
+    Ok(vec![super::int8::requantize(l, acc, AffineMap::identity(ro as u32), &q, ro - 1)?])
 }
 
 /// com.microsoft QGemm as `onnx-form-integer-products` writes it (A [M, K]
