@@ -174,7 +174,20 @@ pub const WEIGHT_ARGUMENT_BYTES: usize = 4096;
 /// after the inputs) and returns their contents in argument order.
 pub(crate) fn weights_to_arguments(ctx: &Context, body: &mut Body, func: OpId) -> Result<Vec<HostTensor>, String> {
     let entry = body.region_blocks(body.op(func).regions()[0])[0];
-    let consts: Vec<OpId> = body.block_ops(entry).filter(|o| body.name(*o).as_str() == "arith.constant" && body.has_uses(body.op(*o).result(0))).collect();
+    // Constants of the body and of its loops and branches (a recurrent
+    // layer's weights are read inside its `scf.while`): an argument of the
+    // entry block is visible there too.
+    let in_control_flow = |o: OpId| {
+        let mut p = body.parent_op(o);
+        while let Some(q) = p.filter(|q| *q != func) {
+            if !body.name(q).as_str().starts_with("scf.") {
+                return false;
+            }
+            p = body.parent_op(q);
+        }
+        p == Some(func)
+    };
+    let consts: Vec<OpId> = body.walk_preorder(func).into_iter().filter(|o| body.name(*o).as_str() == "arith.constant" && body.has_uses(body.op(*o).result(0)) && in_control_flow(*o)).collect();
     let mut weights = Vec::new();
     let mut names = Vec::new();
     for op in consts {

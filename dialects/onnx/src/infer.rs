@@ -72,20 +72,34 @@ fn const_values_upto<T>(body: &Body, v: Value, max: usize, read: impl Fn(&[u8], 
 /// model's quantized weights: millions of elements, read without a per-element
 /// type dispatch).
 pub fn const_i8s(body: &Body, v: Value) -> Option<Vec<i8>> {
+    let (bytes, unsigned) = const_bytes(body, v)?;
+    (!unsigned).then(|| bytes.into_iter().map(|b| b as i8).collect())
+}
+
+/// The values of a constant int8 or uint8 operand as i16, as [`const_i8s`].
+pub fn const_8bit(body: &Body, v: Value) -> Option<Vec<i16>> {
+    let (bytes, unsigned) = const_bytes(body, v)?;
+    Some(bytes.into_iter().map(|b| if unsigned { b as i16 } else { b as i8 as i16 }).collect())
+}
+
+/// The stored bytes of a constant int8/uint8 (a splat expanded) and whether it is unsigned.
+fn const_bytes(body: &Body, v: Value) -> Option<(Vec<u8>, bool)> {
     let d = body.defining_op(v)?;
     if body.name(d).as_str() != "onnx.Constant" {
         return None;
     }
     let (ty, bytes, splat) = stored_bytes(body.op(d).properties.get("value")?)?;
-    if ty.scalar().to_string() != "i8" {
-        return None;
-    }
+    let unsigned = match ty.scalar().to_string().as_str() {
+        "i8" => false,
+        "ui8" => true,
+        _ => return None,
+    };
     let n = ty.num_elements()? as usize;
     let stored = if splat { 1 } else { n };
     if bytes.len() < stored {
         return None;
     }
-    Some(if splat { vec![bytes.first().map(|b| *b as i8).unwrap_or(0); n] } else { bytes[..n].iter().map(|b| *b as i8).collect() })
+    Some((if splat { vec![bytes.first().copied().unwrap_or(0); n] } else { bytes[..n].to_vec() }, unsigned))
 }
 
 /// The integer values of a constant operand (an `onnx.Constant` of integers).

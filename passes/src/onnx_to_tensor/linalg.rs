@@ -92,9 +92,21 @@ fn matmul(l: &mut Lower) -> Result<Vec<Value>, String> {
     iters.push(Iterator::Reduction);
     let (va, vb) = (l.operand(0)?, l.operand(1)?);
     let zps = if l.name() == "onnx.MatMulInteger" { (l.opt(2), l.opt(3)) } else { (None, None) };
-    if zps.0.is_some_and(|z| l.info(z).map(|i| i.numel() != 1).unwrap_or(true)) || zps.1.is_some_and(|z| l.info(z).map(|i| i.numel() != 1).unwrap_or(true)) {
-        return Err("per-row or per-column zero points are not supported yet".into());
+    if l.name() == "onnx.MatMulInteger" {
+        if let Some(y) = super::int8::matmul(l, va, vb, zps.0, zps.1, None, false, super::int8::Tail::Int32)? {
+            return Ok(vec![y]);
+        }
     }
+    // Per-row (A) or per-column (B) zero points are taken off beforehand, in i32.
+    let per_axis = |l: &Lower, z: Option<Value>| z.is_some_and(|z| l.info(z).map(|i| i.numel() != 1).unwrap_or(true));
+    let (va, vb, zps) = if per_axis(l, zps.0) || per_axis(l, zps.1) {
+        let va = super::nn::minus_zero_point(l, va, zps.0, ra.saturating_sub(2))?;
+        let vb = super::nn::minus_zero_point(l, vb, zps.1, rb - 1)?;
+        (va, vb, (None, None))
+    } else {
+        (va, vb, zps)
+    };
+    let (a, b) = (l.info(va)?, l.info(vb)?);
     let zps = (zps.0.map(|z| super::shape::reshape(l, z, &[])), zps.1.map(|z| super::shape::reshape(l, z, &[])));
     let sc = out.sc.clone();
     let init = l.fill(&out.shape, &sc, 0.0);

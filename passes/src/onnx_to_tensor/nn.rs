@@ -430,7 +430,7 @@ fn conv(l: &mut Lower) -> Result<Vec<Value>, String> {
 }
 
 /// `v` − its zero point (absent: 0; per tensor, or per slice of `axis`) in i32.
-fn minus_zero_point(l: &mut Lower, v: Value, zp: Option<Value>, axis: usize) -> Result<Value, String> {
+pub(super) fn minus_zero_point(l: &mut Lower, v: Value, zp: Option<Value>, axis: usize) -> Result<Value, String> {
     let vi = l.info(v)?;
     let r = vi.rank();
     let i32s = Sc { ty: l.ctx.i32(), kind: super::Kind::Signed };
@@ -464,6 +464,13 @@ fn minus_zero_point(l: &mut Lower, v: Value, zp: Option<Value>, axis: usize) -> 
 fn conv_integer(l: &mut Lower) -> Result<Vec<Value>, String> {
     let (x, w) = (l.operand(0)?, l.operand(1)?);
     let (zx, zw) = (l.opt(2), l.opt(3));
+    let (xi, wi, out) = (l.info(x)?, l.info(w)?, l.out_info(0)?);
+    if xi.rank() == 4 && wi.rank() == 4 {
+        let win = window(l, &xi.shape[2..], &out.shape[2..], wi.shape[2..].to_vec())?;
+        if let Some(y) = super::int8::conv(l, x, w, zx, zw, None, super::int8::Tail::Int32, [&win.strides, &win.dilations, &win.before, &win.after])? {
+            return Ok(vec![y]);
+        }
+    }
     let x = minus_zero_point(l, x, zx, 1)?;
     let w = minus_zero_point(l, w, zw, 0)?;
     let sc = Sc { ty: l.ctx.i32(), kind: super::Kind::Signed };
@@ -477,11 +484,11 @@ fn conv_integer(l: &mut Lower) -> Result<Vec<Value>, String> {
 fn qlinear_conv(l: &mut Lower) -> Result<Vec<Value>, String> {
     let (x, sx, zx, w, sw, zw, sy) = (l.operand(0)?, l.operand(1)?, l.opt(2), l.operand(3)?, l.operand(4)?, l.opt(5), l.operand(6)?);
     let (zy, bias) = (l.opt(7), l.opt(8));
-    let q = super::int8::QParams { sx, zx, sw, zw, sy, zy };
+    let q = super::int8::QParams { sx, sw, sy, zy };
     let (xi, wi, out) = (l.info(x)?, l.info(w)?, l.out_info(0)?);
     if xi.rank() == 4 && wi.rank() == 4 {
         let win = window(l, &xi.shape[2..], &out.shape[2..], wi.shape[2..].to_vec())?;
-        if let Some(y) = super::int8::conv(l, x, w, bias, &q, [&win.strides, &win.dilations, &win.before, &win.after])? {
+        if let Some(y) = super::int8::conv(l, x, w, zx, zw, bias, super::int8::Tail::Requant(&q), [&win.strides, &win.dilations, &win.before, &win.after])? {
             return Ok(vec![y]);
         }
     }

@@ -118,8 +118,8 @@ pub(super) fn dynamic_quantize_values(l: &mut Lower, x: Value, u8s: &Sc) -> Resu
 /// of (a − a_zp)(b − b_zp) in i32, requantized by a_scale · b_scale / y_scale.
 fn qlinear_matmul(l: &mut Lower) -> Result<Vec<Value>, String> {
     let (a, sa, za, b, sb, zb, sy, zy) = (l.operand(0)?, l.operand(1)?, l.operand(2)?, l.operand(3)?, l.operand(4)?, l.operand(5)?, l.operand(6)?, l.operand(7)?);
-    let q = super::int8::QParams { sx: sa, zx: Some(za), sw: sb, zw: Some(zb), sy, zy: Some(zy) };
-    if let Some(y) = super::int8::matmul(l, a, b, None, false, &q)? {
+    let q = super::int8::QParams { sx: sa, sw: sb, sy, zy: Some(zy) };
+    if let Some(y) = super::int8::matmul(l, a, b, Some(za), Some(zb), None, false, super::int8::Tail::Requant(&q))? {
         return Ok(vec![y]);
     }
     for v in [sa, za, sb, zb, sy, zy] {
@@ -161,9 +161,9 @@ fn qgemm(l: &mut Lower) -> Result<Vec<Value>, String> {
     if l.int_attr("transA", 0) != 0 || l.float_attr("alpha", 1.0) != 1.0 {
         return Err("com.microsoft QGemm with transA or alpha != 1 runs as its QDQ group only".into());
     }
-    let q = super::int8::QParams { sx: sa, zx: za, sw: sb, zw: zb, sy, zy };
+    let q = super::int8::QParams { sx: sa, sw: sb, sy, zy };
     let trans_b = l.int_attr("transB", 0) != 0;
-    super::int8::matmul(l, a, b, c, trans_b, &q)?.map(|y| vec![y]).ok_or_else(|| "com.microsoft QGemm: the integer kernel does not take these operands (constant symmetric int8 B, per-tensor A zero point, K a multiple of 4)".into())
+    super::int8::matmul(l, a, b, za, zb, c, trans_b, super::int8::Tail::Requant(&q))?.map(|y| vec![y]).ok_or_else(|| "com.microsoft QGemm: the integer kernel does not take these operands (constant int8 or uint8 B, a per-tensor A zero point, K a multiple of 4)".into())
 }
 
 /// com.microsoft QLinearSoftmax as ONNX Runtime computes it: the exponentials

@@ -39,9 +39,18 @@ fn quantized_product(l: &mut Lower, a: Value, q: QWeights, dir: i64, m: i64, n: 
     let wsc = l.info(q.w)?.sc;
     let w_zp = l.map_op(&[], &wsc.ty.clone(), &[q.zp], vec![first], |_, x| x[0]);
     let i32s = Sc { ty: l.ctx.i32(), kind: super::Kind::Signed };
-    let init = l.fill(&[m, n], &i32s, 0.0);
-    let it3 = [Iterator::Parallel, Iterator::Parallel, Iterator::Reduction];
-    let acc = contract(l, aq, expr_map(3, vec![d(0), d(2)]), q.w, expr_map(3, vec![c(dir), d(2), d(1)]), init, &it3, 1.0, (Some(a_zp), Some(w_zp)));
+    let acc = match vnni_weights(l, q, dir, n) {
+        Some((wv, k)) => super::int8::matmul_of(l, aq, &wv, k, Some(a_zp), None, super::int8::Tail::Int32, &[m, n], &i32s)?,
+        None => None,
+    };
+    let acc = match acc {
+        Some(acc) => acc,
+        None => {
+            let init = l.fill(&[m, n], &i32s, 0.0);
+            let it3 = [Iterator::Parallel, Iterator::Parallel, Iterator::Reduction];
+            contract(l, aq, expr_map(3, vec![d(0), d(2)]), q.w, expr_map(3, vec![c(dir), d(2), d(1)]), init, &it3, 1.0, (Some(a_zp), Some(w_zp)))
+        }
+    };
     let si = l.info(q.scale)?;
     let scale_map = match si.rank() {
         1 => expr_map(2, vec![c(dir)]),
@@ -57,6 +66,23 @@ fn quantized_product(l: &mut Lower, a: Value, q: QWeights, dir: i64, m: i64, n: 
     }))
 }
 
+/// Direction `dir` of constant quantized weights for the VNNI kernel
+/// (`int8.rs`), with K; None where they are not constant or the host has no VNNI.
+fn vnni_weights(l: &Lower, q: QWeights, dir: i64, n: i64) -> Option<(super::int8::Weights, i64)> {
+    if !crate::host_has_vnni() {
+        return None;
+    }
+    let wi = l.info(q.w).ok()?;
+    let (dirs, k) = (wi.shape[0], wi.shape[1]);
+    if wi.rank() != 3 || wi.shape[2] != n || dirs <= dir {
+        return None;
+    }
+    let zp = onnx::infer::const_ints(l.body, q.zp)?;
+    let z = zp[(dir * (zp.len() as i64 / dirs)) as usize];
+    let vals = onnx::infer::const_8bit(l.body, q.w)?;
+    let per = (k * n) as usize;
+    Some((super::int8::Weights::new(&vals[dir as usize * per..(dir as usize + 1) * per], &wi.sc, &[z], n)?, k))
+}
 
 #[derive(Clone, Copy, PartialEq)]
 enum Cell {
