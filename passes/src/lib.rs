@@ -7,6 +7,7 @@ mod canonicalize;
 mod cse;
 mod dce;
 mod fold_constant_copies;
+mod fold_pad_into_producer;
 mod fuse_elementwise;
 mod generalize;
 mod inline;
@@ -156,6 +157,12 @@ pub fn register_all(reg: &mut PassRegistry) {
         summary: "Fuse elementwise tensor.generic consumers into their producers (parallel bodies merged; after a reduction, as its epilogue)",
         options: vec![],
         create: |_| Ok(Box::new(fuse_elementwise::FuseElementwise)),
+    });
+    reg.register(PassInfo {
+        argument: "fold-pad-into-producer",
+        summary: "A generic whose result is only copied into a padded tensor writes the padded tensor's interior itself (output map offset by the padding)",
+        options: vec![],
+        create: |_| Ok(Box::new(fold_pad_into_producer::FoldPadIntoProducer)),
     });
     reg.register(PassInfo {
         argument: "bufferize",

@@ -112,8 +112,21 @@ fn byte_product(body: &Body, block: ir::Block, n_in: usize) -> Option<bool> {
 
 /// The column loop `j`: C's last index, when every index of C is a loop.
 fn column_loop(cm: &ir::affine::AffineMap) -> Option<usize> {
-    let AffineExpr::Dim(j) = cm.results.last()? else { return None };
-    cm.results.iter().all(|e| matches!(e, AffineExpr::Dim(_))).then_some(*j as usize)
+    let j = out_dim(cm.results.last()?)?;
+    cm.results.iter().all(|e| out_dim(e).is_some()).then_some(j)
+}
+
+/// The loop of an output index `d` or `d + c` (a product written into the
+/// interior of a padded buffer, `fold-pad-into-producer`).
+fn out_dim(e: &AffineExpr) -> Option<usize> {
+    match e {
+        AffineExpr::Dim(d) => Some(*d as usize),
+        AffineExpr::Add(a, b) => match (&**a, &**b) {
+            (AffineExpr::Dim(d), AffineExpr::Const(_)) | (AffineExpr::Const(_), AffineExpr::Dim(d)) => Some(*d as usize),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// The row loop `i` (the innermost other index of C that operand `b` does not
@@ -122,10 +135,7 @@ fn column_loop(cm: &ir::affine::AffineMap) -> Option<usize> {
 /// vectors along `j`.
 fn rows_and_batch(body: &Body, g: &Generic, maps: &[ir::affine::AffineMap], b: usize, j: usize, reds: &[usize]) -> Option<(Option<usize>, Vec<usize>)> {
     let (cm, bm) = (&maps[g.inputs().len()], &maps[b]);
-    let i = cm.results[..cm.results.len() - 1].iter().rev().find_map(|e| match e {
-        AffineExpr::Dim(i) if !bm.results.iter().any(|x| uses_dim(x, *i as usize)) => Some(*i as usize),
-        _ => None,
-    });
+    let i = cm.results[..cm.results.len() - 1].iter().rev().find_map(|e| out_dim(e).filter(|&i| !bm.results.iter().any(|x| uses_dim(x, i))));
     let batch = (0..g.iterators().len()).filter(|&l| l != j && !reds.contains(&l) && Some(l) != i).collect();
     if let Some(ep) = g.epilogue() {
         if !epilogue_vectorizes(body, ep, g.inputs(), maps, j) {

@@ -215,7 +215,13 @@ pub(crate) fn parallel_safe(body: &Body, generic: OpId, ins: &[Value], outs: &[V
         return false;
     }
     let out_maps = &maps[ins.len()..];
-    if !out_maps.iter().all(|m| m.results.contains(&AffineExpr::Dim(l as u32))) {
+    // Each output indexed by l itself (maybe offset: a padded buffer's interior).
+    let by_l = |e: &AffineExpr| match e {
+        AffineExpr::Dim(d) => *d as usize == l,
+        AffineExpr::Add(a, b) => matches!((&**a, &**b), (AffineExpr::Dim(d), AffineExpr::Const(_)) | (AffineExpr::Const(_), AffineExpr::Dim(d)) if *d as usize == l),
+        _ => false,
+    };
+    if !out_maps.iter().all(|m| m.results.iter().any(by_l)) {
         return false;
     }
     let out_roots: Vec<Value> = outs.iter().map(|o| root_buffer(body, *o)).collect();
