@@ -308,6 +308,8 @@ def corpus(runs, only, d, missed):
         compile_s = perf["compile_ms"] / 1e3
         print(f"{m['name']:<28} {perf['p50_ms']:>12.2f} {ort_ms:>11.2f} {ratio:>7.2f} {compile_s:>10.2f}  {verdict}", flush=True)
         floors(m["name"], ratio, compile_s, missed)
+        if verdict in ("MISMATCH", "no output file"):
+            missed.append(f"{m['name']}: {verdict}")
     if ratios:
         gm = geomean(ratios)
         print(f"corpus geometric mean ratio: {gm:.2f}")
@@ -342,6 +344,7 @@ def main():
         outdir = os.path.join(d, f"{name}.out")
         perf = ours(path, ["--input", f"{x.name}={xin}"], outdir, a.runs)
         if perf is None:
+            missed.append(f"{name} does not run")
             continue
         got = np.load(os.path.join(outdir, m.graph.output[0].name + ".npy"))
         err = float(np.max(np.abs(got - ort_out[0])))
@@ -354,6 +357,8 @@ def main():
         fmt = lambda v: f"{v:.2f}" if v is not None else "-"
         print(f"{name:<12} {perf['p50_ms']:>12.2f} {ort_ms:>11.2f} {ratio:>7.2f} {fmt(was_r):>6} {compile_s:>10.2f} {fmt(was_c):>6}  {'match' if ok else 'MISMATCH'} (max abs diff {err:.1e})")
         floors(name, ratio, compile_s, missed)
+        if not ok:
+            missed.append(f"{name}'s outputs differ from ONNX Runtime's")
     if rows:
         gm = geomean(rows)
         print(f"geometric mean ratio (ours / ONNX Runtime, lower is better): {gm:.2f} (was {before['geomean']:.2f})")

@@ -7,7 +7,11 @@
 //!
 //! A producer that reads its own output (a reduction accumulating into a
 //! filled bias) brings the generic that filled it along, offset the same way.
-//! The producer moves down to the copy, after the padded tensor's border fill.
+//! A producer seen through reshapes that only split its last dim (a 1x1 Conv
+//! computed over [N, C, H·W], read as [N, C, H, W]) has that loop split in two
+//! first, where rows of W fill the vector lanes well (W ≥ 14: at least 7 of 8
+//! lanes). The producer moves down to the copy, after the padded tensor's
+//! border fill.
 
 use ir::affine::{AffineExpr, AffineMap};
 use ir::attributes::{ArrayData, AttrData, Attribute};
@@ -52,6 +56,43 @@ fn padded_copy(body: &Body, op: OpId) -> Option<(Value, Value, Vec<i64>)> {
     offs.iter().any(|&o| o > 0).then_some((ins[0], outs[0], offs))
 }
 
+/// `v` through a chain of single-use reshapes whose end only splits the
+/// start's last dim into (H, W): the start value, W and the reshapes.
+fn split_by_reshapes(body: &Body, v: Value) -> Option<(Value, i64, Vec<OpId>)> {
+    let end = body.value_type(v).shape()?.to_vec();
+    let (mut x, mut chain) = (v, vec![]);
+    while let Some(d) = body.defining_op(x).filter(|d| matches!(body.name(*d).as_str(), "tensor.collapse_shape" | "tensor.expand_shape")) {
+        if body.uses(x).len() != 1 {
+            return None;
+        }
+        chain.push(d);
+        x = body.op(d).operand(0);
+    }
+    let start = body.value_type(x).shape()?.to_vec();
+    let n = start.len();
+    if chain.is_empty() || n == 0 || end.len() != n + 1 || start[..n - 1] != end[..n - 1] || start[n - 1] != end[n - 1] * end[n] {
+        return None;
+    }
+    let w = end[n];
+    // At least 7 of every 8 lanes busy along a row of W.
+    (w * 8 >= (w + 15) / 16 * 16 * 7).then_some((x, w, chain))
+}
+
+/// `e` with loop `l` replaced by `l·w + new`.
+fn split_dim(e: &AffineExpr, l: u32, w: i64, new: u32) -> AffineExpr {
+    use AffineExpr as E;
+    let b = |x: &AffineExpr| Box::new(split_dim(x, l, w, new));
+    match e {
+        E::Dim(d) if *d == l => E::Add(Box::new(E::Mul(Box::new(E::Dim(l)), Box::new(E::Const(w)))), Box::new(E::Dim(new))),
+        E::Add(x, y) => E::Add(b(x), b(y)),
+        E::Mul(x, y) => E::Mul(b(x), b(y)),
+        E::Mod(x, y) => E::Mod(b(x), b(y)),
+        E::FloorDiv(x, y) => E::FloorDiv(b(x), b(y)),
+        E::CeilDiv(x, y) => E::CeilDiv(b(x), b(y)),
+        other => other.clone(),
+    }
+}
+
 /// A generic with one output written through distinct plain loop dims, used
 /// once; whether its body reads the output's old values.
 fn retargetable(body: &Body, v: Value) -> Option<(OpId, bool)> {
@@ -80,14 +121,32 @@ fn loop_sizes(body: &Body, p: OpId) -> Vec<i64> {
 }
 
 /// `p` (of loops `sizes`) now writes `dest` at its old indices plus `offs`,
-/// just before `at`.
-fn retarget(ctx: &Context, body: &mut Body, p: OpId, sizes: Vec<i64>, dest: Value, offs: &[i64], at: OpId) -> Value {
+/// just before `at`; with `split`, the loop of its output's last dim first
+/// becomes two, rows and the `split` elements of each row.
+#[allow(clippy::too_many_arguments)]
+fn retarget(ctx: &Context, body: &mut Body, p: OpId, mut sizes: Vec<i64>, dest: Value, offs: &[i64], at: OpId, split: Option<i64>) -> Value {
     let g = Generic::new(body, p);
-    let (n_in, mut maps) = (g.inputs().len(), g.maps());
+    let (n_in, mut maps, mut iters) = (g.inputs().len(), g.maps(), g.iterators());
+    if let Some(w) = split {
+        let AffineExpr::Dim(l) = maps[n_in].results.last().cloned().unwrap_or(AffineExpr::Const(0)) else { unreachable!("checked by retargetable") };
+        let new = sizes.len() as u32;
+        for m in maps.iter_mut() {
+            m.num_dims += 1;
+            m.results = m.results.iter().map(|e| split_dim(e, l, w, new)).collect();
+        }
+        maps[n_in].results.pop();
+        maps[n_in].results.extend([AffineExpr::Dim(l), AffineExpr::Dim(new)]);
+        sizes[l as usize] /= w;
+        sizes.push(w);
+        iters.push(Iterator::Parallel);
+    }
     maps[n_in].results = maps[n_in].results.iter().zip(offs).map(|(e, &o)| if o == 0 { e.clone() } else { AffineExpr::Add(Box::new(e.clone()), Box::new(AffineExpr::Const(o))) }).collect();
     body.set_operand(p, n_in, dest);
     let props = &mut body.op_mut(p).properties;
     props.set(ctx.ident("indexing_maps"), Attribute::new(AttrData::Array(maps.into_iter().map(|m| Attribute::new(AttrData::AffineMap(m))).collect())));
+    if split.is_some() {
+        props.set(ctx.ident("iterator_types"), tensor::iterator_types_attr(&iters));
+    }
     // The output no longer gives the loops' sizes: they are stated.
     props.set(ctx.ident("loop_ranges"), Attribute::new(AttrData::DenseArray { elem: ctx.i64(), data: ArrayData::Int(sizes) }));
     let r = body.op(p).result(0);
@@ -97,18 +156,27 @@ fn retarget(ctx: &Context, body: &mut Body, p: OpId, sizes: Vec<i64>, dest: Valu
     r
 }
 
+/// Whether a body reads loop indices (`tensor.index`): a split loop would change them.
+fn reads_indices(body: &Body, p: OpId) -> bool {
+    body.walk_preorder(p).into_iter().any(|o| body.name(o).as_str() == "tensor.index")
+}
+
 fn fold(ctx: &Context, body: &mut Body, copy: OpId) -> bool {
     let Some((src, dest, offs)) = padded_copy(body, copy) else { return false };
+    let (src, split, reshapes) = match split_by_reshapes(body, src) {
+        Some((x, w, chain)) => (x, Some(w), chain),
+        None => (src, None, vec![]),
+    };
     let Some((p, reads_out)) = retargetable(body, src) else { return false };
     let block = body.op(copy).parent_block();
-    if body.op(p).parent_block() != block {
+    if body.op(p).parent_block() != block || (split.is_some() && reads_indices(body, p)) {
         return false;
     }
     let init = Generic::new(body, p).outputs()[0];
     // The values the producer accumulates into must be in place first.
     let filler = if reads_out {
         match retargetable(body, init) {
-            Some((q, false)) if body.op(q).parent_block() == block => Some(q),
+            Some((q, false)) if body.op(q).parent_block() == block && !(split.is_some() && reads_indices(body, q)) => Some(q),
             _ => return false,
         }
     } else {
@@ -117,13 +185,16 @@ fn fold(ctx: &Context, body: &mut Body, copy: OpId) -> bool {
     // (P's loop sizes first: its output's type changes with the filler's.)
     let p_sizes = loop_sizes(body, p);
     let dest = match filler {
-        Some(q) => retarget(ctx, body, q, loop_sizes(body, q), dest, &offs, copy),
+        Some(q) => retarget(ctx, body, q, loop_sizes(body, q), dest, &offs, copy, split),
         None => dest,
     };
-    let r = retarget(ctx, body, p, p_sizes, dest, &offs, copy);
+    let r = retarget(ctx, body, p, p_sizes, dest, &offs, copy, split);
     let out = body.op(copy).result(0);
     body.replace_all_uses(out, r);
     body.erase(copy);
+    for d in reshapes {
+        body.erase(d);
+    }
     if filler.is_none() && body.defining_op(init).is_some_and(|e| body.name(e).as_str() == "tensor.empty") && !body.has_uses(init) {
         body.erase(body.defining_op(init).unwrap());
     }

@@ -290,10 +290,7 @@ impl<'c> GenericBuilder<'c> {
             .operands(&operands)
             .results(&result_types)
             .property(ctx.ident("indexing_maps"), Attribute::new(AttrData::Array(maps.into_iter().map(|m| Attribute::new(AttrData::AffineMap(m))).collect())))
-            .property(
-                ctx.ident("iterator_types"),
-                Attribute::new(AttrData::Array(iters.iter().map(|i| Attribute::string(if *i == Iterator::Reduction { REDUCTION } else { PARALLEL })).collect())),
-            )
+            .property(ctx.ident("iterator_types"), iterator_types_attr(iters))
             .property(
                 ctx.ident("operandSegmentSizes"),
                 Attribute::new(AttrData::DenseArray { elem: ctx.i32(), data: ArrayData::Int(vec![ins.len() as i64, outs.len() as i64]) }),
@@ -305,6 +302,11 @@ impl<'c> GenericBuilder<'c> {
         };
         body.build(st, at)
     }
+}
+
+/// The `iterator_types` attribute of `iters`.
+pub fn iterator_types_attr(iters: &[Iterator]) -> Attribute {
+    Attribute::new(AttrData::Array(iters.iter().map(|i| Attribute::string(if *i == Iterator::Reduction { REDUCTION } else { PARALLEL })).collect()))
 }
 
 /// The range of values an affine expression takes with loop `i` in 0..ranges[i].

@@ -10,7 +10,7 @@ mod generic;
 pub mod named;
 mod reshape;
 
-pub use generic::{Generic, GenericBuilder, Iterator, PARALLEL, REDUCTION};
+pub use generic::{iterator_types_attr, Generic, GenericBuilder, Iterator, PARALLEL, REDUCTION};
 pub use reshape::{reassociation, reassociation_attr, reshape};
 
 use ir::dialect::{required, AttrKind, Count, DialectDef, OpDef, Trait, TypeConstraint as TC};

@@ -1,6 +1,7 @@
-"""Writes DIR/m.onnx, three 3x3 Convs with bias and Relu over 56-wide rows
-(the direct conv kernel, each output folded into the next one's padding),
-its input DIR/x.npy and ONNX Runtime's output DIR/expected/y.npy.
+"""Writes DIR/m.onnx, a 1x1 Conv (a product over [N, C, H·W]) then three 3x3
+Convs, each with bias and Relu, over 56-wide rows (the direct conv kernel),
+each output folded into the next one's padding; its input DIR/x.npy and
+ONNX Runtime's output DIR/expected/y.npy.
 usage: conv_chain.py DIR"""
 import os
 import sys
@@ -14,7 +15,9 @@ out = sys.argv[1]
 rng = np.random.default_rng(0)
 inits = [nh.from_array((rng.standard_normal((8, 8, 3, 3)) * 0.2).astype(np.float32), f"w{i}") for i in range(3)]
 inits += [nh.from_array(rng.standard_normal(8).astype(np.float32), f"b{i}") for i in range(3)]
-nodes, x = [], "x"
+inits += [nh.from_array((rng.standard_normal((8, 8, 1, 1)) * 0.3).astype(np.float32), "pw"), nh.from_array(rng.standard_normal(8).astype(np.float32), "pb")]
+nodes = [h.make_node("Conv", ["x", "pw", "pb"], ["p"]), h.make_node("Relu", ["p"], ["pr"])]
+x = "pr"
 for i in range(3):
     nodes.append(h.make_node("Conv", [x, f"w{i}", f"b{i}"], [f"c{i}"], pads=[1, 1, 1, 1]))
     nodes.append(h.make_node("Relu", [f"c{i}"], ["y" if i == 2 else f"r{i}"]))
