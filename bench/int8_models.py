@@ -33,7 +33,15 @@ QOperator form, NPU only. `--corpus` runs the CNNs of the real-model corpus
 the same way (QDQ per channel, calibrated on four of their seeded inputs) on
 npu16 and on the CPU (latency beside ONNX Runtime's, output steps from it).
 
-usage: bench/int8_models.py [--runs 10] [--only NAME ...] [--keep DIR] [--check] [--ci]
+`--dynamic` runs the benchmark's two-layer LSTM, transformer block and MLP
+quantized by `onnxruntime.quantization.quantize_dynamic` with its defaults
+(int8 weights; com.microsoft DynamicQuantizeLSTM, DynamicQuantizeLinear +
+MatMulInteger) on the CPU: our latency beside ONNX Runtime's on the same
+model and beside our own float model (issue 17's int8 recurrent layers), and
+our output's difference from ONNX Runtime's as a fraction of its largest
+magnitude (at most 2%).
+
+usage: bench/int8_models.py [--runs 10] [--only NAME ...] [--keep DIR] [--check] [--ci] [--corpus] [--dynamic]
 """
 import argparse
 import json
@@ -204,6 +212,45 @@ def corpus_rows(a, d):
     return hard_all, soft_all
 
 
+DYNAMIC = ["lstm2", "transformer", "mlp"]
+
+
+def dynamic_rows(a, d):
+    """The --dynamic table: (enforced misses, other misses)."""
+    from onnxruntime.quantization import quantize_dynamic
+
+    logging.getLogger().setLevel(logging.ERROR)
+    hard_all, soft_all = [], []
+    for base in DYNAMIC:
+        if a.only and base not in a.only and f"{base}-dyn" not in a.only:
+            continue
+        name = f"{base}-dyn"
+        m, fpath, x, shape, data, xin = cpu_models.write_model(base, cpu_models.MODELS[base], d)
+        path = os.path.join(d, f"{name}.onnx")
+        quantize_dynamic(fpath, path)
+        ops = sorted({n.op_type for n in onnx.load(path).graph.node if "Integer" in n.op_type or "Dynamic" in n.op_type})
+        ort_ms, ort_out = cpu_models.ort_median(path, {x.name: data}, a.runs)
+        fort_ms, _ = cpu_models.ort_median(fpath, {x.name: data}, a.runs)
+        args = ["--target", "cpu", "--threads", "1", "--input", f"{x.name}={xin}"]
+        q = cpu_models.ours(path, args, os.path.join(d, f"{name}.cpu"), a.runs)
+        f = cpu_models.ours(fpath, args, os.path.join(d, f"{name}.float"), a.runs)
+        hard, soft = [], []
+        if not (q and f):
+            hard.append("does not run")
+            print(f"{name:<17} failed")
+        else:
+            diff, ok, shown, _ = from_ort(path, os.path.join(d, f"{name}.cpu"), ort_out[0])
+            ratio, vs_float = q["p50_ms"] / ort_ms, q["p50_ms"] / f["p50_ms"]
+            print(f"{name:<17} {q['p50_ms']:>8.2f} {ort_ms:>8.2f} {ratio:>6.2f} {f['p50_ms']:>9.2f} {vs_float:>7.2f} {fort_ms:>9.2f} {shown:>6}  {', '.join(ops)}")
+            if not ok:
+                hard.append(f"output {shown.strip()} of its range from ORT")
+            if vs_float > 1.0:
+                soft.append(f"int8 {vs_float:.2f}x our float")
+        hard_all += [f"{name}: {h}" for h in hard]
+        soft_all += [f"{name}: {s}" for s in soft]
+    return hard_all, soft_all
+
+
 def verdict(hard_all, soft_all, check):
     """Prints the floors missed; the exit code (1 when `check` and an enforced floor is missed)."""
     if soft_all:
@@ -222,8 +269,12 @@ def main():
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--ci", action="store_true")
     ap.add_argument("--corpus", action="store_true")
+    ap.add_argument("--dynamic", action="store_true")
     a = ap.parse_args()
     d = cpu_models.setup(a.keep, "int8-models-")
+    if a.dynamic:
+        print(f"{'model':<17} {'CPU ms':>8} {'ORT ms':>8} {'ratio':>6} {'float ms':>9} {'/float':>7} {'ORT flt':>9} {'diff':>6}  quantized ops")
+        return verdict(*dynamic_rows(a, d), a.check)
     if a.corpus:
         print(f"{'model':<17} {'NPU MACs':>8} {'cycles':>10} {'xroof':>6} {'compile':>8} {'steps':>6}  {'reference':<10} {'CPU ms':>8} {'ORT ms':>8} {'ratio':>6} {'steps':>6}")
         return verdict(*corpus_rows(a, d), a.check)
