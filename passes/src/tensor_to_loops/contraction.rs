@@ -31,14 +31,17 @@ const MR: usize = 6;
 const NV_WIDE: usize = 8;
 
 /// Vectors per tile row for `rows` rows of C: about 24 accumulators in all
-/// (of 32 vector registers), no wider than half the `nj` columns.
-fn vectors_per_row(rows: i64, nj: i64) -> usize {
+/// (of 32 vector registers), no wider than half the `nj` columns when the
+/// column loop is the outermost (`split_columns`).
+fn vectors_per_row(rows: i64, nj: i64, split_columns: bool) -> usize {
     let by_rows = (24 / rows.clamp(1, MR as i64) as usize).clamp(NV, NV_WIDE);
     let vectors = (nj.max(1) as usize).div_ceil(LANES as usize);
-    // At least two column tiles where N has two vectors: the column loop is
-    // the one threads split (a 7x7 map's 49 columns in one tile left the
-    // second core idle on ResNet-50's last layers).
-    let at_most = vectors.div_ceil(2);
+    // At least two column tiles where N has two vectors and the column loop
+    // is the one threads split (a 7x7 map's 49 columns in one tile left the
+    // second core idle on ResNet-50's last layers); a direct conv's threads
+    // split its output rows instead, and its 56-wide rows run as one tile of
+    // 4 vectors, not two of 2 (half the loads per multiply-add).
+    let at_most = if split_columns { vectors.div_ceil(2) } else { vectors };
     by_rows.min(at_most).max(1)
 }
 /// From this many rows on, each K×16·NV panel of B is first copied into a
@@ -353,7 +356,9 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         ivs[d.r] = Some(b.index(body, &mut at, 0));
     }
     let m_total = p.i.map(|i| sizes[i]).unwrap_or(1);
-    let nv = vectors_per_row(m_total, sizes[p.j]);
+    // The column loop is the outermost unless a batch loop of more than one iteration is.
+    let split_columns = !p.batch.iter().any(|&l| sizes[l] > 1);
+    let nv = vectors_per_row(m_total, sizes[p.j], split_columns);
     // A panel for one reduction loop (a matrix product's k).
     let kk = if p.ks.len() == 1 { sizes[p.ks[0]] } else { 0 };
     let panel_type = (m_total >= PACK_MIN_ROWS && kk > 0 && p.dot4.is_none()).then(|| ctx.intern_type(TypeData::MemRef { shape: vec![kk, LANES * nv as i64], elem: elems[p.b].clone(), layout: None, memory_space: None }));

@@ -140,8 +140,8 @@ func.func @pairs(%a: memref<20xf32>, %o: memref<40xf32>) {
 
 // -----
 
-// 17 rows of a batched product: each 9x32 panel of B (two column tiles of
-// two vectors cover N = 33, so that threads have two to share) is copied
+// 17 rows of a batched product: each 9x48 panel of B (one column tile of
+// three vectors covers N = 33: threads share the batch loop) is copied
 // into one buffer allocated in each iteration of the batch loop, the
 // outermost (zeros past N come from the masked load), the tiles
 // read it with plain vector loads, and it is freed last in that iteration, so
@@ -150,7 +150,7 @@ func.func @pairs(%a: memref<20xf32>, %o: memref<40xf32>) {
 // CHECK-LABEL: func.func @batched_panels
 // CHECK: "scf.for"
 // CHECK-NEXT: ^bb0(%{{.*}}: index):
-// CHECK-NEXT: %[[PANEL:.*]] = "memref.alloc"() <{alignment = 64 : i64, operandSegmentSizes = array<i32: 0, 0>}> : () -> memref<9x32xf32>
+// CHECK-NEXT: %[[PANEL:.*]] = "memref.alloc"() <{alignment = 64 : i64, operandSegmentSizes = array<i32: 0, 0>}> : () -> memref<9x48xf32>
 // CHECK: "vector.maskedload"(%arg1
 // CHECK: "vector.store"({{.*}}, %[[PANEL]]
 // CHECK: "vector.load"(%[[PANEL]]
