@@ -12,6 +12,7 @@ use ir::dialect::{optional, required, AttrKind, Count, DialectDef, OpDef, Trait,
 use ir::{Attribute, Body, Context, Location, OpId, OperationState, Type};
 
 pub use predicates::{CMPF_PREDICATES, CMPI_PREDICATES};
+pub use syntax::bool_like;
 
 use syntax::{CAST, CMP_F, CMP_I, CONSTANT, ELEMENTWISE, SELECT};
 

@@ -10,9 +10,7 @@ use ir::attributes::{AttrData, Attribute};
 use ir::dialect::Assembly;
 use ir::lexer::Tok;
 use ir::parser::PResult;
-use ir::types::TypeData;
 use ir::{OpId, OperationState};
-use std::sync::OnceLock;
 
 /// Unary and binary ops whose operands and result share one type.
 pub const ELEMENTWISE: Assembly = Assembly { print: print_elementwise, parse: parse_elementwise };
@@ -40,53 +38,15 @@ fn flag_props(st_name: &str) -> Option<(&'static str, &'static str, &'static str
 
 /// Prints ` overflow<nsw>` / ` fastmath<fast>` unless the flags are `none`.
 fn print_flags(p: &mut OpPrinter, op: OpId) {
-    let d = p.body.op(op);
-    let Some((prop, kw, _)) = flag_props(d.name.as_str()) else { return };
-    if let Some(AttrData::Opaque { body, .. }) = d.properties.get(prop).map(|a| a.data()) {
-        // body is `.overflow<nsw>` or `.fastmath<fast>`.
-        if let Some(inner) = body.split_once('<').map(|x| x.1.trim_end_matches('>')) {
-            if inner != "none" {
-                p.w(&format!(" {}<{}>", kw, inner));
-            }
-        }
+    if let Some((prop, kw, _)) = flag_props(p.body.op(op).name.as_str()) {
+        ir::asm::print_flags_property(p, op, prop, kw);
     }
 }
 
 /// Parses optional `overflow<...>` / `fastmath<...>`, setting the property (default `none`).
 fn parse_flags(p: &mut OpParser, st: &mut OperationState) -> PResult<()> {
-    let Some((prop, kw, default)) = flag_props(st.name.as_str()) else { return Ok(()) };
-    let mut text = default.to_string();
-    if p.at_keyword(kw) {
-        p.bump();
-        p.expect(Tok::Less, "'<'")?;
-        let mut flags = vec![];
-        loop {
-            flags.push(p.parse_keyword("a flag")?.to_string());
-            if !p.eat(Tok::Comma) {
-                break;
-            }
-        }
-        p.expect(Tok::Greater, "'>'")?;
-        text = format!("#arith.{}<{}>", kw, flags.join(", "));
-    }
-    let attr = if text == default { default_flags(prop) } else { flags_attr(&text) };
-    st.properties.set(p.ctx.ident(prop), attr);
-    Ok(())
-}
-
-fn flags_attr(text: &str) -> Attribute {
-    Attribute::new(AttrData::Opaque { dialect: "arith".into(), body: text.trim_start_matches("#arith").to_string() })
-}
-
-/// The `none` flags, shared by every op that has them (most do).
-fn default_flags(prop: &str) -> Attribute {
-    static OVERFLOW: OnceLock<Attribute> = OnceLock::new();
-    static FASTMATH: OnceLock<Attribute> = OnceLock::new();
-    if prop == "overflowFlags" {
-        OVERFLOW.get_or_init(|| flags_attr("#arith.overflow<none>")).clone()
-    } else {
-        FASTMATH.get_or_init(|| flags_attr("#arith.fastmath<none>")).clone()
-    }
+    let Some((prop, kw, _)) = flag_props(st.name.as_str()) else { return Ok(()) };
+    ir::asm::parse_flags_property(p, st, prop, "arith", kw)
 }
 
 /// `%a, %b [flags] {attrs} : type` (any number of operands of the result's type).
@@ -164,17 +124,7 @@ fn parse_cmp(p: &mut OpParser, mut st: OperationState) -> PResult<OperationState
     Ok(st)
 }
 
-/// `i1` with the shape of `t`.
-pub fn bool_like(ctx: &ir::Context, t: &ir::Type) -> ir::Type {
-    match t.data() {
-        TypeData::RankedTensor { shape, .. } => ctx.intern_type(TypeData::RankedTensor { shape: shape.clone(), elem: ctx.i1(), encoding: None }),
-        TypeData::UnrankedTensor { .. } => ctx.intern_type(TypeData::UnrankedTensor { elem: ctx.i1() }),
-        TypeData::Vector { shape, scalable, .. } => {
-            ctx.intern_type(TypeData::Vector { shape: shape.clone(), scalable: scalable.clone(), elem: ctx.i1() })
-        }
-        _ => ctx.i1(),
-    }
-}
+pub use ir::asm::bool_like;
 
 fn print_select(p: &mut OpPrinter, op: OpId) {
     let d = p.body.op(op);

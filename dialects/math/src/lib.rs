@@ -1,12 +1,16 @@
-//! The `math` dialect, named as upstream MLIR's: transcendental and other
-//! functions of scalars and vectors. One table row per op.
+//! The `math` dialect, named and printed as upstream MLIR's: transcendental
+//! and other functions of scalars and vectors. One table row per op.
 
 use ir::dialect::{optional, AttrKind, AttrSpec, Count, DialectDef, OpDef, Trait, TypeConstraint as TC};
 use ir::Context;
 
+mod syntax;
+use syntax::MATH;
+
 const FASTMATH: &[AttrSpec] = &[optional("fastmath", AttrKind::Any)];
 
-/// A pure op whose operands and result share one type.
+/// A pure op whose operands and result share one type; the float ones carry
+/// fast-math flags, the integer ones none (as upstream's).
 const fn same(name: &'static str, summary: &'static str, arity: usize, ty: &'static [TC]) -> OpDef {
     OpDef {
         name,
@@ -16,7 +20,8 @@ const fn same(name: &'static str, summary: &'static str, arity: usize, ty: &'sta
         traits: &[Trait::Pure, Trait::SameOperandsAndResultType],
         operand_types: ty,
         result_types: ty,
-        properties: FASTMATH,
+        properties: if matches!(ty, [TC::FloatLike]) { FASTMATH } else { &[] },
+        assembly: Some(MATH),
         ..OpDef::DEFAULT
     }
 }
@@ -33,6 +38,7 @@ const fn test(name: &'static str, summary: &'static str) -> OpDef {
         operand_types: F,
         result_types: &[TC::BoolLike],
         properties: FASTMATH,
+        assembly: Some(MATH),
         ..OpDef::DEFAULT
     }
 }
@@ -85,6 +91,7 @@ pub const OPS: &[OpDef] = &[
         results: Count::Exactly(1),
         traits: &[Trait::Pure],
         properties: FASTMATH,
+        assembly: Some(MATH),
         ..OpDef::DEFAULT
     },
     test("math.isnan", "Whether x is NaN."),

@@ -22,3 +22,21 @@ func.func @f(%x: f32) {
   %y = "math.isnan"(%x) : (f32) -> f32
   return
 }
+
+// -----
+
+func.func @f(%x: f32) {
+  // A missing type is found at the next line's first token.
+  // expected-error @+2 {{expected ':'}}
+  %y = math.exp %x fastmath<fast>
+  return
+}
+
+// -----
+
+func.func @f(%x: i32) {
+  // Integer ops take no fast-math flags: the keyword is not theirs.
+  // expected-error @+1 {{expected ':'}}
+  %y = math.absi %x fastmath<fast> : i32
+  return
+}

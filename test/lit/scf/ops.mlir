@@ -13,7 +13,7 @@ func.func @loops(%m: memref<4x8xf32>, %v: memref<8xf32>, %c: i1) -> f32 {
   %buf = "memref.alloc"() <{alignment = 64 : i64, operandSegmentSizes = array<i32: 0, 0>}> : () -> memref<4xf32>
   // CHECK: "scf.for"
   // CHECK: "memref.load"
-  // CHECK: "math.exp"
+  // CHECK: math.exp
   // CHECK: "scf.yield"
   %sum = "scf.for"(%c0, %c4, %c1, %zero) ({
   ^bb0(%i: index, %acc: f32):
