@@ -410,6 +410,10 @@ pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
             let pads = ints_attr(attr("pads")).unwrap_or(vec![0; 2 * sp]);
             let auto = attr("auto_pad").and_then(|a| a.as_str()).unwrap_or("NOTSET");
             let ceil = int_attr(attr("ceil_mode")).unwrap_or(0) != 0;
+            // Attributes of the wrong length say nothing (the verifier names them).
+            if strides.len() != sp || dil.len() != sp || pads.len() != 2 * sp || ints_attr(attr("output_padding")).is_some_and(|p| p.len() != sp) {
+                return None;
+            }
             let channels = if name.contains("Conv") {
                 let w = ins.get(1)?.clone()?.shape?;
                 if name == "ConvTranspose" { w.get(1).copied()? * int_attr(attr("group")).unwrap_or(1) } else { w[0] }

@@ -165,3 +165,11 @@ func.func @lstm_sequence_as_loop(%x: tensor<7x1x4xf32>, %w: tensor<1x32x4xf32>, 
   %y, %h, %c = "onnx.LSTM"(%x, %w, %r, %n, %n, %n, %n, %n) {hidden_size = 8 : si64} : (tensor<7x1x4xf32>, tensor<1x32x4xf32>, tensor<1x32x8xf32>, none, none, none, none, none) -> (tensor<7x1x1x8xf32>, none, none)
   return %y : tensor<7x1x1x8xf32>
 }
+
+// -----
+
+func.func @conv_bad_pads(%x: tensor<1x4x6x6xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<1x8x6x6xf32> {
+  // expected-error @+1 {{cannot lower 'onnx.Conv' to the CPU: pads must have two entries per spatial dim}}
+  %0 = "onnx.Conv"(%x, %w) <{kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1>}> : (tensor<1x4x6x6xf32>, tensor<8x4x3x3xf32>) -> tensor<1x8x6x6xf32>
+  return %0 : tensor<1x8x6x6xf32>
+}

@@ -290,3 +290,13 @@ func.func @wrong_declaration(%x: tensor<2x3xf32>) -> (tensor<1x?xf32> {onnx.dims
   %y = "onnx.Reshape"(%x, %s) : (tensor<2x3xf32>, tensor<3xi64>) -> tensor<1x?xf32>
   return %y : tensor<1x?xf32>
 }
+
+// A Conv whose pads have three entries for two spatial dims (found by
+// opt_robustness): nothing is inferred from them and its declared type stays;
+// the lowering names the attribute.
+// CHECK-LABEL: func.func @conv_bad_pads
+// CHECK: "onnx.Conv"{{.*}} -> tensor<1x8x?x?xf32>
+func.func @conv_bad_pads(%x: tensor<1x4x6x6xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<1x8x?x?xf32> {
+  %0 = "onnx.Conv"(%x, %w) <{kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1>}> : (tensor<1x4x6x6xf32>, tensor<8x4x3x3xf32>) -> tensor<1x8x?x?xf32>
+  return %0 : tensor<1x8x?x?xf32>
+}
