@@ -264,6 +264,14 @@ pub fn plan(ctx: &Context, body: &Body, op: OpId) -> Option<Plan> {
             continue;
         }
         let (i, batch) = rows_and_batch(body, &g, &maps, b, j, &reds)?;
+        // No row shares B's vectors (a depthwise conv: every output loop
+        // moves its input) and a row has few of them: one accumulator chain
+        // here; the vectorized loops keep four rows' chains apart.
+        let sizes = g.loop_sizes();
+        let narrow = sizes[j].is_some_and(|n| n < LANES * NV as i64);
+        if i.is_none() && narrow && batch.iter().any(|&l| sizes[l].is_some_and(|n| n >= 4)) {
+            return None;
+        }
         return Some(Plan { a: 1 - b, b, i, j, ks: reds.clone(), batch, fma, dot4: None });
     }
     None

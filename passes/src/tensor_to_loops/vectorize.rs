@@ -228,6 +228,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         }
     }
     let mut ivs: Vec<Option<Value>> = vec![None; n];
+    let unroll = unrolled_loop(&iters, &maps[ins.len()], sizes, p.j, outs.len());
     // The outermost loop, which may run in parallel.
     let mut top: Option<(OpId, usize)> = None;
     for l in (0..n).filter(|&l| iters[l] == Iterator::Parallel && l != p.j) {
@@ -236,7 +237,13 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
             ivs[l] = Some(b.index(body, &mut at, 0));
             continue;
         }
-        let (fop, blk, iv, _) = b.for_loop(body, &mut at, sizes[l], &[]);
+        let (fop, blk, iv, _) = if unroll == Some(l) {
+            let (lb, ub, st) = (b.index(body, &mut at, 0), b.index(body, &mut at, sizes[l]), b.index(body, &mut at, UNROLL));
+            let (fop, blk, iv) = b.for_range(body, &mut at, lb, ub, st);
+            (fop, blk, iv, vec![])
+        } else {
+            b.for_loop(body, &mut at, sizes[l], &[])
+        };
         top.get_or_insert((fop, l));
         b.yield_(body, blk, &[]);
         ivs[l] = Some(iv);
@@ -318,10 +325,22 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
             }
         }
     };
-    let out_idx: Vec<Vec<Value>> = (0..outs.len()).map(|o| index(body, &mut at, &maps[ins.len() + o], &ivs)).collect();
-    let old = |body: &mut Body, at: &mut InsertPoint, o: usize| -> Value {
+    // The index lists of each unrolled step (one step when nothing is unrolled).
+    let steps: Vec<Vec<Option<Value>>> = match unroll {
+        Some(l) => (0..UNROLL)
+            .map(|u| {
+                let mut v = ivs.clone();
+                let off = b.index(body, &mut at, u);
+                v[l] = Some(b.bin(body, &mut at, "arith.addi", ivs[l].expect("the unrolled loop"), off));
+                v
+            })
+            .collect(),
+        None => vec![ivs.clone()],
+    };
+    let out_idx: Vec<Vec<Vec<Value>>> = steps.iter().map(|sv| (0..outs.len()).map(|o| index(body, &mut at, &maps[ins.len() + o], sv)).collect()).collect();
+    let old = |body: &mut Body, at: &mut InsertPoint, u: usize, o: usize| -> Value {
         let mut ops = vec![outs[o]];
-        ops.extend(out_idx[o].iter().copied());
+        ops.extend(out_idx[u][o].iter().copied());
         ops.extend([mask, zero[ins.len() + o]]);
         let o = b.op(body, at, "vector.maskedload", &ops, &[vts[ins.len() + o].clone()], &[]);
         body.op(o).result(0)
@@ -329,52 +348,81 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
     let reductions: Vec<usize> = (0..n).filter(|&l| iters[l] == Iterator::Reduction).collect();
     let bargs = body.block_args(block).to_vec();
     let used: HashSet<usize> = (0..bargs.len()).filter(|&k| body.has_uses(bargs[k])).collect();
-    let values = if reductions.is_empty() {
+    let values: Vec<Vec<Value>> = if reductions.is_empty() {
         let mut args: Vec<Value> = (0..ins.len()).map(|k| if used.contains(&k) { read(body, &mut at, k, &ivs) } else { zero[k] }).collect();
         for o in 0..outs.len() {
-            args.push(if used.contains(&(ins.len() + o)) { old(body, &mut at, o) } else { zero[ins.len() + o] });
+            args.push(if used.contains(&(ins.len() + o)) { old(body, &mut at, 0, o) } else { zero[ins.len() + o] });
         }
-        clone_vectorized(b, body, &mut at, block, &args)
+        vec![clone_vectorized(b, body, &mut at, block, &args)]
     } else {
-        let acc = old(body, &mut at, 0);
+        // One accumulator per unrolled step, independent chains through the
+        // reduction loops (a depthwise conv's single chain waited on every
+        // multiply-add: 4 cycles each).
+        let accs: Vec<Value> = (0..steps.len()).map(|u| old(body, &mut at, u, 0)).collect();
         let outer = at;
         let mut inner = at;
         let mut loops = Vec::new();
-        let mut carried = vec![acc];
-        let mut rivs = ivs.clone();
+        let mut carried = accs;
+        let mut rsteps = steps.clone();
         for &l in &reductions {
             let (fop, blk, iv, args) = b.for_loop(body, &mut inner, sizes[l], &carried);
-            rivs[l] = Some(iv);
+            for sv in rsteps.iter_mut() {
+                sv[l] = Some(iv);
+            }
             loops.push((fop, blk));
             carried = args;
             inner = InsertPoint::AtEnd(blk);
         }
-        let mut args: Vec<Value> = (0..ins.len()).map(|k| if used.contains(&k) { read(body, &mut inner, k, &rivs) } else { zero[k] }).collect();
-        args.push(carried[0]);
-        let mut vals = clone_vectorized(b, body, &mut inner, block, &args);
+        let mut vals = Vec::new();
+        for (u, sv) in rsteps.iter().enumerate() {
+            let mut args: Vec<Value> = (0..ins.len()).map(|k| if used.contains(&k) { read(body, &mut inner, k, sv) } else { zero[k] }).collect();
+            args.push(carried[u]);
+            vals.push(clone_vectorized(b, body, &mut inner, block, &args)[0]);
+        }
         for (fop, blk) in loops.iter().rev() {
             b.yield_(body, *blk, &vals);
             vals = body.op(*fop).results().to_vec();
         }
         at = outer;
-        vec![vals[0]]
+        vals.into_iter().map(|v| vec![v]).collect()
     };
-    let values = match ep {
-        Some(ep) => {
-            let eargs = body.block_args(ep).to_vec();
-            let mut args = vec![values[0]];
-            for k in 0..ins.len() {
-                args.push(if body.has_uses(eargs[1 + k]) { read(body, &mut at, k, &ivs) } else { zero[k] });
+    for (u, values) in values.into_iter().enumerate() {
+        let values = match ep {
+            Some(ep) => {
+                let eargs = body.block_args(ep).to_vec();
+                let mut args = vec![values[0]];
+                for k in 0..ins.len() {
+                    args.push(if body.has_uses(eargs[1 + k]) { read(body, &mut at, k, &steps[u]) } else { zero[k] });
+                }
+                clone_vectorized(b, body, &mut at, ep, &args)
             }
-            clone_vectorized(b, body, &mut at, ep, &args)
+            None => values,
+        };
+        for (o, value) in values.into_iter().enumerate() {
+            let mut ops = vec![outs[o]];
+            ops.extend(out_idx[u][o].iter().copied());
+            ops.extend([mask, value]);
+            b.op(body, &mut at, "vector.maskedstore", &ops, &[], &[]);
         }
-        None => values,
-    };
-    for (o, value) in values.into_iter().enumerate() {
-        let mut ops = vec![outs[o]];
-        ops.extend(out_idx[o].iter().copied());
-        ops.extend([mask, value]);
-        b.op(body, &mut at, "vector.maskedstore", &ops, &[], &[]);
     }
     body.erase(op);
+}
+
+/// Independent accumulators of a reduction: this many steps of one parallel loop at once.
+const UNROLL: i64 = 4;
+
+/// The parallel loop a reduction unrolls by [`UNROLL`]: the output's
+/// innermost index but `j` whose loop is a multiple of it (a depthwise conv's
+/// output row or channel), for one output; none without reductions.
+fn unrolled_loop(iters: &[Iterator], out_map: &AffineMap, sizes: &[i64], j: usize, outs: usize) -> Option<usize> {
+    if outs != 1 || !iters.contains(&Iterator::Reduction) {
+        return None;
+    }
+    out_map.results.iter().rev().find_map(|e| match e {
+        AffineExpr::Dim(d) => {
+            let d = *d as usize;
+            (d != j && iters[d] == Iterator::Parallel && sizes[d] >= UNROLL && sizes[d] % UNROLL == 0).then_some(d)
+        }
+        _ => None,
+    })
 }

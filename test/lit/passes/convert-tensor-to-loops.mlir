@@ -90,10 +90,35 @@ func.func @bias_relu(%a: memref<3x40xf32>, %b: memref<3xf32>, %o: memref<3x40xf3
 
 // -----
 
+// A depthwise 3x3 conv of stride 1 on rows 14 wide: a multiply-add whose
+// input every output loop moves, so no tile of rows can share its vectors;
+// the contraction kernel leaves it to the vectorized loops, which keep four
+// channels' sums in four accumulators (the kernel ran one chain).
+// CHECK-LABEL: func.func @depthwise_narrow
+// CHECK: %[[A0:.*]] = "vector.maskedload"(%arg2
+// CHECK: %[[A1:.*]] = "vector.maskedload"(%arg2
+// CHECK: %[[A2:.*]] = "vector.maskedload"(%arg2
+// CHECK: %[[A3:.*]] = "vector.maskedload"(%arg2
+// CHECK: "scf.for"({{.*}}, %[[A0]], %[[A1]], %[[A2]], %[[A3]])
+// CHECK-NOT: "vector.fma"
+// CHECK-COUNT-4: "vector.maskedstore"(%arg2
+func.func @depthwise_narrow(%x: memref<8x16x16xf32>, %w: memref<8x3x3xf32>, %o: memref<8x14x14xf32>) {
+  "tensor.generic"(%x, %w, %o) <{indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 + d3, d2 + d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"], operandSegmentSizes = array<i32: 2, 1>}> ({
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    "tensor.yield"(%s) : (f32) -> ()
+  }) : (memref<8x16x16xf32>, memref<8x3x3xf32>, memref<8x14x14xf32>) -> ()
+  return
+}
+
+// -----
+
 // A depthwise 3x3 conv of stride 2: the window's column is 2·j + kx, read as
 // the 32 elements from lane 0's (two masked loads, 2·rem - 1 of them valid)
-// and a shuffle of their even lanes; the sums stay in a vector through both
-// reduction loops and are stored once.
+// and a shuffle of their even lanes; the sums stay in vectors through both
+// reduction loops and are stored once: four output rows at a time, four
+// independent accumulators (one chain waited on every multiply-add).
 // CHECK-LABEL: func.func @depthwise_stride2
 // CHECK: %[[REM:.*]] = arith.subi
 // CHECK: %[[M:.*]] = "vector.create_mask"(%[[REM]])
@@ -102,8 +127,11 @@ func.func @bias_relu(%a: memref<3x40xf32>, %b: memref<3xf32>, %o: memref<3x40xf3
 // CHECK: %[[HI:.*]] = arith.subi %[[SPAN]]
 // CHECK: %[[MLO:.*]] = "vector.create_mask"(%[[SPAN]])
 // CHECK: %[[MHI:.*]] = "vector.create_mask"(%[[HI]])
-// CHECK: %[[ACC:.*]] = "vector.maskedload"(%arg2, {{.*}}, %[[M]]
-// CHECK: "scf.for"({{.*}}, %[[ACC]])
+// CHECK: %[[A0:.*]] = "vector.maskedload"(%arg2, {{.*}}, %[[M]]
+// CHECK: %[[A1:.*]] = "vector.maskedload"(%arg2, {{.*}}, %[[M]]
+// CHECK: %[[A2:.*]] = "vector.maskedload"(%arg2, {{.*}}, %[[M]]
+// CHECK: %[[A3:.*]] = "vector.maskedload"(%arg2, {{.*}}, %[[M]]
+// CHECK: "scf.for"({{.*}}, %[[A0]], %[[A1]], %[[A2]], %[[A3]])
 // CHECK: "scf.for"
 // CHECK: %[[LO:.*]] = "vector.maskedload"(%arg0, {{.*}}, %[[MLO]]
 // CHECK: %[[UP:.*]] = "vector.maskedload"(%arg0, {{.*}}, %[[MHI]]
@@ -112,7 +140,7 @@ func.func @bias_relu(%a: memref<3x40xf32>, %b: memref<3xf32>, %o: memref<3x40xf3
 // CHECK: "memref.load"(%arg1
 // CHECK: arith.mulf {{.*}} : vector<16xf32>
 // CHECK: arith.addf {{.*}} : vector<16xf32>
-// CHECK: "vector.maskedstore"(%arg2
+// CHECK-COUNT-4: "vector.maskedstore"(%arg2
 func.func @depthwise_stride2(%x: memref<2x9x41xf32>, %w: memref<2x3x3xf32>, %o: memref<2x4x20xf32>) {
   "tensor.generic"(%x, %w, %o) <{indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 * 2 + d3, d2 * 2 + d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"], operandSegmentSizes = array<i32: 2, 1>}> ({
   ^bb0(%a: f32, %b: f32, %acc: f32):
