@@ -1,8 +1,9 @@
 //! Custom forms of math ops, matching upstream's printed syntax:
 //! `%r = math.exp %x fastmath<fast> : f32`, `math.powf %a, %b : f32`,
 //! `math.fpowi %a, %n : f32, i32`, `math.isnan %x : f32` (an `i1` like `x`).
-//! Parsing sets `fastmath` to `none` when it is not written, as upstream's
-//! parser does, on the ops that have the flags (not the integer ones).
+//! Flags not written are not set: an absent `fastmath` means `none`, as the
+//! ops our passes build carry none, so custom and generic forms of one op
+//! read back the same (upstream's generic printer shows the default).
 
 use ir::asm::{OpParser, OpPrinter};
 use ir::dialect::Assembly;
@@ -64,7 +65,7 @@ fn print(p: &mut OpPrinter, op: OpId) {
 fn parse(p: &mut OpParser, mut st: OperationState) -> PResult<OperationState> {
     let names = p.parse_comma_list(|p| p.parse_operand())?;
     let name = st.name.as_str().to_string();
-    if !INTEGER.contains(&name.as_str()) {
+    if !INTEGER.contains(&name.as_str()) && p.at_keyword("fastmath") {
         ir::asm::parse_flags_property(p, &mut st, "fastmath", "arith", "fastmath")?;
     }
     st.attributes = p.parse_optional_attr_dict()?;
