@@ -50,6 +50,21 @@ impl AffineExpr {
         })
     }
 
+    /// `(d, c)` when this is `d + c` or `c + d` of one dim and a constant, or
+    /// `d` alone (`c` 0): an index an output may be written at (a slice or
+    /// the interior of a padded buffer).
+    pub fn dim_plus_const(&self) -> Option<(u32, i64)> {
+        use AffineExpr::*;
+        match self {
+            Dim(d) => Some((*d, 0)),
+            Add(a, b) => match (&**a, &**b) {
+                (Dim(d), Const(c)) | (Const(c), Dim(d)) => Some((*d, *c)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     fn is_binary(&self) -> bool {
         !matches!(self, AffineExpr::Dim(_) | AffineExpr::Sym(_) | AffineExpr::Const(_))
     }

@@ -44,8 +44,25 @@ pub fn parse_flags_property(p: &mut OpParser, st: &mut OperationState, prop: &st
     // Upstream spells fast-math flags `nnan,ninf` and overflow flags `nsw, nuw`.
     let sep = if kw == "fastmath" { "," } else { ", " };
     let body = format!(".{}<{}>", kw, flags.join(sep));
-    st.properties.set(p.ctx.ident(prop), Attribute::new(AttrData::Opaque { dialect: dialect.into(), body }));
+    st.properties.set(p.ctx.ident(prop), flags_attribute(dialect, body));
     Ok(())
+}
+
+/// `#dialect<body>`; the `none` flags most ops carry are one shared value
+/// per dialect and keyword (parsing a large module allocates them once, not
+/// per op).
+fn flags_attribute(dialect: &str, body: String) -> Attribute {
+    static NONE: std::sync::Mutex<Vec<Attribute>> = std::sync::Mutex::new(Vec::new());
+    if !body.ends_with("<none>") {
+        return Attribute::new(AttrData::Opaque { dialect: dialect.into(), body });
+    }
+    let mut seen = NONE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(a) = seen.iter().find(|a| matches!(a.data(), AttrData::Opaque { dialect: d, body: b } if d == dialect && *b == body)) {
+        return a.clone();
+    }
+    let a = Attribute::new(AttrData::Opaque { dialect: dialect.into(), body });
+    seen.push(a.clone());
+    a
 }
 
 /// `i1` with the shape of `t` (a comparison's or a predicate's result).

@@ -40,19 +40,7 @@ fn padded_copy(body: &Body, op: OpId) -> Option<(Value, Value, Vec<i64>)> {
     if maps[0] != AffineMap::identity(n as u32) || maps[1].results.len() != n {
         return None;
     }
-    let offs = maps[1]
-        .results
-        .iter()
-        .enumerate()
-        .map(|(r, e)| match e {
-            AffineExpr::Dim(d) if *d as usize == r => Some(0),
-            AffineExpr::Add(a, b) => match (&**a, &**b) {
-                (AffineExpr::Dim(d), AffineExpr::Const(c)) | (AffineExpr::Const(c), AffineExpr::Dim(d)) if *d as usize == r && *c >= 0 => Some(*c),
-                _ => None,
-            },
-            _ => None,
-        })
-        .collect::<Option<Vec<i64>>>()?;
+    let offs = maps[1].results.iter().enumerate().map(|(r, e)| e.dim_plus_const().filter(|&(d, c)| d as usize == r && c >= 0).map(|(_, c)| c)).collect::<Option<Vec<i64>>>()?;
     offs.iter().any(|&o| o > 0).then_some((ins[0], outs[0], offs))
 }
 

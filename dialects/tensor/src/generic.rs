@@ -141,14 +141,7 @@ fn verify(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
         // Outputs are written at the mapped element: each index must be a loop
         // dimension, maybe offset, or a constant (writing one window or slice,
         // the rest unchanged), so distinct iterations write distinct elements.
-        let plain = |e: &ir::affine::AffineExpr| {
-            use ir::affine::AffineExpr as E;
-            match e {
-                E::Dim(_) | E::Const(_) => true,
-                E::Add(a, b) => matches!((&**a, &**b), (E::Dim(_), E::Const(_)) | (E::Const(_), E::Dim(_))),
-                _ => false,
-            }
-        };
+        let plain = |e: &ir::affine::AffineExpr| matches!(e, ir::affine::AffineExpr::Const(_)) || e.dim_plus_const().is_some();
         if !m.results.iter().all(plain) {
             return Err(format!("output #{} must be indexed by plain loop dimensions", i));
         }

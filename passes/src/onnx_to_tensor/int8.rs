@@ -121,6 +121,15 @@ impl Weights {
     }
 }
 
+/// An optional int32 bias's values: Some(None) without one, None when it is
+/// not a constant (the generic lowering then runs the op).
+fn bias_values(l: &Lower, bias: Option<Value>) -> Option<Option<Vec<i64>>> {
+    match bias {
+        Some(v) => onnx::infer::const_ints(l.body, v).map(Some),
+        None => Some(None),
+    }
+}
+
 /// The int32 bias per output channel (the ones channel's 0 after them),
 /// less `u0 · colsum` when `u0` is a constant (None past int32).
 fn folded_bias(bias: Option<&[i64]>, colsum: &[i64], u0: &Origin, ones: i64) -> Option<Vec<i32>> {
@@ -247,13 +256,7 @@ pub(super) fn conv(l: &mut Lower, x: Value, w: Value, zx: Option<Value>, zw: Opt
             }
         }
     }
-    let bias = match bias {
-        Some(v) => match onnx::infer::const_ints(l.body, v) {
-            Some(b) => Some(b),
-            None => return Ok(None),
-        },
-        None => None,
-    };
+    let Some(bias) = bias_values(l, bias) else { return Ok(None) };
     let out_sc = out.sc.clone();
     let Some(bias) = folded_bias(bias.as_deref(), &colsum, &u0, ones) else { return Ok(None) };
     let Some(fin) = Finish::of(l, tail, &u0, off, &colsum, &wv, &out_sc) else { return Ok(None) };
@@ -317,15 +320,8 @@ pub(super) fn matmul(l: &mut Lower, a: Value, w: Value, za: Option<Value>, zw: O
     if trans_b {
         wv.vals = (0..k * nn).map(|i| wv.vals[((i % nn) * k + i / nn) as usize]).collect();
     }
-    let bias = match bias {
-        Some(v) => match onnx::infer::const_ints(l.body, v).filter(|b| b.len() as i64 == nn) {
-            Some(b) => Some(b),
-            None => return Ok(None),
-        },
-        None => None,
-    };
-    let out_ty = l.out_info(0)?.sc;
-    matmul_of(l, a, &wv, k, za, bias.as_deref(), tail, &out.shape, &out_ty)
+    let Some(bias) = bias_values(l, bias) else { return Ok(None) };
+    matmul_of(l, a, &wv, k, za, bias.as_deref(), tail, &out.shape, &out.sc)
 }
 
 /// [`matmul`] of weights given by value, [K, N] row-major, into an output of

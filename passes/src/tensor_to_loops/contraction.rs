@@ -122,14 +122,7 @@ fn column_loop(cm: &ir::affine::AffineMap) -> Option<usize> {
 /// The loop of an output index `d` or `d + c` (a product written into the
 /// interior of a padded buffer, `fold-pad-into-producer`).
 fn out_dim(e: &AffineExpr) -> Option<usize> {
-    match e {
-        AffineExpr::Dim(d) => Some(*d as usize),
-        AffineExpr::Add(a, b) => match (&**a, &**b) {
-            (AffineExpr::Dim(d), AffineExpr::Const(_)) | (AffineExpr::Const(_), AffineExpr::Dim(d)) => Some(*d as usize),
-            _ => None,
-        },
-        _ => None,
-    }
+    e.dim_plus_const().map(|(d, _)| d as usize)
 }
 
 /// The row loop `i` (the innermost other index of C that operand `b` does not

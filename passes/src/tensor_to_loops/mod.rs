@@ -216,11 +216,7 @@ pub(crate) fn parallel_safe(body: &Body, generic: OpId, ins: &[Value], outs: &[V
     }
     let out_maps = &maps[ins.len()..];
     // Each output indexed by l itself (maybe offset: a padded buffer's interior).
-    let by_l = |e: &AffineExpr| match e {
-        AffineExpr::Dim(d) => *d as usize == l,
-        AffineExpr::Add(a, b) => matches!((&**a, &**b), (AffineExpr::Dim(d), AffineExpr::Const(_)) | (AffineExpr::Const(_), AffineExpr::Dim(d)) if *d as usize == l),
-        _ => false,
-    };
+    let by_l = |e: &AffineExpr| e.dim_plus_const().is_some_and(|(d, _)| d as usize == l);
     if !out_maps.iter().all(|m| m.results.iter().any(by_l)) {
         return false;
     }
