@@ -13,6 +13,7 @@ mod generalize;
 mod inline;
 pub mod insert_profiling;
 mod onnx_expand_qlinear;
+mod onnx_unroll_recurrent;
 mod onnx_fold_dequantized_weights;
 mod onnx_form_integer_products;
 mod onnx_form_qlinear;
@@ -116,6 +117,15 @@ pub fn register_all(reg: &mut PassRegistry) {
         summary: "Expand ONNX Runtime's com.microsoft QLinear operators (QLinearAdd, QLinearMul, QLinearConcat, QLinear(Global)AveragePool, QLinearSigmoid, QLinearLeakyRelu, QGemm) into the DequantizeLinear -> op -> QuantizeLinear groups they stand for",
         options: vec![],
         create: |_| Ok(Box::new(onnx_expand_qlinear::ExpandQLinearOps)),
+    });
+    reg.register(PassInfo {
+        argument: "onnx-unroll-recurrent",
+        summary: "Write LSTMs out as their time steps in onnx ops (MatMul, Split, Sigmoid, Tanh, Mul, Add, Concat), for backends without loops; those that cannot be (clip, peepholes, sequence_lens, non-constant weights, other activations, too many steps) stay whole",
+        options: vec![
+            opt("max-steps", OptionKind::Int, "512", "Steps times directions an LSTM may be written out into"),
+            opt("explain", OptionKind::Bool, "false", "A remark on each LSTM kept whole, saying why"),
+        ],
+        create: |o| Ok(Box::new(onnx_unroll_recurrent::UnrollRecurrent { max_steps: o.int("max-steps").max(0), explain: o.bool("explain") })),
     });
     reg.register(PassInfo {
         argument: "onnx-form-qlinear-ops",

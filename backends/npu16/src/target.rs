@@ -47,6 +47,7 @@ const CAPABILITIES: &[(&str, Check, &str)] = &[
     ("onnx.ConvTranspose", conv_transpose, "static f32 tensors; 2-D, batch 1; constant weights and bias; dilation 1; any stride, padding and group: one stride-1 convolution with stride_h·stride_w times the output channels (one per output phase; grouped as block-diagonal weights) and a strided copy that interleaves the phases"),
     ("onnx.Gemm", gemm, "static f32 tensors; A 2-D, B constant, C absent or a constant row of N values; transA 0; alpha and beta 1"),
     ("onnx.MatMul", matmul, "static f32 tensors; A and B not vectors. B a constant matrix: weight-stationary, packed in tile order. Else (attention's QKᵀ and AV, batched weights) batch by batch with B's tiles read from DRAM as they are, a Transpose of B's last two dims folded in (`mx.preload … transpose`); batch dims equal (after leading 1s), or B one matrix"),
+    ("onnx.LSTM", lstm, "written out as its steps before partitioning (`onnx::unroll_recurrent`: one MatMul for every step's input projection, per step the recurrent MatMul, the gate Split, Sigmoid/Tanh and the cell update, all on the NPU): f32, static shapes, layout 0, the default activations, no clip, peepholes, input_forget or sequence_lens, constant W, R and B, at most 512 steps times directions; another stays whole on the CPU with the reason"),
     ("onnx.Relu", input_static, ACTIVATION),
     ("onnx.Clip", clip, "constant min and max; as Relu"),
     ("onnx.Sigmoid", input_static, ACTIVATION),
@@ -108,6 +109,8 @@ const CASES: &[CapabilityCase] = &[
     case("add_per_channel", "g (float[1,8,4,4] x, float[1,8,1,1] b) => (float[1,8,4,4] y) { [add] y = Add (x, b) }", "onnx.Add", None),
     case("add_spatial_broadcast", "g (float[1,8,4,4] x, float[1,1,4,4] b) => (float[1,8,4,4] y) { [add] y = Add (x, b) }", "onnx.Add", Some(Reason::Shape)),
     case("div_by_constant", "g (float[1,8,4,4] x, float[1] b) => (float[1,8,4,4] y) { [div] y = Div (x, b) }", "onnx.Div", None),
+    case("lstm_as_steps", "g (float[3,1,4] x, float[1,16,4] w, float[1,16,4] r, float[1,32] b) => (float[3,1,1,4] y) { [lstm] y = LSTM <hidden_size = 4> (x, w, r, b) }", "onnx.MatMul", None),
+    case("lstm_clipped", "g (float[3,1,4] x, float[1,16,4] w, float[1,16,4] r) => (float[3,1,1,4] y) { [lstm] y = LSTM <hidden_size = 4, clip = 0.5> (x, w, r) }", "onnx.LSTM", Some(Reason::Attribute)),
     case("relu_alone", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [relu] y = Relu (x) }", "onnx.Relu", None),
     case("hardswish", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [hs] y = HardSwish (x) }", "onnx.HardSwish", None),
     case("erf", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [erf] y = Erf (x) }", "onnx.Erf", None),
@@ -152,6 +155,9 @@ impl Backend for Npu {
         }
         // The array multiplies int8: uint8 activations become int8, exactly.
         super::uint8::rewrite(ctx, body, module);
+        // No loops on the NPU: an LSTM runs as its steps written out (one that
+        // cannot be stays whole, and on the CPU with its reason).
+        onnx::unroll_recurrent::unroll_all(ctx, body, module, onnx::unroll_recurrent::DEFAULT_MAX_STEPS);
         Ok(())
     }
     fn supports(&self, body: &Body, op: OpId) -> Result<(), Unsupported> {
@@ -230,6 +236,19 @@ fn constant_weights(body: &Body, op: OpId) -> Result<(), Unsupported> {
         Some(b) if !is_constant(body, b) && !matches!(body.value_type(b).data(), ir::types::TypeData::None) => Err(no(Reason::NotConstant, "bias is not constant")),
         _ => Ok(()),
     }
+}
+
+/// An LSTM still here is one `prepare` could not write out: say why.
+fn lstm(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
+    use onnx::unroll_recurrent::Cause;
+    let k = onnx::unroll_recurrent::why_kept(body, op, onnx::unroll_recurrent::DEFAULT_MAX_STEPS);
+    let reason = match k.cause {
+        Cause::Attribute => Reason::Attribute,
+        Cause::Operand => Reason::Constraint,
+        Cause::NotConstant => Reason::NotConstant,
+        Cause::Shape => Reason::Shape,
+    };
+    Err(no(reason, format!("an LSTM is written out as its steps, not this one: {}", k)))
 }
 
 fn conv(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {

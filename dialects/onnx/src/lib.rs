@@ -19,6 +19,7 @@ pub mod symbolic_dims;
 pub mod table;
 pub mod text;
 pub mod types;
+pub mod unroll_recurrent;
 
 /// Registers the dialect in a context.
 pub fn register(ctx: &ir::Context) {

@@ -113,7 +113,8 @@ impl Program {
 
     /// The layer instruction `i` belongs to.
     pub fn layer_of(&self, i: usize) -> Option<usize> {
-        self.layers.iter().rposition(|(_, first)| *first as usize <= i)
+        // Layers start in program order: the last one starting at or before `i`.
+        self.layers.partition_point(|(_, first)| *first as usize <= i).checked_sub(1)
     }
     /// `#12 (line 30)` or `#12 (label+2)`, for error messages.
     pub fn describe(&self, i: usize) -> String {

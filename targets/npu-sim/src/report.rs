@@ -72,6 +72,14 @@ pub fn build(cfg: &HwConfig, p: &Program, r: &RunResult) -> Report {
         let s = &mut sums[p.layer_of(i).unwrap_or(n)];
         *s = (s.0 + 1, s.1 + m, s.2 + mac_slots(cfg, p, r, i), s.3 + rd + wr);
     }
+    // Each layer's first start and last end, in one pass over what ran.
+    let mut spans: Vec<Option<(u64, u64)>> = vec![None; n];
+    for e in &r.executed {
+        if let Some(li) = p.layer_of(e.instr) {
+            let s = spans[li].get_or_insert((e.start, e.end));
+            *s = (s.0.min(e.start), s.1.max(e.end));
+        }
+    }
     let (mut total_macs, mut total_slots) = (sums[n].1, sums[n].2);
     let mut layers = vec![];
     for (li, (name, _)) in p.layers.iter().enumerate() {
@@ -84,11 +92,7 @@ pub fn build(cfg: &HwConfig, p: &Program, r: &RunResult) -> Report {
         };
         total_macs = total_macs.saturating_add(macs);
         total_slots = total_slots.saturating_add(slots);
-        let spans: Vec<_> = r.executed.iter().filter(|e| p.layer_of(e.instr) == Some(li)).collect();
-        let cycles = match (spans.iter().map(|e| e.start).min(), spans.iter().map(|e| e.end).max()) {
-            (Some(a), Some(b)) => b - a,
-            _ => 0,
-        };
+        let cycles = spans[li].map_or(0, |(a, b)| b - a);
         let bound = roofline(cfg, slots, bytes);
         layers.push(LayerRow {
             name: name.clone(),

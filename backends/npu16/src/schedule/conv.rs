@@ -318,15 +318,19 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     let matrix = body.name(op).as_str() == "npu.batch_matmul";
     let wdram = if matrix {
         ins.get(1).cloned().ok_or("B is not in DRAM")?
+    } else if let Some(d) = l.consts.packed.get(&(o.operand(1), format!("{:?}", g))) {
+        d.clone()
     } else {
-        if g.int8 {
+        let d = if g.int8 {
             // int8 weights straight from their bytes (ResNet-18's 11M would take 0.1 s through f64).
             let wv = onnx::infer::const_i8s(body, o.operand(1)).ok_or("int8 weights are not a constant")?;
             l.consts.push_i8(&pack_weights(&g, &wv))
         } else {
             let wv: Vec<f32> = const_values(body, o.operand(1))?.into_iter().map(|v| v as f32).collect();
             l.consts.push(&pack_weights(&g, &wv))
-        }
+        };
+        l.consts.packed.insert((o.operand(1), format!("{:?}", g)), d.clone());
+        d
     };
     let nco = g.blocks(g.f);
     // One accumulator row of 16 lanes per output block, from per-channel values.

@@ -42,6 +42,9 @@ impl Dram {
 #[derive(Default)]
 pub struct ConstImage {
     pub data: Vec<u8>,
+    /// Weights already packed, by the constant and the geometry they were
+    /// packed for: an LSTM written out as steps reads one R at every step.
+    pub packed: HashMap<(Value, String), Dram>,
 }
 
 pub const CONST_ARG: &str = "weights";

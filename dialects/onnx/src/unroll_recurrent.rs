@@ -1,0 +1,350 @@
+//! An LSTM written out as its time steps in `onnx` ops, for a backend that
+//! runs products and elementwise ops but has no loops (npu16's ISA has no
+//! branches, so a sequence is a straight line of layers). Per direction: the
+//! input projection of every step as one MatMul with the two biases summed
+//! into one row, a Split into steps; per step the recurrent MatMul, the gate
+//! Split (ONNX's order i, o, f, c), Sigmoid/Tanh, the cell update
+//! `c = f·c' + i·g`, `h = o·tanh(c)`; Y, Y_h and Y_c as Concats. A zero or
+//! absent initial state drops the first step's recurrent product and `f·c'`.
+//!
+//! Only the plain form is written out: f32, static shapes, layout 0, the
+//! default activations, no clip, no peepholes, no input_forget, no
+//! sequence_lens, constant W, R and B; anything else keeps the LSTM whole
+//! (the CPU path runs it as one loop, which is faster there and compiles in
+//! a time that does not grow with the sequence).
+
+use ir::attributes::{AttrData, Attribute, DenseData};
+use ir::types::TypeData;
+use ir::{Body, Context, InsertPoint, Location, OpId, OperationState, Type, Value};
+
+use crate::infer::{const_f64s, const_f64s_upto, tensor};
+
+/// Steps times directions written out at most by default (each step is ~11 ops).
+pub const DEFAULT_MAX_STEPS: i64 = 512;
+
+/// What keeps an LSTM whole, for a backend's fallback reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cause {
+    /// An attribute of a form not written out (clip, activations, layout …).
+    Attribute,
+    /// An operand not written out (sequence_lens, peepholes).
+    Operand,
+    /// W, R or B not constant.
+    NotConstant,
+    /// Types or sizes: not static f32, or more steps than the limit.
+    Shape,
+}
+
+/// Why an LSTM stays whole.
+#[derive(Clone, Debug)]
+pub struct Kept {
+    pub cause: Cause,
+    pub why: String,
+}
+
+impl std::fmt::Display for Kept {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(&self.why)
+    }
+}
+
+fn kept(cause: Cause, why: impl Into<String>) -> Kept {
+    Kept { cause, why: why.into() }
+}
+
+/// An LSTM's sizes and constants, read once.
+struct Lstm {
+    /// Sequence length, batch, input size, hidden size.
+    t: i64,
+    b: i64,
+    i: i64,
+    h: i64,
+    /// Per direction: whether it runs backwards in time.
+    reverse: Vec<bool>,
+    w: Vec<f64>,
+    r: Vec<f64>,
+    bias: Option<Vec<f64>>,
+    /// Initial hidden and cell states ([D, B, H]), `None` when absent or zero.
+    h0: Option<Value>,
+    c0: Option<Value>,
+}
+
+fn is_none(body: &Body, op: OpId, i: usize) -> bool {
+    body.op(op).operands().get(i).is_none_or(|v| body.value_type(*v).data() == &TypeData::None)
+}
+
+fn static_f32(body: &Body, v: Value) -> Option<Vec<i64>> {
+    let t = body.value_type(v);
+    (t.element_type()?.to_string() == "f32").then_some(())?;
+    t.shape().filter(|s| s.iter().all(|d| *d >= 0)).map(|s| s.to_vec())
+}
+
+/// An initial state operand: `None` when absent or a constant of zeros.
+fn initial_state(body: &Body, op: OpId, i: usize, shape: &[i64]) -> Result<Option<Value>, Kept> {
+    if is_none(body, op, i) {
+        return Ok(None);
+    }
+    let v = body.op(op).operand(i);
+    if static_f32(body, v).as_deref() != Some(shape) {
+        return Err(kept(Cause::Shape, format!("initial state {} is not a static f32 {:?}", i, shape)));
+    }
+    let zero = const_f64s_upto(body, v, 1 << 20).is_some_and(|x| x.iter().all(|e| *e == 0.0));
+    Ok((!zero).then_some(v))
+}
+
+/// What `op` is, or why it is not written out.
+fn read(body: &Body, op: OpId, max_steps: i64) -> Result<Lstm, Kept> {
+    if body.name(op).as_str() != "onnx.LSTM" {
+        return Err(kept(Cause::Operand, "not an LSTM"));
+    }
+    let o = body.op(op);
+    let int = |n: &str| o.attr(n).and_then(|a| a.as_int()).unwrap_or(0) as i64;
+    if int("layout") != 0 {
+        return Err(kept(Cause::Attribute, "layout 1 (batch first)"));
+    }
+    if int("input_forget") != 0 {
+        return Err(kept(Cause::Attribute, "input_forget"));
+    }
+    if o.attr("clip").is_some() {
+        return Err(kept(Cause::Attribute, "a clip"));
+    }
+    if let Some(a) = o.attr("activations") {
+        let names: Vec<String> = a.as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(|x| x.to_string())).collect()).unwrap_or_default();
+        if names.chunks(3).any(|c| c != ["Sigmoid", "Tanh", "Tanh"]) || names.is_empty() {
+            return Err(kept(Cause::Attribute, format!("activations {:?} (only Sigmoid, Tanh, Tanh)", names)));
+        }
+    }
+    let reverse = match o.attr("direction").and_then(|a| a.as_str()).unwrap_or("forward") {
+        "forward" => vec![false],
+        "reverse" => vec![true],
+        "bidirectional" => vec![false, true],
+        d => return Err(kept(Cause::Attribute, format!("direction {}", d))),
+    };
+    let d = reverse.len() as i64;
+    let x = static_f32(body, o.operand(0)).ok_or_else(|| kept(Cause::Shape, "X is not a static f32 tensor"))?;
+    let [t, b, i] = x[..] else { return Err(kept(Cause::Shape, "X is not 3-D")) };
+    let h = int("hidden_size");
+    if h <= 0 || t <= 0 || b <= 0 || i <= 0 {
+        return Err(kept(Cause::Shape, "empty sizes"));
+    }
+    if t * d > max_steps {
+        return Err(kept(Cause::Shape, format!("{} steps in {} directions (more than {} written out)", t, d, max_steps)));
+    }
+    if !is_none(body, op, 4) {
+        return Err(kept(Cause::Operand, "sequence_lens"));
+    }
+    if !is_none(body, op, 7) {
+        return Err(kept(Cause::Operand, "peepholes"));
+    }
+    let constant = |idx: usize, shape: &[i64], what: &str| -> Result<Vec<f64>, Kept> {
+        let v = body.op(op).operand(idx);
+        if static_f32(body, v).as_deref() != Some(shape) {
+            return Err(kept(Cause::Shape, format!("{} is not a static f32 {:?}", what, shape)));
+        }
+        const_f64s(body, v).ok_or_else(|| kept(Cause::NotConstant, format!("{} is not a constant", what)))
+    };
+    let w = constant(1, &[d, 4 * h, i], "W")?;
+    let r = constant(2, &[d, 4 * h, h], "R")?;
+    let bias = if is_none(body, op, 3) { None } else { Some(constant(3, &[d, 8 * h], "B")?) };
+    let h0 = initial_state(body, op, 5, &[d, b, h])?;
+    let c0 = initial_state(body, op, 6, &[d, b, h])?;
+    Ok(Lstm { t, b, i, h, reverse, w, r, bias, h0, c0 })
+}
+
+/// Builds ops before the LSTM, each named after it and its step.
+struct Writer<'a> {
+    ctx: &'a Context,
+    body: &'a mut Body,
+    at: OpId,
+    node: String,
+    /// Split sizes already made, one constant each.
+    sizes: std::collections::HashMap<Vec<i64>, Value>,
+}
+
+impl Writer<'_> {
+    fn ty(&self, shape: &[i64]) -> Type {
+        tensor(self.ctx, &self.ctx.f32(), Some(shape.to_vec()))
+    }
+    fn op(&mut self, name: &str, operands: &[Value], results: &[Type], props: &[(&str, Attribute)], role: &str) -> Vec<Value> {
+        let loc = Location::name(&format!("{}/{}", self.node, role));
+        let mut st = OperationState::new(self.ctx.op_name(name), loc).operands(operands).results(results);
+        for (k, v) in props {
+            st = st.property(self.ctx.ident(k), v.clone());
+        }
+        let o = self.body.build(st, InsertPoint::Before(self.at));
+        self.body.op(o).results().to_vec()
+    }
+    fn one(&mut self, name: &str, operands: &[Value], shape: &[i64], role: &str) -> Value {
+        let ty = self.ty(shape);
+        self.op(name, operands, &[ty], &[], role)[0]
+    }
+    fn constant(&mut self, ty: Type, bytes: Vec<u8>, width: usize, n: usize, role: &str) -> Value {
+        let value = Attribute::new(AttrData::Dense { ty: ty.clone(), data: DenseData::canonical(bytes, width, n) });
+        self.op("onnx.Constant", &[], &[ty], &[("value", value)], role)[0]
+    }
+    fn f32s(&mut self, shape: &[i64], v: &[f32], role: &str) -> Value {
+        let ty = self.ty(shape);
+        self.constant(ty, v.iter().flat_map(|x| x.to_le_bytes()).collect(), 4, v.len(), role)
+    }
+    fn i64s(&mut self, v: &[i64], role: &str) -> Value {
+        let ty = tensor(self.ctx, &self.ctx.i64(), Some(vec![v.len() as i64]));
+        self.constant(ty, v.iter().flat_map(|x| x.to_le_bytes()).collect(), 8, v.len(), role)
+    }
+    fn axis(&self, a: i64) -> (&'static str, Attribute) {
+        ("axis", Attribute::integer(a as i128, self.ctx.i64()))
+    }
+    /// `x` cut along `axis` into pieces of the given sizes (`shape` is x's).
+    fn split(&mut self, x: Value, shape: &[i64], axis: usize, sizes: &[i64], role: &str) -> Vec<Value> {
+        if sizes.len() == 1 {
+            return vec![x];
+        }
+        let s = match self.sizes.get(sizes) {
+            Some(v) => *v,
+            None => {
+                let v = self.i64s(sizes, &format!("{}.sizes", role));
+                self.sizes.insert(sizes.to_vec(), v);
+                v
+            }
+        };
+        let tys: Vec<Type> = sizes
+            .iter()
+            .map(|n| {
+                let mut p = shape.to_vec();
+                p[axis] = *n;
+                self.ty(&p)
+            })
+            .collect();
+        let a = self.axis(axis as i64);
+        self.op("onnx.Split", &[x, s], &tys, &[a], role)
+    }
+    fn concat(&mut self, xs: &[Value], shape: &[i64], axis: i64, role: &str) -> Value {
+        if xs.len() == 1 {
+            return xs[0];
+        }
+        let ty = self.ty(shape);
+        let a = self.axis(axis);
+        self.op("onnx.Concat", xs, &[ty], &[a], role)[0]
+    }
+}
+
+/// `m` ([rows, cols] row-major, of direction `d`'s block) transposed into f32.
+fn transposed(m: &[f64], d: usize, rows: usize, cols: usize) -> Vec<f32> {
+    let m = &m[d * rows * cols..(d + 1) * rows * cols];
+    let mut t = vec![0f32; rows * cols];
+    for r in 0..rows {
+        for c in 0..cols {
+            t[c * rows + r] = m[r * cols + c] as f32;
+        }
+    }
+    t
+}
+
+/// Writes out `op` (an `onnx.LSTM`) as its steps and erases it; `Err` says
+/// why it stays whole (nothing is changed then).
+pub fn unroll_lstm(ctx: &Context, body: &mut Body, op: OpId, max_steps: i64) -> Result<(), Kept> {
+    let l = read(body, op, max_steps)?;
+    let node = body.op(op).loc.node_name().unwrap_or_else(|| "LSTM".into());
+    let results = body.op(op).results().to_vec();
+    let x = body.op(op).operand(0);
+    let mut w = Writer { ctx, body, at: op, node, sizes: Default::default() };
+    let (t, b, h, d) = (l.t, l.b, l.h, l.reverse.len() as i64);
+    let (i, g4) = (l.i as usize, 4 * h as usize);
+    let state = [1, b, h];
+    // Initial states per direction.
+    let per_dir = |w: &mut Writer, v: Option<Value>, role: &str| -> Vec<Option<Value>> {
+        match v {
+            None => vec![None; d as usize],
+            Some(v) => w.split(v, &[d, b, h], 0, &vec![1; d as usize], role).into_iter().map(Some).collect(),
+        }
+    };
+    let h0 = per_dir(&mut w, l.h0, "h0");
+    let c0 = per_dir(&mut w, l.c0, "c0");
+    let (mut ys, mut yh, mut yc) = (vec![], vec![], vec![]);
+    for (di, &rev) in l.reverse.iter().enumerate() {
+        let dn = if rev { "bw" } else { "fw" };
+        let wt = transposed(&l.w, di, g4, i);
+        let wt = w.f32s(&[i as i64, 4 * h], &wt, &format!("{}.W", dn));
+        let rt = transposed(&l.r, di, g4, h as usize);
+        let rt = w.f32s(&[h, 4 * h], &rt, &format!("{}.R", dn));
+        // The input projection of every step at once.
+        let mut xp = w.one("onnx.MatMul", &[x, wt], &[t, b, 4 * h], &format!("{}.input", dn));
+        if let Some(bias) = &l.bias {
+            let row: Vec<f32> = (0..g4).map(|n| (bias[di * 2 * g4 + n] + bias[di * 2 * g4 + g4 + n]) as f32).collect();
+            let row = w.f32s(&[4 * h], &row, &format!("{}.bias", dn));
+            xp = w.one("onnx.Add", &[xp, row], &[t, b, 4 * h], &format!("{}.input_bias", dn));
+        }
+        let steps = w.split(xp, &[t, b, 4 * h], 0, &vec![1; t as usize], &format!("{}.steps", dn));
+        let (mut hp, mut cp) = (h0[di], c0[di]);
+        let mut hs = vec![None; t as usize];
+        let order: Vec<usize> = if rev { (0..t as usize).rev().collect() } else { (0..t as usize).collect() };
+        for s in order {
+            let role = |r: &str| format!("{}{}.{}", dn, s, r);
+            let mut gates = steps[s];
+            if let Some(hv) = hp {
+                let rec = w.one("onnx.MatMul", &[hv, rt], &[1, b, 4 * h], &role("recurrent"));
+                gates = w.one("onnx.Add", &[gates, rec], &[1, b, 4 * h], &role("gates"));
+            }
+            let g = w.split(gates, &[1, b, 4 * h], 2, &[h; 4], &role("split"));
+            let ig = w.one("onnx.Sigmoid", &[g[0]], &state, &role("i"));
+            let og = w.one("onnx.Sigmoid", &[g[1]], &state, &role("o"));
+            let cand = w.one("onnx.Tanh", &[g[3]], &state, &role("g"));
+            let mut c = w.one("onnx.Mul", &[ig, cand], &state, &role("ig"));
+            if let Some(cv) = cp {
+                let fg = w.one("onnx.Sigmoid", &[g[2]], &state, &role("f"));
+                let fc = w.one("onnx.Mul", &[fg, cv], &state, &role("fc"));
+                c = w.one("onnx.Add", &[fc, c], &state, &role("c"));
+            }
+            let tc = w.one("onnx.Tanh", &[c], &state, &role("tanh_c"));
+            let hv = w.one("onnx.Mul", &[og, tc], &state, &role("h"));
+            hs[s] = Some(hv);
+            (hp, cp) = (Some(hv), Some(c));
+        }
+        let hs: Vec<Value> = hs.into_iter().map(|v| v.expect("every step written")).collect();
+        if body_has_uses(w.body, results[0]) {
+            let y = w.concat(&hs, &[t, b, h], 0, &format!("{}.Y", dn));
+            let axes = w.i64s(&[1], &format!("{}.Y.axes", dn));
+            ys.push(w.one("onnx.Unsqueeze", &[y, axes], &[t, 1, b, h], &format!("{}.Y", dn)));
+        }
+        yh.push(hp.expect("at least one step"));
+        yc.push(cp.expect("at least one step"));
+    }
+    let outs = [(ys, vec![t, d, b, h], 1, "Y"), (yh, vec![d, b, h], 0, "Y_h"), (yc, vec![d, b, h], 0, "Y_c")];
+    for (k, (parts, shape, axis, role)) in outs.into_iter().enumerate() {
+        let Some(&r) = results.get(k) else { continue };
+        if parts.is_empty() || !body_has_uses(w.body, r) {
+            continue;
+        }
+        let v = w.concat(&parts, &shape, axis, role);
+        w.body.replace_all_uses(r, v);
+    }
+    body.erase(op);
+    Ok(())
+}
+
+fn body_has_uses(body: &Body, v: Value) -> bool {
+    body.has_uses(v)
+}
+
+/// Why `op`, an LSTM left in the module, was not written out.
+pub fn why_kept(body: &Body, op: OpId, max_steps: i64) -> Kept {
+    match read(body, op, max_steps) {
+        Err(k) => k,
+        Ok(_) => kept(Cause::Operand, "not written out (the backend's prepare did not run)"),
+    }
+}
+
+/// Writes out every LSTM under `root` that can be; returns how many were and,
+/// for the others, why not.
+pub fn unroll_all(ctx: &Context, body: &mut Body, root: OpId, max_steps: i64) -> (usize, Vec<(OpId, Kept)>) {
+    let (mut n, mut kept) = (0, vec![]);
+    for op in body.walk_preorder(root) {
+        if body.is_erased(op) || body.name(op).as_str() != "onnx.LSTM" {
+            continue;
+        }
+        match unroll_lstm(ctx, body, op, max_steps) {
+            Ok(()) => n += 1,
+            Err(e) => kept.push((op, e)),
+        }
+    }
+    (n, kept)
+}

@@ -1,0 +1,46 @@
+"""LSTMs of the forms npu16 writes out as steps (onnx::unroll_recurrent),
+and one it keeps whole: writes DIR/m.onnx and its inputs.
+  fw:   forward, biases, initial states from the inputs, batch 2
+  bw:   reverse, no biases, no initial states, one output (Y_h) used
+  bi:   bidirectional, zero initial states as constants, all three outputs
+  one:  a single step
+  clip: a clip (kept whole: the CPU runs it)
+usage: lstm_steps.py DIR"""
+import sys
+
+import numpy as np
+from onnx import TensorProto as T
+
+sys.path.insert(0, __import__("os").path.dirname(__file__))
+from onnx_graph import Graph  # noqa: E402
+
+rng = np.random.default_rng(7)
+g = Graph()
+F = T.FLOAT
+
+
+def weights(p, d, h, i, bias=True):
+    w = g.init(p + "_w", rng.uniform(-0.5, 0.5, (d, 4 * h, i)).astype(np.float32))
+    r = g.init(p + "_r", rng.uniform(-0.5, 0.5, (d, 4 * h, h)).astype(np.float32))
+    b = g.init(p + "_b", rng.uniform(-0.5, 0.5, (d, 8 * h)).astype(np.float32)) if bias else ""
+    return w, r, b
+
+
+g.input("x", F, rng.standard_normal((5, 2, 12)).astype(np.float32))
+g.input("h0", F, rng.standard_normal((1, 2, 16)).astype(np.float32))
+g.input("c0", F, rng.standard_normal((1, 2, 16)).astype(np.float32))
+w, r, b = weights("fw", 1, 16, 12)
+g.node("LSTM", ["x", w, r, b, "", "h0", "c0"], ["fw_y", "fw_yh", "fw_yc"], hidden_size=16)
+w, r, _ = weights("bw", 1, 8, 12, bias=False)
+g.node("LSTM", ["x", w, r], ["", "bw_yh"], hidden_size=8, direction="reverse")
+w, r, b = weights("bi", 2, 20, 12)
+z = g.init("zeros", np.zeros((2, 2, 20), np.float32))
+g.node("LSTM", ["x", w, r, b, "", z, z], ["bi_y", "bi_yh", "bi_yc"], hidden_size=20, direction="bidirectional")
+g.input("x1", F, rng.standard_normal((1, 1, 12)).astype(np.float32))
+w, r, b = weights("one", 1, 16, 12)
+g.node("LSTM", ["x1", w, r, b], ["one_y"], hidden_size=16)
+w, r, b = weights("clip", 1, 16, 12)
+g.node("LSTM", ["x", w, r, b], ["clip_y"], hidden_size=16, clip=0.5)
+for o in ["fw_y", "fw_yh", "fw_yc", "bw_yh", "bi_y", "bi_yh", "bi_yc", "one_y", "clip_y"]:
+    g.result(o, F)
+g.save(sys.argv[1], "lstm_steps", opset=14)
