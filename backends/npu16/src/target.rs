@@ -49,6 +49,8 @@ const CAPABILITIES: &[(&str, Check, &str)] = &[
     ("onnx.MatMul", matmul, "static f32 tensors; A and B not vectors. B a constant matrix: weight-stationary, packed in tile order. Else (attention's QKᵀ and AV, batched weights) batch by batch with B's tiles read from DRAM as they are, a Transpose of B's last two dims folded in (`mx.preload … transpose`); batch dims equal (after leading 1s), or B one matrix"),
     ("onnx.LSTM", lstm, "written out as its steps before partitioning (`onnx::unroll_recurrent`: one MatMul for every step's input projection, per step the recurrent MatMul, the gate Split, Sigmoid/Tanh and the cell update, all on the NPU): f32, static shapes, layout 0, the default activations, no clip, peepholes, input_forget or sequence_lens, constant W, R and B, at most 512 steps times directions; another stays whole on the CPU with the reason"),
     ("onnx.Relu", input_static, ACTIVATION),
+    ("onnx.PRelu", prelu, "static f32 tensors; a constant slope of one value or one per channel ([C, 1, 1] of an NCHW tensor, [N] of others' last dim): x − (1 − slope)·Min(x, 0), three passes of the vector unit"),
+    ("onnx.LRN", lrn, "static f32 NCHW tensors, batch 1; beta 0.5, 0.75 or 1: the squares' sum over each channel's window as a 1×1 convolution with banded weights on the array (alpha/size inside the window, bias as its bias), its −beta power by v.rsqrt/v.recip, a product with x"),
     ("onnx.Clip", clip, "constant min and max; as Relu"),
     ("onnx.Sigmoid", input_static, ACTIVATION),
     ("onnx.Tanh", input_static, ACTIVATION),
@@ -111,6 +113,12 @@ const CASES: &[CapabilityCase] = &[
     case("div_by_constant", "g (float[1,8,4,4] x, float[1] b) => (float[1,8,4,4] y) { [div] y = Div (x, b) }", "onnx.Div", None),
     case("lstm_as_steps", "g (float[3,1,4] x, float[1,16,4] w, float[1,16,4] r, float[1,32] b) => (float[3,1,1,4] y) { [lstm] y = LSTM <hidden_size = 4> (x, w, r, b) }", "onnx.MatMul", None),
     case("lstm_clipped", "g (float[3,1,4] x, float[1,16,4] w, float[1,16,4] r) => (float[3,1,1,4] y) { [lstm] y = LSTM <hidden_size = 4, clip = 0.5> (x, w, r) }", "onnx.LSTM", Some(Reason::Attribute)),
+    case("prelu_per_channel", "g (float[1,8,4,4] x, float[8,1,1] s) => (float[1,8,4,4] y) { [prelu] y = PRelu (x, s) }", "onnx.PRelu", None),
+    case("prelu_one_slope", "g (float[2,6] x, float[1] s) => (float[2,6] y) { [prelu] y = PRelu (x, s) }", "onnx.PRelu", None),
+    case("prelu_spatial_slope", "g (float[1,8,4,4] x, float[4] s) => (float[1,8,4,4] y) { [prelu] y = PRelu (x, s) }", "onnx.PRelu", Some(Reason::Shape)),
+    case("lrn_across_channels", "g (float[1,20,5,5] x) => (float[1,20,5,5] y) { [lrn] y = LRN <size = 5, alpha = 0.0002, beta = 0.75, bias = 2.0> (x) }", "onnx.LRN", None),
+    case("lrn_beta_one_even_size", "g (float[1,6,3,3] x) => (float[1,6,3,3] y) { [lrn] y = LRN <size = 4, alpha = 0.5, beta = 1.0> (x) }", "onnx.LRN", None),
+    case("lrn_other_beta", "g (float[1,6,3,3] x) => (float[1,6,3,3] y) { [lrn] y = LRN <size = 3, beta = 0.6> (x) }", "onnx.LRN", Some(Reason::Attribute)),
     case("relu_alone", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [relu] y = Relu (x) }", "onnx.Relu", None),
     case("hardswish", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [hs] y = HardSwish (x) }", "onnx.HardSwish", None),
     case("erf", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [erf] y = Erf (x) }", "onnx.Erf", None),
@@ -236,6 +244,43 @@ fn constant_weights(body: &Body, op: OpId) -> Result<(), Unsupported> {
         Some(b) if !is_constant(body, b) && !matches!(body.value_type(b).data(), ir::types::TypeData::None) => Err(no(Reason::NotConstant, "bias is not constant")),
         _ => Ok(()),
     }
+}
+
+fn prelu(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
+    let x = static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
+    let s = operand(body, op, 1).ok_or("no slope")?;
+    let ss = static_f32(body, s)?;
+    if !is_constant(body, s) {
+        return Err(no(Reason::NotConstant, "slope is not constant"));
+    }
+    let n: i64 = ss.iter().product();
+    // The slope right-aligned against x: one value, or the channels.
+    let padded: Vec<i64> = std::iter::repeat_n(1, x.len().saturating_sub(ss.len())).chain(ss.iter().copied()).collect();
+    let channel = if x.len() == 4 { 1 } else { x.len() - 1 };
+    let per_channel = padded.len() == x.len() && padded.iter().enumerate().all(|(i, d)| *d == 1 || (i == channel && *d == x[i]));
+    if n == 1 || per_channel {
+        Ok(())
+    } else {
+        Err(no(Reason::Shape, format!("slope {:?} against {:?} (one value or one per channel)", ss, x)))
+    }
+}
+
+fn lrn(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
+    let x = static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
+    if x.len() != 4 {
+        return Err(no(Reason::Shape, format!("{}-D input (NCHW only)", x.len())));
+    }
+    if x[0] != 1 {
+        return Err(no(Reason::Shape, format!("batch {} (the window sum is a convolution, which runs batch 1)", x[0])));
+    }
+    let beta = body.op(op).attr("beta").and_then(|a| a.as_float()).unwrap_or(0.75);
+    if !npu::tensor_ops::RPOW_BETAS.contains(&beta) {
+        return Err(no(Reason::Attribute, format!("beta {} (0.5, 0.75 or 1: the powers v.rsqrt and v.recip make)", beta)));
+    }
+    if int_attr(body, op, "size", 0) < 1 {
+        return Err(no(Reason::Attribute, "size below 1"));
+    }
+    Ok(())
 }
 
 /// An LSTM still here is one `prepare` could not write out: say why.

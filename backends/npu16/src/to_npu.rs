@@ -758,6 +758,77 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
                 emit(ctx, body, op, "npu.eltwise", &[a, b2], ys, props, false);
             }
         }
+        "onnx.PRelu" => {
+            // x − (1 − slope)·Min(x, 0): the slope one value or one per channel.
+            let (x, s) = (o.operand(0), o.operand(1));
+            let ys = shape(body, o.result(0));
+            let ty = body.value_type(o.result(0)).clone();
+            let vals: Vec<f32> = onnx::infer::const_f64s(body, s).ok_or("PRelu slope is not constant")?.into_iter().map(|v| (1.0 - v) as f32).collect();
+            let slope_shape = match vals.len() {
+                1 => vec![1],
+                n if ys.len() == 4 => vec![1, n as i64, 1, 1],
+                n => [vec![1; ys.len() - 1], vec![n as i64]].concat(),
+            };
+            let slope = f32_constant(ctx, body, &vals, slope_shape, at, &loc);
+            let zero = f32_constant(ctx, body, &[0.0], vec![1], at, &loc);
+            let m = build(ctx, body, "onnx.Min", &[x, zero], ty.clone(), vec![], at, &loc);
+            let mv = body.op(m).result(0);
+            let p = build(ctx, body, "onnx.Mul", &[mv, slope], ty.clone(), vec![], at, &loc);
+            let pv = body.op(p).result(0);
+            let y = build(ctx, body, "onnx.Sub", &[x, pv], ty, vec![], at, &loc);
+            body.replace_all_uses(body.op(op).result(0), body.op(y).result(0));
+            body.erase(op);
+            for b in [m, p, y] {
+                convert_op(ctx, body, b)?;
+            }
+        }
+        "onnx.LRN" => {
+            // x · (bias + alpha/size · Σ x²)^−beta, the sum over each channel's
+            // window a 1×1 convolution with banded weights on the array.
+            let x = o.operand(0);
+            let xs = shape(body, x);
+            let ty = body.value_type(o.result(0)).clone();
+            let float = |n: &str, d: f64| o.attr(n).and_then(|a| a.as_float()).unwrap_or(d);
+            let (alpha, beta, bias) = (float("alpha", 1e-4), float("beta", 0.75), float("bias", 1.0));
+            let size = int("size", 1);
+            let c = xs[1];
+            let (lo, hi) = ((size - 1) / 2, size / 2);
+            let mut w = vec![0f32; (c * c) as usize];
+            for co in 0..c {
+                for ci in (co - lo).max(0)..=(co + hi).min(c - 1) {
+                    w[(co * c + ci) as usize] = (alpha / size as f64) as f32;
+                }
+            }
+            let w = f32_constant(ctx, body, &w, vec![c, c, 1, 1], at, &loc);
+            let b = f32_constant(ctx, body, &vec![bias as f32; c as usize], vec![c], at, &loc);
+            let e = f32_constant(ctx, body, &[-beta as f32], vec![1], at, &loc);
+            let sq = build(ctx, body, "onnx.Mul", &[x, x], ty.clone(), vec![], at, &loc);
+            let sqv = body.op(sq).result(0);
+            let props = vec![("kernel_shape", i64s(ctx, &[1, 1])), ("strides", i64s(ctx, &[1, 1])), ("pads", i64s(ctx, &[0, 0, 0, 0]))];
+            let z = build(ctx, body, "onnx.Conv", &[sqv, w, b], ty.clone(), props, at, &loc);
+            let zv = body.op(z).result(0);
+            let d = build(ctx, body, "onnx.Pow", &[zv, e], ty.clone(), vec![], at, &loc);
+            let dv = body.op(d).result(0);
+            let y = build(ctx, body, "onnx.Mul", &[x, dv], ty, vec![], at, &loc);
+            body.replace_all_uses(body.op(op).result(0), body.op(y).result(0));
+            body.erase(op);
+            for b in [sq, z, d, y] {
+                convert_op(ctx, body, b)?;
+            }
+        }
+        "onnx.Pow" => {
+            // x^−beta (LRN's divisor, above): v.rsqrt and v.recip.
+            let beta = onnx::infer::const_f64s(body, o.operand(1)).and_then(|v| v.first().copied()).map(|e| -e);
+            let Some(beta) = beta.filter(|b| npu::tensor_ops::RPOW_BETAS.contains(b)) else {
+                return Err("Pow runs on the NPU only as x^-0.5, x^-0.75 or x^-1".into());
+            };
+            let x = o.operand(0);
+            let ys = shape(body, o.result(0));
+            let props = vec![("act", Attribute::string("rpow")), ("beta", Attribute::float(beta, ctx.f32()))];
+            let r = build_nhwc(ctx, body, "npu.act", &[x], &ys, &ctx.f32(), props, ys.len() == 4 && !heads(body, x), at, &loc);
+            body.replace_all_uses(body.op(op).result(0), r);
+            body.erase(op);
+        }
         "onnx.Relu" | "onnx.Clip" | "onnx.Sigmoid" | "onnx.Tanh" | "onnx.HardSigmoid" | "onnx.HardSwish" | "onnx.LeakyRelu" | "onnx.Erf" => {
             // Standalone (not fused into its producer): its own pass over the data.
             let x = o.operand(0);

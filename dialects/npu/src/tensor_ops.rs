@@ -14,7 +14,9 @@ use ir::{Body, Context, OpId, Value};
 pub const ACTIVATIONS: &[&str] = &["none", "relu", "relu6", "clip", "sigmoid", "tanh"];
 /// What `npu.act` computes: the fused ones, and those needing a temporary row
 /// or constant rows (`alpha`, `beta` as ONNX's HardSigmoid and LeakyRelu).
-pub const UNARY: &[&str] = &["relu", "relu6", "clip", "sigmoid", "tanh", "hardsigmoid", "hardswish", "leakyrelu", "erf"];
+pub const UNARY: &[&str] = &["relu", "relu6", "clip", "sigmoid", "tanh", "hardsigmoid", "hardswish", "leakyrelu", "erf", "rpow"];
+/// The exponents `rpow` (x^-beta) takes: those v.rsqrt and v.recip make exactly.
+pub const RPOW_BETAS: &[f64] = &[0.5, 0.75, 1.0];
 /// `rsub` is `b - a` (a subtraction whose first operand is the broadcast one).
 pub const ELTWISE: &[&str] = &["add", "sub", "mul", "max", "min", "rsub"];
 pub const POOLS: &[&str] = &["max", "avg"];
@@ -149,7 +151,7 @@ pub fn ops() -> Vec<OpDef> {
         },
         OpDef {
             name: "npu.act",
-            summary: "A standalone f32 activation: relu, relu6, clip (`min`, `max`), sigmoid, tanh, hardsigmoid (max(0, min(1, alpha·x + beta))), hardswish (x · hardsigmoid(x) with alpha 1/6, beta 1/2), leakyrelu (alpha·x below zero), erf.",
+            summary: "A standalone f32 activation: relu, relu6, clip (`min`, `max`), sigmoid, tanh, hardsigmoid (max(0, min(1, alpha·x + beta))), hardswish (x · hardsigmoid(x) with alpha 1/6, beta 1/2), leakyrelu (alpha·x below zero), erf, rpow (x^-beta for beta 0.5, 0.75 or 1: LRN's divisor).",
             operands: Count::Exactly(1),
             results: Count::Exactly(1),
             traits: &[Trait::Pure],
@@ -569,6 +571,12 @@ fn verify_act(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
         }
         "leakyrelu" => {
             needs("alpha")?;
+        }
+        "rpow" => {
+            let b = needs("beta")?;
+            if !RPOW_BETAS.contains(&b) {
+                return Err(format!("act = \"rpow\" takes beta 0.5, 0.75 or 1, not {}", b));
+            }
         }
         _ => {}
     }

@@ -517,7 +517,7 @@ func.func @f(%x: tensor<1x4x4x8xf32>) {
 
 // -----
 func.func @f(%x: tensor<1x4x4x8xf32>) {
-  // expected-error @+1 {{unknown activation 'gelu' (expected one of relu, relu6, clip, sigmoid, tanh, hardsigmoid, hardswish, leakyrelu, erf)}}
+  // expected-error @+1 {{unknown activation 'gelu' (expected one of relu, relu6, clip, sigmoid, tanh, hardsigmoid, hardswish, leakyrelu, erf, rpow)}}
   %0 = "npu.act"(%x) <{act = "gelu"}> : (tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
   return
 }
@@ -526,6 +526,20 @@ func.func @f(%x: tensor<1x4x4x8xf32>) {
 func.func @f(%x: tensor<1x4x4x8xf32>) {
   // expected-error @+1 {{act = "hardsigmoid" needs a float beta}}
   %0 = "npu.act"(%x) <{act = "hardsigmoid", alpha = 0.2 : f32}> : (tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xf32>) {
+  // expected-error @+1 {{act = "rpow" takes beta 0.5, 0.75 or 1, not 0.6}}
+  %0 = "npu.act"(%x) <{act = "rpow", beta = 0.6 : f32}> : (tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xf32>) {
+  // expected-error @+1 {{act = "rpow" needs a float beta}}
+  %0 = "npu.act"(%x) <{act = "rpow"}> : (tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
   return
 }
 

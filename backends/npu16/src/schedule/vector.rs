@@ -105,6 +105,15 @@ fn activation(out: &mut Vec<Inst>, body: &Body, op: OpId, dst: i64, rows: i64, t
     match npu::tensor_ops::str_attr(body, op, "act").unwrap_or("none") {
         "hardsigmoid" => out.extend([bc(v("v.mul", dst, dst, splat0)), bc(v("v.add", dst, dst, splat0 + 1)), clamp01(dst)]),
         "hardswish" => out.extend([bc(v("v.mul", tmp, dst, splat0)), bc(v("v.add", tmp, tmp, splat0 + 1)), clamp01(tmp), v("v.mul", dst, dst, tmp)]),
+        "rpow" => {
+            let un = |m: &'static str, d: i64, s: i64| Inst::new(m, Some("f32")).i("dst", d).i("src", s).i("rows", rows);
+            match npu::tensor_ops::float_attr(body, op, "beta").unwrap_or(1.0) {
+                b if b == 0.5 => out.push(un("v.rsqrt", dst, dst)),
+                // x^-0.75 = r·r·rsqrt(r) with r = x^-0.5 (r·rsqrt(r) = x^-0.25).
+                b if b == 0.75 => out.extend([un("v.rsqrt", tmp, dst), un("v.rsqrt", dst, tmp), v("v.mul", dst, dst, tmp), v("v.mul", dst, dst, tmp)]),
+                _ => out.push(un("v.recip", dst, dst)),
+            }
+        }
         "leakyrelu" => {
             let alpha = npu::tensor_ops::float_attr(body, op, "alpha").unwrap_or(0.01);
             // alpha·x is the larger below zero when alpha <= 1, the smaller when alpha > 1.
