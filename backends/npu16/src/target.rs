@@ -83,7 +83,7 @@ const CAPABILITIES: &[(&str, Check, &str)] = &[
     ("onnx.Split", movement, "static f32 tensors; each output a strided copy by the DMA engines"),
     ("onnx.Slice", slice, "static f32 tensors; constant starts, axes and steps, steps positive; a strided copy by the DMA engines"),
     ("onnx.Pad", pad, "static f32 tensors; mode constant, constant pads (non-negative) and value; the input copied into the middle of the result and the border from the constant image by the DMA engines (a zero Pad of H and W before a Conv folds into the Conv's padding before partitioning)"),
-    ("onnx.Resize", resize, "static f32 tensors; 4-D, nearest, integer upsampling of H and W (N and C kept), coordinates half_pixel or pytorch_half_pixel with a rounding nearest_mode, or asymmetric with floor; each pixel stored fh·fw times by the DMA engines"),
+    ("onnx.Resize", resize, "static f32 tensors; 4-D, nearest, integer upsampling of H and W (N and C kept), coordinates half_pixel or pytorch_half_pixel with a rounding nearest_mode, or asymmetric with floor; each pixel stored fh·fw times by the DMA engines. Linear (bilinear) upsampling by integer factors, batch 1, half_pixel, pytorch_half_pixel or asymmetric: the edge rows and columns repeated by DMA, then a depthwise transposed convolution whose kernel is the interpolation's weights"),
 ];
 
 const RESHAPE: &str = "static f32 tensors; the same bytes (free: the result aliases its input in DRAM)";
@@ -119,6 +119,8 @@ const CASES: &[CapabilityCase] = &[
     case("lrn_across_channels", "g (float[1,20,5,5] x) => (float[1,20,5,5] y) { [lrn] y = LRN <size = 5, alpha = 0.0002, beta = 0.75, bias = 2.0> (x) }", "onnx.LRN", None),
     case("lrn_beta_one_even_size", "g (float[1,6,3,3] x) => (float[1,6,3,3] y) { [lrn] y = LRN <size = 4, alpha = 0.5, beta = 1.0> (x) }", "onnx.LRN", None),
     case("lrn_other_beta", "g (float[1,6,3,3] x) => (float[1,6,3,3] y) { [lrn] y = LRN <size = 3, beta = 0.6> (x) }", "onnx.LRN", Some(Reason::Attribute)),
+    case("resize_bilinear_x2", "g (float[1,3,4,5] x) => (float[1,3,8,10] y) { s = Constant <value = float[4] {1.0, 1.0, 2.0, 2.0}> () [rs] y = Resize <mode = \"linear\"> (x, \"\", s) }", "onnx.Resize", None),
+    case("resize_linear_align_corners", "g (float[1,3,4,5] x) => (float[1,3,8,10] y) { s = Constant <value = float[4] {1.0, 1.0, 2.0, 2.0}> () [rs] y = Resize <mode = \"linear\", coordinate_transformation_mode = \"align_corners\"> (x, \"\", s) }", "onnx.Resize", Some(Reason::Attribute)),
     case("relu_alone", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [relu] y = Relu (x) }", "onnx.Relu", None),
     case("hardswish", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [hs] y = HardSwish (x) }", "onnx.HardSwish", None),
     case("erf", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [erf] y = Erf (x) }", "onnx.Erf", None),
@@ -681,10 +683,21 @@ fn pad(npu: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
 fn resize(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     let x = static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
     let y = static_f32(body, body.op(op).result(0))?;
-    if str_attr(body, op, "mode").unwrap_or("nearest") != "nearest" {
-        return Err(no(Reason::Attribute, format!("mode {} (nearest only)", str_attr(body, op, "mode").unwrap_or(""))));
-    }
     let coord = str_attr(body, op, "coordinate_transformation_mode").unwrap_or("half_pixel");
+    let upsampling = x.len() == 4 && !x.contains(&0) && y[0] == x[0] && y[1] == x[1] && y[2] % x[2] == 0 && y[3] % x[3] == 0 && y[2] >= x[2] && y[3] >= x[3];
+    match str_attr(body, op, "mode").unwrap_or("nearest") {
+        "nearest" => {}
+        "linear" => {
+            if !matches!(coord, "half_pixel" | "pytorch_half_pixel" | "asymmetric") {
+                return Err(no(Reason::Attribute, format!("linear with coordinate_transformation_mode {} (half_pixel, pytorch_half_pixel or asymmetric)", coord)));
+            }
+            if !upsampling || x[0] != 1 {
+                return Err(no(Reason::Shape, format!("{:?} to {:?} (linear: integer upsampling of H and W, batch 1)", x, y)));
+            }
+            return Ok(());
+        }
+        m => return Err(no(Reason::Attribute, format!("mode {} (nearest, or linear upsampling)", m))),
+    }
     let nearest = str_attr(body, op, "nearest_mode").unwrap_or("round_prefer_floor");
     // With an integer factor these pick input pixel ⌊out / factor⌋ (half_pixel's
     // source lies strictly within half a pixel of it, so either rounding gives it).
@@ -692,7 +705,7 @@ fn resize(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     if !((matches!(coord, "half_pixel" | "pytorch_half_pixel") && rounds) || (coord == "asymmetric" && nearest == "floor")) {
         return Err(no(Reason::Attribute, format!("coordinate_transformation_mode {} with nearest_mode {}", coord, str_attr(body, op, "nearest_mode").unwrap_or("round_prefer_floor"))));
     }
-    if x.len() != 4 || x.contains(&0) || y[0] != x[0] || y[1] != x[1] || y[2] % x[2] != 0 || y[3] % x[3] != 0 || y[2] < x[2] || y[3] < x[3] {
+    if !upsampling {
         return Err(no(Reason::Shape, format!("{:?} to {:?} (integer upsampling of H and W only)", x, y)));
     }
     Ok(())

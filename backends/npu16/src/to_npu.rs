@@ -84,6 +84,76 @@ fn push_macs(ctx: &Context, body: &Body, old: OpId, props: &mut Vec<(&str, Attri
     }
 }
 
+/// The taps of linear interpolation by an integer `factor` along one dim:
+/// source pixel m reaches output f·m + r with weight w(r) for r = first..;
+/// `half` for half_pixel coordinates ((j + ½)/f − ½), else asymmetric (j/f).
+pub fn linear_taps(factor: i64, half: bool) -> (i64, Vec<f32>) {
+    let f = factor as f64;
+    let w = |r: i64| 1.0 - if half { ((r as f64 + 0.5) / f - 0.5).abs() } else { (r as f64 / f).abs() };
+    let rs: Vec<i64> = (-factor..=2 * factor).filter(|r| w(*r) > 1e-9).collect();
+    (rs[0], rs.iter().map(|r| w(*r) as f32).collect())
+}
+
+/// Bilinear upsampling by integer factors: the input with its edge rows and
+/// columns repeated (DMA slices and concats, as linear interpolation clamps
+/// at the borders), then a depthwise transposed convolution whose kernel is
+/// the interpolation's weights (phase convolutions on the array).
+fn convert_bilinear(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
+    let (loc, at) = (body.op(op).loc.clone(), InsertPoint::Before(op));
+    let x = body.op(op).operand(0);
+    let (xs, ys) = (shape(body, x), shape(body, body.op(op).result(0)));
+    let coord = body.op(op).attr("coordinate_transformation_mode").and_then(|a| a.as_str()).unwrap_or("half_pixel");
+    let half = coord != "asymmetric";
+    let f32t = |s: &[i64]| tensor(ctx, s.to_vec(), &ctx.f32());
+    let i64c = |body: &mut Body, v: i64| constant(ctx, body, v.to_le_bytes().to_vec(), &ctx.i64(), 1, vec![1], at, &loc);
+    let mut ops = vec![];
+    let mut v = x;
+    let mut s = xs.clone();
+    for axis in [2usize, 3] {
+        let n = s[axis];
+        let mut edge = |body: &mut Body, from: i64| {
+            let (st, en, ax) = (i64c(body, from), i64c(body, from + 1), i64c(body, axis as i64));
+            let mut es = s.clone();
+            es[axis] = 1;
+            let o = build(ctx, body, "onnx.Slice", &[v, st, en, ax], f32t(&es), vec![], at, &loc);
+            ops.push(o);
+            body.op(o).result(0)
+        };
+        let (first, last) = (edge(body, 0), edge(body, n - 1));
+        s[axis] += 2;
+        let c = build(ctx, body, "onnx.Concat", &[first, v, last], f32t(&s), vec![("axis", Attribute::integer(axis as i128, ctx.i64()))], at, &loc);
+        ops.push(c);
+        v = body.op(c).result(0);
+    }
+    let (fh, fw) = (ys[2] / xs[2], ys[3] / xs[3]);
+    let ((rh, kh), (rw, kw)) = (linear_taps(fh, half), linear_taps(fw, half));
+    let c = xs[1];
+    let mut w = vec![];
+    for _ in 0..c {
+        for a in &kh {
+            w.extend(kw.iter().map(|b| a * b));
+        }
+    }
+    let (lh, lw) = (kh.len() as i64, kw.len() as i64);
+    let w = f32_constant(ctx, body, &w, vec![c, 1, lh, lw], at, &loc);
+    // Source m (padded m + 1) reaches output f·m + r: pads f − first before, f + taps − that after.
+    let (bh, bw) = (fh - rh, fw - rw);
+    let props = vec![
+        ("group", Attribute::integer(c as i128, ctx.i64())),
+        ("kernel_shape", i64s(ctx, &[lh, lw])),
+        ("strides", i64s(ctx, &[fh, fw])),
+        ("pads", i64s(ctx, &[bh, bw, fh + lh - bh, fw + lw - bw])),
+    ];
+    let t = build(ctx, body, "onnx.ConvTranspose", &[v, w], f32t(&ys), props, at, &loc);
+    ops.push(t);
+    body.replace_all_uses(body.op(op).result(0), body.op(t).result(0));
+    body.erase(op);
+    for o in ops {
+        convert_op(ctx, body, o)?;
+    }
+    Ok(())
+}
+
 /// Builds `name` at `at` with one result of type `ty` and the properties `props`.
 fn build(ctx: &Context, body: &mut Body, name: &str, operands: &[Value], ty: Type, props: Vec<(&str, Attribute)>, at: InsertPoint, loc: &Location) -> OpId {
     let mut st = OperationState::new(ctx.op_name(name), loc.clone()).operands(operands).results(&[ty]);
@@ -875,6 +945,9 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             let r = build(ctx, body, "npu.softmax", &[x], tensor(ctx, ys, &ctx.f32()), vec![], at, &loc);
             body.replace_all_uses(body.op(op).result(0), body.op(r).result(0));
             body.erase(op);
+        }
+        "onnx.Resize" if o.attr("mode").and_then(|a| a.as_str()) == Some("linear") => {
+            return convert_bilinear(ctx, body, op);
         }
         "onnx.Slice" | "onnx.Split" | "onnx.Concat" | "onnx.Resize" | "onnx.Pad" => {
             // Data movement: 4-D tensors move in NHWC (per-dim attributes permuted, axes mapped).
