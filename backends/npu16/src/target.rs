@@ -45,7 +45,7 @@ const POOL: &str = "static f32 tensors; batch 1, 2-D; explicit pads (auto_pad NO
 const CAPABILITIES: &[(&str, Check, &str)] = &[
     ("onnx.Conv", conv, "static f32 tensors; 2-D, batch 1; constant weights and bias; explicit pads (auto_pad NOTSET or VALID) smaller than the kernel; dilation 1; dense, depthwise (one channel per group), or grouped (as a dense convolution with block-diagonal weights: the array also multiplies the zeros)"),
     ("onnx.ConvTranspose", conv_transpose, "static f32 tensors; 2-D, batch 1; constant weights and bias; dilation 1; any stride, padding and group: one stride-1 convolution with stride_h·stride_w times the output channels (one per output phase; grouped as block-diagonal weights) and a strided copy that interleaves the phases"),
-    ("onnx.Gemm", gemm, "static f32 tensors; A 2-D, B constant, C absent or a constant row of N values; transA 0; alpha and beta 1"),
+    ("onnx.Gemm", gemm, "static f32 tensors; A 2-D, B constant, C absent or a constant row of N values; transA 0; alpha and beta 1; a K too deep for the scratchpad (a classifier's FC) in parts: A split by the DMA engines, one product per part, their sum"),
     ("onnx.MatMul", matmul, "static f32 tensors; A and B not vectors. B a constant matrix: weight-stationary, packed in tile order. Else (attention's QKᵀ and AV, batched weights) batch by batch with B's tiles read from DRAM as they are, a Transpose of B's last two dims folded in (`mx.preload … transpose`); batch dims equal (after leading 1s), or B one matrix"),
     ("onnx.LSTM", lstm, "written out as its steps before partitioning (`onnx::unroll_recurrent`: one MatMul for every step's input projection, per step the recurrent MatMul, the gate Split, Sigmoid/Tanh and the cell update, all on the NPU): f32, static shapes, layout 0, the default activations, no clip, peepholes, input_forget or sequence_lens, constant W, R and B, at most 512 steps times directions; another stays whole on the CPU with the reason"),
     ("onnx.Relu", input_static, ACTIVATION),
@@ -121,6 +121,8 @@ const CASES: &[CapabilityCase] = &[
     case("lrn_other_beta", "g (float[1,6,3,3] x) => (float[1,6,3,3] y) { [lrn] y = LRN <size = 3, beta = 0.6> (x) }", "onnx.LRN", Some(Reason::Attribute)),
     case("resize_bilinear_x2", "g (float[1,3,4,5] x) => (float[1,3,8,10] y) { s = Constant <value = float[4] {1.0, 1.0, 2.0, 2.0}> () [rs] y = Resize <mode = \"linear\"> (x, \"\", s) }", "onnx.Resize", None),
     case("resize_linear_align_corners", "g (float[1,3,4,5] x) => (float[1,3,8,10] y) { s = Constant <value = float[4] {1.0, 1.0, 2.0, 2.0}> () [rs] y = Resize <mode = \"linear\", coordinate_transformation_mode = \"align_corners\"> (x, \"\", s) }", "onnx.Resize", Some(Reason::Attribute)),
+    case("matmul_deeper_than_the_scratchpad", "g (float[2,9000] x, float[9000,20] w) => (float[2,20] y) { [mm] y = MatMul (x, w) }", "onnx.MatMul", None),
+    case("gemm_deeper_than_the_scratchpad", "g (float[1,9000] x, float[8,9000] w, float[8] b) => (float[1,8] y) { [gemm] y = Gemm <transB = 1> (x, w, b) }", "onnx.Gemm", None),
     case("relu_alone", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [relu] y = Relu (x) }", "onnx.Relu", None),
     case("hardswish", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [hs] y = HardSwish (x) }", "onnx.HardSwish", None),
     case("erf", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [erf] y = Erf (x) }", "onnx.Erf", None),

@@ -84,6 +84,71 @@ fn push_macs(ctx: &Context, body: &Body, old: OpId, props: &mut Vec<(&str, Attri
     }
 }
 
+/// An f32 product with constant B too deep for the scratchpad (a classifier's
+/// FC over 9,216 or 25,088 inputs): A split along K by the DMA engines into
+/// parts that fit, one product per part (the bias with the first) and a
+/// chain of adds. Returns false (nothing done) for a product that fits.
+fn convert_deep_product(ctx: &Context, body: &mut Body, op: OpId) -> Result<bool, String> {
+    let o = body.op(op);
+    let (a, b) = (o.operand(0), o.operand(1));
+    let (as_, bs) = (shape(body, a), shape(body, b));
+    let f32_ = body.value_type(a).element_type().is_some_and(|e| e.to_string() == "f32");
+    if !f32_ || as_.len() != 2 || bs.len() != 2 {
+        return Ok(false);
+    }
+    let gemm = body.name(op).as_str() == "onnx.Gemm";
+    let trans_b = gemm && o.attr("transB").and_then(|a| a.as_int()).unwrap_or(0) != 0;
+    let (m, k) = (as_[0], as_[1]);
+    let n = if trans_b { bs[0] } else { bs[1] };
+    let mut module = op;
+    while let Some(p) = body.parent_op(module) {
+        module = p;
+    }
+    let hw = super::target::module_hw(body, module)?;
+    if super::schedule::conv::product_fits(&hw, m, k, n) {
+        return Ok(false);
+    }
+    let depth = super::schedule::conv::max_product_depth(&hw, m, n);
+    let Some(bv) = onnx::infer::const_f64s(body, b).filter(|_| depth > 0) else { return Ok(false) };
+    let c = o.operands().get(2).copied().filter(|v| gemm && !matches!(body.value_type(*v).data(), TypeData::None));
+    let (loc, at) = (o.loc.clone(), InsertPoint::Before(op));
+    let ty = body.value_type(o.result(0)).clone();
+    let sizes: Vec<i64> = (0..k).step_by(depth as usize).map(|s| depth.min(k - s)).collect();
+    let split_ty: Vec<Type> = sizes.iter().map(|s| tensor(ctx, vec![m, *s], &ctx.f32())).collect();
+    let sv = constant(ctx, body, sizes.iter().flat_map(|s| s.to_le_bytes()).collect(), &ctx.i64(), sizes.len(), vec![sizes.len() as i64], at, &loc);
+    let mut st = OperationState::new(ctx.op_name("onnx.Split"), loc.clone()).operands(&[a, sv]).results(&split_ty);
+    st = st.property(ctx.ident("axis"), Attribute::integer(1, ctx.i64()));
+    let split = body.build(st, at);
+    let mut chain = vec![split];
+    let (mut acc, mut k0) = (None, 0);
+    for (i, s) in sizes.iter().enumerate() {
+        let rows: Vec<f32> = (k0..k0 + s).flat_map(|kk| (0..n).map(move |j| (kk, j))).map(|(kk, j)| bv[(if trans_b { j * k + kk } else { kk * n + j }) as usize] as f32).collect();
+        let bi = f32_constant(ctx, body, &rows, vec![*s, n], at, &loc);
+        let part = body.op(split).result(i);
+        let p = match (i, c) {
+            (0, Some(c)) => build(ctx, body, "onnx.Gemm", &[part, bi, c], ty.clone(), vec![], at, &loc),
+            _ => build(ctx, body, "onnx.MatMul", &[part, bi], ty.clone(), vec![], at, &loc),
+        };
+        chain.push(p);
+        let pv = body.op(p).result(0);
+        acc = Some(match acc {
+            None => pv,
+            Some(prev) => {
+                let s = build(ctx, body, "onnx.Add", &[prev, pv], ty.clone(), vec![], at, &loc);
+                chain.push(s);
+                body.op(s).result(0)
+            }
+        });
+        k0 += s;
+    }
+    body.replace_all_uses(body.op(op).result(0), acc.expect("at least one part"));
+    body.erase(op);
+    for p in chain {
+        convert_op(ctx, body, p)?;
+    }
+    Ok(true)
+}
+
 /// The taps of linear interpolation by an integer `factor` along one dim:
 /// source pixel m reaches output f·m + r with weight w(r) for r = first..;
 /// `half` for half_pixel coordinates ((j + ½)/f − ½), else asymmetric (j/f).
@@ -636,6 +701,9 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
         if let Ok(m) = super::quant::qmac(body, op) {
             return convert_qmac(ctx, body, m);
         }
+    }
+    if matches!(name.as_str(), "onnx.Gemm" | "onnx.MatMul") && convert_deep_product(ctx, body, op)? {
+        return Ok(());
     }
     let o = body.op(op);
     let loc = o.loc.clone();

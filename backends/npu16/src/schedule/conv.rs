@@ -210,6 +210,41 @@ pub fn plan(g: &Geom, hw: &HwDesc) -> Result<Plan, String> {
     })
 }
 
+/// The deepest K (a multiple of the array's side) an f32 [m, K] × [K, n]
+/// product can be planned with on `hw`, 0 if none: a deeper one (a classifier's
+/// 9,216- or 25,088-wide FC) is cut into partial products (`to_npu`).
+pub fn max_product_depth(hw: &HwDesc, m: i64, n: i64) -> i64 {
+    let l = lanes_of(hw);
+    let fits = |blocks: i64| {
+        let g = Geom { h: m, w: 1, c: blocks * l, kh: 1, kw: 1, f: n, sh: 1, sw: 1, pt: 0, pl: 0, oh: m, ow: 1, depthwise: false, int8: false, l, batch: 1, bt: false };
+        plan(&g, hw).is_ok()
+    };
+    if !fits(1) {
+        return 0;
+    }
+    // The footprint grows with K: the largest block count that fits.
+    let (mut lo, mut hi) = (1i64, 2i64);
+    while fits(hi) && hi < 1 << 20 {
+        lo = hi;
+        hi *= 2;
+    }
+    while hi - lo > 1 {
+        let mid = (lo + hi) / 2;
+        if fits(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo * l
+}
+
+/// Whether an f32 [m, k] × [k, n] product can be planned on `hw` as it is.
+pub fn product_fits(hw: &HwDesc, m: i64, k: i64, n: i64) -> bool {
+    let l = lanes_of(hw);
+    plan(&Geom { h: m, w: 1, c: k, kh: 1, kw: 1, f: n, sh: 1, sw: 1, pt: 0, pl: 0, oh: m, ow: 1, depthwise: false, int8: false, l, batch: 1, bt: false }, hw).is_ok()
+}
+
 /// Weights in tile order: per output block, per (kh, input block, kw), a k×n tile.
 fn pack_weights<T: Copy + Default>(g: &Geom, w: &[T]) -> Vec<T> {
     // w is HWIO: [kh][kw][c/group][f].
