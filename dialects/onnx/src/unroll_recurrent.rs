@@ -157,7 +157,7 @@ struct Writer<'a> {
     body: &'a mut Body,
     at: OpId,
     node: String,
-    /// Split sizes already made, one constant each.
+    /// i64 constants already made (split sizes, shapes), one per value.
     sizes: std::collections::HashMap<Vec<i64>, Value>,
 }
 
@@ -186,9 +186,15 @@ impl Writer<'_> {
         let ty = self.ty(shape);
         self.constant(ty, v.iter().flat_map(|x| x.to_le_bytes()).collect(), 4, v.len(), role)
     }
+    /// An i64 vector constant (split sizes, shapes), one per value.
     fn i64s(&mut self, v: &[i64], role: &str) -> Value {
+        if let Some(c) = self.sizes.get(v) {
+            return *c;
+        }
         let ty = tensor(self.ctx, &self.ctx.i64(), Some(vec![v.len() as i64]));
-        self.constant(ty, v.iter().flat_map(|x| x.to_le_bytes()).collect(), 8, v.len(), role)
+        let c = self.constant(ty, v.iter().flat_map(|x| x.to_le_bytes()).collect(), 8, v.len(), role);
+        self.sizes.insert(v.to_vec(), c);
+        c
     }
     fn axis(&self, a: i64) -> (&'static str, Attribute) {
         ("axis", Attribute::integer(a as i128, self.ctx.i64()))
@@ -198,14 +204,7 @@ impl Writer<'_> {
         if sizes.len() == 1 {
             return vec![x];
         }
-        let s = match self.sizes.get(sizes) {
-            Some(v) => *v,
-            None => {
-                let v = self.i64s(sizes, &format!("{}.sizes", role));
-                self.sizes.insert(sizes.to_vec(), v);
-                v
-            }
-        };
+        let s = self.i64s(sizes, &format!("{}.sizes", role));
         let tys: Vec<Type> = sizes
             .iter()
             .map(|n| {
@@ -254,7 +253,15 @@ pub fn unroll_lstm(ctx: &Context, body: &mut Body, op: OpId, max_steps: i64) -> 
     let per_dir = |w: &mut Writer, v: Option<Value>, role: &str| -> Vec<Option<Value>> {
         match v {
             None => vec![None; d as usize],
-            Some(v) => w.split(v, &[d, b, h], 0, &vec![1; d as usize], role).into_iter().map(Some).collect(),
+            // A constant state: one constant per direction, cut now.
+            Some(v) => match const_f64s(w.body, v) {
+                Some(vals) => vals
+                    .chunks((b * h) as usize)
+                    .enumerate()
+                    .map(|(k, part)| Some(w.f32s(&[1, b, h], &part.iter().map(|x| *x as f32).collect::<Vec<_>>(), &format!("{}.{}", role, k))))
+                    .collect(),
+                None => w.split(v, &[d, b, h], 0, &vec![1; d as usize], role).into_iter().map(Some).collect(),
+            },
         }
     };
     let h0 = per_dir(&mut w, l.h0, "h0");
@@ -264,8 +271,17 @@ pub fn unroll_lstm(ctx: &Context, body: &mut Body, op: OpId, max_steps: i64) -> 
         let dn = if rev { "bw" } else { "fw" };
         let wt = transposed(&l.w, di, g4, i);
         let wt = w.f32s(&[i as i64, 4 * h], &wt, &format!("{}.W", dn));
-        let rt = transposed(&l.r, di, g4, h as usize);
-        let rt = w.f32s(&[h, 4 * h], &rt, &format!("{}.R", dn));
+        // Batch 1: R times h as a column (R streams through a weight-stationary
+        // array past h's few tiles, where h times Rᵀ would preload all of Rᵀ
+        // to multiply one row); else h times Rᵀ.
+        let column = b == 1;
+        let rt = if column {
+            let r: Vec<f32> = l.r[di * g4 * h as usize..(di + 1) * g4 * h as usize].iter().map(|v| *v as f32).collect();
+            w.f32s(&[4 * h, h], &r, &format!("{}.R", dn))
+        } else {
+            let rt = transposed(&l.r, di, g4, h as usize);
+            w.f32s(&[h, 4 * h], &rt, &format!("{}.R", dn))
+        };
         // The input projection of every step at once.
         let mut xp = w.one("onnx.MatMul", &[x, wt], &[t, b, 4 * h], &format!("{}.input", dn));
         if let Some(bias) = &l.bias {
@@ -281,7 +297,24 @@ pub fn unroll_lstm(ctx: &Context, body: &mut Body, op: OpId, max_steps: i64) -> 
             let role = |r: &str| format!("{}{}.{}", dn, s, r);
             let mut gates = steps[s];
             if let Some(hv) = hp {
-                let rec = w.one("onnx.MatMul", &[hv, rt], &[1, b, 4 * h], &role("recurrent"));
+                let hs_ = h as usize;
+                let rec = if let Some(hval) = const_f64s(w.body, hv) {
+                    // A constant initial state: its product with Rᵀ made now (f32 sums in k order, as the array's).
+                    let r = &l.r[di * g4 * hs_..(di + 1) * g4 * hs_];
+                    let prod: Vec<f32> = (0..b as usize)
+                        .flat_map(|bi| (0..g4).map(move |n| (bi, n)))
+                        .map(|(bi, n)| (0..hs_).fold(0f32, |acc, k| acc + hval[bi * hs_ + k] as f32 * r[n * hs_ + k] as f32))
+                        .collect();
+                    w.f32s(&[1, b, 4 * h], &prod, &role("recurrent"))
+                } else if column {
+                    let to_col = w.i64s(&[h, 1], &format!("{}.column", dn));
+                    let hc = w.one("onnx.Reshape", &[hv, to_col], &[h, 1], &role("column"));
+                    let rc = w.one("onnx.MatMul", &[rt, hc], &[4 * h, 1], &role("recurrent"));
+                    let to_row = w.i64s(&[1, 1, 4 * h], &format!("{}.row", dn));
+                    w.one("onnx.Reshape", &[rc, to_row], &[1, 1, 4 * h], &role("row"))
+                } else {
+                    w.one("onnx.MatMul", &[hv, rt], &[1, b, 4 * h], &role("recurrent"))
+                };
                 gates = w.one("onnx.Add", &[gates, rec], &[1, b, 4 * h], &role("gates"));
             }
             let g = w.split(gates, &[1, b, 4 * h], 2, &[h; 4], &role("split"));

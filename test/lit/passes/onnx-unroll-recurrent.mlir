@@ -14,6 +14,7 @@
 // CHECK-NOT: onnx.LSTM
 // W [1, 4, 2] transposed to [2, 4], the biases summed: 1+10, 2+20, 3+30, 4+40.
 // CHECK: %[[W:.*]] = "onnx.Constant"() <{value = dense<{{\[}}[1.000000e+00, 3.000000e+00, 5.000000e+00, 7.000000e+00], [2.000000e+00, 4.000000e+00, 6.000000e+00, 8.000000e+00]]> : tensor<2x4xf32>}> {{.*}}loc("lstm/fw.W")
+// CHECK: %[[R:.*]] = "onnx.Constant"() <{value = dense<{{\[}}[5.000000e-01], [2.500000e-01], [-5.000000e-01], [1.000000e+00]]> : tensor<4x1xf32>}> {{.*}}loc("lstm/fw.R")
 // CHECK: %[[XP:.*]] = "onnx.MatMul"(%arg0, %[[W]]) : (tensor<3x1x2xf32>, tensor<2x4xf32>) -> tensor<3x1x4xf32>
 // CHECK: %[[B:.*]] = "onnx.Constant"() <{value = dense<[1.100000e+01, 2.200000e+01, 3.300000e+01, 4.400000e+01]> : tensor<4xf32>}>
 // CHECK: %[[XB:.*]] = "onnx.Add"(%[[XP]], %[[B]])
@@ -26,9 +27,11 @@
 // CHECK: %[[C0:.*]] = "onnx.Mul"(%[[I0]], %[[C0G]])
 // CHECK: %[[T0:.*]] = "onnx.Tanh"(%[[C0]])
 // CHECK: %[[H0:.*]] = "onnx.Mul"(%[[O0]], %[[T0]])
-// Step 1: h times R transposed, added to the step's projection.
-// CHECK: %[[REC:.*]] = "onnx.MatMul"(%[[H0]], %{{.*}}) : (tensor<1x1x1xf32>, tensor<1x4xf32>) -> tensor<1x1x4xf32> loc("lstm/fw1.recurrent")
-// CHECK: %[[G1:.*]] = "onnx.Add"(%[[S]]#1, %[[REC]])
+// Step 1 (batch 1): R times h as a column, back to a row, added to the step's projection.
+// CHECK: %[[HC:.*]] = "onnx.Reshape"(%[[H0]], %{{.*}}) : (tensor<1x1x1xf32>, tensor<2xi64>) -> tensor<1x1xf32> loc("lstm/fw1.column")
+// CHECK: %[[REC:.*]] = "onnx.MatMul"(%[[R]], %[[HC]]) : (tensor<4x1xf32>, tensor<1x1xf32>) -> tensor<4x1xf32> loc("lstm/fw1.recurrent")
+// CHECK: %[[ROW:.*]] = "onnx.Reshape"(%[[REC]], %{{.*}}) : (tensor<4x1xf32>, tensor<3xi64>) -> tensor<1x1x4xf32> loc("lstm/fw1.row")
+// CHECK: %[[G1:.*]] = "onnx.Add"(%[[S]]#1, %[[ROW]])
 // CHECK: %[[GS1:.*]]:4 = "onnx.Split"(%[[G1]]
 // CHECK: "onnx.Sigmoid"(%[[GS1]]#2) {{.*}}loc("lstm/fw1.f")
 // CHECK: %[[Y:.*]] = "onnx.Concat"(%[[H0]], %{{.*}}, %{{.*}}) <{axis = 0 : i64}> : (tensor<1x1x1xf32>, tensor<1x1x1xf32>, tensor<1x1x1xf32>) -> tensor<3x1x1xf32>
@@ -49,9 +52,11 @@ func.func @forward(%x: tensor<3x1x2xf32>) -> tensor<3x1x1x1xf32> {
 // first step's recurrent product and forget gate.
 // CHECK-LABEL: func.func @bidirectional
 // CHECK: %[[H:.*]]:2 = "onnx.Split"(%arg1, %{{.*}}) <{axis = 0 : i64}> {{.*}}loc("lstm/h0")
-// CHECK: "onnx.MatMul"(%[[H]]#0, %{{.*}}) {{.*}}loc("lstm/fw0.recurrent")
+// CHECK: %[[C0:.*]] = "onnx.Reshape"(%[[H]]#0, %{{.*}}) {{.*}}loc("lstm/fw0.column")
+// CHECK: "onnx.MatMul"(%{{.*}}, %[[C0]]) {{.*}}loc("lstm/fw0.recurrent")
 // CHECK: %[[FH:.*]] = "onnx.Mul"({{.*}}loc("lstm/fw1.h")
-// CHECK: "onnx.MatMul"(%[[H]]#1, %{{.*}}) {{.*}}loc("lstm/bw1.recurrent")
+// CHECK: %[[C1:.*]] = "onnx.Reshape"(%[[H]]#1, %{{.*}}) {{.*}}loc("lstm/bw1.column")
+// CHECK: "onnx.MatMul"(%{{.*}}, %[[C1]]) {{.*}}loc("lstm/bw1.recurrent")
 // CHECK: %[[BH:.*]] = "onnx.Mul"({{.*}}loc("lstm/bw0.h")
 // CHECK: %[[YH:.*]] = "onnx.Concat"(%[[FH]], %[[BH]]) <{axis = 0 : i64}> : (tensor<1x1x1xf32>, tensor<1x1x1xf32>) -> tensor<2x1x1xf32>
 // CHECK: return %[[YH]]
@@ -61,6 +66,24 @@ func.func @bidirectional(%x: tensor<2x1x2xf32>, %h0: tensor<2x1x1xf32>) -> tenso
   %n = "onnx.NoValue"() : () -> none
   %y:3 = "onnx.LSTM"(%x, %w, %r, %n, %n, %h0, %h0) <{direction = "bidirectional", hidden_size = 1 : i64}> : (tensor<2x1x2xf32>, tensor<2x4x2xf32>, tensor<2x4x1xf32>, none, none, tensor<2x1x1xf32>, tensor<2x1x1xf32>) -> (tensor<2x2x1x1xf32>, tensor<2x1x1xf32>, tensor<2x1x1xf32>) loc("lstm")
   return %y#1 : tensor<2x1x1xf32>
+}
+
+// -----
+
+// Batch 2: h times R transposed. A constant initial state's product is made
+// now (h0 · Rᵀ, per batch row), leaving no product of two constants for a backend.
+// CHECK-LABEL: func.func @batch2
+// CHECK: %[[RT:.*]] = "onnx.Constant"() <{value = dense<{{\[}}[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]]> : tensor<1x4xf32>}> {{.*}}loc("lstm/fw.R")
+// CHECK: %[[P0:.*]] = "onnx.Constant"() <{value = dense<{{\[}}[{{\[}}1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00], [2.000000e+00, 4.000000e+00, 6.000000e+00, 8.000000e+00]]]> : tensor<1x2x4xf32>}> {{.*}}loc("lstm/fw0.recurrent")
+// CHECK: "onnx.Add"(%{{.*}}, %[[P0]]) {{.*}}loc("lstm/fw0.gates")
+// CHECK: "onnx.MatMul"(%{{.*}}, %[[RT]]) : (tensor<1x2x1xf32>, tensor<1x4xf32>) -> tensor<1x2x4xf32> loc("lstm/fw1.recurrent")
+func.func @batch2(%x: tensor<2x2x1xf32>) -> tensor<1x2x1xf32> {
+  %w = "onnx.Constant"() <{value = dense<0.5> : tensor<1x4x1xf32>}> : () -> tensor<1x4x1xf32>
+  %r = "onnx.Constant"() <{value = dense<[[[1.0], [2.0], [3.0], [4.0]]]> : tensor<1x4x1xf32>}> : () -> tensor<1x4x1xf32>
+  %h0 = "onnx.Constant"() <{value = dense<[[[1.0], [2.0]]]> : tensor<1x2x1xf32>}> : () -> tensor<1x2x1xf32>
+  %n = "onnx.NoValue"() : () -> none
+  %y:3 = "onnx.LSTM"(%x, %w, %r, %n, %n, %h0) <{hidden_size = 1 : i64}> : (tensor<2x2x1xf32>, tensor<1x4x1xf32>, tensor<1x4x1xf32>, none, none, tensor<1x2x1xf32>) -> (tensor<2x1x2x1xf32>, tensor<1x2x1xf32>, tensor<1x2x1xf32>) loc("lstm")
+  return %y#1 : tensor<1x2x1xf32>
 }
 
 // -----

@@ -4,6 +4,7 @@ and one it keeps whole: writes DIR/m.onnx and its inputs.
   bw:   reverse, no biases, no initial states, one output (Y_h) used
   bi:   bidirectional, zero initial states as constants, all three outputs
   one:  a single step
+  col:  batch 1 (R times h as a column), bidirectional, nonzero constant initial states
   clip: a clip (kept whole: the CPU runs it)
 usage: lstm_steps.py DIR"""
 import sys
@@ -39,8 +40,13 @@ g.node("LSTM", ["x", w, r, b, "", z, z], ["bi_y", "bi_yh", "bi_yc"], hidden_size
 g.input("x1", F, rng.standard_normal((1, 1, 12)).astype(np.float32))
 w, r, b = weights("one", 1, 16, 12)
 g.node("LSTM", ["x1", w, r, b], ["one_y"], hidden_size=16)
+g.input("x2", F, rng.standard_normal((4, 1, 12)).astype(np.float32))
+w, r, b = weights("col", 2, 24, 12)
+hc = g.init("col_h0", rng.uniform(-1, 1, (2, 1, 24)).astype(np.float32))
+cc = g.init("col_c0", rng.uniform(-1, 1, (2, 1, 24)).astype(np.float32))
+g.node("LSTM", ["x2", w, r, b, "", hc, cc], ["col_y", "col_yh", "col_yc"], hidden_size=24, direction="bidirectional")
 w, r, b = weights("clip", 1, 16, 12)
 g.node("LSTM", ["x", w, r, b], ["clip_y"], hidden_size=16, clip=0.5)
-for o in ["fw_y", "fw_yh", "fw_yc", "bw_yh", "bi_y", "bi_yh", "bi_yc", "one_y", "clip_y"]:
+for o in ["fw_y", "fw_yh", "fw_yc", "bw_yh", "bi_y", "bi_yh", "bi_yc", "one_y", "col_y", "col_yh", "col_yc", "clip_y"]:
     g.result(o, F)
 g.save(sys.argv[1], "lstm_steps", opset=14)
