@@ -120,10 +120,10 @@ pub fn register_all(reg: &mut PassRegistry) {
     });
     reg.register(PassInfo {
         argument: "onnx-unroll-recurrent",
-        summary: "Write LSTMs out as their time steps in onnx ops (MatMul, Split, Sigmoid, Tanh, Mul, Add, Concat), for backends without loops; those that cannot be (clip, peepholes, sequence_lens, non-constant weights, other activations, too many steps) stay whole",
+        summary: "Write LSTMs and GRUs out as their time steps in onnx ops (MatMul, Split, Sigmoid, Tanh, Mul, Add, Concat), for backends without loops; those that cannot be (clip, peepholes, sequence_lens, non-constant weights, other activations, too many steps) stay whole",
         options: vec![
-            opt("max-steps", OptionKind::Int, "512", "Steps times directions an LSTM may be written out into"),
-            opt("explain", OptionKind::Bool, "false", "A remark on each LSTM kept whole, saying why"),
+            opt("max-steps", OptionKind::Int, "512", "Steps times directions an LSTM or GRU may be written out into"),
+            opt("explain", OptionKind::Bool, "false", "A remark on each LSTM or GRU kept whole, saying why"),
         ],
         create: |o| Ok(Box::new(onnx_unroll_recurrent::UnrollRecurrent { max_steps: o.int("max-steps").max(0), explain: o.bool("explain") })),
     });

@@ -1,7 +1,7 @@
-//! `onnx-unroll-recurrent`: LSTMs written out as their time steps in `onnx`
+//! `onnx-unroll-recurrent`: LSTMs and GRUs written out as their time steps in `onnx`
 //! ops (`onnx::unroll_recurrent`), for backends without loops. npu16 does
 //! this itself before partitioning (`Backend::prepare`); the pass shows the
-//! rewrite on its own. An LSTM that stays whole is left as it is; with
+//! rewrite on its own. One that stays whole is left as it is; with
 //! `explain` each gets a remark saying why.
 
 use ir::pass::{Pass, PassContext};
@@ -22,11 +22,11 @@ impl Pass for UnrollRecurrent {
         let (n, kept) = onnx::unroll_recurrent::unroll_all(cx.ctx, cx.body, root, self.max_steps);
         if self.explain {
             for (op, why) in kept {
-                let loc = cx.body.op(op).loc.clone();
-                cx.emit(ir::Diagnostic::remark(loc, format!("LSTM kept whole: {}", why)));
+                let (loc, name) = (cx.body.op(op).loc.clone(), cx.body.name(op).as_str().trim_start_matches("onnx.").to_string());
+                cx.emit(ir::Diagnostic::remark(loc, format!("{} kept whole: {}", name, why)));
             }
         }
-        cx.stat("lstms-unrolled", "LSTMs written out as their steps", n as u64);
+        cx.stat("unrolled", "LSTMs and GRUs written out as their steps", n as u64);
         Ok(())
     }
 }

@@ -47,7 +47,8 @@ const CAPABILITIES: &[(&str, Check, &str)] = &[
     ("onnx.ConvTranspose", conv_transpose, "static f32 tensors; 2-D, batch 1; constant weights and bias; dilation 1; any stride, padding and group: one stride-1 convolution with stride_h·stride_w times the output channels (one per output phase; grouped as block-diagonal weights) and a strided copy that interleaves the phases"),
     ("onnx.Gemm", gemm, "static f32 tensors; A 2-D, B constant, C absent or a constant row of N values; transA 0; alpha and beta 1; a K too deep for the scratchpad (a classifier's FC) in parts: A split by the DMA engines, one product per part, their sum"),
     ("onnx.MatMul", matmul, "static f32 tensors; A and B not vectors. B a constant matrix: weight-stationary, packed in tile order. Else (attention's QKᵀ and AV, batched weights) batch by batch with B's tiles read from DRAM as they are, a Transpose of B's last two dims folded in (`mx.preload … transpose`); batch dims equal (after leading 1s), or B one matrix"),
-    ("onnx.LSTM", lstm, "written out as its steps before partitioning (`onnx::unroll_recurrent`: one MatMul for every step's input projection, per step the recurrent MatMul, the gate Split, Sigmoid/Tanh and the cell update, all on the NPU): f32, static shapes, layout 0, the default activations, no clip, peepholes, input_forget or sequence_lens, constant W, R and B, at most 512 steps times directions; another stays whole on the CPU with the reason"),
+    ("onnx.GRU", recurrent, "written out as its steps before partitioning, as LSTM: per step z and r from one recurrent MatMul, the candidate from R_h times r·h (or r times R_h·h + Rb_h with linear_before_reset), h = h̃ + z·(h − h̃); the same conditions"),
+    ("onnx.LSTM", recurrent, "written out as its steps before partitioning (`onnx::unroll_recurrent`: one MatMul for every step's input projection, per step the recurrent MatMul, the gate Split, Sigmoid/Tanh and the cell update, all on the NPU): f32, static shapes, layout 0, the default activations, no clip, peepholes, input_forget or sequence_lens, constant W, R and B, at most 512 steps times directions; another stays whole on the CPU with the reason"),
     ("onnx.Relu", input_static, ACTIVATION),
     ("onnx.PRelu", prelu, "static f32 tensors; a constant slope of one value or one per channel ([C, 1, 1] of an NCHW tensor, [N] of others' last dim): x − (1 − slope)·Min(x, 0), three passes of the vector unit"),
     ("onnx.LRN", lrn, "static f32 NCHW tensors, batch 1; beta 0.5, 0.75 or 1: the squares' sum over each channel's window as a 1×1 convolution with banded weights on the array (alpha/size inside the window, bias as its bias), its −beta power by v.rsqrt/v.recip, a product with x"),
@@ -112,6 +113,7 @@ const CASES: &[CapabilityCase] = &[
     case("add_spatial_broadcast", "g (float[1,8,4,4] x, float[1,1,4,4] b) => (float[1,8,4,4] y) { [add] y = Add (x, b) }", "onnx.Add", Some(Reason::Shape)),
     case("div_by_constant", "g (float[1,8,4,4] x, float[1] b) => (float[1,8,4,4] y) { [div] y = Div (x, b) }", "onnx.Div", None),
     case("lstm_as_steps", "g (float[3,1,4] x, float[1,16,4] w, float[1,16,4] r, float[1,32] b) => (float[3,1,1,4] y) { [lstm] y = LSTM <hidden_size = 4> (x, w, r, b) }", "onnx.MatMul", None),
+    case("gru_as_steps", "g (float[3,1,4] x, float[1,12,4] w, float[1,12,4] r, float[1,24] b) => (float[3,1,1,4] y) { [gru] y = GRU <hidden_size = 4, linear_before_reset = 1> (x, w, r, b) }", "onnx.MatMul", None),
     case("lstm_clipped", "g (float[3,1,4] x, float[1,16,4] w, float[1,16,4] r) => (float[3,1,1,4] y) { [lstm] y = LSTM <hidden_size = 4, clip = 0.5> (x, w, r) }", "onnx.LSTM", Some(Reason::Attribute)),
     case("prelu_per_channel", "g (float[1,8,4,4] x, float[8,1,1] s) => (float[1,8,4,4] y) { [prelu] y = PRelu (x, s) }", "onnx.PRelu", None),
     case("prelu_one_slope", "g (float[2,6] x, float[1] s) => (float[2,6] y) { [prelu] y = PRelu (x, s) }", "onnx.PRelu", None),
@@ -167,7 +169,7 @@ impl Backend for Npu {
         }
         // The array multiplies int8: uint8 activations become int8, exactly.
         super::uint8::rewrite(ctx, body, module);
-        // No loops on the NPU: an LSTM runs as its steps written out (one that
+        // No loops on the NPU: an LSTM or GRU runs as its steps written out (one that
         // cannot be stays whole, and on the CPU with its reason).
         onnx::unroll_recurrent::unroll_all(ctx, body, module, onnx::unroll_recurrent::DEFAULT_MAX_STEPS);
         Ok(())
@@ -287,8 +289,8 @@ fn lrn(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     Ok(())
 }
 
-/// An LSTM still here is one `prepare` could not write out: say why.
-fn lstm(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
+/// An LSTM or GRU still here is one `prepare` could not write out: say why.
+fn recurrent(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     use onnx::unroll_recurrent::Cause;
     let k = onnx::unroll_recurrent::why_kept(body, op, onnx::unroll_recurrent::DEFAULT_MAX_STEPS);
     let reason = match k.cause {
@@ -297,7 +299,7 @@ fn lstm(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
         Cause::NotConstant => Reason::NotConstant,
         Cause::Shape => Reason::Shape,
     };
-    Err(no(reason, format!("an LSTM is written out as its steps, not this one: {}", k)))
+    Err(no(reason, format!("{} is written out as its steps, not this one: {}", body.name(op).as_str().trim_start_matches("onnx."), k)))
 }
 
 fn conv(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {

@@ -1,15 +1,17 @@
-//! An LSTM written out as its time steps in `onnx` ops, for a backend that
+//! An LSTM or GRU written out as its time steps in `onnx` ops, for a backend that
 //! runs products and elementwise ops but has no loops (npu16's ISA has no
 //! branches, so a sequence is a straight line of layers). Per direction: the
 //! input projection of every step as one MatMul with the two biases summed
 //! into one row, a Split into steps; per step the recurrent MatMul, the gate
 //! Split (ONNX's order i, o, f, c), Sigmoid/Tanh, the cell update
-//! `c = f·c' + i·g`, `h = o·tanh(c)`; Y, Y_h and Y_c as Concats. A zero or
-//! absent initial state drops the first step's recurrent product and `f·c'`.
+//! `c = f·c' + i·g`, `h = o·tanh(c)`; Y, Y_h and Y_c as Concats. A GRU's step:
+//! z and r from one product, the candidate from R_h times r·h (or r times
+//! R_h·h + Rb_h with linear_before_reset), `h = h̃ + z·(h' − h̃)`. A zero or
+//! absent initial state drops the first step's recurrent products and `f·c'`.
 //!
 //! Only the plain form is written out: f32, static shapes, layout 0, the
 //! default activations, no clip, no peepholes, no input_forget, no
-//! sequence_lens, constant W, R and B; anything else keeps the LSTM whole
+//! sequence_lens, constant W, R and B; anything else keeps the op whole
 //! (the CPU path runs it as one loop, which is faster there and compiles in
 //! a time that does not grow with the sequence).
 
@@ -52,8 +54,33 @@ fn kept(cause: Cause, why: impl Into<String>) -> Kept {
     Kept { cause, why: why.into() }
 }
 
-/// An LSTM's sizes and constants, read once.
-struct Lstm {
+/// Which recurrent cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cell {
+    Lstm,
+    /// `linear_before_reset`: r multiplies (R_h·h + Rb_h), not h.
+    Gru { linear_before_reset: bool },
+}
+
+impl Cell {
+    /// Gates per step, the blocks of W and R (LSTM i, o, f, c; GRU z, r, h).
+    fn gates(self) -> i64 {
+        match self {
+            Cell::Lstm => 4,
+            Cell::Gru { .. } => 3,
+        }
+    }
+    fn name(self) -> &'static str {
+        match self {
+            Cell::Lstm => "LSTM",
+            Cell::Gru { .. } => "GRU",
+        }
+    }
+}
+
+/// A recurrent op's sizes and constants, read once.
+struct Rnn {
+    cell: Cell,
     /// Sequence length, batch, input size, hidden size.
     t: i64,
     b: i64,
@@ -64,7 +91,7 @@ struct Lstm {
     w: Vec<f64>,
     r: Vec<f64>,
     bias: Option<Vec<f64>>,
-    /// Initial hidden and cell states ([D, B, H]), `None` when absent or zero.
+    /// Initial hidden and (LSTM) cell states ([D, B, H]), `None` when absent or zero.
     h0: Option<Value>,
     c0: Option<Value>,
 }
@@ -93,25 +120,28 @@ fn initial_state(body: &Body, op: OpId, i: usize, shape: &[i64]) -> Result<Optio
 }
 
 /// What `op` is, or why it is not written out.
-fn read(body: &Body, op: OpId, max_steps: i64) -> Result<Lstm, Kept> {
-    if body.name(op).as_str() != "onnx.LSTM" {
-        return Err(kept(Cause::Operand, "not an LSTM"));
-    }
+fn read(body: &Body, op: OpId, max_steps: i64) -> Result<Rnn, Kept> {
     let o = body.op(op);
     let int = |n: &str| o.attr(n).and_then(|a| a.as_int()).unwrap_or(0) as i64;
+    let cell = match body.name(op).as_str() {
+        "onnx.LSTM" => Cell::Lstm,
+        "onnx.GRU" => Cell::Gru { linear_before_reset: int("linear_before_reset") != 0 },
+        _ => return Err(kept(Cause::Operand, "not an LSTM or a GRU")),
+    };
     if int("layout") != 0 {
         return Err(kept(Cause::Attribute, "layout 1 (batch first)"));
     }
-    if int("input_forget") != 0 {
+    if cell == Cell::Lstm && int("input_forget") != 0 {
         return Err(kept(Cause::Attribute, "input_forget"));
     }
     if o.attr("clip").is_some() {
         return Err(kept(Cause::Attribute, "a clip"));
     }
+    let defaults: &[&str] = if cell == Cell::Lstm { &["Sigmoid", "Tanh", "Tanh"] } else { &["Sigmoid", "Tanh"] };
     if let Some(a) = o.attr("activations") {
         let names: Vec<String> = a.as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(|x| x.to_string())).collect()).unwrap_or_default();
-        if names.chunks(3).any(|c| c != ["Sigmoid", "Tanh", "Tanh"]) || names.is_empty() {
-            return Err(kept(Cause::Attribute, format!("activations {:?} (only Sigmoid, Tanh, Tanh)", names)));
+        if names.chunks(defaults.len()).any(|c| c != defaults) || names.is_empty() {
+            return Err(kept(Cause::Attribute, format!("activations {:?} (only {})", names, defaults.join(", "))));
         }
     }
     let reverse = match o.attr("direction").and_then(|a| a.as_str()).unwrap_or("forward") {
@@ -133,7 +163,7 @@ fn read(body: &Body, op: OpId, max_steps: i64) -> Result<Lstm, Kept> {
     if !is_none(body, op, 4) {
         return Err(kept(Cause::Operand, "sequence_lens"));
     }
-    if !is_none(body, op, 7) {
+    if cell == Cell::Lstm && !is_none(body, op, 7) {
         return Err(kept(Cause::Operand, "peepholes"));
     }
     let constant = |idx: usize, shape: &[i64], what: &str| -> Result<Vec<f64>, Kept> {
@@ -143,15 +173,16 @@ fn read(body: &Body, op: OpId, max_steps: i64) -> Result<Lstm, Kept> {
         }
         const_f64s(body, v).ok_or_else(|| kept(Cause::NotConstant, format!("{} is not a constant", what)))
     };
-    let w = constant(1, &[d, 4 * h, i], "W")?;
-    let r = constant(2, &[d, 4 * h, h], "R")?;
-    let bias = if is_none(body, op, 3) { None } else { Some(constant(3, &[d, 8 * h], "B")?) };
+    let g = cell.gates();
+    let w = constant(1, &[d, g * h, i], "W")?;
+    let r = constant(2, &[d, g * h, h], "R")?;
+    let bias = if is_none(body, op, 3) { None } else { Some(constant(3, &[d, 2 * g * h], "B")?) };
     let h0 = initial_state(body, op, 5, &[d, b, h])?;
-    let c0 = initial_state(body, op, 6, &[d, b, h])?;
-    Ok(Lstm { t, b, i, h, reverse, w, r, bias, h0, c0 })
+    let c0 = if cell == Cell::Lstm { initial_state(body, op, 6, &[d, b, h])? } else { None };
+    Ok(Rnn { cell, t, b, i, h, reverse, w, r, bias, h0, c0 })
 }
 
-/// Builds ops before the LSTM, each named after it and its step.
+/// Builds ops before the recurrent op, each named after it and its step.
 struct Writer<'a> {
     ctx: &'a Context,
     body: &'a mut Body,
@@ -226,28 +257,79 @@ impl Writer<'_> {
     }
 }
 
-/// `m` ([rows, cols] row-major, of direction `d`'s block) transposed into f32.
-fn transposed(m: &[f64], d: usize, rows: usize, cols: usize) -> Vec<f32> {
-    let m = &m[d * rows * cols..(d + 1) * rows * cols];
-    let mut t = vec![0f32; rows * cols];
-    for r in 0..rows {
-        for c in 0..cols {
-            t[c * rows + r] = m[r * cols + c] as f32;
-        }
-    }
-    t
+/// Rows `r0..r0 + n` of direction `d`'s R (or W: `cols` wide), as the constant
+/// a product reads: as they are for R times a column, transposed for a row
+/// times Rᵀ; with the rows themselves, for products made at compile time.
+struct Block {
+    rows: Vec<f64>,
+    n: i64,
+    value: Value,
 }
 
-/// Writes out `op` (an `onnx.LSTM`) as its steps and erases it; `Err` says
-/// why it stays whole (nothing is changed then).
-pub fn unroll_lstm(ctx: &Context, body: &mut Body, op: OpId, max_steps: i64) -> Result<(), Kept> {
+fn block(w: &mut Writer, m: &[f64], d: usize, total: usize, r0: usize, n: usize, cols: usize, as_is: bool, role: &str) -> Block {
+    let rows = m[(d * total + r0) * cols..(d * total + r0 + n) * cols].to_vec();
+    let value = if as_is {
+        w.f32s(&[n as i64, cols as i64], &rows.iter().map(|v| *v as f32).collect::<Vec<_>>(), role)
+    } else {
+        let mut t = vec![0f32; n * cols];
+        for r in 0..n {
+            for c in 0..cols {
+                t[c * n + r] = rows[r * cols + c] as f32;
+            }
+        }
+        w.f32s(&[cols as i64, n as i64], &t, role)
+    };
+    Block { rows, n: n as i64, value }
+}
+
+/// The sizes every step shares.
+#[derive(Clone, Copy)]
+struct Dims {
+    b: i64,
+    h: i64,
+    /// Batch 1: R times h as a column (R streams through a weight-stationary
+    /// array past h's few tiles, where h times Rᵀ would preload all of Rᵀ to
+    /// multiply one row); else h times Rᵀ.
+    column: bool,
+}
+
+/// `hv` ([1, B, H]) times the block's rows transposed: [1, B, n]. A constant
+/// `hv` (an initial state) is multiplied now, in f32 and k order as the array
+/// sums, so no product of two constants is left for a backend.
+fn product(w: &mut Writer, blk: &Block, hv: Value, dims: Dims, dn: &str, role: &str) -> Value {
+    let (b, h, n) = (dims.b, dims.h, blk.n);
+    let hs = h as usize;
+    if let Some(hval) = const_f64s(w.body, hv) {
+        let prod: Vec<f32> = (0..b as usize)
+            .flat_map(|bi| (0..n as usize).map(move |j| (bi, j)))
+            .map(|(bi, j)| (0..hs).fold(0f32, |acc, k| acc + hval[bi * hs + k] as f32 * blk.rows[j * hs + k] as f32))
+            .collect();
+        return w.f32s(&[1, b, n], &prod, role);
+    }
+    if dims.column {
+        let to_col = w.i64s(&[h, 1], &format!("{}.column", dn));
+        let hc = w.one("onnx.Reshape", &[hv, to_col], &[h, 1], &format!("{}.column", role));
+        let rc = w.one("onnx.MatMul", &[blk.value, hc], &[n, 1], role);
+        let to_row = w.i64s(&[1, 1, n], &format!("{}.row", dn));
+        w.one("onnx.Reshape", &[rc, to_row], &[1, 1, n], &format!("{}.row", role))
+    } else {
+        w.one("onnx.MatMul", &[hv, blk.value], &[1, b, n], role)
+    }
+}
+
+/// Writes out `op` (an `onnx.LSTM` or `onnx.GRU`) as its steps and erases it;
+/// `Err` says why it stays whole (nothing is changed then).
+pub fn unroll(ctx: &Context, body: &mut Body, op: OpId, max_steps: i64) -> Result<(), Kept> {
     let l = read(body, op, max_steps)?;
-    let node = body.op(op).loc.node_name().unwrap_or_else(|| "LSTM".into());
+    let node = body.op(op).loc.node_name().unwrap_or_else(|| l.cell.name().into());
     let results = body.op(op).results().to_vec();
     let x = body.op(op).operand(0);
     let mut w = Writer { ctx, body, at: op, node, sizes: Default::default() };
     let (t, b, h, d) = (l.t, l.b, l.h, l.reverse.len() as i64);
-    let (i, g4) = (l.i as usize, 4 * h as usize);
+    let (i, hs) = (l.i as usize, h as usize);
+    let g = l.cell.gates();
+    let gh = (g * h) as usize;
+    let dims = Dims { b, h, column: b == 1 };
     let state = [1, b, h];
     // Initial states per direction.
     let per_dir = |w: &mut Writer, v: Option<Value>, role: &str| -> Vec<Option<Value>> {
@@ -269,82 +351,125 @@ pub fn unroll_lstm(ctx: &Context, body: &mut Body, op: OpId, max_steps: i64) -> 
     let (mut ys, mut yh, mut yc) = (vec![], vec![], vec![]);
     for (di, &rev) in l.reverse.iter().enumerate() {
         let dn = if rev { "bw" } else { "fw" };
-        let wt = transposed(&l.w, di, g4, i);
-        let wt = w.f32s(&[i as i64, 4 * h], &wt, &format!("{}.W", dn));
-        // Batch 1: R times h as a column (R streams through a weight-stationary
-        // array past h's few tiles, where h times Rᵀ would preload all of Rᵀ
-        // to multiply one row); else h times Rᵀ.
-        let column = b == 1;
-        let rt = if column {
-            let r: Vec<f32> = l.r[di * g4 * h as usize..(di + 1) * g4 * h as usize].iter().map(|v| *v as f32).collect();
-            w.f32s(&[4 * h, h], &r, &format!("{}.R", dn))
-        } else {
-            let rt = transposed(&l.r, di, g4, h as usize);
-            w.f32s(&[h, 4 * h], &rt, &format!("{}.R", dn))
+        let wt = block(&mut w, &l.w, di, gh, 0, gh, i, false, &format!("{}.W", dn));
+        // LSTM: one product for all four gates; GRU: z and r together, then h (its input is r·h).
+        let (rzr, rh) = match l.cell {
+            Cell::Lstm => (block(&mut w, &l.r, di, gh, 0, gh, hs, dims.column, &format!("{}.R", dn)), None),
+            Cell::Gru { .. } => (
+                block(&mut w, &l.r, di, gh, 0, 2 * hs, hs, dims.column, &format!("{}.R_zr", dn)),
+                Some(block(&mut w, &l.r, di, gh, 2 * hs, hs, hs, dims.column, &format!("{}.R_h", dn))),
+            ),
         };
-        // The input projection of every step at once.
-        let mut xp = w.one("onnx.MatMul", &[x, wt], &[t, b, 4 * h], &format!("{}.input", dn));
+        // The input projection of every step at once, with the biases that add to it.
+        let mut xp = w.one("onnx.MatMul", &[x, wt.value], &[t, b, g * h], &format!("{}.input", dn));
+        let lbr = l.cell == Cell::Gru { linear_before_reset: true };
+        let mut rb_h = None;
         if let Some(bias) = &l.bias {
-            let row: Vec<f32> = (0..g4).map(|n| (bias[di * 2 * g4 + n] + bias[di * 2 * g4 + g4 + n]) as f32).collect();
-            let row = w.f32s(&[4 * h], &row, &format!("{}.bias", dn));
-            xp = w.one("onnx.Add", &[xp, row], &[t, b, 4 * h], &format!("{}.input_bias", dn));
+            let (wb, rb) = (&bias[di * 2 * gh..di * 2 * gh + gh], &bias[di * 2 * gh + gh..(di + 1) * 2 * gh]);
+            // With linear_before_reset, R's h bias is inside r·(…): kept apart.
+            let row: Vec<f32> = (0..gh).map(|n| (wb[n] + if lbr && n >= 2 * hs { 0.0 } else { rb[n] }) as f32).collect();
+            let row = w.f32s(&[g * h], &row, &format!("{}.bias", dn));
+            xp = w.one("onnx.Add", &[xp, row], &[t, b, g * h], &format!("{}.input_bias", dn));
+            if lbr {
+                rb_h = Some(w.f32s(&[h], &rb[2 * hs..].iter().map(|v| *v as f32).collect::<Vec<_>>(), &format!("{}.R_h_bias", dn)));
+            }
         }
-        let steps = w.split(xp, &[t, b, 4 * h], 0, &vec![1; t as usize], &format!("{}.steps", dn));
+        let steps = w.split(xp, &[t, b, g * h], 0, &vec![1; t as usize], &format!("{}.steps", dn));
         let (mut hp, mut cp) = (h0[di], c0[di]);
-        let mut hs = vec![None; t as usize];
+        let mut out = vec![None; t as usize];
         let order: Vec<usize> = if rev { (0..t as usize).rev().collect() } else { (0..t as usize).collect() };
         for s in order {
             let role = |r: &str| format!("{}{}.{}", dn, s, r);
-            let mut gates = steps[s];
-            if let Some(hv) = hp {
-                let hs_ = h as usize;
-                let rec = if let Some(hval) = const_f64s(w.body, hv) {
-                    // A constant initial state: its product with Rᵀ made now (f32 sums in k order, as the array's).
-                    let r = &l.r[di * g4 * hs_..(di + 1) * g4 * hs_];
-                    let prod: Vec<f32> = (0..b as usize)
-                        .flat_map(|bi| (0..g4).map(move |n| (bi, n)))
-                        .map(|(bi, n)| (0..hs_).fold(0f32, |acc, k| acc + hval[bi * hs_ + k] as f32 * r[n * hs_ + k] as f32))
-                        .collect();
-                    w.f32s(&[1, b, 4 * h], &prod, &role("recurrent"))
-                } else if column {
-                    let to_col = w.i64s(&[h, 1], &format!("{}.column", dn));
-                    let hc = w.one("onnx.Reshape", &[hv, to_col], &[h, 1], &role("column"));
-                    let rc = w.one("onnx.MatMul", &[rt, hc], &[4 * h, 1], &role("recurrent"));
-                    let to_row = w.i64s(&[1, 1, 4 * h], &format!("{}.row", dn));
-                    w.one("onnx.Reshape", &[rc, to_row], &[1, 1, 4 * h], &role("row"))
-                } else {
-                    w.one("onnx.MatMul", &[hv, rt], &[1, b, 4 * h], &role("recurrent"))
-                };
-                gates = w.one("onnx.Add", &[gates, rec], &[1, b, 4 * h], &role("gates"));
-            }
-            let g = w.split(gates, &[1, b, 4 * h], 2, &[h; 4], &role("split"));
-            let ig = w.one("onnx.Sigmoid", &[g[0]], &state, &role("i"));
-            let og = w.one("onnx.Sigmoid", &[g[1]], &state, &role("o"));
-            let cand = w.one("onnx.Tanh", &[g[3]], &state, &role("g"));
-            let mut c = w.one("onnx.Mul", &[ig, cand], &state, &role("ig"));
-            if let Some(cv) = cp {
-                let fg = w.one("onnx.Sigmoid", &[g[2]], &state, &role("f"));
-                let fc = w.one("onnx.Mul", &[fg, cv], &state, &role("fc"));
-                c = w.one("onnx.Add", &[fc, c], &state, &role("c"));
-            }
-            let tc = w.one("onnx.Tanh", &[c], &state, &role("tanh_c"));
-            let hv = w.one("onnx.Mul", &[og, tc], &state, &role("h"));
-            hs[s] = Some(hv);
-            (hp, cp) = (Some(hv), Some(c));
+            let hv = match l.cell {
+                Cell::Lstm => {
+                    let mut gates = steps[s];
+                    if let Some(hv) = hp {
+                        let rec = product(&mut w, &rzr, hv, dims, dn, &role("recurrent"));
+                        gates = w.one("onnx.Add", &[gates, rec], &[1, b, 4 * h], &role("gates"));
+                    }
+                    let gs = w.split(gates, &[1, b, 4 * h], 2, &[h; 4], &role("split"));
+                    let ig = w.one("onnx.Sigmoid", &[gs[0]], &state, &role("i"));
+                    let og = w.one("onnx.Sigmoid", &[gs[1]], &state, &role("o"));
+                    let cand = w.one("onnx.Tanh", &[gs[3]], &state, &role("g"));
+                    let mut c = w.one("onnx.Mul", &[ig, cand], &state, &role("ig"));
+                    if let Some(cv) = cp {
+                        let fg = w.one("onnx.Sigmoid", &[gs[2]], &state, &role("f"));
+                        let fc = w.one("onnx.Mul", &[fg, cv], &state, &role("fc"));
+                        c = w.one("onnx.Add", &[fc, c], &state, &role("c"));
+                    }
+                    let tc = w.one("onnx.Tanh", &[c], &state, &role("tanh_c"));
+                    cp = Some(c);
+                    w.one("onnx.Mul", &[og, tc], &state, &role("h"))
+                }
+                Cell::Gru { linear_before_reset } => {
+                    let parts = w.split(steps[s], &[1, b, 3 * h], 2, &[2 * h, h], &role("split"));
+                    let mut zr = parts[0];
+                    if let Some(hv) = hp {
+                        let rec = product(&mut w, &rzr, hv, dims, dn, &role("recurrent_zr"));
+                        zr = w.one("onnx.Add", &[zr, rec], &[1, b, 2 * h], &role("zr_sum"));
+                    }
+                    let zr = w.one("onnx.Sigmoid", &[zr], &[1, b, 2 * h], &role("zr"));
+                    let zr = w.split(zr, &[1, b, 2 * h], 2, &[h, h], &role("zr_split"));
+                    let (z, r) = (zr[0], zr[1]);
+                    let rh = rh.as_ref().expect("a GRU has an h block");
+                    // r·(R_h·h + Rb_h) (linear_before_reset) or R_h·(r·h), added to the input's part.
+                    let reset = match (hp, linear_before_reset) {
+                        (Some(hv), true) => {
+                            let p = product(&mut w, rh, hv, dims, dn, &role("recurrent_h"));
+                            let p = match (rb_h, const_f64s(w.body, p)) {
+                                // From a constant state: the sum made now too.
+                                (Some(bias), Some(pv)) => {
+                                    let bv = const_f64s(w.body, bias).expect("a constant bias");
+                                    let sum: Vec<f32> = pv.iter().enumerate().map(|(k, v)| (*v as f32) + bv[k % hs] as f32).collect();
+                                    w.f32s(&state, &sum, &role("recurrent_h_bias"))
+                                }
+                                (Some(bias), None) => w.one("onnx.Add", &[p, bias], &state, &role("recurrent_h_bias")),
+                                (None, _) => p,
+                            };
+                            Some(w.one("onnx.Mul", &[r, p], &state, &role("reset")))
+                        }
+                        (Some(hv), false) => {
+                            let rv = w.one("onnx.Mul", &[r, hv], &state, &role("reset"));
+                            Some(product(&mut w, rh, rv, dims, dn, &role("recurrent_h")))
+                        }
+                        (None, true) => rb_h.map(|bias| w.one("onnx.Mul", &[r, bias], &state, &role("reset"))),
+                        (None, false) => None,
+                    };
+                    let pre = match reset {
+                        Some(v) => w.one("onnx.Add", &[parts[1], v], &state, &role("h_sum")),
+                        None => parts[1],
+                    };
+                    let cand = w.one("onnx.Tanh", &[pre], &state, &role("candidate"));
+                    // h' = (1 − z)·h̃ + z·h = h̃ + z·(h − h̃); from a zero state, h̃ − z·h̃.
+                    match hp {
+                        Some(hv) => {
+                            let diff = w.one("onnx.Sub", &[hv, cand], &state, &role("diff"));
+                            let zd = w.one("onnx.Mul", &[z, diff], &state, &role("zdiff"));
+                            w.one("onnx.Add", &[cand, zd], &state, &role("h"))
+                        }
+                        None => {
+                            let zc = w.one("onnx.Mul", &[z, cand], &state, &role("zc"));
+                            w.one("onnx.Sub", &[cand, zc], &state, &role("h"))
+                        }
+                    }
+                }
+            };
+            out[s] = Some(hv);
+            hp = Some(hv);
         }
-        let hs: Vec<Value> = hs.into_iter().map(|v| v.expect("every step written")).collect();
-        if body_has_uses(w.body, results[0]) {
-            let y = w.concat(&hs, &[t, b, h], 0, &format!("{}.Y", dn));
+        let out: Vec<Value> = out.into_iter().map(|v| v.expect("every step written")).collect();
+        if w.body.has_uses(results[0]) {
+            let y = w.concat(&out, &[t, b, h], 0, &format!("{}.Y", dn));
             let axes = w.i64s(&[1], &format!("{}.Y.axes", dn));
             ys.push(w.one("onnx.Unsqueeze", &[y, axes], &[t, 1, b, h], &format!("{}.Y", dn)));
         }
         yh.push(hp.expect("at least one step"));
-        yc.push(cp.expect("at least one step"));
+        yc.extend(cp);
     }
     let outs = [(ys, vec![t, d, b, h], 1, "Y"), (yh, vec![d, b, h], 0, "Y_h"), (yc, vec![d, b, h], 0, "Y_c")];
     for (k, (parts, shape, axis, role)) in outs.into_iter().enumerate() {
         let Some(&r) = results.get(k) else { continue };
-        if parts.is_empty() || !body_has_uses(w.body, r) {
+        if parts.is_empty() || !w.body.has_uses(r) {
             continue;
         }
         let v = w.concat(&parts, &shape, axis, role);
@@ -354,11 +479,7 @@ pub fn unroll_lstm(ctx: &Context, body: &mut Body, op: OpId, max_steps: i64) -> 
     Ok(())
 }
 
-fn body_has_uses(body: &Body, v: Value) -> bool {
-    body.has_uses(v)
-}
-
-/// Why `op`, an LSTM left in the module, was not written out.
+/// Why `op`, a recurrent op left in the module, was not written out.
 pub fn why_kept(body: &Body, op: OpId, max_steps: i64) -> Kept {
     match read(body, op, max_steps) {
         Err(k) => k,
@@ -366,15 +487,15 @@ pub fn why_kept(body: &Body, op: OpId, max_steps: i64) -> Kept {
     }
 }
 
-/// Writes out every LSTM under `root` that can be; returns how many were and,
-/// for the others, why not.
+/// Writes out every LSTM and GRU under `root` that can be; returns how many
+/// were and, for the others, why not.
 pub fn unroll_all(ctx: &Context, body: &mut Body, root: OpId, max_steps: i64) -> (usize, Vec<(OpId, Kept)>) {
     let (mut n, mut kept) = (0, vec![]);
     for op in body.walk_preorder(root) {
-        if body.is_erased(op) || body.name(op).as_str() != "onnx.LSTM" {
+        if body.is_erased(op) || !matches!(body.name(op).as_str(), "onnx.LSTM" | "onnx.GRU") {
             continue;
         }
-        match unroll_lstm(ctx, body, op, max_steps) {
+        match unroll(ctx, body, op, max_steps) {
             Ok(()) => n += 1,
             Err(e) => kept.push((op, e)),
         }

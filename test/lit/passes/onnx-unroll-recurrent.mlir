@@ -8,7 +8,7 @@
 // RUN: npu-opt %s --split-input-file --mlir-print-debuginfo --pass-pipeline='builtin.module(onnx-unroll-recurrent)' | FileCheck %s
 // RUN: npu-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(onnx-unroll-recurrent{explain=true max-steps=4})' -o /dev/null
 // RUN: npu-opt %s --split-input-file --pass-pipeline='builtin.module(onnx-unroll-recurrent)' --mlir-pass-statistics 2>&1 | FileCheck %s --check-prefix=STATS
-// STATS: 1 lstms-unrolled
+// STATS: 1 unrolled
 
 // CHECK-LABEL: func.func @forward
 // CHECK-NOT: onnx.LSTM
@@ -28,9 +28,9 @@
 // CHECK: %[[T0:.*]] = "onnx.Tanh"(%[[C0]])
 // CHECK: %[[H0:.*]] = "onnx.Mul"(%[[O0]], %[[T0]])
 // Step 1 (batch 1): R times h as a column, back to a row, added to the step's projection.
-// CHECK: %[[HC:.*]] = "onnx.Reshape"(%[[H0]], %{{.*}}) : (tensor<1x1x1xf32>, tensor<2xi64>) -> tensor<1x1xf32> loc("lstm/fw1.column")
+// CHECK: %[[HC:.*]] = "onnx.Reshape"(%[[H0]], %{{.*}}) : (tensor<1x1x1xf32>, tensor<2xi64>) -> tensor<1x1xf32> loc("lstm/fw1.recurrent.column")
 // CHECK: %[[REC:.*]] = "onnx.MatMul"(%[[R]], %[[HC]]) : (tensor<4x1xf32>, tensor<1x1xf32>) -> tensor<4x1xf32> loc("lstm/fw1.recurrent")
-// CHECK: %[[ROW:.*]] = "onnx.Reshape"(%[[REC]], %{{.*}}) : (tensor<4x1xf32>, tensor<3xi64>) -> tensor<1x1x4xf32> loc("lstm/fw1.row")
+// CHECK: %[[ROW:.*]] = "onnx.Reshape"(%[[REC]], %{{.*}}) : (tensor<4x1xf32>, tensor<3xi64>) -> tensor<1x1x4xf32> loc("lstm/fw1.recurrent.row")
 // CHECK: %[[G1:.*]] = "onnx.Add"(%[[S]]#1, %[[ROW]])
 // CHECK: %[[GS1:.*]]:4 = "onnx.Split"(%[[G1]]
 // CHECK: "onnx.Sigmoid"(%[[GS1]]#2) {{.*}}loc("lstm/fw1.f")
@@ -52,10 +52,10 @@ func.func @forward(%x: tensor<3x1x2xf32>) -> tensor<3x1x1x1xf32> {
 // first step's recurrent product and forget gate.
 // CHECK-LABEL: func.func @bidirectional
 // CHECK: %[[H:.*]]:2 = "onnx.Split"(%arg1, %{{.*}}) <{axis = 0 : i64}> {{.*}}loc("lstm/h0")
-// CHECK: %[[C0:.*]] = "onnx.Reshape"(%[[H]]#0, %{{.*}}) {{.*}}loc("lstm/fw0.column")
+// CHECK: %[[C0:.*]] = "onnx.Reshape"(%[[H]]#0, %{{.*}}) {{.*}}loc("lstm/fw0.recurrent.column")
 // CHECK: "onnx.MatMul"(%{{.*}}, %[[C0]]) {{.*}}loc("lstm/fw0.recurrent")
 // CHECK: %[[FH:.*]] = "onnx.Mul"({{.*}}loc("lstm/fw1.h")
-// CHECK: %[[C1:.*]] = "onnx.Reshape"(%[[H]]#1, %{{.*}}) {{.*}}loc("lstm/bw1.column")
+// CHECK: %[[C1:.*]] = "onnx.Reshape"(%[[H]]#1, %{{.*}}) {{.*}}loc("lstm/bw1.recurrent.column")
 // CHECK: "onnx.MatMul"(%{{.*}}, %[[C1]]) {{.*}}loc("lstm/bw1.recurrent")
 // CHECK: %[[BH:.*]] = "onnx.Mul"({{.*}}loc("lstm/bw0.h")
 // CHECK: %[[YH:.*]] = "onnx.Concat"(%[[FH]], %[[BH]]) <{axis = 0 : i64}> : (tensor<1x1x1xf32>, tensor<1x1x1xf32>) -> tensor<2x1x1xf32>
@@ -84,6 +84,34 @@ func.func @batch2(%x: tensor<2x2x1xf32>) -> tensor<1x2x1xf32> {
   %n = "onnx.NoValue"() : () -> none
   %y:3 = "onnx.LSTM"(%x, %w, %r, %n, %n, %h0) <{hidden_size = 1 : i64}> : (tensor<2x2x1xf32>, tensor<1x4x1xf32>, tensor<1x4x1xf32>, none, none, tensor<1x2x1xf32>) -> (tensor<2x1x2x1xf32>, tensor<1x2x1xf32>, tensor<1x2x1xf32>) loc("lstm")
   return %y#1 : tensor<1x2x1xf32>
+}
+
+// -----
+
+// A GRU (batch 1): z and r from one product of R's first 2H rows, the
+// candidate from R_h times r·h; from the zero state h = h̃ − z·h̃, after it
+// h = h̃ + z·(h − h̃).
+// CHECK-LABEL: func.func @gru
+// CHECK-DAG: %[[RZR:.*]] = "onnx.Constant"() <{value = dense<{{\[}}[1.000000e+00], [2.000000e+00]]> : tensor<2x1xf32>}> {{.*}}loc("gru/fw.R_zr")
+// CHECK-DAG: %[[RH:.*]] = "onnx.Constant"() <{value = dense<3.000000e+00> : tensor<1x1xf32>}> {{.*}}loc("gru/fw.R_h")
+// CHECK: %[[P0:.*]]:2 = "onnx.Split"({{.*}}loc("gru/fw0.split")
+// CHECK: %[[ZR0:.*]] = "onnx.Sigmoid"(%[[P0]]#0)
+// CHECK: %[[S0:.*]]:2 = "onnx.Split"(%[[ZR0]]
+// CHECK: %[[C0:.*]] = "onnx.Tanh"(%[[P0]]#1)
+// CHECK: %[[ZC:.*]] = "onnx.Mul"(%[[S0]]#0, %[[C0]])
+// CHECK: %[[H0:.*]] = "onnx.Sub"(%[[C0]], %[[ZC]]) {{.*}}loc("gru/fw0.h")
+// CHECK: "onnx.MatMul"(%[[RZR]], %{{.*}}) : (tensor<2x1xf32>, tensor<1x1xf32>) -> tensor<2x1xf32> loc("gru/fw1.recurrent_zr")
+// CHECK: %[[RS:.*]] = "onnx.Mul"(%{{.*}}#1, %[[H0]]) {{.*}}loc("gru/fw1.reset")
+// CHECK: %[[RC:.*]] = "onnx.Reshape"(%[[RS]]
+// CHECK: "onnx.MatMul"(%[[RH]], %[[RC]]) {{.*}}loc("gru/fw1.recurrent_h")
+// CHECK: %[[D:.*]] = "onnx.Sub"(%[[H0]], %{{.*}}) {{.*}}loc("gru/fw1.diff")
+// CHECK: %[[ZD:.*]] = "onnx.Mul"(%{{.*}}#0, %[[D]])
+// CHECK: "onnx.Add"(%{{.*}}, %[[ZD]]) {{.*}}loc("gru/fw1.h")
+func.func @gru(%x: tensor<2x1x1xf32>) -> tensor<1x1x1xf32> {
+  %w = "onnx.Constant"() <{value = dense<0.5> : tensor<1x3x1xf32>}> : () -> tensor<1x3x1xf32>
+  %r = "onnx.Constant"() <{value = dense<[[[1.0], [2.0], [3.0]]]> : tensor<1x3x1xf32>}> : () -> tensor<1x3x1xf32>
+  %y:2 = "onnx.GRU"(%x, %w, %r) <{hidden_size = 1 : i64}> : (tensor<2x1x1xf32>, tensor<1x3x1xf32>, tensor<1x3x1xf32>) -> (tensor<2x1x1x1xf32>, tensor<1x1x1xf32>) loc("gru")
+  return %y#1 : tensor<1x1x1xf32>
 }
 
 // -----
