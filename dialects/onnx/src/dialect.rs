@@ -67,7 +67,7 @@ fn build() -> &'static [OpDef] {
             properties: leak(props),
             fold: crate::fold::folder(op.name),
             canonicalize: crate::canonicalize::patterns(op.name),
-            verify: if op.name == "Constant" { Some(verify_constant) } else { None },
+            verify: Some(if op.name == "Constant" { verify_constant } else { crate::verify_types::verify }),
             ..OpDef::DEFAULT
         });
     }
@@ -90,7 +90,8 @@ fn build() -> &'static [OpDef] {
 
 /// `onnx.Constant`'s value must have its result's type: folders and the
 /// lowerings read the value's bytes as the result's elements.
-fn verify_constant(_: &ir::Context, body: &ir::Body, op: ir::OpId) -> Result<(), String> {
+fn verify_constant(ctx: &ir::Context, body: &ir::Body, op: ir::OpId) -> Result<(), String> {
+    crate::verify_types::verify(ctx, body, op)?;
     let d = body.op(op);
     let value = d.properties.get("value").ok_or("needs a 'value' attribute holding the constant's elements")?;
     let Some(vty) = value.typ() else { return Ok(()) };

@@ -20,6 +20,7 @@ pub mod table;
 pub mod text;
 pub mod types;
 pub mod unroll_recurrent;
+pub mod verify_types;
 
 /// Registers the dialect in a context.
 pub fn register(ctx: &ir::Context) {

@@ -29,3 +29,56 @@ func.func @f() -> (tensor<?xf32>, tensor<*xf32>) {
   %1 = "onnx.Constant"() <{value = dense<[1.0, 2.0]> : tensor<2xf32>}> : () -> tensor<*xf32>
   return %0, %1 : tensor<?xf32>, tensor<*xf32>
 }
+
+// -----
+// Type constraints from ONNX's schemas: Relu takes floats (T), not booleans.
+func.func @f(%x: tensor<4xi1>) -> tensor<4xi1> {
+  // expected-error @+1 {{'onnx.Relu' op operand #0 ('X') has element type bool, not one of T's (float, int32, int8, int16, int64, float16, double, bfloat16)}}
+  %0 = "onnx.Relu"(%x) : (tensor<4xi1>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+// One element type per type variable: Add's A, B and C are all T.
+func.func @f(%a: tensor<4xf32>, %b: tensor<4xi64>) -> tensor<4xf32> {
+  // expected-error @+1 {{'onnx.Add' op operand #1 ('B') is int64 but operand #0 is float: both are T}}
+  %0 = "onnx.Add"(%a, %b) : (tensor<4xf32>, tensor<4xi64>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+// Results too: Shape gives int64.
+func.func @f(%x: tensor<2x3xf32>) -> tensor<2xi32> {
+  // expected-error @+1 {{'onnx.Shape' op result #0 ('shape') has element type int32, not one of T1's (int64)}}
+  %0 = "onnx.Shape"(%x) : (tensor<2x3xf32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+// A literal parameter type: Reshape's shape is int64.
+func.func @f(%x: tensor<6xf32>, %s: tensor<2xi32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{'onnx.Reshape' op operand #1 ('shape') has element type int32, not int64}}
+  %0 = "onnx.Reshape"(%x, %s) : (tensor<6xf32>, tensor<2xi32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+// Attributes the schema requires: Cast's `to`.
+func.func @f(%x: tensor<4xf32>) -> tensor<4xi64> {
+  // expected-error @+1 {{'onnx.Cast' op needs the attribute 'to'}}
+  %0 = "onnx.Cast"(%x) : (tensor<4xf32>) -> tensor<4xi64>
+  return %0 : tensor<4xi64>
+}
+
+// -----
+// Absent optionals, unranked tensors and a variadic parameter's values of
+// different types (Loop's carried values) verify.
+func.func @f(%x: tensor<*xf32>, %n: tensor<i64>, %c: tensor<i1>, %k: tensor<i32>) -> (tensor<*xf32>, tensor<i32>) {
+  %none = "onnx.NoValue"() : () -> none
+  %0 = "onnx.Clip"(%x, %none, %none) : (tensor<*xf32>, none, none) -> tensor<*xf32>
+  %1:2 = "onnx.Loop"(%n, %c, %0, %k) ({
+  ^bb0(%i: tensor<i64>, %cond: tensor<i1>, %v: tensor<*xf32>, %w: tensor<i32>):
+    "onnx.Yield"(%cond, %v, %w) : (tensor<i1>, tensor<*xf32>, tensor<i32>) -> ()
+  }) : (tensor<i64>, tensor<i1>, tensor<*xf32>, tensor<i32>) -> (tensor<*xf32>, tensor<i32>)
+  return %1#0, %1#1 : tensor<*xf32>, tensor<i32>
+}

@@ -64,10 +64,10 @@ func.func @conv(%x: tensor<1x2x5x5xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1x4x
 
 // -----
 
-func.func @unsupported(%x: tensor<4xf32>) -> tensor<4xf32> {
+func.func @unsupported(%x: tensor<4xf32>) -> tensor<1x4xi64> {
   // expected-error @+1 {{'onnx.NonZero' has no CPU lowering yet}}
-  %0 = "onnx.NonZero"(%x) : (tensor<4xf32>) -> tensor<4xf32>
-  return %0 : tensor<4xf32>
+  %0 = "onnx.NonZero"(%x) : (tensor<4xf32>) -> tensor<1x4xi64>
+  return %0 : tensor<1x4xi64>
 }
 
 // -----

@@ -1,0 +1,134 @@
+//! The onnx ops' type constraints, checked by the verifier from the op
+//! table (ONNX's schemas): each operand's and result's element type against
+//! its parameter's allowed types, one element type per type variable across
+//! the op (`T` of Add's A, B and C), and the attributes the schema requires
+//! (Cast's `to`). Values that are not tensors (absent optionals, sequences)
+//! and variadic parameters' type sharing (Loop's carried values differ) are
+//! left to the ops' own rules.
+
+use crate::table::{AttrType, OnnxOp, Param, ParamKind};
+use ir::types::{FloatKind, Signedness, Type, TypeData};
+use ir::{Body, Context, OpId, Value};
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// The newest table row of each op, by its name without `onnx.`.
+fn rows() -> &'static HashMap<&'static str, &'static OnnxOp> {
+    static ROWS: OnceLock<HashMap<&'static str, &'static OnnxOp>> = OnceLock::new();
+    ROWS.get_or_init(|| crate::table::latest().into_iter().map(|o| (o.name, o)).collect())
+}
+
+/// ONNX's name of an element type (`float`, `int64`, `bool`), as schemas write it.
+fn onnx_name(t: &Type) -> Option<&'static str> {
+    Some(match t.data() {
+        TypeData::Float(k) => match k {
+            FloatKind::F32 => "float",
+            FloatKind::F64 => "double",
+            FloatKind::F16 => "float16",
+            FloatKind::BF16 => "bfloat16",
+            FloatKind::F8E4M3FN => "float8e4m3fn",
+            FloatKind::F8E5M2 => "float8e5m2",
+            FloatKind::F8E4M3FNUZ => "float8e4m3fnuz",
+            FloatKind::F8E5M2FNUZ => "float8e5m2fnuz",
+            FloatKind::F8E8M0FNU => "float8e8m0",
+            FloatKind::F4E2M1FN => "float4e2m1",
+            _ => return None,
+        },
+        TypeData::Integer { width, signedness } => match (width, *signedness == Signedness::Unsigned) {
+            (1, false) => "bool",
+            (2, false) => "int2",
+            (4, false) => "int4",
+            (8, false) => "int8",
+            (16, false) => "int16",
+            (32, false) => "int32",
+            (64, false) => "int64",
+            (2, true) => "uint2",
+            (4, true) => "uint4",
+            (8, true) => "uint8",
+            (16, true) => "uint16",
+            (32, true) => "uint32",
+            (64, true) => "uint64",
+            _ => return None,
+        },
+        TypeData::Complex(e) => match e.data() {
+            TypeData::Float(FloatKind::F32) => "complex64",
+            TypeData::Float(FloatKind::F64) => "complex128",
+            _ => return None,
+        },
+        TypeData::Opaque { dialect, body } if dialect == "onnx" && body == ".String" => "string",
+        _ => return None,
+    })
+}
+
+/// The element type's ONNX name of a tensor value; `None` for anything else.
+fn tensor_elem(body: &Body, v: Value) -> Option<&'static str> {
+    match body.value_type(v).data() {
+        TypeData::RankedTensor { elem, .. } | TypeData::UnrankedTensor { elem } => onnx_name(elem),
+        _ => None,
+    }
+}
+
+/// Whether `allowed` (`tensor(float)`, `optional(tensor(float))`, …) admits a tensor of `name`.
+fn admits(allowed: &[&str], name: &str) -> bool {
+    allowed.iter().any(|a| a.match_indices("tensor(").any(|(i, _)| a[i + 7..].strip_prefix(name).is_some_and(|r| r.starts_with(')'))))
+}
+
+/// The types a parameter allows: its type variable's, or its own literal type.
+fn allowed(row: &'static OnnxOp, p: &'static Param) -> (Option<&'static str>, &'static [&'static str]) {
+    match row.types.iter().find(|c| c.param == p.ty) {
+        Some(c) => (Some(c.param), c.allowed),
+        None => (None, std::slice::from_ref(&p.ty)),
+    }
+}
+
+/// Checks `values` (operands or results) against `params`.
+/// A type variable's element type, with the value that bound it.
+struct Bound {
+    var: &'static str,
+    name: &'static str,
+    index: usize,
+    what: &'static str,
+}
+
+fn check(row: &'static OnnxOp, params: &'static [Param], values: &[Value], what: &'static str, body: &Body, bound: &mut Vec<Bound>) -> Result<(), String> {
+    for (i, &v) in values.iter().enumerate() {
+        // Parameters in order; a variadic one takes the rest.
+        let Some(p) = params.get(i).or_else(|| params.last().filter(|p| p.kind == ParamKind::Variadic)) else { continue };
+        let Some(name) = tensor_elem(body, v) else { continue };
+        let (var, allowed) = allowed(row, p);
+        if !allowed.iter().any(|a| a.contains("tensor(")) {
+            continue;
+        }
+        if !admits(allowed, name) {
+            let list: Vec<&str> = allowed.iter().map(|a| a.trim_start_matches("tensor(").trim_end_matches(')')).collect();
+            return Err(match var {
+                Some(v) => format!("{} #{} ('{}') has element type {}, not one of {}'s ({})", what, i, p.name, name, v, list.join(", ")),
+                None => format!("{} #{} ('{}') has element type {}, not {}", what, i, p.name, name, list.join(", ")),
+            });
+        }
+        let Some(var) = var.filter(|_| p.kind != ParamKind::Variadic) else { continue };
+        match bound.iter().find(|b| b.var == var) {
+            Some(b) if b.name != name => {
+                return Err(format!("{} #{} ('{}') is {} but {} #{} is {}: both are {}", what, i, p.name, name, b.what, b.index, b.name, var));
+            }
+            Some(_) => {}
+            None => bound.push(Bound { var, name, index: i, what }),
+        }
+    }
+    Ok(())
+}
+
+/// The verifier of every op of the table.
+pub fn verify(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+    let name = body.name(op);
+    let Some(row) = name.as_str().strip_prefix("onnx.").and_then(|n| rows().get(n)) else { return Ok(()) };
+    let o = body.op(op);
+    for a in row.attrs.iter().filter(|a| a.required && a.ty != AttrType::Graph) {
+        if o.properties.get(a.name).is_none() && o.attr(a.name).is_none() {
+            return Err(format!("needs the attribute '{}'", a.name));
+        }
+    }
+    let mut bound = vec![];
+    check(row, row.inputs, o.operands(), "operand", body, &mut bound)?;
+    check(row, row.outputs, o.results(), "result", body, &mut bound)
+}
