@@ -12,10 +12,37 @@ use ir::{Body, Context, OpId, Value};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-/// The newest table row of each op, by its name without `onnx.`.
-fn rows() -> &'static HashMap<&'static str, &'static OnnxOp> {
-    static ROWS: OnceLock<HashMap<&'static str, &'static OnnxOp>> = OnceLock::new();
-    ROWS.get_or_init(|| crate::table::latest().into_iter().map(|o| (o.name, o)).collect())
+/// ONNX's element type names, in the order of their bits in a [`Param`]'s mask.
+const NAMES: [&str; 26] = [
+    "float", "double", "float16", "bfloat16", "float8e4m3fn", "float8e5m2", "float8e4m3fnuz", "float8e5m2fnuz", "float8e8m0", "float4e2m1", "bool", "int2", "int4", "int8", "int16",
+    "int32", "int64", "uint2", "uint4", "uint8", "uint16", "uint32", "uint64", "complex64", "complex128", "string",
+];
+
+/// A parameter's rule, made once from the table: the element types its
+/// tensors may have (a bit per [`NAMES`] entry) and its type variable.
+struct Rule {
+    param: &'static Param,
+    var: Option<&'static str>,
+    allowed: &'static [&'static str],
+    mask: u32,
+}
+
+/// Each op's rules (inputs, outputs), by its name without `onnx.`.
+fn rules() -> &'static HashMap<&'static str, (&'static OnnxOp, Vec<Rule>, Vec<Rule>)> {
+    static RULES: OnceLock<HashMap<&'static str, (&'static OnnxOp, Vec<Rule>, Vec<Rule>)>> = OnceLock::new();
+    RULES.get_or_init(|| {
+        let rules = |row: &'static OnnxOp, params: &'static [Param]| -> Vec<Rule> {
+            params
+                .iter()
+                .map(|p| {
+                    let (var, allowed) = allowed(row, p);
+                    let mask = NAMES.iter().enumerate().filter(|(_, n)| admits(allowed, n)).fold(0u32, |m, (i, _)| m | 1 << i);
+                    Rule { param: p, var, allowed, mask }
+                })
+                .collect()
+        };
+        crate::table::latest().into_iter().map(|o| (o.name, (o, rules(o, o.inputs), rules(o, o.outputs)))).collect()
+    })
 }
 
 /// ONNX's name of an element type (`float`, `int64`, `bool`), as schemas write it.
@@ -60,10 +87,10 @@ fn onnx_name(t: &Type) -> Option<&'static str> {
     })
 }
 
-/// The element type's ONNX name of a tensor value; `None` for anything else.
-fn tensor_elem(body: &Body, v: Value) -> Option<&'static str> {
+/// The element type's bit (in [`NAMES`]) of a tensor value; `None` for anything else.
+fn tensor_elem(body: &Body, v: Value) -> Option<usize> {
     match body.value_type(v).data() {
-        TypeData::RankedTensor { elem, .. } | TypeData::UnrankedTensor { elem } => onnx_name(elem),
+        TypeData::RankedTensor { elem, .. } | TypeData::UnrankedTensor { elem } => onnx_name(elem).and_then(|n| NAMES.iter().position(|x| *x == n)),
         _ => None,
     }
 }
@@ -81,38 +108,38 @@ fn allowed(row: &'static OnnxOp, p: &'static Param) -> (Option<&'static str>, &'
     }
 }
 
-/// Checks `values` (operands or results) against `params`.
 /// A type variable's element type, with the value that bound it.
 struct Bound {
     var: &'static str,
-    name: &'static str,
+    elem: usize,
     index: usize,
     what: &'static str,
 }
 
-fn check(row: &'static OnnxOp, params: &'static [Param], values: &[Value], what: &'static str, body: &Body, bound: &mut Vec<Bound>) -> Result<(), String> {
+/// Checks `values` (operands or results) against their parameters' rules.
+fn check(rules: &[Rule], values: &[Value], what: &'static str, body: &Body, bound: &mut Vec<Bound>) -> Result<(), String> {
     for (i, &v) in values.iter().enumerate() {
         // Parameters in order; a variadic one takes the rest.
-        let Some(p) = params.get(i).or_else(|| params.last().filter(|p| p.kind == ParamKind::Variadic)) else { continue };
-        let Some(name) = tensor_elem(body, v) else { continue };
-        let (var, allowed) = allowed(row, p);
-        if !allowed.iter().any(|a| a.contains("tensor(")) {
+        let Some(r) = rules.get(i).or_else(|| rules.last().filter(|r| r.param.kind == ParamKind::Variadic)) else { continue };
+        // Parameters of no tensor type (sequences, optionals of them) are the ops' own business.
+        if r.mask == 0 {
             continue;
         }
-        if !admits(allowed, name) {
-            let list: Vec<&str> = allowed.iter().map(|a| a.trim_start_matches("tensor(").trim_end_matches(')')).collect();
-            return Err(match var {
-                Some(v) => format!("{} #{} ('{}') has element type {}, not one of {}'s ({})", what, i, p.name, name, v, list.join(", ")),
-                None => format!("{} #{} ('{}') has element type {}, not {}", what, i, p.name, name, list.join(", ")),
+        let Some(e) = tensor_elem(body, v) else { continue };
+        if r.mask & 1 << e == 0 {
+            let list: Vec<&str> = r.allowed.iter().map(|a| a.trim_start_matches("tensor(").trim_end_matches(')')).collect();
+            return Err(match r.var {
+                Some(v) => format!("{} #{} ('{}') has element type {}, not one of {}'s ({})", what, i, r.param.name, NAMES[e], v, list.join(", ")),
+                None => format!("{} #{} ('{}') has element type {}, not {}", what, i, r.param.name, NAMES[e], list.join(", ")),
             });
         }
-        let Some(var) = var.filter(|_| p.kind != ParamKind::Variadic) else { continue };
+        let Some(var) = r.var.filter(|_| r.param.kind != ParamKind::Variadic) else { continue };
         match bound.iter().find(|b| b.var == var) {
-            Some(b) if b.name != name => {
-                return Err(format!("{} #{} ('{}') is {} but {} #{} is {}: both are {}", what, i, p.name, name, b.what, b.index, b.name, var));
+            Some(b) if b.elem != e => {
+                return Err(format!("{} #{} ('{}') is {} but {} #{} is {}: both are {}", what, i, r.param.name, NAMES[e], b.what, b.index, NAMES[b.elem], var));
             }
             Some(_) => {}
-            None => bound.push(Bound { var, name, index: i, what }),
+            None => bound.push(Bound { var, elem: e, index: i, what }),
         }
     }
     Ok(())
@@ -121,7 +148,7 @@ fn check(row: &'static OnnxOp, params: &'static [Param], values: &[Value], what:
 /// The verifier of every op of the table.
 pub fn verify(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     let name = body.name(op);
-    let Some(row) = name.as_str().strip_prefix("onnx.").and_then(|n| rows().get(n)) else { return Ok(()) };
+    let Some((row, ins, outs)) = name.as_str().strip_prefix("onnx.").and_then(|n| rules().get(n)) else { return Ok(()) };
     let o = body.op(op);
     for a in row.attrs.iter().filter(|a| a.required && a.ty != AttrType::Graph) {
         if o.properties.get(a.name).is_none() && o.attr(a.name).is_none() {
@@ -129,6 +156,6 @@ pub fn verify(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
         }
     }
     let mut bound = vec![];
-    check(row, row.inputs, o.operands(), "operand", body, &mut bound)?;
-    check(row, row.outputs, o.results(), "result", body, &mut bound)
+    check(ins, o.operands(), "operand", body, &mut bound)?;
+    check(outs, o.results(), "result", body, &mut bound)
 }
