@@ -28,6 +28,11 @@ pub const REASON_ATTR: &str = "backend.reason";
 /// On an op: `{backend = "message"}` for each backend that took it and then
 /// could not compile its partition; the partitioner asks those no more.
 pub const REFUSED_ATTR: &str = "backend.compile_failed";
+
+/// The backend a placement rule puts an op on, set before the backends'
+/// `prepare`: a backend leaves such an op as it is (npu16 does not write an
+/// LSTM pinned to the CPU out as its steps, so the rule still finds it).
+pub const PINNED_ATTR: &str = "backend.pinned";
 /// On an op before partitioning: a number that follows it into its partition,
 /// so a partition's failure can be charged to the ops it came from.
 pub const OP_ID_ATTR: &str = "backend.op";
@@ -105,6 +110,13 @@ impl Pass for Partition {
         let ctx = cx.ctx;
         let body = &mut *cx.body;
         let backends = crate::registry::resolve(&self.targets)?;
+        let rules = if self.placement.is_empty() { vec![] } else { crate::placement::read(&self.placement)? };
+        for op in body.walk_preorder(module) {
+            let Some(node) = body.op(op).loc.node_name().filter(|_| !rules.is_empty()) else { continue };
+            if let Some(r) = rules.iter().find(|r| r.matches(&node)) {
+                body.op_mut(op).attributes.set(ctx.ident(PINNED_ATTR), ir::attributes::Attribute::string(&r.backend));
+            }
+        }
         for b in &backends {
             let keys = b.hw_keys();
             if !keys.is_empty() {
@@ -114,7 +126,6 @@ impl Pass for Partition {
             }
             b.prepare(ctx, body, module).map_err(|e| format!("backend '{}': {}", b.name(), e))?;
         }
-        let rules = if self.placement.is_empty() { vec![] } else { crate::placement::read(&self.placement)? };
         for r in &rules {
             if !backends.iter().any(|b| b.name() == r.backend) {
                 return Err(format!("{}: backend '{}' is not in the target list ({})", r.origin, r.backend, backends.iter().map(|b| b.name().to_string()).collect::<Vec<_>>().join(",")));

@@ -122,6 +122,7 @@ const CASES: &[CapabilityCase] = &[
     case("lrn_beta_one_even_size", "g (float[1,6,3,3] x) => (float[1,6,3,3] y) { [lrn] y = LRN <size = 4, alpha = 0.5, beta = 1.0> (x) }", "onnx.LRN", None),
     case("lrn_other_beta", "g (float[1,6,3,3] x) => (float[1,6,3,3] y) { [lrn] y = LRN <size = 3, beta = 0.6> (x) }", "onnx.LRN", Some(Reason::Attribute)),
     case("resize_bilinear_x2", "g (float[1,3,4,5] x) => (float[1,3,8,10] y) { s = Constant <value = float[4] {1.0, 1.0, 2.0, 2.0}> () [rs] y = Resize <mode = \"linear\"> (x, \"\", s) }", "onnx.Resize", None),
+    case("resize_linear_scale_not_the_factor", "g (float[1,3,5,5] x) => (float[1,3,10,10] y) { s = Constant <value = float[4] {1.0, 1.0, 2.1, 2.1}> () [rs] y = Resize <mode = \"linear\"> (x, \"\", s) }", "onnx.Resize", Some(Reason::Attribute)),
     case("resize_linear_align_corners", "g (float[1,3,4,5] x) => (float[1,3,8,10] y) { s = Constant <value = float[4] {1.0, 1.0, 2.0, 2.0}> () [rs] y = Resize <mode = \"linear\", coordinate_transformation_mode = \"align_corners\"> (x, \"\", s) }", "onnx.Resize", Some(Reason::Attribute)),
     case("matmul_deeper_than_the_scratchpad", "g (float[2,9000] x, float[9000,20] w) => (float[2,20] y) { [mm] y = MatMul (x, w) }", "onnx.MatMul", None),
     case("gemm_deeper_than_the_scratchpad", "g (float[1,9000] x, float[8,9000] w, float[8] b) => (float[1,8] y) { [gemm] y = Gemm <transB = 1> (x, w, b) }", "onnx.Gemm", None),
@@ -171,7 +172,13 @@ impl Backend for Npu {
         super::uint8::rewrite(ctx, body, module);
         // No loops on the NPU: an LSTM or GRU runs as its steps written out (one that
         // cannot be stays whole, and on the CPU with its reason).
-        onnx::unroll_recurrent::unroll_all(ctx, body, module, onnx::unroll_recurrent::DEFAULT_MAX_STEPS);
+        // One a placement rule pins to another backend stays whole for it.
+        let pinned = |body: &Body, op: OpId| body.op(op).attr(backend::partition::PINNED_ATTR).and_then(|a| a.as_str()).is_some_and(|b| b != NAME);
+        for op in body.walk_preorder(module) {
+            if !body.is_erased(op) && matches!(body.name(op).as_str(), "onnx.LSTM" | "onnx.GRU") && !pinned(body, op) {
+                let _ = onnx::unroll_recurrent::unroll(ctx, body, op, onnx::unroll_recurrent::DEFAULT_MAX_STEPS);
+            }
+        }
         Ok(())
     }
     fn supports(&self, body: &Body, op: OpId) -> Result<(), Unsupported> {
@@ -262,7 +269,7 @@ fn prelu(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     let n: i64 = ss.iter().product();
     // The slope right-aligned against x: one value, or the channels.
     let padded: Vec<i64> = std::iter::repeat_n(1, x.len().saturating_sub(ss.len())).chain(ss.iter().copied()).collect();
-    let channel = if x.len() == 4 { 1 } else { x.len() - 1 };
+    let channel = if x.len() == 4 { 1 } else { x.len().saturating_sub(1) };
     let per_channel = padded.len() == x.len() && padded.iter().enumerate().all(|(i, d)| *d == 1 || (i == channel && *d == x[i]));
     if n == 1 || per_channel {
         Ok(())
@@ -697,6 +704,14 @@ fn resize(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
             }
             if !upsampling || x[0] != 1 {
                 return Err(no(Reason::Shape, format!("{:?} to {:?} (linear: integer upsampling of H and W, batch 1)", x, y)));
+            }
+            // Coordinates follow the scales: they must be the factors the shapes show.
+            let scales = operand(body, op, 2).filter(|v| !matches!(body.value_type(*v).data(), ir::types::TypeData::None)).and_then(|v| onnx::infer::const_f64s(body, v)).filter(|s| !s.is_empty());
+            if let Some(s) = scales {
+                let want = [1.0, 1.0, (y[2] / x[2]) as f64, (y[3] / x[3]) as f64];
+                if s.len() != 4 || s.iter().zip(want).any(|(a, b)| *a != b) {
+                    return Err(no(Reason::Attribute, format!("scales {:?} (linear: integer factors, those of the shapes)", s)));
+                }
             }
             return Ok(());
         }

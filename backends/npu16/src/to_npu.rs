@@ -109,7 +109,12 @@ fn convert_deep_product(ctx: &Context, body: &mut Body, op: OpId) -> Result<bool
         return Ok(false);
     }
     let depth = super::schedule::conv::max_product_depth(&hw, m, n);
-    let Some(bv) = onnx::infer::const_f64s(body, b).filter(|_| depth > 0) else { return Ok(false) };
+    // B of [k, n] (or [n, k] given transposed), and a cut into two parts at least.
+    let b_fits = if trans_b { bs == [n, k] } else { bs == [k, n] };
+    if depth <= 0 || depth >= k || !b_fits {
+        return Ok(false);
+    }
+    let Some(bv) = onnx::infer::const_f64s(body, b) else { return Ok(false) };
     let c = o.operands().get(2).copied().filter(|v| gemm && !matches!(body.value_type(*v).data(), TypeData::None));
     let (loc, at) = (o.loc.clone(), InsertPoint::Before(op));
     let ty = body.value_type(o.result(0)).clone();
@@ -156,7 +161,7 @@ pub fn linear_taps(factor: i64, half: bool) -> (i64, Vec<f32>) {
     let f = factor as f64;
     let w = |r: i64| 1.0 - if half { ((r as f64 + 0.5) / f - 0.5).abs() } else { (r as f64 / f).abs() };
     let rs: Vec<i64> = (-factor..=2 * factor).filter(|r| w(*r) > 1e-9).collect();
-    (rs[0], rs.iter().map(|r| w(*r) as f32).collect())
+    (rs.first().copied().unwrap_or(0), rs.iter().map(|r| w(*r) as f32).collect())
 }
 
 /// Bilinear upsampling by integer factors: the input with its edge rows and
@@ -167,6 +172,9 @@ fn convert_bilinear(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), Stri
     let (loc, at) = (body.op(op).loc.clone(), InsertPoint::Before(op));
     let x = body.op(op).operand(0);
     let (xs, ys) = (shape(body, x), shape(body, body.op(op).result(0)));
+    if xs.len() != 4 || ys.len() != 4 || xs[2] <= 0 || xs[3] <= 0 || ys[2] % xs[2] != 0 || ys[3] % xs[3] != 0 || ys[2] < xs[2] || ys[3] < xs[3] {
+        return Err(format!("{}: linear Resize from {:?} to {:?}: integer upsampling of H and W only", body.op(op).loc, xs, ys));
+    }
     let coord = body.op(op).attr("coordinate_transformation_mode").and_then(|a| a.as_str()).unwrap_or("half_pixel");
     let half = coord != "asymmetric";
     let f32t = |s: &[i64]| tensor(ctx, s.to_vec(), &ctx.f32());
@@ -925,6 +933,9 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             // window a 1×1 convolution with banded weights on the array.
             let x = o.operand(0);
             let xs = shape(body, x);
+            if xs.len() != 4 {
+                return Err(format!("{}: LRN of a {}-D tensor (NCHW only)", loc, xs.len()));
+            }
             let ty = body.value_type(o.result(0)).clone();
             let float = |n: &str, d: f64| o.attr(n).and_then(|a| a.as_float()).unwrap_or(d);
             let (alpha, beta, bias) = (float("alpha", 1e-4), float("beta", 0.75), float("bias", 1.0));

@@ -91,6 +91,11 @@ fn readers_of(body: &Body, v: Value) -> Option<(Vec<Value>, Vec<(OpId, usize, Ve
             }
             let zi = reader_zero_point(body, op, v)?;
             let z = u8_zero_point(body, body.op(op).operands().get(zi).copied())?;
+            // QLinearSoftmax has one type for X and Y: its output must change too.
+            if body.name(op).as_str() == "onnx.ms.QLinearSoftmax" {
+                u8_zero_point(body, body.op(op).operands().get(4).copied())?;
+                readers_of(body, body.op(op).result(0))?;
+            }
             readers.push((op, zi, z));
         }
     }
@@ -105,6 +110,10 @@ pub fn rewrite(ctx: &Context, body: &mut Body, module: OpId) -> usize {
         let v = body.op(w).result(0);
         let wz = writer_zero_point(body, w).unwrap();
         if elem(body, v) != "ui8" {
+            continue;
+        }
+        // A QLinearSoftmax's output changes only with its input (one type T).
+        if body.name(w).as_str() == "onnx.ms.QLinearSoftmax" && elem(body, body.op(w).operand(0)) != "i8" {
             continue;
         }
         let Some(zw) = u8_zero_point(body, body.op(w).operands().get(wz).copied()) else { continue };

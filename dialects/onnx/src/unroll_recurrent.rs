@@ -458,7 +458,7 @@ pub fn unroll(ctx: &Context, body: &mut Body, op: OpId, max_steps: i64) -> Resul
             hp = Some(hv);
         }
         let out: Vec<Value> = out.into_iter().map(|v| v.expect("every step written")).collect();
-        if w.body.has_uses(results[0]) {
+        if results.first().is_some_and(|r| w.body.has_uses(*r)) {
             let y = w.concat(&out, &[t, b, h], 0, &format!("{}.Y", dn));
             let axes = w.i64s(&[1], &format!("{}.Y.axes", dn));
             ys.push(w.one("onnx.Unsqueeze", &[y, axes], &[t, 1, b, h], &format!("{}.Y", dn)));

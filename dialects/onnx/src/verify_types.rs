@@ -19,29 +19,60 @@ const NAMES: [&str; 26] = [
 ];
 
 /// A parameter's rule, made once from the table: the element types its
-/// tensors may have (a bit per [`NAMES`] entry) and its type variable.
+/// tensors may have in any opset version (a bit per [`NAMES`] entry: a model
+/// of an older opset keeps its types when its ops are normalized to the
+/// newest form, so opset 6's Dropout mask stays a float), and its type
+/// variable when that is the same in every version.
 struct Rule {
     param: &'static Param,
     var: Option<&'static str>,
-    allowed: &'static [&'static str],
     mask: u32,
 }
 
-/// Each op's rules (inputs, outputs), by its name without `onnx.`.
-fn rules() -> &'static HashMap<&'static str, (&'static OnnxOp, Vec<Rule>, Vec<Rule>)> {
-    static RULES: OnceLock<HashMap<&'static str, (&'static OnnxOp, Vec<Rule>, Vec<Rule>)>> = OnceLock::new();
+/// An op's rules: the attributes every version requires, its inputs' and outputs'.
+type Rules = (Vec<&'static str>, Vec<Rule>, Vec<Rule>);
+
+/// The rules of an op's parameters (inputs or outputs, as `params` picks
+/// them from a row) over all its versions, newest first.
+fn param_rules(versions: &[&'static OnnxOp], params: fn(&'static OnnxOp) -> &'static [Param]) -> Vec<Rule> {
+    let newest = versions[0];
+    let mask_of = |row: &'static OnnxOp, p: &'static Param| NAMES.iter().enumerate().filter(|(_, n)| admits(allowed(row, p).1, n)).fold(0u32, |m, (i, _)| m | 1 << i);
+    params(newest)
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let at = |row: &'static OnnxOp| params(row).get(i).or_else(|| params(row).last().filter(|q| q.kind == ParamKind::Variadic));
+            let mask = versions.iter().filter_map(|r| at(r).map(|q| mask_of(r, q))).fold(0, |a, b| a | b);
+            // A variable binds only where no version gave the parameter other types.
+            let var = allowed(newest, p).0.filter(|_| mask == mask_of(newest, p));
+            Rule { param: p, var, mask }
+        })
+        .collect()
+}
+
+/// Each op's rules, by its name without `onnx.`.
+fn rules() -> &'static HashMap<&'static str, Rules> {
+    static RULES: OnceLock<HashMap<&'static str, Rules>> = OnceLock::new();
     RULES.get_or_init(|| {
-        let rules = |row: &'static OnnxOp, params: &'static [Param]| -> Vec<Rule> {
-            params
-                .iter()
-                .map(|p| {
-                    let (var, allowed) = allowed(row, p);
-                    let mask = NAMES.iter().enumerate().filter(|(_, n)| admits(allowed, n)).fold(0u32, |m, (i, _)| m | 1 << i);
-                    Rule { param: p, var, allowed, mask }
-                })
-                .collect()
-        };
-        crate::table::latest().into_iter().map(|o| (o.name, (o, rules(o, o.inputs), rules(o, o.outputs)))).collect()
+        let mut by_name: HashMap<&'static str, Vec<&'static OnnxOp>> = HashMap::new();
+        for o in crate::op_table::OPS {
+            by_name.entry(o.name).or_default().push(o);
+        }
+        by_name
+            .into_iter()
+            .map(|(name, mut versions)| {
+                versions.sort_by_key(|o| std::cmp::Reverse(o.since));
+                // Required in every version (Concat's axis was optional before opset 4).
+                let required = versions[0]
+                    .attrs
+                    .iter()
+                    .filter(|a| a.ty != AttrType::Graph && versions.iter().all(|v| v.attrs.iter().any(|b| b.name == a.name && b.required)))
+                    .map(|a| a.name)
+                    .collect();
+                let rules = (required, param_rules(&versions, |o| o.inputs), param_rules(&versions, |o| o.outputs));
+                (name, rules)
+            })
+            .collect()
     })
 }
 
@@ -127,10 +158,11 @@ fn check(rules: &[Rule], values: &[Value], what: &'static str, body: &Body, boun
         }
         let Some(e) = tensor_elem(body, v) else { continue };
         if r.mask & 1 << e == 0 {
-            let list: Vec<&str> = r.allowed.iter().map(|a| a.trim_start_matches("tensor(").trim_end_matches(')')).collect();
+            let list: Vec<&str> = NAMES.iter().enumerate().filter(|(k, _)| r.mask & 1 << k != 0).map(|(_, n)| *n).collect();
             return Err(match r.var {
                 Some(v) => format!("{} #{} ('{}') has element type {}, not one of {}'s ({})", what, i, r.param.name, NAMES[e], v, list.join(", ")),
-                None => format!("{} #{} ('{}') has element type {}, not {}", what, i, r.param.name, NAMES[e], list.join(", ")),
+                None if list.len() == 1 => format!("{} #{} ('{}') has element type {}, not {}", what, i, r.param.name, NAMES[e], list[0]),
+                None => format!("{} #{} ('{}') has element type {}, not one of ({})", what, i, r.param.name, NAMES[e], list.join(", ")),
             });
         }
         let Some(var) = r.var.filter(|_| r.param.kind != ParamKind::Variadic) else { continue };
@@ -148,11 +180,11 @@ fn check(rules: &[Rule], values: &[Value], what: &'static str, body: &Body, boun
 /// The verifier of every op of the table.
 pub fn verify(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     let name = body.name(op);
-    let Some((row, ins, outs)) = name.as_str().strip_prefix("onnx.").and_then(|n| rules().get(n)) else { return Ok(()) };
+    let Some((required, ins, outs)) = name.as_str().strip_prefix("onnx.").and_then(|n| rules().get(n)) else { return Ok(()) };
     let o = body.op(op);
-    for a in row.attrs.iter().filter(|a| a.required && a.ty != AttrType::Graph) {
-        if o.properties.get(a.name).is_none() && o.attr(a.name).is_none() {
-            return Err(format!("needs the attribute '{}'", a.name));
+    for a in required {
+        if o.properties.get(a).is_none() && o.attr(a).is_none() {
+            return Err(format!("needs the attribute '{}'", a));
         }
     }
     let mut bound = vec![];

@@ -94,6 +94,10 @@ impl Program {
                 return Err(format!("argument '%{}' has a bad shape {:?}", a.name, a.shape));
             }
         }
+        // Layers start in program order (`layer_of` searches them by their first instruction).
+        if let Some(w) = self.layers.windows(2).find(|w| w[1].1 < w[0].1) {
+            return Err(format!("layer '{}' starts at instruction {}, before the layer '{}' ahead of it (at {})", w[1].0.escape_default(), w[1].1, w[0].0.escape_default(), w[0].1));
+        }
         for (k, (name, _)) in self.labels.iter().enumerate() {
             if !is_identifier(name, false) {
                 return Err(format!("label '{}' is not an identifier", name.escape_default()));

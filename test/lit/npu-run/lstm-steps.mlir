@@ -35,6 +35,12 @@
 // + 8 (col); a GRU's two per step (z and r; h), 11 (gru_fw) + 14 (gru_lbr) + 7 (gru_nob).
 // RUN: python3 -c "import json; p = json.load(open('%t/r.json'))['placements']; print(sorted(set((q['backend'], q['op']) for q in p if q['op'] in ('onnx.MatMul', 'onnx.LSTM'))), sum(q['op'] == 'onnx.MatMul' for q in p))" | FileCheck %s --check-prefix=MM
 // MM: [('cpu', 'onnx.LSTM'), ('npu16', 'onnx.MatMul')] 62
+// A placement rule naming an LSTM keeps it whole for the backend it names
+// (a regular expression: '#' begins a comment in placement files).
+// RUN: echo '/LSTM.0/ cpu' > %t/pin.txt
+// RUN: npu-run %t/m.onnx --target npu --placement %t/pin.txt --input x=%t/x.npy --input h0=%t/h0.npy --input c0=%t/c0.npy --input x1=%t/x1.npy --input x2=%t/x2.npy --input gh0=%t/gh0.npy --output-dir %t/pin -v 2>&1 | FileCheck %s --check-prefix=PIN
+// PIN: onnx.LSTM "LSTM#0" [placement] placed on cpu by {{.*}}pin.txt:1
+// RUN: python3 %S/Inputs/match_ort.py %t/m.onnx %t/pin x=%t/x.npy h0=%t/h0.npy c0=%t/c0.npy x1=%t/x1.npy x2=%t/x2.npy gh0=%t/gh0.npy | FileCheck %s
 // The comparison can fail: one value of Y off by 1e-3.
 // RUN: python3 -c "import numpy as n; a = n.load('%t/npu/bi_y.npy'); a[2, 1, 0, 3] += 1e-3; n.save('%t/npu/bi_y.npy', a)"
 // RUN: python3 %S/Inputs/match_ort.py %t/m.onnx %t/npu x=%t/x.npy h0=%t/h0.npy c0=%t/c0.npy x1=%t/x1.npy x2=%t/x2.npy gh0=%t/gh0.npy | FileCheck %s --check-prefix=BAD

@@ -33,7 +33,7 @@ func.func @f() -> (tensor<?xf32>, tensor<*xf32>) {
 // -----
 // Type constraints from ONNX's schemas: Relu takes floats (T), not booleans.
 func.func @f(%x: tensor<4xi1>) -> tensor<4xi1> {
-  // expected-error @+1 {{'onnx.Relu' op operand #0 ('X') has element type bool, not one of T's (float, int32, int8, int16, int64, float16, double, bfloat16)}}
+  // expected-error @+1 {{'onnx.Relu' op operand #0 ('X') has element type bool, not one of T's (float, double, float16, bfloat16, int8, int16, int32, int64)}}
   %0 = "onnx.Relu"(%x) : (tensor<4xi1>) -> tensor<4xi1>
   return %0 : tensor<4xi1>
 }
@@ -81,4 +81,22 @@ func.func @f(%x: tensor<*xf32>, %n: tensor<i64>, %c: tensor<i1>, %k: tensor<i32>
     "onnx.Yield"(%cond, %v, %w) : (tensor<i1>, tensor<*xf32>, tensor<i32>) -> ()
   }) : (tensor<i64>, tensor<i1>, tensor<*xf32>, tensor<i32>) -> (tensor<*xf32>, tensor<i32>)
   return %1#0, %1#1 : tensor<*xf32>, tensor<i32>
+}
+
+// -----
+// A model of an older opset keeps its types when its ops take the newest
+// form: opset 7's Dropout gives a float mask (bool since opset 10), and a
+// variable binds no parameter whose types changed across versions.
+func.func @f(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0:2 = "onnx.Dropout"(%x) <{ratio = 5.000000e-01 : f32}> : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  return %0#0, %0#1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+// A parameter's types over all its versions: Dropout's mask is a float or a
+// bool, never an int32.
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'onnx.Dropout' op result #1 ('mask') has element type int32, not one of (float, double, float16, bool)}}
+  %0:2 = "onnx.Dropout"(%x) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xi32>)
+  return %0#0 : tensor<4xf32>
 }
