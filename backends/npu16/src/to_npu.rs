@@ -84,6 +84,18 @@ fn push_macs(ctx: &Context, body: &Body, old: OpId, props: &mut Vec<(&str, Attri
     }
 }
 
+/// `op` replaced by `value`, the last of a chain of onnx ops built in its
+/// place, each of which is then converted (PRelu, LRN, bilinear Resize, a
+/// deep product, a variadic Sum).
+fn replace_by_chain(ctx: &Context, body: &mut Body, op: OpId, value: Value, chain: &[OpId]) -> Result<(), String> {
+    body.replace_all_uses(body.op(op).result(0), value);
+    body.erase(op);
+    for c in chain {
+        convert_op(ctx, body, *c)?;
+    }
+    Ok(())
+}
+
 /// An f32 product with constant B too deep for the scratchpad (a classifier's
 /// FC over 9,216 or 25,088 inputs): A split along K by the DMA engines into
 /// parts that fit, one product per part (the bias with the first) and a
@@ -114,7 +126,7 @@ fn convert_deep_product(ctx: &Context, body: &mut Body, op: OpId) -> Result<bool
     if depth <= 0 || depth >= k || !b_fits {
         return Ok(false);
     }
-    let Some(bv) = onnx::infer::const_f64s(body, b) else { return Ok(false) };
+    let Some(bv) = onnx::infer::const_f32s(body, b) else { return Ok(false) };
     let c = o.operands().get(2).copied().filter(|v| gemm && !matches!(body.value_type(*v).data(), TypeData::None));
     let (loc, at) = (o.loc.clone(), InsertPoint::Before(op));
     let ty = body.value_type(o.result(0)).clone();
@@ -127,7 +139,7 @@ fn convert_deep_product(ctx: &Context, body: &mut Body, op: OpId) -> Result<bool
     let mut chain = vec![split];
     let (mut acc, mut k0) = (None, 0);
     for (i, s) in sizes.iter().enumerate() {
-        let rows: Vec<f32> = (k0..k0 + s).flat_map(|kk| (0..n).map(move |j| (kk, j))).map(|(kk, j)| bv[(if trans_b { j * k + kk } else { kk * n + j }) as usize] as f32).collect();
+        let rows: Vec<f32> = (k0..k0 + s).flat_map(|kk| (0..n).map(move |j| (kk, j))).map(|(kk, j)| bv[(if trans_b { j * k + kk } else { kk * n + j }) as usize]).collect();
         let bi = f32_constant(ctx, body, &rows, vec![*s, n], at, &loc);
         let part = body.op(split).result(i);
         let p = match (i, c) {
@@ -146,11 +158,7 @@ fn convert_deep_product(ctx: &Context, body: &mut Body, op: OpId) -> Result<bool
         });
         k0 += s;
     }
-    body.replace_all_uses(body.op(op).result(0), acc.expect("at least one part"));
-    body.erase(op);
-    for p in chain {
-        convert_op(ctx, body, p)?;
-    }
+    replace_by_chain(ctx, body, op, acc.expect("at least one part"), &chain)?;
     Ok(true)
 }
 
@@ -219,12 +227,8 @@ fn convert_bilinear(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), Stri
     ];
     let t = build(ctx, body, "onnx.ConvTranspose", &[v, w], f32t(&ys), props, at, &loc);
     ops.push(t);
-    body.replace_all_uses(body.op(op).result(0), body.op(t).result(0));
-    body.erase(op);
-    for o in ops {
-        convert_op(ctx, body, o)?;
-    }
-    Ok(())
+    let tv = body.op(t).result(0);
+    replace_by_chain(ctx, body, op, tv, &ops)
 }
 
 /// Builds `name` at `at` with one result of type `ty` and the properties `props`.
@@ -855,11 +859,7 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
                 acc = body.op(b).result(0);
                 chain.push(b);
             }
-            body.replace_all_uses(body.op(op).result(0), acc);
-            body.erase(op);
-            for b in chain {
-                convert_op(ctx, body, b)?;
-            }
+            replace_by_chain(ctx, body, op, acc, &chain)?;
         }
         "onnx.Add" | "onnx.Sub" | "onnx.Mul" | "onnx.Div" | "onnx.Max" | "onnx.Min" => {
             let mut kind = name.as_str()[5..].to_lowercase();
@@ -922,11 +922,8 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             let p = build(ctx, body, "onnx.Mul", &[mv, slope], ty.clone(), vec![], at, &loc);
             let pv = body.op(p).result(0);
             let y = build(ctx, body, "onnx.Sub", &[x, pv], ty, vec![], at, &loc);
-            body.replace_all_uses(body.op(op).result(0), body.op(y).result(0));
-            body.erase(op);
-            for b in [m, p, y] {
-                convert_op(ctx, body, b)?;
-            }
+            let yv = body.op(y).result(0);
+            replace_by_chain(ctx, body, op, yv, &[m, p, y])?;
         }
         "onnx.LRN" => {
             // x · (bias + alpha/size · Σ x²)^−beta, the sum over each channel's
@@ -959,11 +956,8 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             let d = build(ctx, body, "onnx.Pow", &[zv, e], ty.clone(), vec![], at, &loc);
             let dv = body.op(d).result(0);
             let y = build(ctx, body, "onnx.Mul", &[x, dv], ty, vec![], at, &loc);
-            body.replace_all_uses(body.op(op).result(0), body.op(y).result(0));
-            body.erase(op);
-            for b in [sq, z, d, y] {
-                convert_op(ctx, body, b)?;
-            }
+            let yv = body.op(y).result(0);
+            replace_by_chain(ctx, body, op, yv, &[sq, z, d, y])?;
         }
         "onnx.Pow" => {
             // x^−beta (LRN's divisor, above): v.rsqrt and v.recip.

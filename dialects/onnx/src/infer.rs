@@ -120,6 +120,25 @@ pub fn const_f64s(body: &Body, v: Value) -> Option<Vec<f64>> {
     const_f64s_upto(body, v, usize::MAX)
 }
 
+/// The values of a constant f32 operand, copied from the stored bytes (a
+/// model's weights: hundreds of millions of elements, read without going
+/// through f64); `None` for another element type, as [`const_f64s`] otherwise.
+pub fn const_f32s(body: &Body, v: Value) -> Option<Vec<f32>> {
+    let d = body.defining_op(v)?;
+    if body.name(d).as_str() != "onnx.Constant" {
+        return None;
+    }
+    let (ty, bytes, splat) = stored_bytes(body.op(d).properties.get("value")?)?;
+    if ty.scalar().to_string() != "f32" {
+        return None;
+    }
+    let n = ty.num_elements()? as usize;
+    let stored = if splat { 1 } else { n };
+    let raw = bytes.get(..stored * 4)?;
+    let vals: Vec<f32> = raw.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    Some(if splat { vec![vals[0]; n] } else { vals })
+}
+
 /// [`const_f64s`] of a constant of at most `max` elements.
 pub fn const_f64s_upto(body: &Body, v: Value, max: usize) -> Option<Vec<f64>> {
     const_values_upto(body, v, max, |b, i, elem| match elem.float_kind() {

@@ -11,7 +11,7 @@
 //!
 //! Only the plain form is written out: f32, static shapes, layout 0, the
 //! default activations, no clip, no peepholes, no input_forget, no
-//! sequence_lens, constant W, R and B; anything else keeps the op whole
+//! sequence_lens (but one saying every sequence is whole), constant W, R and B; anything else keeps the op whole
 //! (the CPU path runs it as one loop, which is faster there and compiles in
 //! a time that does not grow with the sequence).
 
@@ -160,8 +160,13 @@ fn read(body: &Body, op: OpId, max_steps: i64) -> Result<Rnn, Kept> {
     if t * d > max_steps {
         return Err(kept(Cause::Shape, format!("{} steps in {} directions (more than {} written out)", t, d, max_steps)));
     }
+    // Every sequence T long (as exporters write it) is no sequence_lens at all.
     if !is_none(body, op, 4) {
-        return Err(kept(Cause::Operand, "sequence_lens"));
+        match crate::infer::const_ints(body, o.operand(4)) {
+            Some(lens) if lens.len() == b as usize && lens.iter().all(|l| *l == t) => {}
+            Some(_) => return Err(kept(Cause::Operand, "sequence_lens shorter than the sequence")),
+            None => return Err(kept(Cause::Operand, "sequence_lens")),
+        }
     }
     if cell == Cell::Lstm && !is_none(body, op, 7) {
         return Err(kept(Cause::Operand, "peepholes"));

@@ -116,9 +116,25 @@ func.func @gru(%x: tensor<2x1x1xf32>) -> tensor<1x1x1xf32> {
 
 // -----
 
+// sequence_lens saying every sequence is whole (as exporters write it) is
+// written out; shorter ones are not (below).
+// CHECK-LABEL: func.func @full_lengths
+// CHECK-NOT: "onnx.LSTM"
+// CHECK: return
+func.func @full_lengths(%x: tensor<2x1x2xf32>) -> tensor<2x1x1x1xf32> {
+  %w = "onnx.Constant"() <{value = dense<0.5> : tensor<1x4x2xf32>}> : () -> tensor<1x4x2xf32>
+  %r = "onnx.Constant"() <{value = dense<0.25> : tensor<1x4x1xf32>}> : () -> tensor<1x4x1xf32>
+  %lens = "onnx.Constant"() <{value = dense<2> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %n = "onnx.NoValue"() : () -> none
+  %y:3 = "onnx.LSTM"(%x, %w, %r, %n, %lens) <{hidden_size = 1 : i64}> : (tensor<2x1x2xf32>, tensor<1x4x2xf32>, tensor<1x4x1xf32>, none, tensor<1xi32>) -> (tensor<2x1x1x1xf32>, tensor<1x1x1xf32>, tensor<1x1x1xf32>)
+  return %y#0 : tensor<2x1x1x1xf32>
+}
+
+// -----
+
 // Kept whole, each with its reason.
 // CHECK-LABEL: func.func @kept
-// CHECK-COUNT-4: "onnx.LSTM"
+// CHECK-COUNT-5: "onnx.LSTM"
 func.func @kept(%x: tensor<2x1x2xf32>, %w2: tensor<1x4x2xf32>, %lens: tensor<1xi32>) -> (tensor<2x1x1x1xf32>, tensor<2x1x1x1xf32>, tensor<2x1x1x1xf32>, tensor<2x2x1x1xf32>) {
   %w = "onnx.Constant"() <{value = dense<0.5> : tensor<1x4x2xf32>}> : () -> tensor<1x4x2xf32>
   %r = "onnx.Constant"() <{value = dense<0.25> : tensor<1x4x1xf32>}> : () -> tensor<1x4x1xf32>
@@ -129,6 +145,9 @@ func.func @kept(%x: tensor<2x1x2xf32>, %w2: tensor<1x4x2xf32>, %lens: tensor<1xi
   %b:3 = "onnx.LSTM"(%x, %w2, %r) <{hidden_size = 1 : i64}> : (tensor<2x1x2xf32>, tensor<1x4x2xf32>, tensor<1x4x1xf32>) -> (tensor<2x1x1x1xf32>, tensor<1x1x1xf32>, tensor<1x1x1xf32>)
   // expected-remark @+1 {{LSTM kept whole: sequence_lens}}
   %c:3 = "onnx.LSTM"(%x, %w, %r, %n, %lens) <{hidden_size = 1 : i64}> : (tensor<2x1x2xf32>, tensor<1x4x2xf32>, tensor<1x4x1xf32>, none, tensor<1xi32>) -> (tensor<2x1x1x1xf32>, tensor<1x1x1xf32>, tensor<1x1x1xf32>)
+  %short = "onnx.Constant"() <{value = dense<1> : tensor<1xi32>}> : () -> tensor<1xi32>
+  // expected-remark @+1 {{LSTM kept whole: sequence_lens shorter than the sequence}}
+  %e:3 = "onnx.LSTM"(%x, %w, %r, %n, %short) <{hidden_size = 1 : i64}> : (tensor<2x1x2xf32>, tensor<1x4x2xf32>, tensor<1x4x1xf32>, none, tensor<1xi32>) -> (tensor<2x1x1x1xf32>, tensor<1x1x1xf32>, tensor<1x1x1xf32>)
   %w4 = "onnx.Constant"() <{value = dense<0.5> : tensor<2x4x2xf32>}> : () -> tensor<2x4x2xf32>
   %r4 = "onnx.Constant"() <{value = dense<0.25> : tensor<2x4x1xf32>}> : () -> tensor<2x4x1xf32>
   // expected-remark @+1 {{LSTM kept whole: activations ["Relu", "Tanh", "Tanh", "Sigmoid", "Tanh", "Tanh"] (only Sigmoid, Tanh, Tanh)}}

@@ -215,10 +215,7 @@ pub fn plan(g: &Geom, hw: &HwDesc) -> Result<Plan, String> {
 /// 9,216- or 25,088-wide FC) is cut into partial products (`to_npu`).
 pub fn max_product_depth(hw: &HwDesc, m: i64, n: i64) -> i64 {
     let l = lanes_of(hw);
-    let fits = |blocks: i64| {
-        let g = Geom { h: m, w: 1, c: blocks * l, kh: 1, kw: 1, f: n, sh: 1, sw: 1, pt: 0, pl: 0, oh: m, ow: 1, depthwise: false, int8: false, l, batch: 1, bt: false };
-        plan(&g, hw).is_ok()
-    };
+    let fits = |blocks: i64| product_fits(hw, m, blocks * l, n);
     if !fits(1) {
         return 0;
     }
@@ -361,7 +358,11 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
             let wv = onnx::infer::const_i8s(body, o.operand(1)).ok_or("int8 weights are not a constant")?;
             l.consts.push_i8(&pack_weights(&g, &wv))
         } else {
-            let wv: Vec<f32> = const_values(body, o.operand(1))?.into_iter().map(|v| v as f32).collect();
+            // f32 weights straight from their bytes too (VGG-19's 140M through f64 took seconds).
+            let wv = match onnx::infer::const_f32s(body, o.operand(1)) {
+                Some(w) => w,
+                None => const_values(body, o.operand(1))?.into_iter().map(|v| v as f32).collect(),
+            };
             l.consts.push(&pack_weights(&g, &wv))
         };
         l.consts.packed.insert((o.operand(1), format!("{:?}", g)), d.clone());
