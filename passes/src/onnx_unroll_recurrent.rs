@@ -19,7 +19,7 @@ impl Pass for UnrollRecurrent {
         "ONNXUnrollRecurrent"
     }
     fn run(&mut self, cx: &mut PassContext, root: ir::OpId) -> Result<(), String> {
-        let (n, kept) = onnx::unroll_recurrent::unroll_all(cx.ctx, cx.body, root, self.max_steps);
+        let (n, kept) = onnx::unroll_recurrent::unroll_all(cx.ctx, cx.body, root, self.max_steps, |_, _| true);
         if self.explain {
             for (op, why) in kept {
                 let (loc, name) = (cx.body.op(op).loc.clone(), cx.body.name(op).as_str().trim_start_matches("onnx.").to_string());

@@ -173,12 +173,8 @@ impl Backend for Npu {
         // No loops on the NPU: an LSTM or GRU runs as its steps written out (one that
         // cannot be stays whole, and on the CPU with its reason).
         // One a placement rule pins to another backend stays whole for it.
-        let pinned = |body: &Body, op: OpId| body.op(op).attr(backend::partition::PINNED_ATTR).and_then(|a| a.as_str()).is_some_and(|b| b != NAME);
-        for op in body.walk_preorder(module) {
-            if !body.is_erased(op) && matches!(body.name(op).as_str(), "onnx.LSTM" | "onnx.GRU") && !pinned(body, op) {
-                let _ = onnx::unroll_recurrent::unroll(ctx, body, op, onnx::unroll_recurrent::DEFAULT_MAX_STEPS);
-            }
-        }
+        let ours = |body: &Body, op: OpId| body.op(op).attr(backend::partition::PINNED_ATTR).and_then(|a| a.as_str()).is_none_or(|b| b == NAME);
+        onnx::unroll_recurrent::unroll_all(ctx, body, module, onnx::unroll_recurrent::DEFAULT_MAX_STEPS, ours);
         Ok(())
     }
     fn supports(&self, body: &Body, op: OpId) -> Result<(), Unsupported> {

@@ -2,6 +2,7 @@
 //! a table generated out of ONNX's own schemas), the protobuf messages, and the
 //! importer (`npu-translate --import-onnx`).
 
+pub mod builder;
 pub mod canonicalize;
 pub mod dialect;
 pub mod export;

@@ -7,8 +7,9 @@
 //! Reshape back, and attributes that no longer exist (`consumed_inputs`,
 //! `is_test`, `spatial`) are dropped.
 
-use ir::attributes::{ArrayData, AttrData, AttrDict, Attribute, DenseData};
-use ir::types::{Type, TypeData};
+use ir::attributes::{ArrayData, AttrData, AttrDict, Attribute};
+use ir::types::TypeData;
+use crate::builder::Builder;
 use ir::{Block, Body, Context, InsertPoint, Location, OperationState, Value};
 
 /// What the importer builds: the op name, its operands and its properties.
@@ -21,48 +22,6 @@ pub struct NodeParts {
     pub reshape_like: Option<Value>,
 }
 
-struct Builder<'a> {
-    ctx: &'a Context,
-    body: &'a mut Body,
-    block: Block,
-    loc: Location,
-}
-
-impl Builder<'_> {
-    fn constant(&mut self, elem: Type, shape: Vec<i64>, bytes: Vec<u8>) -> Value {
-        let ty = self.ctx.intern_type(TypeData::RankedTensor { shape, elem, encoding: None });
-        let n = ty.num_elements().unwrap_or(0) as usize;
-        let w = ir::attributes::element_bytes(ty.scalar()).unwrap_or(1);
-        let a = Attribute::new(AttrData::Dense { ty: ty.clone(), data: DenseData::canonical(bytes, w, n) });
-        let st = OperationState::new(self.ctx.op_name("onnx.Constant"), self.loc.clone()).property(self.ctx.ident("value"), a).results(&[ty]);
-        let op = self.body.build(st, InsertPoint::AtEnd(self.block));
-        self.body.op(op).result(0)
-    }
-    fn i64s(&mut self, v: &[i64]) -> Value {
-        let bytes = v.iter().flat_map(|x| x.to_le_bytes()).collect();
-        self.constant(self.ctx.i64(), vec![v.len() as i64], bytes)
-    }
-    /// A scalar of `elem` holding `x` (floats and integers).
-    fn scalar(&mut self, elem: &Type, x: f64) -> Value {
-        let bytes = match elem.float_kind() {
-            Some(ir::FloatKind::F64) => x.to_le_bytes().to_vec(),
-            Some(k) => {
-                let bits = ir::float::f64_to_bits(x, k).unwrap_or(0);
-                let w = (k.width() as usize).div_ceil(8);
-                bits.to_le_bytes()[..w].to_vec()
-            }
-            None => {
-                let w = ir::attributes::element_bytes(elem).unwrap_or(8);
-                (x as i64).to_le_bytes()[..w].to_vec()
-            }
-        };
-        self.constant(elem.clone(), vec![], bytes)
-    }
-    fn none(&mut self) -> Value {
-        crate::dialect::no_value(self.ctx, self.body, InsertPoint::AtEnd(self.block), self.loc.clone())
-    }
-}
-
 fn ints(a: &Attribute) -> Option<Vec<i64>> {
     match a.data() {
         AttrData::DenseArray { data: ArrayData::Int(v), .. } => Some(v.clone()),
@@ -72,7 +31,7 @@ fn ints(a: &Attribute) -> Option<Vec<i64>> {
 
 /// Rewrites an older form in place (constants are created before the node).
 pub fn normalize(ctx: &Context, body: &mut Body, block: Block, loc: &Location, op_type: &str, since: u32, parts: &mut NodeParts) -> Result<(), String> {
-    let mut b = Builder { ctx, body, block, loc: loc.clone() };
+    let mut b = Builder { ctx, body, at: InsertPoint::AtEnd(block), loc: loc.clone() };
     for dead in ["consumed_inputs", "is_test", "spatial"] {
         parts.props.remove(dead);
     }

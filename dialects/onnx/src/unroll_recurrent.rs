@@ -15,9 +15,10 @@
 //! (the CPU path runs it as one loop, which is faster there and compiles in
 //! a time that does not grow with the sequence).
 
-use ir::attributes::{AttrData, Attribute, DenseData};
+use crate::builder::Builder;
+use ir::attributes::Attribute;
 use ir::types::TypeData;
-use ir::{Body, Context, InsertPoint, Location, OpId, OperationState, Type, Value};
+use ir::{Body, Context, InsertPoint, Location, OpId, Type, Value};
 
 use crate::infer::{const_f64s, const_f64s_upto, tensor};
 
@@ -189,51 +190,42 @@ fn read(body: &Body, op: OpId, max_steps: i64) -> Result<Rnn, Kept> {
 
 /// Builds ops before the recurrent op, each named after it and its step.
 struct Writer<'a> {
-    ctx: &'a Context,
-    body: &'a mut Body,
-    at: OpId,
+    b: Builder<'a>,
     node: String,
     /// i64 constants already made (split sizes, shapes), one per value.
     sizes: std::collections::HashMap<Vec<i64>, Value>,
 }
 
-impl Writer<'_> {
+impl<'a> Writer<'a> {
     fn ty(&self, shape: &[i64]) -> Type {
-        tensor(self.ctx, &self.ctx.f32(), Some(shape.to_vec()))
+        tensor(self.b.ctx, &self.b.ctx.f32(), Some(shape.to_vec()))
+    }
+    /// The builder, its ops named `<node>/<role>`.
+    fn named(&mut self, role: &str) -> &mut Builder<'a> {
+        self.b.loc = Location::name(&format!("{}/{}", self.node, role));
+        &mut self.b
     }
     fn op(&mut self, name: &str, operands: &[Value], results: &[Type], props: &[(&str, Attribute)], role: &str) -> Vec<Value> {
-        let loc = Location::name(&format!("{}/{}", self.node, role));
-        let mut st = OperationState::new(self.ctx.op_name(name), loc).operands(operands).results(results);
-        for (k, v) in props {
-            st = st.property(self.ctx.ident(k), v.clone());
-        }
-        let o = self.body.build(st, InsertPoint::Before(self.at));
-        self.body.op(o).results().to_vec()
+        self.named(role).op(name, operands, results, props)
     }
     fn one(&mut self, name: &str, operands: &[Value], shape: &[i64], role: &str) -> Value {
         let ty = self.ty(shape);
         self.op(name, operands, &[ty], &[], role)[0]
     }
-    fn constant(&mut self, ty: Type, bytes: Vec<u8>, width: usize, n: usize, role: &str) -> Value {
-        let value = Attribute::new(AttrData::Dense { ty: ty.clone(), data: DenseData::canonical(bytes, width, n) });
-        self.op("onnx.Constant", &[], &[ty], &[("value", value)], role)[0]
-    }
     fn f32s(&mut self, shape: &[i64], v: &[f32], role: &str) -> Value {
-        let ty = self.ty(shape);
-        self.constant(ty, v.iter().flat_map(|x| x.to_le_bytes()).collect(), 4, v.len(), role)
+        self.named(role).f32s(shape, v)
     }
     /// An i64 vector constant (split sizes, shapes), one per value.
     fn i64s(&mut self, v: &[i64], role: &str) -> Value {
         if let Some(c) = self.sizes.get(v) {
             return *c;
         }
-        let ty = tensor(self.ctx, &self.ctx.i64(), Some(vec![v.len() as i64]));
-        let c = self.constant(ty, v.iter().flat_map(|x| x.to_le_bytes()).collect(), 8, v.len(), role);
+        let c = self.named(role).i64s(v);
         self.sizes.insert(v.to_vec(), c);
         c
     }
     fn axis(&self, a: i64) -> (&'static str, Attribute) {
-        ("axis", Attribute::integer(a as i128, self.ctx.i64()))
+        ("axis", Attribute::integer(a as i128, self.b.ctx.i64()))
     }
     /// `x` cut along `axis` into pieces of the given sizes (`shape` is x's).
     fn split(&mut self, x: Value, shape: &[i64], axis: usize, sizes: &[i64], role: &str) -> Vec<Value> {
@@ -304,7 +296,7 @@ struct Dims {
 fn product(w: &mut Writer, blk: &Block, hv: Value, dims: Dims, dn: &str, role: &str) -> Value {
     let (b, h, n) = (dims.b, dims.h, blk.n);
     let hs = h as usize;
-    if let Some(hval) = const_f64s(w.body, hv) {
+    if let Some(hval) = const_f64s(w.b.body, hv) {
         let prod: Vec<f32> = (0..b as usize)
             .flat_map(|bi| (0..n as usize).map(move |j| (bi, j)))
             .map(|(bi, j)| (0..hs).fold(0f32, |acc, k| acc + hval[bi * hs + k] as f32 * blk.rows[j * hs + k] as f32))
@@ -329,7 +321,8 @@ pub fn unroll(ctx: &Context, body: &mut Body, op: OpId, max_steps: i64) -> Resul
     let node = body.op(op).loc.node_name().unwrap_or_else(|| l.cell.name().into());
     let results = body.op(op).results().to_vec();
     let x = body.op(op).operand(0);
-    let mut w = Writer { ctx, body, at: op, node, sizes: Default::default() };
+    let loc = body.op(op).loc.clone();
+    let mut w = Writer { b: Builder { ctx, body, at: InsertPoint::Before(op), loc }, node, sizes: Default::default() };
     let (t, b, h, d) = (l.t, l.b, l.h, l.reverse.len() as i64);
     let (i, hs) = (l.i as usize, h as usize);
     let g = l.cell.gates();
@@ -341,7 +334,7 @@ pub fn unroll(ctx: &Context, body: &mut Body, op: OpId, max_steps: i64) -> Resul
         match v {
             None => vec![None; d as usize],
             // A constant state: one constant per direction, cut now.
-            Some(v) => match const_f64s(w.body, v) {
+            Some(v) => match const_f64s(w.b.body, v) {
                 Some(vals) => vals
                     .chunks((b * h) as usize)
                     .enumerate()
@@ -421,10 +414,10 @@ pub fn unroll(ctx: &Context, body: &mut Body, op: OpId, max_steps: i64) -> Resul
                     let reset = match (hp, linear_before_reset) {
                         (Some(hv), true) => {
                             let p = product(&mut w, rh, hv, dims, dn, &role("recurrent_h"));
-                            let p = match (rb_h, const_f64s(w.body, p)) {
+                            let p = match (rb_h, const_f64s(w.b.body, p)) {
                                 // From a constant state: the sum made now too.
                                 (Some(bias), Some(pv)) => {
-                                    let bv = const_f64s(w.body, bias).expect("a constant bias");
+                                    let bv = const_f64s(w.b.body, bias).expect("a constant bias");
                                     let sum: Vec<f32> = pv.iter().enumerate().map(|(k, v)| (*v as f32) + bv[k % hs] as f32).collect();
                                     w.f32s(&state, &sum, &role("recurrent_h_bias"))
                                 }
@@ -463,7 +456,7 @@ pub fn unroll(ctx: &Context, body: &mut Body, op: OpId, max_steps: i64) -> Resul
             hp = Some(hv);
         }
         let out: Vec<Value> = out.into_iter().map(|v| v.expect("every step written")).collect();
-        if results.first().is_some_and(|r| w.body.has_uses(*r)) {
+        if results.first().is_some_and(|r| w.b.body.has_uses(*r)) {
             let y = w.concat(&out, &[t, b, h], 0, &format!("{}.Y", dn));
             let axes = w.i64s(&[1], &format!("{}.Y.axes", dn));
             ys.push(w.one("onnx.Unsqueeze", &[y, axes], &[t, 1, b, h], &format!("{}.Y", dn)));
@@ -474,11 +467,11 @@ pub fn unroll(ctx: &Context, body: &mut Body, op: OpId, max_steps: i64) -> Resul
     let outs = [(ys, vec![t, d, b, h], 1, "Y"), (yh, vec![d, b, h], 0, "Y_h"), (yc, vec![d, b, h], 0, "Y_c")];
     for (k, (parts, shape, axis, role)) in outs.into_iter().enumerate() {
         let Some(&r) = results.get(k) else { continue };
-        if parts.is_empty() || !w.body.has_uses(r) {
+        if parts.is_empty() || !w.b.body.has_uses(r) {
             continue;
         }
         let v = w.concat(&parts, &shape, axis, role);
-        w.body.replace_all_uses(r, v);
+        w.b.body.replace_all_uses(r, v);
     }
     body.erase(op);
     Ok(())
@@ -492,12 +485,13 @@ pub fn why_kept(body: &Body, op: OpId, max_steps: i64) -> Kept {
     }
 }
 
-/// Writes out every LSTM and GRU under `root` that can be; returns how many
-/// were and, for the others, why not.
-pub fn unroll_all(ctx: &Context, body: &mut Body, root: OpId, max_steps: i64) -> (usize, Vec<(OpId, Kept)>) {
+/// Writes out every LSTM and GRU under `root` that can be and `wanted`
+/// accepts; returns how many were and, for the others it was asked about,
+/// why not.
+pub fn unroll_all(ctx: &Context, body: &mut Body, root: OpId, max_steps: i64, wanted: impl Fn(&Body, OpId) -> bool) -> (usize, Vec<(OpId, Kept)>) {
     let (mut n, mut kept) = (0, vec![]);
     for op in body.walk_preorder(root) {
-        if body.is_erased(op) || !matches!(body.name(op).as_str(), "onnx.LSTM" | "onnx.GRU") {
+        if body.is_erased(op) || !matches!(body.name(op).as_str(), "onnx.LSTM" | "onnx.GRU") || !wanted(body, op) {
             continue;
         }
         match unroll(ctx, body, op, max_steps) {

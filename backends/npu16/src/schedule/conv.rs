@@ -350,8 +350,8 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     let matrix = body.name(op).as_str() == "npu.batch_matmul";
     let wdram = if matrix {
         ins.get(1).cloned().ok_or("B is not in DRAM")?
-    } else if let Some(d) = l.consts.packed.get(&(o.operand(1), format!("{:?}", g))) {
-        d.clone()
+    } else if let Some(d) = l.consts.packed.get(&(o.operand(1), format!("{:?}", g))).cloned() {
+        d
     } else {
         let d = if g.int8 {
             // int8 weights straight from their bytes (ResNet-18's 11M would take 0.1 s through f64).
