@@ -7,9 +7,9 @@
 use ir::attributes::{AttrData, AttrDict, Attribute};
 use ir::{Body, Context, OpId};
 
-/// One row per field: its key in `npu.hw` and its `npu16` value.
+/// One row per field: its key in `npu.hw`, its `npu16` value and its least value.
 macro_rules! hw_fields {
-    ($($field:ident = $default:expr, $doc:literal;)*) => {
+    ($($field:ident = $default:expr, $min:literal, $doc:literal;)*) => {
         /// What the compiler knows of the NPU (see `docs/npu-sim.md`).
         #[derive(Clone, Debug, PartialEq)]
         pub struct HwDesc {
@@ -31,7 +31,7 @@ macro_rules! hw_fields {
                 let mut h = HwDesc::npu16();
                 if let Some(n) = d.get("name").and_then(|n| n.as_str()) { h.name = n.to_string(); }
                 $(if let Some(v) = d.get(stringify!($field)) {
-                    let v = v.as_int().filter(|v| *v > 0).ok_or(concat!("npu.hw.", stringify!($field), " must be a positive integer"))?;
+                    let v = v.as_int().filter(|v| *v >= $min).ok_or_else(|| format!("npu.hw.{} must be a {} integer", stringify!($field), if $min > 0 { "positive" } else { "non-negative" }))?;
                     h.$field = v as u64;
                 })*
                 Ok(h)
@@ -41,17 +41,18 @@ macro_rules! hw_fields {
 }
 
 hw_fields! {
-    array_rows = 16, "K of a weight tile (reduction).";
-    array_cols = 16, "N of a weight tile; lanes of every memory row.";
-    fill_latency = 16, "Cycles from a mul's first row in to its first result out.";
-    weight_buffers = 2, "Stationary-weight buffers: 2 preloads under the previous multiply and pipelines muls.";
-    f32_rate = 4, "Cycles per f32 row through the array (int8: 1).";
-    spad_rows = 16384, "Scratchpad rows.";
-    acc_rows = 4096, "Accumulator rows.";
-    vector_latency = 4, "Vector pipeline depth, once per instruction.";
-    dram_bytes_per_cycle = 16, "DRAM bandwidth.";
-    dram_latency = 100, "Cycles before a DMA's first byte.";
-    dram_burst_bytes = 64, "Each DMA row moves whole bursts.";
+    array_rows = 16, 1, "K of a weight tile (reduction).";
+    array_cols = 16, 1, "N of a weight tile; lanes of every memory row.";
+    fill_latency = 16, 1, "Cycles from a mul's first row in to its first result out.";
+    weight_buffers = 2, 1, "Stationary-weight buffers: 2 preloads under the previous multiply and pipelines muls.";
+    f32_rate = 4, 1, "Cycles per f32 row through the array (int8: 1).";
+    spad_rows = 16384, 1, "Scratchpad rows.";
+    acc_rows = 4096, 1, "Accumulator rows.";
+    vector_latency = 4, 1, "Vector pipeline depth, once per instruction.";
+    vector_mac = 1, 0, "1: `v.mac` (revision 3), so depthwise convs run on the vector unit; 0: through the array.";
+    dram_bytes_per_cycle = 16, 1, "DRAM bandwidth.";
+    dram_latency = 100, 1, "Cycles before a DMA's first byte.";
+    dram_burst_bytes = 64, 1, "Each DMA row moves whole bursts.";
 }
 
 impl HwDesc {

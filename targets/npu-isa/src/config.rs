@@ -63,6 +63,13 @@ pub struct VectorConfig {
     pub initiation_interval: u32,
     /// Pipeline depth added once per instruction.
     pub latency: u32,
+    /// `v.mac` (npu16 revision 3, the default): a multiply-accumulate of
+    /// scratchpad rows by one accumulator row of per-lane weights, one row a
+    /// cycle in any element type, so a depthwise convolution runs here at 16
+    /// useful MACs a cycle instead of through the array's diagonal tiles.
+    /// A description that does not say has none (revision 2).
+    #[serde(default)]
+    pub mac: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -87,8 +94,8 @@ pub struct QueueConfig {
 }
 
 impl HwConfig {
-    /// The built-in `npu16` (revision 2: double-buffered weights): a 16×16 int8 array at 1 GHz, 256 KiB scratchpad
-    /// (16,384 rows of 16 lanes), 64 KiB accumulator, 16 B/cycle DRAM.
+    /// The built-in `npu16` (revision 3: double-buffered weights, `v.mac`): a 16×16 int8 array at 1 GHz, 256 KiB
+    /// scratchpad (16,384 rows of 16 lanes), 64 KiB accumulator, 16 B/cycle DRAM.
     pub fn npu16() -> HwConfig {
         HwConfig {
             name: "npu16".into(),
@@ -96,7 +103,7 @@ impl HwConfig {
             array: ArrayConfig { rows: 16, cols: 16, dataflow: "weight-stationary".into(), fill_latency: 16, f32_rate: 4, weight_buffers: 2 },
             scratchpad: MemConfig { rows: 16384, banks: 4 },
             accumulator: MemConfig { rows: 4096, banks: 2 },
-            vector: VectorConfig { lanes: 16, initiation_interval: 1, latency: 4 },
+            vector: VectorConfig { lanes: 16, initiation_interval: 1, latency: 4, mac: true },
             dram: DramConfig { bytes_per_cycle: 16, latency: 100, burst_bytes: 64, size_mib: 1024 },
             queues: QueueConfig { load: 8, exec: 8, store: 8 },
         }

@@ -170,6 +170,14 @@ const DMA_SHAPE: [Operand; 7] = [
     int("pad_right", u(5, 24, 8), Some(0), "zero lanes after each row's data"),
 ];
 
+/// An affine replay loop over scratchpad input rows into accumulator rows (`mx.mul`, `v.mac`).
+const REPLAY: [Operand; 4] = [
+    int("loop", u(4, 0, 32), Some(1), "passes (an affine replay loop)"),
+    int("src_stride", s(5, 0, 32), Some(0), "scratchpad rows added to src per pass"),
+    int("dst_stride", s(6, 0, 32), Some(0), "accumulator rows added to dst per pass"),
+    flag("accumulate", 0, "add to the accumulator instead of overwriting it"),
+];
+
 static VEC_BIN: [Operand; 5] = [
     row("dst", Acc, u(0, 0, 32), "destination accumulator row"),
     row("a", Acc, u(1, 0, 32), "first source row"),
@@ -278,10 +286,7 @@ pub static ISA: &[InstrDef] = &[
             int("rows", u(2, 0, 32), None, "input rows per pass"),
             int("k", u(3, 0, 16), None, "reduction size; must match the preloaded tile"),
             int("n", u(3, 16, 16), None, "outputs; must match the preloaded tile"),
-            int("loop", u(4, 0, 32), Some(1), "passes (an affine replay loop)"),
-            int("src_stride", s(5, 0, 32), Some(0), "scratchpad rows added to src per pass"),
-            int("dst_stride", s(6, 0, 32), Some(0), "accumulator rows added to dst per pass"),
-            flag("accumulate", 0, "add to the accumulator instead of overwriting it"),
+            REPLAY[0], REPLAY[1], REPLAY[2], REPLAY[3],
         ],
         doc: "dst[i][0..n] (+)= Σk src[i][k]·W[k][n] for each row i; int8×int8→i32 (wrapping) or f32.",
     },
@@ -398,6 +403,20 @@ pub static ISA: &[InstrDef] = &[
             int("rows", u(3, 0, 32), None, "rows"),
         ],
         doc: "Copies accumulator rows to the scratchpad unchanged (f32 chains).",
+    },
+    InstrDef {
+        mnemonic: "v.mac",
+        opcode: 0x3A,
+        queue: Queue::Exec,
+        dtypes: &[I8, F32],
+        operands: &[
+            row("dst", Acc, u(0, 0, 32), "first accumulator row written"),
+            row("src", Spad, u(1, 0, 32), "first scratchpad input row"),
+            row("w", Acc, u(2, 0, 32), "the accumulator row of per-lane weights (int8: i32 lanes)"),
+            int("rows", u(3, 0, 32), None, "rows per pass"),
+            REPLAY[0], REPLAY[1], REPLAY[2], REPLAY[3],
+        ],
+        doc: "dst[i][l] (+)= src[i][l]·w[l] for each row i and lane l: one tap of a depthwise convolution, one row a cycle in either type; int8 (sign-extended) × i32 → i32 (wrapping), or f32. Needs `vector.mac` (npu16 revision 3).",
     },
     InstrDef {
         mnemonic: "sem.signal",

@@ -129,7 +129,7 @@ pub fn text(rep: &Report) -> String {
     let c = &rep.counters;
     let mut s = String::new();
     s.push_str(&format!("target {}: {} cycles ({:.3} us), {} instructions\n", rep.target, rep.cycles, rep.time_us, c.instructions));
-    let array = if rep.macs == c.macs { String::new() } else { format!(" (the array did {})", c.macs) };
+    let array = if rep.macs == c.macs { String::new() } else { format!(" (the array and v.mac did {})", c.macs) };
     s.push_str(&format!(
         "MACs {}{}  utilization {:.1}%  roofline {} cycles ({:.2}x)\n",
         rep.macs,

@@ -16,13 +16,13 @@
 // RUN: npu-sim run %t/chain.bin --arg in0=random:1 --arg weights=random:2 --report | FileCheck %s --check-prefix=SIM
 
 // MACs are the model's (a 3x3 depthwise conv of 18 channels to 4x4: 18·16·9),
-// written on each product's layer (0 on the others); the array's own count
-// (its diagonal tiles' zeros included) stays beside them.
+// written on each product's layer (0 on the others); the MAC units' own count
+// (v.mac's lanes past the 18 channels included) stays beside them.
 // ASM: .layer "conv1+relu1" macs 158760
 // ASM: .layer "dw2+relu6_2" macs 2592
 // ASM: .layer "add5+relu5" macs 0{{$}}
 // ASM: .layer "fc9" macs 240
-// SIM: MACs 175416 (the array did 188904)
+// SIM: MACs 175416 (the array and v.mac did 161544)
 // SIM: dw2+relu6_2 {{[0-9]+}} 2592
 
 // Every op of the chain runs on the NPU, each layer named after its ONNX nodes.
@@ -48,7 +48,7 @@
 // JSON: "cpu_ops": 0,
 // JSON: "cycles": {{[1-9][0-9]*}},
 // JSON: "dram_bytes": {{[1-9][0-9]*}},
-// JSON: "array_macs": 31200,
+// JSON: "array_macs": 3840,
 // JSON-NEXT: "cycles":
 // JSON-NEXT: "dram_bytes":
 // JSON-NEXT: "layer": "dw2+relu6_2",

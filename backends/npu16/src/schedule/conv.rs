@@ -119,27 +119,42 @@ impl Geom {
     }
 }
 
-/// A tiling: output rows per block and whether all weights stay resident.
+/// A tiling: output rows per block, whether all weights stay resident, and
+/// whether a depthwise conv runs on the vector unit (`v.mac`, its weights as
+/// accumulator rows: one per tap and channel block) instead of the array.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
     pub rows: i64,
     pub stationary: bool,
+    pub vector: bool,
     pub cycles: u64,
     pub dram_bytes: u64,
 }
 
+/// Accumulator rows of a depthwise conv's weights on the vector unit: one per tap and channel block.
+fn vector_weight_rows(g: &Geom) -> i64 {
+    g.blocks(g.f) * g.kh * g.kw
+}
+
 /// Scratchpad and accumulator rows a plan needs: (spad, acc).
-fn footprint(g: &Geom, rows: i64, stationary: bool) -> (i64, i64) {
+fn footprint(g: &Geom, rows: i64, stationary: bool, vector: bool) -> (i64, i64) {
     let input = g.in_blocks_per_tile() * g.input_rows(rows) * g.row_rows();
     let nco = g.blocks(g.f);
-    let weights = if stationary { (0..nco).map(|co| g.w_rows(co)).sum::<i64>() } else { 2 * (0..nco).map(|co| g.w_rows(co)).max().unwrap_or(0) };
+    let weights = if vector {
+        0
+    } else if stationary {
+        (0..nco).map(|co| g.w_rows(co)).sum::<i64>()
+    } else {
+        2 * (0..nco).map(|co| g.w_rows(co)).max().unwrap_or(0)
+    };
     // int8 results are requantized into the scratchpad before they are stored.
     let out = if g.int8 { 2 * rows * g.ow } else { 0 };
-    (2 * input + weights + out, g.acc_fixed() + 2 * rows * g.ow)
+    let acc_weights = if vector { vector_weight_rows(g) } else { 0 };
+    (2 * input + weights + out, g.acc_fixed() + acc_weights + 2 * rows * g.ow)
 }
 
 /// Modelled cycles and DRAM bytes of a plan (the cost model `plan` minimizes).
-fn cost(g: &Geom, hw: &HwDesc, rows: i64, stationary: bool) -> (u64, u64) {
+fn cost(g: &Geom, hw: &HwDesc, rows: i64, stationary: bool, vector: bool) -> (u64, u64) {
     let rate = if g.int8 { 1 } else { hw.f32_rate as i64 };
     let eb = g.eb();
     let nrb = (g.oh + rows - 1) / rows;
@@ -158,7 +173,10 @@ fn cost(g: &Geom, hw: &HwDesc, rows: i64, stationary: bool) -> (u64, u64) {
     // (before the epilogue reads the sums) are not hidden under a multiply.
     let fill = hw.fill_latency as i64;
     let m = rows * g.ow * rate;
-    if hw.weight_buffers >= 2 {
+    if vector {
+        // One `v.mac` a tap (two where a tap overwrites some rows and adds to others), a row a cycle in either type.
+        compute += (steps * combos * (rows * g.ow + hw.vector_latency as i64)) as u64;
+    } else if hw.weight_buffers >= 2 {
         // A combo still waits for its preload (one port, k rows) and for the buffer
         // two preloads back to drain: at least max(m, k, (m + k + fill) / 2).
         let per_combo = m.max(g.l).max((m + g.l + fill + 1) / 2);
@@ -172,10 +190,16 @@ fn cost(g: &Geom, hw: &HwDesc, rows: i64, stationary: bool) -> (u64, u64) {
     let lanes = if g.packed() { g.taps() * g.c } else { g.l.min(g.c) };
     load += in_fills as u64 * (in_dmas as u64 * hw.dram_latency + (g.input_rows(rows) * row_len) as u64 * ncb as u64 * row_bytes(lanes) / hw.dram_bytes_per_cycle);
     bytes += (in_fills * g.input_rows(rows).min(g.h) * g.w * g.l.min(g.c) * ncb * eb) as u64;
-    let all_w: i64 = (0..nco).map(|co| g.w_rows(co) * g.bsize(g.f, co)).sum();
-    let w_fetches = if stationary { 1 } else { nrb };
-    load += w_fetches as u64 * (0..nco).map(|co| dma(g.w_rows(co), g.bsize(g.f, co))).sum::<u64>();
-    bytes += (w_fetches * all_w * eb) as u64;
+    if vector {
+        // Loaded once, a row of `l` 32-bit lanes per tap and block.
+        load += hw.dma_cycles(vector_weight_rows(g) as u64, (g.l * 4) as u64);
+        bytes += (vector_weight_rows(g) * g.l * 4) as u64;
+    } else {
+        let all_w: i64 = (0..nco).map(|co| g.w_rows(co) * g.bsize(g.f, co)).sum();
+        let w_fetches = if stationary { 1 } else { nrb };
+        load += w_fetches as u64 * (0..nco).map(|co| dma(g.w_rows(co), g.bsize(g.f, co))).sum::<u64>();
+        bytes += (w_fetches * all_w * eb) as u64;
+    }
     let store = steps as u64 * dma(rows * g.ow, g.l.min(g.f));
     bytes += (g.oh * g.ow * g.f * eb) as u64;
     // Per batch; a batched product runs them one after another.
@@ -186,22 +210,26 @@ fn cost(g: &Geom, hw: &HwDesc, rows: i64, stationary: bool) -> (u64, u64) {
 pub fn plan(g: &Geom, hw: &HwDesc) -> Result<Plan, String> {
     let mut best: Option<Plan> = None;
     // Each batch has its own weights: they stream, one tile per step.
-    let modes: &[bool] = if g.batch > 1 { &[false] } else { &[true, false] };
-    for &stationary in modes {
+    let mut modes: Vec<(bool, bool)> = if g.batch > 1 { vec![(false, false)] } else { vec![(true, false), (false, false)] };
+    // A depthwise conv on the vector unit, where the target has `v.mac`.
+    if g.depthwise && g.batch == 1 && hw.vector_mac != 0 {
+        modes.push((true, true));
+    }
+    for &(stationary, vector) in &modes {
         for rows in 1..=g.oh {
-            let (spad, acc) = footprint(g, rows, stationary);
+            let (spad, acc) = footprint(g, rows, stationary, vector);
             if spad > hw.spad_rows as i64 || acc > hw.acc_rows as i64 {
                 continue;
             }
-            let (cycles, dram_bytes) = cost(g, hw, rows, stationary);
-            let p = Plan { rows, stationary, cycles, dram_bytes };
+            let (cycles, dram_bytes) = cost(g, hw, rows, stationary, vector);
+            let p = Plan { rows, stationary, vector, cycles, dram_bytes };
             if best.as_ref().is_none_or(|b| (p.cycles, p.dram_bytes) < (b.cycles, b.dram_bytes)) {
                 best = Some(p);
             }
         }
     }
     best.ok_or_else(|| {
-        let (spad, acc) = footprint(g, 1, false);
+        let (spad, acc) = footprint(g, 1, false, false);
         if spad > hw.spad_rows as i64 {
             format!("the smallest tile needs {} scratchpad rows; the scratchpad has {}", spad, hw.spad_rows)
         } else {
@@ -290,6 +318,19 @@ fn pack_weights<T: Copy + Default>(g: &Geom, w: &[T]) -> Vec<T> {
     out
 }
 
+/// A depthwise conv's weights for `v.mac`: per output block, per tap (kh, kw), one row of `l` lanes.
+fn pack_vector_weights<T: Copy + Default>(g: &Geom, w: &[T]) -> Vec<T> {
+    // w is HWIO with one input channel per group: [kh][kw][1][f].
+    let mut out = vec![];
+    for co in 0..g.blocks(g.f) {
+        let n = g.bsize(g.f, co);
+        for t in 0..g.kh * g.kw {
+            out.extend((0..g.l).map(|j| if j < n { w[(t * g.f + co * g.l + j) as usize] } else { T::default() }));
+        }
+    }
+    out
+}
+
 /// The fused activation of `op` on accumulator rows `dst..dst+rows` (f32).
 pub fn act_insts(out: &mut Vec<Inst>, body: &Body, op: OpId, dst: i64, rows: i64) {
     let act = npu::tensor_ops::str_attr(body, op, "act").unwrap_or("none");
@@ -345,18 +386,31 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     let hw = l.hw;
     let o = body.op(op);
     let (dt, adt, eb) = if g.int8 { ("i8", "i32", 1) } else { ("f32", "f32", 4) };
+    let p = plan(&g, hw)?;
+    let key = (o.operand(1), format!("{:?}{}", g, if p.vector { " vector" } else { "" }));
     // Weights: packed in tile order into the constant image, or (a batched
     // product) B's row-major matrices where they are, read tile by tile.
     let matrix = body.name(op).as_str() == "npu.batch_matmul";
     let wdram = if matrix {
         ins.get(1).cloned().ok_or("B is not in DRAM")?
-    } else if let Some(d) = l.consts.packed.get(&(o.operand(1), format!("{:?}", g))).cloned() {
+    } else if let Some(d) = l.consts.packed.get(&key).cloned() {
         d
     } else {
         let d = if g.int8 {
             // int8 weights straight from their bytes (ResNet-18's 11M would take 0.1 s through f64).
             let wv = onnx::infer::const_i8s(body, o.operand(1)).ok_or("int8 weights are not a constant")?;
-            l.consts.push_i8(&pack_weights(&g, &wv))
+            if p.vector {
+                // Accumulator lanes: i32.
+                l.consts.push_i32(&pack_vector_weights(&g, &wv).iter().map(|v| *v as i32).collect::<Vec<_>>())
+            } else {
+                l.consts.push_i8(&pack_weights(&g, &wv))
+            }
+        } else if p.vector {
+            let wv = match onnx::infer::const_f32s(body, o.operand(1)) {
+                Some(w) => w,
+                None => const_values(body, o.operand(1))?.into_iter().map(|v| v as f32).collect(),
+            };
+            l.consts.push(&pack_vector_weights(&g, &wv))
         } else {
             // f32 weights straight from their bytes too (VGG-19's 140M through f64 took seconds).
             let wv = match onnx::infer::const_f32s(body, o.operand(1)) {
@@ -365,7 +419,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
             };
             l.consts.push(&pack_weights(&g, &wv))
         };
-        l.consts.packed.insert((o.operand(1), format!("{:?}", g)), d.clone());
+        l.consts.packed.insert(key, d.clone());
         d
     };
     let nco = g.blocks(g.f);
@@ -395,7 +449,6 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     let pad_value = if g.int8 { o.attr("pad_value").and_then(|a| a.as_int()).unwrap_or(0) as i64 } else { 0 };
     let fill = |d: Inst| if pad_value != 0 { d.i("pad_value", pad_value) } else { d };
     let out_zp = npu::tensor_ops::int8_zp(body, op);
-    let p = plan(&g, hw)?;
     let (_, phase_off) = g.row_layout();
     let row_len = g.row_rows();
     let ncb_tile = g.in_blocks_per_tile();
@@ -408,9 +461,17 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     let w_slot = (0..nco).map(|co| g.w_rows(co)).max().unwrap_or(0);
     // Scratchpad: two input slots, then weights (all, or two slots). Accumulator: bias rows, two output slots.
     let spad_w = 2 * in_slot;
-    let acc_out = g.acc_fixed();
+    // Accumulator: bias (and int8 requantization) rows, the vector unit's weights, two output slots.
+    let acc_w = g.acc_fixed();
+    let acc_out = acc_w + if p.vector { vector_weight_rows(&g) } else { 0 };
     let out_slot = p.rows * g.ow;
-    let w_region = if p.stationary { (0..nco).map(|co| g.w_rows(co)).sum::<i64>() } else { 2 * w_slot };
+    let w_region = if p.vector {
+        0
+    } else if p.stationary {
+        (0..nco).map(|co| g.w_rows(co)).sum::<i64>()
+    } else {
+        2 * w_slot
+    };
     let spad_out = spad_w + w_region;
     // The layer's buffers.
     {
@@ -419,7 +480,9 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
         for k in 0..2 {
             b.push(Buffer::spad(&format!("input.{}", k), k * in_slot, in_slot, dt));
         }
-        if p.stationary {
+        if p.vector {
+            b.push(Buffer::acc("weights", acc_w, vector_weight_rows(&g), adt));
+        } else if p.stationary {
             b.push(Buffer::spad("weights", spad_w, w_region, dt));
         } else {
             for k in 0..2 {
@@ -462,7 +525,9 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
         // B[z] is given as [N, K]: per input block, the block's n rows, k lanes each.
         (0..g.blocks(g.c)).map(|cb| load(dst + cb * n, b0 + co * g.l * g.c + cb * g.l, n, g.bsize(g.c, cb), g.c)).collect()
     };
-    if p.stationary {
+    if p.vector {
+        prologue.push(Inst::new("dma.loadacc", Some(adt)).i("dst", acc_w).with("src", wdram.at(0)).i("rows", vector_weight_rows(&g)).i("cols", g.l));
+    } else if p.stationary {
         for co in 0..nco {
             prologue.extend(w_dma(0, co, spad_w + w_offs[co as usize]));
         }
@@ -599,7 +664,9 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
             }
             step.loads.push((0, dmas));
         }
-        let w_base = if p.stationary {
+        let w_base = if p.vector {
+            acc_w + co * g.kh * g.kw
+        } else if p.stationary {
             spad_w + w_offs[co as usize]
         } else {
             let b = spad_w + (w_fill % 2) * w_slot;
@@ -628,11 +695,13 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
                     if a > b {
                         continue;
                     }
-                    let mut pre = Inst::new("mx.preload", Some(dt)).i("src", w_base + here).i("k", k).i("n", n);
-                    if g.bt {
-                        pre = pre.with("transpose", Operand::Flag);
+                    if !p.vector {
+                        let mut pre = Inst::new("mx.preload", Some(dt)).i("src", w_base + here).i("k", k).i("n", n);
+                        if g.bt {
+                            pre = pre.with("transpose", Operand::Flag);
+                        }
+                        c.push(pre);
                     }
-                    c.push(pre);
                     // Pieces: rows this combo writes first (overwrite) or adds to.
                     let first = |oh: i64| cbi == 0 && kw == 0 && if pad_value != 0 { kh == 0 } else { (g.pt - oh * g.sh).max(0) == kh };
                     let mut oh = a;
@@ -644,7 +713,11 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
                         }
                         let row = in_base + cbi as i64 * g.input_rows(p.rows) * row_len + (oh * g.sh - g.pt + kh - ih_lo) * row_len;
                         let src = if g.packed() { row + kw * g.ow } else { row + phase_off[(kw % g.sw) as usize] + kw / g.sw };
-                        let mut m = Inst::new("mx.mul", Some(dt)).i("dst", acc + (oh - oh0) * g.ow).i("src", src).i("rows", g.ow).i("k", k).i("n", n);
+                        let mut m = if p.vector {
+                            Inst::new("v.mac", Some(dt)).i("dst", acc + (oh - oh0) * g.ow).i("src", src).i("w", w_base + kh * g.kw + kw).i("rows", g.ow)
+                        } else {
+                            Inst::new("mx.mul", Some(dt)).i("dst", acc + (oh - oh0) * g.ow).i("src", src).i("rows", g.ow).i("k", k).i("n", n)
+                        };
                         if end > oh {
                             m = m.i("loop", end - oh + 1).i("src_stride", g.sh * row_len).i("dst_stride", g.ow);
                         }
@@ -682,7 +755,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
         let _ = t;
         steps.push(step);
     }
-    let releases: Vec<Release> = if p.stationary { vec![Release::Exec] } else { vec![Release::Exec, Release::Exec] };
+    let releases: Vec<Release> = if p.stationary || p.vector { vec![Release::Exec] } else { vec![Release::Exec, Release::Exec] };
     pipeline::emit(l.out, prologue, steps, &releases, true);
     Ok(())
 }
@@ -706,18 +779,30 @@ mod tests {
         let hw = HwDesc::npu16();
         for geom in [g(56, 64, 3, 64, 1, 1), g(224, 3, 7, 64, 2, 3), g(7, 512, 3, 512, 1, 1), g(14, 256, 1, 512, 2, 0)] {
             let p = plan(&geom, &hw).unwrap();
-            let (spad, acc) = footprint(&geom, p.rows, p.stationary);
+            let (spad, acc) = footprint(&geom, p.rows, p.stationary, p.vector);
             assert!(spad <= hw.spad_rows as i64 && acc <= hw.acc_rows as i64, "{:?} {:?}", geom, p);
             // No fitting candidate is modelled faster.
             for rows in 1..=geom.oh {
                 for st in [true, false] {
-                    let (s, a) = footprint(&geom, rows, st);
+                    let (s, a) = footprint(&geom, rows, st, false);
                     if s <= hw.spad_rows as i64 && a <= hw.acc_rows as i64 {
-                        assert!(cost(&geom, &hw, rows, st).0 >= p.cycles);
+                        assert!(cost(&geom, &hw, rows, st, false).0 >= p.cycles);
                     }
                 }
             }
         }
+    }
+
+    #[test]
+    fn depthwise_convs_go_to_the_vector_unit_where_it_has_mac() {
+        let dw = Geom { depthwise: true, ..g(56, 144, 3, 144, 1, 1) };
+        let r3 = plan(&dw, &HwDesc::npu16()).unwrap();
+        let r2 = plan(&dw, &HwDesc { vector_mac: 0, ..HwDesc::npu16() }).unwrap();
+        assert!(r3.vector && !r2.vector, "{:?} {:?}", r3, r2);
+        // f32 through diagonal tiles: a quarter rate and a preload per tap.
+        assert!(r3.cycles * 3 < r2.cycles, "{:?} {:?}", r3, r2);
+        // A dense conv never does.
+        assert!(!plan(&g(56, 144, 3, 144, 1, 1), &HwDesc::npu16()).unwrap().vector);
     }
 
     #[test]

@@ -454,6 +454,42 @@ pub(crate) fn execute(
             st.spad[to..to + n].copy_from_slice(&tmp);
             out.cycles = vec_cost(cfg, rows as u64);
         }
+        "v.mac" => {
+            if !cfg.vector.mac {
+                return Err(x.err(format!("target '{}' has no v.mac (vector.mac = false: npu16 revision 2)", cfg.name)));
+            }
+            let (rows, passes) = (g("rows"), g("loop"));
+            if passes < 1 {
+                return Err(x.err("loop must be at least 1"));
+            }
+            let cycles = (passes as u64).saturating_mul(rows as u64).saturating_mul(cfg.vector.initiation_interval as u64).saturating_add(cfg.vector.latency as u64);
+            if cycles > st.budget {
+                return Err(x.err(format!("needs {} cycles, past the run's budget ({} cycles left; see --max-cycles)", cycles, st.budget)));
+            }
+            let w = x.rows(hz, c, Mem::Acc, g("w"), 1, false)?;
+            let acc_flag = g("accumulate") != 0;
+            let int8 = dt == Some(Dtype::I8);
+            for pass in 0..if rows == 0 { 0 } else { passes } {
+                let s = x.rows(hz, c, Mem::Spad, g("src") + pass * g("src_stride"), rows, false)?;
+                let d = x.rows(hz, c, Mem::Acc, g("dst") + pass * g("dst_stride"), rows, true)?;
+                for r in 0..rows as usize {
+                    for l in 0..cols {
+                        let (a, wv) = (st.spad[(s + r) * cols + l], st.acc[w * cols + l]);
+                        let o = &mut st.acc[(d + r) * cols + l];
+                        *o = if int8 {
+                            let p = (a as i32).wrapping_mul(wv as i32);
+                            (if acc_flag { (*o as i32).wrapping_add(p) } else { p }) as u32
+                        } else {
+                            let p = f(a) * f(wv);
+                            (if acc_flag { f(*o) + p } else { p }).to_bits()
+                        };
+                    }
+                }
+            }
+            out.macs = passes as u64 * rows as u64 * cols as u64;
+            c.macs += out.macs;
+            out.cycles = cycles;
+        }
         other => return Err(x.err(format!("'{}' cannot execute on a unit", other))),
     }
     Ok(out)

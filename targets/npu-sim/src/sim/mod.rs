@@ -40,7 +40,7 @@ pub struct Executed {
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct Counters {
     pub instructions: u64,
-    /// Multiply-accumulates the array performed on real data (k·n per input row).
+    /// Multiply-accumulates the array (k·n per input row of an `mx.mul`) and the vector unit (a row's lanes per `v.mac` row) performed.
     pub macs: u64,
     pub dram_bytes_read: u64,
     pub dram_bytes_written: u64,
