@@ -38,6 +38,7 @@ pub fn hw_desc(cfg: &HwConfig) -> npu::hw::HwDesc {
         dram_bytes_per_cycle: cfg.dram.bytes_per_cycle as u64,
         dram_latency: cfg.dram.latency as u64,
         dram_burst_bytes: cfg.dram.burst_bytes as u64,
+        dram_coalesce: cfg.dram.coalesce as u64,
     }
 }
 

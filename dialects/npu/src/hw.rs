@@ -53,6 +53,7 @@ hw_fields! {
     dram_bytes_per_cycle = 16, 1, "DRAM bandwidth.";
     dram_latency = 100, 1, "Cycles before a DMA's first byte.";
     dram_burst_bytes = 64, 1, "Each DMA row moves whole bursts.";
+    dram_coalesce = 1, 0, "1: rows that follow one another in DRAM move as one run of bursts (revision 3); 0: a burst per row.";
 }
 
 impl HwDesc {
@@ -68,8 +69,16 @@ impl HwDesc {
         None
     }
 
-    /// Cycles of one DMA moving `rows` rows of `row_bytes` bytes.
+    /// Cycles of one DMA moving `rows` rows of `row_bytes` bytes, each row at its own place.
     pub fn dma_cycles(&self, rows: u64, row_bytes: u64) -> u64 {
         self.dram_latency + (rows * row_bytes.div_ceil(self.dram_burst_bytes) * self.dram_burst_bytes).div_ceil(self.dram_bytes_per_cycle)
+    }
+
+    /// Cycles of one DMA moving `rows` rows of `row_bytes` bytes that follow one another in DRAM.
+    pub fn dma_cycles_contiguous(&self, rows: u64, row_bytes: u64) -> u64 {
+        if self.dram_coalesce == 0 {
+            return self.dma_cycles(rows, row_bytes);
+        }
+        self.dram_latency + (rows * row_bytes).div_ceil(self.dram_burst_bytes) * self.dram_burst_bytes / self.dram_bytes_per_cycle.max(1)
     }
 }

@@ -78,8 +78,15 @@ pub struct DramConfig {
     pub bytes_per_cycle: u32,
     /// Cycles before the first byte of a transfer.
     pub latency: u32,
-    /// Transfers are rounded up to whole bursts of this many bytes, per row.
+    /// Transfers are rounded up to whole bursts of this many bytes, per row
+    /// (per transfer where rows coalesce).
     pub burst_bytes: u32,
+    /// Rows that follow one another in DRAM (a stride of one row's bytes)
+    /// move as one run of whole bursts, not a burst per row (npu16 revision 3,
+    /// the default); a description that does not say rounds every row
+    /// (revision 2). A 16-byte int8 row otherwise costs a 64-byte burst.
+    #[serde(default)]
+    pub coalesce: bool,
     /// DRAM capacity in MiB; argument images must fit.
     pub size_mib: u32,
 }
@@ -104,7 +111,7 @@ impl HwConfig {
             scratchpad: MemConfig { rows: 16384, banks: 4 },
             accumulator: MemConfig { rows: 4096, banks: 2 },
             vector: VectorConfig { lanes: 16, initiation_interval: 1, latency: 4, mac: true },
-            dram: DramConfig { bytes_per_cycle: 16, latency: 100, burst_bytes: 64, size_mib: 1024 },
+            dram: DramConfig { bytes_per_cycle: 16, latency: 100, burst_bytes: 64, coalesce: true, size_mib: 1024 },
             queues: QueueConfig { load: 8, exec: 8, store: 8 },
         }
     }

@@ -126,7 +126,9 @@ impl Matmul {
         let burst = cfg.dram.burst_bytes as u64;
         let row = |cols: u64| (cols * eb).div_ceil(burst) * burst;
         let kt = tiles(self.k, cfg.array.rows as usize);
-        let a: u64 = kt.iter().map(|&(_, kl)| cfg.dram.latency as u64 + (self.m as u64 * row(kl as u64)).div_ceil(cfg.dram.bytes_per_cycle as u64)).sum();
+        // A's rows follow one another when one tile spans all of K.
+        let moved = |kl: u64| if cfg.dram.coalesce && kl as usize == self.k { (self.m as u64 * kl * eb).div_ceil(burst) * burst } else { self.m as u64 * row(kl) };
+        let a: u64 = kt.iter().map(|&(_, kl)| cfg.dram.latency as u64 + moved(kl as u64).div_ceil(cfg.dram.bytes_per_cycle as u64)).sum();
         a
     }
 }

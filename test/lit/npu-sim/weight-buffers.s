@@ -8,16 +8,17 @@
 ; RUN: cmp %t.r1.npy %t.r2.npy
 ; RUN: not npu-sim run %s --set array.weight_buffers=3 --arg a=iota --arg w=iota 2>&1 | FileCheck %s --check-prefix=BAD
 ;
-; By hand (exec starts at 650, when both loads are in): r1 runs
-; P0 650-666, M0 666-746 (64 rows + 16 fill), P1 746-762, M1 762-786,
-; P2 786-802, M2 802-882, the signal 882, the store 884-1528.
-; r2: P0 650-666; M0 streams 666-730 (drained 746); P1 667-683 under it;
-; M1 streams 730-738 (drained 754); P2 writes M0's buffer, so it waits for
-; M0 to drain: 746-762; M2 762-826 (drained 842); the signal waits for the
-; drain: 842; the store 844-1488.
-; R1: target npu16: 1528 cycles
+; By hand (exec starts at 314, when both loads are in: 100 + 1024/16 and
+; 100 + 768/16 cycles, their rows one run each): r1 runs
+; P0 314-330, M0 330-410 (64 rows + 16 fill), P1 410-426, M1 426-450,
+; P2 450-466, M2 466-546, the signal 546, the store 548-1192.
+; r2: P0 314-330; M0 streams 330-394 (drained 410); P1 331-347 under it;
+; M1 streams 394-402 (drained 418); P2 writes M0's buffer, so it waits for
+; M0 to drain: 410-426; M2 426-490 (drained 506); the signal waits for the
+; drain: 506; the store 508-1152.
+; R1: target npu16: 1192 cycles
 ; R1: exec 8 234
-; R2: target npu16: 1488 cycles
+; R2: target npu16: 1152 cycles
 ; Busy: the waits, the signal and the muls' rows (64 + 8 + 64); the preloads run on their own port.
 ; R2: exec 8 138
 ; BAD: error: hardware description: array.weight_buffers must be 1 or 2, got 3

@@ -161,8 +161,13 @@ fn cost(g: &Geom, hw: &HwDesc, rows: i64, stationary: bool, vector: bool) -> (u6
     let nco = g.blocks(g.f);
     let ncb = g.in_blocks_per_tile();
     let row_len = g.row_rows();
-    let row_bytes = |cols: i64| ((cols * eb + hw.dram_burst_bytes as i64 - 1) / hw.dram_burst_bytes as i64 * hw.dram_burst_bytes as i64) as u64;
-    let dma = |nrows: i64, cols: i64| hw.dma_cycles(nrows as u64, (cols * eb) as u64);
+    // An input row's pixels follow one another in DRAM when the block is all the channels
+    // and the stride is 1: their rows then move as one run of bursts where the target coalesces.
+    let in_contiguous = hw.dram_coalesce != 0 && !g.packed() && g.c <= g.l && g.sw == 1;
+    let row_bytes = |cols: i64| if in_contiguous { (cols * eb) as u64 } else { ((cols * eb + hw.dram_burst_bytes as i64 - 1) / hw.dram_burst_bytes as i64 * hw.dram_burst_bytes as i64) as u64 };
+    // Packed weights are one run per block; a batched product's B is read row by row from its matrix.
+    let matrix = g.batch > 1 || g.bt;
+    let w_dma = |nrows: i64, cols: i64| if matrix { hw.dma_cycles(nrows as u64, (cols * eb) as u64) } else { hw.dma_cycles_contiguous(nrows as u64, (cols * eb) as u64) };
     let mut compute = 0u64;
     let mut load = 0u64;
     let mut bytes = 0u64;
@@ -192,15 +197,17 @@ fn cost(g: &Geom, hw: &HwDesc, rows: i64, stationary: bool, vector: bool) -> (u6
     bytes += (in_fills * g.input_rows(rows).min(g.h) * g.w * g.l.min(g.c) * ncb * eb) as u64;
     if vector {
         // Loaded once, a row of `l` 32-bit lanes per tap and block.
-        load += hw.dma_cycles(vector_weight_rows(g) as u64, (g.l * 4) as u64);
+        load += hw.dma_cycles_contiguous(vector_weight_rows(g) as u64, (g.l * 4) as u64);
         bytes += (vector_weight_rows(g) * g.l * 4) as u64;
     } else {
         let all_w: i64 = (0..nco).map(|co| g.w_rows(co) * g.bsize(g.f, co)).sum();
         let w_fetches = if stationary { 1 } else { nrb };
-        load += w_fetches as u64 * (0..nco).map(|co| dma(g.w_rows(co), g.bsize(g.f, co))).sum::<u64>();
+        load += w_fetches as u64 * (0..nco).map(|co| w_dma(g.w_rows(co), g.bsize(g.f, co))).sum::<u64>();
         bytes += (w_fetches * all_w * eb) as u64;
     }
-    let store = steps as u64 * dma(rows * g.ow, g.l.min(g.f));
+    // Output rows follow one another in DRAM when one block holds every channel.
+    let (out_rows, out_bytes) = ((rows * g.ow) as u64, (g.l.min(g.f) * eb) as u64);
+    let store = steps as u64 * if g.f <= g.l { hw.dma_cycles_contiguous(out_rows, out_bytes) } else { hw.dma_cycles(out_rows, out_bytes) };
     bytes += (g.oh * g.ow * g.f * eb) as u64;
     // Per batch; a batched product runs them one after another.
     ((compute.max(load).max(store) + hw.dram_latency * 2) * g.batch as u64, bytes * g.batch as u64)

@@ -80,9 +80,9 @@ impl Ctx<'_> {
     }
 }
 
-fn dma_cost(cfg: &HwConfig, rows: u64, row_bytes: u64) -> u64 {
+fn dma_cost(cfg: &HwConfig, rows: u64, row_bytes: u64, contiguous: bool) -> u64 {
     let burst = cfg.dram.burst_bytes as u64;
-    let moved = rows * row_bytes.div_ceil(burst) * burst;
+    let moved = if contiguous && cfg.dram.coalesce { (rows * row_bytes).div_ceil(burst) * burst } else { rows * row_bytes.div_ceil(burst) * burst };
     cfg.dram.latency as u64 + moved.div_ceil(cfg.dram.bytes_per_cycle as u64)
 }
 
@@ -192,7 +192,7 @@ pub(crate) fn execute(
                 c.dram_bytes_written += bytes;
                 out.written = bytes;
             }
-            out.cycles = dma_cost(cfg, rows as u64, ncols as u64 * eb);
+            out.cycles = dma_cost(cfg, rows as u64, ncols as u64 * eb, stride == ncols as u64 * eb);
         }
         "mx.preload" => {
             let (k, n) = (g("k"), g("n"));
