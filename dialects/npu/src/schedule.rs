@@ -129,7 +129,8 @@ pub fn extent(mnemonic: &str, field: &str, g: &dyn Fn(&str) -> i64, flag: &dyn F
     match (mnemonic, field) {
         ("mx.preload", _) if flag("transpose") => g("n"),
         ("mx.preload", _) => g("k"),
-        ("mx.mul", f) => g("rows") + (passes - 1) * g(&format!("{}_stride", f)).max(0),
+        ("v.mac", "w") => 1,
+        ("mx.mul" | "v.mac", f) => g("rows") + (passes - 1) * g(&format!("{}_stride", f)).max(0),
         ("v.poolmax" | "v.poolavg", "src") => (g("rows") - 1) * (if g("stride") == 0 { g("window") } else { g("stride") }) + g("window"),
         (m, "b") if m.starts_with("v.") && bcast => 1,
         (m, "dst") if m.starts_with("dma.") => g("rows") + g("pad_top") + g("pad_bottom"),

@@ -472,6 +472,17 @@ func.func private @p() {
 }
 
 // -----
+// A v.mac's replay loop reaches past its input buffer (rows 0..4, then 6..10); its weights are one row.
+func.func private @p() {
+  %0 = "npu.alloc"() <{row = 0}> : () -> memref<8x16xf32, 1>
+  %1 = "npu.alloc"() <{row = 0}> : () -> memref<8x16xf32, 2>
+  %2 = "npu.alloc"() <{row = 8}> : () -> memref<1x16xf32, 2>
+  // expected-error @+1 {{'v.mac' operand 'src' touches rows 0..10 of a 8-row buffer}}
+  "npu.v.mac"(%1, %0, %2) <{dtype = "f32", dst = 0, src = 0, w = 0, rows = 4, loop = 2, src_stride = 6}> : (memref<8x16xf32, 2>, memref<8x16xf32, 1>, memref<1x16xf32, 2>) -> ()
+  return
+}
+
+// -----
 func.func private @p() {
   %0 = "npu.alloc"() <{row = 0}> : () -> memref<8x16xf32, 1>
   // expected-error @+1 {{'mx.mul' operand 'dst' must be an accumulator buffer}}

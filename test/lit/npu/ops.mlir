@@ -78,6 +78,7 @@ func.func @movement(%x: tensor<1x4x4x18xf32>, %c: tensor<1x4x6x2xf32>) -> tensor
 // CHECK: "npu.v.shl"() <{amount = 1 : i64, dst = 0 : i64, dtype = "i32", rows = 4 : i64, src = 0 : i64}>
 // CHECK: "npu.v.hsum"() <{dst = 8 : i64, dtype = "f32", lanes = 8 : i64, rows = 4 : i64, src = 0 : i64}>
 // CHECK: "npu.v.exp"() <{dst = 0 : i64, dtype = "f32", rows = 4 : i64, src = 0 : i64}>
+// CHECK: "npu.v.mac"() <{accumulate, dst = 0 : i64, dst_stride = 4 : i64, dtype = "i8", loop = 3 : i64, rows = 4 : i64, src = 0 : i64, src_stride = 6 : i64, w = 40 : i64}>
 // CHECK: "npu.halt"()
 func.func private @prog() attributes {npu.program, npu.args = [{name = "in0", dir = "in", dtype = "f32", shape = [4, 80]}]} {
   "npu.layer"() <{name = "conv1"}> : () -> ()
@@ -91,6 +92,7 @@ func.func private @prog() attributes {npu.program, npu.args = [{name = "in0", di
   "npu.v.shl"() <{dtype = "i32", dst = 0, src = 0, rows = 4, amount = 1}> : () -> ()
   "npu.v.hsum"() <{dtype = "f32", dst = 8, src = 0, rows = 4, lanes = 8}> : () -> ()
   "npu.v.exp"() <{dtype = "f32", dst = 0, src = 0, rows = 4}> : () -> ()
+  "npu.v.mac"() <{dtype = "i8", dst = 0, src = 0, w = 40, rows = 4, loop = 3, src_stride = 6, dst_stride = 4, accumulate}> : () -> ()
   "npu.fence"() : () -> ()
   "npu.halt"() : () -> ()
   return
