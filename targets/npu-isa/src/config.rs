@@ -12,7 +12,7 @@ pub struct HwConfig {
     /// Clock in MHz (for traces in microseconds).
     pub clock_mhz: f64,
     pub array: ArrayConfig,
-    pub scratchpad: MemConfig,
+    pub scratchpad: SpadConfig,
     pub accumulator: MemConfig,
     pub vector: VectorConfig,
     pub dram: DramConfig,
@@ -52,6 +52,21 @@ pub struct MemConfig {
     /// Banks (rows interleave across them). Recorded for the compiler's cost
     /// model; the simulator does not model bank conflicts.
     pub banks: u32,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SpadConfig {
+    /// Rows of `array.cols` 32-bit lanes.
+    pub rows: u32,
+    /// Banks (rows interleave across them). Recorded for the compiler's cost
+    /// model; the simulator does not model bank conflicts.
+    pub banks: u32,
+    /// The DMA engines address the scratchpad itself (`%spad+OFFSET`, npu16
+    /// revision 3, the default), so a tensor can stay on chip between layers;
+    /// a description that does not say has no such path (revision 2).
+    #[serde(default)]
+    pub dma: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -101,14 +116,15 @@ pub struct QueueConfig {
 }
 
 impl HwConfig {
-    /// The built-in `npu16` (revision 3: double-buffered weights, `v.mac`): a 16×16 int8 array at 1 GHz, 256 KiB
-    /// scratchpad (16,384 rows of 16 lanes), 64 KiB accumulator, 16 B/cycle DRAM.
+    /// The built-in `npu16` (revision 3: double-buffered weights, `v.mac`, coalescing DMA, the scratchpad as a DMA
+    /// address): a 16×16 int8 array at 1 GHz, 16,384 scratchpad rows and 4,096 accumulator rows of 16 32-bit lanes,
+    /// 16 B/cycle DRAM.
     pub fn npu16() -> HwConfig {
         HwConfig {
             name: "npu16".into(),
             clock_mhz: 1000.0,
             array: ArrayConfig { rows: 16, cols: 16, dataflow: "weight-stationary".into(), fill_latency: 16, f32_rate: 4, weight_buffers: 2 },
-            scratchpad: MemConfig { rows: 16384, banks: 4 },
+            scratchpad: SpadConfig { rows: 16384, banks: 4, dma: true },
             accumulator: MemConfig { rows: 4096, banks: 2 },
             vector: VectorConfig { lanes: 16, initiation_interval: 1, latency: 4, mac: true },
             dram: DramConfig { bytes_per_cycle: 16, latency: 100, burst_bytes: 64, coalesce: true, size_mib: 1024 },

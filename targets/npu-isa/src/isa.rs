@@ -447,6 +447,14 @@ pub static ISA: &[InstrDef] = &[
 /// Semaphores s0..s15.
 pub const NUM_SEMS: u8 = 16;
 
+/// The DMA address `%spad+OFFSET` (argument number 255, a name no argument may
+/// take): the scratchpad itself as a flat array of lanes, row after row, so a
+/// tensor kept on chip between layers is read and written as a DRAM one is.
+/// The offset and stride count bytes of the instruction's element type, as in
+/// DRAM (lane = byte offset / element size). Needs `scratchpad.dma`.
+pub const SPAD_ARG: u8 = 255;
+pub const SPAD_ARG_NAME: &str = "spad";
+
 pub fn by_mnemonic(m: &str) -> Option<&'static InstrDef> {
     ISA.iter().find(|d| d.mnemonic == m)
 }

@@ -153,7 +153,7 @@ pub fn read(b: &[u8]) -> Result<Program, String> {
     for k in 0..n {
         let w = [r.u64("instruction")?, r.u64("instruction")?, r.u64("instruction")?, r.u64("instruction")?];
         let i = isa::decode(&w).map_err(|e| format!("malformed binary: instruction #{}: {}", k, e))?;
-        if let Some(bad) = i.def.operands.iter().enumerate().find(|(j, o)| matches!(o.kind, isa::Kind::Dram { .. }) && i.values[*j] as usize >= args.len()) {
+        if let Some(bad) = i.def.operands.iter().enumerate().find(|(j, o)| matches!(o.kind, isa::Kind::Dram { .. }) && i.values[*j] as usize >= args.len() && i.values[*j] != isa::SPAD_ARG as i64) {
             return Err(format!("malformed binary: instruction #{} names argument {} of {}", k, i.values[bad.0], args.len()));
         }
         instrs.push(i);

@@ -17,7 +17,7 @@ pub fn instruction(p: &Program, i: &Instr) -> String {
         match o.kind {
             Kind::Row(m) => parts.push(format!("{}[{}]", if m == MemKind::Spad { "spad" } else { "acc" }, v)),
             Kind::Dram { .. } => {
-                let name = p.args.get(v as usize).map(|a| a.name.as_str()).unwrap_or("?");
+                let name = if v == crate::isa::SPAD_ARG as i64 { crate::isa::SPAD_ARG_NAME } else { p.args.get(v as usize).map(|a| a.name.as_str()).unwrap_or("?") };
                 let off = i.extra[k];
                 parts.push(if off == 0 { format!("%{}", name) } else { format!("%{}+{}", name, off) });
             }

@@ -127,6 +127,9 @@ pub fn assemble(src: &str) -> Result<Program, AsmError> {
                     if p.args.iter().any(|a| &a.name == n) {
                         return Err(at(*pos, format!("argument '%{}' is declared twice", n)));
                     }
+                    if n == isa::SPAD_ARG_NAME {
+                        return Err(at(*pos, format!("'%{}' is the scratchpad's own DMA address; an argument cannot take the name", n)));
+                    }
                     if p.args.len() >= 255 {
                         return Err(at(*pos, "at most 255 arguments".into()));
                     }
@@ -208,7 +211,11 @@ fn instruction(p: &Program, mnemonic: &str, operands: &[Operand], pos: usize, at
                 if !matches!(spec.kind, Kind::Dram { .. }) {
                     return Err(at(o.pos, format!("operand '{}' of '{}' is not a DRAM address", spec.name, def.mnemonic)));
                 }
-                let idx = p.args.iter().position(|a| &a.name == arg).ok_or_else(|| at(o.pos, format!("undeclared argument '%{}' (declare it with .arg)", arg)))?;
+                let idx = if arg == isa::SPAD_ARG_NAME {
+                    isa::SPAD_ARG as usize
+                } else {
+                    p.args.iter().position(|a| &a.name == arg).ok_or_else(|| at(o.pos, format!("undeclared argument '%{}' (declare it with .arg)", arg)))?
+                };
                 values[k] = Some(idx as i64);
                 extra[k] = *off;
             }

@@ -123,6 +123,9 @@ pub(crate) fn execute(
             let width = x.lanes(pl + ncols + pr, "pad_left + cols + pad_right")?;
             let dram_op = if load { "src" } else { "dst" };
             let arg = g(dram_op) as usize;
+            if arg == crate::isa::SPAD_ARG as usize {
+                return local_dma(&x, st, hz, c, load, to_acc);
+            }
             let a = &p.args[arg];
             let stride = if g("stride") == 0 { ncols as u64 * eb } else { g("stride") as u64 };
             let off = ins.offset(dram_op);
@@ -493,4 +496,78 @@ pub(crate) fn execute(
         other => return Err(x.err(format!("'{}' cannot execute on a unit", other))),
     }
     Ok(out)
+}
+
+/// Cycles before a DMA between the scratchpad and itself (or the accumulator)
+/// moves its first row; then a row a cycle (two where a row's lanes straddle
+/// two scratchpad rows). No DRAM is touched.
+pub(crate) const LOCAL_DMA_LATENCY: u64 = 8;
+
+/// A DMA whose DRAM side is the scratchpad itself (`%spad+OFFSET`): element
+/// `OFFSET / eb + r·stride / eb + l` of the scratchpad seen as one flat array
+/// of lanes, row after row; int8 lanes stay sign-extended.
+fn local_dma(x: &Ctx, st: &mut State, hz: &mut HazardChecker, c: &mut Counters, load: bool, to_acc: bool) -> Result<Outcome, SimError> {
+    let cfg = x.cfg;
+    let ins = &x.p.instrs[x.i];
+    let g = |n: &str| ins.get(n);
+    if !cfg.scratchpad.dma {
+        return Err(x.err(format!("target '{}' has no DMA path to the scratchpad itself (scratchpad.dma = false: npu16 revision 2)", cfg.name)));
+    }
+    let dt = ins.dtype;
+    let eb = dt.map(|d| d.bytes()).unwrap_or(1) as i64;
+    let cols = st.cols as i64;
+    let (rows, ncols) = (g("rows"), g("cols"));
+    let (pt, pb, pl, pr) = if load { (g("pad_top"), g("pad_bottom"), g("pad_left"), g("pad_right")) } else { (0, 0, 0, 0) };
+    let width = x.lanes(pl + ncols + pr, "pad_left + cols + pad_right")?;
+    let dram_op = if load { "src" } else { "dst" };
+    let off = ins.offset(dram_op);
+    let stride = if g("stride") == 0 { ncols * eb } else { g("stride") };
+    if off % eb != 0 || stride % eb != 0 {
+        return Err(x.err(format!("a %spad offset ({}) and stride ({}) must be whole elements of {} bytes", off, stride, eb)));
+    }
+    let (first, step) = (off / eb, stride / eb);
+    let total = cfg.scratchpad.rows as i64 * cols;
+    let end = if rows == 0 { first } else { first + (rows - 1) * step + ncols };
+    if first < 0 || end > total {
+        return Err(x.err(format!("out-of-bounds %spad {}: lanes {}..{} but the scratchpad has {}", if load { "read" } else { "write" }, first, end, total)));
+    }
+    let pad_bits = if load && !to_acc { g("pad_value") } else { 0 };
+    if pad_bits != 0 && dt != Some(Dtype::I8) {
+        return Err(x.err(format!("pad_value {} on an {} load (only int8 padding has a value)", pad_bits, dt.map(|d| d.name()).unwrap_or("untyped"))));
+    }
+    let pad_bits = pad_bits as i32 as u32;
+    // The flat side's rows (bounds, hazards), then the row side's.
+    let lo = first / cols;
+    let hi = (end + cols - 1) / cols;
+    x.rows(hz, c, Mem::Spad, lo, (hi - lo).max(0), !load)?;
+    let mem = if to_acc { Mem::Acc } else { Mem::Spad };
+    let side = x.rows(hz, c, mem, g(if load { "dst" } else { "src" }), pt + rows + pb, load)?;
+    let cols = cols as usize;
+    let mut cycles = LOCAL_DMA_LATENCY;
+    for r in 0..(pt + rows + pb) as usize {
+        let data_row = r as i64 - pt;
+        if data_row < 0 || data_row >= rows {
+            let buf = if to_acc { &mut st.acc } else { &mut st.spad };
+            buf[(side + r) * cols..(side + r) * cols + width].fill(pad_bits);
+            continue;
+        }
+        let at = (first + data_row * step) as usize;
+        cycles += if at % cols + ncols as usize > cols { 2 } else { 1 };
+        if load {
+            let vals: Vec<u32> = st.spad[at..at + ncols as usize].to_vec();
+            let buf = if to_acc { &mut st.acc } else { &mut st.spad };
+            let row = &mut buf[(side + r) * cols..(side + r) * cols + width];
+            row[..pl as usize].fill(pad_bits);
+            row[(pl + ncols) as usize..].fill(pad_bits);
+            row[pl as usize..(pl + ncols) as usize].copy_from_slice(&vals);
+        } else {
+            let buf = if to_acc { &st.acc } else { &st.spad };
+            let vals: Vec<u32> = buf[(side + r) * cols..(side + r) * cols + ncols as usize]
+                .iter()
+                .map(|v| if dt == Some(Dtype::I8) { *v as u8 as i8 as i32 as u32 } else { *v })
+                .collect();
+            st.spad[at..at + ncols as usize].copy_from_slice(&vals);
+        }
+    }
+    Ok(Outcome { cycles, macs: 0, read: 0, written: 0 })
 }
