@@ -12,11 +12,14 @@ use std::fmt::Write;
 pub enum Operand {
     Int(i64),
     Float(f32),
-    /// A program argument and a byte offset.
+    /// A program argument (or [`SPAD_ARG`]) and a byte offset.
     Dram(String, i64),
     Flag,
     Queue(&'static str),
 }
+
+/// The DMA address of the scratchpad itself (`%spad+OFFSET`), where a target has it.
+pub const SPAD_ARG: &str = npu_isa::isa::SPAD_ARG_NAME;
 
 /// One instruction, or a `.layer` marker (`mnemonic` "layer", `layer` set,
 /// with the buffers the layer's instructions address).

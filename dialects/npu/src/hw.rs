@@ -49,6 +49,7 @@ hw_fields! {
     spad_rows = 16384, 1, "Scratchpad rows.";
     acc_rows = 4096, 1, "Accumulator rows.";
     vector_latency = 4, 1, "Vector pipeline depth, once per instruction.";
+    spad_dma = 1, 0, "1: the DMA engines address the scratchpad (`%spad`, revision 3), so intermediates stay on chip; 0: they go through DRAM.";
     vector_mac = 1, 0, "1: `v.mac` (revision 3), so depthwise convs run on the vector unit; 0: through the array.";
     dram_bytes_per_cycle = 16, 1, "DRAM bandwidth.";
     dram_latency = 100, 1, "Cycles before a DMA's first byte.";

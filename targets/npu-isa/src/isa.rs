@@ -599,7 +599,10 @@ pub fn markdown() -> String {
          flag operands in bits 0–5, the element type in bits 6–7: 0 i8, 1 i32, 2 f32) and slot 0 (bits 32–63); words 1–3 hold \
          slots 1–6, two 32-bit slots each. An operand lives in bits `lo..lo+bits` of a slot.\n\n\
          Memories: the scratchpad and the accumulator are arrays of rows of `array.cols` 32-bit lanes (int8 values are \
-         sign-extended in their lane); DRAM holds the program's arguments, addressed as `%arg+byte_offset`.\n\n",
+         sign-extended in their lane); DRAM holds the program's arguments, addressed as `%arg+byte_offset`. Where the \
+         target has `scratchpad.dma` (npu16 revision 3), a DMA's DRAM side may be `%spad+byte_offset` instead: the \
+         scratchpad itself as one flat array of lanes, row after row, lane = byte offset / element size (a tensor kept \
+         on chip between layers, addressed as in DRAM).\n\n",
     );
     for d in ISA {
         let types: Vec<_> = d.dtypes.iter().map(|t| t.name()).collect();

@@ -277,6 +277,19 @@ pub fn product_fits(hw: &HwDesc, m: i64, k: i64, n: i64) -> bool {
     plan(&Geom { h: m, w: 1, c: k, kh: 1, kw: 1, f: n, sh: 1, sw: 1, pt: 0, pl: 0, oh: m, ow: 1, depthwise: false, int8: false, l, batch: 1, bt: false }, hw).is_ok()
 }
 
+/// Whether `op` (a conv or product) plans as well in `work`'s share of the
+/// scratchpad as in all of it: no more cycles (2% slack) and no more DRAM
+/// bytes (a layer that must fetch its weights again for want of rows would
+/// cost more DRAM than keeping a tensor on chip saves).
+pub fn plans_as_well_in(body: &Body, op: OpId, hw: &HwDesc, work: &HwDesc) -> bool {
+    let g = geometry(body, op, lanes_of(hw));
+    match (plan(&g, hw), plan(&g, work)) {
+        (Ok(full), Ok(part)) => part.dram_bytes <= full.dram_bytes && part.cycles as f64 <= full.cycles as f64 * 1.02,
+        (Err(_), Ok(_)) => true,
+        _ => false,
+    }
+}
+
 /// Weights in tile order: per output block, per (kh, input block, kw), a k×n tile.
 fn pack_weights<T: Copy + Default>(g: &Geom, w: &[T]) -> Vec<T> {
     // w is HWIO: [kh][kw][c/group][f].

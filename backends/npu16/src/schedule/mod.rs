@@ -5,13 +5,15 @@
 //! from the hardware description ([`conv::plan`]), buffers placed in the
 //! scratchpad and accumulator for that layer's lifetime, DMA overlapped with
 //! compute through semaphores ([`pipeline`]), and a `fence` before the next
-//! layer reads what this one wrote. Constants (weights in tile order, bias
+//! layer reads what this one wrote; intermediates that fit stay in the
+//! scratchpad between layers ([`residency`]). Constants (weights in tile order, bias
 //! rows, reciprocal rows) are laid out in one DRAM image, the `%weights`
 //! argument, kept on the program as `npu.const_image`.
 
 pub mod conv;
 pub mod movement;
 pub mod pipeline;
+pub mod residency;
 pub mod vector;
 
 use ir::attributes::{AttrData, Attribute};
@@ -167,10 +169,13 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
     }
     let mut insts = vec![];
     let mut consts = ConstImage::default();
+    let work = residency::working_part(hw);
     // Constants a kernel reads from DRAM as they are, where they lie in the image.
     let mut in_image: HashMap<Value, Dram> = HashMap::new();
-    // Intermediate tensors: one DRAM scratch argument, each tensor 64-byte aligned.
+    // Intermediate tensors: one DRAM scratch argument, each tensor 64-byte
+    // aligned, until `residency` keeps what fits in the scratchpad.
     let mut scratch = 0i64;
+    let mut tensors = vec![];
     for op in body.block_ops(entry) {
         let name = body.name(op);
         let n = name.as_str();
@@ -194,6 +199,7 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
                 let elem = body.value_type(y).element_type().and_then(ir::attributes::element_bytes).ok_or_else(|| format!("{}: a result of no fixed element size", body.op(op).loc))?;
                 let bytes = shape(body, y).iter().product::<i64>() * elem as i64;
                 scratch += (bytes + 63) / 64 * 64;
+                tensors.push(residency::Scratch { offset: at, bytes, elem: elem as i64 });
                 Dram { arg: SCRATCH_ARG.into(), offset: at }
             }
         };
@@ -220,18 +226,31 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
         let macs = body.op(op).attr("macs").and_then(|a| a.as_int()).unwrap_or(0).max(0);
         insts.push(Inst::layer(&layer_name(body, op)).i("macs", macs as i64));
         let marker = insts.len() - 1;
-        let mut l = Layer { hw, out: &mut insts, consts: &mut consts, buffers: vec![] };
-        let r = match n {
-            "npu.conv" | "npu.matmul" | "npu.batch_matmul" => conv::emit(&mut l, body, op, &ins, &out),
-            "npu.eltwise" | "npu.act" => vector::eltwise(&mut l, body, op, &ins, &out),
-            "npu.slice" | "npu.concat" | "npu.upsample" | "npu.pad" | "onnx.Transpose" => movement::emit(&mut l, body, op, &ins, &out),
-            "npu.pool" => vector::pool(&mut l, body, op, &ins, &out),
-            "npu.layernorm" | "npu.softmax" => vector::row_norm(&mut l, body, op, &ins, &out),
-            _ => Err(format!("'{}' has no schedule yet", n)),
-        };
-        let buffers = std::mem::take(&mut l.buffers);
-        r.map_err(|e| format!("{}: {}: {}", body.op(op).loc, n, e))?;
-        insts[marker].buffers = buffers;
+        // A layer works in the lower part of the scratchpad where the target keeps
+        // tensors on chip (`residency`), in all of it where it cannot otherwise.
+        let mut r = Err(String::new());
+        let whole = matches!(n, "npu.conv" | "npu.matmul" | "npu.batch_matmul") && !conv::plans_as_well_in(body, op, hw, &work);
+        for hw in if whole { vec![hw] } else { vec![&work, hw] } {
+            let image = consts.data.len();
+            insts.truncate(marker + 1);
+            let mut l = Layer { hw, out: &mut insts, consts: &mut consts, buffers: vec![] };
+            r = match n {
+                "npu.conv" | "npu.matmul" | "npu.batch_matmul" => conv::emit(&mut l, body, op, &ins, &out),
+                "npu.eltwise" | "npu.act" => vector::eltwise(&mut l, body, op, &ins, &out),
+                "npu.slice" | "npu.concat" | "npu.upsample" | "npu.pad" | "onnx.Transpose" => movement::emit(&mut l, body, op, &ins, &out),
+                "npu.pool" => vector::pool(&mut l, body, op, &ins, &out),
+                "npu.layernorm" | "npu.softmax" => vector::row_norm(&mut l, body, op, &ins, &out),
+                _ => Err(format!("'{}' has no schedule yet", n)),
+            }
+            .map(|()| std::mem::take(&mut l.buffers));
+            if r.is_ok() {
+                break;
+            }
+            // Nothing of the failed attempt stays in the image.
+            consts.data.truncate(image);
+            consts.packed.retain(|_, d| d.offset < image as i64);
+        }
+        insts[marker].buffers = r.map_err(|e| format!("{}: {}: {}", body.op(op).loc, n, e))?;
     }
     for (src, dst, s) in copies {
         insts.push(Inst::layer("copy").i("macs", 0));
@@ -240,6 +259,7 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
         movement::copy(&mut l, &src, &dst, &s);
         insts[marker].buffers = std::mem::take(&mut l.buffers);
     }
+    let scratch = residency::place(&mut insts, &tensors, hw).scratch_bytes;
     if scratch > 0 {
         args.push(ProgramArg { name: SCRATCH_ARG.into(), dir: "out".into(), dtype: "i8".into(), shape: vec![scratch] });
     }
