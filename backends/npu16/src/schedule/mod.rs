@@ -14,6 +14,7 @@ pub mod conv;
 pub mod movement;
 pub mod pipeline;
 pub mod residency;
+pub mod tiling;
 pub mod vector;
 
 use ir::attributes::{AttrData, Attribute};
