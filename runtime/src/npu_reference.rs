@@ -385,14 +385,24 @@ pub fn evaluate(ctx: &ir::Context, body: &Body, f: OpId, args: &[HostTensor]) ->
                 let y = shape(body, o.result(0));
                 let parts: Vec<&HostTensor> = (0..o.operands().len()).map(get).collect::<Result<_, _>>()?;
                 let (outer, inner): (i64, i64) = (y[..axis].iter().product(), y[axis + 1..].iter().product());
-                let mut out = vec![];
-                for k in 0..outer {
+                // Bytes, whatever the element type (int8 moves as f32 does).
+                let dtype = parts.first().ok_or("a concat of nothing")?.dtype;
+                let eb = crate::tensor::dtype_size(dtype).ok_or("an element type without a size")?;
+                if parts.iter().any(|p| p.dtype != dtype || p.shape.len() != y.len()) {
+                    return Err(format!("{}: concat operands of different types or ranks", o.loc));
+                }
+                let mut t = HostTensor::zeros(dtype, &y)?;
+                let mut at = 0;
+                let dst = t.data.as_mut();
+                for k in 0..outer as usize {
                     for p in &parts {
-                        let n = (p.shape[axis] * inner) as usize;
-                        out.extend_from_slice(&f32s(p)[k as usize * n..(k as usize + 1) * n]);
+                        let n = (p.shape[axis] * inner) as usize * eb;
+                        let src = p.data.as_ref().get(k * n..(k + 1) * n).ok_or_else(|| format!("{}: a concat operand smaller than its shape", o.loc))?;
+                        dst.get_mut(at..at + n).ok_or_else(|| format!("{}: concat operands larger than the result", o.loc))?.copy_from_slice(src);
+                        at += n;
                     }
                 }
-                from_f32(&y, &out)?
+                t
             }
             "npu.conv" | "npu.matmul" => {
                 let ins: Vec<&HostTensor> = (0..o.operands().len()).map(get).collect::<Result<_, _>>()?;

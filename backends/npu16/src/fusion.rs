@@ -70,9 +70,13 @@ pub fn group(body: &Body, work: &[OpId], npu: &mut [Result<(), Unsupported>]) ->
                 Ok(()) => Err(Unsupported::new(Reason::Shape, "B is not a matrix")),
             };
             continue;
-        } else if (super::quant::MOVES.contains(&name.as_str()) || name.as_str() == "onnx.GlobalAveragePool") && quantized_input(0) {
-            let pooled = if name.as_str() == "onnx.GlobalAveragePool" { super::quant::qavgpool(body, op).map(|a| (a.x, a.q)) } else { super::quant::qmaxpool(body, op) };
-            let (x, q) = match pooled {
+        } else if (super::quant::MOVES.contains(&name.as_str()) || matches!(name.as_str(), "onnx.GlobalAveragePool" | "onnx.Concat")) && quantized_input(0) {
+            let pooled = match name.as_str() {
+                "onnx.GlobalAveragePool" => super::quant::qavgpool(body, op).map(|a| (vec![a.x], a.q)),
+                "onnx.Concat" => super::quant::qconcat(body, op),
+                _ => super::quant::qmaxpool(body, op).map(|(x, q)| (vec![x], q)),
+            };
+            let (xs, q) = match pooled {
                 Ok(p) => p,
                 Err(e) => {
                     refused_int8.insert(op, e);
@@ -83,7 +87,7 @@ pub fn group(body: &Body, work: &[OpId], npu: &mut [Result<(), Unsupported>]) ->
                 continue;
             }
             // No chain after a pool: its Q is the group's last op.
-            for o in [op, x.op, q] {
+            for o in xs.iter().map(|x| x.op).chain([op, q]) {
                 if let Some(&i) = index.get(&o) {
                     npu[i] = Ok(());
                     group[i] = index[&op];

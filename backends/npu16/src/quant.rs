@@ -308,7 +308,7 @@ pub fn qadd(body: &Body, op: OpId) -> Result<QAdd, String> {
 
 /// Ops that move values without computing with them: between a DQ and a Q
 /// of one scale and zero point they run on the int8 values.
-pub const MOVES: &[&str] = &["onnx.MaxPool", "onnx.Flatten", "onnx.Reshape", "onnx.Squeeze", "onnx.Unsqueeze", "onnx.Transpose"];
+pub const MOVES: &[&str] = &["onnx.MaxPool", "onnx.Flatten", "onnx.Reshape", "onnx.Squeeze", "onnx.Unsqueeze", "onnx.Transpose", "onnx.Resize", "onnx.Slice"];
 
 /// `Q(op(DQ(x, s, z)), s, z)` for a MaxPool or a data movement op: with one
 /// scale and zero point on both sides the op commutes with
@@ -320,12 +320,30 @@ pub fn qmaxpool(body: &Body, op: OpId) -> Result<(Dq, OpId), String> {
     if body.op(op).results().len() > 1 && body.has_uses(body.op(op).result(1)) {
         return Err("a MaxPool whose indices are used".into());
     }
+    if body.name(op).as_str() == "onnx.Resize" && body.op(op).attr("mode").and_then(|a| a.as_str()).is_some_and(|m| m != "nearest") {
+        return Err("an interpolating Resize (int8 moves nearest neighbours only)".into());
+    }
     let x = activation(body, body.op(op).operand(0))?;
     let q = quantized_output(body, body.op(op).result(0))?;
     if (q.scale - x.scales[0]).abs() > 1e-7 * q.scale.abs() || q.zp != x.zp() {
         return Err(format!("its QuantizeLinear (scale {}, zero point {}) differs from its DequantizeLinear (scale {}, zero point {})", q.scale, q.zp, x.scales[0], x.zp()));
     }
     Ok((x, q.op))
+}
+
+/// `Q(Concat(DQ(x1, s, z), DQ(x2, s, z), …), s, z)`: with one scale and zero
+/// point on every side the concatenation moves int8 values (ONNX Runtime's
+/// quantizer gives each input its own; requantizing them is not done yet).
+pub fn qconcat(body: &Body, op: OpId) -> Result<(Vec<Dq>, OpId), String> {
+    if body.name(op).as_str() != "onnx.Concat" {
+        return Err("not a Concat".into());
+    }
+    let q = quantized_output(body, body.op(op).result(0))?;
+    let xs = body.op(op).operands().iter().map(|v| activation(body, *v)).collect::<Result<Vec<_>, _>>()?;
+    if let Some((i, x)) = xs.iter().enumerate().find(|(_, x)| (q.scale - x.scales[0]).abs() > 1e-7 * q.scale.abs() || q.zp != x.zp()) {
+        return Err(format!("input {} (scale {}, zero point {}) and its QuantizeLinear (scale {}, zero point {}) differ: a requantizing Concat is not done yet", i, x.scales[0], x.zp(), q.scale, q.zp));
+    }
+    Ok((xs, q.op))
 }
 
 /// `Q(GlobalAveragePool(DQ(x, sx, zx)), sy, zy)` in int8: the vector unit

@@ -694,18 +694,22 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
     if let Ok(a) = super::quant::qavgpool(body, op) {
         return convert_qavgpool(ctx, body, op, a);
     }
-    if let Ok((x, q)) = super::quant::qmaxpool(body, op) {
-        // The int8 pool: the DQ/Q pair goes, the pool takes and gives int8.
-        let xq = x.input;
+    let moved = super::quant::qmaxpool(body, op).map(|(x, q)| (vec![x], q)).or_else(|_| super::quant::qconcat(body, op));
+    if let Ok((xs, q)) = moved {
+        // The int8 pool or move: the DQs and the Q go, the op takes and gives int8.
         let qr = body.op(q).result(0);
         body.replace_all_uses(qr, body.op(op).result(0));
-        body.set_operand(op, 0, xq);
+        for (i, x) in xs.iter().enumerate() {
+            body.set_operand(op, i, x.input);
+        }
         let ty = body.value_type(qr).clone();
         body.set_value_type(body.op(op).result(0), ty);
         body.erase(q);
-        // The DequantizeLinear may have other readers (one DQ per tensor, as npu-quantize writes).
-        if !body.has_uses(body.op(x.op).result(0)) {
-            body.erase(x.op);
+        // A DequantizeLinear may have other readers (one DQ per tensor, as npu-quantize writes).
+        for x in &xs {
+            if !body.is_erased(x.op) && !body.has_uses(body.op(x.op).result(0)) {
+                body.erase(x.op);
+            }
         }
         return convert_op(ctx, body, op);
     }

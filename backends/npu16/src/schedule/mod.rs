@@ -157,7 +157,7 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
         let rv = root(*r);
         let name = format!("out{}", i);
         if body.value_block(rv) == Some(entry) && body.defining_op(rv).is_none() {
-            copies.push((dram[&rv].clone(), Dram { arg: name.clone(), offset: 0 }, shape(body, rv)));
+            copies.push((dram[&rv].clone(), Dram { arg: name.clone(), offset: 0 }, rv));
             args.push(ProgramArg { name: name.clone(), dir: "out".into(), dtype: dtype(rv), shape: shape(body, rv) });
             out_names.push(name);
             continue;
@@ -253,11 +253,11 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
         }
         insts[marker].buffers = r.map_err(|e| format!("{}: {}: {}", body.op(op).loc, n, e))?;
     }
-    for (src, dst, s) in copies {
+    for (src, dst, v) in copies {
         insts.push(Inst::layer("copy").i("macs", 0));
         let marker = insts.len() - 1;
         let mut l = Layer { hw, out: &mut insts, consts: &mut consts, buffers: vec![] };
-        movement::copy(&mut l, &src, &dst, &s);
+        movement::copy(&mut l, body, v, &src, &dst)?;
         insts[marker].buffers = std::mem::take(&mut l.buffers);
     }
     let scratch = residency::place(&mut insts, &tensors, hw).scratch_bytes;

@@ -107,16 +107,42 @@ fn blocks(shape: &[i64], src: &View, dsts: &[View], lanes: i64, max_rows: i64) -
     out
 }
 
-/// Emits `blocks` as load/store steps through two accumulator slots.
-fn emit_copies(l: &mut Layer, src: &Dram, dsts: &[Dram], blocks: Vec<Block>, slot: i64) {
-    let dma = |m: &'static str, acc: i64, d: &Dram, (off, stride): (i64, i64), b: &Block| {
-        let i = Inst::new(m, Some("f32"));
-        let i = if m == "dma.loadacc" { i.i("dst", acc).with("src", d.at(off * 4)) } else { i.with("dst", d.at(off * 4)).i("src", acc) };
+/// Element type of a copy: f32 through two accumulator slots, int8 through two scratchpad slots.
+#[derive(Clone, Copy, PartialEq)]
+enum Elem {
+    F32,
+    I8,
+}
+
+impl Elem {
+    fn of(body: &Body, v: ir::Value) -> Result<Elem, String> {
+        match body.value_type(v).element_type().map(|e| e.to_string()).as_deref() {
+            Some("f32") => Ok(Elem::F32),
+            Some("i8") => Ok(Elem::I8),
+            _ => Err("data movement of f32 or int8 tensors only".into()),
+        }
+    }
+    /// Rows of one of the two slots a copy goes through.
+    fn slot(self, hw: &npu::hw::HwDesc) -> i64 {
+        (if self == Elem::I8 { hw.spad_rows } else { hw.acc_rows } as i64 / 2).max(1)
+    }
+}
+
+/// Emits `blocks` as load/store steps through two slots (see [`Elem`]).
+fn emit_copies(l: &mut Layer, src: &Dram, dsts: &[Dram], blocks: Vec<Block>, slot: i64, elem: Elem) {
+    let (load, store, dt, eb) = match elem {
+        Elem::F32 => ("dma.loadacc", "dma.storeacc", "f32", 4),
+        Elem::I8 => ("dma.load", "dma.store", "i8", 1),
+    };
+    let dma = |m: &'static str, at: i64, d: &Dram, (off, stride): (i64, i64), b: &Block| {
+        let i = Inst::new(m, Some(dt));
+        let i = if m == load { i.i("dst", at).with("src", d.at(off * eb)) } else { i.with("dst", d.at(off * eb)).i("src", at) };
         let i = i.i("rows", b.rows).i("cols", b.cols);
-        if b.rows > 1 { i.i("stride", stride * 4) } else { i }
+        if b.rows > 1 { i.i("stride", stride * eb) } else { i }
     };
     for k in 0..2 {
-        l.buffers.push(npu::asm::Buffer::acc(&format!("rows.{}", k), k * slot, slot, "f32"));
+        let name = format!("rows.{}", k);
+        l.buffers.push(if elem == Elem::I8 { npu::asm::Buffer::spad(&name, k * slot, slot, "i8") } else { npu::asm::Buffer::acc(&name, k * slot, slot, "f32") });
     }
     let mut steps = vec![];
     let mut cur = Step::default();
@@ -131,9 +157,9 @@ fn emit_copies(l: &mut Layer, src: &Dram, dsts: &[Dram], blocks: Vec<Block>, slo
         if cur.loads.is_empty() {
             cur.loads.push((0, vec![]));
         }
-        cur.loads[0].1.push(dma("dma.loadacc", acc, src, b.src, &b));
+        cur.loads[0].1.push(dma(load, acc, src, b.src, &b));
         for (d, at) in dsts.iter().zip(&b.dsts) {
-            cur.stores.push(dma("dma.storeacc", acc, d, *at, &b));
+            cur.stores.push(dma(store, acc, d, *at, &b));
         }
         used += b.rows;
     }
@@ -143,30 +169,33 @@ fn emit_copies(l: &mut Layer, src: &Dram, dsts: &[Dram], blocks: Vec<Block>, slo
     pipeline::emit(l.out, vec![], steps, &[Release::Store], false);
 }
 
-/// The constant operands of a concatenation live in the constant image.
+/// The constant operands of a concatenation live in the constant image (f32 ones: an int8 one has no scale here).
 fn operand_dram(l: &mut Layer, body: &Body, v: ir::Value, ins: &mut std::slice::Iter<Dram>) -> Result<Dram, String> {
+    if body.defining_op(v).is_some_and(|d| body.name(d).as_str() == "onnx.Constant") && Elem::of(body, v)? == Elem::I8 {
+        return Err("an int8 constant operand".into());
+    }
     match super::push_constant(l.consts, body, v) {
         Ok(d) => Ok(d),
         Err(_) => ins.next().cloned().ok_or_else(|| "operand not in DRAM".to_string()),
     }
 }
 
-/// A copy of a whole f32 tensor (a partition result that is its argument, reshaped).
-pub fn copy(l: &mut Layer, src: &Dram, dst: &Dram, shape: &[i64]) {
-    let slot = (l.hw.acc_rows as i64 / 2).max(1);
-    let v = View { offset: 0, strides: dense(shape) };
-    let b = blocks(shape, &v, std::slice::from_ref(&v), super::conv::lanes_of(l.hw), slot);
-    emit_copies(l, src, &[dst.clone()], b, slot);
+/// A copy of a whole tensor `v` (a partition result that is its argument, reshaped).
+pub fn copy(l: &mut Layer, body: &Body, v: ir::Value, src: &Dram, dst: &Dram) -> Result<(), String> {
+    let (shape, elem) = (shape(body, v), Elem::of(body, v)?);
+    let slot = elem.slot(l.hw);
+    let view = View { offset: 0, strides: dense(&shape) };
+    let b = blocks(&shape, &view, std::slice::from_ref(&view), super::conv::lanes_of(l.hw), slot);
+    emit_copies(l, src, &[dst.clone()], b, slot, elem);
+    Ok(())
 }
 
 /// `npu.slice`, `npu.concat`, `npu.upsample`, `npu.pad` and a transpose that moves data.
 pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> Result<(), String> {
     let o = body.op(op);
-    if body.value_type(o.result(0)).element_type().is_none_or(|e| e.to_string() != "f32") {
-        return Err("data movement of f32 tensors only".into());
-    }
+    let elem = Elem::of(body, o.result(0))?;
     let lanes = super::conv::lanes_of(l.hw);
-    let slot = (l.hw.acc_rows as i64 / 2).max(1);
+    let slot = elem.slot(l.hw);
     let y = shape(body, o.result(0));
     let ints = |n: &str| npu::tensor_ops::ints(body, op, n).ok_or_else(|| format!("no {}", n));
     let mut it = ins.iter();
@@ -179,7 +208,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
             let sv = View { offset: off.iter().zip(&xs).map(|(a, b)| a * b).sum(), strides: xs.iter().zip(&steps).map(|(a, b)| a * b).collect() };
             let dv = View { offset: 0, strides: dense(&y) };
             let b = blocks(&y, &sv, &[dv], lanes, slot);
-            emit_copies(l, &src, &[out.clone()], b, slot);
+            emit_copies(l, &src, &[out.clone()], b, slot, elem);
         }
         "onnx.Transpose" => {
             let x = shape(body, o.operand(0));
@@ -189,7 +218,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
             let sv = View { offset: 0, strides: perm.iter().map(|p| xs[*p as usize]).collect() };
             let dv = View { offset: 0, strides: dense(&y) };
             let b = blocks(&y, &sv, &[dv], lanes, slot);
-            emit_copies(l, &src, &[out.clone()], b, slot);
+            emit_copies(l, &src, &[out.clone()], b, slot, elem);
         }
         "npu.concat" => {
             let axis = o.attr("axis").and_then(|a| a.as_int()).ok_or("no axis")? as usize;
@@ -201,7 +230,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
                 let sv = View { offset: 0, strides: dense(&x) };
                 let dv = View { offset: at * ys[axis], strides: ys.clone() };
                 let b = blocks(&x, &sv, &[dv], lanes, slot);
-                emit_copies(l, &src, &[out.clone()], b, slot);
+                emit_copies(l, &src, &[out.clone()], b, slot, elem);
                 at += x[axis];
             }
         }
@@ -220,9 +249,12 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
             }
             let b = blocks(&x, &sv, &dsts, lanes, slot);
             let outs = vec![out.clone(); dsts.len()];
-            emit_copies(l, &src, &outs, b, slot);
+            emit_copies(l, &src, &outs, b, slot, elem);
         }
         "npu.pad" => {
+            if elem == Elem::I8 {
+                return Err("int8 padding (its value would be the zero point)".into());
+            }
             let x = shape(body, o.operand(0));
             let p = ints("pads")?;
             let value = o.attr("value").and_then(|a| a.as_float()).unwrap_or(0.0) as f32;
@@ -230,7 +262,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
             let corner: i64 = (0..r).map(|d| p[d] * ys[d]).sum();
             let src = operand_dram(l, body, o.operand(0), &mut it)?;
             let b = blocks(&x, &View { offset: 0, strides: dense(&x) }, &[View { offset: corner, strides: ys.clone() }], lanes, slot);
-            emit_copies(l, &src, &[out.clone()], b, slot);
+            emit_copies(l, &src, &[out.clone()], b, slot, elem);
             // The border as boxes that tile it: along dim d, the padding before
             // and after, within the input's extent in the dims before d.
             let mut boxes = vec![];
@@ -249,7 +281,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
                 let fill = l.consts.push(&vec![value; most as usize]);
                 for (dims, offset) in boxes {
                     let b = blocks(&dims, &View { offset: 0, strides: dense(&dims) }, &[View { offset, strides: ys.clone() }], lanes, slot);
-                    emit_copies(l, &fill, &[out.clone()], b, slot);
+                    emit_copies(l, &fill, &[out.clone()], b, slot, elem);
                 }
             }
         }

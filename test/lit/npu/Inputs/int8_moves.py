@@ -1,0 +1,44 @@
+"""Writes DIR/moves.onnx and DIR/x.npy: int8 data movement between QDQ
+convolutions as quantizers write it (seed 5): a nearest-neighbour Resize and
+a Slice whose QuantizeLinear keeps their input's scale and zero point (ONNX
+Runtime's quantizer does so for them), and a Concat of two inputs of one
+scale and zero point; the Concat of `refused.onnx` has inputs of two scales
+(ONNX Runtime's form), which the NPU does not requantize yet."""
+import sys
+
+import numpy as np
+from onnx_graph import Graph
+
+out = sys.argv[1]
+
+
+def build(same_scales):
+    G = Graph(5)
+    const, node, rng = G.const, G.node, G.rng
+    n = iter(range(100))
+
+    def q(x, scale, zp):
+        k = next(n)
+        s, z = const("s%d" % k, scale), const("z%d" % k, zp, np.int8)
+        return node("DequantizeLinear", [node("QuantizeLinear", [x, s, z], "q%d" % k), s, z], "dq%d" % k)
+
+    def conv(x, name, cin, cout, in_scale):
+        w = rng.standard_normal((cout, cin, 3, 3)) * 0.3
+        ws = np.abs(w).reshape(cout, -1).max(axis=1) / 127
+        wq = np.clip(np.round(w / ws[:, None, None, None]), -127, 127)
+        wd = node("DequantizeLinear", [const(name + "_wq", wq, np.int8), const(name + "_ws", ws), const(name + "_wz", np.zeros(cout), np.int8)], name + "_wdq", axis=0)
+        return node("Conv", [x, wd], name, pads=[1, 1, 1, 1])
+
+    x = q("x", 0.04, 3)
+    a = q(conv(x, "c1", 4, 8, 0.04), 0.05, -7)
+    up = q(node("Resize", [a, const("roi", []), const("scales", [1, 1, 2, 2])], "up", mode="nearest"), 0.05, -7)
+    sl = q(node("Slice", [up, const("st", [2, 2], np.int64), const("en", [14, 14], np.int64), const("ax", [2, 3], np.int64)], "sl"), 0.05, -7)
+    b = q(conv(sl, "c2", 8, 8, 0.05), 0.05 if same_scales else 0.09, -7 if same_scales else 4)
+    cat = q(node("Concat", [sl, b], "cat", axis=1), 0.05, -7)
+    y = q(conv(cat, "c3", 16, 4, 0.05), 0.1, 2)
+    G.node("Identity", [y], "y")
+    return G
+
+
+build(True).save(out + "/moves.onnx", "moves", [1, 4, 8, 8], [1, 4, 12, 12], out + "/x.npy")
+build(False).save(out + "/refused.onnx", "refused", [1, 4, 8, 8], [1, 4, 12, 12], out + "/x2.npy")
