@@ -15,14 +15,7 @@ C = 40
 
 
 def build(G, quant):
-    const, node, rng = G.const, G.node, G.rng
-    qs = iter(range(100))
-
-    def q(x, scale, zp):
-        # Quantize and dequantize an activation (int8, its own zero point).
-        n = next(qs)
-        s, z = const("s%d" % n, scale), const("z%d" % n, zp, np.int8)
-        return node("DequantizeLinear", [node("QuantizeLinear", [x, s, z], "q%d" % n), s, z], "dq%d" % n)
+    const, node, rng, q = G.const, G.node, G.rng, G.qdq
 
     def dw(x, name, k, stride, pads, bias=True, in_scale=0.05):
         w = rng.standard_normal((C, 1, k, k)) * 0.4

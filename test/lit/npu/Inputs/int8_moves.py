@@ -14,13 +14,7 @@ out = sys.argv[1]
 
 def build(same_scales):
     G = Graph(5)
-    const, node, rng = G.const, G.node, G.rng
-    n = iter(range(100))
-
-    def q(x, scale, zp):
-        k = next(n)
-        s, z = const("s%d" % k, scale), const("z%d" % k, zp, np.int8)
-        return node("DequantizeLinear", [node("QuantizeLinear", [x, s, z], "q%d" % k), s, z], "dq%d" % k)
+    const, node, rng, q = G.const, G.node, G.rng, G.qdq
 
     def conv(x, name, cin, cout, in_scale):
         w = rng.standard_normal((cout, cin, 3, 3)) * 0.3

@@ -10,6 +10,7 @@ class Graph:
     def __init__(self, seed):
         self.rng = np.random.default_rng(seed)
         self.inits, self.nodes = [], []
+        self.quantized = 0
 
     def const(self, name, v, dtype=np.float32):
         self.inits.append(numpy_helper.from_array(np.asarray(v, dtype=dtype), name))
@@ -18,6 +19,14 @@ class Graph:
     def node(self, op, ins, name, outs=None, **attrs):
         self.nodes.append(helper.make_node(op, ins, outs or [name], name=name, **attrs))
         return name
+
+    def qdq(self, x, scale, zp):
+        """`x` quantized to int8 with its own scale and zero point and dequantized
+        again, as quantizers write activations: nodes `qN`, `dqN`, N counting up."""
+        n = self.quantized
+        self.quantized += 1
+        s, z = self.const("s%d" % n, scale), self.const("z%d" % n, zp, np.int8)
+        return self.node("DequantizeLinear", [self.node("QuantizeLinear", [x, s, z], "q%d" % n), s, z], "dq%d" % n)
 
     def save(self, path, name, x_shape, y_shape, x_npy):
         """Checks and writes the model (opset 17, shapes inferred) and a random input for `x`."""
