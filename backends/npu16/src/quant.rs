@@ -331,19 +331,27 @@ pub fn qmaxpool(body: &Body, op: OpId) -> Result<(Dq, OpId), String> {
     Ok((x, q.op))
 }
 
-/// `Q(Concat(DQ(x1, s, z), DQ(x2, s, z), …), s, z)`: with one scale and zero
-/// point on every side the concatenation moves int8 values (ONNX Runtime's
-/// quantizer gives each input its own; requantizing them is not done yet).
+/// `Q(Concat(DQ(x1, s1, z1), DQ(x2, s2, z2), …), s, z)` in int8: an input of
+/// the output's scale and zero point moves as it is; another (ONNX Runtime's
+/// quantizer gives each input its own) is requantized to them first
+/// ([`same_quantization`] says which).
 pub fn qconcat(body: &Body, op: OpId) -> Result<(Vec<Dq>, OpId), String> {
     if body.name(op).as_str() != "onnx.Concat" {
         return Err("not a Concat".into());
     }
     let q = quantized_output(body, body.op(op).result(0))?;
     let xs = body.op(op).operands().iter().map(|v| activation(body, *v)).collect::<Result<Vec<_>, _>>()?;
-    if let Some((i, x)) = xs.iter().enumerate().find(|(_, x)| (q.scale - x.scales[0]).abs() > 1e-7 * q.scale.abs() || q.zp != x.zp()) {
-        return Err(format!("input {} (scale {}, zero point {}) and its QuantizeLinear (scale {}, zero point {}) differ: a requantizing Concat is not done yet", i, x.scales[0], x.zp(), q.scale, q.zp));
+    for (i, x) in xs.iter().enumerate() {
+        if !same_quantization(x, q.scale, q.zp) && requant_params(x.scales[0] as f64 / (q.scale as f64 * (1u64 << ADD_FRACTION_BITS) as f64)).is_none() {
+            return Err(format!("input {} (scale {}) cannot be requantized to its QuantizeLinear's scale {}", i, x.scales[0], q.scale));
+        }
     }
     Ok((xs, q.op))
+}
+
+/// Whether `x` is quantized with `scale` and `zp` already.
+pub fn same_quantization(x: &Dq, scale: f32, zp: i64) -> bool {
+    (scale - x.scales[0]).abs() <= 1e-7 * scale.abs() && zp == x.zp()
 }
 
 /// `Q(GlobalAveragePool(DQ(x, sx, zx)), sy, zy)` in int8: the vector unit

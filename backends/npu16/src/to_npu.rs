@@ -518,6 +518,47 @@ fn convert_qavgpool(ctx: &Context, body: &mut Body, op: OpId, a: super::quant::Q
 }
 
 /// A quantized Add (and a following DQ → Relu → Q) as one int8 npu.eltwise.
+/// Input `i` of a quantized Concat (`x`, quantized otherwise than the Concat's
+/// QuantizeLinear `q`) requantized to `q`'s scale and zero point: an int8 add
+/// of `x` to itself, each half weighted 2^19 (their sum, 2^20, is the add's
+/// fixed-point one, exactly), then one requantization; the Concat reads it
+/// through a DequantizeLinear of `q`'s parameters, so it is a move.
+fn requantize_input(ctx: &Context, body: &mut Body, op: OpId, i: usize, x: &super::quant::Dq, q: OpId) -> Result<(), String> {
+    let super::quant::Q { scale, zp, .. } = super::quant::as_q(body, q)?;
+    let half = 1i64 << (super::quant::ADD_FRACTION_BITS - 1);
+    let acc_scale = x.scales[0] as f64 / (1u64 << super::quant::ADD_FRACTION_BITS) as f64;
+    let (mult, shift) = super::quant::requant_params(acc_scale / scale as f64).ok_or("requantization multiplier out of range")?;
+    let loc = body.op(x.op).loc.clone();
+    let at = InsertPoint::Before(op);
+    let xs = shape(body, x.input);
+    let i8t = body.value_type(x.input).element_type().unwrap().clone();
+    let four = xs.len() == 4;
+    let a = if four { transpose(ctx, body, x.input, &TO_NHWC, at, &loc) } else { x.input };
+    let t = Target { scale, zp, act: "none", last_q: q, clamp: (-128, 127) };
+    let mut props = requant_props(ctx, &t, &[mult], &[shift]);
+    props.push(("kind", Attribute::string("add")));
+    props.push(("in_mult", i64s(ctx, &[half, half])));
+    if x.zp() != 0 {
+        props.push(("in_zp", i64s(ctx, &[x.zp(), x.zp()])));
+    }
+    let out_shape = if four { permuted(&xs, &TO_NHWC) } else { xs.clone() };
+    let new = build(ctx, body, "npu.eltwise", &[a, a], tensor(ctx, out_shape, &i8t), props, at, &loc);
+    let mut r = body.op(new).result(0);
+    if four {
+        r = transpose(ctx, body, r, &TO_NCHW, at, &loc);
+    }
+    // The Concat's input: r dequantized with the Concat's own parameters.
+    let params: Vec<Value> = body.op(q).operands()[1..].to_vec();
+    let f32t = body.value_type(body.op(op).operand(i)).clone();
+    let dq = build(ctx, body, "onnx.DequantizeLinear", &[vec![r], params].concat(), f32t, vec![], at, &loc);
+    let dv = body.op(dq).result(0);
+    body.set_operand(op, i, dv);
+    if !body.has_uses(body.op(x.op).result(0)) {
+        body.erase(x.op);
+    }
+    Ok(())
+}
+
 fn convert_qadd(ctx: &Context, body: &mut Body, m: super::quant::QAdd) -> Result<(), String> {
     let op = m.op;
     let loc = body.op(op).loc.clone();
@@ -693,6 +734,13 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
     }
     if let Ok(a) = super::quant::qavgpool(body, op) {
         return convert_qavgpool(ctx, body, op, a);
+    }
+    if let Ok((xs, q)) = super::quant::qconcat(body, op) {
+        let out = super::quant::as_q(body, q)?;
+        if let Some(i) = xs.iter().position(|x| !super::quant::same_quantization(x, out.scale, out.zp)) {
+            requantize_input(ctx, body, op, i, &xs[i], q)?;
+            return convert_op(ctx, body, op);
+        }
     }
     let moved = super::quant::qmaxpool(body, op).map(|(x, q)| (vec![x], q)).or_else(|_| super::quant::qconcat(body, op));
     if let Ok((xs, q)) = moved {

@@ -258,11 +258,15 @@ fn eltwise_int8(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) 
     // The inputs' zero points: one constant term, -(za·ma + zb·mb), added to the sum.
     let iz = npu::tensor_ops::ints(body, op, "in_zp").unwrap_or(vec![0, 0]);
     let offset = -(iz[0] * im[0] + iz[1] * im[1]);
+    // An input added to itself (a requantization, `to_npu`'s for a Concat) is read and scaled once, by both multipliers.
+    let once = body.op(op).operand(0) == body.op(op).operand(1);
+    let mults: Vec<i64> = if once { vec![im[0] + im[1]] } else { vec![im[0], im[1]] };
     // Constants: the identity tile, and one row per input of its multiplier (and one of the offset).
     let eye: Vec<i8> = (0..lanes * lanes).map(|k| (k / lanes == k % lanes) as i8).collect();
     let eye_d = l.consts.push_i8(&eye);
-    let fixed = if offset != 0 { 3 } else { 2 };
-    let mrows: Vec<i32> = [im[0], im[1], offset][..fixed as usize].iter().flat_map(|m| std::iter::repeat_n(*m as i32, lanes as usize)).collect();
+    let offset_row = mults.len() as i64;
+    let fixed = offset_row + (offset != 0) as i64;
+    let mrows: Vec<i32> = mults.iter().chain([offset].iter()).take(fixed as usize).flat_map(|m| std::iter::repeat_n(*m as i32, lanes as usize)).collect();
     let m_d = l.consts.push_i32(&mrows);
     let chunk = rows.min((l.hw.acc_rows as i64 - fixed) / 4).min((l.hw.spad_rows as i64 - lanes) / 6).max(1);
     if 4 * chunk + fixed > l.hw.acc_rows as i64 || 6 * chunk + lanes > l.hw.spad_rows as i64 {
@@ -292,20 +296,18 @@ fn eltwise_int8(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) 
         let ab = aa + chunk;
         let mut s = Step::default();
         let mut dmas = flat.dmas("dma.load", sa, &ins[0], r0, cnt);
-        dmas.extend(flat.dmas("dma.load", sb, &ins[1], r0, cnt));
+        if !once {
+            dmas.extend(flat.dmas("dma.load", sb, &ins[1], r0, cnt));
+        }
         s.loads.push((0, dmas));
         let mm = |dst: i64, src: i64| Inst::new("mx.mul", Some("i8")).i("dst", dst).i("src", src).i("rows", cnt).i("k", lanes).i("n", lanes);
         let scale = |dst: i64, row: i64| Inst::new("v.mul", Some("i32")).i("dst", dst).i("a", dst).i("b", row).i("rows", cnt).with("bcast", Operand::Flag);
-        s.compute = vec![
-            Inst::new("mx.preload", Some("i8")).i("src", 0).i("k", lanes).i("n", lanes),
-            mm(aa, sa),
-            scale(aa, 0),
-            mm(ab, sb),
-            scale(ab, 1),
-            Inst::new("v.add", Some("i32")).i("dst", aa).i("a", aa).i("b", ab).i("rows", cnt),
-        ];
+        s.compute = vec![Inst::new("mx.preload", Some("i8")).i("src", 0).i("k", lanes).i("n", lanes), mm(aa, sa), scale(aa, 0)];
+        if !once {
+            s.compute.extend([mm(ab, sb), scale(ab, 1), Inst::new("v.add", Some("i32")).i("dst", aa).i("a", aa).i("b", ab).i("rows", cnt)]);
+        }
         if offset != 0 {
-            s.compute.push(Inst::new("v.add", Some("i32")).i("dst", aa).i("a", aa).i("b", 2).i("rows", cnt).with("bcast", Operand::Flag));
+            s.compute.push(Inst::new("v.add", Some("i32")).i("dst", aa).i("a", aa).i("b", offset_row).i("rows", cnt).with("bcast", Operand::Flag));
         }
         let mut rq = Inst::new("v.requant", Some("i8")).i("dst", so).i("src", aa).i("rows", cnt).i("mult", mult).i("shift", shift).i("min", lo).i("max", hi);
         if zp != 0 {

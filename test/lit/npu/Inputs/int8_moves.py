@@ -2,8 +2,8 @@
 convolutions as quantizers write it (seed 5): a nearest-neighbour Resize and
 a Slice whose QuantizeLinear keeps their input's scale and zero point (ONNX
 Runtime's quantizer does so for them), and a Concat of two inputs of one
-scale and zero point; the Concat of `refused.onnx` has inputs of two scales
-(ONNX Runtime's form), which the NPU does not requantize yet."""
+scale and zero point; the Concat of `requant.onnx` has inputs of two scales
+(ONNX Runtime's form), one of them requantized to the output's."""
 import sys
 
 import numpy as np
@@ -35,4 +35,4 @@ def build(same_scales):
 
 
 build(True).save(out + "/moves.onnx", "moves", [1, 4, 8, 8], [1, 4, 12, 12], out + "/x.npy")
-build(False).save(out + "/refused.onnx", "refused", [1, 4, 8, 8], [1, 4, 12, 12], out + "/x2.npy")
+build(False).save(out + "/requant.onnx", "requant", [1, 4, 8, 8], [1, 4, 12, 12], out + "/x2.npy")
