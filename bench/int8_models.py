@@ -141,8 +141,9 @@ def npu_row(path, name, x, xin, ort_out, d):
         hard.append("partitions not bit-exact")
     if compile_s > 2.0:
         hard.append(f"NPU compile {compile_s:.2f} s")
+    # Simulated cycles do not vary run to run: the floor is enforced (int8 activations; u8 ones are rewritten to them).
     if name.startswith("resnet18") and ratio > 1.3:
-        soft.append(f"roofline {ratio:.2f}x > 1.3x")
+        hard.append(f"roofline {ratio:.2f}x > 1.3x")
     text = f"{100 * share:>6.1f}% {j['cycles']:>10} {ratio:>6.2f} {compile_s:>8.2f} {shown}  {exact}"
     return text, hard, soft
 
