@@ -80,6 +80,6 @@ impl HwDesc {
         if self.dram_coalesce == 0 {
             return self.dma_cycles(rows, row_bytes);
         }
-        self.dram_latency + (rows * row_bytes).div_ceil(self.dram_burst_bytes) * self.dram_burst_bytes / self.dram_bytes_per_cycle.max(1)
+        self.dram_latency + ((rows * row_bytes).div_ceil(self.dram_burst_bytes) * self.dram_burst_bytes).div_ceil(self.dram_bytes_per_cycle)
     }
 }

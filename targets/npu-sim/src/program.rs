@@ -90,6 +90,9 @@ impl Program {
             if self.args[..k].iter().any(|b| b.name == a.name) {
                 return Err(format!("argument '%{}' is declared twice", a.name));
             }
+            if a.name == crate::isa::SPAD_ARG_NAME {
+                return Err(format!("'%{}' is the scratchpad's own DMA address; an argument cannot take the name", a.name));
+            }
             if a.shape.is_empty() || a.shape.contains(&0) || a.shape.iter().try_fold(1u64, |p, &d| p.checked_mul(d)).is_none_or(|n| n > 1 << 40) {
                 return Err(format!("argument '%{}' has a bad shape {:?}", a.name, a.shape));
             }

@@ -3,7 +3,7 @@
 //! each such tensor moves into the scratchpad (`%spad`, where the target's
 //! DMA engines address it: npu16 revision 3) when rows above the working
 //! buffers of every layer that touches it are free for its whole lifetime,
-//! first come first placed (a first-fit over liveness intervals). The DMAs
+//! the shortest-lived first (a first-fit over liveness intervals). The DMAs
 //! that write and read it are rewritten to address it there, so the kernels
 //! (their tiles, pipelines and buffers) stay exactly as scheduled; the tensors
 //! left in DRAM are packed again.
@@ -91,10 +91,19 @@ pub fn place(insts: &mut [Inst], tensors: &[Scratch], hw: &HwDesc) -> Placed {
             if arg != SCRATCH_ARG {
                 continue;
             }
-            let Some(t) = find(*off) else { continue };
+            // A DMA outside every tensor (none is emitted so) would read another once they move: nothing moves.
+            let Some(t) = find(*off) else {
+                return Placed { scratch_bytes: tensors.iter().map(|t| t.offset + (t.bytes + 63) / 64 * 64).max().unwrap_or(0), ..Placed::default() };
+            };
+            // Its last byte must lie in the tensor too (not in the DRAM alignment padding).
+            let eb = elem_bytes(inst.dtype);
+            let stride = if inst.int("stride") == 0 { inst.int("cols") * eb } else { inst.int("stride") };
+            let end = *off + (inst.int("rows") - 1).max(0) * stride + inst.int("cols") * eb;
+            if end > tensors[t].offset + tensors[t].bytes {
+                eligible[t] = false;
+            }
             let l = life[t].get_or_insert((layer, layer));
             l.1 = layer;
-            let eb = elem_bytes(inst.dtype);
             if eb != tensors[t].elem || (off - tensors[t].offset) % eb != 0 || inst.int("stride") % eb != 0 {
                 eligible[t] = false;
             }

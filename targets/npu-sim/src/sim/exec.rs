@@ -470,6 +470,8 @@ pub(crate) fn execute(
                 return Err(x.err(format!("needs {} cycles, past the run's budget ({} cycles left; see --max-cycles)", cycles, st.budget)));
             }
             let w = x.rows(hz, c, Mem::Acc, g("w"), 1, false)?;
+            // The weights as they are when the instruction starts (its dst rows may cover them).
+            let wrow: Vec<u32> = st.acc[w * cols..(w + 1) * cols].to_vec();
             let acc_flag = g("accumulate") != 0;
             let int8 = dt == Some(Dtype::I8);
             for pass in 0..if rows == 0 { 0 } else { passes } {
@@ -477,7 +479,7 @@ pub(crate) fn execute(
                 let d = x.rows(hz, c, Mem::Acc, g("dst") + pass * g("dst_stride"), rows, true)?;
                 for r in 0..rows as usize {
                     for l in 0..cols {
-                        let (a, wv) = (st.spad[(s + r) * cols + l], st.acc[w * cols + l]);
+                        let (a, wv) = (st.spad[(s + r) * cols + l], wrow[l]);
                         let o = &mut st.acc[(d + r) * cols + l];
                         *o = if int8 {
                             let p = (a as i32).wrapping_mul(wv as i32);
