@@ -253,6 +253,11 @@ fn verify_buffers(body: &Body, op: OpId, def: &InstDef) -> Result<(), String> {
         if start + n > rows {
             return Err(format!("'{}' operand '{}' touches rows {}..{} of a {}-row buffer", def.mnemonic, field, start, start + n, rows));
         }
+        // A replay loop that steps backwards reaches below its start row.
+        let low = start + (g("loop").max(1) - 1) * g(&format!("{}_stride", field)).min(0);
+        if matches!(def.mnemonic, "mx.mul" | "v.mac") && low < 0 {
+            return Err(format!("'{}' operand '{}' steps back to row {}, below its buffer", def.mnemonic, field, low));
+        }
     }
     Ok(())
 }

@@ -472,6 +472,16 @@ func.func private @p() {
 }
 
 // -----
+// A replay loop stepping backwards from row 2 by 2 rows a pass reaches row -2 of its input buffer.
+func.func private @p() {
+  %0 = "npu.alloc"() <{row = 0}> : () -> memref<8x16xf32, 1>
+  %1 = "npu.alloc"() <{row = 0}> : () -> memref<8x16xf32, 2>
+  // expected-error @+1 {{'mx.mul' operand 'src' steps back to row -2, below its buffer}}
+  "npu.mx.mul"(%1, %0) <{dtype = "f32", dst = 0, src = 2, rows = 2, k = 16, n = 16, loop = 3, src_stride = -2}> : (memref<8x16xf32, 2>, memref<8x16xf32, 1>) -> ()
+  return
+}
+
+// -----
 // A v.mac's replay loop reaches past its input buffer (rows 0..4, then 6..10); its weights are one row.
 func.func private @p() {
   %0 = "npu.alloc"() <{row = 0}> : () -> memref<8x16xf32, 1>
