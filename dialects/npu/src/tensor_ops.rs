@@ -253,6 +253,10 @@ pub fn str_attr<'a>(body: &'a Body, op: OpId, name: &str) -> Option<&'a str> {
     body.op(op).attr(name)?.as_str()
 }
 
+pub fn int_attr(body: &Body, op: OpId, name: &str) -> Option<i64> {
+    body.op(op).attr(name)?.as_int().map(|v| v as i64)
+}
+
 pub fn float_attr(body: &Body, op: OpId, name: &str) -> Option<f64> {
     body.op(op).attr(name)?.as_float()
 }

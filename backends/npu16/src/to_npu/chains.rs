@@ -2,6 +2,7 @@
 //! out: a product too deep for the scratchpad as partial products over K,
 //! and a bilinear Resize as edge padding and a depthwise transposed conv.
 
+use npu::tensor_ops::int_attr;
 use super::{build, constant, f32_constant, i64s, replace_by_chain, shape, tensor};
 use ir::attributes::Attribute;
 use ir::types::TypeData;
@@ -174,7 +175,6 @@ pub(super) fn convert_lrn(ctx: &Context, body: &mut Body, op: OpId) -> Result<()
     let o = body.op(op);
     let loc = o.loc.clone();
     let at = InsertPoint::Before(op);
-    let int = |n: &str, d: i64| o.attr(n).and_then(|a| a.as_int()).map(|v| v as i64).unwrap_or(d);
     // x · (bias + alpha/size · Σ x²)^−beta, the sum over each channel's
     // window a 1×1 convolution with banded weights on the array.
     let x = o.operand(0);
@@ -185,7 +185,7 @@ pub(super) fn convert_lrn(ctx: &Context, body: &mut Body, op: OpId) -> Result<()
     let ty = body.value_type(o.result(0)).clone();
     let float = |n: &str, d: f64| o.attr(n).and_then(|a| a.as_float()).unwrap_or(d);
     let (alpha, beta, bias) = (float("alpha", 1e-4), float("beta", 0.75), float("bias", 1.0));
-    let size = int("size", 1);
+    let size = int_attr(body, op, "size").unwrap_or(1);
     let c = xs[1];
     let (lo, hi) = ((size - 1) / 2, size / 2);
     let mut w = vec![0f32; (c * c) as usize];

@@ -12,7 +12,7 @@ use ir::attributes::{ArrayData, AttrData, Attribute};
 use ir::pass::{Pass, PassContext};
 use ir::types::TypeData;
 use ir::{Body, Context, InsertPoint, Location, OpId, OperationState, Type, Value};
-use npu::tensor_ops::ints;
+use npu::tensor_ops::{int_attr, ints};
 
 mod chains;
 mod int8;
@@ -391,7 +391,6 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
     let o = body.op(op);
     let loc = o.loc.clone();
     let at = InsertPoint::Before(op);
-    let int = |n: &str, d: i64| o.attr(n).and_then(|a| a.as_int()).map(|v| v as i64).unwrap_or(d);
     match name.as_str() {
         "onnx.Conv" | "onnx.ConvInteger" => {
             return convert_conv(ctx, body, op);
@@ -575,7 +574,7 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             let kernel = if global { vec![xs[2], xs[3]] } else { ints(body, op, "kernel_shape").unwrap_or_default() };
             let strides = if global { vec![1, 1] } else { ints(body, op, "strides").unwrap_or(vec![1, 1]) };
             let pads = if global { vec![0; 4] } else { ints(body, op, "pads").unwrap_or(vec![0; 4]) };
-            let cip = int("count_include_pad", 0);
+            let cip = int_attr(body, op, "count_include_pad").unwrap_or(0);
             // MaxPool's unused indices result goes with the op.
             if body.op(op).results().len() > 1 && body.has_uses(body.op(op).result(1)) {
                 return Err("MaxPool indices are used".into());

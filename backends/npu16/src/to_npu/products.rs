@@ -7,13 +7,12 @@ pub(super) fn convert_conv(ctx: &Context, body: &mut Body, op: OpId) -> Result<(
     let o = body.op(op);
     let loc = o.loc.clone();
     let at = InsertPoint::Before(op);
-    let int = |n: &str, d: i64| o.attr(n).and_then(|a| a.as_int()).map(|v| v as i64).unwrap_or(d);
     let name = body.name(op);
     // ConvInteger's third operand is a zero point (0), not a bias.
     let b = if name.as_str() == "onnx.Conv" { o.operands().get(2).copied() } else { None };
     let (x, mut w) = (o.operand(0), o.operand(1));
     let ys = shape(body, o.result(0));
-    let mut g = int("group", 1);
+    let mut g = int_attr(body, op, "group").unwrap_or(1);
     let ws = shape(body, w);
     if g > 1 && !(ws[1] == 1 && ws[0] == g) {
         // Grouped: a dense convolution whose weights are zero outside each group's block.
@@ -91,11 +90,10 @@ pub(super) fn convert_product(ctx: &Context, body: &mut Body, op: OpId) -> Resul
     let o = body.op(op);
     let loc = o.loc.clone();
     let at = InsertPoint::Before(op);
-    let int = |n: &str, d: i64| o.attr(n).and_then(|a| a.as_int()).map(|v| v as i64).unwrap_or(d);
     let name = body.name(op);
     let (a, mut b) = (o.operand(0), o.operand(1));
     let mut c = if name.as_str() == "onnx.Gemm" { o.operands().get(2).copied() } else { None };
-    let trans_b = int("transB", 0) != 0;
+    let trans_b = int_attr(body, op, "transB").unwrap_or(0) != 0;
     if let Some(row) = bias_add(ctx, body, op, at) {
         c = Some(row);
     }
