@@ -40,6 +40,14 @@ fn verify_store(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     check_access(body, op, 1, Some(&body.value_type(body.op(op).operand(0)).clone()))
 }
 
+fn verify_prefetch(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+    check_access(body, op, 0, None)?;
+    match body.op(op).attr("localityHint").and_then(|a| a.as_int()) {
+        Some(0..=3) => Ok(()),
+        _ => Err("expects a localityHint from 0 to 3".into()),
+    }
+}
+
 /// One size operand per dynamic dimension of the result.
 fn verify_alloc(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     let d = body.op(op);
@@ -120,6 +128,14 @@ pub const OPS: &[OpDef] = &[
         operands: Count::AtLeast(2),
         properties: &[optional("nontemporal", AttrKind::Any)],
         verify: Some(verify_store),
+        ..OpDef::DEFAULT
+    },
+    OpDef {
+        name: "memref.prefetch",
+        summary: "A hint that one element's cache line will be read (or written) soon; no effect on values, any index allowed.",
+        operands: Count::AtLeast(1),
+        properties: &[required("isWrite", AttrKind::Any), required("localityHint", AttrKind::Integer), required("isDataCache", AttrKind::Any)],
+        verify: Some(verify_prefetch),
         ..OpDef::DEFAULT
     },
     OpDef { name: "memref.copy", summary: "Copies a whole buffer into another of the same shape.", operands: Count::Exactly(2), verify: Some(verify_copy), ..OpDef::DEFAULT },

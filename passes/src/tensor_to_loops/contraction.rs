@@ -51,6 +51,13 @@ fn vectors_per_row(rows: i64, nj: i64, split_columns: bool) -> usize {
 /// on B. A GEMV (one row) reads each element of B once, so it keeps reading B
 /// where it is.
 const PACK_MIN_ROWS: i64 = 16;
+/// A packed panel holds at most this many k: 128 × 64 floats are 32 KiB, so
+/// the panel stays in L1 (48 KiB here) while every row tile streams it; a
+/// deeper product runs block by block, C's tiles reloaded per block (a
+/// 64×1024×1024 GEMM: 139 GFLOP/s over whole K, 175 for K = 128).
+const PANEL_K: i64 = 128;
+const PREFETCH_K: i64 = 8;
+const A_L2_BYTES: i64 = 1 << 20;
 
 pub struct Plan {
     a: usize,
@@ -312,7 +319,114 @@ fn vpdpbusd(b: &B, body: &mut Body, at: &mut InsertPoint, acc: Value, u: Value, 
     body.op(o).result(0)
 }
 
-pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
+/// The generic just before a contraction that only fills its output (with
+/// a bias broadcast over rows or columns, or one scalar): the contraction's
+/// accumulators start from the fill's values in registers, and the fill goes.
+/// Without it the output is written once by the fill and read back by every
+/// tile: a 1x1 conv making 4.8 MB of MobileNetV2's 112x112 maps spent a
+/// quarter of its time in its bias fill.
+pub struct Fill {
+    pub op: OpId,
+    source: FillSource,
+    /// The contraction's loop that runs as each of the fill's loops.
+    loops: Vec<usize>,
+}
+
+enum FillSource {
+    /// An input read at the fill's map (along the output's last dim at unit
+    /// stride, or not along it at all).
+    Input(Value, ir::affine::AffineMap),
+    /// A value defined outside the fill (a zero).
+    Scalar(Value),
+}
+
+/// The [`Fill`] of contraction `op`, if the op before it is one: all loops
+/// parallel, a body that yields an input or an outside value, and an output
+/// map that is the contraction's, loop for loop of the same sizes (so `op`
+/// writes every element the fill wrote: the whole output, or the interior of
+/// a padded buffer, `fold-pad-into-producer`).
+pub fn fusable_fill(body: &Body, op: OpId) -> Option<Fill> {
+    // `insert-profiling`'s calls between the two do not count: the fill's
+    // work is then timed with the contraction's node.
+    let mut prev = body.prev_op(op)?;
+    while body.name(prev).as_str() == "func.call" && body.op(prev).attr("callee").and_then(|c| c.as_symbol()).is_some_and(|s| [crate::insert_profiling::ENTER, crate::insert_profiling::EXIT].contains(&s[0].as_str())) {
+        prev = body.prev_op(prev)?;
+    }
+    if body.name(prev).as_str() != "tensor.generic" {
+        return None;
+    }
+    let (g, f) = (Generic::new(body, op), Generic::new(body, prev));
+    let out = *g.outputs().first()?;
+    let (fmaps, fiters, fsizes, gsizes) = (f.maps(), f.iterators(), f.loop_sizes(), g.loop_sizes());
+    let n = fiters.len();
+    if f.outputs() != [out] || f.epilogue().is_some() || fiters.iter().any(|i| *i != Iterator::Parallel) || f.inputs().contains(&out) {
+        return None;
+    }
+    let (fm, cm) = (fmaps.last()?, &g.maps()[g.inputs().len()]);
+    if fm.results.len() != cm.results.len() {
+        return None;
+    }
+    let mut loops = vec![None; n];
+    for (fe, ce) in fm.results.iter().zip(&cm.results) {
+        let ((fd, fc), (gd, gc)) = (fe.dim_plus_const()?, ce.dim_plus_const()?);
+        let (fd, gd) = (fd as usize, gd as usize);
+        if fc != gc || fsizes[fd].is_none() || fsizes[fd] != gsizes[gd] || loops[fd].is_some() {
+            return None;
+        }
+        loops[fd] = Some(gd);
+    }
+    let loops: Vec<usize> = loops.into_iter().collect::<Option<_>>()?;
+    let ops: Vec<OpId> = body.block_ops(f.block()).collect();
+    let [y] = ops[..] else { return None };
+    let [v] = body.op(y).operands()[..] else { return None };
+    let elem = lane_elem(body.value_type(out))?;
+    let args = body.block_args(f.block());
+    let source = match args.iter().position(|a| *a == v) {
+        Some(k) if k < f.inputs().len() => {
+            let (x, m) = (f.inputs()[k], fmaps[k].clone());
+            // The fill's loop that is the contraction's column loop j.
+            let (_, gj) = cm.results.last()?.dim_plus_const()?;
+            let fj = loops.iter().position(|&l| l == gj as usize)?;
+            let along = m.results.iter().any(|e| uses_dim(e, fj));
+            let contiguous = m.results.last() == Some(&AffineExpr::Dim(fj as u32)) && !m.results[..m.results.len() - 1].iter().any(|e| uses_dim(e, fj));
+            if (along && !contiguous) || lane_elem(body.value_type(x)) != Some(elem) {
+                return None;
+            }
+            FillSource::Input(x, m)
+        }
+        Some(_) => return None,
+        None if body.value_type(v) == &elem => FillSource::Scalar(v),
+        None => return None,
+    };
+    Some(Fill { op: prev, source, loops })
+}
+
+impl Fill {
+    /// The fill's vector at the contraction's loop indices `ivs` (lanes along
+    /// the column loop `j`, `mask` of them).
+    fn init(&self, b: &B, body: &mut Body, at: &mut InsertPoint, ivs: &[Value], j: usize, mask: Value, zero: Value, vt: &ir::Type) -> Value {
+        let o = match &self.source {
+            FillSource::Scalar(v) => b.op(body, at, "vector.broadcast", &[*v], &[vt.clone()], &[]),
+            FillSource::Input(x, m) => {
+                let fivs: Vec<Value> = self.loops.iter().map(|&l| ivs[l]).collect();
+                let xi: Vec<Value> = m.results.iter().map(|e| b.expr(body, at, e, &fivs)).collect();
+                let fj = self.loops.iter().position(|&l| l == j).expect("checked in fusable_fill");
+                if m.results.iter().any(|e| uses_dim(e, fj)) {
+                    let mut ops = vec![*x];
+                    ops.extend(xi);
+                    ops.extend([mask, zero]);
+                    b.op(body, at, "vector.maskedload", &ops, &[vt.clone()], &[])
+                } else {
+                    let s = b.load(body, at, *x, &xi);
+                    b.op(body, at, "vector.broadcast", &[s], &[vt.clone()], &[])
+                }
+            }
+        };
+        body.op(o).result(0)
+    }
+}
+
+pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Option<Fill>) {
     let ctx = b.ctx;
     let g = Generic::new(body, op);
     let (ins, out) = (g.inputs().to_vec(), g.outputs()[0]);
@@ -362,7 +476,10 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
     let nv = vectors_per_row(m_total, sizes[p.j], split_columns);
     // A panel for one reduction loop (a matrix product's k).
     let kk = if p.ks.len() == 1 { sizes[p.ks[0]] } else { 0 };
-    let panel_type = (m_total >= PACK_MIN_ROWS && kk > 0 && p.dot4.is_none()).then(|| ctx.intern_type(TypeData::MemRef { shape: vec![kk, LANES * nv as i64], elem: elems[p.b].clone(), layout: None, memory_space: None }));
+    // Blocks of k only pay where A, re-read in short runs per block, stays
+    // in L2 (ResNet-18's 7×7 layers, 9 MB of weights as A, ran at half speed).
+    let block_k = if m_total * kk * 4 > A_L2_BYTES { kk.max(1) } else { PANEL_K };
+    let panel_type = (m_total >= PACK_MIN_ROWS && kk > 0 && p.dot4.is_none()).then(|| ctx.intern_type(TypeData::MemRef { shape: vec![kk.min(block_k), LANES * nv as i64], elem: elems[p.b].clone(), layout: None, memory_space: None }));
     // The outermost loop and its body: its iterations write disjoint tiles of
     // C, so it may run in parallel (the panel is then per iteration).
     let mut top: Option<(OpId, ir::Block, usize)> = None;
@@ -442,11 +559,13 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
             })
             .collect()
     };
-    if let Some(panel) = panel {
-        // Copy this column tile's K×16·nv panel of B, zeros past N.
-        let (_, kblock, kiv, _) = b.for_loop(body, &mut at_j, kk, &[]);
+    // Copies rows [k_lo, k_hi) of this column tile's K×16·nv panel of B into
+    // the panel's rows from 0, zeros past N.
+    let pack = |body: &mut Body, at: &mut InsertPoint, panel: Value, k_lo: Value, k_hi: Value| {
+        let (_, kblock, kiv, _) = b.for_between(body, at, k_lo, k_hi, &[]);
         b.yield_(body, kblock, &[]);
         let mut atk = InsertPoint::Before(body.last_op(kblock).unwrap());
+        let row = b.bin(body, &mut atk, "arith.subi", kiv, k_lo);
         for v in 0..nv {
             let iv = index_list(None, Some(v), Some(&[kiv]));
             let mut ops = vec![bv];
@@ -454,12 +573,24 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
             ops.extend([masks[v], zb]);
             let o = b.op(body, &mut atk, "vector.maskedload", &ops, &[vtb.clone()], &[]);
             let x = body.op(o).result(0);
+            {
+                let ahead = b.index(body, &mut atk, PREFETCH_K);
+                let kf = b.bin(body, &mut atk, "arith.addi", kiv, ahead);
+                let iv = index_list(None, Some(v), Some(&[kf]));
+                let mut pops = vec![bv];
+                pops.extend(bm.results.iter().map(|e| b.expr(body, &mut atk, e, &iv)).collect::<Vec<_>>());
+                let f = Attribute::integer(0, ctx.i1());
+                let t = Attribute::integer(1, ctx.i1());
+                b.op(body, &mut atk, "memref.prefetch", &pops, &[], &[("isWrite", f), ("localityHint", Attribute::integer(3, ctx.i32())), ("isDataCache", t)]);
+            }
             let col = b.index(body, &mut atk, LANES * v as i64);
-            b.op(body, &mut atk, "vector.store", &[x, panel, kiv, col], &[], &[]);
+            b.op(body, &mut atk, "vector.store", &[x, panel, row, col], &[], &[]);
         }
-    }
-    // Row tiles of MR, then the remaining rows as one shorter tile.
-    let emit_rows = |body: &mut Body, at: &mut InsertPoint, lo: i64, hi: i64, mr: usize| {
+    };
+    // Row tiles of MR, then the remaining rows as one shorter tile. With a
+    // panel, `krange` is the block of k it holds (the one reduction loop runs
+    // over it); the epilogue runs on the last block only.
+    let emit_rows = |body: &mut Body, at: &mut InsertPoint, lo: i64, hi: i64, mr: usize, krange: Option<(Value, Value)>, first: bool, last: bool| {
         if lo >= hi {
             return;
         }
@@ -483,6 +614,11 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         for r in 0..mr {
             for v in 0..nv {
                 let idx = idx_at(body, &mut ati, &cm, r, Some(v), None);
+                if let Some(f) = fill.as_ref().filter(|_| first) {
+                    let ivs = index_list(Some(rows[r]), Some(v), None);
+                    accs.push(f.init(b, body, &mut ati, &ivs, p.j, masks[v], zero, &vt));
+                    continue;
+                }
                 let mut ops = vec![out];
                 ops.extend(idx);
                 ops.push(masks[v]);
@@ -495,7 +631,10 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         let (mut loops, mut kivs, mut kargs) = (Vec::new(), Vec::new(), accs);
         let mut atk = ati;
         for &kd in &p.ks {
-            let (kop, kblock, kiv, args) = b.for_loop(body, &mut atk, sizes[kd], &kargs);
+            let (kop, kblock, kiv, args) = match krange {
+                Some((k_lo, k_hi)) => b.for_between(body, &mut atk, k_lo, k_hi, &kargs),
+                None => b.for_loop(body, &mut atk, sizes[kd], &kargs),
+            };
             loops.push((kop, kblock));
             kivs.push(kiv);
             kargs = args;
@@ -503,9 +642,10 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         }
         let mut bvecs = Vec::new();
         for v in 0..nv {
-            let o = if let Some(panel) = panel {
+            let o = if let (Some(panel), Some((k_lo, _))) = (panel, krange) {
+                let row = b.bin(body, &mut atk, "arith.subi", kivs[0], k_lo);
                 let col = b.index(body, &mut atk, LANES * v as i64);
-                b.op(body, &mut atk, "vector.load", &[panel, kivs[0], col], &[vtb.clone()], &[])
+                b.op(body, &mut atk, "vector.load", &[panel, row, col], &[vtb.clone()], &[])
             } else {
                 let idx = idx_at(body, &mut atk, &bm, 0, Some(v), Some(&kivs));
                 let mut ops = vec![bv];
@@ -556,7 +696,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         for r in 0..mr {
             for v in 0..nv {
                 let mut value = results[r * nv + v];
-                if let Some(ep) = ep {
+                if let Some(ep) = ep.filter(|_| last) {
                     // The fused epilogue on the accumulator vector: inputs along j
                     // as vectors, the others broadcast, each op on vectors.
                     let eargs = body.block_args(ep).to_vec();
@@ -593,12 +733,46 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
             }
         }
     };
-    if p.i.is_some() {
-        emit_rows(body, &mut at_j, 0, full, MR);
-        // The rows left over as one tile of their own height.
-        emit_rows(body, &mut at_j, full, m_total, (m_total - full) as usize);
-    } else {
-        emit_rows(body, &mut at_j, 0, 1, 1);
+    let all_rows = |body: &mut Body, at: &mut InsertPoint, krange: Option<(Value, Value)>, first: bool, last: bool| {
+        if p.i.is_some() {
+            emit_rows(body, at, 0, full, MR, krange, first, last);
+            // The rows left over as one tile of their own height.
+            emit_rows(body, at, full, m_total, (m_total - full) as usize, krange, first, last);
+        } else {
+            emit_rows(body, at, 0, 1, 1, krange, first, last);
+        }
+    };
+    match panel {
+        Some(panel) => {
+            // Blocks of block_k k: the first (from the fill, if there is
+            // one), those in between, then the last (1..=block_k k) with the
+            // epilogue.
+            let last_lo = (kk - 1) / block_k * block_k;
+            let mut mid_lo = 0;
+            if fill.is_some() && last_lo > 0 {
+                let (lo, hi) = (b.index(body, &mut at_j, 0), b.index(body, &mut at_j, block_k));
+                pack(body, &mut at_j, panel, lo, hi);
+                all_rows(body, &mut at_j, Some((lo, hi)), true, false);
+                mid_lo = block_k;
+            }
+            if last_lo > mid_lo {
+                let (lb, ub, st) = (b.index(body, &mut at_j, mid_lo), b.index(body, &mut at_j, last_lo), b.index(body, &mut at_j, block_k));
+                let (_, kbblock, kb) = b.for_range(body, &mut at_j, lb, ub, st);
+                b.yield_(body, kbblock, &[]);
+                let mut atb = InsertPoint::Before(body.last_op(kbblock).unwrap());
+                let step = b.index(body, &mut atb, block_k);
+                let hi = b.bin(body, &mut atb, "arith.addi", kb, step);
+                pack(body, &mut atb, panel, kb, hi);
+                all_rows(body, &mut atb, Some((kb, hi)), false, false);
+            }
+            let (lo, hi) = (b.index(body, &mut at_j, last_lo), b.index(body, &mut at_j, kk));
+            pack(body, &mut at_j, panel, lo, hi);
+            all_rows(body, &mut at_j, Some((lo, hi)), last_lo == 0, true);
+        }
+        None => all_rows(body, &mut at_j, None, true, true),
+    }
+    if let Some(f) = fill {
+        body.erase(f.op);
     }
     if let Some(panel) = panel {
         // Last in the outermost loop's body, after every use.

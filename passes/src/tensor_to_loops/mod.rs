@@ -106,6 +106,10 @@ impl B<'_> {
     fn for_loop(&self, body: &mut Body, at: &mut InsertPoint, n: i64, carried: &[Value]) -> (OpId, ir::Block, Value, Vec<Value>) {
         let lb = self.index(body, at, 0);
         let ub = self.index(body, at, n);
+        self.for_between(body, at, lb, ub, carried)
+    }
+    /// `scf.for %iv = lb to ub step 1 iter_args(carried)`, as [`B::for_loop`].
+    fn for_between(&self, body: &mut Body, at: &mut InsertPoint, lb: Value, ub: Value, carried: &[Value]) -> (OpId, ir::Block, Value, Vec<Value>) {
         let step = self.index(body, at, 1);
         let region = body.new_region();
         let mut arg_types = vec![self.ctx.index()];
@@ -236,7 +240,7 @@ pub(crate) fn parallel_safe(body: &Body, generic: OpId, ins: &[Value], outs: &[V
     })
 }
 
-fn lower_generic(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
+fn lower_generic(ctx: &Context, body: &mut Body, op: OpId, fills: &mut HashMap<OpId, contraction::Fill>) -> Result<(), String> {
     let (ins, outs, maps, iters, sizes, g_block, g_ep) = {
         let g = Generic::new(body, op);
         (g.inputs().to_vec(), g.outputs().to_vec(), g.maps(), g.iterators(), g.loop_sizes(), g.block(), g.epilogue())
@@ -247,7 +251,7 @@ fn lower_generic(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String>
     let sizes: Vec<i64> = sizes.into_iter().map(|s| s.ok_or("a loop without a known size")).collect::<Result<_, _>>()?;
     let b = B { ctx, loc: body.op(op).loc.clone() };
     if let Some(p) = contraction::plan(ctx, body, op) {
-        contraction::lower(&b, body, op, &p, &sizes);
+        contraction::lower(&b, body, op, &p, &sizes, fills.remove(&op));
         return Ok(());
     }
     if let Some(p) = vectorize::plan(ctx, body, op) {
@@ -351,8 +355,21 @@ impl Pass for TensorToLoops {
     }
     fn run(&mut self, cx: &mut PassContext, root: OpId) -> Result<(), String> {
         let generics: Vec<OpId> = cx.body.walk_preorder(root).into_iter().filter(|o| cx.body.name(*o).as_str() == "tensor.generic").collect();
+        // Fills that a contraction's accumulators take over: lowered (and
+        // erased) with it, not on their own.
+        let mut fills = HashMap::new();
+        for &g in &generics {
+            if contraction::plan(cx.ctx, cx.body, g).is_some() {
+                if let Some(f) = contraction::fusable_fill(cx.body, g) {
+                    fills.insert(g, f);
+                }
+            }
+        }
+        let fused: std::collections::HashSet<OpId> = fills.values().map(|f| f.op).collect();
         for g in generics {
-            lower_generic(cx.ctx, cx.body, g)?;
+            if !fused.contains(&g) {
+                lower_generic(cx.ctx, cx.body, g, &mut fills)?;
+            }
         }
         Ok(())
     }

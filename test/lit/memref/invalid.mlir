@@ -54,3 +54,19 @@ func.func @f(%a: memref<4xf32>, %b: memref<5xf32>) {
   "memref.copy"(%a, %b) : (memref<4xf32>, memref<5xf32>) -> ()
   return
 }
+
+// -----
+
+func.func @f(%m: memref<4x4xf32>, %i: index) {
+  // expected-error @+1 {{'memref.prefetch' op expects 2 indices for a rank-2 memref, got 1}}
+  "memref.prefetch"(%m, %i) <{isDataCache = true, isWrite = false, localityHint = 3 : i32}> : (memref<4x4xf32>, index) -> ()
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<4xf32>, %i: index) {
+  // expected-error @+1 {{'memref.prefetch' op expects a localityHint from 0 to 3}}
+  "memref.prefetch"(%m, %i) <{isDataCache = true, isWrite = false, localityHint = 4 : i32}> : (memref<4xf32>, index) -> ()
+  return
+}

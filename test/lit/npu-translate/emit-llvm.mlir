@@ -12,11 +12,12 @@
 // RUN: not npu-translate --mlir-to-llvmir --emit=obj %s 2>&1 | FileCheck %s --check-prefix=NOFILE
 
 // CHECK: define void @model(
+// The zero fill of the product runs in its accumulators: one nest, the Acosh its epilogue.
 // CHECK: call void @model_nest0(
-// CHECK: call void @model_nest1(
+// CHECK-NOT: call void @model_nest1(
 // CHECK: define void @_mlir_ciface_model(
 // CHECK-NOT: _mlir_ciface_model_nest
-// CHECK: define void @model_nest1(
+// CHECK: define void @model_nest0(
 // CHECK: call float @acoshf(
 // LOOPS: func.func @model(%arg0: memref<2x8xf32> {llvm.noalias}, %arg1: memref<8x4xf32> {llvm.noalias}, %arg2: memref<2x4xf32> {llvm.noalias})
 // LOOPS: scf.for

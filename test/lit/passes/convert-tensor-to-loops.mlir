@@ -355,3 +355,34 @@ func.func @direct_conv(%w: memref<8x3x3x3xf32>, %x: memref<3x6x22xf32>, %o: memr
   }) : (memref<8x3x3x3xf32>, memref<3x6x22xf32>, memref<8x4x20xf32>) -> ()
   return
 }
+
+// -----
+
+// A product of 16 rows over K = 200 after a fill of its output with a bias
+// row: k runs in blocks of 128 (a 128x32 panel, B's rows prefetched 8 ahead
+// while it is copied); the first block's accumulators start from the bias
+// (loaded along j, no loop of the fill's own), the last block's from C.
+// CHECK-LABEL: func.func @fill_blocks
+// CHECK-NOT: "tensor.yield"
+// CHECK: "memref.alloc"() {{.*}} -> memref<128x32xf32>
+// CHECK: "memref.prefetch"(%arg1
+// CHECK: "vector.maskedload"(%arg2
+// CHECK-NOT: "vector.maskedload"(%arg3
+// CHECK: "vector.maskedstore"(%arg3
+// CHECK: "memref.prefetch"(%arg1
+// CHECK: "vector.maskedload"(%arg3
+// CHECK-NOT: "vector.maskedload"(%arg2
+// CHECK: "memref.dealloc"
+func.func @fill_blocks(%a: memref<16x200xf32>, %b: memref<200x64xf32>, %bias: memref<64xf32>, %c: memref<16x64xf32>) {
+  "tensor.generic"(%bias, %c) <{indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"], operandSegmentSizes = array<i32: 1, 1>}> ({
+  ^bb0(%x: f32, %o: f32):
+    "tensor.yield"(%x) : (f32) -> ()
+  }) : (memref<64xf32>, memref<16x64xf32>) -> ()
+  "tensor.generic"(%a, %b, %c) <{indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], operandSegmentSizes = array<i32: 2, 1>}> ({
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    "tensor.yield"(%s) : (f32) -> ()
+  }) : (memref<16x200xf32>, memref<200x64xf32>, memref<16x64xf32>) -> ()
+  return
+}
