@@ -18,6 +18,7 @@ use std::collections::HashMap;
 use tensor::{Generic, Iterator};
 
 mod contraction;
+mod fill;
 mod vectorize;
 mod vmath;
 
@@ -240,7 +241,7 @@ pub(crate) fn parallel_safe(body: &Body, generic: OpId, ins: &[Value], outs: &[V
     })
 }
 
-fn lower_generic(ctx: &Context, body: &mut Body, op: OpId, fills: &mut HashMap<OpId, contraction::Fill>) -> Result<(), String> {
+fn lower_generic(ctx: &Context, body: &mut Body, op: OpId, fills: &mut HashMap<OpId, fill::Fill>) -> Result<(), String> {
     let (ins, outs, maps, iters, sizes, g_block, g_ep) = {
         let g = Generic::new(body, op);
         (g.inputs().to_vec(), g.outputs().to_vec(), g.maps(), g.iterators(), g.loop_sizes(), g.block(), g.epilogue())
@@ -255,7 +256,7 @@ fn lower_generic(ctx: &Context, body: &mut Body, op: OpId, fills: &mut HashMap<O
         return Ok(());
     }
     if let Some(p) = vectorize::plan(ctx, body, op) {
-        vectorize::lower(&b, body, op, &p, &sizes);
+        vectorize::lower(&b, body, op, &p, &sizes, fills.remove(&op));
         return Ok(());
     }
     let n = iters.len();
@@ -355,12 +356,13 @@ impl Pass for TensorToLoops {
     }
     fn run(&mut self, cx: &mut PassContext, root: OpId) -> Result<(), String> {
         let generics: Vec<OpId> = cx.body.walk_preorder(root).into_iter().filter(|o| cx.body.name(*o).as_str() == "tensor.generic").collect();
-        // Fills that a contraction's accumulators take over: lowered (and
-        // erased) with it, not on their own.
+        // Fills that a reduction's accumulators take over (`fill.rs`):
+        // lowered (and erased) with it, not on their own.
         let mut fills = HashMap::new();
         for &g in &generics {
-            if contraction::plan(cx.ctx, cx.body, g).is_some() {
-                if let Some(f) = contraction::fusable_fill(cx.body, g) {
+            let reduces = Generic::new(cx.body, g).iterators().contains(&Iterator::Reduction);
+            if reduces && (contraction::plan(cx.ctx, cx.body, g).is_some() || vectorize::plan(cx.ctx, cx.body, g).is_some()) {
+                if let Some(f) = fill::fusable_fill(cx.body, g) {
                     fills.insert(g, f);
                 }
             }

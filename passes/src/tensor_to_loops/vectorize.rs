@@ -202,7 +202,7 @@ pub(super) fn clone_vectorized(b: &B, body: &mut Body, at: &mut InsertPoint, blo
     yields
 }
 
-pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
+pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Option<super::fill::Fill>) {
     let ctx = b.ctx;
     let g = Generic::new(body, op);
     let (ins, outs) = (g.inputs().to_vec(), g.outputs().to_vec());
@@ -358,7 +358,16 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
         // One accumulator per unrolled step, independent chains through the
         // reduction loops (a depthwise conv's single chain waited on every
         // multiply-add: 4 cycles each).
-        let accs: Vec<Value> = (0..steps.len()).map(|u| old(body, &mut at, u, 0)).collect();
+        // They start from the output, or from the fill before the op (`fill.rs`).
+        let accs: Vec<Value> = (0..steps.len())
+            .map(|u| match &fill {
+                Some(f) => {
+                    let iv: Vec<Value> = steps[u].iter().map(|v| v.unwrap_or(j0)).collect();
+                    f.init(b, body, &mut at, &iv, p.j, mask, zero[ins.len()], &vts[ins.len()])
+                }
+                None => old(body, &mut at, u, 0),
+            })
+            .collect();
         let outer = at;
         let mut inner = at;
         let mut loops = Vec::new();
@@ -404,6 +413,9 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
             ops.extend([mask, value]);
             b.op(body, &mut at, "vector.maskedstore", &ops, &[], &[]);
         }
+    }
+    if let Some(f) = fill {
+        body.erase(f.op);
     }
     body.erase(op);
 }

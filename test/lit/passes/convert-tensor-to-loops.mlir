@@ -386,3 +386,31 @@ func.func @fill_blocks(%a: memref<16x200xf32>, %b: memref<200x64xf32>, %bias: me
   }) : (memref<16x200xf32>, memref<200x64xf32>, memref<16x64xf32>) -> ()
   return
 }
+
+// -----
+
+// The same depthwise conv after a fill of its output with one bias per
+// channel: the four accumulators start from the bias (a scalar load and a
+// broadcast per channel), the fill has no loops of its own, and the output
+// is only written.
+// CHECK-LABEL: func.func @depthwise_bias
+// CHECK-NOT: "tensor.yield"
+// CHECK-NOT: "vector.maskedload"(%arg3
+// CHECK: "memref.load"(%arg2
+// CHECK: "vector.broadcast"
+// CHECK: "scf.for"
+// CHECK-NOT: "vector.maskedload"(%arg3
+// CHECK-COUNT-4: "vector.maskedstore"(%arg3
+func.func @depthwise_bias(%x: memref<8x16x16xf32>, %w: memref<8x3x3xf32>, %bias: memref<8xf32>, %o: memref<8x14x14xf32>) {
+  "tensor.generic"(%bias, %o) <{indexing_maps = [affine_map<(d0, d1, d2) -> (d0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"], operandSegmentSizes = array<i32: 1, 1>}> ({
+  ^bb0(%b: f32, %old: f32):
+    "tensor.yield"(%b) : (f32) -> ()
+  }) : (memref<8xf32>, memref<8x14x14xf32>) -> ()
+  "tensor.generic"(%x, %w, %o) <{indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 + d3, d2 + d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"], operandSegmentSizes = array<i32: 2, 1>}> ({
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    "tensor.yield"(%s) : (f32) -> ()
+  }) : (memref<8x16x16xf32>, memref<8x3x3xf32>, memref<8x14x14xf32>) -> ()
+  return
+}
