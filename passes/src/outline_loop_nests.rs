@@ -14,8 +14,8 @@
 //! LLVM attribute `npu-parallel`: code generation for the JIT hands its calls
 //! to the runtime, which splits the range over its threads.
 //!
-//! A nest's constants are cloned into its function; every other value it
-//! uses from outside becomes an argument. A memref argument is `llvm.noalias`
+//! A nest's scalar and vector constants are cloned into its function; every
+//! other value it uses from outside (globals included) becomes an argument. A memref argument is `llvm.noalias`
 //! when no other argument views the same buffer and that buffer is an
 //! allocation, a global or a `llvm.noalias` argument of the caller, so LLVM
 //! keeps the alias facts it had in the big function.
@@ -145,7 +145,9 @@ fn noalias_args(body: &Body, f: OpId) -> HashSet<Value> {
 fn outline(ctx: &ir::Context, body: &mut Body, nest: OpId, name: &str, noalias: &HashSet<Value>, parallel: Option<u64>) -> (OpId, OpId) {
     // Values the nest uses from outside, in order of first use.
     let free = body.captured_values(nest);
-    let is_const = |body: &Body, v: Value| body.defining_op(v).is_some_and(|d| matches!(body.name(d).as_str(), "arith.constant" | "memref.get_global") && body.op(d).regions().is_empty());
+    // A global (a small constant such as a bias) is an argument, not cloned:
+    // two nests of one shape reading different globals share a function.
+    let is_const = |body: &Body, v: Value| body.defining_op(v).is_some_and(|d| body.name(d).as_str() == "arith.constant" && body.op(d).regions().is_empty());
     let args: Vec<Value> = free.iter().copied().filter(|v| !is_const(body, *v)).collect();
     let bounds: Vec<Value> = if parallel.is_some() { body.op(nest).operands()[..3].to_vec() } else { vec![] };
     let arg_types: Vec<ir::Type> = args.iter().chain(&bounds).map(|v| body.value_type(*v).clone()).collect();

@@ -320,6 +320,14 @@ fn vpdpbusd(b: &B, body: &mut Body, at: &mut InsertPoint, acc: Value, u: Value, 
     body.op(o).result(0)
 }
 
+/// Whether a block of k is the first (or the last): always (one block), or
+/// when a condition computed in the loop over blocks holds.
+#[derive(Clone, Copy, PartialEq)]
+enum When {
+    Always,
+    If(Value),
+}
+
 pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Option<Fill>) {
     let ctx = b.ctx;
     let g = Generic::new(body, op);
@@ -483,8 +491,9 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
     };
     // Row tiles of MR, then the remaining rows as one shorter tile. With a
     // panel, `krange` is the block of k it holds (the one reduction loop runs
-    // over it); the epilogue runs on the last block only.
-    let emit_rows = |body: &mut Body, at: &mut InsertPoint, lo: i64, hi: i64, mr: usize, krange: Option<(Value, Value)>, first: bool, last: bool| {
+    // over it); the accumulators start from the fill in the `first` block,
+    // and the epilogue runs in the `last`.
+    let emit_rows = |body: &mut Body, at: &mut InsertPoint, lo: i64, hi: i64, mr: usize, krange: Option<(Value, Value)>, first: When, last: When| {
         if lo >= hi {
             return;
         }
@@ -504,23 +513,37 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
             let iv = index_list(Some(rows[r]), v, k);
             map.results.iter().map(|e| b.expr(body, at, e, &iv)).collect()
         };
-        let mut accs = Vec::new();
-        for r in 0..mr {
-            for v in 0..nv {
-                let idx = idx_at(body, &mut ati, &cm, r, Some(v), None);
-                if let Some(f) = fill.as_ref().filter(|_| first) {
-                    let ivs = index_list(Some(rows[r]), Some(v), None);
-                    accs.push(f.init(b, body, &mut ati, &ivs, p.j, masks[v], zero, &vt));
-                    continue;
+        // The accumulators: the fill's values or C's.
+        let init = |body: &mut Body, at: &mut InsertPoint, from_fill: bool| -> Vec<Value> {
+            let mut accs = Vec::new();
+            for r in 0..mr {
+                for v in 0..nv {
+                    if let Some(f) = fill.as_ref().filter(|_| from_fill) {
+                        let ivs = index_list(Some(rows[r]), Some(v), None);
+                        accs.push(f.init(b, body, at, &ivs, p.j, masks[v], zero, &vt));
+                        continue;
+                    }
+                    let mut ops = vec![out];
+                    ops.extend(idx_at(body, at, &cm, r, Some(v), None));
+                    ops.extend([masks[v], zero]);
+                    let o = b.op(body, at, "vector.maskedload", &ops, &[vt.clone()], &[]);
+                    accs.push(body.op(o).result(0));
                 }
-                let mut ops = vec![out];
-                ops.extend(idx);
-                ops.push(masks[v]);
-                ops.push(zero);
-                let o = b.op(body, &mut ati, "vector.maskedload", &ops, &[vt.clone()], &[]);
-                accs.push(body.op(o).result(0));
             }
-        }
+            accs
+        };
+        let accs = match (first, fill.is_some()) {
+            (When::If(c), true) => {
+                let types = vec![vt.clone(); mr * nv];
+                let (iop, tb, eb) = b.if_else(body, &mut ati, c, &types);
+                let t = init(body, &mut InsertPoint::AtEnd(tb), true);
+                b.yield_(body, tb, &t);
+                let e = init(body, &mut InsertPoint::AtEnd(eb), false);
+                b.yield_(body, eb, &e);
+                body.op(iop).results().to_vec()
+            }
+            (first, _) => init(body, &mut ati, first == When::Always),
+        };
         // The reduction loops, the accumulators carried through all of them.
         let (mut loops, mut kivs, mut kargs) = (Vec::new(), Vec::new(), accs);
         let mut atk = ati;
@@ -587,10 +610,12 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
             b.yield_(body, *kblock, &results);
             results = body.op(*kop).results().to_vec();
         }
+        // The stores, through the epilogue or not.
+        let store = |body: &mut Body, ati: &mut InsertPoint, with_epilogue: bool| {
         for r in 0..mr {
             for v in 0..nv {
                 let mut value = results[r * nv + v];
-                if let Some(ep) = ep.filter(|_| last) {
+                if let Some(ep) = ep.filter(|_| with_epilogue) {
                     // The fused epilogue on the accumulator vector: inputs along j
                     // as vectors, the others broadcast, each op on vectors.
                     let eargs = body.block_args(ep).to_vec();
@@ -600,34 +625,45 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
                             args.push(value);
                             continue;
                         }
-                        let idx = idx_at(body, &mut ati, &maps[k], r, Some(v), None);
+                        let idx = idx_at(body, ati, &maps[k], r, Some(v), None);
                         let along_j = maps[k].results.iter().any(|e| uses_dim(e, p.j));
                         let x = if along_j {
                             let mut ops = vec![*input];
                             ops.extend(idx);
                             ops.push(masks[v]);
                             ops.push(zeros[k]);
-                            let o = b.op(body, &mut ati, "vector.maskedload", &ops, &[vts[k].clone()], &[]);
+                            let o = b.op(body, ati, "vector.maskedload", &ops, &[vts[k].clone()], &[]);
                             body.op(o).result(0)
                         } else {
-                            let s = b.load(body, &mut ati, *input, &idx);
-                            let o = b.op(body, &mut ati, "vector.broadcast", &[s], &[vts[k].clone()], &[]);
+                            let s = b.load(body, ati, *input, &idx);
+                            let o = b.op(body, ati, "vector.broadcast", &[s], &[vts[k].clone()], &[]);
                             body.op(o).result(0)
                         };
                         args.push(x);
                     }
-                    value = clone_vectorized(b, body, &mut ati, ep, &args)[0];
+                    value = clone_vectorized(b, body, ati, ep, &args)[0];
                 }
-                let idx = idx_at(body, &mut ati, &cm, r, Some(v), None);
+                let idx = idx_at(body, ati, &cm, r, Some(v), None);
                 let mut ops = vec![out];
                 ops.extend(idx);
                 ops.push(masks[v]);
                 ops.push(value);
-                b.op(body, &mut ati, "vector.maskedstore", &ops, &[], &[]);
+                b.op(body, ati, "vector.maskedstore", &ops, &[], &[]);
             }
         }
+        };
+        match last {
+            When::If(c) if ep.is_some() => {
+                let (_, tb, eb) = b.if_else(body, &mut ati, c, &[]);
+                b.yield_(body, tb, &[]);
+                b.yield_(body, eb, &[]);
+                store(body, &mut InsertPoint::Before(body.last_op(tb).unwrap()), true);
+                store(body, &mut InsertPoint::Before(body.last_op(eb).unwrap()), false);
+            }
+            last => store(body, &mut ati, last == When::Always),
+        }
     };
-    let all_rows = |body: &mut Body, at: &mut InsertPoint, krange: Option<(Value, Value)>, first: bool, last: bool| {
+    let all_rows = |body: &mut Body, at: &mut InsertPoint, krange: Option<(Value, Value)>, first: When, last: When| {
         if p.i.is_some() {
             emit_rows(body, at, 0, full, MR, krange, first, last);
             // The rows left over as one tile of their own height.
@@ -637,33 +673,29 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
         }
     };
     match panel {
-        Some(panel) => {
-            // Blocks of block_k k: the first (from the fill, if there is
-            // one), those in between, then the last (1..=block_k k) with the
-            // epilogue.
+        Some(panel) if kk > block_k => {
+            // Blocks of block_k k (the last 1..=block_k), each packed, then
+            // every row tile over it: one copy of the kernel, the first
+            // block and the last chosen at run time.
             let last_lo = (kk - 1) / block_k * block_k;
-            let mut mid_lo = 0;
-            if fill.is_some() && last_lo > 0 {
-                let (lo, hi) = (b.index(body, &mut at_j, 0), b.index(body, &mut at_j, block_k));
-                pack(body, &mut at_j, panel, lo, hi);
-                all_rows(body, &mut at_j, Some((lo, hi)), true, false);
-                mid_lo = block_k;
-            }
-            if last_lo > mid_lo {
-                let (lb, ub, st) = (b.index(body, &mut at_j, mid_lo), b.index(body, &mut at_j, last_lo), b.index(body, &mut at_j, block_k));
-                let (_, kbblock, kb) = b.for_range(body, &mut at_j, lb, ub, st);
-                b.yield_(body, kbblock, &[]);
-                let mut atb = InsertPoint::Before(body.last_op(kbblock).unwrap());
-                let step = b.index(body, &mut atb, block_k);
-                let hi = b.bin(body, &mut atb, "arith.addi", kb, step);
-                pack(body, &mut atb, panel, kb, hi);
-                all_rows(body, &mut atb, Some((kb, hi)), false, false);
-            }
-            let (lo, hi) = (b.index(body, &mut at_j, last_lo), b.index(body, &mut at_j, kk));
-            pack(body, &mut at_j, panel, lo, hi);
-            all_rows(body, &mut at_j, Some((lo, hi)), last_lo == 0, true);
+            let (lb, ub, st) = (b.index(body, &mut at_j, 0), b.index(body, &mut at_j, kk), b.index(body, &mut at_j, block_k));
+            let (_, kbblock, kb) = b.for_range(body, &mut at_j, lb, ub, st);
+            b.yield_(body, kbblock, &[]);
+            let mut atb = InsertPoint::Before(body.last_op(kbblock).unwrap());
+            let hi = b.bin(body, &mut atb, "arith.addi", kb, st);
+            let hi = b.bin(body, &mut atb, "arith.minsi", hi, ub);
+            pack(body, &mut atb, panel, kb, hi);
+            let is_first = b.cmp(body, &mut atb, kb, lb);
+            let last_v = b.index(body, &mut atb, last_lo);
+            let is_last = b.cmp(body, &mut atb, kb, last_v);
+            all_rows(body, &mut atb, Some((kb, hi)), When::If(is_first), When::If(is_last));
         }
-        None => all_rows(body, &mut at_j, None, true, true),
+        Some(panel) => {
+            let (lo, hi) = (b.index(body, &mut at_j, 0), b.index(body, &mut at_j, kk));
+            pack(body, &mut at_j, panel, lo, hi);
+            all_rows(body, &mut at_j, Some((lo, hi)), When::Always, When::Always);
+        }
+        None => all_rows(body, &mut at_j, None, When::Always, When::Always),
     }
     if let Some(f) = fill {
         body.erase(f.op);

@@ -127,6 +127,22 @@ impl B<'_> {
         let args = body.block_args(block).to_vec();
         (op, block, args[0], args[1..].to_vec())
     }
+    /// `a == b` on indices (`arith.cmpi eq`).
+    fn cmp(&self, body: &mut Body, at: &mut InsertPoint, a: Value, b: Value) -> Value {
+        let o = self.op(body, at, "arith.cmpi", &[a, b], &[self.ctx.i1()], &[("predicate", Attribute::integer(0, self.ctx.i64()))]);
+        body.op(o).result(0)
+    }
+    /// `scf.if %cond -> (results)` with both regions: (op, then block, else block), neither terminated.
+    fn if_else(&self, body: &mut Body, at: &mut InsertPoint, cond: Value, results: &[Type]) -> (OpId, ir::Block, ir::Block) {
+        let (rt, re) = (body.new_region(), body.new_region());
+        let (bt, be) = (body.add_block(rt, &[]), body.add_block(re, &[]));
+        let st = OperationState::new(self.ctx.op_name("scf.if"), self.loc.clone()).operands(&[cond]).results(results).region(rt).region(re);
+        let op = body.build(st, *at);
+        if let InsertPoint::After(_) = at {
+            *at = InsertPoint::After(op);
+        }
+        (op, bt, be)
+    }
     fn yield_(&self, body: &mut Body, block: ir::Block, vals: &[Value]) {
         body.build(OperationState::new(self.ctx.op_name("scf.yield"), self.loc.clone()).operands(vals), InsertPoint::AtEnd(block));
     }

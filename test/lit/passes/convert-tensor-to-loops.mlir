@@ -360,18 +360,24 @@ func.func @direct_conv(%w: memref<8x3x3x3xf32>, %x: memref<3x6x22xf32>, %o: memr
 
 // A product of 16 rows over K = 200 after a fill of its output with a bias
 // row: k runs in blocks of 128 (a 128x32 panel, B's rows prefetched 8 ahead
-// while it is copied); the first block's accumulators start from the bias
-// (loaded along j, no loop of the fill's own), the last block's from C.
+// while it is copied, the last block up to K); one copy of the kernel, whose
+// accumulators start from the bias (loaded along j, no loop of the fill's
+// own) in the first block and from C in the others.
 // CHECK-LABEL: func.func @fill_blocks
 // CHECK-NOT: "tensor.yield"
 // CHECK: "memref.alloc"() {{.*}} -> memref<128x32xf32>
+// CHECK: "scf.for"
+// CHECK-NEXT: ^bb0(%[[KB:.*]]: index):
+// CHECK: arith.minsi
 // CHECK: "memref.prefetch"(%arg1
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[KB]],
+// CHECK: "scf.if"(%[[FIRST]])
 // CHECK: "vector.maskedload"(%arg2
 // CHECK-NOT: "vector.maskedload"(%arg3
-// CHECK: "vector.maskedstore"(%arg3
-// CHECK: "memref.prefetch"(%arg1
+// CHECK: "scf.yield"
 // CHECK: "vector.maskedload"(%arg3
-// CHECK-NOT: "vector.maskedload"(%arg2
+// CHECK: "vector.fma"
+// CHECK: "vector.maskedstore"(%arg3
 // CHECK: "memref.dealloc"
 func.func @fill_blocks(%a: memref<16x200xf32>, %b: memref<200x64xf32>, %bias: memref<64xf32>, %c: memref<16x64xf32>) {
   "tensor.generic"(%bias, %c) <{indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"], operandSegmentSizes = array<i32: 1, 1>}> ({

@@ -188,3 +188,39 @@ func.func @par(%x: memref<1000x1000xf32> {llvm.noalias}, %y: memref<8xf32> {llvm
   }) {npu.parallel} : (index, index, index) -> ()
   return
 }
+
+// -----
+
+// Two nests of one shape that read different globals (a bias each) share a
+// function: a global is an argument, not cloned into the nest.
+// CHECK-LABEL: func.func @globals
+// CHECK: %[[G0:.*]] = "memref.get_global"() <{name = @b0}>
+// CHECK: %[[G1:.*]] = "memref.get_global"() <{name = @b1}>
+// CHECK: call @globals_nest0(%[[G0]], %arg0)
+// CHECK: call @globals_nest0(%[[G1]], %arg1)
+// CHECK: func.func private @globals_nest0(%arg0: memref<4xf32> {llvm.noalias}, %arg1: memref<4xf32> {llvm.noalias})
+// CHECK-NOT: get_global
+// CHECK: return
+// CHECK-NOT: func.func private @globals_nest1
+"memref.global"() <{constant, initial_value = dense<1.0> : tensor<4xf32>, sym_name = "b0", sym_visibility = "private", type = memref<4xf32>}> : () -> ()
+"memref.global"() <{constant, initial_value = dense<2.0> : tensor<4xf32>, sym_name = "b1", sym_visibility = "private", type = memref<4xf32>}> : () -> ()
+func.func @globals(%x: memref<4xf32> {llvm.noalias}, %y: memref<4xf32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %g0 = "memref.get_global"() <{name = @b0}> : () -> memref<4xf32>
+  %g1 = "memref.get_global"() <{name = @b1}> : () -> memref<4xf32>
+  "scf.for"(%c0, %c4, %c1) ({
+  ^bb0(%i: index):
+    %v = "memref.load"(%g0, %i) : (memref<4xf32>, index) -> f32
+    "memref.store"(%v, %x, %i) : (f32, memref<4xf32>, index) -> ()
+    "scf.yield"() : () -> ()
+  }) : (index, index, index) -> ()
+  "scf.for"(%c0, %c4, %c1) ({
+  ^bb0(%i: index):
+    %v = "memref.load"(%g1, %i) : (memref<4xf32>, index) -> f32
+    "memref.store"(%v, %y, %i) : (f32, memref<4xf32>, index) -> ()
+    "scf.yield"() : () -> ()
+  }) : (index, index, index) -> ()
+  return
+}
