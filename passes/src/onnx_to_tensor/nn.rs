@@ -517,11 +517,12 @@ fn conv_of(l: &mut Lower, x: Value, wv: Value, bias: Option<Value>, sc: &Sc) -> 
     }
     let x = pad_spatial(l, x, &w.before, &w.after);
     let sc = sc.clone();
-    // A k×k kernel of stride 1 over wide rows is computed directly, without
-    // the K-times-larger im2col buffer: the contraction kernel reads each
-    // input row at ow + kw and keeps a tile of output channels × row vectors
-    // in registers over (c, kh, kw).
-    let direct = w.strides.iter().all(|&s| s == 1) && wi.shape[2..].iter().any(|&k| k > 1) && out.shape.last().is_some_and(|&ow| ow >= DIRECT_CONV_MIN_WIDTH);
+    // A k×k kernel of stride 1 or 2 over wide rows is computed directly,
+    // without the K-times-larger im2col buffer: the contraction kernel reads
+    // each input row at s·ow + kw (s = 2: two vectors, their even lanes) and
+    // keeps a tile of output channels × row vectors in registers over
+    // (c, kh, kw).
+    let direct = w.strides.iter().all(|&s| s == 1 || s == 2) && wi.shape[2..].iter().any(|&k| k > 1) && out.shape.last().is_some_and(|&ow| ow >= DIRECT_CONV_MIN_WIDTH);
     if g == 1 && !direct {
         return conv_as_matmul(l, x, wv, bias, &w, &out.shape, &sc);
     }

@@ -74,6 +74,9 @@ pub struct Plan {
     fma: bool,
     /// A product of bytes in groups of four (VNNI's `vpdpbusd`): see [`Dot4`].
     dot4: Option<Dot4>,
+    /// B's last index moves 1 or 2 per j (a convolution of stride 2 read
+    /// directly: 32 elements from lane 0's, their even lanes shuffled out).
+    b_stride: i64,
 }
 
 /// `C[.., i, j] += ext(A[.., i, .., 4·k + r]) * ext(B[.., j, r])` over a
@@ -184,7 +187,7 @@ fn plan_dot4(ctx: &Context, body: &Body, g: &Generic) -> Option<Plan> {
         let (i, batch) = rows_and_batch(body, g, &maps, b, j, &reds)?;
         let b_unsigned = if b == 0 { a0_unsigned } else { !a0_unsigned };
         let ks = reds.iter().copied().filter(|&l| l != r).collect();
-        return Some(Plan { a: 1 - b, b, i, j, ks, batch, fma: false, dot4: Some(Dot4 { r, b_unsigned }) });
+        return Some(Plan { a: 1 - b, b, i, j, ks, batch, fma: false, dot4: Some(Dot4 { r, b_unsigned }), b_stride: 1 });
     }
     None
 }
@@ -261,7 +264,7 @@ pub fn plan(ctx: &Context, body: &Body, op: OpId) -> Option<Plan> {
         // B's last index is j plus terms without j (a direct convolution
         // reads its input row at ow + kw): 16 consecutive j, one vector.
         let b_last = bm.results.last().and_then(|e| coefficient(e, j));
-        if b_last != Some(1) || bm.results[..bm.results.len() - 1].iter().any(|e| uses_dim(e, j)) || am.results.iter().any(|e| uses_dim(e, j)) {
+        if !matches!(b_last, Some(1 | 2)) || bm.results[..bm.results.len() - 1].iter().any(|e| uses_dim(e, j)) || am.results.iter().any(|e| uses_dim(e, j)) {
             continue;
         }
         let (i, batch) = rows_and_batch(body, &g, &maps, b, j, &reds)?;
@@ -273,7 +276,7 @@ pub fn plan(ctx: &Context, body: &Body, op: OpId) -> Option<Plan> {
         if i.is_none() && narrow && batch.iter().any(|&l| sizes[l].is_some_and(|n| n >= 4)) {
             return None;
         }
-        return Some(Plan { a: 1 - b, b, i, j, ks: reds.clone(), batch, fma, dot4: None });
+        return Some(Plan { a: 1 - b, b, i, j, ks: reds.clone(), batch, fma, dot4: None, b_stride: b_last.unwrap_or(1) });
     }
     None
 }
@@ -381,7 +384,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
     // Blocks of k only pay where A, re-read in short runs per block, stays
     // in L2 (ResNet-18's 7×7 layers, 9 MB of weights as A, ran at half speed).
     let block_k = if m_total * kk * 4 > A_L2_BYTES { kk.max(1) } else { PANEL_K };
-    let panel_type = (m_total >= PACK_MIN_ROWS && kk > 0 && p.dot4.is_none()).then(|| ctx.intern_type(TypeData::MemRef { shape: vec![kk.min(block_k), LANES * nv as i64], elem: elems[p.b].clone(), layout: None, memory_space: None }));
+    let panel_type = (m_total >= PACK_MIN_ROWS && kk > 0 && p.dot4.is_none() && p.b_stride == 1).then(|| ctx.intern_type(TypeData::MemRef { shape: vec![kk.min(block_k), LANES * nv as i64], elem: elems[p.b].clone(), layout: None, memory_space: None }));
     // The outermost loop and its body: its iterations write disjoint tiles of
     // C, so it may run in parallel (the panel is then per iteration).
     let mut top: Option<(OpId, ir::Block, usize)> = None;
@@ -427,6 +430,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
     let mut jvs = Vec::new();
     let mut masks = Vec::new();
     let mut byte_masks = Vec::new();
+    let mut stride2_masks = Vec::new();
     let byte_mask_t = ctx.intern_type(TypeData::Vector { shape: vec![4 * LANES], scalable: vec![false], elem: ctx.i1() });
     let nj_v = b.index(body, &mut at_j, nj);
     for v in 0..nv {
@@ -436,6 +440,18 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
         let m = b.op(body, &mut at_j, "vector.create_mask", &[rem], &[mt.clone()], &[]);
         jvs.push(jv);
         masks.push(body.op(m).result(0));
+        if p.b_stride == 2 {
+            // The valid lanes need elements [0, 2·rem - 1) of the 32 from lane 0's.
+            let two = b.index(body, &mut at_j, 2);
+            let span = b.bin(body, &mut at_j, "arith.muli", rem, two);
+            let one = b.index(body, &mut at_j, 1);
+            let span = b.bin(body, &mut at_j, "arith.subi", span, one);
+            let lanes = b.index(body, &mut at_j, LANES);
+            let span_hi = b.bin(body, &mut at_j, "arith.subi", span, lanes);
+            let lo = b.op(body, &mut at_j, "vector.create_mask", &[span], &[mt.clone()], &[]);
+            let hi = b.op(body, &mut at_j, "vector.create_mask", &[span_hi], &[mt.clone()], &[]);
+            stride2_masks.push((body.op(lo).result(0), body.op(hi).result(0), lanes));
+        }
         if p.dot4.is_some() {
             let four = b.index(body, &mut at_j, 4);
             let rem4 = b.bin(body, &mut at_j, "arith.muli", rem, four);
@@ -563,6 +579,21 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
                 let row = b.bin(body, &mut atk, "arith.subi", kivs[0], k_lo);
                 let col = b.index(body, &mut atk, LANES * v as i64);
                 b.op(body, &mut atk, "vector.load", &[panel, row, col], &[vtb.clone()], &[])
+            } else if p.b_stride == 2 {
+                // Two vectors from lane 0's element, their even lanes.
+                let (mlo, mhi, lanes) = stride2_masks[v];
+                let mut ops = vec![bv];
+                ops.extend(idx_at(body, &mut atk, &bm, 0, Some(v), Some(&kivs)));
+                let mut lo_ops = ops.clone();
+                lo_ops.extend([mlo, zb]);
+                let lo = b.op(body, &mut atk, "vector.maskedload", &lo_ops, &[vtb.clone()], &[]);
+                let last = ops.len() - 1;
+                ops[last] = b.bin(body, &mut atk, "arith.addi", ops[last], lanes);
+                ops.extend([mhi, zb]);
+                let hi = b.op(body, &mut atk, "vector.maskedload", &ops, &[vtb.clone()], &[]);
+                let even = Attribute::new(AttrData::DenseArray { elem: ctx.i64(), data: ir::attributes::ArrayData::Int((0..LANES).map(|l| 2 * l).collect()) });
+                let (lo, hi) = (body.op(lo).result(0), body.op(hi).result(0));
+                b.op(body, &mut atk, "vector.shuffle", &[lo, hi], &[vtb.clone()], &[("mask", even)])
             } else {
                 let idx = idx_at(body, &mut atk, &bm, 0, Some(v), Some(&kivs));
                 let mut ops = vec![bv];
