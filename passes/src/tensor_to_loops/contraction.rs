@@ -12,7 +12,7 @@
 //! i tail runs as one shorter tile. Tiles iterate j-outer so a
 //! K×(16·NV) panel of B stays in cache while every row block of A passes.
 
-use super::vectorize::{clone_vectorized, coefficient, lane_elem, uses_dim, vec_type, vectorizable, zeros, LANES};
+use super::vectorize::{clone_vectorized, coefficient, lane_elem, uses_dim, vec_type, vectorizable, zeros, Stride2, LANES};
 use super::fill::Fill;
 use super::B;
 use ir::affine::AffineExpr;
@@ -441,16 +441,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
         jvs.push(jv);
         masks.push(body.op(m).result(0));
         if p.b_stride == 2 {
-            // The valid lanes need elements [0, 2·rem - 1) of the 32 from lane 0's.
-            let two = b.index(body, &mut at_j, 2);
-            let span = b.bin(body, &mut at_j, "arith.muli", rem, two);
-            let one = b.index(body, &mut at_j, 1);
-            let span = b.bin(body, &mut at_j, "arith.subi", span, one);
-            let lanes = b.index(body, &mut at_j, LANES);
-            let span_hi = b.bin(body, &mut at_j, "arith.subi", span, lanes);
-            let lo = b.op(body, &mut at_j, "vector.create_mask", &[span], &[mt.clone()], &[]);
-            let hi = b.op(body, &mut at_j, "vector.create_mask", &[span_hi], &[mt.clone()], &[]);
-            stride2_masks.push((body.op(lo).result(0), body.op(hi).result(0), lanes));
+            stride2_masks.push(Stride2::new(b, body, &mut at_j, rem));
         }
         if p.dot4.is_some() {
             let four = b.index(body, &mut at_j, 4);
@@ -581,19 +572,10 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
                 b.op(body, &mut atk, "vector.load", &[panel, row, col], &[vtb.clone()], &[])
             } else if p.b_stride == 2 {
                 // Two vectors from lane 0's element, their even lanes.
-                let (mlo, mhi, lanes) = stride2_masks[v];
                 let mut ops = vec![bv];
                 ops.extend(idx_at(body, &mut atk, &bm, 0, Some(v), Some(&kivs)));
-                let mut lo_ops = ops.clone();
-                lo_ops.extend([mlo, zb]);
-                let lo = b.op(body, &mut atk, "vector.maskedload", &lo_ops, &[vtb.clone()], &[]);
-                let last = ops.len() - 1;
-                ops[last] = b.bin(body, &mut atk, "arith.addi", ops[last], lanes);
-                ops.extend([mhi, zb]);
-                let hi = b.op(body, &mut atk, "vector.maskedload", &ops, &[vtb.clone()], &[]);
-                let even = Attribute::new(AttrData::DenseArray { elem: ctx.i64(), data: ir::attributes::ArrayData::Int((0..LANES).map(|l| 2 * l).collect()) });
-                let (lo, hi) = (body.op(lo).result(0), body.op(hi).result(0));
-                b.op(body, &mut atk, "vector.shuffle", &[lo, hi], &[vtb.clone()], &[("mask", even)])
+                bvecs.push(stride2_masks[v].load(b, body, &mut atk, &ops, zb, &vtb));
+                continue;
             } else {
                 let idx = idx_at(body, &mut atk, &bm, 0, Some(v), Some(&kivs));
                 let mut ops = vec![bv];

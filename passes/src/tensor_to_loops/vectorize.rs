@@ -273,17 +273,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
     };
     // A stride-2 read's two vectors: elements [0, 2·rem - 1) of the 32 from
     // lane 0's position are the ones the valid lanes need.
-    let stride2 = p.reads.contains(&Read::Stride2).then(|| {
-        let two = b.index(body, &mut at, 2);
-        let span = b.bin(body, &mut at, "arith.muli", rem, two);
-        let one = b.index(body, &mut at, 1);
-        let span = b.bin(body, &mut at, "arith.subi", span, one);
-        let lanes = b.index(body, &mut at, LANES);
-        let span_hi = b.bin(body, &mut at, "arith.subi", span, lanes);
-        let lo = b.op(body, &mut at, "vector.create_mask", &[span], &[mt.clone()], &[]);
-        let hi = b.op(body, &mut at, "vector.create_mask", &[span_hi], &[mt.clone()], &[]);
-        (body.op(lo).result(0), body.op(hi).result(0), lanes)
-    });
+    let stride2 = p.reads.contains(&Read::Stride2).then(|| Stride2::new(b, body, &mut at, rem));
     // Index lists with every loop a map may use (a reduction's index is j0's
     // stand-in outside the reduction loops: the maps read there do not use it).
     let index = |body: &mut Body, at: &mut InsertPoint, m: &AffineMap, ivs: &[Option<Value>]| -> Vec<Value> {
@@ -299,20 +289,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
                 let o = b.op(body, at, "vector.maskedload", &ops, &[vts[k].clone()], &[]);
                 body.op(o).result(0)
             }
-            Read::Stride2 => {
-                let (mlo, mhi, lanes) = stride2.expect("planned with a stride-2 read");
-                let mut lo_ops = ops.clone();
-                lo_ops.extend([mlo, zero[k]]);
-                let lo = b.op(body, at, "vector.maskedload", &lo_ops, &[vts[k].clone()], &[]);
-                let last = ops.len() - 1;
-                ops[last] = b.bin(body, at, "arith.addi", ops[last], lanes);
-                ops.extend([mhi, zero[k]]);
-                let hi = b.op(body, at, "vector.maskedload", &ops, &[vts[k].clone()], &[]);
-                let even = Attribute::new(AttrData::DenseArray { elem: b.ctx.i64(), data: ir::attributes::ArrayData::Int((0..LANES).map(|l| 2 * l).collect()) });
-                let (lo, hi) = (body.op(lo).result(0), body.op(hi).result(0));
-                let o = b.op(body, at, "vector.shuffle", &[lo, hi], &[vts[k].clone()], &[("mask", even)]);
-                body.op(o).result(0)
-            }
+            Read::Stride2 => stride2.expect("planned with a stride-2 read").load(b, body, at, &ops, zero[k], &vts[k]),
             Read::Gather(s) => {
                 ops.extend([offsets[&s], mask, zero[k]]);
                 let o = b.op(body, at, "vector.gather", &ops, &[vts[k].clone()], &[]);
@@ -418,6 +395,47 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
         body.erase(f.op);
     }
     body.erase(op);
+}
+
+/// Reads of 16 lanes at a stride of 2 (a stride-2 window): for `rem` valid
+/// lanes, elements [0, 2·rem - 1) of the 32 from lane 0's are the ones they
+/// need, read as two masked vectors whose even lanes are shuffled together (a
+/// gather loads lane by lane).
+#[derive(Clone, Copy)]
+pub(super) struct Stride2 {
+    lo: Value,
+    hi: Value,
+    lanes: Value,
+}
+
+impl Stride2 {
+    pub(super) fn new(b: &B, body: &mut Body, at: &mut InsertPoint, rem: Value) -> Stride2 {
+        let mt = vec_type(b.ctx, &b.ctx.i1());
+        let two = b.index(body, at, 2);
+        let span = b.bin(body, at, "arith.muli", rem, two);
+        let one = b.index(body, at, 1);
+        let span = b.bin(body, at, "arith.subi", span, one);
+        let lanes = b.index(body, at, LANES);
+        let span_hi = b.bin(body, at, "arith.subi", span, lanes);
+        let lo = b.op(body, at, "vector.create_mask", &[span], &[mt.clone()], &[]);
+        let hi = b.op(body, at, "vector.create_mask", &[span_hi], &[mt], &[]);
+        Stride2 { lo: body.op(lo).result(0), hi: body.op(hi).result(0), lanes }
+    }
+    /// The 16 lanes from `ops` (a memref and lane 0's indices, the last one moving along the row).
+    pub(super) fn load(&self, b: &B, body: &mut Body, at: &mut InsertPoint, ops: &[Value], zero: Value, vt: &Type) -> Value {
+        let mut lo_ops = ops.to_vec();
+        lo_ops.extend([self.lo, zero]);
+        let lo = b.op(body, at, "vector.maskedload", &lo_ops, &[vt.clone()], &[]);
+        let mut hi_ops = ops.to_vec();
+        let last = hi_ops.len() - 1;
+        hi_ops[last] = b.bin(body, at, "arith.addi", hi_ops[last], self.lanes);
+        hi_ops.extend([self.hi, zero]);
+        let hi = b.op(body, at, "vector.maskedload", &hi_ops, &[vt.clone()], &[]);
+        let even = Attribute::new(AttrData::DenseArray { elem: b.ctx.i64(), data: ir::attributes::ArrayData::Int((0..LANES).map(|l| 2 * l).collect()) });
+        let (lo, hi) = (body.op(lo).result(0), body.op(hi).result(0));
+        let o = b.op(body, at, "vector.shuffle", &[lo, hi], &[vt.clone()], &[("mask", even)]);
+        body.op(o).result(0)
+    }
 }
 
 /// Independent accumulators of a reduction: this many steps of one parallel loop at once.
