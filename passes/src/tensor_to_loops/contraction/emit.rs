@@ -1,0 +1,485 @@
+//! Emitting a planned contraction ([`super::Plan`]): the loops over batches
+//! and column tiles, the panel of B each tile packs (in blocks of k), and per
+//! tile of rows the accumulators (from C or the fill before it), the reduction
+//! loops with their multiply-adds, and the stores through the epilogue.
+
+use super::super::fill::Fill;
+use super::super::vectorize::{clone_vectorized, lane_elem, uses_dim, vec_type, zeros, Stride2, LANES};
+use super::super::B;
+use super::{vectors_per_row, Plan, A_L2_BYTES, MR, PACK_MIN_ROWS, PANEL_K, PREFETCH_K};
+use ir::affine::AffineMap;
+use ir::attributes::{AttrData, Attribute};
+use ir::types::TypeData;
+use ir::{Body, InsertPoint, OpId, Type, Value};
+use tensor::Generic;
+
+/// Four bytes of `m` from `idx` as a 64-byte vector holding them 16 times.
+fn dot4_broadcast(b: &B, body: &mut Body, at: &mut InsertPoint, m: Value, idx: &[Value], bytes_t: &ir::Type) -> Value {
+    let ctx = b.ctx;
+    let vt = |shape: i64, elem: ir::Type| ctx.intern_type(TypeData::Vector { shape: vec![shape], scalable: vec![false], elem });
+    let mut ops = vec![m];
+    ops.extend_from_slice(idx);
+    let o = b.op(body, at, "vector.load", &ops, &[vt(4, ctx.int_type(8))], &[]);
+    let w = b.op(body, at, "vector.bitcast", &[body.op(o).result(0)], &[vt(1, ctx.i32())], &[]);
+    let s = b.op(body, at, "vector.broadcast", &[body.op(w).result(0)], &[vt(LANES, ctx.i32())], &[]);
+    let x = b.op(body, at, "vector.bitcast", &[body.op(s).result(0)], &[bytes_t.clone()], &[]);
+    body.op(x).result(0)
+}
+
+/// `acc + Σ_{4 bytes} u·s` per 32-bit lane (u unsigned, s signed bytes).
+fn vpdpbusd(b: &B, body: &mut Body, at: &mut InsertPoint, acc: Value, u: Value, s: Value) -> Value {
+    let ctx = b.ctx;
+    let i32s = |v: Vec<i64>| Attribute::new(AttrData::DenseArray { elem: ctx.i32(), data: ir::attributes::ArrayData::Int(v) });
+    let t = body.value_type(acc).clone();
+    let props = [("intrin", Attribute::string("llvm.x86.avx512.vpdpbusd.512")), ("operandSegmentSizes", i32s(vec![3, 0])), ("op_bundle_sizes", i32s(vec![]))];
+    let o = b.op(body, at, "llvm.call_intrinsic", &[acc, u, s], &[t], &props);
+    body.op(o).result(0)
+}
+
+/// Whether a block of k is the first (or the last): always (one block), or
+/// when a condition computed in the loop over blocks holds.
+#[derive(Clone, Copy, PartialEq)]
+enum When {
+    Always,
+    If(Value),
+}
+
+/// One contraction's operands, vector types and constants, its loops'
+/// indices and the column tile's lanes and masks: what every part of its code
+/// is emitted from.
+struct Kernel<'a> {
+    b: &'a B<'a>,
+    p: &'a Plan,
+    sizes: &'a [i64],
+    ins: Vec<Value>,
+    out: Value,
+    maps: Vec<AffineMap>,
+    ep: Option<ir::Block>,
+    block: ir::Block,
+    /// Each input's and the output's vector type, and B's as loaded (64 bytes for a dot4 product).
+    vts: Vec<Type>,
+    vtb: Type,
+    bytes_t: Type,
+    /// Zeros of each operand's type (the masked lanes' value), and B's as loaded.
+    zeros: Vec<Value>,
+    zb: Value,
+    /// Inputs the body reads at one fixed element (zero points), broadcast once.
+    extras: Vec<Value>,
+    /// The loops' indices outside the row and reduction loops; j0, the column tile's first column.
+    ivs: Vec<Option<Value>>,
+    j0: Value,
+    nv: usize,
+    /// Per vector of the column tile: its first column, its mask (as bytes for
+    /// a dot4 product) and its stride-2 reads.
+    jvs: Vec<Value>,
+    masks: Vec<Value>,
+    byte_masks: Vec<Value>,
+    stride2: Vec<Stride2>,
+    panel: Option<Value>,
+    fill: Option<Fill>,
+}
+
+/// The accumulators of one tile of rows: the rows' indices and its height.
+struct Rows {
+    rows: Vec<Value>,
+    mr: usize,
+}
+
+pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Option<Fill>) {
+    let ctx = b.ctx;
+    let g = Generic::new(body, op);
+    let (ins, out) = (g.inputs().to_vec(), g.outputs()[0]);
+    let maps = g.maps();
+    let (ep, block) = (g.epilogue(), g.block());
+    let elems: Vec<ir::Type> = ins.iter().chain([&out]).map(|v| lane_elem(body.value_type(*v)).expect("planned")).collect();
+    let vts: Vec<ir::Type> = elems.iter().map(|e| vec_type(ctx, e)).collect();
+    let mt = vec_type(ctx, &ctx.i1());
+    let n = sizes.len();
+    let mut at = InsertPoint::Before(op);
+    let zeros: Vec<Value> = elems.iter().map(|e| zeros(b, body, &mut at, e)).collect();
+    let bargs = body.block_args(block).to_vec();
+    let mut extras = Vec::new();
+    for k in 2..ins.len() {
+        extras.push(if !p.fma && body.has_uses(bargs[k]) {
+            let idx: Vec<Value> = maps[k].results.iter().map(|e| b.expr(body, &mut at, e, &[])).collect();
+            let s = b.load(body, &mut at, ins[k], &idx);
+            let o = b.op(body, &mut at, "vector.broadcast", &[s], &[vts[k].clone()], &[]);
+            body.op(o).result(0)
+        } else {
+            zeros[k]
+        });
+    }
+    // A dot4 product reads B as 64 bytes (16 columns × 4) and its r index is 0.
+    let bytes_t = ctx.intern_type(TypeData::Vector { shape: vec![4 * LANES], scalable: vec![false], elem: ctx.int_type(8) });
+    let (vtb, zb) = match p.dot4 {
+        Some(_) => {
+            let z = Attribute::new(AttrData::Dense { ty: bytes_t.clone(), data: ir::attributes::DenseData::canonical(vec![0], 1, 1) });
+            let o = b.op(body, &mut at, "arith.constant", &[], &[bytes_t.clone()], &[("value", z)]);
+            (bytes_t.clone(), body.op(o).result(0))
+        }
+        None => (vts[p.b].clone(), zeros[p.b]),
+    };
+    let mut ivs: Vec<Option<Value>> = vec![None; n];
+    if let Some(d) = p.dot4 {
+        ivs[d.r] = Some(b.index(body, &mut at, 0));
+    }
+    let m_total = p.i.map(|i| sizes[i]).unwrap_or(1);
+    // The column loop is the outermost unless a batch loop of more than one iteration is.
+    let split_columns = !p.batch.iter().any(|&l| sizes[l] > 1);
+    let nv = vectors_per_row(m_total, sizes[p.j], split_columns);
+    // A panel for one reduction loop (a matrix product's k).
+    let kk = if p.ks.len() == 1 { sizes[p.ks[0]] } else { 0 };
+    // Blocks of k only pay where A, re-read in short runs per block, stays
+    // in L2 (ResNet-18's 7×7 layers, 9 MB of weights as A, ran at half speed).
+    let block_k = if m_total * kk * 4 > A_L2_BYTES { kk.max(1) } else { PANEL_K };
+    let panel_type = (m_total >= PACK_MIN_ROWS && kk > 0 && p.dot4.is_none() && p.b_stride == 1).then(|| ctx.intern_type(TypeData::MemRef { shape: vec![kk.min(block_k), LANES * nv as i64], elem: elems[p.b].clone(), layout: None, memory_space: None }));
+    // The outermost loop and its body: its iterations write disjoint tiles of
+    // C, so it may run in parallel (the panel is then per iteration).
+    let mut top: Option<(OpId, ir::Block, usize)> = None;
+    // Batch loops.
+    for &l in &p.batch {
+        // A loop of one iteration is its index, 0.
+        if sizes[l] == 1 {
+            ivs[l] = Some(b.index(body, &mut at, 0));
+            continue;
+        }
+        let (fop, block, iv, _) = b.for_loop(body, &mut at, sizes[l], &[]);
+        top.get_or_insert((fop, block, l));
+        b.yield_(body, block, &[]);
+        ivs[l] = Some(iv);
+        at = InsertPoint::Before(body.last_op(block).unwrap());
+    }
+    // j0 loop, step 16·nv.
+    let nj = sizes[p.j];
+    let (jblock, j0) = {
+        let lb = b.index(body, &mut at, 0);
+        let ub = b.index(body, &mut at, nj);
+        let st = b.index(body, &mut at, LANES * nv as i64);
+        let (fop, block, iv) = b.for_range(body, &mut at, lb, ub, st);
+        top.get_or_insert((fop, block, p.j));
+        (block, iv)
+    };
+    b.yield_(body, jblock, &[]);
+    let mut at_j = InsertPoint::Before(body.last_op(jblock).unwrap());
+    let (top_op, top_block, top_dim) = top.expect("the j0 loop at least");
+    // The panel, allocated and freed in each iteration of the outermost loop.
+    let panel = panel_type.map(|pt| {
+        let segs = Attribute::new(AttrData::DenseArray { elem: ctx.i32(), data: ir::attributes::ArrayData::Int(vec![0, 0]) });
+        let o = b.op(body, &mut InsertPoint::AtStart(top_block), "memref.alloc", &[], &[pt], &[("operandSegmentSizes", segs), ("alignment", Attribute::integer(64, ctx.i64()))]);
+        body.op(o).result(0)
+    });
+    let g = Generic::new(body, op);
+    let (outs, iters) = (g.outputs().to_vec(), g.iterators());
+    if super::super::parallel_safe(body, op, &ins, &outs, &maps, &iters, top_dim) {
+        super::super::mark_parallel(ctx, body, top_op);
+    }
+    // Lane offsets and masks of this column tile.
+    let (mut jvs, mut masks, mut byte_masks, mut stride2) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let byte_mask_t = ctx.intern_type(TypeData::Vector { shape: vec![4 * LANES], scalable: vec![false], elem: ctx.i1() });
+    let nj_v = b.index(body, &mut at_j, nj);
+    for v in 0..nv {
+        let off = b.index(body, &mut at_j, LANES * v as i64);
+        let jv = b.bin(body, &mut at_j, "arith.addi", j0, off);
+        let rem = b.bin(body, &mut at_j, "arith.subi", nj_v, jv);
+        let m = b.op(body, &mut at_j, "vector.create_mask", &[rem], &[mt.clone()], &[]);
+        jvs.push(jv);
+        masks.push(body.op(m).result(0));
+        if p.b_stride == 2 {
+            stride2.push(Stride2::new(b, body, &mut at_j, rem));
+        }
+        if p.dot4.is_some() {
+            let four = b.index(body, &mut at_j, 4);
+            let rem4 = b.bin(body, &mut at_j, "arith.muli", rem, four);
+            let m4 = b.op(body, &mut at_j, "vector.create_mask", &[rem4], &[byte_mask_t.clone()], &[]);
+            byte_masks.push(body.op(m4).result(0));
+        }
+    }
+    let k = Kernel { b, p, sizes, ins, out, maps, ep, block, vts, vtb, bytes_t, zeros, zb, extras, ivs, j0, nv, jvs, masks, byte_masks, stride2, panel, fill };
+    match panel {
+        Some(panel) if kk > block_k => {
+            // Blocks of block_k k (the last 1..=block_k), each packed, then
+            // every row tile over it: one copy of the kernel, the first
+            // block and the last chosen at run time.
+            let last_lo = (kk - 1) / block_k * block_k;
+            let (lb, ub, st) = (b.index(body, &mut at_j, 0), b.index(body, &mut at_j, kk), b.index(body, &mut at_j, block_k));
+            let (_, kbblock, kb) = b.for_range(body, &mut at_j, lb, ub, st);
+            b.yield_(body, kbblock, &[]);
+            let mut atb = InsertPoint::Before(body.last_op(kbblock).unwrap());
+            let hi = b.bin(body, &mut atb, "arith.addi", kb, st);
+            let hi = b.bin(body, &mut atb, "arith.minsi", hi, ub);
+            k.pack(body, &mut atb, panel, kb, hi);
+            let is_first = b.cmp(body, &mut atb, kb, lb);
+            let last_v = b.index(body, &mut atb, last_lo);
+            let is_last = b.cmp(body, &mut atb, kb, last_v);
+            k.all_rows(body, &mut atb, Some((kb, hi)), When::If(is_first), When::If(is_last));
+        }
+        Some(panel) => {
+            let (lo, hi) = (b.index(body, &mut at_j, 0), b.index(body, &mut at_j, kk));
+            k.pack(body, &mut at_j, panel, lo, hi);
+            k.all_rows(body, &mut at_j, Some((lo, hi)), When::Always, When::Always);
+        }
+        None => k.all_rows(body, &mut at_j, None, When::Always, When::Always),
+    }
+    if let Some(f) = k.fill {
+        body.erase(f.op);
+    }
+    if let Some(panel) = panel {
+        // Last in the outermost loop's body, after every use.
+        b.op(body, &mut InsertPoint::Before(body.last_op(top_block).unwrap()), "memref.dealloc", &[panel], &[], &[]);
+    }
+    body.erase(op);
+}
+
+impl Kernel<'_> {
+    /// The loops' indices at row `row`, column vector `v` (j0 without one)
+    /// and reduction indices `k` (a loop not given gets j0: no map read there uses it).
+    fn index_list(&self, row: Option<Value>, v: Option<usize>, k: Option<&[Value]>) -> Vec<Value> {
+        let p = self.p;
+        (0..self.sizes.len())
+            .map(|l| {
+                if l == p.j {
+                    v.map(|v| self.jvs[v]).unwrap_or(self.j0)
+                } else if Some(l) == p.i {
+                    row.unwrap_or(self.j0)
+                } else if let Some(pos) = p.ks.iter().position(|&x| x == l) {
+                    k.map_or(self.j0, |k| k[pos])
+                } else {
+                    self.ivs[l].unwrap_or(self.j0)
+                }
+            })
+            .collect()
+    }
+
+    /// `map`'s indices at row `r` of `rows`, column vector `v`, reduction indices `k`.
+    fn idx_at(&self, body: &mut Body, at: &mut InsertPoint, map: &AffineMap, rows: &Rows, r: usize, v: Option<usize>, k: Option<&[Value]>) -> Vec<Value> {
+        let iv = self.index_list(Some(rows.rows[r]), v, k);
+        map.results.iter().map(|e| self.b.expr(body, at, e, &iv)).collect()
+    }
+
+    /// Copies rows [k_lo, k_hi) of this column tile's K×16·nv panel of B into
+    /// the panel's rows from 0, zeros past N; B's row PREFETCH_K ahead is
+    /// prefetched (its rows are far apart, beyond what the hardware's
+    /// prefetchers follow).
+    fn pack(&self, body: &mut Body, at: &mut InsertPoint, panel: Value, k_lo: Value, k_hi: Value) {
+        let (b, ctx) = (self.b, self.b.ctx);
+        let (bv, bm) = (self.ins[self.p.b], &self.maps[self.p.b]);
+        let (_, kblock, kiv, _) = b.for_between(body, at, k_lo, k_hi, &[]);
+        b.yield_(body, kblock, &[]);
+        let mut atk = InsertPoint::Before(body.last_op(kblock).unwrap());
+        let row = b.bin(body, &mut atk, "arith.subi", kiv, k_lo);
+        for v in 0..self.nv {
+            let iv = self.index_list(None, Some(v), Some(&[kiv]));
+            let mut ops = vec![bv];
+            ops.extend(bm.results.iter().map(|e| b.expr(body, &mut atk, e, &iv)).collect::<Vec<_>>());
+            ops.extend([self.masks[v], self.zb]);
+            let o = b.op(body, &mut atk, "vector.maskedload", &ops, &[self.vtb.clone()], &[]);
+            let x = body.op(o).result(0);
+            let ahead = b.index(body, &mut atk, PREFETCH_K);
+            let kf = b.bin(body, &mut atk, "arith.addi", kiv, ahead);
+            let iv = self.index_list(None, Some(v), Some(&[kf]));
+            let mut pops = vec![bv];
+            pops.extend(bm.results.iter().map(|e| b.expr(body, &mut atk, e, &iv)).collect::<Vec<_>>());
+            let (f, t) = (Attribute::integer(0, ctx.i1()), Attribute::integer(1, ctx.i1()));
+            b.op(body, &mut atk, "memref.prefetch", &pops, &[], &[("isWrite", f), ("localityHint", Attribute::integer(3, ctx.i32())), ("isDataCache", t)]);
+            let col = b.index(body, &mut atk, LANES * v as i64);
+            b.op(body, &mut atk, "vector.store", &[x, panel, row, col], &[], &[]);
+        }
+    }
+
+    /// Row tiles of MR, then the remaining rows as one shorter tile.
+    fn all_rows(&self, body: &mut Body, at: &mut InsertPoint, krange: Option<(Value, Value)>, first: When, last: When) {
+        let m_total = self.p.i.map(|i| self.sizes[i]).unwrap_or(1);
+        let full = m_total - m_total % MR as i64;
+        if self.p.i.is_some() {
+            self.row_tiles(body, at, 0, full, MR, krange, first, last);
+            self.row_tiles(body, at, full, m_total, (m_total - full) as usize, krange, first, last);
+        } else {
+            self.row_tiles(body, at, 0, 1, 1, krange, first, last);
+        }
+    }
+
+    /// Tiles of `mr` rows over [lo, hi). With a panel, `krange` is the block of
+    /// k it holds (the one reduction loop runs over it); the accumulators start
+    /// from the fill in the `first` block, and the epilogue runs in the `last`.
+    #[allow(clippy::too_many_arguments)]
+    fn row_tiles(&self, body: &mut Body, at: &mut InsertPoint, lo: i64, hi: i64, mr: usize, krange: Option<(Value, Value)>, first: When, last: When) {
+        if lo >= hi {
+            return;
+        }
+        let b = self.b;
+        let (lbv, ubv, stv) = (b.index(body, at, lo), b.index(body, at, hi), b.index(body, at, mr as i64));
+        let (_, iblock, i0) = b.for_range(body, at, lbv, ubv, stv);
+        b.yield_(body, iblock, &[]);
+        let mut ati = InsertPoint::Before(body.last_op(iblock).unwrap());
+        let mut rows = Vec::new();
+        for r in 0..mr {
+            let rv = b.index(body, &mut ati, r as i64);
+            rows.push(b.bin(body, &mut ati, "arith.addi", i0, rv));
+        }
+        let rows = Rows { rows, mr };
+        let vt = self.vts[self.ins.len()].clone();
+        let accs = match (first, self.fill.is_some()) {
+            (When::If(c), true) => {
+                let types = vec![vt; mr * self.nv];
+                let (iop, tb, eb) = b.if_else(body, &mut ati, c, &types);
+                let t = self.init(body, &mut InsertPoint::AtEnd(tb), &rows, true);
+                b.yield_(body, tb, &t);
+                let e = self.init(body, &mut InsertPoint::AtEnd(eb), &rows, false);
+                b.yield_(body, eb, &e);
+                body.op(iop).results().to_vec()
+            }
+            (first, _) => self.init(body, &mut ati, &rows, first == When::Always),
+        };
+        let results = self.reduce(body, &mut ati, &rows, krange, accs);
+        match last {
+            When::If(c) if self.ep.is_some() => {
+                let (_, tb, eb) = b.if_else(body, &mut ati, c, &[]);
+                b.yield_(body, tb, &[]);
+                b.yield_(body, eb, &[]);
+                self.store(body, &mut InsertPoint::Before(body.last_op(tb).unwrap()), &rows, &results, true);
+                self.store(body, &mut InsertPoint::Before(body.last_op(eb).unwrap()), &rows, &results, false);
+            }
+            last => self.store(body, &mut ati, &rows, &results, last == When::Always),
+        }
+    }
+
+    /// The accumulators of a tile: the fill's values or C's.
+    fn init(&self, body: &mut Body, at: &mut InsertPoint, rows: &Rows, from_fill: bool) -> Vec<Value> {
+        let (b, n_in) = (self.b, self.ins.len());
+        let (vt, zero, cm) = (&self.vts[n_in], self.zeros[n_in], &self.maps[n_in]);
+        let mut accs = Vec::new();
+        for r in 0..rows.mr {
+            for v in 0..self.nv {
+                if let Some(f) = self.fill.as_ref().filter(|_| from_fill) {
+                    let ivs = self.index_list(Some(rows.rows[r]), Some(v), None);
+                    accs.push(f.init(b, body, at, &ivs, self.p.j, self.masks[v], zero, vt));
+                    continue;
+                }
+                let mut ops = vec![self.out];
+                ops.extend(self.idx_at(body, at, cm, rows, r, Some(v), None));
+                ops.extend([self.masks[v], zero]);
+                let o = b.op(body, at, "vector.maskedload", &ops, &[vt.clone()], &[]);
+                accs.push(body.op(o).result(0));
+            }
+        }
+        accs
+    }
+
+    /// The reduction loops, the accumulators carried through all of them: per
+    /// k, the tile's vectors of B and each row's element of A broadcast, one
+    /// multiply-add per accumulator. Returns the sums.
+    fn reduce(&self, body: &mut Body, at: &mut InsertPoint, rows: &Rows, krange: Option<(Value, Value)>, accs: Vec<Value>) -> Vec<Value> {
+        let (b, p, nv) = (self.b, self.p, self.nv);
+        let (av, bv, am, bm) = (self.ins[p.a], self.ins[p.b], &self.maps[p.a], &self.maps[p.b]);
+        let (vta, vt) = (&self.vts[p.a], &self.vts[self.ins.len()]);
+        let (mut loops, mut kivs, mut kargs) = (Vec::new(), Vec::new(), accs);
+        let mut atk = *at;
+        for &kd in &p.ks {
+            let (kop, kblock, kiv, args) = match krange {
+                Some((k_lo, k_hi)) => b.for_between(body, &mut atk, k_lo, k_hi, &kargs),
+                None => b.for_loop(body, &mut atk, self.sizes[kd], &kargs),
+            };
+            loops.push((kop, kblock));
+            kivs.push(kiv);
+            kargs = args;
+            atk = InsertPoint::AtEnd(kblock);
+        }
+        let mut bvecs = Vec::new();
+        for v in 0..nv {
+            if let (Some(panel), Some((k_lo, _))) = (self.panel, krange) {
+                let row = b.bin(body, &mut atk, "arith.subi", kivs[0], k_lo);
+                let col = b.index(body, &mut atk, LANES * v as i64);
+                let o = b.op(body, &mut atk, "vector.load", &[panel, row, col], &[self.vtb.clone()], &[]);
+                bvecs.push(body.op(o).result(0));
+                continue;
+            }
+            let mut ops = vec![bv];
+            ops.extend(self.idx_at(body, &mut atk, bm, rows, 0, Some(v), Some(&kivs)));
+            if p.b_stride == 2 {
+                // Two vectors from lane 0's element, their even lanes.
+                bvecs.push(self.stride2[v].load(b, body, &mut atk, &ops, self.zb, &self.vtb));
+                continue;
+            }
+            ops.push(if p.dot4.is_some() { self.byte_masks[v] } else { self.masks[v] });
+            ops.push(self.zb);
+            let o = b.op(body, &mut atk, "vector.maskedload", &ops, &[self.vtb.clone()], &[]);
+            bvecs.push(body.op(o).result(0));
+        }
+        let mut new_accs = Vec::new();
+        for r in 0..rows.mr {
+            let idx = self.idx_at(body, &mut atk, am, rows, r, None, Some(&kivs));
+            if let Some(d) = p.dot4 {
+                // A's four bytes as one word, broadcast to 16 lanes, then one vpdpbusd per vector.
+                let a = dot4_broadcast(b, body, &mut atk, av, &idx, &self.bytes_t);
+                for v in 0..nv {
+                    let (u, s) = if d.b_unsigned { (bvecs[v], a) } else { (a, bvecs[v]) };
+                    new_accs.push(vpdpbusd(b, body, &mut atk, kargs[r * nv + v], u, s));
+                }
+                continue;
+            }
+            let a = b.load(body, &mut atk, av, &idx);
+            let ab = b.op(body, &mut atk, "vector.broadcast", &[a], &[vta.clone()], &[]);
+            let ab = body.op(ab).result(0);
+            for v in 0..nv {
+                let acc = kargs[r * nv + v];
+                if p.fma {
+                    let o = b.op(body, &mut atk, "vector.fma", &[ab, bvecs[v], acc], &[vt.clone()], &[]);
+                    new_accs.push(body.op(o).result(0));
+                } else {
+                    let mut args = vec![ab, bvecs[v]];
+                    if p.a == 1 {
+                        args.swap(0, 1);
+                    }
+                    args.extend(self.extras.iter().copied());
+                    args.push(acc);
+                    new_accs.push(clone_vectorized(b, body, &mut atk, self.block, &args)[0]);
+                }
+            }
+        }
+        let mut results = new_accs;
+        for (kop, kblock) in loops.iter().rev() {
+            b.yield_(body, *kblock, &results);
+            results = body.op(*kop).results().to_vec();
+        }
+        results
+    }
+
+    /// The tile's sums stored into C, through the fused epilogue or not: its
+    /// inputs along j read as vectors, the others broadcast, each op on vectors.
+    fn store(&self, body: &mut Body, at: &mut InsertPoint, rows: &Rows, results: &[Value], with_epilogue: bool) {
+        let (b, nv, n_in) = (self.b, self.nv, self.ins.len());
+        for r in 0..rows.mr {
+            for v in 0..nv {
+                let mut value = results[r * nv + v];
+                if let Some(ep) = self.ep.filter(|_| with_epilogue) {
+                    let eargs = body.block_args(ep).to_vec();
+                    let mut args = vec![value];
+                    for (k, input) in self.ins.iter().enumerate() {
+                        if !body.has_uses(eargs[1 + k]) {
+                            args.push(value);
+                            continue;
+                        }
+                        let idx = self.idx_at(body, at, &self.maps[k], rows, r, Some(v), None);
+                        let x = if self.maps[k].results.iter().any(|e| uses_dim(e, self.p.j)) {
+                            let mut ops = vec![*input];
+                            ops.extend(idx);
+                            ops.extend([self.masks[v], self.zeros[k]]);
+                            let o = b.op(body, at, "vector.maskedload", &ops, &[self.vts[k].clone()], &[]);
+                            body.op(o).result(0)
+                        } else {
+                            let s = b.load(body, at, *input, &idx);
+                            let o = b.op(body, at, "vector.broadcast", &[s], &[self.vts[k].clone()], &[]);
+                            body.op(o).result(0)
+                        };
+                        args.push(x);
+                    }
+                    value = clone_vectorized(b, body, at, ep, &args)[0];
+                }
+                let mut ops = vec![self.out];
+                ops.extend(self.idx_at(body, at, &self.maps[n_in], rows, r, Some(v), None));
+                ops.extend([self.masks[v], value]);
+                b.op(body, at, "vector.maskedstore", &ops, &[], &[]);
+            }
+        }
+    }
+}
