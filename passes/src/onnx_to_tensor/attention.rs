@@ -4,7 +4,7 @@
 //! the mask (bool or additive, padded with −inf to the full length) and the
 //! causal mask, softmax, then `·V`, heads merged back for 3-D outputs.
 
-use super::nn::softmax_along;
+use super::norms::softmax_along;
 use super::reduce::{reduce, Combine};
 use super::{broadcast_map, c, d, dims_map, expr_map, Cmp, Kind, Lower, LowerFn, Sc};
 use ir::affine::{AffineExpr, AffineMap};

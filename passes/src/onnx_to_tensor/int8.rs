@@ -269,7 +269,7 @@ pub(super) fn conv(l: &mut Lower, x: Value, w: Value, zx: Option<Value>, zw: Opt
         let p = h * wd;
         let x3 = super::shape::reshape(l, x, &[n, cin, p]);
         let zero = l.emit().int(0, &i8t);
-        let x3 = super::nn::pad_by(l, x3, &[0, 0, 0], &[0, c4 - cin, 0], zero);
+        let x3 = super::conv::pad_by(l, x3, &[0, 0, 0], &[0, c4 - cin, 0], zero);
         let xq = unsigned(l, x3, &[n, c4 / 4, p, 4], expr_map(4, vec![d(0), add(mul(d(1), 4), d(3)), d(2)]), off);
         let wp = constant(l, &[mt, c4 / 4, 4], i8t, 1, packed);
         let init = bias_init(l, &[n, mt, p], &bias, 1);
@@ -284,7 +284,7 @@ pub(super) fn conv(l: &mut Lower, x: Value, w: Value, zx: Option<Value>, zw: Opt
     // Channels-last, unsigned, then padded with the zero point (made unsigned too).
     let xu = unsigned(l, x, &[n, h, wd, cin], expr_map(4, vec![d(0), d(3), d(1), d(2)]), off);
     let pad = pad_value(l, &u0, off);
-    let xp = super::nn::pad_by(l, xu, &[0, before[0], before[1], 0], &[0, after[0], after[1], c4 - cin], pad);
+    let xp = super::conv::pad_by(l, xu, &[0, before[0], before[1], 0], &[0, after[0], after[1], c4 - cin], pad);
     let p = oh * ow;
     let init = bias_init(l, &[n, p, mt], &bias, 2);
     let wp = constant(l, &[kh, kw, c4 / 4, ms, 4], i8t, 1, packed);

@@ -100,8 +100,8 @@ fn matmul(l: &mut Lower) -> Result<Vec<Value>, String> {
     // Per-row (A) or per-column (B) zero points are taken off beforehand, in i32.
     let per_axis = |l: &Lower, z: Option<Value>| z.is_some_and(|z| l.info(z).map(|i| i.numel() != 1).unwrap_or(true));
     let (va, vb, zps) = if per_axis(l, zps.0) || per_axis(l, zps.1) {
-        let va = super::nn::minus_zero_point(l, va, zps.0, ra.saturating_sub(2))?;
-        let vb = super::nn::minus_zero_point(l, vb, zps.1, rb - 1)?;
+        let va = super::conv::minus_zero_point(l, va, zps.0, ra.saturating_sub(2))?;
+        let vb = super::conv::minus_zero_point(l, vb, zps.1, rb - 1)?;
         (va, vb, (None, None))
     } else {
         (va, vb, zps)

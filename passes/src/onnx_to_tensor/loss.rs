@@ -3,7 +3,7 @@
 //! loss reads the input at the target class (`tensor.extract`); `mean` divides
 //! by the summed weights of the targets that are not `ignore_index`.
 
-use super::nn::softmax_along;
+use super::norms::softmax_along;
 use super::reduce::{reduce, Combine};
 use super::{expr_map, Cmp, Kind, Lower, LowerFn, Sc};
 use ir::affine::AffineMap;
