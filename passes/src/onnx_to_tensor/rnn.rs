@@ -183,32 +183,8 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
     }
     let clip = l.attr("clip").and_then(|a| a.as_float());
     let lbr = l.int_attr("linear_before_reset", 0) != 0;
-    let names: Vec<String> = l.attr("activations").and_then(|a| a.as_array()).map(|a| a.iter().filter_map(|s| s.as_str().map(|x| x.to_string())).collect()).unwrap_or_default();
-    let alphas = l.floats_attr("activation_alpha").unwrap_or_default();
-    let betas = l.floats_attr("activation_beta").unwrap_or_default();
-    let defaults: &[&str] = match cell {
-        Cell::Lstm => &["Sigmoid", "Tanh", "Tanh"],
-        Cell::Gru => &["Sigmoid", "Tanh"],
-        Cell::Rnn => &["Tanh"],
-    };
-    let per_dir = defaults.len();
-    let acts: Vec<Act> = (0..per_dir * dirs as usize)
-        .map(|i| {
-            let name = names.get(i).cloned().unwrap_or_else(|| defaults[i % per_dir].to_string());
-            let default_alpha = match name.as_str() {
-                "LeakyRelu" => 0.01,
-                "HardSigmoid" => 0.2,
-                _ => 1.0,
-            };
-            let default_beta = if name == "HardSigmoid" { 0.5 } else { 0.0 };
-            Act { name, alpha: alphas.get(i).copied().unwrap_or(default_alpha), beta: betas.get(i).copied().unwrap_or(default_beta) }
-        })
-        .collect();
-    for a in &acts {
-        if !matches!(a.name.to_ascii_lowercase().as_str(), "sigmoid" | "tanh" | "relu" | "leakyrelu" | "hardsigmoid" | "affine" | "scaledtanh") {
-            return Err(format!("activation '{}' is not supported yet", a.name));
-        }
-    }
+    let acts = activations(l, cell, dirs)?;
+    let per_dir = acts.len() / dirs as usize;
     let (x, w0, r0) = (l.operand(0)?, l.operand(1)?, l.operand(2)?);
     // W and R transposed once to [dirs, K, gates·H], so every step's products
     // read weight rows contiguously along the gates (the vectorized form).
@@ -320,7 +296,6 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
             let cst = if cell == Cell::Lstm { Some(args[2]) } else { None };
             // This step's rows of the projected input: [batch, gates·H].
             let xw = super::control::row_of(&mut l.emit(), xw3, if batch_first { 1 } else { 0 }, t);
-            let xgate = |k: i64| expr_map(2, vec![d(0), add_c(d(1), k * hidden)]);
             let hr = match qr {
                 Some(q) => quantized_product(l, h, q, dir, batch, g)?,
                 None => {
@@ -334,108 +309,14 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
                     contract(l, h, hmap, r, rmap, rinit, &it3, 1.0, (None, None))
                 }
             };
+            let step = Step { sc: &sc, acts: &acts_d, clip, hidden, dir, xw, hr, h, c: cst, peep: p, r, lbr };
             let (nh, nc) = match cell {
-                Cell::Rnn => {
-                    let (s, a0) = (sc.clone(), acts_d[0].clone());
-                    let m = expr_map(2, vec![d(0), d(1)]);
-                    let nh = l.map_op(&state_shape, &sc.ty.clone(), &[xw, hr], vec![xgate(0), m], move |e, a| {
-                        let v = e.add(a[0], a[1], &s);
-                        let v = clip_val(e, v, clip, &s);
-                        apply(e, &a0, v, &s)
-                    });
-                    (nh, None)
-                }
+                Cell::Rnn => (rnn_cell(l, &step), None),
                 Cell::Lstm => {
-                    let gate = |k: i64| expr_map(2, vec![d(0), add_c(d(1), k * hidden)]);
-                    let st = expr_map(2, vec![d(0), d(1)]);
-                    let mut ins = vec![xw, xw, xw, xw, hr, hr, hr, hr, cst.unwrap()];
-                    let mut maps = vec![xgate(0), xgate(1), xgate(2), xgate(3), gate(0), gate(1), gate(2), gate(3), st.clone()];
-                    if let Some(pv) = p {
-                        for k in 0..3 {
-                            ins.push(pv);
-                            maps.push(expr_map(2, vec![c(dir), add_c(d(1), k * hidden)]));
-                        }
-                    }
-                    let has_p = p.is_some();
-                    let s = sc.clone();
-                    let ad = acts_d.clone();
-                    let outs = [l.empty(&state_shape, &sc.ty.clone()), l.empty(&state_shape, &sc.ty.clone())];
-                    maps.push(st.clone());
-                    maps.push(st);
-                    let res = l.generic(&ins, &outs, maps, &[Iterator::Parallel, Iterator::Parallel], move |e, a| {
-                        let pre = |e: &mut Emit, k: usize| {
-                            let v = e.add(a[k], a[4 + k], &s);
-                            clip_val(e, v, clip, &s)
-                        };
-                        let (gi, go, gf, gc) = (pre(e, 0), pre(e, 1), pre(e, 2), pre(e, 3));
-                        let cprev = a[8];
-                        let (gi, gf) = if has_p {
-                            let pi = e.mul(a[9], cprev, &s);
-                            let pf = e.mul(a[11], cprev, &s);
-                            (e.add(gi, pi, &s), e.add(gf, pf, &s))
-                        } else {
-                            (gi, gf)
-                        };
-                        let i = apply(e, &ad[0], gi, &s);
-                        let f = apply(e, &ad[0], gf, &s);
-                        let cc = apply(e, &ad[1], gc, &s);
-                        let fc = e.mul(f, cprev, &s);
-                        let ic = e.mul(i, cc, &s);
-                        let cnew = e.add(fc, ic, &s);
-                        let go = if has_p {
-                            let po = e.mul(a[10], cnew, &s);
-                            e.add(go, po, &s)
-                        } else {
-                            go
-                        };
-                        let o = apply(e, &ad[0], go, &s);
-                        let hc = apply(e, &ad[2], cnew, &s);
-                        vec![e.mul(o, hc, &s), cnew]
-                    });
-                    (res[0], Some(res[1]))
+                    let (nh, nc) = lstm_cell(l, &step);
+                    (nh, Some(nc))
                 }
-                Cell::Gru => {
-                    let gate = |k: i64| expr_map(2, vec![d(0), add_c(d(1), k * hidden)]);
-                    let st = expr_map(2, vec![d(0), d(1)]);
-                    let s = sc.clone();
-                    let ad = acts_d.clone();
-                    // z and r first; the h gate's recurrent term needs r.
-                    let zr = [l.empty(&state_shape, &sc.ty.clone()), l.empty(&state_shape, &sc.ty.clone())];
-                    let s1 = s.clone();
-                    let ad1 = ad.clone();
-                    let zr = l.generic(&[xw, xw, hr, hr], &zr, vec![xgate(0), xgate(1), gate(0), gate(1), st.clone(), st.clone()], &[Iterator::Parallel, Iterator::Parallel], move |e, a| {
-                        let z = e.add(a[0], a[2], &s1);
-                        let z = clip_val(e, z, clip, &s1);
-                        let r = e.add(a[1], a[3], &s1);
-                        let r = clip_val(e, r, clip, &s1);
-                        vec![apply(e, &ad1[0], z, &s1), apply(e, &ad1[0], r, &s1)]
-                    });
-                    let (z, rg) = (zr[0], zr[1]);
-                    // The h gate's recurrent term: (r ⊙ H) R_h^T, or r ⊙ (H R_h^T + Rb_h) before reset.
-                    let rec = if lbr {
-                        let s2 = s.clone();
-                        l.map_op(&state_shape, &sc.ty.clone(), &[rg, hr], vec![st.clone(), gate(2)], move |e, a| e.mul(a[0], a[1], &s2))
-                    } else {
-                        let s2 = s.clone();
-                        let rh = l.map_op(&state_shape, &sc.ty.clone(), &[rg, h], vec![st.clone(), st.clone()], move |e, a| e.mul(a[0], a[1], &s2));
-                        // Rb_h is already in the bias-initialized input term.
-                        let init = l.fill(&state_shape, &sc, 0.0);
-                        let rmap = expr_map(3, vec![c(dir), d(2), add_c(d(1), 2 * hidden)]);
-                        contract(l, rh, expr_map(3, vec![d(0), d(2)]), r, rmap, init, &it3, 1.0, (None, None))
-                    };
-                    let s3 = s.clone();
-                    let nh = l.map_op(&state_shape, &sc.ty.clone(), &[xw, rec, z, h], vec![xgate(2), st.clone(), st.clone(), st], move |e, a| {
-                        let v = e.add(a[0], a[1], &s3);
-                        let v = clip_val(e, v, clip, &s3);
-                        let hh = apply(e, &ad[1], v, &s3);
-                        let one = e.scalar(1.0, &s3);
-                        let omz = e.sub(one, a[2], &s3);
-                        let p1 = e.mul(omz, hh, &s3);
-                        let p2 = e.mul(a[2], a[3], &s3);
-                        e.add(p1, p2, &s3)
-                    });
-                    (nh, None)
-                }
+                Cell::Gru => (gru_cell(l, &step), None),
             };
             let yd_ty = l.body.value_type(*args.last().unwrap()).clone();
             let yd = l.emit().op_with("tensor.insert_row", &[nh, *args.last().unwrap(), t], &yd_ty, &[("dim", ir::Attribute::integer(0, i64t.clone()))]);
@@ -479,6 +360,173 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
         res.push(stack(l, &last_c));
     }
     Ok(res)
+}
+
+/// Each direction's activations (f, g, h for an LSTM; f, g for a GRU; f for
+/// an RNN), named or the defaults, with their alpha and beta.
+fn activations(l: &Lower, cell: Cell, dirs: i64) -> Result<Vec<Act>, String> {
+    let names: Vec<String> = l.attr("activations").and_then(|a| a.as_array()).map(|a| a.iter().filter_map(|s| s.as_str().map(|x| x.to_string())).collect()).unwrap_or_default();
+    let alphas = l.floats_attr("activation_alpha").unwrap_or_default();
+    let betas = l.floats_attr("activation_beta").unwrap_or_default();
+    let defaults: &[&str] = match cell {
+        Cell::Lstm => &["Sigmoid", "Tanh", "Tanh"],
+        Cell::Gru => &["Sigmoid", "Tanh"],
+        Cell::Rnn => &["Tanh"],
+    };
+    let per_dir = defaults.len();
+    let acts: Vec<Act> = (0..per_dir * dirs as usize)
+        .map(|i| {
+            let name = names.get(i).cloned().unwrap_or_else(|| defaults[i % per_dir].to_string());
+            let default_alpha = match name.as_str() {
+                "LeakyRelu" => 0.01,
+                "HardSigmoid" => 0.2,
+                _ => 1.0,
+            };
+            let default_beta = if name == "HardSigmoid" { 0.5 } else { 0.0 };
+            Act { name, alpha: alphas.get(i).copied().unwrap_or(default_alpha), beta: betas.get(i).copied().unwrap_or(default_beta) }
+        })
+        .collect();
+    for a in &acts {
+        if !matches!(a.name.to_ascii_lowercase().as_str(), "sigmoid" | "tanh" | "relu" | "leakyrelu" | "hardsigmoid" | "affine" | "scaledtanh") {
+            return Err(format!("activation '{}' is not supported yet", a.name));
+        }
+    }
+    Ok(acts)
+}
+
+/// What one step's cell update reads: this step's rows of the projected
+/// input, its recurrent product, the state before it, and the op's settings
+/// for this direction.
+struct Step<'a> {
+    sc: &'a Sc,
+    acts: &'a [Act],
+    clip: Option<f64>,
+    hidden: i64,
+    dir: i64,
+    xw: Value,
+    hr: Value,
+    h: Value,
+    c: Option<Value>,
+    /// An LSTM's peepholes [dirs, 3·H].
+    peep: Option<Value>,
+    /// R as [dirs, H, gates·H] (a GRU's h gate multiplies it again).
+    r: Value,
+    lbr: bool,
+}
+
+impl Step<'_> {
+    fn state_shape(&self, l: &Lower) -> Vec<i64> {
+        l.body.value_type(self.h).shape().expect("a static state").to_vec()
+    }
+    /// Gate `k`'s columns of a [batch, gates·H] value.
+    fn gate(&self, k: i64) -> ir::affine::AffineMap {
+        expr_map(2, vec![d(0), add_c(d(1), k * self.hidden)])
+    }
+}
+
+/// H = f(X W^T + H R^T (+ biases)).
+fn rnn_cell(l: &mut Lower, st: &Step) -> Value {
+    let (s, a0, clip) = (st.sc.clone(), st.acts[0].clone(), st.clip);
+    let m = expr_map(2, vec![d(0), d(1)]);
+    let shape = st.state_shape(l);
+    l.map_op(&shape, &st.sc.ty.clone(), &[st.xw, st.hr], vec![st.gate(0), m], move |e, a| {
+        let v = e.add(a[0], a[1], &s);
+        let v = clip_val(e, v, clip, &s);
+        apply(e, &a0, v, &s)
+    })
+}
+
+/// The LSTM cell (gates i, o, f, c; peepholes if given): the new H and C, one generic.
+fn lstm_cell(l: &mut Lower, st: &Step) -> (Value, Value) {
+    let shape = st.state_shape(l);
+    let (xw, hr) = (st.xw, st.hr);
+    let full = expr_map(2, vec![d(0), d(1)]);
+    let mut ins = vec![xw, xw, xw, xw, hr, hr, hr, hr, st.c.expect("an LSTM's C")];
+    let mut maps = vec![st.gate(0), st.gate(1), st.gate(2), st.gate(3), st.gate(0), st.gate(1), st.gate(2), st.gate(3), full.clone()];
+    if let Some(pv) = st.peep {
+        for k in 0..3 {
+            ins.push(pv);
+            maps.push(expr_map(2, vec![c(st.dir), add_c(d(1), k * st.hidden)]));
+        }
+    }
+    let (has_p, clip) = (st.peep.is_some(), st.clip);
+    let s = st.sc.clone();
+    let ad = st.acts.to_vec();
+    let outs = [l.empty(&shape, &st.sc.ty.clone()), l.empty(&shape, &st.sc.ty.clone())];
+    maps.push(full.clone());
+    maps.push(full);
+    let res = l.generic(&ins, &outs, maps, &[Iterator::Parallel, Iterator::Parallel], move |e, a| {
+        let pre = |e: &mut Emit, k: usize| {
+            let v = e.add(a[k], a[4 + k], &s);
+            clip_val(e, v, clip, &s)
+        };
+        let (gi, go, gf, gc) = (pre(e, 0), pre(e, 1), pre(e, 2), pre(e, 3));
+        let cprev = a[8];
+        let (gi, gf) = if has_p {
+            let pi = e.mul(a[9], cprev, &s);
+            let pf = e.mul(a[11], cprev, &s);
+            (e.add(gi, pi, &s), e.add(gf, pf, &s))
+        } else {
+            (gi, gf)
+        };
+        let i = apply(e, &ad[0], gi, &s);
+        let f = apply(e, &ad[0], gf, &s);
+        let cc = apply(e, &ad[1], gc, &s);
+        let fc = e.mul(f, cprev, &s);
+        let ic = e.mul(i, cc, &s);
+        let cnew = e.add(fc, ic, &s);
+        let go = if has_p {
+            let po = e.mul(a[10], cnew, &s);
+            e.add(go, po, &s)
+        } else {
+            go
+        };
+        let o = apply(e, &ad[0], go, &s);
+        let hc = apply(e, &ad[2], cnew, &s);
+        vec![e.mul(o, hc, &s), cnew]
+    });
+    (res[0], res[1])
+}
+
+/// The GRU cell: z and r first, then the h gate, whose recurrent term needs
+/// r: (r ⊙ H) R_h^T, or r ⊙ (H R_h^T + Rb_h) with linear_before_reset.
+fn gru_cell(l: &mut Lower, st: &Step) -> Value {
+    let shape = st.state_shape(l);
+    let full = expr_map(2, vec![d(0), d(1)]);
+    let (s, clip, ad) = (st.sc.clone(), st.clip, st.acts.to_vec());
+    let (xw, hr, h) = (st.xw, st.hr, st.h);
+    let zr = [l.empty(&shape, &st.sc.ty.clone()), l.empty(&shape, &st.sc.ty.clone())];
+    let (s1, ad1) = (s.clone(), ad.clone());
+    let zr = l.generic(&[xw, xw, hr, hr], &zr, vec![st.gate(0), st.gate(1), st.gate(0), st.gate(1), full.clone(), full.clone()], &[Iterator::Parallel, Iterator::Parallel], move |e, a| {
+        let z = e.add(a[0], a[2], &s1);
+        let z = clip_val(e, z, clip, &s1);
+        let r = e.add(a[1], a[3], &s1);
+        let r = clip_val(e, r, clip, &s1);
+        vec![apply(e, &ad1[0], z, &s1), apply(e, &ad1[0], r, &s1)]
+    });
+    let (z, rg) = (zr[0], zr[1]);
+    let rec = if st.lbr {
+        let s2 = s.clone();
+        l.map_op(&shape, &st.sc.ty.clone(), &[rg, hr], vec![full.clone(), st.gate(2)], move |e, a| e.mul(a[0], a[1], &s2))
+    } else {
+        let s2 = s.clone();
+        let rh = l.map_op(&shape, &st.sc.ty.clone(), &[rg, h], vec![full.clone(), full.clone()], move |e, a| e.mul(a[0], a[1], &s2));
+        // Rb_h is already in the bias-initialized input term.
+        let init = l.fill(&shape, st.sc, 0.0);
+        let rmap = expr_map(3, vec![c(st.dir), d(2), add_c(d(1), 2 * st.hidden)]);
+        let it3 = [Iterator::Parallel, Iterator::Parallel, Iterator::Reduction];
+        contract(l, rh, expr_map(3, vec![d(0), d(2)]), st.r, rmap, init, &it3, 1.0, (None, None))
+    };
+    l.map_op(&shape, &st.sc.ty.clone(), &[xw, rec, z, h], vec![st.gate(2), full.clone(), full.clone(), full], move |e, a| {
+        let v = e.add(a[0], a[1], &s);
+        let v = clip_val(e, v, clip, &s);
+        let hh = apply(e, &ad[1], v, &s);
+        let one = e.scalar(1.0, &s);
+        let omz = e.sub(one, a[2], &s);
+        let p1 = e.mul(omz, hh, &s);
+        let p2 = e.mul(a[2], a[3], &s);
+        e.add(p1, p2, &s)
+    })
 }
 
 fn add_c(e: AffineExpr, k: i64) -> AffineExpr {
