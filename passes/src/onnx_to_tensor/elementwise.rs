@@ -153,6 +153,9 @@ fn formula(e: &mut Emit, name: &str, a: &[Value], scs: &[Sc], o: &Sc, p: &Params
     let t = o.ty.clone();
     let s0 = &scs[0];
     let x = a[0];
+    if let Some(v) = activation(e, name, a, scs, o, p) {
+        return v;
+    }
     match name {
         "onnx.Add" => e.add(a[0], a[1], o),
         "onnx.Sub" => e.sub(a[0], a[1], o),
@@ -205,6 +208,101 @@ fn formula(e: &mut Emit, name: &str, a: &[Value], scs: &[Sc], o: &Sc, p: &Params
             let one = e.scalar(1.0, o);
             e.div(one, x, o)
         }
+        "onnx.Sin" | "onnx.Cos" | "onnx.Tan" | "onnx.Asin" | "onnx.Acos" | "onnx.Atan" | "onnx.Sinh" | "onnx.Cosh" | "onnx.Asinh"
+        | "onnx.Acosh" | "onnx.Atanh" | "onnx.Floor" | "onnx.Ceil" => {
+            let m = format!("math.{}", name.trim_start_matches("onnx.").to_lowercase());
+            unary(e, &m, x, o)
+        }
+        "onnx.Round" => unary(e, "math.roundeven", x, o),
+        "onnx.Sign" => {
+            let zero = e.scalar(0.0, o);
+            let one = e.scalar(1.0, o);
+            let m1 = e.scalar(-1.0, o);
+            let gt = e.cmp(Cmp::Gt, x, zero, o);
+            let lt = e.cmp(Cmp::Lt, x, zero, o);
+            let r = e.select(lt, m1, zero);
+            let r = e.select(gt, one, r);
+            if o.is_float() {
+                // NaN stays NaN.
+                let nan = e.cmp(Cmp::Ne, x, x, o);
+                e.select(nan, x, r)
+            } else {
+                r
+            }
+        }
+        "onnx.IsNaN" => e.cmp(Cmp::Ne, x, x, s0),
+        "onnx.IsInf" => {
+            let inf = e.float(f64::INFINITY, &s0.ty);
+            let ninf = e.float(f64::NEG_INFINITY, &s0.ty);
+            let pi = e.cmp(Cmp::Eq, x, inf, s0);
+            let ni = e.cmp(Cmp::Eq, x, ninf, s0);
+            let i1 = e.ctx.i1();
+            let f = e.int(0, &i1);
+            let pi = if p.detect_pos { pi } else { f };
+            let ni = if p.detect_neg { ni } else { f };
+            e.op("arith.ori", &[pi, ni], &i1)
+        }
+        "onnx.Not" | "onnx.BitwiseNot" => {
+            let ones = e.int(-1, &t);
+            e.op("arith.xori", &[x, ones], &t)
+        }
+        "onnx.And" | "onnx.BitwiseAnd" => e.op("arith.andi", &[a[0], a[1]], &t),
+        "onnx.Or" | "onnx.BitwiseOr" => e.op("arith.ori", &[a[0], a[1]], &t),
+        "onnx.Xor" | "onnx.BitwiseXor" => e.op("arith.xori", &[a[0], a[1]], &t),
+        "onnx.BitShift" => {
+            // Shifting by the width or more gives 0 in ONNX (poison in arith).
+            let w = e.int(o.width() as i128, &t);
+            let zero = e.int(0, &t);
+            let big = e.cmp(Cmp::Ge, a[1], w, o);
+            let sh = e.op(if p.direction == "LEFT" { "arith.shli" } else { "arith.shrui" }, &[a[0], a[1]], &t);
+            e.select(big, zero, sh)
+        }
+        "onnx.Equal" => e.cmp(Cmp::Eq, a[0], a[1], s0),
+        "onnx.Less" => e.cmp(Cmp::Lt, a[0], a[1], s0),
+        "onnx.Greater" => e.cmp(Cmp::Gt, a[0], a[1], s0),
+        "onnx.LessOrEqual" => e.cmp(Cmp::Le, a[0], a[1], s0),
+        "onnx.GreaterOrEqual" => e.cmp(Cmp::Ge, a[0], a[1], s0),
+        "onnx.Where" => e.select(a[0], a[1], a[2]),
+        "onnx.Clip" => {
+            let mut y = x;
+            let mut k = 1;
+            if clip_has.0 {
+                let lo = a[k];
+                k += 1;
+                // max(x, lo) that keeps NaN inputs NaN.
+                let lt = e.cmp(Cmp::Lt, y, lo, o);
+                y = e.select(lt, lo, y);
+            }
+            if clip_has.1 {
+                let hi = a[k];
+                let gt = e.cmp(Cmp::Gt, y, hi, o);
+                y = e.select(gt, hi, y);
+            }
+            y
+        }
+        "onnx.Sum" | "onnx.Mean" | "onnx.Max" | "onnx.Min" => fold_variadic(e, name, a, scs, o),
+        "onnx.Cast" | "onnx.CastLike" => e.cast_saturating(x, s0, o, p.saturate),
+        "onnx.Identity" | "onnx.Dropout" => x,
+        // The same bits under another type (a bool is a byte, 0 or 1).
+        "onnx.BitCast" => {
+            if s0.ty == o.ty {
+                x
+            } else if s0.kind == Kind::Bool {
+                e.op("arith.extui", &[x], &t)
+            } else {
+                e.op("arith.bitcast", &[x], &t)
+            }
+        }
+        _ => unreachable!("{} is in the elementwise table without a formula", name),
+    }
+}
+
+/// The activation functions' formulas (Relu to Shrink) on `x` (PRelu's slope
+/// `a[1]`), None for any other op.
+fn activation(e: &mut Emit, name: &str, a: &[Value], scs: &[Sc], o: &Sc, p: &Params) -> Option<Value> {
+    let t = o.ty.clone();
+    let x = a[0];
+    Some(match name {
         "onnx.Relu" => {
             let z = e.scalar(0.0, o);
             e.max(x, z, o)
@@ -314,91 +412,6 @@ fn formula(e: &mut Emit, name: &str, a: &[Value], scs: &[Sc], o: &Sc, p: &Params
             let r = e.select(gt, xmb, zero);
             e.select(lt, xpb, r)
         }
-        "onnx.Sin" | "onnx.Cos" | "onnx.Tan" | "onnx.Asin" | "onnx.Acos" | "onnx.Atan" | "onnx.Sinh" | "onnx.Cosh" | "onnx.Asinh"
-        | "onnx.Acosh" | "onnx.Atanh" | "onnx.Floor" | "onnx.Ceil" => {
-            let m = format!("math.{}", name.trim_start_matches("onnx.").to_lowercase());
-            unary(e, &m, x, o)
-        }
-        "onnx.Round" => unary(e, "math.roundeven", x, o),
-        "onnx.Sign" => {
-            let zero = e.scalar(0.0, o);
-            let one = e.scalar(1.0, o);
-            let m1 = e.scalar(-1.0, o);
-            let gt = e.cmp(Cmp::Gt, x, zero, o);
-            let lt = e.cmp(Cmp::Lt, x, zero, o);
-            let r = e.select(lt, m1, zero);
-            let r = e.select(gt, one, r);
-            if o.is_float() {
-                // NaN stays NaN.
-                let nan = e.cmp(Cmp::Ne, x, x, o);
-                e.select(nan, x, r)
-            } else {
-                r
-            }
-        }
-        "onnx.IsNaN" => e.cmp(Cmp::Ne, x, x, s0),
-        "onnx.IsInf" => {
-            let inf = e.float(f64::INFINITY, &s0.ty);
-            let ninf = e.float(f64::NEG_INFINITY, &s0.ty);
-            let pi = e.cmp(Cmp::Eq, x, inf, s0);
-            let ni = e.cmp(Cmp::Eq, x, ninf, s0);
-            let i1 = e.ctx.i1();
-            let f = e.int(0, &i1);
-            let pi = if p.detect_pos { pi } else { f };
-            let ni = if p.detect_neg { ni } else { f };
-            e.op("arith.ori", &[pi, ni], &i1)
-        }
-        "onnx.Not" | "onnx.BitwiseNot" => {
-            let ones = e.int(-1, &t);
-            e.op("arith.xori", &[x, ones], &t)
-        }
-        "onnx.And" | "onnx.BitwiseAnd" => e.op("arith.andi", &[a[0], a[1]], &t),
-        "onnx.Or" | "onnx.BitwiseOr" => e.op("arith.ori", &[a[0], a[1]], &t),
-        "onnx.Xor" | "onnx.BitwiseXor" => e.op("arith.xori", &[a[0], a[1]], &t),
-        "onnx.BitShift" => {
-            // Shifting by the width or more gives 0 in ONNX (poison in arith).
-            let w = e.int(o.width() as i128, &t);
-            let zero = e.int(0, &t);
-            let big = e.cmp(Cmp::Ge, a[1], w, o);
-            let sh = e.op(if p.direction == "LEFT" { "arith.shli" } else { "arith.shrui" }, &[a[0], a[1]], &t);
-            e.select(big, zero, sh)
-        }
-        "onnx.Equal" => e.cmp(Cmp::Eq, a[0], a[1], s0),
-        "onnx.Less" => e.cmp(Cmp::Lt, a[0], a[1], s0),
-        "onnx.Greater" => e.cmp(Cmp::Gt, a[0], a[1], s0),
-        "onnx.LessOrEqual" => e.cmp(Cmp::Le, a[0], a[1], s0),
-        "onnx.GreaterOrEqual" => e.cmp(Cmp::Ge, a[0], a[1], s0),
-        "onnx.Where" => e.select(a[0], a[1], a[2]),
-        "onnx.Clip" => {
-            let mut y = x;
-            let mut k = 1;
-            if clip_has.0 {
-                let lo = a[k];
-                k += 1;
-                // max(x, lo) that keeps NaN inputs NaN.
-                let lt = e.cmp(Cmp::Lt, y, lo, o);
-                y = e.select(lt, lo, y);
-            }
-            if clip_has.1 {
-                let hi = a[k];
-                let gt = e.cmp(Cmp::Gt, y, hi, o);
-                y = e.select(gt, hi, y);
-            }
-            y
-        }
-        "onnx.Sum" | "onnx.Mean" | "onnx.Max" | "onnx.Min" => fold_variadic(e, name, a, scs, o),
-        "onnx.Cast" | "onnx.CastLike" => e.cast_saturating(x, s0, o, p.saturate),
-        "onnx.Identity" | "onnx.Dropout" => x,
-        // The same bits under another type (a bool is a byte, 0 or 1).
-        "onnx.BitCast" => {
-            if s0.ty == o.ty {
-                x
-            } else if s0.kind == Kind::Bool {
-                e.op("arith.extui", &[x], &t)
-            } else {
-                e.op("arith.bitcast", &[x], &t)
-            }
-        }
-        _ => unreachable!("{} is in the elementwise table without a formula", name),
-    }
+        _ => return None,
+    })
 }
