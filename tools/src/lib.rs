@@ -9,6 +9,7 @@ pub mod npu_report;
 mod progress;
 mod quantize_main;
 pub mod report_html;
+mod node_tests_main;
 mod run_main;
 mod run_summary;
 pub mod testkit;
