@@ -420,3 +420,33 @@ func.func @depthwise_bias(%x: memref<8x16x16xf32>, %w: memref<8x3x3xf32>, %bias:
   }) : (memref<8x16x16xf32>, memref<8x3x3xf32>, memref<8x14x14xf32>) -> ()
   return
 }
+
+// -----
+
+// 49 columns (a 7x7 map's) fit in one tile of 4 vectors: no column loop, so
+// A is read once; the panel is packed once at the top (a loop of its own)
+// and the loop over full tiles of 6 rows is the one threads split
+// (`npu.parallel`); the 4 rows left run after it.
+// CHECK-LABEL: func.func @one_tile
+// CHECK-NEXT: arith.constant
+// CHECK: %[[P:.*]] = "memref.alloc"() {{.*}} -> memref<100x64xf32>
+// CHECK: "scf.for"
+// CHECK: "vector.store"({{.*}}, %[[P]]
+// CHECK: }) : (index, index, index) -> ()
+// CHECK-NEXT: %{{.*}} = arith.constant
+// CHECK: "scf.for"
+// CHECK: "vector.load"(%[[P]]
+// CHECK: }) {npu.parallel} : (index, index, index) -> ()
+// CHECK: "scf.for"
+// CHECK: }) : (index, index, index) -> ()
+// CHECK-NEXT: "memref.dealloc"(%[[P]])
+// CHECK-NEXT: return
+func.func @one_tile(%a: memref<40x100xf32>, %b: memref<100x49xf32>, %c: memref<40x49xf32>) {
+  "tensor.generic"(%a, %b, %c) <{indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], operandSegmentSizes = array<i32: 2, 1>}> ({
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    "tensor.yield"(%s) : (f32) -> ()
+  }) : (memref<40x100xf32>, memref<100x49xf32>, memref<40x49xf32>) -> ()
+  return
+}

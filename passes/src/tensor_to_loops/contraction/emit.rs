@@ -77,6 +77,8 @@ struct Kernel<'a> {
     stride2: Vec<Stride2>,
     panel: Option<Value>,
     fill: Option<Fill>,
+    /// The loop over full tiles of rows is the one threads split (one column tile).
+    rows_parallel: bool,
 }
 
 /// The accumulators of one tile of rows: the rows' indices and its height.
@@ -126,12 +128,19 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
     let m_total = p.i.map(|i| sizes[i]).unwrap_or(1);
     // The column loop is the outermost unless a batch loop of more than one iteration is.
     let split_columns = !p.batch.iter().any(|&l| sizes[l] > 1);
-    let nv = vectors_per_row(m_total, sizes[p.j], split_columns);
+    let nj = sizes[p.j];
     // A panel for one reduction loop (a matrix product's k).
     let kk = if p.ks.len() == 1 { sizes[p.ks[0]] } else { 0 };
     // Blocks of k only pay where A, re-read in short runs per block, stays
     // in L2 (ResNet-18's 7×7 layers, 9 MB of weights as A, ran at half speed).
     let block_k = if m_total * kk * 4 > A_L2_BYTES { kk.max(1) } else { PANEL_K };
+    // Columns that fit in one tile (a 7×7 map's 49) are one tile, not two
+    // that threads share: A, the layer's weights, is then read once (ResNet-18's
+    // 7×7 layers 2.2 → 1.8 ms), and threads split the tiles of rows instead,
+    // after the panel is packed (in one block of k).
+    let nv_one = vectors_per_row(m_total, nj, false);
+    let one_tile = split_columns && p.i.is_some() && m_total >= 2 * MR as i64 && nj <= LANES * nv_one as i64 && kk <= block_k && nv_one > vectors_per_row(m_total, nj, true);
+    let nv = if one_tile { nv_one } else { vectors_per_row(m_total, nj, split_columns) };
     let panel_type = (m_total >= PACK_MIN_ROWS && kk > 0 && p.dot4.is_none() && p.b_stride == 1).then(|| ctx.intern_type(TypeData::MemRef { shape: vec![kk.min(block_k), LANES * nv as i64], elem: elems[p.b].clone(), layout: None, memory_space: None }));
     // The outermost loop and its body: its iterations write disjoint tiles of
     // C, so it may run in parallel (the panel is then per iteration).
@@ -149,30 +158,41 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
         ivs[l] = Some(iv);
         at = InsertPoint::Before(body.last_op(block).unwrap());
     }
-    // j0 loop, step 16·nv.
-    let nj = sizes[p.j];
-    let (jblock, j0) = {
+    // j0 loop, step 16·nv (one tile: j0 is 0).
+    let (mut at_j, j0) = if one_tile {
+        let z = b.index(body, &mut at, 0);
+        (at, z)
+    } else {
         let lb = b.index(body, &mut at, 0);
         let ub = b.index(body, &mut at, nj);
         let st = b.index(body, &mut at, LANES * nv as i64);
         let (fop, block, iv) = b.for_range(body, &mut at, lb, ub, st);
         top.get_or_insert((fop, block, p.j));
-        (block, iv)
+        b.yield_(body, block, &[]);
+        (InsertPoint::Before(body.last_op(block).unwrap()), iv)
     };
-    b.yield_(body, jblock, &[]);
-    let mut at_j = InsertPoint::Before(body.last_op(jblock).unwrap());
-    let (top_op, top_block, top_dim) = top.expect("the j0 loop at least");
-    // The panel, allocated and freed in each iteration of the outermost loop.
+    // The panel, allocated and freed in each iteration of the outermost loop
+    // (around the whole product with one column tile).
     let panel = panel_type.map(|pt| {
         let segs = Attribute::new(AttrData::DenseArray { elem: ctx.i32(), data: ir::attributes::ArrayData::Int(vec![0, 0]) });
-        let o = b.op(body, &mut InsertPoint::AtStart(top_block), "memref.alloc", &[], &[pt], &[("operandSegmentSizes", segs), ("alignment", Attribute::integer(64, ctx.i64()))]);
+        let mut where_ = match top {
+            Some((_, top_block, _)) => InsertPoint::AtStart(top_block),
+            None => at_j,
+        };
+        let o = b.op(body, &mut where_, "memref.alloc", &[], &[pt], &[("operandSegmentSizes", segs), ("alignment", Attribute::integer(64, ctx.i64()))]);
         body.op(o).result(0)
     });
     let g = Generic::new(body, op);
     let (outs, iters) = (g.outputs().to_vec(), g.iterators());
-    if super::super::parallel_safe(body, op, &ins, &outs, &maps, &iters, top_dim) {
-        super::super::mark_parallel(ctx, body, top_op);
-    }
+    let rows_parallel = match top {
+        Some((top_op, _, top_dim)) => {
+            if super::super::parallel_safe(body, op, &ins, &outs, &maps, &iters, top_dim) {
+                super::super::mark_parallel(ctx, body, top_op);
+            }
+            false
+        }
+        None => p.i.is_some_and(|i| super::super::parallel_safe(body, op, &ins, &outs, &maps, &iters, i)),
+    };
     // Lane offsets and masks of this column tile.
     let (mut jvs, mut masks, mut byte_masks, mut stride2) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let byte_mask_t = ctx.intern_type(TypeData::Vector { shape: vec![4 * LANES], scalable: vec![false], elem: ctx.i1() });
@@ -194,7 +214,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
             byte_masks.push(body.op(m4).result(0));
         }
     }
-    let k = Kernel { b, p, sizes, ins, out, maps, ep, block, vts, vtb, bytes_t, zeros, zb, extras, ivs, j0, nv, jvs, masks, byte_masks, stride2, panel, fill };
+    let k = Kernel { b, p, sizes, ins, out, maps, ep, block, vts, vtb, bytes_t, zeros, zb, extras, ivs, j0, nv, jvs, masks, byte_masks, stride2, panel, fill, rows_parallel };
     match panel {
         Some(panel) if kk > block_k => {
             // Blocks of block_k k (the last 1..=block_k), each packed, then
@@ -224,8 +244,12 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
         body.erase(f.op);
     }
     if let Some(panel) = panel {
-        // Last in the outermost loop's body, after every use.
-        b.op(body, &mut InsertPoint::Before(body.last_op(top_block).unwrap()), "memref.dealloc", &[panel], &[], &[]);
+        // Last in the outermost loop's body (or after the product), after every use.
+        let mut where_ = match top {
+            Some((_, top_block, _)) => InsertPoint::Before(body.last_op(top_block).unwrap()),
+            None => at_j,
+        };
+        b.op(body, &mut where_, "memref.dealloc", &[panel], &[], &[]);
     }
     body.erase(op);
 }
@@ -308,8 +332,11 @@ impl Kernel<'_> {
         }
         let b = self.b;
         let (lbv, ubv, stv) = (b.index(body, at, lo), b.index(body, at, hi), b.index(body, at, mr as i64));
-        let (_, iblock, i0) = b.for_range(body, at, lbv, ubv, stv);
+        let (iop, iblock, i0) = b.for_range(body, at, lbv, ubv, stv);
         b.yield_(body, iblock, &[]);
+        if self.rows_parallel && mr == MR {
+            super::super::mark_parallel(b.ctx, body, iop);
+        }
         let mut ati = InsertPoint::Before(body.last_op(iblock).unwrap());
         let mut rows = Vec::new();
         for r in 0..mr {
