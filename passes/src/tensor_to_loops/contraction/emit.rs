@@ -47,6 +47,7 @@ enum When {
 /// One contraction's operands, vector types and constants, its loops'
 /// indices and the column tile's lanes and masks: what every part of its code
 /// is emitted from.
+#[derive(Clone)]
 struct Kernel<'a> {
     b: &'a B<'a>,
     p: &'a Plan,
@@ -76,7 +77,7 @@ struct Kernel<'a> {
     byte_masks: Vec<Value>,
     stride2: Vec<Stride2>,
     panel: Option<Value>,
-    fill: Option<Fill>,
+    fill: Option<&'a Fill>,
     /// The loop over full tiles of rows is the one threads split (one column tile).
     rows_parallel: bool,
 }
@@ -95,7 +96,6 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
     let (ep, block) = (g.epilogue(), g.block());
     let elems: Vec<ir::Type> = ins.iter().chain([&out]).map(|v| lane_elem(body.value_type(*v)).expect("planned")).collect();
     let vts: Vec<ir::Type> = elems.iter().map(|e| vec_type(ctx, e)).collect();
-    let mt = vec_type(ctx, &ctx.i1());
     let n = sizes.len();
     let mut at = InsertPoint::Before(op);
     let zeros: Vec<Value> = elems.iter().map(|e| zeros(b, body, &mut at, e)).collect();
@@ -141,6 +141,11 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
     let nv_one = vectors_per_row(m_total, nj, false);
     let one_tile = split_columns && p.i.is_some() && m_total >= 2 * MR as i64 && nj <= LANES * nv_one as i64 && kk <= block_k && nv_one > vectors_per_row(m_total, nj, true);
     let nv = if one_tile { nv_one } else { vectors_per_row(m_total, nj, split_columns) };
+    // The columns past the last full tile run as a narrower tile of their own
+    // (a 14×14 map's 196: three tiles of 64 and one of 16, not four of 64).
+    let full_cols = nj / (LANES * nv as i64) * (LANES * nv as i64);
+    let tail_nv = ((nj - full_cols) as usize).div_ceil(LANES as usize);
+    let tail = !one_tile && full_cols > 0 && tail_nv > 0 && tail_nv < nv;
     let panel_type = (m_total >= PACK_MIN_ROWS && kk > 0 && p.dot4.is_none() && p.b_stride == 1).then(|| ctx.intern_type(TypeData::MemRef { shape: vec![kk.min(block_k), LANES * nv as i64], elem: elems[p.b].clone(), layout: None, memory_space: None }));
     // The outermost loop and its body: its iterations write disjoint tiles of
     // C, so it may run in parallel (the panel is then per iteration).
@@ -164,7 +169,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
         (at, z)
     } else {
         let lb = b.index(body, &mut at, 0);
-        let ub = b.index(body, &mut at, nj);
+        let ub = b.index(body, &mut at, if tail { full_cols } else { nj });
         let st = b.index(body, &mut at, LANES * nv as i64);
         let (fop, block, iv) = b.for_range(body, &mut at, lb, ub, st);
         top.get_or_insert((fop, block, p.j));
@@ -173,7 +178,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
     };
     // The panel, allocated and freed in each iteration of the outermost loop
     // (around the whole product with one column tile).
-    let panel = panel_type.map(|pt| {
+    let panel = panel_type.clone().map(|pt| {
         let segs = Attribute::new(AttrData::DenseArray { elem: ctx.i32(), data: ir::attributes::ArrayData::Int(vec![0, 0]) });
         let mut where_ = match top {
             Some((_, top_block, _)) => InsertPoint::AtStart(top_block),
@@ -193,54 +198,30 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
         }
         None => p.i.is_some_and(|i| super::super::parallel_safe(body, op, &ins, &outs, &maps, &iters, i)),
     };
-    // Lane offsets and masks of this column tile.
-    let (mut jvs, mut masks, mut byte_masks, mut stride2) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let byte_mask_t = ctx.intern_type(TypeData::Vector { shape: vec![4 * LANES], scalable: vec![false], elem: ctx.i1() });
-    let nj_v = b.index(body, &mut at_j, nj);
-    for v in 0..nv {
-        let off = b.index(body, &mut at_j, LANES * v as i64);
-        let jv = b.bin(body, &mut at_j, "arith.addi", j0, off);
-        let rem = b.bin(body, &mut at_j, "arith.subi", nj_v, jv);
-        let m = b.op(body, &mut at_j, "vector.create_mask", &[rem], &[mt.clone()], &[]);
-        jvs.push(jv);
-        masks.push(body.op(m).result(0));
-        if p.b_stride == 2 {
-            stride2.push(Stride2::new(b, body, &mut at_j, rem));
-        }
-        if p.dot4.is_some() {
-            let four = b.index(body, &mut at_j, 4);
-            let rem4 = b.bin(body, &mut at_j, "arith.muli", rem, four);
-            let m4 = b.op(body, &mut at_j, "vector.create_mask", &[rem4], &[byte_mask_t.clone()], &[]);
-            byte_masks.push(body.op(m4).result(0));
+    let fill_ref = fill.as_ref();
+    let mut k = Kernel { b, p, sizes, ins, out, maps, ep, block, vts, vtb, bytes_t, zeros, zb, extras, ivs, j0, nv, jvs: vec![], masks: vec![], byte_masks: vec![], stride2: vec![], panel, fill: fill_ref, rows_parallel };
+    k.columns(body, &mut at_j, j0, nv);
+    k.emit(body, &mut at_j, kk, block_k);
+    if tail {
+        // After the loop over full tiles (outside it when it is the
+        // outermost), with a panel of its own.
+        let tail_panel = panel_type.as_ref().map(|_| {
+            let pt = ctx.intern_type(TypeData::MemRef { shape: vec![kk.min(block_k), LANES * tail_nv as i64], elem: elems[p.b].clone(), layout: None, memory_space: None });
+            let segs = Attribute::new(AttrData::DenseArray { elem: ctx.i32(), data: ir::attributes::ArrayData::Int(vec![0, 0]) });
+            let o = b.op(body, &mut at, "memref.alloc", &[], &[pt], &[("operandSegmentSizes", segs), ("alignment", Attribute::integer(64, ctx.i64()))]);
+            body.op(o).result(0)
+        });
+        let mut t = k.clone();
+        t.panel = tail_panel;
+        t.rows_parallel = false;
+        let tj0 = b.index(body, &mut at, full_cols);
+        t.columns(body, &mut at, tj0, tail_nv);
+        t.emit(body, &mut at, kk, block_k);
+        if let Some(tp) = tail_panel {
+            b.op(body, &mut at, "memref.dealloc", &[tp], &[], &[]);
         }
     }
-    let k = Kernel { b, p, sizes, ins, out, maps, ep, block, vts, vtb, bytes_t, zeros, zb, extras, ivs, j0, nv, jvs, masks, byte_masks, stride2, panel, fill, rows_parallel };
-    match panel {
-        Some(panel) if kk > block_k => {
-            // Blocks of block_k k (the last 1..=block_k), each packed, then
-            // every row tile over it: one copy of the kernel, the first
-            // block and the last chosen at run time.
-            let last_lo = (kk - 1) / block_k * block_k;
-            let (lb, ub, st) = (b.index(body, &mut at_j, 0), b.index(body, &mut at_j, kk), b.index(body, &mut at_j, block_k));
-            let (_, kbblock, kb) = b.for_range(body, &mut at_j, lb, ub, st);
-            b.yield_(body, kbblock, &[]);
-            let mut atb = InsertPoint::Before(body.last_op(kbblock).unwrap());
-            let hi = b.bin(body, &mut atb, "arith.addi", kb, st);
-            let hi = b.bin(body, &mut atb, "arith.minsi", hi, ub);
-            k.pack(body, &mut atb, panel, kb, hi);
-            let is_first = b.cmp(body, &mut atb, kb, lb);
-            let last_v = b.index(body, &mut atb, last_lo);
-            let is_last = b.cmp(body, &mut atb, kb, last_v);
-            k.all_rows(body, &mut atb, Some((kb, hi)), When::If(is_first), When::If(is_last));
-        }
-        Some(panel) => {
-            let (lo, hi) = (b.index(body, &mut at_j, 0), b.index(body, &mut at_j, kk));
-            k.pack(body, &mut at_j, panel, lo, hi);
-            k.all_rows(body, &mut at_j, Some((lo, hi)), When::Always, When::Always);
-        }
-        None => k.all_rows(body, &mut at_j, None, When::Always, When::Always),
-    }
-    if let Some(f) = k.fill {
+    if let Some(f) = fill {
         body.erase(f.op);
     }
     if let Some(panel) = panel {
@@ -255,6 +236,65 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
 }
 
 impl Kernel<'_> {
+    /// The column tile from `j0`, `nv` vectors: each vector's first column,
+    /// its mask (as bytes for a dot4 product) and its stride-2 reads.
+    fn columns(&mut self, body: &mut Body, at: &mut InsertPoint, j0: Value, nv: usize) {
+        let (b, ctx, p) = (self.b, self.b.ctx, self.p);
+        let mt = vec_type(ctx, &ctx.i1());
+        let byte_mask_t = ctx.intern_type(TypeData::Vector { shape: vec![4 * LANES], scalable: vec![false], elem: ctx.i1() });
+        (self.j0, self.nv) = (j0, nv);
+        (self.jvs, self.masks, self.byte_masks, self.stride2) = (vec![], vec![], vec![], vec![]);
+        let nj_v = b.index(body, at, self.sizes[p.j]);
+        for v in 0..nv {
+            let off = b.index(body, at, LANES * v as i64);
+            let jv = b.bin(body, at, "arith.addi", j0, off);
+            let rem = b.bin(body, at, "arith.subi", nj_v, jv);
+            let m = b.op(body, at, "vector.create_mask", &[rem], &[mt.clone()], &[]);
+            self.jvs.push(jv);
+            self.masks.push(body.op(m).result(0));
+            if p.b_stride == 2 {
+                self.stride2.push(Stride2::new(b, body, at, rem));
+            }
+            if p.dot4.is_some() {
+                let four = b.index(body, at, 4);
+                let rem4 = b.bin(body, at, "arith.muli", rem, four);
+                let m4 = b.op(body, at, "vector.create_mask", &[rem4], &[byte_mask_t.clone()], &[]);
+                self.byte_masks.push(body.op(m4).result(0));
+            }
+        }
+    }
+
+    /// The column tile's code: its panel packed (in blocks of `block_k` of
+    /// the `kk` k), then every tile of rows over it.
+    fn emit(&self, body: &mut Body, at: &mut InsertPoint, kk: i64, block_k: i64) {
+        let b = self.b;
+        match self.panel {
+            Some(panel) if kk > block_k => {
+                // Blocks of block_k k (the last 1..=block_k), each packed, then
+                // every row tile over it: one copy of the kernel, the first
+                // block and the last chosen at run time.
+                let last_lo = (kk - 1) / block_k * block_k;
+                let (lb, ub, st) = (b.index(body, at, 0), b.index(body, at, kk), b.index(body, at, block_k));
+                let (_, kbblock, kb) = b.for_range(body, at, lb, ub, st);
+                b.yield_(body, kbblock, &[]);
+                let mut atb = InsertPoint::Before(body.last_op(kbblock).unwrap());
+                let hi = b.bin(body, &mut atb, "arith.addi", kb, st);
+                let hi = b.bin(body, &mut atb, "arith.minsi", hi, ub);
+                self.pack(body, &mut atb, panel, kb, hi);
+                let is_first = b.cmp(body, &mut atb, kb, lb);
+                let last_v = b.index(body, &mut atb, last_lo);
+                let is_last = b.cmp(body, &mut atb, kb, last_v);
+                self.all_rows(body, &mut atb, Some((kb, hi)), When::If(is_first), When::If(is_last));
+            }
+            Some(panel) => {
+                let (lo, hi) = (b.index(body, at, 0), b.index(body, at, kk));
+                self.pack(body, at, panel, lo, hi);
+                self.all_rows(body, at, Some((lo, hi)), When::Always, When::Always);
+            }
+            None => self.all_rows(body, at, None, When::Always, When::Always),
+        }
+    }
+
     /// The loops' indices at row `row`, column vector `v` (j0 without one)
     /// and reduction indices `k` (a loop not given gets j0: no map read there uses it).
     fn index_list(&self, row: Option<Value>, v: Option<usize>, k: Option<&[Value]>) -> Vec<Value> {
