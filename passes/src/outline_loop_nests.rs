@@ -165,9 +165,17 @@ fn outline(ctx: &ir::Context, body: &mut Body, nest: OpId, name: &str, noalias: 
     body.op_mut(func).attributes.set(ctx.ident("passthrough"), Attribute::new(AttrData::Array(passthrough)));
     // noalias where the argument's buffer is unique among the arguments and known distinct.
     let roots: Vec<Option<Value>> = args.iter().map(|v| matches!(body.value_type(*v).data(), TypeData::MemRef { .. }).then(|| crate::tensor_to_loops::root_buffer(body, *v))).collect();
-    let mut count: HashMap<Value, usize> = HashMap::new();
+    // Buffers counted by their root, a global by its symbol (two get_global
+    // of one symbol are one buffer).
+    let key = |body: &Body, r: Value| -> String {
+        match body.defining_op(r).filter(|d| body.name(*d).as_str() == "memref.get_global") {
+            Some(d) => format!("@{:?}", body.op(d).properties.get("name")),
+            None => format!("{:?}", r),
+        }
+    };
+    let mut count: HashMap<String, usize> = HashMap::new();
     for r in roots.iter().flatten() {
-        *count.entry(*r).or_default() += 1;
+        *count.entry(key(body, *r)).or_default() += 1;
     }
     let distinct = |body: &Body, r: Value| match body.value_def(r) {
         ValueDef::OpResult { op: d, .. } => matches!(body.name(d).as_str(), "memref.alloc" | "memref.alloca" | "memref.get_global"),
@@ -179,7 +187,7 @@ fn outline(ctx: &ir::Context, body: &mut Body, nest: OpId, name: &str, noalias: 
         .map(|r| {
             let mut d = ir::attributes::AttrDict::default();
             if let Some(r) = r {
-                if count[r] == 1 && distinct(body, *r) {
+                if count[&key(body, *r)] == 1 && distinct(body, *r) {
                     d.set(ctx.ident("llvm.noalias"), Attribute::unit());
                 }
             }

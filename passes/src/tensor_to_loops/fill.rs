@@ -48,21 +48,35 @@ pub(super) fn fusable_fill(body: &Body, op: OpId) -> Option<Fill> {
     let out = *g.outputs().first()?;
     let (fmaps, fiters, fsizes, gsizes) = (f.maps(), f.iterators(), f.loop_sizes(), g.loop_sizes());
     let n = fiters.len();
-    if f.outputs() != [out] || f.epilogue().is_some() || fiters.iter().any(|i| *i != Iterator::Parallel) || f.inputs().contains(&out) {
+    if f.outputs() != [out] || f.epilogue().is_some() || fiters.iter().any(|i| *i != Iterator::Parallel) {
+        return None;
+    }
+    // Nothing either op reads may be the output's buffer: the fill's values
+    // never reach memory.
+    let root = super::root_buffer(body, out);
+    if f.inputs().iter().chain(g.inputs()).any(|v| super::root_buffer(body, *v) == root) {
         return None;
     }
     let (fm, cm) = (fmaps.last()?, &g.maps()[g.inputs().len()]);
     if fm.results.len() != cm.results.len() {
         return None;
     }
+    // Loop for loop: each of the fill's loops is one of `op`'s, no loop of
+    // either used twice, and every parallel loop of `op` indexes the output
+    // (so `op` writes each element the fill wrote once, accumulating in place).
     let mut loops = vec![None; n];
+    let mut used = vec![false; gsizes.len()];
     for (fe, ce) in fm.results.iter().zip(&cm.results) {
         let ((fd, fc), (gd, gc)) = (fe.dim_plus_const()?, ce.dim_plus_const()?);
         let (fd, gd) = (fd as usize, gd as usize);
-        if fc != gc || fsizes[fd].is_none() || fsizes[fd] != gsizes[gd] || loops[fd].is_some() {
+        if fc != gc || fsizes[fd].is_none() || fsizes[fd] != gsizes[gd] || loops[fd].is_some() || used[gd] {
             return None;
         }
         loops[fd] = Some(gd);
+        used[gd] = true;
+    }
+    if g.iterators().iter().enumerate().any(|(l, it)| *it == Iterator::Parallel && !used[l]) {
+        return None;
     }
     let loops: Vec<usize> = loops.into_iter().collect::<Option<_>>()?;
     let ops: Vec<OpId> = body.block_ops(f.block()).collect();

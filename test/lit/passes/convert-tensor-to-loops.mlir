@@ -450,3 +450,26 @@ func.func @one_tile(%a: memref<40x100xf32>, %b: memref<100x49xf32>, %c: memref<4
   }) : (memref<40x100xf32>, memref<100x49xf32>, memref<40x49xf32>) -> ()
   return
 }
+
+// -----
+
+// A product that reads its own output (A is C) keeps the fill before it as
+// a loop of its own: the fill's values must be in memory when A is read.
+// CHECK-LABEL: func.func @fill_read
+// CHECK: "scf.for"
+// CHECK: "vector.maskedload"(%arg0
+// CHECK: "vector.maskedstore"(%arg2
+// CHECK: "scf.for"
+func.func @fill_read(%bias: memref<16xf32>, %b: memref<16x16xf32>, %c: memref<16x16xf32>) {
+  "tensor.generic"(%bias, %c) <{indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"], operandSegmentSizes = array<i32: 1, 1>}> ({
+  ^bb0(%x: f32, %o: f32):
+    "tensor.yield"(%x) : (f32) -> ()
+  }) : (memref<16xf32>, memref<16x16xf32>) -> ()
+  "tensor.generic"(%c, %b, %c) <{indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], operandSegmentSizes = array<i32: 2, 1>}> ({
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    "tensor.yield"(%s) : (f32) -> ()
+  }) : (memref<16x16xf32>, memref<16x16xf32>, memref<16x16xf32>) -> ()
+  return
+}

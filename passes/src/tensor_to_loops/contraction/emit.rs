@@ -342,9 +342,14 @@ impl Kernel<'_> {
             ops.extend([self.masks[v], self.zb]);
             let o = b.op(body, &mut atk, "vector.maskedload", &ops, &[self.vtb.clone()], &[]);
             let x = body.op(o).result(0);
+            // Clamped into B: k at most K - 1, the column at most N - 1.
             let ahead = b.index(body, &mut atk, PREFETCH_K);
             let kf = b.bin(body, &mut atk, "arith.addi", kiv, ahead);
-            let iv = self.index_list(None, Some(v), Some(&[kf]));
+            let k_last = b.index(body, &mut atk, self.sizes[self.p.ks[0]] - 1);
+            let kf = b.bin(body, &mut atk, "arith.minsi", kf, k_last);
+            let mut iv = self.index_list(None, Some(v), Some(&[kf]));
+            let j_last = b.index(body, &mut atk, self.sizes[self.p.j] - 1);
+            iv[self.p.j] = b.bin(body, &mut atk, "arith.minsi", iv[self.p.j], j_last);
             let mut pops = vec![bv];
             pops.extend(bm.results.iter().map(|e| b.expr(body, &mut atk, e, &iv)).collect::<Vec<_>>());
             let (f, t) = (Attribute::integer(0, ctx.i1()), Attribute::integer(1, ctx.i1()));
