@@ -460,6 +460,8 @@ func.func @one_tile(%a: memref<40x100xf32>, %b: memref<100x49xf32>, %c: memref<4
 // CHECK: "vector.maskedload"(%arg0
 // CHECK: "vector.maskedstore"(%arg2
 // CHECK: "scf.for"
+// CHECK-NOT: "vector.maskedload"(%arg0
+// CHECK: return
 func.func @fill_read(%bias: memref<16xf32>, %b: memref<16x16xf32>, %c: memref<16x16xf32>) {
   "tensor.generic"(%bias, %c) <{indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"], operandSegmentSizes = array<i32: 1, 1>}> ({
   ^bb0(%x: f32, %o: f32):
