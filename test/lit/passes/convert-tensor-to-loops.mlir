@@ -475,3 +475,21 @@ func.func @fill_read(%bias: memref<16xf32>, %b: memref<16x16xf32>, %c: memref<16
   }) : (memref<16x16xf32>, memref<16x16xf32>, memref<16x16xf32>) -> ()
   return
 }
+
+// -----
+
+// A tile two vectors wide is 12 rows high (24 accumulators, 2 loads of B and
+// 12 broadcasts of A per k): 20 rows run as one tile of 12 and one of 8.
+// CHECK-LABEL: func.func @two_wide
+// CHECK: %{{.*}}:24 = "scf.for"
+// CHECK-COUNT-24: "vector.fma"
+// CHECK: %{{.*}}:16 = "scf.for"
+func.func @two_wide(%a: memref<20x37xf32>, %b: memref<37x32xf32>, %c: memref<20x32xf32>) {
+  "tensor.generic"(%a, %b, %c) <{indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], operandSegmentSizes = array<i32: 2, 1>}> ({
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    "tensor.yield"(%s) : (f32) -> ()
+  }) : (memref<20x37xf32>, memref<37x32xf32>, memref<20x32xf32>) -> ()
+  return
+}

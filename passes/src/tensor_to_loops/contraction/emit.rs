@@ -6,7 +6,7 @@
 use super::super::fill::Fill;
 use super::super::vectorize::{clone_vectorized, lane_elem, uses_dim, vec_type, zeros, Stride2, LANES};
 use super::super::B;
-use super::{vectors_per_row, Plan, A_L2_BYTES, MR, PACK_MIN_ROWS, PANEL_K, PREFETCH_K};
+use super::{vectors_per_row, Plan, A_L2_BYTES, MR, MR_TWO, PACK_MIN_ROWS, PANEL_K, PREFETCH_K};
 use ir::affine::AffineMap;
 use ir::attributes::{AttrData, Attribute};
 use ir::types::TypeData;
@@ -359,12 +359,14 @@ impl Kernel<'_> {
         }
     }
 
-    /// Row tiles of MR, then the remaining rows as one shorter tile.
+    /// Row tiles of MR (MR_TWO for a tile two vectors wide), then the
+    /// remaining rows as one shorter tile.
     fn all_rows(&self, body: &mut Body, at: &mut InsertPoint, krange: Option<(Value, Value)>, first: When, last: When) {
         let m_total = self.p.i.map(|i| self.sizes[i]).unwrap_or(1);
-        let full = m_total - m_total % MR as i64;
+        let mr = if self.nv == 2 { MR_TWO } else { MR };
+        let full = m_total - m_total % mr as i64;
         if self.p.i.is_some() {
-            self.row_tiles(body, at, 0, full, MR, krange, first, last);
+            self.row_tiles(body, at, 0, full, mr, krange, first, last);
             self.row_tiles(body, at, full, m_total, (m_total - full) as usize, krange, first, last);
         } else {
             self.row_tiles(body, at, 0, 1, 1, krange, first, last);
@@ -383,7 +385,7 @@ impl Kernel<'_> {
         let (lbv, ubv, stv) = (b.index(body, at, lo), b.index(body, at, hi), b.index(body, at, mr as i64));
         let (iop, iblock, i0) = b.for_range(body, at, lbv, ubv, stv);
         b.yield_(body, iblock, &[]);
-        if self.rows_parallel && mr == MR {
+        if self.rows_parallel && lo == 0 {
             super::super::mark_parallel(b.ctx, body, iop);
         }
         let mut ati = InsertPoint::Before(body.last_op(iblock).unwrap());
