@@ -150,7 +150,14 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
     // 1.8 → 2.1 s with a tail on every product).
     let tiles = (full_cols / (LANES * nv as i64)) as usize + 1;
     let tail = !one_tile && full_cols > 0 && tail_nv > 0 && tail_nv < nv && 10 * (nv - tail_nv) >= tiles * nv;
-    let panel_type = (m_total >= PACK_MIN_ROWS && kk > 0 && p.dot4.is_none() && p.b_stride == 1).then(|| ctx.intern_type(TypeData::MemRef { shape: vec![kk.min(block_k), LANES * nv as i64], elem: elems[p.b].clone(), layout: None, memory_space: None }));
+    let packs = m_total >= PACK_MIN_ROWS && kk > 0 && p.dot4.is_none() && p.b_stride == 1;
+    // A panel of one block of k and `vectors` vectors of B, cache-line aligned.
+    let alloc_panel = |body: &mut Body, at: &mut InsertPoint, vectors: usize| -> Value {
+        let pt = ctx.intern_type(TypeData::MemRef { shape: vec![kk.min(block_k), LANES * vectors as i64], elem: elems[p.b].clone(), layout: None, memory_space: None });
+        let segs = Attribute::new(AttrData::DenseArray { elem: ctx.i32(), data: ir::attributes::ArrayData::Int(vec![0, 0]) });
+        let o = b.op(body, at, "memref.alloc", &[], &[pt], &[("operandSegmentSizes", segs), ("alignment", Attribute::integer(64, ctx.i64()))]);
+        body.op(o).result(0)
+    };
     // The outermost loop and its body: its iterations write disjoint tiles of
     // C, so it may run in parallel (the panel is then per iteration).
     let mut top: Option<(OpId, ir::Block, usize)> = None;
@@ -182,14 +189,12 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
     };
     // The panel, allocated and freed in each iteration of the outermost loop
     // (around the whole product with one column tile).
-    let panel = panel_type.clone().map(|pt| {
-        let segs = Attribute::new(AttrData::DenseArray { elem: ctx.i32(), data: ir::attributes::ArrayData::Int(vec![0, 0]) });
+    let panel = packs.then(|| {
         let mut where_ = match top {
             Some((_, top_block, _)) => InsertPoint::AtStart(top_block),
             None => at_j,
         };
-        let o = b.op(body, &mut where_, "memref.alloc", &[], &[pt], &[("operandSegmentSizes", segs), ("alignment", Attribute::integer(64, ctx.i64()))]);
-        body.op(o).result(0)
+        alloc_panel(body, &mut where_, nv)
     });
     let g = Generic::new(body, op);
     let (outs, iters) = (g.outputs().to_vec(), g.iterators());
@@ -209,12 +214,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
     if tail {
         // After the loop over full tiles (outside it when it is the
         // outermost), with a panel of its own.
-        let tail_panel = panel_type.as_ref().map(|_| {
-            let pt = ctx.intern_type(TypeData::MemRef { shape: vec![kk.min(block_k), LANES * tail_nv as i64], elem: elems[p.b].clone(), layout: None, memory_space: None });
-            let segs = Attribute::new(AttrData::DenseArray { elem: ctx.i32(), data: ir::attributes::ArrayData::Int(vec![0, 0]) });
-            let o = b.op(body, &mut at, "memref.alloc", &[], &[pt], &[("operandSegmentSizes", segs), ("alignment", Attribute::integer(64, ctx.i64()))]);
-            body.op(o).result(0)
-        });
+        let tail_panel = packs.then(|| alloc_panel(body, &mut at, tail_nv));
         let mut t = k.clone();
         t.panel = tail_panel;
         t.rows_parallel = false;
