@@ -4,6 +4,7 @@
 //! instructions (`npu-schedule`).
 
 pub mod deconv;
+pub mod dynamic;
 pub mod fusion;
 pub mod norm;
 pub mod quant;

@@ -156,7 +156,7 @@ const GROUPED: &[(&str, &str)] = &[
     ("onnx.QLinearConv", "int8 activations with any zero point, constant symmetric int8 weights; the Conv constraints"),
     ("onnx.QLinearMatMul", "int8 activations with any zero point, a constant symmetric int8 B matrix"),
     ("onnx.ConvInteger", "int8, constant weights; the Conv constraints; with the cast and scale that make it a quantized Conv"),
-    ("onnx.MatMulInteger", "int8, constant B; with the cast and scale that make it a quantized MatMul"),
+    ("onnx.MatMulInteger", "constant B; int8 with zero points 0 as it is; uint8 or int8 with any zero points (DynamicQuantizeLinear's, known at run time) as an int8 product with its exact i32 corrections on the CPU"),
 ];
 
 impl Backend for Npu {
@@ -170,6 +170,9 @@ impl Backend for Npu {
         }
         // The array multiplies int8: uint8 activations become int8, exactly.
         super::uint8::rewrite(ctx, body, module);
+        // Integer products with zero points (dynamic quantization): the product on
+        // int8 with zero points 0, the corrections on the CPU, exactly.
+        super::dynamic::rewrite(ctx, body, module);
         // No loops on the NPU: an LSTM or GRU runs as its steps written out (one that
         // cannot be stays whole, and on the CPU with its reason).
         // One a placement rule pins to another backend stays whole for it.

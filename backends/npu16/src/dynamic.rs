@@ -1,0 +1,165 @@
+//! Integer products with zero points, as the array runs them. The array
+//! multiplies int8 by int8 with no zero points; ONNX Runtime's
+//! `quantize_dynamic` writes `DynamicQuantizeLinear(x) → (a: uint8, s, za)`
+//! and `MatMulInteger(a, B, za)` with a run-time `za` and a constant B
+//! (int8, or uint8 with its own zero point). Before partitioning, each such
+//! MatMulInteger becomes a product of zero points 0 on int8 operands (which
+//! the NPU takes) and exact integer corrections (which stay on the CPU):
+//!
+//! `Σ_k (a - za)(b - zb) = Σ_k a'·b' - za'·Σ_k b' - zb'·(Σ_k a' - K·za')`
+//!
+//! with `a' = a - 128`, `za' = za - 128` for uint8 A (else `a' = a`) and
+//! `b' = b - 128`, `zb' = zb - 128` for uint8 B (done at compile time). The
+//! column sums `Σ_k b'` are constants; the row sums of `a'` are computed only
+//! where a weight zero point is nonzero. Every term is i32 with wrapping,
+//! like ONNX's, so the result is the same integer.
+
+use crate::quant;
+use ir::attributes::Attribute;
+use ir::types::TypeData;
+use ir::{Body, Context, InsertPoint, OpId, Type, Value};
+use onnx::builder::Builder;
+use std::collections::HashMap;
+
+fn elem(body: &Body, v: Value) -> String {
+    body.value_type(v).element_type().map(|e| e.to_string()).unwrap_or_default()
+}
+
+fn absent(body: &Body, v: Option<Value>) -> bool {
+    v.is_none_or(|v| matches!(body.value_type(v).data(), TypeData::None))
+}
+
+fn tensor(ctx: &Context, shape: Vec<i64>, bits: u32) -> Type {
+    ctx.intern_type(TypeData::RankedTensor { shape, elem: ctx.int_type(bits), encoding: None })
+}
+
+/// A MatMulInteger's constant B as int8 values less their zero points'
+/// shift: `(b', zb')` per element and per column (one zb' when per tensor).
+struct Weights {
+    k: usize,
+    n: usize,
+    b: Vec<i64>,
+    zb: Vec<i64>,
+}
+
+fn weights(body: &Body, op: OpId) -> Option<Weights> {
+    let o = body.op(op);
+    let b = o.operand(1);
+    if !super::target::is_constant(body, b) {
+        return None;
+    }
+    let shape = body.value_type(b).shape()?.to_vec();
+    let [k, n] = shape[..] else { return None };
+    let shift = match elem(body, b).as_str() {
+        "i8" => 0,
+        "ui8" => 128,
+        _ => return None,
+    };
+    let vals = onnx::infer::const_ints(body, b)?;
+    let zb = match o.operands().get(3).copied() {
+        z if absent(body, z) => vec![0],
+        Some(z) => {
+            (elem(body, z) == elem(body, b) && super::target::is_constant(body, z)).then_some(())?;
+            let zs = onnx::infer::const_ints(body, z)?;
+            (zs.len() == 1 || zs.len() as i64 == n).then_some(zs)?
+        }
+        None => unreachable!(),
+    };
+    Some(Weights { k: k as usize, n: n as usize, b: vals.iter().map(|x| x - shift).collect(), zb: zb.iter().map(|z| z - shift).collect() })
+}
+
+/// Whether `op` is a MatMulInteger this rewrite turns into one the NPU takes.
+fn candidate(body: &Body, op: OpId) -> Option<Weights> {
+    if body.name(op).as_str() != "onnx.MatMulInteger" || quant::qinteger(body, op).is_ok() {
+        return None;
+    }
+    let o = body.op(op);
+    let a = o.operand(0);
+    if !matches!(elem(body, a).as_str(), "i8" | "ui8") || body.value_type(a).shape().is_none_or(|s| s.len() < 2) {
+        return None;
+    }
+    // One activation zero point (per-row ones stay on the CPU).
+    if let Some(z) = o.operands().get(2).copied().filter(|z| !absent(body, Some(*z))) {
+        if elem(body, z) != elem(body, a) || body.value_type(z).num_elements() != Some(1) {
+            return None;
+        }
+    }
+    weights(body, op)
+}
+
+/// Rewrites every MatMulInteger it can; returns how many.
+pub fn rewrite(ctx: &Context, body: &mut Body, module: OpId) -> usize {
+    let ops: Vec<OpId> = body.walk_preorder(module).into_iter().filter(|o| body.name(*o).as_str() == "onnx.MatMulInteger").collect();
+    // One a' per activation (Q, K and V share theirs).
+    let mut shifted: HashMap<Value, Value> = HashMap::new();
+    let mut n = 0;
+    for op in ops {
+        let Some(w) = candidate(body, op) else { continue };
+        let o = body.op(op);
+        let (a, za) = (o.operand(0), o.operands().get(2).copied().filter(|z| !absent(body, Some(*z))));
+        let (res, loc) = (o.result(0), o.loc.clone());
+        let out_shape = body.value_type(res).shape().map(|s| s.to_vec());
+        let a_shape = body.value_type(a).shape().unwrap().to_vec();
+        let unsigned = elem(body, a) == "ui8";
+        let res_ty = body.value_type(res).clone();
+        let i32t = |shape: Vec<i64>| tensor(ctx, shape, 32);
+        let cast = |to: i64| [("to", Attribute::integer(to as i128, ctx.i64()))];
+        let mut b = Builder { ctx, body, at: InsertPoint::Before(op), loc };
+        // a' = a - 128 for uint8 activations, once per tensor.
+        let a8 = match (unsigned, shifted.get(&a)) {
+            (false, _) => a,
+            (true, Some(v)) => *v,
+            (true, None) => {
+                let wide = b.op("onnx.Cast", &[a], &[i32t(a_shape.clone())], &cast(6))[0];
+                let c128 = b.scalar(&ctx.int_type(32), 128.0);
+                let d = b.op("onnx.Sub", &[wide, c128], &[i32t(a_shape.clone())], &[])[0];
+                let v = b.op("onnx.Cast", &[d], &[tensor(ctx, a_shape.clone(), 8)], &cast(3))[0];
+                shifted.insert(a, v);
+                v
+            }
+        };
+        let b8 = b.constant(ctx.int_type(8), vec![w.k as i64, w.n as i64], w.b.iter().map(|x| *x as i8 as u8).collect());
+        let product = b.op("onnx.MatMulInteger", &[a8, b8], &[res_ty], &[])[0];
+        let full = out_shape.clone().unwrap_or_default();
+        let mut y = product;
+        // za' as an i32 scalar (za - 128 for uint8), when there is one.
+        let za8 = za.map(|z| {
+            let zshape = b.body.value_type(z).shape().map(|s| s.to_vec()).unwrap_or_default();
+            let wide = b.op("onnx.Cast", &[z], &[i32t(zshape.clone())], &cast(6))[0];
+            if unsigned {
+                let c128 = b.scalar(&ctx.int_type(32), 128.0);
+                b.op("onnx.Sub", &[wide, c128], &[i32t(zshape)], &[])[0]
+            } else {
+                wide
+            }
+        });
+        // - za'·Σ_k b'
+        if let Some(za8) = za8 {
+            let colsum: Vec<i64> = (0..w.n).map(|j| (0..w.k).map(|i| w.b[i * w.n + j]).sum()).collect();
+            let c = b.constant(ctx.int_type(32), vec![w.n as i64], colsum.iter().flat_map(|x| (*x as i32).to_le_bytes()).collect());
+            let t = b.op("onnx.Mul", &[za8, c], &[i32t(vec![w.n as i64])], &[])[0];
+            y = b.op("onnx.Sub", &[y, t], &[i32t(full.clone())], &[])[0];
+        }
+        // - zb'·(Σ_k a' - K·za')
+        if w.zb.iter().any(|z| *z != 0) {
+            let mut row_shape = a_shape.clone();
+            *row_shape.last_mut().unwrap() = 1;
+            let wide = b.op("onnx.Cast", &[a8], &[i32t(a_shape.clone())], &cast(6))[0];
+            let axes = b.i64s(&[-1]);
+            let mut rows = b.op("onnx.ReduceSum", &[wide, axes], &[i32t(row_shape.clone())], &[("keepdims", Attribute::integer(1, ctx.i64()))])[0];
+            if let Some(za8) = za8 {
+                let kc = b.scalar(&ctx.int_type(32), w.k as f64);
+                let zt = b.body.value_type(za8).clone();
+                let kz = b.op("onnx.Mul", &[za8, kc], &[zt], &[])[0];
+                rows = b.op("onnx.Sub", &[rows, kz], &[i32t(row_shape.clone())], &[])[0];
+            }
+            let zshape = if w.zb.len() == 1 { vec![] } else { vec![w.n as i64] };
+            let zc = b.constant(ctx.int_type(32), zshape, w.zb.iter().flat_map(|x| (*x as i32).to_le_bytes()).collect());
+            let t = b.op("onnx.Mul", &[rows, zc], &[i32t(if w.zb.len() == 1 { row_shape } else { full.clone() })], &[])[0];
+            y = b.op("onnx.Sub", &[y, t], &[i32t(full.clone())], &[])[0];
+        }
+        body.replace_op(op, &[y]);
+        n += 1;
+    }
+    n
+}
