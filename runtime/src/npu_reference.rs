@@ -411,6 +411,13 @@ pub fn evaluate(ctx: &ir::Context, body: &Body, f: OpId, args: &[HostTensor]) ->
             "npu.batch_matmul" => batch_product(body, op, get(0)?, get(1)?)?,
             "npu.pool" => pool(body, op, get(0)?)?,
             "npu.eltwise" => eltwise(body, op, get(0)?, get(1)?)?,
+            "npu.lut" => {
+                // v.lut: entry x + 128 for each int8 x.
+                let x = get(0)?;
+                let t = npu::tensor_ops::ints(body, op, "table").filter(|t| t.len() == 256).ok_or_else(|| format!("{}: npu.lut without its 256-entry table", o.loc))?;
+                let y: Vec<i8> = i8s(x).into_iter().map(|v| t[(v + 128).clamp(0, 255) as usize] as i8).collect();
+                from_i8(&x.shape, &y)?
+            }
             "npu.act" => {
                 let act = Activation::of(body, op);
                 let x = get(0)?;

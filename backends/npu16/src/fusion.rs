@@ -70,6 +70,28 @@ pub fn group(body: &Body, work: &[OpId], npu: &mut [Result<(), Unsupported>]) ->
                 Ok(()) => Err(Unsupported::new(Reason::Shape, "B is not a matrix")),
             };
             continue;
+        } else if super::quant::LUT_FUNCTIONS.contains(&name.as_str()) && quantized_input(0) {
+            // A Relu or Clip a product's requantization already took (`relu_chain`).
+            if group[index[&op]] != index[&op] {
+                continue;
+            }
+            // An int8 function of one value: a table on the vector unit, whatever its f32 form.
+            let l = match super::quant::qlut(body, op) {
+                Ok(l) => l,
+                Err(e) => {
+                    // Between a DQ and a Q on the CPU its float form gains nothing: the int8 reason is the true one.
+                    npu[index[&op]] = Err(Unsupported::new(Reason::ElementType, format!("int8 pattern refused: {}", e)));
+                    refused_int8.insert(op, e);
+                    continue;
+                }
+            };
+            for o in [l.x.op, op, l.q] {
+                if let Some(&i) = index.get(&o) {
+                    npu[i] = Ok(());
+                    group[i] = index[&op];
+                }
+            }
+            continue;
         } else if (super::quant::MOVES.contains(&name.as_str()) || matches!(name.as_str(), "onnx.GlobalAveragePool" | "onnx.Concat")) && quantized_input(0) {
             let pooled = match name.as_str() {
                 "onnx.GlobalAveragePool" => super::quant::qavgpool(body, op).map(|a| (vec![a.x], a.q)),

@@ -389,6 +389,122 @@ pub fn qavgpool(body: &Body, op: OpId) -> Result<QAvg, String> {
     Ok(QAvg { x, q: q.op, out_scale: q.scale, out_zp: q.zp, avg_shift })
 }
 
+/// Functions of one value that run as an int8 table (`npu.lut`, `v.lut`)
+/// between a DequantizeLinear and a QuantizeLinear, as ONNX Runtime's
+/// quantizer writes them.
+pub const LUT_FUNCTIONS: &[&str] = &[
+    "onnx.Sigmoid", "onnx.HardSwish", "onnx.HardSigmoid", "onnx.Tanh", "onnx.LeakyRelu", "onnx.Elu", "onnx.Selu", "onnx.Softplus", "onnx.Softsign",
+    "onnx.Mish", "onnx.Gelu", "onnx.Erf", "onnx.Exp", "onnx.Neg", "onnx.Abs", "onnx.Relu", "onnx.Clip",
+];
+
+/// `Q(f(DQ(x, sx, zx)), sy, zy)` as a table: entry `q + 128` is the int8
+/// result for the int8 input `q`, computed in f64 and quantized as
+/// QuantizeLinear does (round half to even, saturate).
+#[derive(Clone, Debug)]
+pub struct QLut {
+    pub x: Dq,
+    pub q: OpId,
+    pub table: Vec<i64>,
+}
+
+fn float_attr(body: &Body, op: OpId, name: &str, default: f64) -> f64 {
+    body.op(op).attr(name).and_then(|a| a.as_float()).unwrap_or(default)
+}
+
+/// The ONNX function `op` computes, at `x` (f64; its attributes' defaults as ONNX's).
+fn unary(body: &Body, op: OpId) -> Result<Box<dyn Fn(f64) -> f64>, String> {
+    let a = |n: &str, d: f64| float_attr(body, op, n, d);
+    let softplus = |x: f64| if x > 30.0 { x } else { x.exp().ln_1p() };
+    Ok(match body.name(op).as_str() {
+        "onnx.Sigmoid" => Box::new(|x: f64| 1.0 / (1.0 + (-x).exp())),
+        // Piecewise-linear ones in f32, as ONNX Runtime and our CPU path compute them (alpha = 1/6 rounded to f32).
+        "onnx.HardSwish" => Box::new(|x: f64| {
+            let x = x as f32;
+            (x * (x * (1.0f32 / 6.0) + 0.5).clamp(0.0, 1.0)) as f64
+        }),
+        "onnx.HardSigmoid" => {
+            let (al, be) = (a("alpha", 0.2) as f32, a("beta", 0.5) as f32);
+            Box::new(move |x: f64| (al * x as f32 + be).clamp(0.0, 1.0) as f64)
+        }
+        "onnx.Tanh" => Box::new(f64::tanh),
+        "onnx.LeakyRelu" => {
+            let al = a("alpha", 0.01);
+            Box::new(move |x: f64| if x < 0.0 { al * x } else { x })
+        }
+        "onnx.Elu" => {
+            let al = a("alpha", 1.0);
+            Box::new(move |x: f64| if x < 0.0 { al * x.exp_m1() } else { x })
+        }
+        "onnx.Selu" => {
+            let (al, ga) = (a("alpha", 1.673_263_192_176_818_8), a("gamma", 1.050_701_022_148_132_3));
+            Box::new(move |x: f64| ga * if x <= 0.0 { al * x.exp_m1() } else { x })
+        }
+        "onnx.Softplus" => Box::new(softplus),
+        "onnx.Softsign" => Box::new(|x: f64| x / (1.0 + x.abs())),
+        "onnx.Mish" => Box::new(move |x: f64| x * softplus(x).tanh()),
+        "onnx.Gelu" if body.op(op).attr("approximate").and_then(|a| a.as_str()).unwrap_or("none") == "tanh" => {
+            Box::new(|x: f64| 0.5 * x * (1.0 + ((2.0 / std::f64::consts::PI).sqrt() * (x + 0.044715 * x * x * x)).tanh()))
+        }
+        "onnx.Gelu" => Box::new(|x: f64| 0.5 * x * (1.0 + libm::erf(x / std::f64::consts::SQRT_2))),
+        "onnx.Erf" => Box::new(libm::erf),
+        "onnx.Exp" => Box::new(f64::exp),
+        "onnx.Neg" => Box::new(|x: f64| -x),
+        "onnx.Abs" => Box::new(f64::abs),
+        "onnx.Relu" => Box::new(|x: f64| x.max(0.0)),
+        "onnx.Clip" => {
+            let (lo, hi) = clip_bounds(body, op).ok_or("a Clip whose bounds are not constants")?;
+            Box::new(move |x: f64| x.clamp(lo as f64, hi as f64))
+        }
+        n => return Err(format!("{} has no int8 table", n)),
+    })
+}
+
+/// Whether the int8 `v` comes out of an op whose requantization takes a
+/// following `DQ → Relu|Clip → Q` chain (`relu_chain`).
+fn fused_by_producer(body: &Body, v: Value) -> bool {
+    let Some(d) = body.defining_op(v) else { return false };
+    match body.name(d).as_str() {
+        "onnx.QLinearConv" | "onnx.QLinearMatMul" => true,
+        "onnx.QuantizeLinear" => body.defining_op(body.op(d).operand(0)).is_some_and(|p| matches!(body.name(p).as_str(), "onnx.Conv" | "onnx.Gemm" | "onnx.MatMul" | "onnx.Add")),
+        _ => false,
+    }
+}
+
+/// An int8 function of one value: `Q(f(DQ(x)))` with per-tensor int8
+/// quantizations on both sides, on a target with `v.lut`.
+pub fn qlut(body: &Body, op: OpId) -> Result<QLut, String> {
+    if !LUT_FUNCTIONS.contains(&body.name(op).as_str()) {
+        return Err("not a function of one value".into());
+    }
+    if body.op(op).operands().len() > 1 && body.name(op).as_str() != "onnx.Clip" {
+        return Err("more than one operand".into());
+    }
+    let hw = npu::hw::HwDesc::of(body, op).transpose()?.unwrap_or_else(npu::hw::HwDesc::npu16);
+    if hw.vector_lut == 0 {
+        return Err(format!("an int8 {} needs v.lut (vector.lut = false: npu16 revision 2)", body.name(op).as_str().trim_start_matches("onnx.")));
+    }
+    let x = activation(body, body.op(op).operand(0))?;
+    let q = quantized_output(body, body.op(op).result(0))?;
+    if matches!(body.name(op).as_str(), "onnx.Relu" | "onnx.Clip") && fused_by_producer(body, x.input) && relu_chain(body, x.input).is_some() {
+        return Err("fused into its producer's requantization (a clamp)".into());
+    }
+    let f = unary(body, op)?;
+    let zx = x.zp();
+    // The input dequantizes in f32 (DequantizeLinear's type), the output quantizes from f32.
+    let table = (-128i64..=127)
+        .map(|v| {
+            let xf = ((v - zx) as f32 * x.scales[0]) as f64;
+            let y = f(xf) as f32;
+            let t = (y / q.scale).round_ties_even();
+            if t.is_nan() {
+                return q.zp.clamp(-128, 127);
+            }
+            (t as f64 + q.zp as f64).clamp(-128.0, 127.0) as i64
+        })
+        .collect();
+    Ok(QLut { x, q: q.op, table })
+}
+
 /// QLinearConv / QLinearMatMul: the same int8 product with its scales and
 /// zero points as operands. The op is its own DQs and Q.
 fn qlinear(body: &Body, op: OpId) -> Result<QMac, String> {

@@ -79,6 +79,8 @@ const UPSAMPLE_ATTRS: &[AttrSpec] = &[required("factors", AttrKind::Any)];
 const PAD_ATTRS: &[AttrSpec] = &[required("pads", AttrKind::Any), optional("value", AttrKind::Float)];
 const REQUANT_ATTRS: &[AttrSpec] = &[required("mult", AttrKind::Integer), required("shift", AttrKind::Integer), optional("zp", AttrKind::Integer)];
 
+const LUT_ATTRS: &[AttrSpec] = &[required("table", AttrKind::Any)];
+
 const LAYERNORM_ATTRS: &[AttrSpec] = &[required("epsilon", AttrKind::Float)];
 
 const LAUNCH_ATTRS: &[AttrSpec] = &[required("program", AttrKind::SymbolRef), required("inputs", AttrKind::Array), required("outputs", AttrKind::Array)];
@@ -225,6 +227,16 @@ pub fn ops() -> Vec<OpDef> {
             results: Count::Any,
             properties: LAUNCH_ATTRS,
             verify: Some(verify_launch),
+            ..OpDef::DEFAULT
+        },
+        OpDef {
+            name: "npu.lut",
+            summary: "int8 → int8 through a 256-entry `table` (entry x + 128 for input x, each in -128..127): an int8 function of one value, as the compiler tabulates it from a DequantizeLinear → f → QuantizeLinear (Sigmoid, HardSwish, Tanh…); the vector unit's v.lut.",
+            operands: Count::Exactly(1),
+            results: Count::Exactly(1),
+            traits: &[Trait::Pure],
+            properties: LUT_ATTRS,
+            verify: Some(verify_lut),
             ..OpDef::DEFAULT
         },
         OpDef {
@@ -583,6 +595,23 @@ fn verify_act(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
             }
         }
         _ => {}
+    }
+    Ok(())
+}
+
+fn verify_lut(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+    let o = body.op(op);
+    let (x, ex) = shape_of(body, o.operand(0))?;
+    let (y, ey) = shape_of(body, o.result(0))?;
+    if ex.to_string() != "i8" || ey.to_string() != "i8" || x != y {
+        return Err(format!("takes and gives one i8 shape, got {:?} {} and {:?} {}", x, ex, y, ey));
+    }
+    let t = ints(body, op, "table").ok_or("table must be a list of integers")?;
+    if t.len() != 256 {
+        return Err(format!("table has {} entries (expected 256, one per int8 value)", t.len()));
+    }
+    if let Some((i, v)) = t.iter().enumerate().find(|(_, v)| !(-128..=127).contains(*v)) {
+        return Err(format!("table entry {} is {}, outside -128..127", i, v));
     }
     Ok(())
 }

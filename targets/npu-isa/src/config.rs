@@ -85,6 +85,11 @@ pub struct VectorConfig {
     /// A description that does not say has none (revision 2).
     #[serde(default)]
     pub mac: bool,
+    /// `v.lut` (npu16 revision 3, the default): a 256-entry table lookup of
+    /// int8 rows, so an int8 Sigmoid, HardSwish or Tanh is one instruction.
+    /// A description that does not say has none (revision 2).
+    #[serde(default)]
+    pub lut: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -116,7 +121,7 @@ pub struct QueueConfig {
 }
 
 impl HwConfig {
-    /// The built-in `npu16` (revision 3: double-buffered weights, `v.mac`, coalescing DMA, the scratchpad as a DMA
+    /// The built-in `npu16` (revision 3: double-buffered weights, `v.mac`, `v.lut`, coalescing DMA, the scratchpad as a DMA
     /// address): a 16×16 int8 array at 1 GHz, 16,384 scratchpad rows and 4,096 accumulator rows of 16 32-bit lanes,
     /// 16 B/cycle DRAM.
     pub fn npu16() -> HwConfig {
@@ -126,7 +131,7 @@ impl HwConfig {
             array: ArrayConfig { rows: 16, cols: 16, dataflow: "weight-stationary".into(), fill_latency: 16, f32_rate: 4, weight_buffers: 2 },
             scratchpad: SpadConfig { rows: 16384, banks: 4, dma: true },
             accumulator: MemConfig { rows: 4096, banks: 2 },
-            vector: VectorConfig { lanes: 16, initiation_interval: 1, latency: 4, mac: true },
+            vector: VectorConfig { lanes: 16, initiation_interval: 1, latency: 4, mac: true, lut: true },
             dram: DramConfig { bytes_per_cycle: 16, latency: 100, burst_bytes: 64, coalesce: true, size_mib: 1024 },
             queues: QueueConfig { load: 8, exec: 8, store: 8 },
         }

@@ -419,6 +419,19 @@ pub static ISA: &[InstrDef] = &[
         doc: "dst[i][l] (+)= src[i][l]·w[l] for each row i and lane l: one tap of a depthwise convolution, one row a cycle in either type; int8 (sign-extended) × i32 → i32 (wrapping), or f32. Needs `vector.mac` (npu16 revision 3).",
     },
     InstrDef {
+        mnemonic: "v.lut",
+        opcode: 0x3B,
+        queue: Queue::Exec,
+        dtypes: &[I8],
+        operands: &[
+            row("dst", Spad, u(0, 0, 32), "first scratchpad row written (int8)"),
+            row("src", Spad, u(1, 0, 32), "first scratchpad row read (int8)"),
+            row("table", Acc, u(2, 0, 32), "first of the accumulator rows holding the 256 entries (entry e at row e / lanes, lane e % lanes)"),
+            int("rows", u(3, 0, 32), None, "rows"),
+        ],
+        doc: "dst[i][l] = table[src[i][l] + 128]: any int8 function of one int8 value (a Sigmoid, HardSwish or Tanh between a DequantizeLinear and a QuantizeLinear) in one instruction, a row a cycle; entries must lie in -128..127. Needs `vector.lut` (npu16 revision 3).",
+    },
+    InstrDef {
         mnemonic: "sem.signal",
         opcode: 0x40,
         queue: Queue::Ctrl,

@@ -4,13 +4,14 @@
 // it has no output scale; a channels-last pool stays.
 // RUN: npu-opt %s --split-input-file --pass-pipeline='builtin.module(onnx-expand-qlinear-ops, onnx-shape-inference)' | FileCheck %s
 // The expanded model runs: on the CPU (float between the Q/DQ pairs) and on
-// npu16 (the Conv, the Add and the pool in int8, the sigmoid on the CPU),
+// npu16 (the Conv, the Add, the pool and the sigmoid, a table, in int8),
 // within two output steps.
 // RUN: npu-translate --export-onnx %S/Inputs/qlinear-ms.mlir -o %t.onnx
 // RUN: npu-run %t.onnx --target cpu --seed 2 --output-dir %t.cpu
 // RUN: npu-run %t.onnx --target npu -v --seed 2 --check-reference --compare %t.cpu --atol 0.2 --rtol 0 2>&1 | FileCheck %s --check-prefix=RUN-NPU
-// RUN-NPU: npu16: 8 ops
+// RUN-NPU: npu16: 11 ops
 // RUN-NPU: add+add/quantize
+// RUN-NPU: sigmoid+sigmoid/quantize
 // RUN-NPU: y: ok
 // RUN-NPU: reference: 1 NPU partition outputs match the host reference (1 integer bit for bit
 

@@ -240,6 +240,7 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
                 "npu.eltwise" | "npu.act" => vector::eltwise(&mut l, body, op, &ins, &out),
                 "npu.slice" | "npu.concat" | "npu.upsample" | "npu.pad" | "onnx.Transpose" => movement::emit(&mut l, body, op, &ins, &out),
                 "npu.pool" => vector::pool(&mut l, body, op, &ins, &out),
+                "npu.lut" => vector::lut(&mut l, body, op, &ins, &out),
                 "npu.layernorm" | "npu.softmax" => vector::row_norm(&mut l, body, op, &ins, &out),
                 _ => Err(format!("'{}' has no schedule yet", n)),
             }

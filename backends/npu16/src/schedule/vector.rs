@@ -650,3 +650,45 @@ pub fn row_norm(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) 
     pipeline::emit(l.out, prologue, steps, &[Release::Store], false);
     Ok(())
 }
+
+/// `npu.lut`: int8 rows streamed through the scratchpad, each mapped in place
+/// by one `v.lut` through the 256-entry table loaded once into the
+/// accumulator (`⌈256 / lanes⌉` rows), and stored from the same slot.
+pub fn lut(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> Result<(), String> {
+    if l.hw.vector_lut == 0 {
+        return Err(format!("target '{}' has no v.lut (vector.lut = false: npu16 revision 2)", l.hw.name));
+    }
+    let lanes = lanes_of(l.hw);
+    let table = npu::tensor_ops::ints(body, op, "table").filter(|t| t.len() == 256).ok_or("npu.lut without its 256-entry table")?;
+    let n: i64 = shape(body, body.op(op).result(0)).iter().product();
+    let flat = runs_of_rows(n, lanes);
+    let trows = 256 / lanes + (256 % lanes != 0) as i64;
+    if trows > l.hw.acc_rows as i64 {
+        return Err(format!("the table needs {} accumulator rows; the target has {}", trows, l.hw.acc_rows));
+    }
+    let mut entries: Vec<i32> = table.iter().map(|v| *v as i32).collect();
+    entries.resize((trows * lanes) as usize, 0);
+    let t_d = l.consts.push_i32(&entries);
+    // Chunks of at most 512 rows, so loads, lookups and stores overlap.
+    let chunk = flat.rows.min(512).min(l.hw.spad_rows as i64 / 2).max(1);
+    l.buffers.push(npu::asm::Buffer::acc("table", 0, trows, "i32"));
+    for k in 0..2 {
+        l.buffers.push(npu::asm::Buffer::spad(&format!("rows.{}", k), k * chunk, chunk, "i8"));
+    }
+    let prologue = vec![Inst::new("dma.loadacc", Some("i32")).i("dst", 0).with("src", t_d.at(0)).i("rows", trows).i("cols", lanes)];
+    let mut steps = vec![];
+    let (mut r0, mut t) = (0, 0);
+    while r0 < flat.rows {
+        let cnt = chunk.min(flat.rows - r0);
+        let slot = (t % 2) * chunk;
+        let mut s = Step::default();
+        s.loads.push((0, flat.dmas("dma.load", slot, &ins[0], r0, cnt)));
+        s.compute.push(Inst::new("v.lut", Some("i8")).i("dst", slot).i("src", slot).i("table", 0).i("rows", cnt));
+        s.stores = flat.dmas("dma.store", slot, out, r0, cnt);
+        steps.push(s);
+        r0 += cnt;
+        t += 1;
+    }
+    pipeline::emit(l.out, prologue, steps, &[Release::Store], false);
+    Ok(())
+}

@@ -188,6 +188,32 @@ pub(super) fn convert_qavgpool(ctx: &Context, body: &mut Body, op: OpId, a: crat
     Ok(())
 }
 
+/// The `npu.lut` whose result `v` is (through a layout transpose), when nothing else reads it.
+fn lut_of(body: &Body, v: Value) -> Option<OpId> {
+    let one_use = |v: Value| body.uses(v).len() == 1;
+    let mut d = body.defining_op(v)?;
+    if body.name(d).as_str() == "onnx.Transpose" && one_use(v) {
+        let inner = body.op(d).operand(0);
+        (one_use(inner)).then_some(())?;
+        d = body.defining_op(inner)?;
+        return (body.name(d).as_str() == "npu.lut").then_some(d);
+    }
+    (body.name(d).as_str() == "npu.lut" && one_use(v)).then_some(d)
+}
+
+/// `Q(f(DQ(x)))` as an `npu.lut` of the int8 `x` (any shape: it maps values, not positions).
+pub(super) fn convert_qlut(ctx: &Context, body: &mut Body, op: OpId, t: crate::quant::QLut) -> Result<(), String> {
+    let loc = Location::fused(&[body.op(op).loc.clone(), body.op(t.q).loc.clone()]);
+    let at = InsertPoint::Before(op);
+    let xs = shape(body, t.x.input);
+    let i8t = body.value_type(t.x.input).element_type().unwrap().clone();
+    // In NHWC beside NHWC producers and consumers (the transposes cancel), heads as they are.
+    let four = xs.len() == 4 && !super::heads(body, t.x.input);
+    let r = super::build_nhwc(ctx, body, "npu.lut", &[t.x.input], &xs, &i8t, vec![("table", i64s(ctx, &t.table))], four, at, &loc);
+    finish_pattern(body, r, t.q, None, vec![t.q, op, t.x.op]);
+    Ok(())
+}
+
 /// A quantized Add (and a following DQ → Relu → Q) as one int8 npu.eltwise.
 /// Input `i` of a quantized Concat (`x`, quantized otherwise than the Concat's
 /// QuantizeLinear `q`) requantized to `q`'s scale and zero point: an int8 add
@@ -196,6 +222,23 @@ pub(super) fn convert_qavgpool(ctx: &Context, body: &mut Body, op: OpId, a: crat
 /// through a DequantizeLinear of `q`'s parameters, so it is a move.
 pub(super) fn requantize_input(ctx: &Context, body: &mut Body, op: OpId, i: usize, x: &crate::quant::Dq, q: OpId) -> Result<(), String> {
     let crate::quant::Q { scale, zp, .. } = crate::quant::as_q(body, q)?;
+    if let Some(l) = lut_of(body, x.input) {
+        // A table's result read only here: the table gives the Concat's quantization
+        // directly (dequantized and quantized again as the CPU path does, in f32).
+        let t = ints(body, l, "table").ok_or("npu.lut without its table")?;
+        let requantized: Vec<i64> = t.iter().map(|v| (((*v - x.zp()) as f32 * x.scales[0] / scale).round_ties_even() as f64 + zp as f64).clamp(-128.0, 127.0) as i64).collect();
+        body.op_mut(l).properties.set(ctx.ident("table"), i64s(ctx, &requantized));
+        let loc = body.op(x.op).loc.clone();
+        let params: Vec<Value> = body.op(q).operands()[1..].to_vec();
+        let f32t = body.value_type(body.op(op).operand(i)).clone();
+        let dq = build(ctx, body, "onnx.DequantizeLinear", &[vec![x.input], params].concat(), f32t, vec![], InsertPoint::Before(op), &loc);
+        let dv = body.op(dq).result(0);
+        body.set_operand(op, i, dv);
+        if !body.has_uses(body.op(x.op).result(0)) {
+            body.erase(x.op);
+        }
+        return Ok(());
+    }
     let half = 1i64 << (crate::quant::ADD_FRACTION_BITS - 1);
     let acc_scale = x.scales[0] as f64 / (1u64 << crate::quant::ADD_FRACTION_BITS) as f64;
     let (mult, shift) = crate::quant::requant_params(acc_scale / scale as f64).ok_or("requantization multiplier out of range")?;

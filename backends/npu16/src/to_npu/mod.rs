@@ -21,7 +21,7 @@ mod products;
 use chains::{convert_bilinear, convert_deep_product, convert_lrn, convert_prelu};
 use moves::convert_movement;
 use products::{convert_conv, convert_conv_transpose, convert_product};
-use int8::{convert_qadd, convert_qavgpool, convert_qmac, requantize_input};
+use int8::{convert_qadd, convert_qavgpool, convert_qlut, convert_qmac, requantize_input};
 
 pub struct OnnxToNpu;
 
@@ -337,7 +337,7 @@ fn heads(body: &Body, v: Value) -> bool {
                 crate::tokens::tokens_to_image(body, d).is_none()
             }
         }
-        "npu.softmax" | "npu.layernorm" | "npu.eltwise" | "npu.act" => shape(body, v).len() == 4,
+        "npu.softmax" | "npu.layernorm" | "npu.eltwise" | "npu.act" | "npu.lut" => shape(body, v).len() == 4,
         "onnx.Transpose" => shape(body, v).len() == 4 && ints(body, d, "perm").as_deref() != Some(&TO_NCHW[..]),
         _ => false,
     }
@@ -353,6 +353,9 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
     }
     if let Ok(a) = crate::quant::qavgpool(body, op) {
         return convert_qavgpool(ctx, body, op, a);
+    }
+    if let Ok(t) = crate::quant::qlut(body, op) {
+        return convert_qlut(ctx, body, op, t);
     }
     if let Ok((xs, q)) = crate::quant::qconcat(body, op) {
         let out = crate::quant::as_q(body, q)?;

@@ -457,6 +457,29 @@ pub(crate) fn execute(
             st.spad[to..to + n].copy_from_slice(&tmp);
             out.cycles = vec_cost(cfg, rows as u64);
         }
+        "v.lut" => {
+            if !cfg.vector.lut {
+                return Err(x.err(format!("target '{}' has no v.lut (vector.lut = false: npu16 revision 2)", cfg.name)));
+            }
+            let rows = g("rows");
+            let t = x.rows(hz, c, Mem::Acc, g("table"), 256usize.div_ceil(cols) as i64, false)?;
+            let s = x.rows(hz, c, Mem::Spad, g("src"), rows, false)?;
+            let d = x.rows(hz, c, Mem::Spad, g("dst"), rows, true)?;
+            let table = &st.acc[t * cols..t * cols + 256];
+            if let Some((e, v)) = table.iter().enumerate().find(|(_, v)| !(-128..=127).contains(&(**v as i32))) {
+                return Err(x.err(format!("table entry {} is {}, outside -128..127", e, *v as i32)));
+            }
+            let mut tmp = vec![0u32; rows as usize * cols];
+            for (k, o) in tmp.iter_mut().enumerate() {
+                let v = st.spad[s * cols + k] as i32;
+                if !(-128..=127).contains(&v) {
+                    return Err(x.err(format!("scratchpad row {} lane {} holds {}, not an int8 value", s + k / cols, k % cols, v)));
+                }
+                *o = table[(v + 128) as usize];
+            }
+            st.spad[d * cols..(d + rows as usize) * cols].copy_from_slice(&tmp);
+            out.cycles = vec_cost(cfg, rows as u64);
+        }
         "v.mac" => {
             if !cfg.vector.mac {
                 return Err(x.err(format!("target '{}' has no v.mac (vector.mac = false: npu16 revision 2)", cfg.name)));
