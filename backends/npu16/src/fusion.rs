@@ -70,6 +70,16 @@ pub fn group(body: &Body, work: &[OpId], npu: &mut [Result<(), Unsupported>]) ->
                 Ok(()) => Err(Unsupported::new(Reason::Shape, "B is not a matrix")),
             };
             continue;
+        } else if name.as_str() == "onnx.Mul" && quantized_input(0) && quantized_input(1) {
+            // x·f(x) of one int8 tensor: one table (its function's own group, if any, joins it).
+            let Ok(l) = super::quant::qswish(body, op) else { continue };
+            for o in l.members {
+                if let Some(&i) = index.get(&o) {
+                    npu[i] = Ok(());
+                    group[i] = index[&op];
+                }
+            }
+            continue;
         } else if super::quant::LUT_FUNCTIONS.contains(&name.as_str()) && quantized_input(0) {
             // A Relu or Clip a product's requantization already took (`relu_chain`).
             if group[index[&op]] != index[&op] {
@@ -85,7 +95,7 @@ pub fn group(body: &Body, work: &[OpId], npu: &mut [Result<(), Unsupported>]) ->
                     continue;
                 }
             };
-            for o in [l.x.op, op, l.q] {
+            for o in l.members {
                 if let Some(&i) = index.get(&o) {
                     npu[i] = Ok(());
                     group[i] = index[&op];

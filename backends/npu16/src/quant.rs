@@ -398,13 +398,29 @@ pub const LUT_FUNCTIONS: &[&str] = &[
 ];
 
 /// `Q(f(DQ(x, sx, zx)), sy, zy)` as a table: entry `q + 128` is the int8
-/// result for the int8 input `q`, computed in f64 and quantized as
-/// QuantizeLinear does (round half to even, saturate).
+/// result for the int8 input `q`, computed as the CPU path computes the
+/// float graph (the function in f64, each Q rounding half to even and
+/// saturating). `members` are the ops it replaces, its last QuantizeLinear `q`.
 #[derive(Clone, Debug)]
 pub struct QLut {
     pub x: Dq,
     pub q: OpId,
     pub table: Vec<i64>,
+    pub members: Vec<OpId>,
+}
+
+/// QuantizeLinear of an f32 (round half to even, saturate to int8).
+fn quantize(y: f32, q: &Q) -> i64 {
+    let t = (y / q.scale).round_ties_even();
+    if t.is_nan() {
+        return q.zp.clamp(-128, 127);
+    }
+    (t as f64 + q.zp as f64).clamp(-128.0, 127.0) as i64
+}
+
+/// DequantizeLinear of one int8 value (per tensor), in f32 as the op computes it.
+fn dequantize(v: i64, d: &Dq) -> f32 {
+    (v - d.zp()) as f32 * d.scales[0]
 }
 
 fn float_attr(body: &Body, op: OpId, name: &str, default: f64) -> f64 {
@@ -479,30 +495,78 @@ pub fn qlut(body: &Body, op: OpId) -> Result<QLut, String> {
     if body.op(op).operands().len() > 1 && body.name(op).as_str() != "onnx.Clip" {
         return Err("more than one operand".into());
     }
-    let hw = npu::hw::HwDesc::of(body, op).transpose()?.unwrap_or_else(npu::hw::HwDesc::npu16);
-    if hw.vector_lut == 0 {
-        return Err(format!("an int8 {} needs v.lut (vector.lut = false: npu16 revision 2)", body.name(op).as_str().trim_start_matches("onnx.")));
-    }
+    has_lut(body, op)?;
     let x = activation(body, body.op(op).operand(0))?;
     let q = quantized_output(body, body.op(op).result(0))?;
     if matches!(body.name(op).as_str(), "onnx.Relu" | "onnx.Clip") && fused_by_producer(body, x.input) && relu_chain(body, x.input).is_some() {
         return Err("fused into its producer's requantization (a clamp)".into());
     }
+    if swish_of(body, op).is_some() {
+        return Err("part of an x·f(x) the Mul's table takes".into());
+    }
     let f = unary(body, op)?;
-    let zx = x.zp();
-    // The input dequantizes in f32 (DequantizeLinear's type), the output quantizes from f32.
+    let table = (-128i64..=127).map(|v| quantize(f(dequantize(v, &x) as f64) as f32, &q)).collect();
+    Ok(QLut { members: vec![x.op, op, q.op], x, q: q.op, table })
+}
+
+fn has_lut(body: &Body, op: OpId) -> Result<(), String> {
+    let hw = npu::hw::HwDesc::of(body, op).transpose()?.unwrap_or_else(npu::hw::HwDesc::npu16);
+    if hw.vector_lut == 0 {
+        return Err(format!("an int8 {} needs v.lut (vector.lut = false: npu16 revision 2)", body.name(op).as_str().trim_start_matches("onnx.")));
+    }
+    Ok(())
+}
+
+/// The Mul of `Q(DQ(t) · DQ(Q(f(DQ(t)))))` that the function `f` (an op of
+/// `LUT_FUNCTIONS`) is part of: x·f(x) of one int8 tensor, as SiLU
+/// (x·sigmoid(x)) and MobileNetV3's x·hardsigmoid(x) are exported.
+pub fn swish_of(body: &Body, f: OpId) -> Option<OpId> {
+    let only = |v: Value| match body.uses(v) {
+        [u] => Some(*u),
+        _ => None,
+    };
+    let fq = only(body.op(f).result(0)).filter(|u| body.name(u.op).as_str() == "onnx.QuantizeLinear")?.op;
+    let ds = only(body.op(fq).result(0)).filter(|u| body.name(u.op).as_str() == "onnx.DequantizeLinear")?.op;
+    let mul = only(body.op(ds).result(0)).filter(|u| body.name(u.op).as_str() == "onnx.Mul")?.op;
+    qswish(body, mul).is_ok().then_some(mul)
+}
+
+/// x·f(x) of one int8 tensor as one table (`swish_of`).
+pub fn qswish(body: &Body, mul: OpId) -> Result<QLut, String> {
+    if body.name(mul).as_str() != "onnx.Mul" {
+        return Err("not a Mul".into());
+    }
+    let o = body.op(mul);
+    let (d0, d1) = (dq(body, o.operand(0))?, dq(body, o.operand(1))?);
+    // Which operand is f(x): the one whose int8 input a function of one value quantized.
+    let inner = |d: &Dq| body.defining_op(d.input).filter(|q| body.name(*q).as_str() == "onnx.QuantizeLinear").and_then(|q| body.defining_op(body.op(q).operand(0)).map(|f| (q, f))).filter(|(_, f)| LUT_FUNCTIONS.contains(&body.name(*f).as_str()));
+    let (xi, s, (fq, f)) = match (inner(&d0), inner(&d1)) {
+        (_, Some(p)) => (0, d1, p),
+        (Some(p), None) => (1, d0, p),
+        _ => return Err("neither factor is a function of one value".into()),
+    };
+    if body.op(f).operands().len() > 1 && body.name(f).as_str() != "onnx.Clip" {
+        return Err("more than one operand".into());
+    }
+    let fx = activation(body, body.op(f).operand(0))?;
+    let x = activation(body, o.operand(xi))?;
+    if fx.input != x.input || body.uses(body.op(f).result(0)).len() != 1 || body.uses(body.op(fq).result(0)).len() != 1 {
+        return Err("not x·f(x) of one tensor".into());
+    }
+    has_lut(body, mul)?;
+    let fq = as_q(body, fq)?;
+    if s.scales.len() != 1 {
+        return Err("f(x) dequantized per axis".into());
+    }
+    let q = quantized_output(body, body.op(mul).result(0))?;
+    let func = unary(body, f)?;
     let table = (-128i64..=127)
         .map(|v| {
-            let xf = ((v - zx) as f32 * x.scales[0]) as f64;
-            let y = f(xf) as f32;
-            let t = (y / q.scale).round_ties_even();
-            if t.is_nan() {
-                return q.zp.clamp(-128, 127);
-            }
-            (t as f64 + q.zp as f64).clamp(-128.0, 127.0) as i64
+            let fy = quantize(func(dequantize(v, &fx) as f64) as f32, &fq);
+            quantize(dequantize(v, &x) * dequantize(fy, &s), &q)
         })
         .collect();
-    Ok(QLut { x, q: q.op, table })
+    Ok(QLut { members: vec![x.op, fx.op, f, fq.op, s.op, mul, q.op], x, q: q.op, table })
 }
 
 /// QLinearConv / QLinearMatMul: the same int8 product with its scales and

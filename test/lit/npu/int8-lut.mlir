@@ -46,3 +46,17 @@
 // RUN: npu-run %t/lut.onnx --target npu --set npu16.vector.lut=false -v --input x=%t/x.npy --compare %t/cpu --rtol 0 --atol 0.1001 2>&1 | FileCheck %s --check-prefix=R2
 // R2: onnx.Sigmoid "sigmoid" {{.*}}[element-type] int8 pattern refused: an int8 Sigmoid needs v.lut (vector.lut = false: npu16 revision 2)
 // R2: y: ok
+// x·f(x) of one int8 tensor is one table too: SiLU (x·sigmoid(x)) and
+// x·hardsigmoid(x), each a Mul of the tensor and its function between QDQ
+// convolutions; equal to the CPU path and ONNX Runtime bit for bit.
+// RUN: npu-run %t/swish.onnx -q --input x=%t/x2.npy --output-dir %t/cpu2
+// RUN: python3 %S/../npu-run/Inputs/match_ort.py %t/swish.onnx %t/cpu2 x=%t/x2.npy | FileCheck %s --check-prefix=ORT
+// RUN: npu-run %t/swish.onnx --target npu -v --input x=%t/x2.npy --compare %t/cpu2 --rtol 0 --atol 0 --check-reference 2>&1 | FileCheck %s --check-prefix=SWISH
+// SWISH: npu16: 26 ops (92.9%) in 1 partitions
+// SWISH: c1+q1
+// SWISH-NEXT: silu+q3
+// SWISH-NEXT: c2+q4
+// SWISH-NEXT: hswish+q6
+// SWISH-NEXT: c3+q7
+// SWISH: y: ok (max abs 0.000e0
+// SWISH: reference: 1 NPU partition outputs match the host reference (1 integer bit for bit, 0 f32 within 1e-4)

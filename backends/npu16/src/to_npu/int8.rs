@@ -210,7 +210,9 @@ pub(super) fn convert_qlut(ctx: &Context, body: &mut Body, op: OpId, t: crate::q
     // In NHWC beside NHWC producers and consumers (the transposes cancel), heads as they are.
     let four = xs.len() == 4 && !super::heads(body, t.x.input);
     let r = super::build_nhwc(ctx, body, "npu.lut", &[t.x.input], &xs, &i8t, vec![("table", i64s(ctx, &t.table))], four, at, &loc);
-    finish_pattern(body, r, t.q, None, vec![t.q, op, t.x.op]);
+    let mut members = t.members.clone();
+    members.reverse();
+    finish_pattern(body, r, t.q, None, members);
     Ok(())
 }
 

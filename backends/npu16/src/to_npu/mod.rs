@@ -354,8 +354,12 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
     if let Ok(a) = crate::quant::qavgpool(body, op) {
         return convert_qavgpool(ctx, body, op, a);
     }
-    if let Ok(t) = crate::quant::qlut(body, op) {
+    if let Ok(t) = crate::quant::qlut(body, op).or_else(|_| crate::quant::qswish(body, op)) {
         return convert_qlut(ctx, body, op, t);
+    }
+    if crate::quant::LUT_FUNCTIONS.contains(&name.as_str()) && crate::quant::swish_of(body, op).is_some() {
+        // Its x·f(x) Mul, later in the block, takes it into one table.
+        return Ok(());
     }
     if let Ok((xs, q)) = crate::quant::qconcat(body, op) {
         let out = crate::quant::as_q(body, q)?;
