@@ -102,9 +102,9 @@ pub fn group(body: &Body, work: &[OpId], npu: &mut [Result<(), Unsupported>]) ->
                 }
             }
             continue;
-        } else if (super::quant::MOVES.contains(&name.as_str()) || matches!(name.as_str(), "onnx.GlobalAveragePool" | "onnx.Concat")) && quantized_input(0) {
+        } else if (super::quant::MOVES.contains(&name.as_str()) || matches!(name.as_str(), "onnx.GlobalAveragePool" | "onnx.AveragePool" | "onnx.Concat")) && quantized_input(0) {
             let pooled = match name.as_str() {
-                "onnx.GlobalAveragePool" => super::quant::qavgpool(body, op).map(|a| (vec![a.x], a.q)),
+                "onnx.GlobalAveragePool" | "onnx.AveragePool" => super::quant::qavgpool(body, op).map(|a| (vec![a.x], a.q)),
                 "onnx.Concat" => super::quant::qconcat(body, op),
                 _ => super::quant::qmaxpool(body, op).map(|(x, q)| (vec![x], q)),
             };

@@ -358,7 +358,9 @@ pub fn same_quantization(x: &Dq, scale: f32, zp: i64) -> bool {
 /// averages the inputs scaled by `2^avg_shift` (so the mean keeps that many
 /// fraction bits), takes `zx·2^avg_shift` off and requantizes by
 /// `sx / (sy·2^avg_shift)`, one rounding as ONNX Runtime's
-/// QLinearGlobalAveragePool.
+/// QLinearGlobalAveragePool. An AveragePool over an unpadded window
+/// (`window`: kernel and strides) sums the window exactly, takes `zx·K` off
+/// and requantizes by `sx / (sy·K)`, one rounding too.
 #[derive(Clone, Debug)]
 pub struct QAvg {
     pub x: Dq,
@@ -366,16 +368,48 @@ pub struct QAvg {
     pub out_scale: f32,
     pub out_zp: i64,
     pub avg_shift: i64,
+    pub window: Option<(Vec<i64>, Vec<i64>)>,
+}
+
+impl QAvg {
+    /// The requantization multiplier and shift of the average.
+    pub fn requant(&self) -> Option<(i64, i64)> {
+        let div = match &self.window {
+            Some((k, _)) => (k[0] * k[1]) as f64,
+            None => (1i64 << self.avg_shift) as f64,
+        };
+        requant_params(self.x.scales[0] as f64 / (self.out_scale as f64 * div))
+    }
+}
+
+/// An AveragePool's window, when the int8 kernel takes it: (kernel, strides).
+fn avg_window(body: &Body, op: OpId) -> Result<(Vec<i64>, Vec<i64>), String> {
+    let o = body.op(op);
+    let ints = |k: &str| npu::tensor_ops::ints(body, op, k);
+    let k = ints("kernel_shape").filter(|k| k.len() == 2).ok_or("an int8 average over other than a 2-D window")?;
+    let s = ints("strides").unwrap_or(vec![1, 1]);
+    if ints("pads").is_some_and(|p| p.iter().any(|v| *v != 0)) || o.attr("auto_pad").and_then(|a| a.as_str()).is_some_and(|a| a != "NOTSET" && a != "VALID") {
+        return Err("a padded int8 average (the window's count changes at the border)".into());
+    }
+    if o.attr("ceil_mode").and_then(|a| a.as_int()).unwrap_or(0) != 0 || ints("dilations").is_some_and(|d| d.iter().any(|v| *v != 1)) {
+        return Err("an int8 average with ceil_mode or dilations".into());
+    }
+    Ok((k, s))
 }
 
 pub fn qavgpool(body: &Body, op: OpId) -> Result<QAvg, String> {
-    if body.name(op).as_str() != "onnx.GlobalAveragePool" {
-        return Err("not a GlobalAveragePool".into());
-    }
+    let window = match body.name(op).as_str() {
+        "onnx.GlobalAveragePool" => None,
+        "onnx.AveragePool" => Some(avg_window(body, op)?),
+        _ => return Err("not an average pool".into()),
+    };
     let x = activation(body, body.op(op).operand(0))?;
     let q = quantized_output(body, body.op(op).result(0))?;
     let s = body.value_type(x.input).shape().map(|s| s.to_vec()).unwrap_or_default();
-    let n: i64 = s.iter().skip(2).product();
+    let n: i64 = match &window {
+        Some((k, _)) => k.iter().product(),
+        None => s.iter().skip(2).product(),
+    };
     if s.len() != 4 || n < 1 {
         return Err("an int8 average over other than H×W of a 4-D tensor".into());
     }
@@ -384,9 +418,11 @@ pub fn qavgpool(body: &Body, op: OpId) -> Result<QAvg, String> {
     if bound < 1 {
         return Err(format!("an int8 average over {} values (the i32 sum would overflow)", n));
     }
-    let avg_shift = (63 - bound.leading_zeros() as i64).min(16);
-    requantizable(x.scales[0] as f64 / (q.scale as f64 * (1i64 << avg_shift) as f64))?;
-    Ok(QAvg { x, q: q.op, out_scale: q.scale, out_zp: q.zp, avg_shift })
+    let avg_shift = if window.is_some() { 0 } else { (63 - bound.leading_zeros() as i64).min(16) };
+    let a = QAvg { x, q: q.op, out_scale: q.scale, out_zp: q.zp, avg_shift, window };
+    let div = a.window.as_ref().map(|(k, _)| (k[0] * k[1]) as f64).unwrap_or((1i64 << avg_shift) as f64);
+    requantizable(a.x.scales[0] as f64 / (q.scale as f64 * div))?;
+    Ok(a)
 }
 
 /// Functions of one value that run as an int8 table (`npu.lut`, `v.lut`)

@@ -151,8 +151,8 @@ const fn case(name: &'static str, model: &'static str, op: &'static str, refused
 const GROUPED: &[(&str, &str)] = &[
     ("onnx.Pow", "the square of a LayerNorm written out (see LayerNormalization)"),
     ("onnx.Sqrt", "the root of a LayerNorm written out (see LayerNormalization)"),
-    ("onnx.DequantizeLinear", "int8 (QDQ): with the Conv, Gemm, MatMul, Add, MaxPool, GlobalAveragePool, function of one value (Sigmoid, HardSwish, Tanh, LeakyRelu, Elu… as a 256-entry table, `v.lut`) or data movement (Flatten, Reshape, Squeeze, Unsqueeze, Transpose; MaxPool and these with one scale and zero point on both sides) it feeds: int8 activations per tensor with any zero point, symmetric int8 weights per tensor or per output channel, a constant int32 bias; positive finite scales; uint8 and asymmetric weights stay on the CPU with that reason"),
-    ("onnx.QuantizeLinear", "int8 (QDQ): the output of a quantized Conv, Gemm, MatMul, Add, MaxPool, GlobalAveragePool or data movement, with a following DequantizeLinear → Relu/Clip → QuantizeLinear folded in"),
+    ("onnx.DequantizeLinear", "int8 (QDQ): with the Conv, Gemm, MatMul, Add, MaxPool, GlobalAveragePool, AveragePool (unpadded), function of one value (Sigmoid, HardSwish, Tanh, LeakyRelu, Elu… as a 256-entry table, `v.lut`) or data movement (Flatten, Reshape, Squeeze, Unsqueeze, Transpose; MaxPool and these with one scale and zero point on both sides) it feeds: int8 activations per tensor with any zero point, symmetric int8 weights per tensor or per output channel, a constant int32 bias; positive finite scales; uint8 and asymmetric weights stay on the CPU with that reason"),
+    ("onnx.QuantizeLinear", "int8 (QDQ): the output of a quantized Conv, Gemm, MatMul, Add, MaxPool, GlobalAveragePool, AveragePool, function of one value or data movement, with a following DequantizeLinear → Relu/Clip → QuantizeLinear folded in"),
     ("onnx.Elu", "int8 only: between a DequantizeLinear and a QuantizeLinear (per tensor, int8) as a 256-entry table (`npu.lut`, `v.lut`: npu16 revision 3)"),
     ("onnx.Selu", "int8 only, as Elu"),
     ("onnx.Softplus", "int8 only, as Elu"),

@@ -47,9 +47,12 @@ macro_rules! with_epilogue {
 const CONV_ATTRS: &[AttrSpec] = with_epilogue![required("strides", AttrKind::Any), required("pads", AttrKind::Any), required("group", AttrKind::Integer), optional("pad_value", AttrKind::Integer)];
 const MATMUL_ATTRS: &[AttrSpec] = with_epilogue![];
 const BATCH_MATMUL_ATTRS: &[AttrSpec] = with_epilogue![optional("transpose_b", AttrKind::Any)];
-/// An int8 average (of the whole image) requantizes: `avg_shift` fraction
+/// An int8 average requantizes. Of the whole image: `avg_shift` fraction
 /// bits kept in the mean, the input's zero point `in_zp` taken off, then
-/// `mult`/`shift`/`zp` and the `qmin`/`qmax` clamp as `v.requant`.
+/// `mult`/`shift`/`zp` and the `qmin`/`qmax` clamp as `v.requant`. Over an
+/// unpadded window (no `avg_shift`): the window's sum less `in_zp`·K (K its
+/// size), requantized by `mult`/`shift` (the input scale over the output
+/// scale times K), one rounding.
 const POOL_ATTRS: &[AttrSpec] = &[
     required("kind", AttrKind::String),
     required("kernel", AttrKind::Any),
@@ -501,9 +504,15 @@ fn verify_pool(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     if int8 && kind == "avg" {
         let whole = k[0] == x[1] && k[1] == x[2] && p.iter().all(|v| *v == 0);
         let (m, sh) = (ints(body, op, "mult").unwrap_or_default(), ints(body, op, "shift").unwrap_or_default());
-        let avg_shift = o.attr("avg_shift").and_then(|a| a.as_int()).unwrap_or(-1);
-        if !whole || m.len() != 1 || sh.len() != 1 || !(1 << 30..1 << 31).contains(&m[0]) || !(0..=62).contains(&sh[0]) || !(0..=24).contains(&avg_shift) {
-            return Err("an int8 average pools the whole image and requantizes: mult (one, in [2^30, 2^31)), shift (0..=62) and avg_shift (0..=24)".into());
+        let avg_shift = o.attr("avg_shift").and_then(|a| a.as_int());
+        if !whole && p.iter().any(|v| *v != 0) {
+            return Err("an int8 average over a window takes no padding".into());
+        }
+        if !whole && avg_shift.is_some() {
+            return Err("avg_shift belongs to an int8 average of the whole image (a window's sum is requantized as it is)".into());
+        }
+        if m.len() != 1 || sh.len() != 1 || !(1 << 30..1 << 31).contains(&m[0]) || !(0..=62).contains(&sh[0]) || (whole && !(0..=24).contains(&avg_shift.unwrap_or(-1))) {
+            return Err("an int8 average requantizes: mult (one, in [2^30, 2^31)), shift (0..=62), and over the whole image avg_shift (0..=24)".into());
         }
         if o.attr("in_zp").and_then(|a| a.as_int()).is_some_and(|z| !(-128..=127).contains(&z)) {
             return Err("in_zp must be an int8 value".into());

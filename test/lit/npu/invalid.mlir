@@ -169,10 +169,24 @@ func.func @f(%x: tensor<1x4x4x8xf32>) {
 }
 
 // -----
-// An int8 average pools the whole image and requantizes.
+// An int8 average over a window has no avg_shift (its sum is requantized as it is).
 func.func @f(%x: tensor<1x4x4x8xi8>) {
-  // expected-error @+1 {{an int8 average pools the whole image and requantizes: mult (one, in [2^30, 2^31)), shift (0..=62) and avg_shift (0..=24)}}
+  // expected-error @+1 {{avg_shift belongs to an int8 average of the whole image (a window's sum is requantized as it is)}}
   %0 = "npu.pool"(%x) <{kind = "avg", kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, mult = array<i64: 1073741824>, shift = array<i64: 3>, avg_shift = 8}> : (tensor<1x4x4x8xi8>) -> tensor<1x2x2x8xi8>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xi8>) {
+  // expected-error @+1 {{an int8 average over a window takes no padding}}
+  %0 = "npu.pool"(%x) <{kind = "avg", kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, mult = array<i64: 1073741824>, shift = array<i64: 3>}> : (tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xi8>) {
+  // expected-error @+1 {{an int8 average requantizes: mult (one, in [2^30, 2^31)), shift (0..=62), and over the whole image avg_shift (0..=24)}}
+  %0 = "npu.pool"(%x) <{kind = "avg", kernel = array<i64: 4, 4>, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, mult = array<i64: 1073741824>, shift = array<i64: 3>, avg_shift = 30}> : (tensor<1x4x4x8xi8>) -> tensor<1x1x1x8xi8>
   return
 }
 

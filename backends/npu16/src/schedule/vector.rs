@@ -348,12 +348,15 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     // accumulator rows; a max comes back by an exact identity
     // requantization, an average of the whole image (`quant::QAvg`) is taken
     // of the inputs shifted left by `avg_shift`, less the zero point's row,
-    // and requantized by the op's multiplier.
+    // and requantized by the op's multiplier. Over a window, the inputs are
+    // multiplied by kw first, so the horizontal `v.poolavg` gives the exact
+    // sum; the vertical pass adds rows, the zero point's row (-zx·K) is
+    // added, and the sum is requantized.
     let int8 = body.value_type(body.op(op).operand(0)).element_type().is_some_and(|e| e.to_string() == "i8");
     let avg_shift = body.op(op).attr("avg_shift").and_then(|a| a.as_int()).unwrap_or(0) as i64;
     let in_zp = body.op(op).attr("in_zp").and_then(|a| a.as_int()).unwrap_or(0) as i64;
-    if int8 && !max && !k_is_whole(body, op) {
-        return Err("int8 average pooling of less than the whole image".into());
+    if int8 && !max && !k_is_whole(body, op) && (p.iter().any(|v| *v != 0) || body.op(op).attr("avg_shift").is_some()) {
+        return Err("a padded int8 average over a window, or one with avg_shift".into());
     }
     let (vt, eb) = if int8 { ("i32", 1) } else { ("f32", 4) };
     if !max && p.iter().any(|v| *v != 0) && body.op(op).attr("count_include_pad").and_then(|a| a.as_int()).unwrap_or(0) != 0 {
@@ -363,14 +366,15 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     let whole = k_is_whole(body, op);
     let ncb = (c + lanes - 1) / lanes;
     // Reciprocal rows 1/1 .. 1/kh for the vertical average.
-    let recip = if !max && !whole {
+    let recip = if !max && !whole && !int8 {
         let v = splat_rows(&(1..=kh).map(|n| 1.0 / n as f32).collect::<Vec<_>>(), lanes);
         Some(l.consts.push(&v))
     } else {
         None
     };
     // Accumulator rows held for the layer: the reciprocals, or an int8 average's zero-point row.
-    let base = if recip.is_some() { kh } else if int8 && !max { 1 } else { 0 };
+    // (int8 over a window: the zero point's row and a row of kw.)
+    let base = if recip.is_some() { kh } else if int8 && !max { 1 + !whole as i64 } else { 0 };
     // Rows per output block: input rows × w, horizontal results × ow, and outputs (two slots each).
     let need = |r: i64| {
         let nr = ((r - 1) * sh + kh).min(h);
@@ -417,9 +421,14 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
         prologue.push(Inst::new("dma.loadacc", Some("f32")).i("dst", 0).with("src", r.at(0)).i("rows", kh).i("cols", lanes));
     }
     if int8 && !max {
-        let zrow = l.consts.push_i32(&vec![(-(in_zp << avg_shift)) as i32; lanes as usize]);
-        prologue.push(Inst::new("dma.loadacc", Some("i32")).i("dst", 0).with("src", zrow.at(0)).i("rows", 1).i("cols", lanes));
-        l.buffers.push(npu::asm::Buffer::acc("zero_point", 0, 1, "i32"));
+        let z = if whole { -(in_zp << avg_shift) } else { -in_zp * kh * kw };
+        let mut rows = vec![z as i32; lanes as usize];
+        if !whole {
+            rows.extend(vec![kw as i32; lanes as usize]);
+        }
+        let zrow = l.consts.push_i32(&rows);
+        prologue.push(Inst::new("dma.loadacc", Some("i32")).i("dst", 0).with("src", zrow.at(0)).i("rows", base).i("cols", lanes));
+        l.buffers.push(npu::asm::Buffer::acc("zero_point", 0, base, "i32"));
     }
     let hmn = if max { "v.poolmax" } else { "v.poolavg" };
     let vmn = if max { "v.max" } else { "v.add" };
@@ -451,6 +460,10 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
                 cmp.push(Inst::new("mx.mul", Some("i8")).i("dst", ib).i("src", si).i("rows", nr * w).i("k", lanes).i("n", lanes));
                 if !max && avg_shift > 0 {
                     cmp.push(Inst::new("v.shl", Some("i32")).i("dst", ib).i("src", ib).i("rows", nr * w).i("amount", avg_shift));
+                }
+                if !max && !whole && kw > 1 {
+                    // x·kw, so the horizontal average of kw values is their exact sum.
+                    cmp.push(Inst::new("v.mul", Some("i32")).i("dst", ib).i("a", ib).i("b", 1).i("rows", nr * w).with("bcast", Operand::Flag));
                 }
             }
             if whole {
@@ -491,9 +504,12 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
                         for ih in a + 2..b {
                             cmp.push(Inst::new(vmn, Some(vt)).i("dst", dst).i("a", dst).i("b", row(ih)).i("rows", ow));
                         }
-                        if !max {
+                        if !max && !int8 {
                             cmp.push(Inst::new("v.mul", Some("f32")).i("dst", dst).i("a", dst).i("b", b - a - 1).i("rows", ow).with("bcast", Operand::Flag));
                         }
+                    }
+                    if int8 && !max {
+                        cmp.push(Inst::new("v.add", Some("i32")).i("dst", dst).i("a", dst).i("b", 0).i("rows", ow).with("bcast", Operand::Flag));
                     }
                 }
             }

@@ -161,9 +161,9 @@ pub(super) fn convert_qmac(ctx: &Context, body: &mut Body, m: crate::quant::QMac
 }
 
 /// A quantized GlobalAveragePool as an int8 `npu.pool` of the whole image
-/// that requantizes (`quant::QAvg`).
+/// that requantizes, an AveragePool as one of its window (`quant::QAvg`).
 pub(super) fn convert_qavgpool(ctx: &Context, body: &mut Body, op: OpId, a: crate::quant::QAvg) -> Result<(), String> {
-    let (mult, shift) = crate::quant::requant_params(a.x.scales[0] as f64 / (a.out_scale as f64 * (1i64 << a.avg_shift) as f64)).ok_or("requantization multiplier out of range")?;
+    let (mult, shift) = a.requant().ok_or("requantization multiplier out of range")?;
     let loc = Location::fused(&[body.op(op).loc.clone(), body.op(a.q).loc.clone()]);
     let xs = shape(body, a.x.input);
     let ys = shape(body, body.op(op).result(0));
@@ -173,15 +173,18 @@ pub(super) fn convert_qavgpool(ctx: &Context, body: &mut Body, op: OpId, a: crat
     let t = Target { scale: a.out_scale, zp: a.out_zp, act: "none", last_q: a.q, clamp: (-128, 127) };
     let mut props = requant_props(ctx, &t, &[mult], &[shift]);
     props.retain(|(k, _)| *k != "act");
+    let (kernel, strides) = a.window.clone().unwrap_or((vec![xs[2], xs[3]], vec![1, 1]));
     props.extend([
         ("kind", Attribute::string("avg")),
-        ("kernel", i64s(ctx, &[xs[2], xs[3]])),
-        ("strides", i64s(ctx, &[1, 1])),
+        ("kernel", i64s(ctx, &kernel)),
+        ("strides", i64s(ctx, &strides)),
         ("pads", i64s(ctx, &[0; 4])),
         ("count_include_pad", Attribute::integer(0, ctx.i64())),
         ("in_zp", Attribute::integer(a.x.zp() as i128, ctx.i64())),
-        ("avg_shift", Attribute::integer(a.avg_shift as i128, ctx.i64())),
     ]);
+    if a.window.is_none() {
+        props.push(("avg_shift", Attribute::integer(a.avg_shift as i128, ctx.i64())));
+    }
     let new = build(ctx, body, "npu.pool", &[xt], tensor(ctx, permuted(&ys, &TO_NHWC), &i8t), props, at, &loc);
     let r = transpose(ctx, body, body.op(new).result(0), &TO_NCHW, InsertPoint::After(new), &loc);
     finish_pattern(body, r, a.q, None, vec![a.q, op, a.x.op]);
