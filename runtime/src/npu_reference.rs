@@ -188,50 +188,40 @@ impl Activation {
 
 fn pool(body: &Body, op: OpId, x: &HostTensor) -> Result<HostTensor, String> {
     let y = shape(body, body.op(op).result(0));
-    if x.dtype == dt::INT8 && str_attr(body, op, "kind") == Some("avg") && body.op(op).attr("avg_shift").is_none() {
-        // The int8 average over an unpadded window: its exact sum less zx·K, requantized.
-        let (w, c, oh, ow) = (x.shape[2], x.shape[3], y[1], y[2]);
-        let k = ints(body, op, "kernel").ok_or("no kernel")?;
-        let st = ints(body, op, "strides").ok_or("no strides")?;
-        let zx = body.op(op).attr("in_zp").and_then(|a| a.as_int()).unwrap_or(0) as i64;
-        let m = ints(body, op, "mult").ok_or("int8 average without mult")?[0];
-        let s = ints(body, op, "shift").ok_or("int8 average without shift")?[0];
-        let (lo, hi) = npu::tensor_ops::int8_clamp(body, op);
-        let zp = npu::tensor_ops::int8_zp(body, op);
-        let xv = i8s(x);
-        let mut out = Vec::with_capacity((oh * ow * c) as usize);
-        for oy in 0..oh {
-            for ox in 0..ow {
-                for ch in 0..c {
-                    let mut sum = 0i64;
-                    for iy in oy * st[0]..oy * st[0] + k[0] {
-                        for ix in ox * st[1]..ox * st[1] + k[1] {
-                            sum += *xv.get(((iy * w + ix) * c + ch) as usize).ok_or("an int8 average window past its input")? as i64;
-                        }
-                    }
-                    out.push(npu16::quant::requantize((sum - zx * k[0] * k[1]) as i32, m, s, zp, lo, hi));
-                }
-            }
-        }
-        return from_i8(&y, &out);
-    }
     if x.dtype == dt::INT8 && str_attr(body, op, "kind") == Some("avg") {
-        // The int8 average of the whole image: the mean of x·2^avg_shift (round
-        // half away from zero, as v.poolavg), less zx·2^avg_shift, requantized.
-        let (hw, c) = ((x.shape[1] * x.shape[2]) as usize, x.shape[3] as usize);
-        let k = body.op(op).attr("avg_shift").and_then(|a| a.as_int()).unwrap_or(0) as i64;
         let zx = body.op(op).attr("in_zp").and_then(|a| a.as_int()).unwrap_or(0) as i64;
         let m = ints(body, op, "mult").ok_or("int8 average without mult")?[0];
         let s = ints(body, op, "shift").ok_or("int8 average without shift")?[0];
         let (lo, hi) = npu::tensor_ops::int8_clamp(body, op);
         let zp = npu::tensor_ops::int8_zp(body, op);
+        let requant = |acc: i64| npu16::quant::requantize(acc as i32, m, s, zp, lo, hi);
         let xv = i8s(x);
+        let Some(k) = body.op(op).attr("avg_shift").and_then(|a| a.as_int()).map(|k| k as i64) else {
+            // Over an unpadded window: its exact sum less zx·K, requantized.
+            let (w, c, oh, ow) = (x.shape[2], x.shape[3], y[1], y[2]);
+            let k = ints(body, op, "kernel").ok_or("no kernel")?;
+            let st = ints(body, op, "strides").ok_or("no strides")?;
+            let mut out = Vec::with_capacity((oh * ow * c) as usize);
+            for (oy, ox, ch) in (0..oh).flat_map(|oy| (0..ow).flat_map(move |ox| (0..c).map(move |ch| (oy, ox, ch)))) {
+                let mut sum = 0i64;
+                for iy in oy * st[0]..oy * st[0] + k[0] {
+                    for ix in ox * st[1]..ox * st[1] + k[1] {
+                        sum += *xv.get(((iy * w + ix) * c + ch) as usize).ok_or("an int8 average window past its input")? as i64;
+                    }
+                }
+                out.push(requant(sum - zx * k[0] * k[1]));
+            }
+            return from_i8(&y, &out);
+        };
+        // Of the whole image: the mean of x·2^avg_shift (round half away from
+        // zero, as v.poolavg), less zx·2^avg_shift, requantized.
+        let (hw, c) = ((x.shape[1] * x.shape[2]) as usize, x.shape[3] as usize);
         let n = hw as i64;
         let out: Vec<i8> = (0..c)
             .map(|ch| {
                 let sum: i64 = (0..hw).map(|p| (xv[p * c + ch] as i64) << k).sum();
                 let mean = if sum >= 0 { (sum + n / 2) / n } else { -((-sum + n / 2) / n) };
-                npu16::quant::requantize((mean - (zx << k)) as i32, m, s, zp, lo, hi)
+                requant(mean - (zx << k))
             })
             .collect();
         return from_i8(&y, &out);

@@ -10,43 +10,33 @@ x·hardsigmoid(x) (MobileNetV3's HardSwish written out) between QDQ
 convolutions, each a Mul of the tensor and its function."""
 import sys
 
-import numpy as np
 from onnx_graph import Graph
 
 out = sys.argv[1]
 
 
-def conv(G, x, name, cin, cout):
-    const, node, rng = G.const, G.node, G.rng
-    w = rng.standard_normal((cout, cin, 3, 3)) * 0.3
-    ws = np.abs(w).reshape(cout, -1).max(axis=1) / 127
-    wq = np.clip(np.round(w / ws[:, None, None, None]), -127, 127)
-    wd = node("DequantizeLinear", [const(name + "_wq", wq, np.int8), const(name + "_ws", ws), const(name + "_wz", np.zeros(cout), np.int8)], name + "_wdq", axis=0)
-    return node("Conv", [x, wd], name, pads=[1, 1, 1, 1])
-
-
 def build_lut(G):
     node, q = G.node, G.qdq
     x = q(node("Relu", [q("x", 0.03, 5)], "relu_in"), 0.015, -128)
-    c = q(conv(G, x, "c1", 4, 4), 0.06, 3)
+    c = q(G.conv(x, "c1", 4, 4), 0.06, 3)
     fns = [("Sigmoid", {}, 1 / 255, -128), ("HardSwish", {}, 0.03, -110), ("Tanh", {}, 1 / 127, 0), ("LeakyRelu", {"alpha": 0.1}, 0.04, -20),
            ("Elu", {"alpha": 0.7}, 0.035, -60), ("Softplus", {}, 0.03, -128), ("HardSigmoid", {"alpha": 0.25, "beta": 0.4}, 1 / 255, -128), ("Erf", {}, 1 / 127, 0)]
     outs = [q(node(f, [c], f.lower(), **a), s, z) for f, a, s, z in fns]
     cat = q(node("Concat", outs, "cat", axis=1), 0.03, -10)
-    y = q(conv(G, cat, "c2", 4 * len(fns), 4), 0.1, 2)
+    y = q(G.conv(cat, "c2", 4 * len(fns), 4), 0.1, 2)
     G.node("Identity", [y], "y")
 
 
 def build_swish(G):
     node, q = G.node, G.qdq
-    c = q(conv(G, q("x", 0.03, 5), "c1", 4, 8), 0.05, -4)
+    c = q(G.conv(q("x", 0.03, 5), "c1", 4, 8), 0.05, -4)
     # c is read twice (its DequantizeLinear is split per reader before partitioning).
     s = q(node("Sigmoid", [c], "sig"), 1 / 255, -128)
     silu = q(node("Mul", [c, s], "silu"), 0.03, -118)
-    c2 = q(conv(G, silu, "c2", 8, 8), 0.04, 6)
+    c2 = q(G.conv(silu, "c2", 8, 8), 0.04, 6)
     h = q(node("HardSigmoid", [c2], "hsig", alpha=1 / 6, beta=0.5), 1 / 255, -128)
     hs = q(node("Mul", [h, c2], "hswish"), 0.02, -100)
-    y = q(conv(G, hs, "c3", 8, 4), 0.08, 1)
+    y = q(G.conv(hs, "c3", 8, 4), 0.08, 1)
     G.node("Identity", [y], "y")
 
 

@@ -16,20 +16,13 @@ def build(same_scales):
     G = Graph(5)
     const, node, rng, q = G.const, G.node, G.rng, G.qdq
 
-    def conv(x, name, cin, cout, in_scale):
-        w = rng.standard_normal((cout, cin, 3, 3)) * 0.3
-        ws = np.abs(w).reshape(cout, -1).max(axis=1) / 127
-        wq = np.clip(np.round(w / ws[:, None, None, None]), -127, 127)
-        wd = node("DequantizeLinear", [const(name + "_wq", wq, np.int8), const(name + "_ws", ws), const(name + "_wz", np.zeros(cout), np.int8)], name + "_wdq", axis=0)
-        return node("Conv", [x, wd], name, pads=[1, 1, 1, 1])
-
     x = q("x", 0.04, 3)
-    a = q(conv(x, "c1", 4, 8, 0.04), 0.05, -7)
+    a = q(G.conv(x, "c1", 4, 8), 0.05, -7)
     up = q(node("Resize", [a, const("roi", []), const("scales", [1, 1, 2, 2])], "up", mode="nearest"), 0.05, -7)
     sl = q(node("Slice", [up, const("st", [2, 2], np.int64), const("en", [14, 14], np.int64), const("ax", [2, 3], np.int64)], "sl"), 0.05, -7)
-    b = q(conv(sl, "c2", 8, 8, 0.05), 0.05 if same_scales else 0.09, -7 if same_scales else 4)
+    b = q(G.conv(sl, "c2", 8, 8), 0.05 if same_scales else 0.09, -7 if same_scales else 4)
     cat = q(node("Concat", [sl, b], "cat", axis=1), 0.05, -7)
-    y = q(conv(cat, "c3", 16, 4, 0.05), 0.1, 2)
+    y = q(G.conv(cat, "c3", 16, 4), 0.1, 2)
     G.node("Identity", [y], "y")
     return G
 

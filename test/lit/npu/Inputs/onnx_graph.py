@@ -28,6 +28,15 @@ class Graph:
         s, z = self.const("s%d" % n, scale), self.const("z%d" % n, zp, np.int8)
         return self.node("DequantizeLinear", [self.node("QuantizeLinear", [x, s, z], "q%d" % n), s, z], "dq%d" % n)
 
+    def conv(self, x, name, cin, cout):
+        """A 3x3 padded Conv of `x` with random int8 weights, symmetric per
+        output channel (DequantizeLinear along axis 0), as quantizers write them."""
+        w = self.rng.standard_normal((cout, cin, 3, 3)) * 0.3
+        ws = np.abs(w).reshape(cout, -1).max(axis=1) / 127
+        wq = np.clip(np.round(w / ws[:, None, None, None]), -127, 127)
+        wd = self.node("DequantizeLinear", [self.const(name + "_wq", wq, np.int8), self.const(name + "_ws", ws), self.const(name + "_wz", np.zeros(cout), np.int8)], name + "_wdq", axis=0)
+        return self.node("Conv", [x, wd], name, pads=[1, 1, 1, 1])
+
     def save(self, path, name, x_shape, y_shape, x_npy):
         """Checks and writes the model (opset 17, shapes inferred) and a random input for `x`."""
         g = helper.make_graph(self.nodes, name, [helper.make_tensor_value_info("x", TensorProto.FLOAT, x_shape)],
