@@ -66,6 +66,17 @@ pub struct Placement {
 /// shapes as the model defines it (a depthwise filter's zeros not counted).
 pub fn macs(body: &Body, op: OpId) -> u64 {
     let o = body.op(op);
+    let repeats = o.attr(REDUCTION_REPEATS_ATTR).and_then(|a| a.as_int()).filter(|r| *r > 1).unwrap_or(1) as u64;
+    shaped_macs(body, op) / repeats
+}
+
+/// Set by a backend's `prepare` on a product it rewrote to reduce over its
+/// input several times (`npu16`'s weights with zero points as symmetric
+/// parts): its MACs as the model defines them are the shapes' divided by it.
+pub const REDUCTION_REPEATS_ATTR: &str = "backend.reduction_repeats";
+
+fn shaped_macs(body: &Body, op: OpId) -> u64 {
+    let o = body.op(op);
     let shape = |i: usize| o.operands().get(i).and_then(|v| body.value_type(*v).shape().map(|s| s.to_vec())).filter(|s| s.iter().all(|d| *d >= 0));
     let y = o.results().first().and_then(|v| body.value_type(*v).shape().map(|s| s.to_vec())).filter(|s| s.iter().all(|d| *d >= 0));
     let n = |s: &[i64]| s.iter().product::<i64>().max(0) as u64;

@@ -73,12 +73,7 @@ pub fn group(body: &Body, work: &[OpId], npu: &mut [Result<(), Unsupported>]) ->
         } else if name.as_str() == "onnx.Mul" && quantized_input(0) && quantized_input(1) {
             // x·f(x) of one int8 tensor: one table (its function's own group, if any, joins it).
             let Ok(l) = super::quant::qswish(body, op) else { continue };
-            for o in l.members {
-                if let Some(&i) = index.get(&o) {
-                    npu[i] = Ok(());
-                    group[i] = index[&op];
-                }
-            }
+            claim(npu, &mut group, &index, l.members, index[&op]);
             continue;
         } else if super::quant::LUT_FUNCTIONS.contains(&name.as_str()) && quantized_input(0) {
             // A Relu or Clip a product's requantization already took (`relu_chain`).
@@ -95,12 +90,7 @@ pub fn group(body: &Body, work: &[OpId], npu: &mut [Result<(), Unsupported>]) ->
                     continue;
                 }
             };
-            for o in l.members {
-                if let Some(&i) = index.get(&o) {
-                    npu[i] = Ok(());
-                    group[i] = index[&op];
-                }
-            }
+            claim(npu, &mut group, &index, l.members, index[&op]);
             continue;
         } else if (super::quant::MOVES.contains(&name.as_str()) || matches!(name.as_str(), "onnx.GlobalAveragePool" | "onnx.AveragePool" | "onnx.Concat")) && quantized_input(0) {
             let pooled = match name.as_str() {
@@ -119,12 +109,7 @@ pub fn group(body: &Body, work: &[OpId], npu: &mut [Result<(), Unsupported>]) ->
                 continue;
             }
             // No chain after a pool: its Q is the group's last op.
-            for o in xs.iter().map(|x| x.op).chain([op, q]) {
-                if let Some(&i) = index.get(&o) {
-                    npu[i] = Ok(());
-                    group[i] = index[&op];
-                }
-            }
+            claim(npu, &mut group, &index, xs.iter().map(|x| x.op).chain([op, q]), index[&op]);
             continue;
         } else {
             let qlinear = matches!(name.as_str(), "onnx.QLinearConv" | "onnx.QLinearMatMul");
@@ -153,16 +138,27 @@ pub fn group(body: &Body, work: &[OpId], npu: &mut [Result<(), Unsupported>]) ->
         if let Some(c) = super::quant::relu_chain(body, body.op(q).result(0)) {
             members.extend([c.dq, c.act, c.q.op]);
         }
-        for o in members {
-            if let Some(&i) = index.get(&o) {
-                npu[i] = Ok(());
-                group[i] = index[&op];
-            }
-        }
+        claim(npu, &mut group, &index, members, index[&op]);
     }
     keep_cheap_work_on_the_host(body, work, &index, npu);
     explain_lone_quantize_ops(body, work, &index, npu, &refused_int8);
     group
+}
+
+/// Puts `members` in the group of `rep`, accepted, unless one of them failed
+/// to compile on npu16 before (`Reason::CompileFailed`): then the whole
+/// group is refused with that reason, so a failed layer leaves the NPU with
+/// its DequantizeLinears and QuantizeLinear and the rest compiles again.
+fn claim(npu: &mut [Result<(), Unsupported>], group: &mut [usize], index: &HashMap<OpId, usize>, members: impl IntoIterator<Item = OpId>, rep: usize) {
+    let ids: Vec<usize> = members.into_iter().filter_map(|o| index.get(&o).copied()).collect();
+    let failed = ids.iter().find_map(|&i| npu[i].clone().err().filter(|e| e.reason == Reason::CompileFailed));
+    for i in ids {
+        npu[i] = match &failed {
+            Some(e) => Err(e.clone()),
+            None => Ok(()),
+        };
+        group[i] = rep;
+    }
 }
 
 /// A DequantizeLinear or QuantizeLinear that is not part of an int8 group

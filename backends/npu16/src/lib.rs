@@ -3,6 +3,7 @@
 //! (`convert-onnx-to-npu`), and tiling, memory planning and scheduling down to
 //! instructions (`npu-schedule`).
 
+pub mod asymmetric;
 pub mod deconv;
 pub mod dynamic;
 pub mod fusion;

@@ -148,7 +148,7 @@ pub fn weights(body: &Body, v: Value, outputs: i64, axis: i64) -> Result<Dq, Str
         return Err("weights are not constant".into());
     }
     if let Some(z) = d.zps.iter().find(|z| **z != 0) {
-        return Err(format!("asymmetric weights (zero point {}; the array has no weight zero-point correction, int8 weights must be symmetric)", z));
+        return Err(format!("asymmetric weights (zero point {}) in a grouped or depthwise convolution (the array has no weight zero point; ungrouped products run such weights as symmetric parts)", z));
     }
     if d.scales.len() != 1 && (d.scales.len() as i64 != outputs || d.axis != axis) {
         return Err(format!("weights quantized along axis {} (per channel, the output channels are axis {})", d.axis, axis));
@@ -633,7 +633,7 @@ fn qlinear(body: &Body, op: OpId) -> Result<QMac, String> {
     }
     let zw = zero_points(body, Some(wz), "i8", sw.len().max(1)).or_else(|_| zero_points(body, Some(wz), "i8", 1))?;
     if let Some(z) = zw.iter().find(|z| **z != 0) {
-        return Err(format!("weights: asymmetric weights (zero point {}; the array has no weight zero-point correction, int8 weights must be symmetric)", z));
+        return Err(format!("weights: asymmetric weights (zero point {}) in a grouped or depthwise convolution (the array has no weight zero point; ungrouped products run such weights as symmetric parts)", z));
     }
     let acc_scales: Vec<f64> = (0..f as usize).map(|c| sx[0] as f64 * sw[if sw.len() == 1 { 0 } else { c }] as f64).collect();
     for s in &acc_scales {

@@ -151,7 +151,7 @@ const fn case(name: &'static str, model: &'static str, op: &'static str, refused
 const GROUPED: &[(&str, &str)] = &[
     ("onnx.Pow", "the square of a LayerNorm written out (see LayerNormalization)"),
     ("onnx.Sqrt", "the root of a LayerNorm written out (see LayerNormalization)"),
-    ("onnx.DequantizeLinear", "int8 (QDQ): with the Conv, Gemm, MatMul, Add, MaxPool, GlobalAveragePool, AveragePool (unpadded), function of one value (Sigmoid, HardSwish, Tanh, LeakyRelu, Elu… as a 256-entry table, `v.lut`) or data movement (Flatten, Reshape, Squeeze, Unsqueeze, Transpose; MaxPool and these with one scale and zero point on both sides) it feeds: int8 activations per tensor with any zero point, symmetric int8 weights per tensor or per output channel, a constant int32 bias; positive finite scales; uint8 and asymmetric weights stay on the CPU with that reason"),
+    ("onnx.DequantizeLinear", "int8 (QDQ): with the Conv, Gemm, MatMul, Add, MaxPool, GlobalAveragePool, AveragePool (unpadded), function of one value (Sigmoid, HardSwish, Tanh, LeakyRelu, Elu… as a 256-entry table, `v.lut`) or data movement (Flatten, Reshape, Squeeze, Unsqueeze, Transpose; MaxPool and these with one scale and zero point on both sides) it feeds: int8 activations per tensor with any zero point, int8 or uint8 weights per tensor or per output channel (with zero points: as symmetric int8 parts over a repeated reduction, in ungrouped products), a constant int32 bias; positive finite scales; asymmetric weights of a grouped convolution stay on the CPU with that reason"),
     ("onnx.QuantizeLinear", "int8 (QDQ): the output of a quantized Conv, Gemm, MatMul, Add, MaxPool, GlobalAveragePool, AveragePool, function of one value or data movement, with a following DequantizeLinear → Relu/Clip → QuantizeLinear folded in"),
     ("onnx.Elu", "int8 only: between a DequantizeLinear and a QuantizeLinear (per tensor, int8) as a 256-entry table (`npu.lut`, `v.lut`: npu16 revision 3)"),
     ("onnx.Selu", "int8 only, as Elu"),
@@ -162,8 +162,8 @@ const GROUPED: &[(&str, &str)] = &[
     ("onnx.Exp", "int8 only, as Elu"),
     ("onnx.Neg", "int8 only, as Elu"),
     ("onnx.Abs", "int8 only, as Elu"),
-    ("onnx.QLinearConv", "int8 activations with any zero point, constant symmetric int8 weights; the Conv constraints"),
-    ("onnx.QLinearMatMul", "int8 activations with any zero point, a constant symmetric int8 B matrix"),
+    ("onnx.QLinearConv", "int8 activations with any zero point, constant int8 or uint8 weights (with zero points: as symmetric parts, ungrouped); the Conv constraints"),
+    ("onnx.QLinearMatMul", "int8 activations with any zero point, a constant int8 or uint8 B matrix (with zero points: as symmetric parts)"),
     ("onnx.ConvInteger", "int8, constant weights; the Conv constraints; with the cast and scale that make it a quantized Conv"),
     ("onnx.MatMulInteger", "constant B; int8 with zero points 0 as it is; uint8 or int8 with any zero points (DynamicQuantizeLinear's, known at run time) as an int8 product with its exact i32 corrections on the CPU"),
 ];
@@ -182,6 +182,8 @@ impl Backend for Npu {
         // Integer products with zero points (dynamic quantization): the product on
         // int8 with zero points 0, the corrections on the CPU, exactly.
         super::dynamic::rewrite(ctx, body, module);
+        // Weights with zero points: the product over n times the reduction, in symmetric int8 parts, exactly.
+        super::asymmetric::rewrite(ctx, body, module);
         // No loops on the NPU: an LSTM or GRU runs as its steps written out (one that
         // cannot be stays whole, and on the CPU with its reason).
         // One a placement rule pins to another backend stays whole for it.

@@ -689,6 +689,31 @@ fn tokens_as_reshapes(ctx: &Context, body: &mut Body, entry: ir::Block) {
     }
 }
 
+/// A DequantizeLinear of a constant that no int8 pattern takes (the weights
+/// of a product that runs in f32) becomes the f32 constant it computes, as
+/// the CPU path's `onnx-fold-dequantized-weights` does.
+fn fold_float_weights(ctx: &Context, body: &mut Body, ops: &[OpId]) {
+    for &op in ops {
+        if body.name(op).as_str() != "onnx.DequantizeLinear" || !crate::target::is_constant(body, body.op(op).operand(0)) {
+            continue;
+        }
+        let r = body.op(op).result(0);
+        if body.uses(r).iter().any(|u| crate::quant::qmac(body, u.op).is_ok()) {
+            continue;
+        }
+        let Ok(d) = crate::quant::dq(body, r) else { continue };
+        let Some(vals) = onnx::infer::const_ints(body, d.input) else { continue };
+        let s = shape(body, d.input);
+        let inner: i64 = s.get(d.axis as usize + 1..).map(|t| t.iter().product()).unwrap_or(1);
+        let per = |e: usize| if d.scales.len() == 1 { 0 } else { (e as i64 / inner % s[d.axis as usize]) as usize };
+        let f: Vec<f32> = vals.iter().enumerate().map(|(e, v)| (v - d.zps[per(e)]) as f32 * d.scales[per(e)]).collect();
+        let loc = body.op(op).loc.clone();
+        let c = f32_constant(ctx, body, &f, s, InsertPoint::Before(op), &loc);
+        body.replace_all_uses(r, c);
+        body.erase(op);
+    }
+}
+
 impl Pass for OnnxToNpu {
     fn argument(&self) -> &'static str {
         "convert-onnx-to-npu"
@@ -713,6 +738,7 @@ impl Pass for OnnxToNpu {
                     }
                 }
             }
+            fold_float_weights(ctx, body, &ops);
             for op in ops {
                 if body.is_erased(op) {
                     continue;
