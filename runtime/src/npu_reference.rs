@@ -63,7 +63,9 @@ fn product(body: &Body, op: OpId, ins: &[&HostTensor]) -> Result<HostTensor, Str
     let int8 = ins[0].dtype == dt::INT8;
     let n = (oh * ow * f) as usize;
     // Sum over (kh, kw, ci) per output; in i64 for int8 (the NPU's i32 wraps identically for these ranges).
-    let (xf, wf) = if int8 { (i8s(ins[0]).into_iter().map(|v| v as f64).collect::<Vec<_>>(), i8s(ins[1]).into_iter().map(|v| v as f64).collect::<Vec<_>>()) } else { (f32s(ins[0]).into_iter().map(|v| v as f64).collect(), f32s(ins[1]).into_iter().map(|v| v as f64).collect()) };
+    // An i16 filter: a depthwise conv's weights less their zero points.
+    let wide = |t: &HostTensor| t.data.as_ref().chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]) as f64).collect::<Vec<_>>();
+    let (xf, wf) = if int8 { (i8s(ins[0]).into_iter().map(|v| v as f64).collect::<Vec<_>>(), if ins[1].dtype == dt::INT16 { wide(ins[1]) } else { i8s(ins[1]).into_iter().map(|v| v as f64).collect::<Vec<_>>() }) } else { (f32s(ins[0]).into_iter().map(|v| v as f64).collect(), f32s(ins[1]).into_iter().map(|v| v as f64).collect()) };
     let mut acc_i = vec![0i64; n];
     let mut acc_f = vec![0f32; n];
     // int8 padding holds the input's zero point (`pad_value`): a tap over it adds pad · w.

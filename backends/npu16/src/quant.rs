@@ -36,6 +36,18 @@ impl Dq {
     pub fn zp(&self) -> i64 {
         self.zps[0]
     }
+
+    /// A constant's values less their zero points (`w - zw`, per slice along `axis`).
+    pub fn centered(&self, body: &Body) -> Option<Vec<i64>> {
+        let v = onnx::infer::const_ints(body, self.input)?;
+        if self.zps.iter().all(|z| *z == 0) {
+            return Some(v);
+        }
+        let s = body.value_type(self.input).shape()?.to_vec();
+        let n = *s.get(self.axis as usize)?;
+        let inner: i64 = s[self.axis as usize + 1..].iter().product();
+        Some(v.iter().enumerate().map(|(e, x)| x - self.zps[if self.zps.len() == 1 { 0 } else { (e as i64 / inner % n) as usize }]).collect())
+    }
 }
 
 /// A QuantizeLinear to int8 with one scale and zero point.
@@ -142,13 +154,22 @@ pub fn activation(body: &Body, v: Value) -> Result<Dq, String> {
 /// Constant int8 weights, symmetric, per tensor or per output channel
 /// (`outputs` channels along `axis`).
 pub fn weights(body: &Body, v: Value, outputs: i64, axis: i64) -> Result<Dq, String> {
+    weights_of(body, v, outputs, axis, false)
+}
+
+/// `weights`, where `vector_rows` says the product is a depthwise conv on the
+/// vector unit (`v.mac`), whose weight rows are i32 lanes: there uint8 or
+/// int8 weights with any zero points are taken, as `w - zw`.
+fn weights_of(body: &Body, v: Value, outputs: i64, axis: i64, vector_rows: bool) -> Result<Dq, String> {
     let d = dq(body, v)?;
-    int8(&elem(body, d.input), "weights")?;
+    if !(vector_rows && elem(body, d.input) == "ui8") {
+        int8(&elem(body, d.input), "weights")?;
+    }
     if !is_constant(body, d.input) {
         return Err("weights are not constant".into());
     }
-    if let Some(z) = d.zps.iter().find(|z| **z != 0) {
-        return Err(format!("asymmetric weights (zero point {}) in a grouped or depthwise convolution (the array has no weight zero point; ungrouped products run such weights as symmetric parts)", z));
+    if let Some(z) = d.zps.iter().find(|z| **z != 0).filter(|_| !vector_rows) {
+        return Err(format!("asymmetric weights (zero point {}) in a grouped convolution (the array has no weight zero point: ungrouped products run such weights as symmetric parts, depthwise ones on the vector unit)", z));
     }
     if d.scales.len() != 1 && (d.scales.len() as i64 != outputs || d.axis != axis) {
         return Err(format!("weights quantized along axis {} (per channel, the output channels are axis {})", d.axis, axis));
@@ -242,7 +263,7 @@ pub fn qmac(body: &Body, op: OpId) -> Result<QMac, String> {
         _ => (ws.last().copied().unwrap_or(0), ws.len() as i64 - 1),
     };
     let x = activation(body, o.operand(0)).map_err(|e| format!("input: {}", e))?;
-    let w = weights(body, o.operand(1), f, axis).map_err(|e| format!("weights: {}", e))?;
+    let w = weights_of(body, o.operand(1), f, axis, depthwise_on_vector_unit(body, op)).map_err(|e| format!("weights: {}", e))?;
     let b = match (name.as_str(), o.operands().get(2)) {
         ("onnx.MatMul", _) | (_, None) => None,
         (_, Some(v)) if absent(body, Some(*v)) => None,
@@ -605,6 +626,17 @@ pub fn qswish(body: &Body, mul: OpId) -> Result<QLut, String> {
     Ok(QLut { members: vec![x.op, fx.op, f, fq.op, s.op, mul, q.op], x, q: q.op, table })
 }
 
+/// A depthwise Conv (one input channel per group, as many groups as
+/// channels) on a target with `v.mac`: its weights are i32 lanes there.
+pub fn depthwise_on_vector_unit(body: &Body, op: OpId) -> bool {
+    let o = body.op(op);
+    let ws = body.value_type(o.operand(1)).shape().map(|s| s.to_vec()).unwrap_or_default();
+    let xs = body.value_type(o.operand(0)).shape().map(|s| s.to_vec()).unwrap_or_default();
+    let group = o.attr("group").and_then(|a| a.as_int()).unwrap_or(1) as i64;
+    let hw = npu::hw::HwDesc::of(body, op).and_then(|h| h.ok()).unwrap_or_else(npu::hw::HwDesc::npu16);
+    body.name(op).as_str() == "onnx.Conv" && ws.len() == 4 && ws[1] == 1 && xs.len() == 4 && group > 1 && group == xs[1] && ws[0] == group && hw.vector_mac != 0
+}
+
 /// QLinearConv / QLinearMatMul: the same int8 product with its scales and
 /// zero points as operands. The op is its own DQs and Q.
 fn qlinear(body: &Body, op: OpId) -> Result<QMac, String> {
@@ -633,7 +665,7 @@ fn qlinear(body: &Body, op: OpId) -> Result<QMac, String> {
     }
     let zw = zero_points(body, Some(wz), "i8", sw.len().max(1)).or_else(|_| zero_points(body, Some(wz), "i8", 1))?;
     if let Some(z) = zw.iter().find(|z| **z != 0) {
-        return Err(format!("weights: asymmetric weights (zero point {}) in a grouped or depthwise convolution (the array has no weight zero point; ungrouped products run such weights as symmetric parts)", z));
+        return Err(format!("weights: asymmetric weights (zero point {}) in a grouped convolution (the array has no weight zero point: ungrouped products run such weights as symmetric parts, depthwise ones on the vector unit)", z));
     }
     let acc_scales: Vec<f64> = (0..f as usize).map(|c| sx[0] as f64 * sw[if sw.len() == 1 { 0 } else { c }] as f64).collect();
     for s in &acc_scales {

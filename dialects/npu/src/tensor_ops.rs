@@ -339,8 +339,10 @@ fn check_int8(body: &Body, op: OpId, channels: i64) -> Result<(), String> {
         }
         return Ok(());
     }
-    if t(o.operand(1))? != "i8" || t(o.result(0))? != "i8" {
-        return Err("an int8 product takes an i8 filter and gives an i8 or i32 result".into());
+    // A depthwise conv's filter may be i16: weights less their zero points (9 bits), as the vector unit's i32 weight rows hold them.
+    let depthwise = body.name(op).as_str() == "npu.conv" && int_attr(body, op, "group").is_some_and(|g| g > 1 && shape_of(body, o.operand(1)).is_ok_and(|(w, _)| w.len() == 4 && w[2] == 1 && w[3] == g));
+    if !(t(o.operand(1))? == "i8" || (depthwise && t(o.operand(1))? == "i16")) || t(o.result(0))? != "i8" {
+        return Err("an int8 product takes an i8 filter (i16 for a depthwise conv: weights less their zero points) and gives an i8 or i32 result".into());
     }
     if o.operands().get(2).map(|b| t(*b)).transpose()?.is_some_and(|e| e != "i32") {
         return Err("an int8 product takes an i32 bias".into());

@@ -31,3 +31,21 @@
 // QOP: y: ok (max abs 0.000e0
 // QOP: reference: 2 NPU partition outputs match the host reference (2 integer bit for bit, 0 f32 within 1e-4)
 // RUN: python3 %S/../npu-run/Inputs/match_ort.py %t/qop.onnx %t/qop.npu x=%t/x.npy | FileCheck %s --check-prefix=ORT
+// A depthwise conv runs on the vector unit (v.mac), whose weight rows are i32
+// lanes: its filter holds w - zw as they are (an i16 npu.conv filter), here
+// uint8 weights with a zero point per channel, 0 on a channel holding 255.
+// RUN: npu-run %t/dw.onnx -q --input x=%t/x.npy --output-dir %t/dw.cpu
+// RUN: npu-run %t/dw.onnx --target npu -v --input x=%t/x.npy --output-dir %t/dw.npu --compare %t/dw.cpu --rtol 0 --atol 0 --check-reference --asm-dir %t/dw.asm 2>&1 | FileCheck %s --check-prefix=DW
+// DW: npu16: 4 ops (66.7%) in 1 partitions
+// DW: dwconv+yq
+// DW: y: ok (max abs 0.000e0
+// DW: reference: 1 NPU partition outputs match the host reference (1 integer bit for bit, 0 f32 within 1e-4)
+// RUN: python3 %S/../npu-run/Inputs/match_ort.py %t/dw.onnx %t/dw.npu x=%t/x.npy | FileCheck %s --check-prefix=ORT
+// RUN: FileCheck %s --check-prefix=DWASM < %t/dw.asm/dw_npu16_0_program.s
+// DWASM: dma.loadacc.i32
+// DWASM: v.mac.i8
+// RUN: npu-translate --import-onnx %t/dw.onnx | npu-opt --pass-pipeline='builtin.module(canonicalize, npu-partition, convert-onnx-to-npu, canonicalize)' | FileCheck %s --check-prefix=DWIR
+// DWIR: "npu.conv"({{.*}}) <{act = "none", group = 4 : i64{{.*}} : (tensor<1x8x8x4xi8>, tensor<3x3x1x4xi16>
+// Without v.mac (npu16 revision 2) the array's int8 tiles cannot hold them: the CPU, with the reason.
+// RUN: npu-run %t/dw.onnx --target npu --set npu16.vector.mac=false -v --input x=%t/x.npy 2>&1 | FileCheck %s --check-prefix=DWR2
+// DWR2: onnx.Conv "dwconv" [element-type] int8 pattern refused: weights: uint8 weights (the array multiplies int8)

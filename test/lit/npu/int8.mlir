@@ -97,7 +97,7 @@
 // RUN: npu-translate --export-onnx %S/Inputs/qdq-refused.mlir -o %t/qr.onnx
 // RUN: npu-run %t/qr.onnx --target cpu --seed 1 --output-dir %t/qr.cpu
 // RUN: npu-run %t/qr.onnx --target npu -v --seed 1 --compare %t/qr.cpu 2>&1 | FileCheck %s --check-prefix=REFUSED
-// REFUSED: onnx.DequantizeLinear "wa_dq" [element-type] a constant's dequantization, copied to where its user conv_asym_w (onnx.Conv) runs: int8 pattern refused: weights: asymmetric weights (zero point 5) in a grouped or depthwise convolution (the array has no weight zero point; ungrouped products run such weights as symmetric parts)
+// REFUSED: onnx.DequantizeLinear "wa_dq" [element-type] a constant's dequantization, copied to where its user conv_asym_w (onnx.Conv) runs: int8 pattern refused: weights: asymmetric weights (zero point 5) in a grouped convolution (the array has no weight zero point: ungrouped products run such weights as symmetric parts, depthwise ones on the vector unit)
 // REFUSED: onnx.Conv "conv_asym_w" [element-type] int8 pattern refused: weights: asymmetric weights (zero point 5
 // REFUSED: onnx.QuantizeLinear "q1" [element-type] quantizes the result of conv_asym_w (onnx.Conv), whose int8 form the NPU refuses: weights: asymmetric weights
 // REFUSED: onnx.Conv "conv_u8" [element-type] int8 pattern refused: input: uint8 activations (the array multiplies int8)

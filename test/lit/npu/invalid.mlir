@@ -364,8 +364,16 @@ func.func @f(%a: tensor<4x20xf32>, %k: tensor<20x5xf32>) {
 
 // -----
 func.func @f(%a: tensor<4x20xi8>, %k: tensor<20x5xi8>) {
-  // expected-error @+1 {{an int8 product takes an i8 filter and gives an i8 or i32 result}}
+  // expected-error @+1 {{an int8 product takes an i8 filter (i16 for a depthwise conv: weights less their zero points) and gives an i8 or i32 result}}
   %0 = "npu.matmul"(%a, %k) <{act = "none"}> : (tensor<4x20xi8>, tensor<20x5xi8>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+// An i16 filter (weights less their zero points) belongs to a depthwise conv only.
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<3x3x4x4xi16>) {
+  // expected-error @+1 {{an int8 product takes an i8 filter (i16 for a depthwise conv: weights less their zero points) and gives an i8 or i32 result}}
+  %0 = "npu.conv"(%x, %w) <{act = "none", group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, mult = array<i64: 1073741824, 1073741824, 1073741824, 1073741824>, shift = array<i64: 3, 3, 3, 3>}> : (tensor<1x8x8x4xi8>, tensor<3x3x4x4xi16>) -> tensor<1x8x8x4xi8>
   return
 }
 

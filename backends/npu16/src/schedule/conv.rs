@@ -106,7 +106,9 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     let hw = l.hw;
     let o = body.op(op);
     let (dt, adt, eb) = if g.int8 { ("i8", "i32", 1) } else { ("f32", "f32", 4) };
-    let p = plan(&g, hw)?;
+    // A depthwise filter less its zero points (i16) is held by the vector unit's i32 rows only.
+    let wide = body.value_type(o.operand(1)).element_type().is_some_and(|e| e.to_string() == "i16");
+    let p = super::tiling::plan_with(&g, hw, wide)?;
     let key = (o.operand(1), format!("{:?}{}", g, if p.vector { " vector" } else { "" }));
     // Weights: packed in tile order into the constant image, or (a batched
     // product) B's row-major matrices where they are, read tile by tile.
@@ -118,12 +120,17 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     } else {
         let d = if g.int8 {
             // int8 weights straight from their bytes (ResNet-18's 11M would take 0.1 s through f64).
-            let wv = onnx::infer::const_i8s(body, o.operand(1)).ok_or("int8 weights are not a constant")?;
-            if p.vector {
-                // Accumulator lanes: i32.
-                l.consts.push_i32(&pack_vector_weights(&g, &wv).iter().map(|v| *v as i32).collect::<Vec<_>>())
+            if wide {
+                let wv: Vec<i32> = onnx::infer::const_ints(body, o.operand(1)).ok_or("int8 weights are not a constant")?.iter().map(|v| *v as i32).collect();
+                l.consts.push_i32(&pack_vector_weights(&g, &wv))
             } else {
-                l.consts.push_i8(&pack_weights(&g, &wv))
+                let wv = onnx::infer::const_i8s(body, o.operand(1)).ok_or("int8 weights are not a constant")?;
+                if p.vector {
+                    // Accumulator lanes: i32.
+                    l.consts.push_i32(&pack_vector_weights(&g, &wv).iter().map(|v| *v as i32).collect::<Vec<_>>())
+                } else {
+                    l.consts.push_i8(&pack_weights(&g, &wv))
+                }
             }
         } else if p.vector {
             let wv = match onnx::infer::const_f32s(body, o.operand(1)) {

@@ -206,12 +206,24 @@ fn cost(g: &Geom, hw: &HwDesc, rows: i64, stationary: bool, vector: bool) -> (u6
 
 /// The tiling with the fewest modelled cycles (then the fewest DRAM bytes) that fits.
 pub fn plan(g: &Geom, hw: &HwDesc) -> Result<Plan, String> {
+    plan_with(g, hw, false)
+}
+
+/// `plan`, on the vector unit only where `vector_only` (a depthwise filter
+/// wider than int8, whose weights only the vector unit's i32 rows hold).
+pub fn plan_with(g: &Geom, hw: &HwDesc, vector_only: bool) -> Result<Plan, String> {
     let mut best: Option<Plan> = None;
     // Each batch has its own weights: they stream, one tile per step.
-    let mut modes: Vec<(bool, bool)> = if g.batch > 1 { vec![(false, false)] } else { vec![(true, false), (false, false)] };
+    let mut modes: Vec<(bool, bool)> = if g.batch > 1 || vector_only { vec![] } else { vec![(true, false), (false, false)] };
+    if g.batch > 1 {
+        modes.push((false, false));
+    }
     // A depthwise conv on the vector unit, where the target has `v.mac`.
     if g.depthwise && g.batch == 1 && hw.vector_mac != 0 {
         modes.push((true, true));
+    }
+    if modes.is_empty() {
+        return Err("a depthwise conv whose weights have zero points (an i16 filter) runs on the vector unit only (vector.mac)".into());
     }
     for &(stationary, vector) in &modes {
         for rows in 1..=g.oh {

@@ -2,7 +2,7 @@
 //! becomes one int8 `npu` op that requantizes to its QuantizeLinear (or the
 //! Q of a fused `DQ → Relu|Clip → Q` chain after it), its DQs and Qs gone.
 
-use super::{build, i32_constant, i64s, permuted, push_macs, reshape, shape, tensor, transpose, TO_NCHW, TO_NHWC};
+use super::{build, i16_constant, i32_constant, i64s, permuted, push_macs, reshape, shape, tensor, transpose, TO_NCHW, TO_NHWC};
 use ir::attributes::Attribute;
 use npu::tensor_ops::ints;
 use ir::{Body, Context, InsertPoint, Location, OpId, Value};
@@ -53,7 +53,7 @@ fn folded_bias(body: &Body, m: &crate::quant::QMac, outputs: i64) -> Result<Opti
     if zx == 0 {
         return Ok(None);
     }
-    let w = onnx::infer::const_i8s(body, m.w.input).ok_or("the weights are not constant int8")?;
+    let w = m.w.centered(body).ok_or("the weights are not constant integers")?;
     let f = outputs as usize;
     let per = w.len() / f.max(1);
     // Output channels lead the weights' layout (Conv [F, C, KH, KW], Gemm with transB) or close it ([K, N]).
@@ -124,7 +124,17 @@ pub(super) fn convert_qmac(ctx: &Context, body: &mut Body, m: crate::quant::QMac
             props.push(("pad_value", Attribute::integer(m.x_zp() as i128, ctx.i64())));
         }
         let xt = transpose(ctx, body, m.x.input, &TO_NHWC, at, &loc);
-        let wt = transpose(ctx, body, m.w.input, &[2, 3, 1, 0], at, &loc);
+        let wt = if m.w.zps.iter().any(|z| *z != 0) || body.value_type(m.w.input).element_type().is_some_and(|e| e.to_string() == "ui8") {
+            // A depthwise conv on the vector unit with weight zero points: its
+            // filter holds w - zw (9 bits, i16), HWIO [kh, kw, 1, C] from [C, 1, kh, kw].
+            let d = m.w.centered(body).ok_or("the weights are not constant integers")?;
+            let s = shape(body, m.w.input);
+            let (c, k) = (s[0], s[2] * s[3]);
+            let hwio: Vec<i16> = (0..k * c).map(|e| d[((e % c) * k + e / c) as usize] as i16).collect();
+            i16_constant(ctx, body, &hwio, vec![s[2], s[3], 1, c], at, &loc)
+        } else {
+            transpose(ctx, body, m.w.input, &[2, 3, 1, 0], at, &loc)
+        };
         let mut v = vec![xt, wt];
         v.extend(bias);
         ("npu.conv", v, permuted(&y_shape, &TO_NHWC), true)

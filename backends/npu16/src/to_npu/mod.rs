@@ -65,10 +65,16 @@ fn i32_constant(ctx: &Context, body: &mut Body, vals: &[i32], shape: Vec<i64>, a
     constant(ctx, body, bytes, &ctx.i32(), vals.len(), shape, at, loc)
 }
 
+fn i16_constant(ctx: &Context, body: &mut Body, vals: &[i16], shape: Vec<i64>, at: InsertPoint, loc: &Location) -> Value {
+    let bytes: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
+    constant(ctx, body, bytes, &ctx.int_type(16), vals.len(), shape, at, loc)
+}
+
 #[allow(clippy::too_many_arguments)]
 fn constant(ctx: &Context, body: &mut Body, bytes: Vec<u8>, elem: &Type, n: usize, shape: Vec<i64>, at: InsertPoint, loc: &Location) -> Value {
     let ty = tensor(ctx, shape, elem);
-    let val = Attribute::new(AttrData::Dense { ty: ty.clone(), data: ir::attributes::DenseData::canonical(bytes, 4, n) });
+    let width = bytes.len() / n.max(1);
+    let val = Attribute::new(AttrData::Dense { ty: ty.clone(), data: ir::attributes::DenseData::canonical(bytes, width, n) });
     let c = body.build(OperationState::new(ctx.op_name("onnx.Constant"), loc.clone()).results(&[ty]).property(ctx.ident("value"), val), at);
     body.op(c).result(0)
 }

@@ -5,7 +5,8 @@ include 0 on a channel holding 255 (a difference of 255: three parts) and
 128 elsewhere, then a Flatten and a MatMul with a zero point per column.
 qop.onnx: the same as QLinearConv and QLinearMatMul with per-tensor uint8
 weight zero points and uint8 activations, as ONNX Runtime's U8U8 kernels
-take them."""
+take them. dw.onnx: a QDQ depthwise 3x3 Conv with uint8 weights and a zero
+point per channel."""
 import sys
 
 import numpy as np
@@ -67,4 +68,19 @@ qop = [
     h.make_node("DequantizeLinear", ["yq", "sy", "uy"], ["y"], name="y"),
 ]
 save(qop, "qop")
+inits = []
+wd = rng.integers(0, 256, (4, 1, 3, 3))
+wd[1, 0, 1, 1] = 255
+dw = [
+    h.make_node("QuantizeLinear", ["x", c("sx", 0.04, np.float32), c("zx", 3, np.int8)], ["xq"], name="xq"),
+    h.make_node("DequantizeLinear", ["xq", "sx", "zx"], ["xd"], name="xd"),
+    h.make_node("DequantizeLinear", [c("wd", wd, np.uint8), c("swd", rng.uniform(0.002, 0.004, 4), np.float32), c("zwd", [0, 0, 128, 200], np.uint8)], ["wdd"], name="wdd", axis=0),
+    h.make_node("Conv", ["xd", "wdd"], ["conv"], name="dwconv", pads=[1, 1, 1, 1], group=4),
+    h.make_node("QuantizeLinear", ["conv", c("sy", 0.03, np.float32), c("zy", -7, np.int8)], ["yq"], name="yq"),
+    h.make_node("DequantizeLinear", ["yq", "sy", "zy"], ["y"], name="y"),
+]
+g = h.make_graph(dw, "dw", [h.make_tensor_value_info("x", T.FLOAT, [1, 4, 8, 8])], [h.make_tensor_value_info("y", T.FLOAT, [1, 4, 8, 8])], inits)
+m = h.make_model(g, opset_imports=[h.make_opsetid("", 17)])
+onnx.checker.check_model(m)
+onnx.save(onnx.shape_inference.infer_shapes(m, strict_mode=True), f"{out}/dw.onnx")
 np.save(f"{out}/x.npy", rng.standard_normal((1, 4, 8, 8)).astype(np.float32))

@@ -14,11 +14,15 @@ module {
     %w = "onnx.Constant"() <{value = dense<[[[[20]], [[-30]]], [[[40]], [[50]]]]> : tensor<2x2x1x1xi8>}> : () -> tensor<2x2x1x1xi8>
     %wd = "onnx.DequantizeLinear"(%w, %sw, %z8) : (tensor<2x2x1x1xi8>, tensor<f32>, tensor<i8>) -> tensor<2x2x1x1xf32> loc("w_dq")
     %xq = "onnx.QuantizeLinear"(%x, %sx, %z8) : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<i8>) -> tensor<1x2x4x4xi8> loc("x_q")
-    // Asymmetric weights (zero point 5) in a depthwise convolution (ungrouped ones run as symmetric parts).
+    // Asymmetric weights (zero point 5) in a grouped convolution of two channels a group
+    // (ungrouped products run them as symmetric parts, depthwise ones on the vector unit).
     %xd1 = "onnx.DequantizeLinear"(%xq, %sx, %z8) : (tensor<1x2x4x4xi8>, tensor<f32>, tensor<i8>) -> tensor<1x2x4x4xf32> loc("x_dq1")
-    %wg = "onnx.Constant"() <{value = dense<[[[[20]]], [[[-30]]]]> : tensor<2x1x1x1xi8>}> : () -> tensor<2x1x1x1xi8>
-    %wa = "onnx.DequantizeLinear"(%wg, %sw, %z5) : (tensor<2x1x1x1xi8>, tensor<f32>, tensor<i8>) -> tensor<2x1x1x1xf32> loc("wa_dq")
-    %c1 = "onnx.Conv"(%xd1, %wa) <{kernel_shape = array<i64: 1, 1>, group = 2 : i64}> : (tensor<1x2x4x4xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x4x4xf32> loc("conv_asym_w")
+    %xtw = "onnx.Concat"(%xd1, %xd1) <{axis = 1 : i64}> : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x4x4x4xf32> loc("x_twice")
+    %xtq = "onnx.QuantizeLinear"(%xtw, %sx, %z8) : (tensor<1x4x4x4xf32>, tensor<f32>, tensor<i8>) -> tensor<1x4x4x4xi8> loc("x_twice_q")
+    %xtd = "onnx.DequantizeLinear"(%xtq, %sx, %z8) : (tensor<1x4x4x4xi8>, tensor<f32>, tensor<i8>) -> tensor<1x4x4x4xf32> loc("x_twice_dq")
+    %wg = "onnx.Constant"() <{value = dense<[[[[20]], [[-30]]], [[[40]], [[50]]]]> : tensor<2x2x1x1xi8>}> : () -> tensor<2x2x1x1xi8>
+    %wa = "onnx.DequantizeLinear"(%wg, %sw, %z5) : (tensor<2x2x1x1xi8>, tensor<f32>, tensor<i8>) -> tensor<2x2x1x1xf32> loc("wa_dq")
+    %c1 = "onnx.Conv"(%xtd, %wa) <{kernel_shape = array<i64: 1, 1>, group = 2 : i64}> : (tensor<1x4x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x4x4xf32> loc("conv_asym_w")
     %q1 = "onnx.QuantizeLinear"(%c1, %sc, %z8) : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<i8>) -> tensor<1x2x4x4xi8> loc("q1")
     %y1 = "onnx.DequantizeLinear"(%q1, %sc, %z8) : (tensor<1x2x4x4xi8>, tensor<f32>, tensor<i8>) -> tensor<1x2x4x4xf32> loc("y1_dq")
     // uint8 activations from the model's input (between a QuantizeLinear and
