@@ -192,26 +192,34 @@ fn pool(body: &Body, op: OpId, x: &HostTensor) -> Result<HostTensor, String> {
     let y = shape(body, body.op(op).result(0));
     if x.dtype == dt::INT8 && str_attr(body, op, "kind") == Some("avg") {
         let zx = body.op(op).attr("in_zp").and_then(|a| a.as_int()).unwrap_or(0) as i64;
-        let m = ints(body, op, "mult").ok_or("int8 average without mult")?[0];
-        let s = ints(body, op, "shift").ok_or("int8 average without shift")?[0];
+        let m = ints(body, op, "mult").ok_or("int8 average without mult")?;
+        let s = ints(body, op, "shift").ok_or("int8 average without shift")?;
         let (lo, hi) = npu::tensor_ops::int8_clamp(body, op);
         let zp = npu::tensor_ops::int8_zp(body, op);
-        let requant = |acc: i64| npu16::quant::requantize(acc as i32, m, s, zp, lo, hi);
+        // Requantization number `i` (of the whole image: 0; over a window: its rows inside the image, less one).
+        let requant = |acc: i64, i: usize| -> Result<i8, String> { Ok(npu16::quant::requantize(acc as i32, *m.get(i).ok_or("too few mult")?, *s.get(i).ok_or("too few shift")?, zp, lo, hi)) };
         let xv = i8s(x);
         let Some(k) = body.op(op).attr("avg_shift").and_then(|a| a.as_int()).map(|k| k as i64) else {
-            // Over an unpadded window: its exact sum less zx·K, requantized.
-            let (w, c, oh, ow) = (x.shape[2], x.shape[3], y[1], y[2]);
+            // Over a window (clipped at the padding, which it does not count):
+            // the sum of x·L over each window row's w' columns is L/w' times
+            // their sum (v.poolavg's exact mean); rows added, zx·L·h' taken off.
+            let (h, w, c, oh, ow) = (x.shape[1], x.shape[2], x.shape[3], y[1], y[2]);
             let k = ints(body, op, "kernel").ok_or("no kernel")?;
             let st = ints(body, op, "strides").ok_or("no strides")?;
+            let p = ints(body, op, "pads").ok_or("no pads")?;
+            let l = npu::tensor_ops::avg_premult(k[1], p[1], p[3]);
             let mut out = Vec::with_capacity((oh * ow * c) as usize);
             for (oy, ox, ch) in (0..oh).flat_map(|oy| (0..ow).flat_map(move |ox| (0..c).map(move |ch| (oy, ox, ch)))) {
+                let (y0, x0) = (oy * st[0] - p[0], ox * st[1] - p[1]);
+                let (ya, yb, xa, xb) = (y0.max(0), (y0 + k[0]).min(h), x0.max(0), (x0 + k[1]).min(w));
                 let mut sum = 0i64;
-                for iy in oy * st[0]..oy * st[0] + k[0] {
-                    for ix in ox * st[1]..ox * st[1] + k[1] {
+                for iy in ya..yb {
+                    for ix in xa..xb {
                         sum += *xv.get(((iy * w + ix) * c + ch) as usize).ok_or("an int8 average window past its input")? as i64;
                     }
                 }
-                out.push(requant(sum - zx * k[0] * k[1]));
+                let (hr, wc) = (yb - ya, xb - xa);
+                out.push(requant(sum * l / wc - zx * l * hr, (hr - 1) as usize)?);
             }
             return from_i8(&y, &out);
         };
@@ -223,9 +231,9 @@ fn pool(body: &Body, op: OpId, x: &HostTensor) -> Result<HostTensor, String> {
             .map(|ch| {
                 let sum: i64 = (0..hw).map(|p| (xv[p * c + ch] as i64) << k).sum();
                 let mean = if sum >= 0 { (sum + n / 2) / n } else { -((-sum + n / 2) / n) };
-                requant(mean - (zx << k))
+                requant(mean - (zx << k), 0)
             })
-            .collect();
+            .collect::<Result<_, _>>()?;
         return from_i8(&y, &out);
     }
     if x.dtype == dt::INT8 {

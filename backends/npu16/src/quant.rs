@@ -389,33 +389,46 @@ pub struct QAvg {
     pub out_scale: f32,
     pub out_zp: i64,
     pub avg_shift: i64,
-    pub window: Option<(Vec<i64>, Vec<i64>)>,
+    pub window: Option<(Vec<i64>, Vec<i64>, Vec<i64>)>,
 }
 
 impl QAvg {
-    /// The requantization multiplier and shift of the average.
-    pub fn requant(&self) -> Option<(i64, i64)> {
-        let div = match &self.window {
-            Some((k, _)) => (k[0] * k[1]) as f64,
-            None => (1i64 << self.avg_shift) as f64,
+    /// The requantization multipliers and shifts of the average: one of the
+    /// whole image; over a window, one per count of window rows h' (1..=kh)
+    /// inside the image, each for sx / (sy·L·h') with L the premultiplier
+    /// (`npu::tensor_ops::avg_premult`); a count the padding never makes
+    /// repeats the full window's.
+    pub fn requant(&self) -> Option<Vec<(i64, i64)>> {
+        let r = self.x.scales[0] as f64 / self.out_scale as f64;
+        let Some((k, _, p)) = &self.window else {
+            return Some(vec![requant_params(r / (1i64 << self.avg_shift) as f64)?]);
         };
-        requant_params(self.x.scales[0] as f64 / (self.out_scale as f64 * div))
+        let l = npu::tensor_ops::avg_premult(k[1], p[1], p[3]) as f64;
+        let full = requant_params(r / (l * k[0] as f64))?;
+        (1..=k[0]).map(|h| if p[0] == 0 && p[2] == 0 { Some(full) } else { requant_params(r / (l * h as f64)) }).collect()
     }
 }
 
 /// An AveragePool's window, when the int8 kernel takes it: (kernel, strides).
-fn avg_window(body: &Body, op: OpId) -> Result<(Vec<i64>, Vec<i64>), String> {
+fn avg_window(body: &Body, op: OpId) -> Result<(Vec<i64>, Vec<i64>, Vec<i64>), String> {
     let o = body.op(op);
     let ints = |k: &str| npu::tensor_ops::ints(body, op, k);
     let k = ints("kernel_shape").filter(|k| k.len() == 2).ok_or("an int8 average over other than a 2-D window")?;
     let s = ints("strides").unwrap_or(vec![1, 1]);
-    if ints("pads").is_some_and(|p| p.iter().any(|v| *v != 0)) || o.attr("auto_pad").and_then(|a| a.as_str()).is_some_and(|a| a != "NOTSET" && a != "VALID") {
-        return Err("a padded int8 average (the window's count changes at the border)".into());
+    let p = ints("pads").unwrap_or(vec![0; 4]);
+    if o.attr("auto_pad").and_then(|a| a.as_str()).is_some_and(|a| a != "NOTSET" && a != "VALID") {
+        return Err("an int8 average with auto_pad SAME (its padding is implicit)".into());
+    }
+    if p.len() != 4 || p[0] >= k[0] || p[2] >= k[0] || p[1] >= k[1] || p[3] >= k[1] {
+        return Err("an int8 average padded by a window or more".into());
+    }
+    if p.iter().any(|v| *v != 0) && o.attr("count_include_pad").and_then(|a| a.as_int()).unwrap_or(0) != 0 {
+        return Err("a padded int8 average that counts the padding (count_include_pad: the divisor and the zero point's share change along a row)".into());
     }
     if o.attr("ceil_mode").and_then(|a| a.as_int()).unwrap_or(0) != 0 || ints("dilations").is_some_and(|d| d.iter().any(|v| *v != 1)) {
         return Err("an int8 average with ceil_mode or dilations".into());
     }
-    Ok((k, s))
+    Ok((k, s, p))
 }
 
 pub fn qavgpool(body: &Body, op: OpId) -> Result<QAvg, String> {
@@ -428,7 +441,7 @@ pub fn qavgpool(body: &Body, op: OpId) -> Result<QAvg, String> {
     let q = quantized_output(body, body.op(op).result(0))?;
     let s = body.value_type(x.input).shape().map(|s| s.to_vec()).unwrap_or_default();
     let n: i64 = match &window {
-        Some((k, _)) => k.iter().product(),
+        Some((k, _, _)) => k.iter().product(),
         None => s.iter().skip(2).product(),
     };
     if s.len() != 4 || n < 1 {
@@ -440,9 +453,11 @@ pub fn qavgpool(body: &Body, op: OpId) -> Result<QAvg, String> {
         return Err(format!("an int8 average over {} values (the i32 sum would overflow)", n));
     }
     let avg_shift = if window.is_some() { 0 } else { (63 - bound.leading_zeros() as i64).min(16) };
+    // Over a window the i32 sum is of x·L (at most 420·255·49): no overflow.
     let a = QAvg { x, q: q.op, out_scale: q.scale, out_zp: q.zp, avg_shift, window };
-    let div = a.window.as_ref().map(|(k, _)| (k[0] * k[1]) as f64).unwrap_or((1i64 << avg_shift) as f64);
-    requantizable(a.x.scales[0] as f64 / (q.scale as f64 * div))?;
+    if a.requant().is_none() {
+        return Err(format!("requantization multiplier {:e} (input scale / output scale over the window) outside (0, 1)", a.x.scales[0] as f64 / q.scale as f64));
+    }
     Ok(a)
 }
 

@@ -357,6 +357,20 @@ fn check_int8(body: &Body, op: OpId, channels: i64) -> Result<(), String> {
     check_clamp(body, op)
 }
 
+/// What an int8 average over a window multiplies its inputs by, so that the
+/// vector unit's horizontal mean of a window `w'` columns wide is `L/w'`
+/// times their exact sum: kw where no window is clipped at the sides, else
+/// lcm(1..=kw) (every clipped width divides it).
+pub fn avg_premult(kw: i64, pad_left: i64, pad_right: i64) -> i64 {
+    if pad_left == 0 && pad_right == 0 {
+        return kw;
+    }
+    fn gcd(a: i64, b: i64) -> i64 {
+        if b == 0 { a } else { gcd(b, a % b) }
+    }
+    (1..=kw.max(1)).fold(1, |l, n| l / gcd(l, n) * n)
+}
+
 /// The zero point of an int8 result (`zp`, 0 by default).
 pub fn int8_zp(body: &Body, op: OpId) -> i64 {
     body.op(op).attr("zp").and_then(|a| a.as_int()).map(|v| v as i64).unwrap_or(0)
@@ -507,14 +521,16 @@ fn verify_pool(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
         let whole = k[0] == x[1] && k[1] == x[2] && p.iter().all(|v| *v == 0);
         let (m, sh) = (ints(body, op, "mult").unwrap_or_default(), ints(body, op, "shift").unwrap_or_default());
         let avg_shift = o.attr("avg_shift").and_then(|a| a.as_int());
-        if !whole && p.iter().any(|v| *v != 0) {
-            return Err("an int8 average over a window takes no padding".into());
+        if !whole && p.iter().any(|v| *v != 0) && o.attr("count_include_pad").and_then(|a| a.as_int()).unwrap_or(0) != 0 {
+            return Err("a padded int8 average over a window does not count the padding".into());
         }
         if !whole && avg_shift.is_some() {
             return Err("avg_shift belongs to an int8 average of the whole image (a window's sum is requantized as it is)".into());
         }
-        if m.len() != 1 || sh.len() != 1 || !(1 << 30..1 << 31).contains(&m[0]) || !(0..=62).contains(&sh[0]) || (whole && !(0..=24).contains(&avg_shift.unwrap_or(-1))) {
-            return Err("an int8 average requantizes: mult (one, in [2^30, 2^31)), shift (0..=62), and over the whole image avg_shift (0..=24)".into());
+        // Of the whole image one requantization; over a window one per count of window rows inside the image (1..=kh).
+        let n = if whole { 1 } else { k[0] as usize };
+        if m.len() != n || sh.len() != n || m.iter().any(|v| !(1 << 30..1 << 31).contains(v)) || sh.iter().any(|v| !(0..=62).contains(v)) || (whole && !(0..=24).contains(&avg_shift.unwrap_or(-1))) {
+            return Err("an int8 average requantizes: mult and shift (one, or over a window one per window row count 1..=kh; mult in [2^30, 2^31), shift 0..=62), and over the whole image avg_shift (0..=24)".into());
         }
         if o.attr("in_zp").and_then(|a| a.as_int()).is_some_and(|z| !(-128..=127).contains(&z)) {
             return Err("in_zp must be an int8 value".into());

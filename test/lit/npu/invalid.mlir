@@ -177,15 +177,23 @@ func.func @f(%x: tensor<1x4x4x8xi8>) {
 }
 
 // -----
+// Over a window, one requantization per count of window rows inside the image.
 func.func @f(%x: tensor<1x4x4x8xi8>) {
-  // expected-error @+1 {{an int8 average over a window takes no padding}}
+  // expected-error @+1 {{an int8 average requantizes: mult and shift (one, or over a window one per window row count 1..=kh; mult in [2^30, 2^31), shift 0..=62), and over the whole image avg_shift (0..=24)}}
   %0 = "npu.pool"(%x) <{kind = "avg", kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, mult = array<i64: 1073741824>, shift = array<i64: 3>}> : (tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
   return
 }
 
 // -----
 func.func @f(%x: tensor<1x4x4x8xi8>) {
-  // expected-error @+1 {{an int8 average requantizes: mult (one, in [2^30, 2^31)), shift (0..=62), and over the whole image avg_shift (0..=24)}}
+  // expected-error @+1 {{a padded int8 average over a window does not count the padding}}
+  %0 = "npu.pool"(%x) <{kind = "avg", kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, count_include_pad = 1, mult = array<i64: 1073741824, 1073741824, 1073741824>, shift = array<i64: 3, 3, 3>}> : (tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x4x4x8xi8>) {
+  // expected-error @+1 {{an int8 average requantizes: mult and shift (one, or over a window one per window row count 1..=kh; mult in [2^30, 2^31), shift 0..=62), and over the whole image avg_shift (0..=24)}}
   %0 = "npu.pool"(%x) <{kind = "avg", kernel = array<i64: 4, 4>, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, mult = array<i64: 1073741824>, shift = array<i64: 3>, avg_shift = 30}> : (tensor<1x4x4x8xi8>) -> tensor<1x1x1x8xi8>
   return
 }

@@ -355,8 +355,8 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     let int8 = body.value_type(body.op(op).operand(0)).element_type().is_some_and(|e| e.to_string() == "i8");
     let avg_shift = body.op(op).attr("avg_shift").and_then(|a| a.as_int()).unwrap_or(0) as i64;
     let in_zp = body.op(op).attr("in_zp").and_then(|a| a.as_int()).unwrap_or(0) as i64;
-    if int8 && !max && !k_is_whole(body, op) && (p.iter().any(|v| *v != 0) || body.op(op).attr("avg_shift").is_some()) {
-        return Err("a padded int8 average over a window, or one with avg_shift".into());
+    if int8 && !max && !k_is_whole(body, op) && body.op(op).attr("avg_shift").is_some() {
+        return Err("an int8 average over a window with avg_shift".into());
     }
     let (vt, eb) = if int8 { ("i32", 1) } else { ("f32", 4) };
     if !max && p.iter().any(|v| *v != 0) && body.op(op).attr("count_include_pad").and_then(|a| a.as_int()).unwrap_or(0) != 0 {
@@ -373,8 +373,9 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
         None
     };
     // Accumulator rows held for the layer: the reciprocals, or an int8 average's zero-point row.
-    // (int8 over a window: the zero point's row and a row of kw.)
-    let base = if recip.is_some() { kh } else if int8 && !max { 1 + !whole as i64 } else { 0 };
+    // (int8 over a window: a row of the premultiplier L, then the zero point's row for each count of window rows 1..=kh.)
+    let premult = npu::tensor_ops::avg_premult(kw, pl, p[3]);
+    let base = if recip.is_some() { kh } else if int8 && !max { if whole { 1 } else { 1 + kh } } else { 0 };
     // Rows per output block: input rows × w, horizontal results × ow, and outputs (two slots each).
     let need = |r: i64| {
         let nr = ((r - 1) * sh + kh).min(h);
@@ -421,11 +422,11 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
         prologue.push(Inst::new("dma.loadacc", Some("f32")).i("dst", 0).with("src", r.at(0)).i("rows", kh).i("cols", lanes));
     }
     if int8 && !max {
-        let z = if whole { -(in_zp << avg_shift) } else { -in_zp * kh * kw };
-        let mut rows = vec![z as i32; lanes as usize];
-        if !whole {
-            rows.extend(vec![kw as i32; lanes as usize]);
-        }
+        let rows: Vec<i32> = if whole {
+            vec![-(in_zp << avg_shift) as i32; lanes as usize]
+        } else {
+            std::iter::once(premult).chain((1..=kh).map(|h| -in_zp * premult * h)).flat_map(|v| std::iter::repeat_n(v as i32, lanes as usize)).collect()
+        };
         let zrow = l.consts.push_i32(&rows);
         prologue.push(Inst::new("dma.loadacc", Some("i32")).i("dst", 0).with("src", zrow.at(0)).i("rows", base).i("cols", lanes));
         l.buffers.push(npu::asm::Buffer::acc("zero_point", 0, base, "i32"));
@@ -461,9 +462,9 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
                 if !max && avg_shift > 0 {
                     cmp.push(Inst::new("v.shl", Some("i32")).i("dst", ib).i("src", ib).i("rows", nr * w).i("amount", avg_shift));
                 }
-                if !max && !whole && kw > 1 {
-                    // x·kw, so the horizontal average of kw values is their exact sum.
-                    cmp.push(Inst::new("v.mul", Some("i32")).i("dst", ib).i("a", ib).i("b", 1).i("rows", nr * w).with("bcast", Operand::Flag));
+                if !max && !whole && premult > 1 {
+                    // x·L, so the horizontal average of w' values (w' dividing L) is L/w' times their exact sum.
+                    cmp.push(Inst::new("v.mul", Some("i32")).i("dst", ib).i("a", ib).i("b", 0).i("rows", nr * w).with("bcast", Operand::Flag));
                 }
             }
             if whole {
@@ -509,7 +510,8 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
                         }
                     }
                     if int8 && !max {
-                        cmp.push(Inst::new("v.add", Some("i32")).i("dst", dst).i("a", dst).i("b", 0).i("rows", ow).with("bcast", Operand::Flag));
+                        // Less zx·L·h' (h' = b - a window rows inside the image).
+                        cmp.push(Inst::new("v.add", Some("i32")).i("dst", dst).i("a", dst).i("b", b - a).i("rows", ow).with("bcast", Operand::Flag));
                     }
                 }
             }
@@ -518,15 +520,20 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
             if int8 {
                 // mult = 2^31 - 1, shift 0: (x·(2^31-1) + 2^30) >> 31 = x for every int8 x.
                 let so = sp_out + (t % 2) * rows * ow;
-                let rq = if max {
-                    Inst::new("v.requant", Some("i8")).i("dst", so).i("src", ob).i("rows", n).i("mult", (1 << 31) - 1).i("shift", 0).i("min", -128).i("max", 127)
+                if max {
+                    st.compute.push(Inst::new("v.requant", Some("i8")).i("dst", so).i("src", ob).i("rows", n).i("mult", (1 << 31) - 1).i("shift", 0).i("min", -128).i("max", 127));
                 } else {
-                    let m = npu::tensor_ops::ints(body, op, "mult").and_then(|v| v.first().copied()).ok_or("int8 average without mult")?;
-                    let sh = npu::tensor_ops::ints(body, op, "shift").and_then(|v| v.first().copied()).ok_or("int8 average without shift")?;
+                    let ms = npu::tensor_ops::ints(body, op, "mult").ok_or("int8 average without mult")?;
+                    let shs = npu::tensor_ops::ints(body, op, "shift").ok_or("int8 average without shift")?;
                     let (lo, hi) = npu::tensor_ops::int8_clamp(body, op);
-                    Inst::new("v.requant", Some("i8")).i("dst", so).i("src", ob).i("rows", n).i("mult", m).i("shift", sh).i("zp", npu::tensor_ops::int8_zp(body, op)).i("min", lo).i("max", hi)
-                };
-                st.compute.push(rq);
+                    let zp = npu::tensor_ops::int8_zp(body, op);
+                    // Of the whole image one requantization; over a window one per output row, by its count of window rows.
+                    let parts: Vec<(i64, i64, usize)> = if whole { vec![(0, n, 0)] } else { (oh0..oh1).map(|o| ((o - oh0) * ow, ow, ((o * sh - pt + kh).min(h) - (o * sh - pt).max(0) - 1) as usize)).collect() };
+                    for (at, cnt, i) in parts {
+                        let (m, s2) = (*ms.get(i).ok_or("too few mult")?, *shs.get(i).ok_or("too few shift")?);
+                        st.compute.push(Inst::new("v.requant", Some("i8")).i("dst", so + at).i("src", ob + at).i("rows", cnt).i("mult", m).i("shift", s2).i("zp", zp).i("min", lo).i("max", hi));
+                    }
+                }
                 st.stores.push(Inst::new("dma.store", Some("i8")).with("dst", dst).i("src", so).i("rows", n).i("cols", kc).i("stride", c));
             } else {
                 st.stores.push(Inst::new("dma.storeacc", Some("f32")).with("dst", dst).i("src", ob).i("rows", n).i("cols", kc).i("stride", c * 4));

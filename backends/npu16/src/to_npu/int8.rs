@@ -173,7 +173,7 @@ pub(super) fn convert_qmac(ctx: &Context, body: &mut Body, m: crate::quant::QMac
 /// A quantized GlobalAveragePool as an int8 `npu.pool` of the whole image
 /// that requantizes, an AveragePool as one of its window (`quant::QAvg`).
 pub(super) fn convert_qavgpool(ctx: &Context, body: &mut Body, op: OpId, a: crate::quant::QAvg) -> Result<(), String> {
-    let (mult, shift) = a.requant().ok_or("requantization multiplier out of range")?;
+    let (mult, shift): (Vec<i64>, Vec<i64>) = a.requant().ok_or("requantization multiplier out of range")?.into_iter().unzip();
     let loc = Location::fused(&[body.op(op).loc.clone(), body.op(a.q).loc.clone()]);
     let xs = shape(body, a.x.input);
     let ys = shape(body, body.op(op).result(0));
@@ -181,14 +181,14 @@ pub(super) fn convert_qavgpool(ctx: &Context, body: &mut Body, op: OpId, a: crat
     let xt = transpose(ctx, body, a.x.input, &TO_NHWC, at, &loc);
     let i8t = body.value_type(a.x.input).element_type().unwrap().clone();
     let t = Target { scale: a.out_scale, zp: a.out_zp, act: "none", last_q: a.q, clamp: (-128, 127) };
-    let mut props = requant_props(ctx, &t, &[mult], &[shift]);
+    let mut props = requant_props(ctx, &t, &mult, &shift);
     props.retain(|(k, _)| *k != "act");
-    let (kernel, strides) = a.window.clone().unwrap_or((vec![xs[2], xs[3]], vec![1, 1]));
+    let (kernel, strides, pads) = a.window.clone().unwrap_or((vec![xs[2], xs[3]], vec![1, 1], vec![0; 4]));
     props.extend([
         ("kind", Attribute::string("avg")),
         ("kernel", i64s(ctx, &kernel)),
         ("strides", i64s(ctx, &strides)),
-        ("pads", i64s(ctx, &[0; 4])),
+        ("pads", i64s(ctx, &pads)),
         ("count_include_pad", Attribute::integer(0, ctx.i64())),
         ("in_zp", Attribute::integer(a.x.zp() as i128, ctx.i64())),
     ]);
