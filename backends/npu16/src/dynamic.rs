@@ -12,7 +12,10 @@
 //! `b' = b - 128`, `zb' = zb - 128` for uint8 B (done at compile time). The
 //! column sums `Σ_k b'` are constants; the row sums of `a'` are computed only
 //! where a weight zero point is nonzero. Every term is i32 with wrapping,
-//! like ONNX's, so the result is the same integer.
+//! like ONNX's, so the result is the same integer. An unpadded ConvInteger
+//! (one group) is the same with k a window: its `Σ_k a'` per output position
+//! is a ConvInteger of `a'` with a filter of ones (on the array too); a
+//! padded one stays on the CPU (its padding is the run-time zero point).
 
 use crate::quant;
 use ir::attributes::Attribute;
@@ -36,10 +39,29 @@ fn tensor(ctx: &Context, shape: Vec<i64>, bits: u32) -> Type {
 /// A MatMulInteger's constant B as int8 values less their zero points'
 /// shift: `(b', zb')` per element and per column (one zb' when per tensor).
 struct Weights {
+    /// The reduction's length and the outputs (a conv's C·kh·kw and O).
     k: usize,
     n: usize,
     b: Vec<i64>,
     zb: Vec<i64>,
+    /// B's shape: [K, N], or a conv's [O, C, kh, kw].
+    shape: Vec<i64>,
+    conv: bool,
+}
+
+impl Weights {
+    /// Σ_k b' for each output.
+    fn sums(&self) -> Vec<i64> {
+        if self.conv {
+            (0..self.n).map(|j| self.b[j * self.k..(j + 1) * self.k].iter().sum()).collect()
+        } else {
+            (0..self.n).map(|j| (0..self.k).map(|i| self.b[i * self.n + j]).sum()).collect()
+        }
+    }
+    /// The shape that broadcasts one value per output over the product's result.
+    fn per_output(&self) -> Vec<i64> {
+        if self.conv { vec![1, self.n as i64, 1, 1] } else { vec![self.n as i64] }
+    }
 }
 
 fn weights(body: &Body, op: OpId) -> Option<Weights> {
@@ -49,7 +71,12 @@ fn weights(body: &Body, op: OpId) -> Option<Weights> {
         return None;
     }
     let shape = body.value_type(b).shape()?.to_vec();
-    let [k, n] = shape[..] else { return None };
+    let conv = body.name(op).as_str() == "onnx.ConvInteger";
+    let (k, n) = match (conv, &shape[..]) {
+        (false, [k, n]) => (*k, *n),
+        (true, [o, c, kh, kw]) => (c * kh * kw, *o),
+        _ => return None,
+    };
     let shift = match elem(body, b).as_str() {
         "i8" => 0,
         "ui8" => 128,
@@ -65,15 +92,23 @@ fn weights(body: &Body, op: OpId) -> Option<Weights> {
         }
         None => unreachable!(),
     };
-    Some(Weights { k: k as usize, n: n as usize, b: vals.iter().map(|x| x - shift).collect(), zb: zb.iter().map(|z| z - shift).collect() })
+    Some(Weights { k: k as usize, n: n as usize, b: vals.iter().map(|x| x - shift).collect(), zb: zb.iter().map(|z| z - shift).collect(), shape, conv })
 }
 
 /// Whether `op` is a MatMulInteger this rewrite turns into one the NPU takes.
 fn candidate(body: &Body, op: OpId) -> Option<Weights> {
-    if body.name(op).as_str() != "onnx.MatMulInteger" || quant::qinteger(body, op).is_ok() {
+    if !matches!(body.name(op).as_str(), "onnx.MatMulInteger" | "onnx.ConvInteger") || quant::qinteger(body, op).is_ok() {
         return None;
     }
     let o = body.op(op);
+    if body.name(op).as_str() == "onnx.ConvInteger" {
+        // Padding would be the run-time zero point (the DMA writes an immediate); one group.
+        let ints = |k: &str| npu::tensor_ops::ints(body, op, k);
+        let padded = ints("pads").is_some_and(|p| p.iter().any(|v| *v != 0)) || o.attr("auto_pad").and_then(|a| a.as_str()).is_some_and(|a| a != "NOTSET" && a != "VALID");
+        if padded || o.attr("group").and_then(|a| a.as_int()).unwrap_or(1) != 1 || body.value_type(o.operand(0)).shape().is_none_or(|s| s.len() != 4) {
+            return None;
+        }
+    }
     let a = o.operand(0);
     if !matches!(elem(body, a).as_str(), "i8" | "ui8") || body.value_type(a).shape().is_none_or(|s| s.len() < 2) {
         return None;
@@ -89,7 +124,7 @@ fn candidate(body: &Body, op: OpId) -> Option<Weights> {
 
 /// Rewrites every MatMulInteger it can; returns how many.
 pub fn rewrite(ctx: &Context, body: &mut Body, module: OpId) -> usize {
-    let ops: Vec<OpId> = body.walk_preorder(module).into_iter().filter(|o| body.name(*o).as_str() == "onnx.MatMulInteger").collect();
+    let ops: Vec<OpId> = body.walk_preorder(module).into_iter().filter(|o| matches!(body.name(*o).as_str(), "onnx.MatMulInteger" | "onnx.ConvInteger")).collect();
     // One a' per activation (Q, K and V share theirs).
     let mut shifted: HashMap<Value, Value> = HashMap::new();
     let mut n = 0;
@@ -102,6 +137,8 @@ pub fn rewrite(ctx: &Context, body: &mut Body, module: OpId) -> usize {
         let a_shape = body.value_type(a).shape().unwrap().to_vec();
         let unsigned = elem(body, a) == "ui8";
         let res_ty = body.value_type(res).clone();
+        // A conv's geometry, for the product and the window sums.
+        let geometry: Vec<(&str, Attribute)> = ["strides", "dilations", "kernel_shape"].into_iter().filter_map(|k| o.attr(k).cloned().map(|a| (k, a))).collect();
         let i32t = |shape: Vec<i64>| tensor(ctx, shape, 32);
         let cast = |to: i64| [("to", Attribute::integer(to as i128, ctx.i64()))];
         let mut b = Builder { ctx, body, at: InsertPoint::Before(op), loc };
@@ -118,8 +155,9 @@ pub fn rewrite(ctx: &Context, body: &mut Body, module: OpId) -> usize {
                 v
             }
         };
-        let b8 = b.constant(ctx.int_type(8), vec![w.k as i64, w.n as i64], w.b.iter().map(|x| *x as i8 as u8).collect());
-        let product = b.op("onnx.MatMulInteger", &[a8, b8], &[res_ty], &[])[0];
+        let b8 = b.constant(ctx.int_type(8), w.shape.clone(), w.b.iter().map(|x| *x as i8 as u8).collect());
+        let name = if w.conv { "onnx.ConvInteger" } else { "onnx.MatMulInteger" };
+        let product = b.op(name, &[a8, b8], &[res_ty], if w.conv { &geometry } else { &[] })[0];
         let full = out_shape.clone().unwrap_or_default();
         let mut y = product;
         // za' as an i32 scalar (za - 128 for uint8), when there is one.
@@ -135,25 +173,34 @@ pub fn rewrite(ctx: &Context, body: &mut Body, module: OpId) -> usize {
         });
         // - za'·Σ_k b'
         if let Some(za8) = za8 {
-            let colsum: Vec<i64> = (0..w.n).map(|j| (0..w.k).map(|i| w.b[i * w.n + j]).sum()).collect();
-            let c = b.constant(ctx.int_type(32), vec![w.n as i64], colsum.iter().flat_map(|x| (*x as i32).to_le_bytes()).collect());
-            let t = b.op("onnx.Mul", &[za8, c], &[i32t(vec![w.n as i64])], &[])[0];
+            let c = b.constant(ctx.int_type(32), w.per_output(), w.sums().iter().flat_map(|x| (*x as i32).to_le_bytes()).collect());
+            let t = b.op("onnx.Mul", &[za8, c], &[i32t(w.per_output())], &[])[0];
             y = b.op("onnx.Sub", &[y, t], &[i32t(full.clone())], &[])[0];
         }
         // - zb'·(Σ_k a' - K·za')
         if w.zb.iter().any(|z| *z != 0) {
-            let mut row_shape = a_shape.clone();
-            *row_shape.last_mut().unwrap() = 1;
-            let wide = b.op("onnx.Cast", &[a8], &[i32t(a_shape.clone())], &cast(6))[0];
-            let axes = b.i64s(&[-1]);
-            let mut rows = b.op("onnx.ReduceSum", &[wide, axes], &[i32t(row_shape.clone())], &[("keepdims", Attribute::integer(1, ctx.i64()))])[0];
+            // Σ_k a' of each output position: a row sum, or a conv's window sum (a ConvInteger with a filter of ones, on the array too).
+            let (row_shape, mut rows) = if w.conv {
+                let mut s = full.clone();
+                s[1] = 1;
+                let mut ones_shape = w.shape.clone();
+                ones_shape[0] = 1;
+                let ones = b.constant(ctx.int_type(8), ones_shape, vec![1; w.k]);
+                (s.clone(), b.op("onnx.ConvInteger", &[a8, ones], &[i32t(s)], &geometry)[0])
+            } else {
+                let mut s = a_shape.clone();
+                *s.last_mut().unwrap() = 1;
+                let wide = b.op("onnx.Cast", &[a8], &[i32t(a_shape.clone())], &cast(6))[0];
+                let axes = b.i64s(&[-1]);
+                (s.clone(), b.op("onnx.ReduceSum", &[wide, axes], &[i32t(s)], &[("keepdims", Attribute::integer(1, ctx.i64()))])[0])
+            };
             if let Some(za8) = za8 {
                 let kc = b.scalar(&ctx.int_type(32), w.k as f64);
                 let zt = b.body.value_type(za8).clone();
                 let kz = b.op("onnx.Mul", &[za8, kc], &[zt], &[])[0];
                 rows = b.op("onnx.Sub", &[rows, kz], &[i32t(row_shape.clone())], &[])[0];
             }
-            let zshape = if w.zb.len() == 1 { vec![] } else { vec![w.n as i64] };
+            let zshape = if w.zb.len() == 1 { vec![] } else { w.per_output() };
             let zc = b.constant(ctx.int_type(32), zshape, w.zb.iter().flat_map(|x| (*x as i32).to_le_bytes()).collect());
             let t = b.op("onnx.Mul", &[rows, zc], &[i32t(if w.zb.len() == 1 { row_shape } else { full.clone() })], &[])[0];
             y = b.op("onnx.Sub", &[y, t], &[i32t(full.clone())], &[])[0];

@@ -164,7 +164,7 @@ const GROUPED: &[(&str, &str)] = &[
     ("onnx.Abs", "int8 only, as Elu"),
     ("onnx.QLinearConv", "int8 activations with any zero point, constant int8 or uint8 weights (with zero points: as symmetric parts, ungrouped); the Conv constraints"),
     ("onnx.QLinearMatMul", "int8 activations with any zero point, a constant int8 or uint8 B matrix (with zero points: as symmetric parts)"),
-    ("onnx.ConvInteger", "int8, constant weights; the Conv constraints; with the cast and scale that make it a quantized Conv"),
+    ("onnx.ConvInteger", "constant weights; the Conv constraints; int8 with zero points 0 as it is; unpadded, one group, uint8 or int8 with any zero points (DynamicQuantizeLinear's) as an int8 product with its exact i32 corrections on the CPU"),
     ("onnx.MatMulInteger", "constant B; int8 with zero points 0 as it is; uint8 or int8 with any zero points (DynamicQuantizeLinear's, known at run time) as an int8 product with its exact i32 corrections on the CPU"),
 ];
 

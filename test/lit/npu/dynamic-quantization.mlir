@@ -5,14 +5,19 @@
 // becomes an int8 product with zero points 0 (on the array) and exact i32
 // corrections (on the CPU: the activations less 128, the zero point times the
 // weights' column sums, the weight zero point times the activations' row
-// sums); bit for bit against ONNX Runtime and the host reference. The
-// ConvIntegers of the same model stay on the CPU.
+// sums); bit for bit against ONNX Runtime and the host reference. An
+// unpadded ConvInteger of the same (the 1x1 one) too, its window sums of a'
+// a ConvInteger with a filter of ones on the array; the padded ones stay on
+// the CPU (their padding is the run-time zero point).
 // RUN: rm -rf %t && python3 %S/../npu-run/Inputs/int8_asymmetric.py %t
 // RUN: npu-run %t/m.onnx --target npu -v --input f=%t/f.npy --input g=%t/g.npy --input x=%t/x.npy --input a=%t/a.npy --output-dir %t/npu --check-reference 2>&1 | FileCheck %s
-// CHECK: npu16: 2 ops (6.2%) in 1 partitions
-// CHECK: MatMulInteger#4
+// CHECK: onnx.ConvInteger "ConvInteger#1" [element-type] uint8 activations (the array multiplies int8)
+// CHECK: npu16: 4 ops (9.1%) in 1 partitions
+// CHECK: ConvInteger#2
+// CHECK-NEXT: ConvInteger#2
+// CHECK-NEXT: MatMulInteger#4
 // CHECK-NEXT: MatMulInteger#5
-// CHECK: reference: 2 NPU partition outputs match the host reference (2 integer bit for bit, 0 f32 within 1e-4)
+// CHECK: reference: 4 NPU partition outputs match the host reference (4 integer bit for bit, 0 f32 within 1e-4)
 // RUN: python3 %S/../npu-run/Inputs/match_ort.py %t/m.onnx %t/npu f=%t/f.npy g=%t/g.npy x=%t/x.npy a=%t/a.npy | FileCheck %s --check-prefix=ORT
 // ORT: dyn_conv: match
 // ORT: dyn_pointwise: match
