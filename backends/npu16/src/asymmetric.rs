@@ -11,15 +11,12 @@
 //! `Σ (x - zx)·d = Σ_p Σ (x - zx)·part_p`, and the zero-point folding,
 //! padding and requantization stay as they are.
 
-use crate::quant;
+use crate::quant::{self, elem};
 use ir::attributes::Attribute;
 use ir::types::TypeData;
 use ir::{Body, Context, InsertPoint, OpId, Type, Value};
 use onnx::builder::Builder;
 
-fn elem(body: &Body, v: Value) -> String {
-    body.value_type(v).element_type().map(|e| e.to_string()).unwrap_or_default()
-}
 
 /// What one product needs: where its activation (int8, scale, zero point)
 /// and weights (values, scale, zero point) come from, where the reduction is

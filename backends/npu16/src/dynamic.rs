@@ -17,20 +17,14 @@
 //! is a ConvInteger of `a'` with a filter of ones (on the array too); a
 //! padded one stays on the CPU (its padding is the run-time zero point).
 
-use crate::quant;
+use crate::quant::{self, absent, elem};
 use ir::attributes::Attribute;
 use ir::types::TypeData;
 use ir::{Body, Context, InsertPoint, OpId, Type, Value};
 use onnx::builder::Builder;
 use std::collections::HashMap;
 
-fn elem(body: &Body, v: Value) -> String {
-    body.value_type(v).element_type().map(|e| e.to_string()).unwrap_or_default()
-}
 
-fn absent(body: &Body, v: Option<Value>) -> bool {
-    v.is_none_or(|v| matches!(body.value_type(v).data(), TypeData::None))
-}
 
 fn tensor(ctx: &Context, shape: Vec<i64>, bits: u32) -> Type {
     ctx.intern_type(TypeData::RankedTensor { shape, elem: ctx.int_type(bits), encoding: None })

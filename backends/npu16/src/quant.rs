@@ -37,16 +37,31 @@ impl Dq {
         self.zps[0]
     }
 
+    /// For each element of a constant input, the index of its scale and
+    /// zero point (0 per tensor, else its slice along `axis`).
+    fn slices(&self, body: &Body) -> Option<Vec<usize>> {
+        let s = body.value_type(self.input).shape()?.to_vec();
+        let total: i64 = s.iter().product();
+        if self.scales.len() == 1 && self.zps.len() == 1 {
+            return Some(vec![0; total as usize]);
+        }
+        let n = *s.get(self.axis as usize)?;
+        let inner: i64 = s[self.axis as usize + 1..].iter().product();
+        Some((0..total).map(|e| (e / inner % n) as usize).collect())
+    }
+
     /// A constant's values less their zero points (`w - zw`, per slice along `axis`).
     pub fn centered(&self, body: &Body) -> Option<Vec<i64>> {
         let v = onnx::infer::const_ints(body, self.input)?;
-        if self.zps.iter().all(|z| *z == 0) {
-            return Some(v);
-        }
-        let s = body.value_type(self.input).shape()?.to_vec();
-        let n = *s.get(self.axis as usize)?;
-        let inner: i64 = s[self.axis as usize + 1..].iter().product();
-        Some(v.iter().enumerate().map(|(e, x)| x - self.zps[if self.zps.len() == 1 { 0 } else { (e as i64 / inner % n) as usize }]).collect())
+        let at = self.slices(body)?;
+        Some(v.iter().zip(at).map(|(x, i)| x - self.zps[i.min(self.zps.len() - 1)]).collect())
+    }
+
+    /// A constant's values dequantized, in f32 as DequantizeLinear computes them.
+    pub fn dequantized(&self, body: &Body) -> Option<Vec<f32>> {
+        let c = self.centered(body)?;
+        let at = self.slices(body)?;
+        Some(c.iter().zip(at).map(|(d, i)| *d as f32 * self.scales[i.min(self.scales.len() - 1)]).collect())
     }
 }
 
@@ -58,7 +73,8 @@ pub struct Q {
     pub zp: i64,
 }
 
-fn elem(body: &Body, v: Value) -> String {
+/// A value's element type as text (`i8`, `ui8`, `f32`…).
+pub(crate) fn elem(body: &Body, v: Value) -> String {
     body.value_type(v).element_type().map(|e| e.to_string()).unwrap_or_default()
 }
 
@@ -67,7 +83,8 @@ pub fn const_f32s(body: &Body, v: Value) -> Option<Vec<f32>> {
     Some(onnx::infer::const_f64s(body, v)?.into_iter().map(|x| x as f32).collect())
 }
 
-fn absent(body: &Body, v: Option<Value>) -> bool {
+/// Whether an optional operand is missing (or ONNX's empty name).
+pub(crate) fn absent(body: &Body, v: Option<Value>) -> bool {
     v.is_none_or(|v| matches!(body.value_type(v).data(), ir::types::TypeData::None))
 }
 
@@ -547,17 +564,6 @@ fn unary(body: &Body, op: OpId) -> Result<Box<dyn Fn(f64) -> f64>, String> {
     })
 }
 
-/// Whether the int8 `v` comes out of an op whose requantization takes a
-/// following `DQ → Relu|Clip → Q` chain (`relu_chain`).
-fn fused_by_producer(body: &Body, v: Value) -> bool {
-    let Some(d) = body.defining_op(v) else { return false };
-    match body.name(d).as_str() {
-        "onnx.QLinearConv" | "onnx.QLinearMatMul" => true,
-        "onnx.QuantizeLinear" => body.defining_op(body.op(d).operand(0)).is_some_and(|p| matches!(body.name(p).as_str(), "onnx.Conv" | "onnx.Gemm" | "onnx.MatMul" | "onnx.Add")),
-        _ => false,
-    }
-}
-
 /// An int8 function of one value: `Q(f(DQ(x)))` with per-tensor int8
 /// quantizations on both sides, on a target with `v.lut`.
 pub fn qlut(body: &Body, op: OpId) -> Result<QLut, String> {
@@ -570,9 +576,6 @@ pub fn qlut(body: &Body, op: OpId) -> Result<QLut, String> {
     has_lut(body, op)?;
     let x = activation(body, body.op(op).operand(0))?;
     let q = quantized_output(body, body.op(op).result(0))?;
-    if matches!(body.name(op).as_str(), "onnx.Relu" | "onnx.Clip") && fused_by_producer(body, x.input) && relu_chain(body, x.input).is_some() {
-        return Err("fused into its producer's requantization (a clamp)".into());
-    }
     if swish_of(body, op).is_some() {
         return Err("part of an x·f(x) the Mul's table takes".into());
     }

@@ -11,13 +11,11 @@
 //! ONNX Runtime's QOperator and uint8 QDQ models write them; model inputs and
 //! outputs stay uint8.
 
+use crate::quant::elem;
 use ir::attributes::{AttrData, Attribute, DenseData};
 use ir::types::TypeData;
 use ir::{Body, Context, InsertPoint, OpId, OperationState, Type, Value};
 
-fn elem(body: &Body, v: Value) -> String {
-    body.value_type(v).element_type().map(|e| e.to_string()).unwrap_or_default()
-}
 
 /// The zero-point operand of `op` that describes `v` when `op` reads it as an activation.
 fn reader_zero_point(body: &Body, op: OpId, v: Value) -> Option<usize> {

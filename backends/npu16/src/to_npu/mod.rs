@@ -707,14 +707,9 @@ fn fold_float_weights(ctx: &Context, body: &mut Body, ops: &[OpId]) {
         if body.uses(r).iter().any(|u| crate::quant::qmac(body, u.op).is_ok()) {
             continue;
         }
-        let Ok(d) = crate::quant::dq(body, r) else { continue };
-        let Some(vals) = onnx::infer::const_ints(body, d.input) else { continue };
-        let s = shape(body, d.input);
-        let inner: i64 = s.get(d.axis as usize + 1..).map(|t| t.iter().product()).unwrap_or(1);
-        let per = |e: usize| if d.scales.len() == 1 { 0 } else { (e as i64 / inner % s[d.axis as usize]) as usize };
-        let f: Vec<f32> = vals.iter().enumerate().map(|(e, v)| (v - d.zps[per(e)]) as f32 * d.scales[per(e)]).collect();
+        let Some((d, f)) = crate::quant::dq(body, r).ok().and_then(|d| d.dequantized(body).map(|f| (d, f))) else { continue };
         let loc = body.op(op).loc.clone();
-        let c = f32_constant(ctx, body, &f, s, InsertPoint::Before(op), &loc);
+        let c = f32_constant(ctx, body, &f, shape(body, d.input), InsertPoint::Before(op), &loc);
         body.replace_all_uses(r, c);
         body.erase(op);
     }
