@@ -80,6 +80,8 @@ struct Kernel<'a> {
     fill: Option<&'a Fill>,
     /// The loop over full tiles of rows is the one threads split (one column tile).
     rows_parallel: bool,
+    /// B is already in panels (packed at compile time): read in place, in blocks of k.
+    b_panel: bool,
 }
 
 /// The accumulators of one tile of rows: the rows' indices and its height.
@@ -150,7 +152,13 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
     // 1.8 → 2.1 s with a tail on every product).
     let tiles = (full_cols / (LANES * nv as i64)) as usize + 1;
     let tail = !one_tile && full_cols > 0 && tail_nv > 0 && tail_nv < nv && 10 * (nv - tail_nv) >= tiles * nv;
-    let packs = m_total >= PACK_MIN_ROWS && kk > 0 && p.dot4.is_none() && p.b_stride == 1;
+    // B already in panels (weights packed at compile time, `[tiles, K, 16·nv]`):
+    // its rows are the tile's columns, one after another, so a copy would
+    // only reproduce them.
+    let b_rows = body.value_type(ins[p.b]).shape().map(|s| s[s.len() - 1]);
+    let bm = &maps[p.b].results;
+    let b_panel = kk > 0 && b_rows == Some(nj) && nj == LANES * nv as i64 && bm.len() >= 2 && bm[bm.len() - 1] == ir::affine::AffineExpr::Dim(p.j as u32) && bm[bm.len() - 2] == ir::affine::AffineExpr::Dim(p.ks[0] as u32);
+    let packs = m_total >= PACK_MIN_ROWS && kk > 0 && p.dot4.is_none() && p.b_stride == 1 && !b_panel;
     // A panel of one block of k and `vectors` vectors of B, cache-line aligned.
     let alloc_panel = |body: &mut Body, at: &mut InsertPoint, vectors: usize| -> Value {
         let pt = ctx.intern_type(TypeData::MemRef { shape: vec![kk.min(block_k), LANES * vectors as i64], elem: elems[p.b].clone(), layout: None, memory_space: None });
@@ -208,7 +216,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
         None => p.i.is_some_and(|i| super::super::parallel_safe(body, op, &ins, &outs, &maps, &iters, i)),
     };
     let fill_ref = fill.as_ref();
-    let mut k = Kernel { b, p, sizes, ins, out, maps, ep, block, vts, vtb, bytes_t, zeros, zb, extras, ivs, j0, nv, jvs: vec![], masks: vec![], byte_masks: vec![], stride2: vec![], panel, fill: fill_ref, rows_parallel };
+    let mut k = Kernel { b, p, sizes, ins, out, maps, ep, block, vts, vtb, bytes_t, zeros, zb, extras, ivs, j0, nv, jvs: vec![], masks: vec![], byte_masks: vec![], stride2: vec![], panel, fill: fill_ref, rows_parallel, b_panel };
     k.columns(body, &mut at_j, j0, nv);
     k.emit(body, &mut at_j, kk, block_k);
     if tail {
@@ -273,10 +281,11 @@ impl Kernel<'_> {
     fn emit(&self, body: &mut Body, at: &mut InsertPoint, kk: i64, block_k: i64) {
         let b = self.b;
         match self.panel {
-            Some(panel) if kk > block_k => {
-                // Blocks of block_k k (the last 1..=block_k), each packed, then
-                // every row tile over it: one copy of the kernel, the first
-                // block and the last chosen at run time.
+            panel if kk > block_k && (panel.is_some() || self.b_panel) => {
+                // Blocks of block_k k (the last 1..=block_k), each packed (B
+                // packed at compile time is read in place), then every row
+                // tile over it: one copy of the kernel, the first block and
+                // the last chosen at run time.
                 let last_lo = (kk - 1) / block_k * block_k;
                 let (lb, ub, st) = (b.index(body, at, 0), b.index(body, at, kk), b.index(body, at, block_k));
                 let (_, kbblock, kb) = b.for_range(body, at, lb, ub, st);
@@ -284,7 +293,9 @@ impl Kernel<'_> {
                 let mut atb = InsertPoint::Before(body.last_op(kbblock).unwrap());
                 let hi = b.bin(body, &mut atb, "arith.addi", kb, st);
                 let hi = b.bin(body, &mut atb, "arith.minsi", hi, ub);
-                self.pack(body, &mut atb, panel, kb, hi);
+                if let Some(panel) = panel {
+                    self.pack(body, &mut atb, panel, kb, hi);
+                }
                 let is_first = b.cmp(body, &mut atb, kb, lb);
                 let last_v = b.index(body, &mut atb, last_lo);
                 let is_last = b.cmp(body, &mut atb, kb, last_v);
