@@ -77,6 +77,9 @@ impl Pass for OutlineLoopNests {
                     name.push('_');
                 }
                 let parallel = parallel_work(body, nest);
+                for o in body.walk_preorder(nest) {
+                    body.op_mut(o).attributes.remove(crate::tensor_to_loops::TRIPS);
+                }
                 let (g, call) = outline(ctx, body, nest, &name, &noalias_args, parallel);
                 let key = anonymous_text(ctx, body, g);
                 if let Some(same) = kernels.get(&key) {
@@ -112,10 +115,12 @@ fn trips(body: &Body, l: OpId) -> Option<i64> {
     (st > 0).then(|| ((ub - lb).max(0) + st - 1) / st)
 }
 
-/// The ops `op` executes, roughly: loops of unknown trip count count once.
+/// The ops `op` executes, roughly: loops of unknown trip count count once,
+/// or as often as their `npu.trips` says.
 fn work(body: &Body, op: OpId) -> f64 {
     let inner: f64 = body.op(op).regions().iter().flat_map(|r| body.region_blocks(*r).to_vec()).flat_map(|b| body.block_ops(b).collect::<Vec<_>>()).map(|o| work(body, o)).sum();
-    let times = if body.name(op).as_str() == "scf.for" { trips(body, op).unwrap_or(1).max(0) as f64 } else { 1.0 };
+    let estimate = || body.op(op).attributes.get(crate::tensor_to_loops::TRIPS).and_then(|a| a.as_int()).and_then(|v| i64::try_from(v).ok());
+    let times = if body.name(op).as_str() == "scf.for" { trips(body, op).or_else(estimate).unwrap_or(1).max(0) as f64 } else { 1.0 };
     1.0 + times * inner
 }
 

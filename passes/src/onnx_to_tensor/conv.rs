@@ -259,16 +259,19 @@ const DIRECT_CONV_MIN_WIDTH: i64 = 28;
 /// rows, and ResNet-18's 7×7 layers (9.4 MB of weights) ran 1.5× slower so
 /// than with the positions along the lanes.
 const CHANNEL_LANES_MAX_WEIGHT_BYTES: i64 = 2 << 20;
-/// Most output positions a product has with the channels along the lanes.
-const CHANNEL_LANES_MAX_POSITIONS: i64 = 256;
+/// The output positions of a product with the channels along the lanes: at
+/// most 256 (a 14×14 map's 196 fill 196 of 208 lanes the other way round),
+/// more than 64 (a 7×7 map's 49 are 8 tiles of 6 rows and a tile of one row,
+/// whose multiply-adds wait on each other: MobileNetV2's last 1×1 convs ran
+/// 15-20% slower so than with their 49 positions along 64 lanes).
+const CHANNEL_LANES_POSITIONS: std::ops::RangeInclusive<i64> = 65..=256;
 
 /// The channels per tile when a product of `p` output positions, `m`
 /// channels and `q` terms runs with the channels along the vector lanes:
-/// the positions fill their vectors partly (a 7×7 map's 49 fill 49 of 64
-/// lanes, a 14×14 map's 196 fill 196 of 208) and the weights fit in L2.
+/// the positions fill their vectors partly and the weights fit in L2.
 fn channel_tile(p: i64, m: i64, q: i64) -> Option<i64> {
     let t = [64, 32].into_iter().find(|t| m % t == 0)?;
-    (p <= CHANNEL_LANES_MAX_POSITIONS && p % 16 != 0 && m * q * 4 <= CHANNEL_LANES_MAX_WEIGHT_BYTES).then_some(t)
+    (CHANNEL_LANES_POSITIONS.contains(&p) && p % 16 != 0 && m * q * 4 <= CHANNEL_LANES_MAX_WEIGHT_BYTES).then_some(t)
 }
 
 /// Whether `v` is a constant (weights the compile-time packing folds).
@@ -307,14 +310,13 @@ fn conv_as_matmul(l: &mut Lower, x: Value, wv: Value, bias: Option<Value>, w: &W
     };
     let w2 = super::shape::reshape(l, wv, &[m, c * k]);
     if let Some(t) = (p > 1 && is_constant(l, wv)).then(|| channel_tile(p, m, c * k)).flatten() {
-        // Few output positions and many channels (a 7×7 or 14×14 map): the
+        // Few output positions and many channels (a 14×14 map): the
         // channels along the vector lanes, in tiles of t channels,
         // y[n, mt, p, u] = Σ_q col[n, q, p]·Wp[mt, q, u] with Wp[mt, q, u] =
         // W[mt·t + u, q] packed at compile time (each tile's weights one
         // contiguous panel the kernel streams, no copy at run time), then
-        // one transpose to [n, m, p] that the elementwise ops after the conv
-        // fuse into. The other way round a 7×7 map's 49 positions fill 49 of
-        // 64 lanes.
+        // one transpose to the output's shape that the elementwise ops after
+        // the conv fuse into.
         let mt = m / t;
         let wp = l.map_op(&[mt, c * k, t], &sc.ty.clone(), &[w2], vec![expr_map(3, vec![add(mul(d(0), t), d(2)), d(1)])], |_, a| a[0]);
         let init_t = match bias {
@@ -324,10 +326,13 @@ fn conv_as_matmul(l: &mut Lower, x: Value, wv: Value, bias: Option<Value>, w: &W
         // Loops: n, mt, p, u | q.
         let iters = [Iterator::Parallel, Iterator::Parallel, Iterator::Parallel, Iterator::Parallel, Iterator::Reduction];
         let yt = super::linalg::contract(l, col, expr_map(5, vec![d(0), d(4), d(2)]), wp, expr_map(5, vec![d(1), d(4), d(3)]), init_t, &iters, 1.0, (None, None));
+        // Written in the output's own shape, so that the elementwise ops
+        // after the conv (a residual Add, a Clip) fuse into this copy.
+        let r = out_shape.len();
         let tile_of = AffineExpr::FloorDiv(Box::new(d(1)), Box::new(AffineExpr::Const(t)));
         let lane_of = AffineExpr::Mod(Box::new(d(1)), Box::new(AffineExpr::Const(t)));
-        let y = l.map_op(&[n, m, p], &sc.ty.clone(), &[yt], vec![expr_map(3, vec![d(0), tile_of, d(2), lane_of])], |_, a| a[0]);
-        return Ok(super::shape::reshape(l, y, out_shape));
+        let position = (2..r).fold(AffineExpr::Const(0), |acc, i| add(mul(acc, out_shape[i]), d(i)));
+        return Ok(l.map_op(out_shape, &sc.ty.clone(), &[yt], vec![expr_map(r, vec![d(0), tile_of, position, lane_of])], |_, a| a[0]));
     }
     // The accumulator [n, m] for one output position, else [n, m, p].
     let acc_shape = if p == 1 { vec![n, m] } else { vec![n, m, p] };

@@ -209,6 +209,11 @@ fn apply_epilogue(b: &B, body: &mut Body, at: &mut InsertPoint, ep: Option<ir::B
 /// writes its own elements, reads nothing another writes): `outline-loop-nests`
 /// may run it on several threads.
 pub const PARALLEL: &str = "npu.parallel";
+/// On an `scf.for` whose bounds are not constants (a block of k between
+/// values computed at run time): how many iterations it makes, about, for the
+/// work estimate that decides whether a nest is worth threads
+/// (`outline-loop-nests`, which drops the attribute).
+pub const TRIPS: &str = "npu.trips";
 
 pub(crate) fn mark_parallel(ctx: &Context, body: &mut Body, fop: OpId) {
     body.op_mut(fop).attributes.set(ctx.ident(PARALLEL), Attribute::unit());

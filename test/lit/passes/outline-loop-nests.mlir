@@ -224,3 +224,46 @@ func.func @globals(%x: memref<4xf32> {llvm.noalias}, %y: memref<4xf32> {llvm.noa
   }) : (index, index, index) -> ()
   return
 }
+
+// -----
+
+// An inner loop whose bounds are values (a block of k between indices computed
+// at run time) counts once, unless `npu.trips` says how often it runs: with
+// 2000 the marked nest does enough work for threads (1 + 100 x (1 + 2000 x 4 + 1)),
+// without it not (1 + 100 x 6). The attribute does not stay in the nest.
+// CHECK-LABEL: func.func @trips
+// CHECK: func.func private @trips_nest0(
+// CHECK-SAME: ["npu-parallel", "800201"]
+// CHECK-NOT: npu.trips
+// CHECK: func.func private @trips_nest1(
+// CHECK-NOT: npu-parallel
+// CHECK: return
+func.func @trips(%x: memref<100x2000xf32> {llvm.noalias}, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c100 = arith.constant 100 : index
+  %two = arith.constant 2.0 : f32
+  "scf.for"(%c0, %c100, %c1) ({
+  ^bb0(%i: index):
+    "scf.for"(%c0, %n, %c1) ({
+    ^bb1(%j: index):
+      %v = "memref.load"(%x, %i, %j) : (memref<100x2000xf32>, index, index) -> f32
+      %w = arith.mulf %v, %two : f32
+      "memref.store"(%w, %x, %i, %j) : (f32, memref<100x2000xf32>, index, index) -> ()
+      "scf.yield"() : () -> ()
+    }) {npu.trips = 2000 : i64} : (index, index, index) -> ()
+    "scf.yield"() : () -> ()
+  }) {npu.parallel} : (index, index, index) -> ()
+  "scf.for"(%c0, %c100, %c1) ({
+  ^bb0(%i: index):
+    "scf.for"(%c0, %n, %c1) ({
+    ^bb1(%j: index):
+      %v = "memref.load"(%x, %i, %j) : (memref<100x2000xf32>, index, index) -> f32
+      %w = arith.mulf %v, %two : f32
+      "memref.store"(%w, %x, %i, %j) : (f32, memref<100x2000xf32>, index, index) -> ()
+      "scf.yield"() : () -> ()
+    }) : (index, index, index) -> ()
+    "scf.yield"() : () -> ()
+  }) {npu.parallel} : (index, index, index) -> ()
+  return
+}

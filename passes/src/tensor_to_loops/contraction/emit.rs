@@ -82,6 +82,8 @@ struct Kernel<'a> {
     rows_parallel: bool,
     /// B is already in panels (packed at compile time): read in place, in blocks of k.
     b_panel: bool,
+    /// The k of one block (all of them without blocks).
+    k_block: i64,
 }
 
 /// The accumulators of one tile of rows: the rows' indices and its height.
@@ -216,7 +218,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
         None => p.i.is_some_and(|i| super::super::parallel_safe(body, op, &ins, &outs, &maps, &iters, i)),
     };
     let fill_ref = fill.as_ref();
-    let mut k = Kernel { b, p, sizes, ins, out, maps, ep, block, vts, vtb, bytes_t, zeros, zb, extras, ivs, j0, nv, jvs: vec![], masks: vec![], byte_masks: vec![], stride2: vec![], panel, fill: fill_ref, rows_parallel, b_panel };
+    let mut k = Kernel { b, p, sizes, ins, out, maps, ep, block, vts, vtb, bytes_t, zeros, zb, extras, ivs, j0, nv, jvs: vec![], masks: vec![], byte_masks: vec![], stride2: vec![], panel, fill: fill_ref, rows_parallel, b_panel, k_block: kk.min(block_k) };
     k.columns(body, &mut at_j, j0, nv);
     k.emit(body, &mut at_j, kk, block_k);
     if tail {
@@ -465,7 +467,11 @@ impl Kernel<'_> {
         let mut atk = *at;
         for &kd in &p.ks {
             let (kop, kblock, kiv, args) = match krange {
-                Some((k_lo, k_hi)) => b.for_between(body, &mut atk, k_lo, k_hi, &kargs),
+                Some((k_lo, k_hi)) => {
+                    let l = b.for_between(body, &mut atk, k_lo, k_hi, &kargs);
+                    body.op_mut(l.0).attributes.set(b.ctx.ident(super::super::TRIPS), Attribute::integer(self.k_block as i128, b.ctx.i64()));
+                    l
+                }
                 None => b.for_loop(body, &mut atk, self.sizes[kd], &kargs),
             };
             loops.push((kop, kblock));
