@@ -654,12 +654,15 @@ fn print_profile(model: &[u8], c: &runtime::Compiled, runs: usize, macs: &HashMa
     let all: f64 = totals.iter().map(|t| t.0).sum::<f64>() / runs as f64;
     // A node's code can span regions (a Conv's padding or im2col columns, or
     // its zero point's subtraction fused into the op before, then its loop
-    // nest): its MACs count once, in its last region, the loop nest (which
-    // comes after its preparation; on threads it may take less time than it).
+    // nest, then a copy back from the layout the product wrote): its MACs
+    // count once, in the region of the most time, its product.
     let mut owner: HashMap<&str, usize> = HashMap::new();
     for (i, r) in c.profile_regions.iter().enumerate() {
         for n in r.split('+') {
-            owner.insert(n, i);
+            let slower = owner.get(n).is_none_or(|&o| totals[i].0 > totals[o].0);
+            if slower {
+                owner.insert(n, i);
+            }
         }
     }
     let region_macs: Vec<u64> = (0..c.profile_regions.len()).map(|i| c.profile_regions[i].split('+').filter(|n| owner.get(n) == Some(&i)).map(|n| macs.get(n).copied().unwrap_or(0)).sum()).collect();
