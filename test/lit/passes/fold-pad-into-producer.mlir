@@ -9,6 +9,8 @@
 // STATS: (S) 0 num-folded
 // STATS: (S) 1 num-folded
 // STATS: (S) 0 num-folded
+// STATS: (S) 1 num-folded
+// STATS: (S) 0 num-folded
 // The folded model computes what it computed before (a 1x1 conv, its loop
 // over H·W split into rows, then a 3x3 conv chain of 56-wide rows: the
 // contraction kernel writing at an offset).
@@ -83,4 +85,30 @@ func.func @narrow_rows(%x: tensor<1x2x7x7xf32>, %pw: tensor<4x2x1x1xf32>, %dw: t
   %0 = "onnx.Conv"(%x, %pw) <{kernel_shape = array<i64: 1, 1>}> : (tensor<1x2x7x7xf32>, tensor<4x2x1x1xf32>) -> tensor<1x4x7x7xf32>
   %1 = "onnx.Conv"(%0, %dw) <{group = 4 : i64, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>}> : (tensor<1x4x7x7xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x7x7xf32>
   return %1 : tensor<1x4x7x7xf32>
+}
+
+// -----
+
+// Rows of 14 fill 14 of 16 lanes: a product of few terms (16 input channels)
+// splits into rows and writes the padded tensor itself...
+// CHECK-LABEL: func.func @rows_of_14_shallow
+// CHECK: affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d2 * 14 + d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2 + 1, d4 + 1)>
+func.func @rows_of_14_shallow(%x: tensor<1x16x14x14xf32>, %pw: tensor<4x16x1x1xf32>, %dw: tensor<4x1x3x3xf32>) -> tensor<1x4x14x14xf32> {
+  %0 = "onnx.Conv"(%x, %pw) <{kernel_shape = array<i64: 1, 1>}> : (tensor<1x16x14x14xf32>, tensor<4x16x1x1xf32>) -> tensor<1x4x14x14xf32>
+  %1 = "onnx.Conv"(%0, %dw) <{group = 4 : i64, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>}> : (tensor<1x4x14x14xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x14x14xf32>
+  return %1 : tensor<1x4x14x14xf32>
+}
+
+// -----
+
+// ...one of many terms (a 3x3 conv over 16 channels: 144, as ResNet's 14x14
+// layers' 2,304) stays flat over H·W and copies: its idle lanes would cost
+// more than the copy.
+// CHECK-LABEL: func.func @rows_of_14_deep
+// CHECK: "tensor.expand_shape"({{.*}}) -> tensor<1x4x14x14xf32>
+// CHECK: -> (d0, d1, d2 + 1, d3 + 1)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"], operandSegmentSizes = array<i32: 1, 1>
+func.func @rows_of_14_deep(%x: tensor<1x16x14x14xf32>, %w: tensor<4x16x3x3xf32>, %dw: tensor<4x1x3x3xf32>) -> tensor<1x4x14x14xf32> {
+  %0 = "onnx.Conv"(%x, %w) <{kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>}> : (tensor<1x16x14x14xf32>, tensor<4x16x3x3xf32>) -> tensor<1x4x14x14xf32>
+  %1 = "onnx.Conv"(%0, %dw) <{group = 4 : i64, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>}> : (tensor<1x4x14x14xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x14x14xf32>
+  return %1 : tensor<1x4x14x14xf32>
 }
