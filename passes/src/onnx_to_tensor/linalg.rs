@@ -2,7 +2,7 @@
 //! `tensor.generic` each, every index letter a loop (output letters parallel,
 //! the rest reductions), accumulating `acc + a * b` into an initialized output.
 
-use super::{broadcast_map, d, expr_map, Cmp, Lower, LowerFn, Sc};
+use super::{add, broadcast_map, d, expr_map, mul, Cmp, Lower, LowerFn, Sc};
 use ir::affine::{AffineExpr, AffineMap};
 use ir::Value;
 use tensor::Iterator;
@@ -113,12 +113,49 @@ fn matmul(l: &mut Lower) -> Result<Vec<Value>, String> {
     // Plain (batched) matrix products of one element type: the named ops.
     let same = a.sc == b.sc && a.sc == sc && zps.0.is_none() && zps.1.is_none() && !(sc.is_float() && sc.width() < 32);
     if same && ra == 2 && rb == 2 {
+        if let Some(y) = packed_product(l, va, false, vb, init) {
+            return Ok(vec![y]);
+        }
         return Ok(vec![l.named("tensor.matmul", &[va, vb, init], &[])]);
     }
     if same && ra == 3 && rb == 3 && a.shape[0] == b.shape[0] {
         return Ok(vec![l.named("tensor.batch_matmul", &[va, vb, init], &[])]);
     }
     Ok(vec![contract(l, va, a_map, vb, b_map, init, &iters, 1.0, zps)])
+}
+
+/// Most bytes of a constant B a product reads as it is (packing its panels
+/// at run time, block by block): a larger one, which does not stay in L2, is
+/// packed at compile time.
+const PACK_AT_RUN_TIME_MAX_BYTES: i64 = 1 << 20;
+/// Columns per compile-time panel: one tile of the contraction kernel (4 vectors).
+const PANEL_COLUMNS: i64 = 64;
+
+/// `A[M, K] · B[K, N]` (A transposed when `ta`) into `init` [M, N] with a
+/// constant f32 B of more than [`PACK_AT_RUN_TIME_MAX_BYTES`] packed at
+/// compile time into panels `Bp[N/64, K, 64]` that the contraction kernel
+/// streams in place, as ONNX Runtime packs a Gemm's weights once at load:
+/// the product written as [M, N/64, 64], the same bytes as [M, N]. None
+/// where B is not such a constant.
+fn packed_product(l: &mut Lower, a: Value, ta: bool, b: Value, init: Value) -> Option<Value> {
+    let (ai, bi) = (l.info(a).ok()?, l.info(b).ok()?);
+    let constant = l.body.defining_op(b).is_some_and(|o| matches!(l.body.name(o).as_str(), "onnx.Constant" | "arith.constant"));
+    if !constant || ai.rank() != 2 || bi.rank() != 2 || !ai.sc.is_float() || ai.sc.width() != 32 || bi.sc != ai.sc {
+        return None;
+    }
+    let (m, k, n) = (if ta { ai.shape[1] } else { ai.shape[0] }, bi.shape[0], bi.shape[1]);
+    if n % PANEL_COLUMNS != 0 || k * n * 4 <= PACK_AT_RUN_TIME_MAX_BYTES || m < 2 {
+        return None;
+    }
+    let t = PANEL_COLUMNS;
+    let sc = ai.sc.clone();
+    let bp = l.map_op(&[n / t, k, t], &sc.ty.clone(), &[b], vec![expr_map(3, vec![d(1), add(mul(d(0), t), d(2))])], |_, x| x[0]);
+    let init3 = super::shape::reshape(l, init, &[m, n / t, t]);
+    // Loops: m, n/t, t | k.
+    let a_map = expr_map(4, if ta { vec![d(3), d(0)] } else { vec![d(0), d(3)] });
+    let iters = [Iterator::Parallel, Iterator::Parallel, Iterator::Parallel, Iterator::Reduction];
+    let y = contract(l, a, a_map, bp, expr_map(4, vec![d(1), d(3), d(2)]), init3, &iters, 1.0, (None, None));
+    Some(super::shape::reshape(l, y, &[m, n]))
 }
 
 fn gemm(l: &mut Lower) -> Result<Vec<Value>, String> {
@@ -154,6 +191,11 @@ fn gemm(l: &mut Lower) -> Result<Vec<Value>, String> {
         let bi = l.in_info(1)?;
         let t = [bi.shape[1], bi.shape[0]];
         vb = l.map_op(&t, &bi.sc.ty.clone(), &[vb], vec![expr_map(2, vec![d(1), d(0)])], |_, a| a[0]);
+    }
+    if alpha == 1.0 {
+        if let Some(y) = packed_product(l, va, ta, vb, init) {
+            return Ok(vec![y]);
+        }
     }
     Ok(vec![contract(l, va, a_map, vb, b_map, init, &[Iterator::Parallel, Iterator::Parallel, Iterator::Reduction], alpha, (None, None))])
 }
