@@ -61,7 +61,7 @@ impl Pass for OutlineLoopNests {
             }
             let fname = body.op(f).properties.get("sym_name").and_then(|a| a.as_str()).unwrap_or("f").to_string();
             let entry = body.entry_block(f).unwrap();
-            let noalias_args = noalias_args(body, f);
+            let f_noalias = noalias_args(body, f);
             let nests: Vec<OpId> = body.block_ops(entry).filter(|o| body.name(*o).as_str().starts_with("scf.") && !body.op(*o).regions().is_empty()).collect();
             // What is left is glue (allocations, calls, frees) in one basic block:
             // compiled without optimization, as LLVM's SelectionDAG spent 0.75 s on
@@ -76,35 +76,75 @@ impl Pass for OutlineLoopNests {
                 while taken.contains(&name) {
                     name.push('_');
                 }
-                let parallel = parallel_work(body, nest);
+                let parallel = parallel_work(body, nest, MIN_PARALLEL_WORK);
+                // Parallel loops inside a nest that is not (an RNN's products
+                // inside its loop over the steps) go on threads on their own.
+                let inner = if parallel.is_none() { inner_parallel_loops(body, nest) } else { vec![] };
                 for o in body.walk_preorder(nest) {
                     body.op_mut(o).attributes.remove(crate::tensor_to_loops::TRIPS);
                 }
-                let (g, call) = outline(ctx, body, nest, &name, &noalias_args, parallel);
-                let key = anonymous_text(ctx, body, g);
-                if let Some(same) = kernels.get(&key) {
-                    body.op_mut(call).properties.set(ctx.ident("callee"), Attribute::symbol(same));
-                    body.erase(g);
-                    continue;
+                let (g, call) = outline(ctx, body, nest, &name, &f_noalias, parallel);
+                let g_noalias = noalias_args(body, g);
+                for (k, (l, work)) in inner.into_iter().enumerate() {
+                    let mut iname = format!("{name}_par{k}");
+                    while taken.contains(&iname) {
+                        iname.push('_');
+                    }
+                    let (ig, icall) = outline(ctx, body, l, &iname, &g_noalias, Some(work));
+                    place(ctx, body, (ig, icall), iname, &mut kernels, &mut taken, &mut after);
                 }
-                kernels.insert(key, name.clone());
-                taken.insert(name);
-                body.insert(g, InsertPoint::After(after));
-                after = g;
+                place(ctx, body, (g, call), name, &mut kernels, &mut taken, &mut after);
             }
         }
         Ok(())
     }
 }
 
+/// Puts the outlined function `g` (called by `call`) in the module after
+/// `after`, or, when a function of the same text is there already, points
+/// the call at that one and drops `g`.
+fn place(ctx: &ir::Context, body: &mut Body, (g, call): (OpId, OpId), name: String, kernels: &mut HashMap<String, String>, taken: &mut HashSet<String>, after: &mut OpId) {
+    let key = anonymous_text(ctx, body, g);
+    if let Some(same) = kernels.get(&key) {
+        body.op_mut(call).properties.set(ctx.ident("callee"), Attribute::symbol(same));
+        body.erase(g);
+        return;
+    }
+    kernels.insert(key, name.clone());
+    taken.insert(name);
+    body.insert(g, InsertPoint::After(*after));
+    *after = g;
+}
+
+/// Below this many ops a parallel loop inside another nest (run once per
+/// iteration of an outer loop) runs on the calling thread: the workers are
+/// still spinning from the iteration before, so a call costs less than waking
+/// them (an LSTM's recurrent product of 256 × 1024 per step: about 41,000).
+const MIN_INNER_PARALLEL_WORK: f64 = 20_000.0;
+
+/// The outermost loops marked parallel inside `nest` (not `nest` itself)
+/// with work enough to share, and that work.
+fn inner_parallel_loops(body: &Body, nest: OpId) -> Vec<(OpId, u64)> {
+    let mut found: Vec<(OpId, u64)> = vec![];
+    for o in body.walk_preorder(nest).into_iter().skip(1) {
+        if found.iter().any(|(f, _)| body.is_ancestor(*f, o)) {
+            continue;
+        }
+        if let Some(w) = parallel_work(body, o, MIN_INNER_PARALLEL_WORK) {
+            found.push((o, w));
+        }
+    }
+    found
+}
+
 /// The ops `nest` runs when it is a result-less `scf.for` marked parallel,
-/// of at least two iterations, with enough work to share.
-fn parallel_work(body: &Body, nest: OpId) -> Option<u64> {
+/// of at least two iterations, with at least `min` ops to share.
+fn parallel_work(body: &Body, nest: OpId, min: f64) -> Option<u64> {
     let op = body.op(nest);
     let marked = body.name(nest).as_str() == "scf.for" && op.results().is_empty() && op.attributes.get(crate::tensor_to_loops::PARALLEL).is_some() && trips(body, nest).is_some_and(|t| t >= 2);
     let w = work(body, nest);
     // At most i64::MAX: the runtime reads it as a signed count.
-    (marked && w >= MIN_PARALLEL_WORK).then_some(w.min(i64::MAX as f64) as u64)
+    (marked && w >= min).then_some(w.min(i64::MAX as f64) as u64)
 }
 
 /// An `scf.for`'s trip count when its bounds and step are constants.

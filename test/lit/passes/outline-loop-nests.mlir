@@ -267,3 +267,53 @@ func.func @trips(%x: memref<100x2000xf32> {llvm.noalias}, %n: index) {
   }) {npu.parallel} : (index, index, index) -> ()
   return
 }
+
+// -----
+
+// A parallel loop inside a nest that is not parallel (an RNN's product per
+// step inside its loop over the steps), with work enough (1 + 8 x (1 + 1000 x 4 + 1)),
+// becomes a function of its own marked `npu-parallel`, called from the nest
+// on every step; a marked inner loop of little work stays where it is.
+// CHECK-LABEL: func.func @inner
+// CHECK: call @inner_nest0(%arg0, %arg1)
+// CHECK: func.func private @inner_nest0_par0(%arg0: memref<8x1000xf32> {llvm.noalias}, %arg1: index, %arg2: index, %arg3: index)
+// CHECK-SAME: ["npu-parallel", "32017"]
+// CHECK: func.func private @inner_nest0(%arg0: memref<8x1000xf32> {llvm.noalias}, %arg1: memref<4xf32> {llvm.noalias})
+// CHECK-NOT: npu-parallel
+// CHECK: "scf.for"
+// CHECK: call @inner_nest0_par0(%arg0,
+// CHECK: "scf.for"
+// CHECK-NOT: call
+// CHECK: return
+func.func @inner(%x: memref<8x1000xf32> {llvm.noalias}, %y: memref<4xf32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %c1000 = arith.constant 1000 : index
+  %two = arith.constant 2.0 : f32
+  "scf.for"(%c0, %c32, %c1) ({
+  ^bb0(%s: index):
+    "scf.for"(%c0, %c8, %c1) ({
+    ^bb1(%i: index):
+      "scf.for"(%c0, %c1000, %c1) ({
+      ^bb2(%j: index):
+        %v = "memref.load"(%x, %i, %j) : (memref<8x1000xf32>, index, index) -> f32
+        %w = arith.mulf %v, %two : f32
+        "memref.store"(%w, %x, %i, %j) : (f32, memref<8x1000xf32>, index, index) -> ()
+        "scf.yield"() : () -> ()
+      }) : (index, index, index) -> ()
+      "scf.yield"() : () -> ()
+    }) {npu.parallel} : (index, index, index) -> ()
+    "scf.for"(%c0, %c4, %c1) ({
+    ^bb1(%i: index):
+      %v = "memref.load"(%y, %i) : (memref<4xf32>, index) -> f32
+      %w = arith.mulf %v, %two : f32
+      "memref.store"(%w, %y, %i) : (f32, memref<4xf32>, index) -> ()
+      "scf.yield"() : () -> ()
+    }) {npu.parallel} : (index, index, index) -> ()
+    "scf.yield"() : () -> ()
+  }) : (index, index, index) -> ()
+  return
+}
