@@ -9,10 +9,14 @@
 //! product, scaled back by both scales.
 
 use super::linalg::contract;
-use super::{c, d, expr_map, Emit, Lower, LowerFn, Sc};
+use super::{add, c, d, expr_map, mul, Emit, Lower, LowerFn, Sc};
 use ir::affine::AffineExpr;
 use ir::Value;
 use tensor::Iterator;
+
+/// Columns of a panel of R^T: the recurrent product's tile with a batch of
+/// one (8 vectors of 16).
+const RECURRENT_PANEL: i64 = 128;
 
 pub const TABLE: &[(&str, LowerFn)] = &[("onnx.LSTM", recurrent), ("onnx.GRU", recurrent), ("onnx.RNN", recurrent), ("onnx.ms.DynamicQuantizeLSTM", recurrent)];
 
@@ -258,6 +262,14 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
             }
             None => contract(l, x2, expr_map(3, vec![d(0), d(2)]), w, expr_map(3, vec![c(dir), d(2), d(1)]), bias_init, &it3, 1.0, (None, None)),
         };
+        // With a batch of one, R^T in panels of the product's tile of
+        // columns, [4H/128, H, 128], made once before the loop: each step's
+        // product streams them in order instead of 128 columns of rows 4H
+        // apart (4 KB for H = 256, a new page every row).
+        let r_panels = (qr.is_none() && cell != Cell::Gru && batch == 1 && g % RECURRENT_PANEL == 0).then(|| {
+            let t = RECURRENT_PANEL;
+            l.map_op(&[g / t, hidden, t], &sc.ty.clone(), &[r], vec![expr_map(3, vec![c(dir), d(1), add(mul(d(0), t), d(2))])], |_, a| a[0])
+        });
         // The sequence as one loop (`scf.while`: the step number, H, C and this
         // direction's [seq, batch, H] outputs carried), not unrolled: compile
         // time does not grow with the sequence. The step's ops are built before
@@ -296,9 +308,17 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
             let cst = if cell == Cell::Lstm { Some(args[2]) } else { None };
             // This step's rows of the projected input: [batch, gates·H].
             let xw = super::control::row_of(&mut l.emit(), xw3, if batch_first { 1 } else { 0 }, t);
-            let hr = match qr {
-                Some(q) => quantized_product(l, h, q, dir, batch, g)?,
-                None => {
+            let hr = match (qr, r_panels) {
+                (Some(q), _) => quantized_product(l, h, q, dir, batch, g)?,
+                (None, Some(rp)) => {
+                    // Loops: batch, 4H/128, 128 | H; [batch, 4H/128, 128] is [batch, 4H].
+                    let t = RECURRENT_PANEL;
+                    let init = l.fill(&[batch, g / t, t], &sc, 0.0);
+                    let it4 = [Iterator::Parallel, Iterator::Parallel, Iterator::Parallel, Iterator::Reduction];
+                    let y = contract(l, h, expr_map(4, vec![d(0), d(3)]), rp, expr_map(4, vec![d(1), d(3), d(2)]), init, &it4, 1.0, (None, None));
+                    super::shape::reshape(l, y, &[batch, g])
+                }
+                (None, None) => {
                     // H_{t-1} R^T: for GRU's h gate (rows 2H..3H) this must wait for the reset gate, so it is kept apart.
                     let rinit = match b {
                         Some(bv) if cell == Cell::Gru && lbr => l.map_op(&[batch, g], &sc.ty.clone(), &[bv], vec![expr_map(2, vec![c(dir), add_c(d(1), g)])], |_, a| a[0]),
