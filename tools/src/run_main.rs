@@ -253,6 +253,9 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
         Some(list) => list.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
     };
     for b in &bind {
+        if let Some((n, _)) = b.split_once('=').filter(|(n, _)| names.contains(&n.to_string())) {
+            return Err(format!("--bind {}: --bind takes input names only (`--bind {}`); give the value with --input {}", b, n, b));
+        }
         if !names.contains(b) {
             return Err(format!("--bind {}: the model has no such input; its inputs are: {}", b, names.join(", ")));
         }

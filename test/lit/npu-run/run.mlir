@@ -20,6 +20,12 @@
 // RUN: npu-run %t/mlp.onnx --seed 3 > %t/summary
 // RUN: python3 -c "import re, sys; s = open('%t/summary').read(); v = open('%t/vals').read().split(); m = re.search(r'y  FLOAT\[2, 4\]  min (\S+) .*\[([^,]+),', s); sys.exit(0 if m and abs(float(m.group(1)) - float(v[1])) < 1e-4 * max(1, abs(float(v[1]))) and abs(float(m.group(2)) - float(v[3])) < 1e-4 * max(1, abs(float(v[3]))) else 1)"
 // RUN: npu-run %t/mlp.onnx --seed 3 -q | count 0
+// --bind takes input names; a value given to it (NAME=FILE, as --input takes)
+// is refused with what to write instead; an unknown name lists the inputs.
+// RUN: not npu-run %t/mlp.onnx --bind x=%t/out/y.npy 2>&1 | FileCheck %s --check-prefix=BINDVAL
+// BINDVAL: --bind x={{.*}}y.npy: --bind takes input names only (`--bind x`); give the value with --input x={{.*}}y.npy
+// RUN: not npu-run %t/mlp.onnx --bind z 2>&1 | FileCheck %s --check-prefix=BINDNAME
+// BINDNAME: --bind z: the model has no such input; its inputs are: x
 // Subcommands: run (the default, `npu-run MODEL`), onnx-tests, list-ops.
 // RUN: npu-run --help | FileCheck %s --check-prefix=COMMANDS
 // COMMANDS: Usage: npu-run <COMMAND>
