@@ -33,7 +33,8 @@ fn split_heads(l: &mut Lower, v: Value, heads: i64) -> Result<Value, String> {
     Ok(transpose(l, r, &[0, 2, 1, 3]))
 }
 
-fn concat(l: &mut Lower, parts: &[Value], dim: usize) -> Value {
+/// `tensor.concat` of `parts` along `dim`.
+pub(super) fn concat(l: &mut Lower, parts: &[Value], dim: usize) -> Value {
     let t = l.body.value_type(parts[0]).clone();
     let mut shape = t.shape().unwrap().to_vec();
     shape[dim] = parts.iter().map(|p| l.body.value_type(*p).shape().unwrap()[dim]).sum();

@@ -2,7 +2,7 @@
 //! `tensor.generic` each, every index letter a loop (output letters parallel,
 //! the rest reductions), accumulating `acc + a * b` into an initialized output.
 
-use super::{add, broadcast_map, d, expr_map, mul, Cmp, Lower, LowerFn, Sc};
+use super::{add, broadcast_map, c, d, expr_map, mul, Cmp, Lower, LowerFn, Sc};
 use ir::affine::{AffineExpr, AffineMap};
 use ir::Value;
 use tensor::Iterator;
@@ -130,13 +130,17 @@ fn matmul(l: &mut Lower) -> Result<Vec<Value>, String> {
 const PACK_AT_RUN_TIME_MAX_BYTES: i64 = 1 << 20;
 /// Columns per compile-time panel: one tile of the contraction kernel (4 vectors).
 const PANEL_COLUMNS: i64 = 64;
+/// Columns per panel for a product of one row: the kernel's GEMV tile (8 vectors).
+const GEMV_PANEL_COLUMNS: i64 = 128;
 
 /// `A[M, K] · B[K, N]` (A transposed when `ta`) into `init` [M, N] with a
 /// constant f32 B of more than [`PACK_AT_RUN_TIME_MAX_BYTES`] packed at
-/// compile time into panels `Bp[N/64, K, 64]` that the contraction kernel
+/// compile time into panels `Bp[N/t, K, t]` that the contraction kernel
 /// streams in place, as ONNX Runtime packs a Gemm's weights once at load:
-/// the product written as [M, N/64, 64], the same bytes as [M, N]. None
-/// where B is not such a constant.
+/// the product written as [M, N/t, t], the same bytes as [M, N]; t is the
+/// kernel's tile, 64 columns, or 128 for one row (a GEMV: 8 vectors). Columns
+/// past the last whole panel (a classifier's 1,000 = 7 × 128 + 104) are a
+/// product of their own, concatenated. None where B is not such a constant.
 fn packed_product(l: &mut Lower, a: Value, ta: bool, b: Value, init: Value) -> Option<Value> {
     let (ai, bi) = (l.info(a).ok()?, l.info(b).ok()?);
     let constant = l.body.defining_op(b).is_some_and(|o| matches!(l.body.name(o).as_str(), "onnx.Constant" | "arith.constant"));
@@ -144,18 +148,30 @@ fn packed_product(l: &mut Lower, a: Value, ta: bool, b: Value, init: Value) -> O
         return None;
     }
     let (m, k, n) = (if ta { ai.shape[1] } else { ai.shape[0] }, bi.shape[0], bi.shape[1]);
-    if n % PANEL_COLUMNS != 0 || k * n * 4 <= PACK_AT_RUN_TIME_MAX_BYTES || m < 2 {
+    let t = if m == 1 { GEMV_PANEL_COLUMNS } else { PANEL_COLUMNS };
+    let whole = n / t * t;
+    if whole == 0 || k * n * 4 <= PACK_AT_RUN_TIME_MAX_BYTES {
         return None;
     }
-    let t = PANEL_COLUMNS;
-    let sc = ai.sc.clone();
-    let bp = l.map_op(&[n / t, k, t], &sc.ty.clone(), &[b], vec![expr_map(3, vec![d(1), add(mul(d(0), t), d(2))])], |_, x| x[0]);
-    let init3 = super::shape::reshape(l, init, &[m, n / t, t]);
+    let ty = ai.sc.ty.clone();
+    let a_map = |loops: usize| expr_map(loops, if ta { vec![d(loops - 1), d(0)] } else { vec![d(0), d(loops - 1)] });
+    // Columns [from, from + width) of a [rows, N] tensor.
+    let columns = |l: &mut Lower, v: Value, rows: i64, from: i64, width: i64| l.map_op(&[rows, width], &ty.clone(), &[v], vec![expr_map(2, vec![d(0), add(d(1), c(from))])], |_, x| x[0]);
+    let bp = l.map_op(&[whole / t, k, t], &ty.clone(), &[b], vec![expr_map(3, vec![d(1), add(mul(d(0), t), d(2))])], |_, x| x[0]);
+    let init_whole = if whole == n { init } else { columns(l, init, m, 0, whole) };
+    let init3 = super::shape::reshape(l, init_whole, &[m, whole / t, t]);
     // Loops: m, n/t, t | k.
-    let a_map = expr_map(4, if ta { vec![d(3), d(0)] } else { vec![d(0), d(3)] });
     let iters = [Iterator::Parallel, Iterator::Parallel, Iterator::Parallel, Iterator::Reduction];
-    let y = contract(l, a, a_map, bp, expr_map(4, vec![d(1), d(3), d(2)]), init3, &iters, 1.0, (None, None));
-    Some(super::shape::reshape(l, y, &[m, n]))
+    let y3 = contract(l, a, a_map(4), bp, expr_map(4, vec![d(1), d(3), d(2)]), init3, &iters, 1.0, (None, None));
+    let y = super::shape::reshape(l, y3, &[m, whole]);
+    if whole == n {
+        return Some(y);
+    }
+    // Loops: m, n | k.
+    let (b_rest, init_rest) = (columns(l, b, k, whole, n - whole), columns(l, init, m, whole, n - whole));
+    let iters = [Iterator::Parallel, Iterator::Parallel, Iterator::Reduction];
+    let rest = contract(l, a, a_map(3), b_rest, expr_map(3, vec![d(2), d(1)]), init_rest, &iters, 1.0, (None, None));
+    Some(super::attention::concat(l, &[y, rest], 1))
 }
 
 fn gemm(l: &mut Lower) -> Result<Vec<Value>, String> {
