@@ -21,10 +21,15 @@ our first output is within the corpus tolerance of ORT's ("noise" for models
 held to ORT's own noise, which this bench does not measure), and the corpus's
 geometric mean on its own line.
 
+With --rounds R each benchmark model is measured R times, ONNX Runtime and
+ours in turn: the table gives the median of the rounds' ratios (and of each
+side's medians) and the rounds' range; quote those on this machine, whose
+speed drifts 10-20% between runs.
+
 With --threads N both run on N threads (ours `--threads N`, ONNX Runtime's
 intra_op_num_threads); the default is one thread each.
 
-usage: bench/cpu_models.py [--runs 20] [--only NAME ...] [--keep DIR] [--corpus] [--threads N]
+usage: bench/cpu_models.py [--runs 20] [--only NAME ...] [--keep DIR] [--corpus] [--threads N] [--rounds R]
 """
 import argparse
 import atexit
@@ -325,6 +330,7 @@ def main():
     ap.add_argument("--corpus", action="store_true", help="the real-model corpus too")
     ap.add_argument("-O", dest="opt", help="our optimization level (npu-run -O; its default when not given)")
     ap.add_argument("--threads", type=int, default=1, help="threads for ours and ONNX Runtime alike (default 1)")
+    ap.add_argument("--rounds", type=int, default=1, help="measure each benchmark model this many times, ONNX Runtime and ours in turn, and print the median of the rounds' ratios with their spread (this machine's speed drifts 10-20%% between runs)")
     a = ap.parse_args()
     THREADS[0] = a.threads
     EXTRA.extend(["--threads", str(a.threads)])
@@ -340,22 +346,33 @@ def main():
         if a.only and name not in a.only:
             continue
         m, path, x, _, data, xin = write_model(name, build, d)
-        ort_ms, ort_out = ort_median(path, {x.name: data}, a.runs)
         outdir = os.path.join(d, f"{name}.out")
-        perf = ours(path, ["--input", f"{x.name}={xin}"], outdir, a.runs)
+        # Rounds of (ONNX Runtime, ours): the median of their ratios, and each
+        # side's median figure.
+        measured = []
+        for _ in range(max(1, a.rounds)):
+            ort_ms, ort_out = ort_median(path, {x.name: data}, a.runs)
+            perf = ours(path, ["--input", f"{x.name}={xin}"], outdir, a.runs)
+            if perf is None:
+                break
+            measured.append((perf["p50_ms"] / ort_ms, ort_ms, perf))
         if perf is None:
             missed.append(f"{name} does not run")
             continue
+        ratios = sorted(r for r, _, _ in measured)
+        ratio = statistics.median(ratios)
+        ort_ms = statistics.median(o for _, o, _ in measured)
+        perf = dict(perf, p50_ms=statistics.median(p["p50_ms"] for _, _, p in measured))
+        spread = f"  rounds {ratios[0]:.2f}-{ratios[-1]:.2f}" if len(ratios) > 1 else ""
         got = np.load(os.path.join(outdir, m.graph.output[0].name + ".npy"))
         err = float(np.max(np.abs(got - ort_out[0])))
         ok = np.allclose(got, ort_out[0], rtol=1e-3, atol=1e-4)
-        ratio = perf["p50_ms"] / ort_ms
         rows.append(ratio)
         compile_s = perf["compile_ms"] / 1e3
         was_r = before["ratio"].get(name)
         was_c = before["compile_s"].get(name)
         fmt = lambda v: f"{v:.2f}" if v is not None else "-"
-        print(f"{name:<12} {perf['p50_ms']:>12.2f} {ort_ms:>11.2f} {ratio:>7.2f} {fmt(was_r):>6} {compile_s:>10.2f} {fmt(was_c):>6}  {'match' if ok else 'MISMATCH'} (max abs diff {err:.1e})")
+        print(f"{name:<12} {perf['p50_ms']:>12.2f} {ort_ms:>11.2f} {ratio:>7.2f} {fmt(was_r):>6} {compile_s:>10.2f} {fmt(was_c):>6}  {'match' if ok else 'MISMATCH'} (max abs diff {err:.1e}){spread}")
         floors(name, ratio, compile_s, missed)
         if not ok:
             missed.append(f"{name}'s outputs differ from ONNX Runtime's")
