@@ -40,13 +40,16 @@ struct Weights {
     zb: Vec<i64>,
     /// B's shape: [K, N], or a conv's [O, C, kh, kw].
     shape: Vec<i64>,
-    conv: bool,
 }
 
 impl Weights {
+    /// A ConvInteger's filter (four dims), not a MatMulInteger's matrix.
+    fn conv(&self) -> bool {
+        self.shape.len() == 4
+    }
     /// Σ_k b' for each output.
     fn sums(&self) -> Vec<i64> {
-        if self.conv {
+        if self.conv() {
             (0..self.n).map(|j| self.b[j * self.k..(j + 1) * self.k].iter().sum()).collect()
         } else {
             (0..self.n).map(|j| (0..self.k).map(|i| self.b[i * self.n + j]).sum()).collect()
@@ -54,7 +57,7 @@ impl Weights {
     }
     /// The shape that broadcasts one value per output over the product's result.
     fn per_output(&self) -> Vec<i64> {
-        if self.conv { vec![1, self.n as i64, 1, 1] } else { vec![self.n as i64] }
+        if self.conv() { vec![1, self.n as i64, 1, 1] } else { vec![self.n as i64] }
     }
 }
 
@@ -86,7 +89,7 @@ fn weights(body: &Body, op: OpId) -> Option<Weights> {
         }
         None => unreachable!(),
     };
-    Some(Weights { k: k as usize, n: n as usize, b: vals.iter().map(|x| x - shift).collect(), zb: zb.iter().map(|z| z - shift).collect(), shape, conv })
+    Some(Weights { k: k as usize, n: n as usize, b: vals.iter().map(|x| x - shift).collect(), zb: zb.iter().map(|z| z - shift).collect(), shape })
 }
 
 /// Whether `op` is a MatMulInteger this rewrite turns into one the NPU takes.
@@ -150,8 +153,8 @@ pub fn rewrite(ctx: &Context, body: &mut Body, module: OpId) -> usize {
             }
         };
         let b8 = b.constant(ctx.int_type(8), w.shape.clone(), w.b.iter().map(|x| *x as i8 as u8).collect());
-        let name = if w.conv { "onnx.ConvInteger" } else { "onnx.MatMulInteger" };
-        let product = b.op(name, &[a8, b8], &[res_ty], if w.conv { &geometry } else { &[] })[0];
+        let name = if w.conv() { "onnx.ConvInteger" } else { "onnx.MatMulInteger" };
+        let product = b.op(name, &[a8, b8], &[res_ty], if w.conv() { &geometry } else { &[] })[0];
         let full = out_shape.clone().unwrap_or_default();
         let mut y = product;
         // za' as an i32 scalar (za - 128 for uint8), when there is one.
@@ -174,7 +177,7 @@ pub fn rewrite(ctx: &Context, body: &mut Body, module: OpId) -> usize {
         // - zb'·(Σ_k a' - K·za')
         if w.zb.iter().any(|z| *z != 0) {
             // Σ_k a' of each output position: a row sum, or a conv's window sum (a ConvInteger with a filter of ones, on the array too).
-            let (row_shape, mut rows) = if w.conv {
+            let (row_shape, mut rows) = if w.conv() {
                 let mut s = full.clone();
                 s[1] = 1;
                 let mut ones_shape = w.shape.clone();

@@ -274,11 +274,6 @@ fn channel_tile(p: i64, m: i64, q: i64) -> Option<i64> {
     (CHANNEL_LANES_POSITIONS.contains(&p) && p % 16 != 0 && m * q * 4 <= CHANNEL_LANES_MAX_WEIGHT_BYTES).then_some(t)
 }
 
-/// Whether `v` is a constant (weights the compile-time packing folds).
-fn is_constant(l: &Lower, v: Value) -> bool {
-    l.body.defining_op(v).is_some_and(|o| matches!(l.body.name(o).as_str(), "onnx.Constant" | "arith.constant"))
-}
-
 /// Conv with one group as a matrix product (im2col): the (padded) input is
 /// gathered into columns [N, C·K, P] (P = output positions; no copy at all
 /// for an unstrided 1×1 kernel), the weight viewed as [M, C·K], and
@@ -309,7 +304,7 @@ fn conv_as_matmul(l: &mut Lower, x: Value, wv: Value, bias: Option<Value>, w: &W
         super::shape::reshape(l, col, &[n, c * k, p])
     };
     let w2 = super::shape::reshape(l, wv, &[m, c * k]);
-    if let Some(t) = (p > 1 && is_constant(l, wv)).then(|| channel_tile(p, m, c * k)).flatten() {
+    if let Some(t) = (p > 1 && l.is_constant(wv)).then(|| channel_tile(p, m, c * k)).flatten() {
         // Few output positions and many channels (a 14×14 map): the
         // channels along the vector lanes, in tiles of t channels,
         // y[n, mt, p, u] = Σ_q col[n, q, p]·Wp[mt, q, u] with Wp[mt, q, u] =

@@ -131,7 +131,17 @@ const PACK_AT_RUN_TIME_MAX_BYTES: i64 = 1 << 20;
 /// Columns per compile-time panel: one tile of the contraction kernel (4 vectors).
 const PANEL_COLUMNS: i64 = 64;
 /// Columns per panel for a product of one row: the kernel's GEMV tile (8 vectors).
-const GEMV_PANEL_COLUMNS: i64 = 128;
+pub(super) const GEMV_PANEL_COLUMNS: i64 = 128;
+
+/// The first `n` columns of B (`[.., K, N]` read at `prefix` then k, j) as
+/// panels `[n/t, K, t]`: panel p holds columns p·t .. p·t + t, row after
+/// row, the order the contraction kernel streams a tile's B in.
+pub(super) fn column_panels(l: &mut Lower, b: Value, prefix: &[AffineExpr], k: i64, n: i64, t: i64) -> Value {
+    let ty = l.body.value_type(b).element_type().unwrap().clone();
+    let mut index = prefix.to_vec();
+    index.extend([d(1), add(mul(d(0), t), d(2))]);
+    l.map_op(&[n / t, k, t], &ty, &[b], vec![expr_map(3, index)], |_, x| x[0])
+}
 
 /// `A[M, K] · B[K, N]` (A transposed when `ta`) into `init` [M, N] with a
 /// constant f32 B of more than [`PACK_AT_RUN_TIME_MAX_BYTES`] packed at
@@ -143,8 +153,7 @@ const GEMV_PANEL_COLUMNS: i64 = 128;
 /// product of their own, concatenated. None where B is not such a constant.
 fn packed_product(l: &mut Lower, a: Value, ta: bool, b: Value, init: Value) -> Option<Value> {
     let (ai, bi) = (l.info(a).ok()?, l.info(b).ok()?);
-    let constant = l.body.defining_op(b).is_some_and(|o| matches!(l.body.name(o).as_str(), "onnx.Constant" | "arith.constant"));
-    if !constant || ai.rank() != 2 || bi.rank() != 2 || !ai.sc.is_float() || ai.sc.width() != 32 || bi.sc != ai.sc {
+    if !l.is_constant(b) || ai.rank() != 2 || bi.rank() != 2 || !ai.sc.is_float() || ai.sc.width() != 32 || bi.sc != ai.sc {
         return None;
     }
     let (m, k, n) = (if ta { ai.shape[1] } else { ai.shape[0] }, bi.shape[0], bi.shape[1]);
@@ -157,7 +166,7 @@ fn packed_product(l: &mut Lower, a: Value, ta: bool, b: Value, init: Value) -> O
     let a_map = |loops: usize| expr_map(loops, if ta { vec![d(loops - 1), d(0)] } else { vec![d(0), d(loops - 1)] });
     // Columns [from, from + width) of a [rows, N] tensor.
     let columns = |l: &mut Lower, v: Value, rows: i64, from: i64, width: i64| l.map_op(&[rows, width], &ty.clone(), &[v], vec![expr_map(2, vec![d(0), add(d(1), c(from))])], |_, x| x[0]);
-    let bp = l.map_op(&[whole / t, k, t], &ty.clone(), &[b], vec![expr_map(3, vec![d(1), add(mul(d(0), t), d(2))])], |_, x| x[0]);
+    let bp = column_panels(l, b, &[], k, whole, t);
     let init_whole = if whole == n { init } else { columns(l, init, m, 0, whole) };
     let init3 = super::shape::reshape(l, init_whole, &[m, whole / t, t]);
     // Loops: m, n/t, t | k.

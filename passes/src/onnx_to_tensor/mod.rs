@@ -171,6 +171,11 @@ impl<'a> Lower<'a> {
                 .ok_or_else(|| format!("input #{} must be a constant (bind it with --bind-input, or fold it)", i)),
         }
     }
+    /// Whether `v` is a constant (`onnx.Constant`, or one already lowered):
+    /// weights that the lowering may lay out at compile time.
+    pub fn is_constant(&self, v: Value) -> bool {
+        self.body.defining_op(v).is_some_and(|o| matches!(self.body.name(o).as_str(), "onnx.Constant" | "arith.constant"))
+    }
     pub fn const_f64s(&self, i: usize) -> Result<Option<Vec<f64>>, String> {
         match self.opt(i) {
             None => Ok(None),
