@@ -55,7 +55,8 @@ fn vectors_per_row(rows: i64, nj: i64, split_columns: bool) -> usize {
 /// L1 set), a copy costs one pass over the panel, and the tiles need no masks
 /// on B. A GEMV (one row) reads each element of B once, so it keeps reading B
 /// where it is, and so does a B already in panels (weights packed at compile
-/// time as `[tiles, K, 16·NV]`, `onnx_to_tensor/conv.rs`), read in the same
+/// time as `[tiles, K, 16·NV]`: `onnx_to_tensor`'s `column_panels` and its
+/// channels-along-lanes convs), read in the same
 /// blocks of k.
 const PACK_MIN_ROWS: i64 = 16;
 /// A packed panel holds at most this many k: 128 × 64 floats are 32 KiB, so
