@@ -4,6 +4,7 @@
 //! dialect, and then JIT-compiled or written out as LLVM IR or object code.
 //! This is the only crate that touches melior.
 
+mod builtins;
 mod codegen;
 mod mlir;
 mod jit;

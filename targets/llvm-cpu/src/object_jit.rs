@@ -134,11 +134,12 @@ impl ObjectJit {
             let mut generator: Generator = std::ptr::null_mut();
             check(LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&mut generator, LLVMOrcLLJITGetGlobalPrefix(jit), std::ptr::null_mut(), std::ptr::null_mut()), "process symbols")?;
             LLVMOrcJITDylibAddGenerator(jd, generator);
-            if !symbols.is_empty() {
+            let symbols: Vec<(&str, *mut ())> = symbols.iter().copied().chain(crate::builtins::symbols()).collect();
+            {
                 let names: Vec<CString> = symbols.iter().map(|(n, _)| CString::new(*n).map_err(|_| format!("symbol name {:?} holds a NUL", n))).collect::<Result<_, _>>()?;
                 let mut pairs: Vec<SymbolPair> = names
                     .iter()
-                    .zip(symbols)
+                    .zip(&symbols)
                     .map(|(n, (_, p))| SymbolPair { name: LLVMOrcLLJITMangleAndIntern(jit, n.as_ptr()), sym: EvaluatedSymbol { address: *p as u64, flags: SymbolFlags { generic: EXPORTED_CALLABLE, target: 0 } } })
                     .collect();
                 let mu = LLVMOrcAbsoluteSymbols(pairs.as_mut_ptr(), pairs.len());
