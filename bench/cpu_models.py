@@ -218,6 +218,32 @@ def setup(keep, prefix):
     return d
 
 
+def ort_integer_gemm_exact():
+    """Whether ONNX Runtime's u8s8 integer GEMM is exact on this host: with
+    VNNI or AMX. On x86-64 without them (AVX2) it sums pairs of products in
+    int16 with saturation (vpmaddubsw), as its quantization docs warn, and its
+    QLinearConv/QLinearMatMul (the QDQ groups it fuses) may be steps off."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = next((l.split(":", 1)[1].split() for l in f if l.startswith("flags")), None)
+    except OSError:
+        return True
+    return flags is None or any(v in flags for v in ("avx512_vnni", "avx_vnni", "amx_int8"))
+
+
+def ort_unfused(path, feeds):
+    """ONNX Runtime's outputs with its graph optimizations off: QDQ groups
+    evaluated as the spec writes them (in float), not fused into its integer
+    kernels."""
+    import onnxruntime as ort
+
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = 1
+    so.log_severity_level = 3
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    return ort.InferenceSession(path, so, providers=["CPUExecutionProvider"]).run(None, feeds)
+
+
 def ort_median(path, feeds, runs):
     import onnxruntime as ort
 

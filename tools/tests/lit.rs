@@ -36,6 +36,18 @@ fn run_one(file: &Path) -> Result<(), Failed> {
     }
 }
 
+/// Whether this host has what the file's `REQUIRES:` names (lit.cfg.py's
+/// features: `vnni`, AVX-512 VNNI). A file it lacks is reported ignored, not
+/// passed (lit itself would call it UNSUPPORTED and print no PASS line).
+fn host_has(file: &Path) -> bool {
+    let text = std::fs::read_to_string(file).unwrap_or_default();
+    #[cfg(target_arch = "x86_64")]
+    let vnni = std::is_x86_feature_detected!("avx512vnni") && std::is_x86_feature_detected!("avx512bw");
+    #[cfg(not(target_arch = "x86_64"))]
+    let vnni = false;
+    text.lines().filter_map(|l| l.split_once("REQUIRES:")).flat_map(|(_, f)| f.split(',')).all(|f| f.trim() != "vnni" || vnni)
+}
+
 /// The exec root of one file's lit run, under `target/lit` (`lit.cfg.py`).
 fn run_dir(file: &Path) -> String {
     let rel = file.strip_prefix(common::lit_root()).unwrap_or(file);
@@ -50,7 +62,8 @@ fn main() {
         .into_iter()
         .map(|f| {
             let name = f.strip_prefix(&root).unwrap().to_string_lossy().into_owned();
-            Trial::test(name, move || run_one(&f))
+            let ignored = !host_has(&f);
+            Trial::test(name, move || run_one(&f)).with_ignored_flag(ignored)
         })
         .collect();
     libtest_mimic::run(&args, trials).exit();

@@ -2,11 +2,12 @@
 // and a [0, 2, 1] Transpose, a Squeeze of H = 1, a Reshape to NHWC and a
 // Transpose to NCHW), cost nothing on the NPU: the NHWC bytes are the
 // tokens, so no transpose layer is scheduled. The whole model is one NPU
-// program; the CPU path matches ONNX Runtime and the NPU path the CPU path.
+// program; the CPU path matches ONNX Runtime (within 1e-4 relative: its sums
+// run in another order) and the NPU path the CPU path.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: python3 %S/Inputs/tokens.py %t
 // RUN: npu-run %t/tokens.onnx -q --input x=%t/x.npy --output-dir %t/cpu
-// RUN: python3 %S/../npu-run/Inputs/match_ort.py %t/tokens.onnx %t/cpu x=%t/x.npy | FileCheck %s --check-prefix=ORT
+// RUN: python3 %S/../npu-run/Inputs/match_ort.py --rtol=1e-4 %t/tokens.onnx %t/cpu x=%t/x.npy | FileCheck %s --check-prefix=ORT
 // ORT: y: match
 // RUN: npu-run %t/tokens.onnx --target npu -v --input x=%t/x.npy --output-dir %t/npu --compare %t/cpu --rtol 1e-4 --atol 1e-6 --check-reference > %t/npu.txt 2> %t/npu.err
 // RUN: FileCheck %s < %t/npu.txt

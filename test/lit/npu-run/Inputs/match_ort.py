@@ -7,8 +7,11 @@ npu-run writes and reads them: element i of `s` is `s[i]`, an empty
 sequence `s[]`, an empty optional no file at all.
 `--atol=A` (first) loosens the float tolerance to A absolute (one output
 step of a dequantized int8 result, where ONNX Runtime's integer kernels round
-otherwise); the line then says `match (within A)`.
-usage: match_ort.py [--atol=A] MODEL OUTDIR name=file.npy name[0]=file.npy ..."""
+otherwise); the line then says `match (within A)`. `--rtol=R` loosens the
+relative tolerance to R (a deep float model whose sums ONNX Runtime orders
+otherwise). Where ONNX Runtime's integer GEMM saturates (x86-64 without VNNI)
+ONNX's reference evaluator stands in for models with integer ops.
+usage: match_ort.py [--atol=A] [--rtol=R] MODEL OUTDIR name=file.npy name[0]=file.npy ..."""
 import os
 import re
 import sys
@@ -17,7 +20,15 @@ import numpy as np
 import onnxruntime as ort
 
 args = sys.argv[1:]
-atol = float(args.pop(0).split("=", 1)[1]) if args and args[0].startswith("--atol=") else None
+atol, rtol = None, 1e-5
+while args and args[0].startswith("--"):
+    key, value = args.pop(0).split("=", 1)
+    if key == "--atol":
+        atol = float(value)
+    elif key == "--rtol":
+        rtol = float(value)
+    else:
+        sys.exit(f"match_ort.py: unknown option {key}")
 model, outdir, *feeds = args
 inputs = {}
 for k, v in (f.split("=", 1) for f in feeds):
@@ -35,6 +46,49 @@ opts = ort.SessionOptions()
 opts.intra_op_num_threads = 1
 sess = ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
 names = [o.name for o in sess.get_outputs()]
+
+
+def ort_integer_gemm_exact():
+    """ONNX Runtime's u8s8 integer GEMM (MatMulInteger, ConvInteger,
+    QLinearConv/QLinearMatMul and the QDQ groups it fuses into them) is exact
+    with VNNI or AMX; on x86-64 without them (AVX2 hosts) it sums pairs of
+    products in int16 with saturation (vpmaddubsw), as its quantization docs
+    warn, and may be off by many steps."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = next((l.split(":", 1)[1].split() for l in f if l.startswith("flags")), None)
+    except OSError:
+        return True
+    return flags is None or any(v in flags for v in ("avx512_vnni", "avx_vnni", "amx_int8"))
+
+
+def reference_outputs():
+    """ONNX Runtime's outputs; on a host where its integer GEMM saturates, those
+    of ONNX's reference evaluator (exact integer semantics) for a model with
+    integer or quantized ops it can run, else ONNX Runtime's with its graph
+    optimizations off (QDQ groups evaluated as the spec writes them, not fused
+    into its integer kernels). Which one stood in goes to stderr."""
+    import onnx
+
+    m = onnx.load(model)
+    ops = {n.op_type for n in m.graph.node}
+    # Integer products, and QDQ products it fuses into them.
+    integer = {"MatMulInteger", "ConvInteger", "QLinearConv", "QLinearMatMul", "DynamicQuantizeLSTM", "DynamicQuantizeMatMul", "QGemm"}
+    qdq_product = "QuantizeLinear" in ops and ops & {"Conv", "MatMul", "Gemm"}
+    if ort_integer_gemm_exact() or not (ops & integer or qdq_product):
+        return sess.run(None, inputs)
+    try:
+        from onnx.reference import ReferenceEvaluator
+
+        outs = ReferenceEvaluator(m).run(None, inputs)
+        print("match_ort: ONNX's reference evaluator stands in for ONNX Runtime, whose integer GEMM saturates on this host", file=sys.stderr)
+        return outs
+    except Exception:
+        o = ort.SessionOptions()
+        o.intra_op_num_threads = 1
+        o.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+        print("match_ort: ONNX Runtime without graph optimizations (its integer GEMM saturates on this host)", file=sys.stderr)
+        return ort.InferenceSession(model, o, providers=["CPUExecutionProvider"]).run(None, inputs)
 
 
 def compare(name, want):
@@ -59,7 +113,7 @@ def compare(name, want):
         return
     if got.shape != want.shape or got.dtype != want.dtype:
         print(f"{name}: differs (got {got.dtype}{list(got.shape)}, ONNX Runtime {want.dtype}{list(want.shape)})")
-    elif np.array_equal(got, want) if got.dtype.kind in "iub" else np.allclose(got, want, rtol=1e-5, atol=1e-6, equal_nan=True):
+    elif np.array_equal(got, want) if got.dtype.kind in "iub" else np.allclose(got, want, rtol=rtol, atol=1e-6, equal_nan=True):
         print(f"{name}: match")
     elif atol is not None and got.dtype.kind == "f" and np.allclose(got, want, rtol=0, atol=atol, equal_nan=True):
         print(f"{name}: match (within {atol})")
@@ -67,5 +121,5 @@ def compare(name, want):
         print(f"{name}: differs (got {got.ravel().tolist()}, ONNX Runtime {want.ravel().tolist()})")
 
 
-for name, want in zip(names, sess.run(None, inputs)):
+for name, want in zip(names, reference_outputs()):
     compare(name, want)
