@@ -4,6 +4,7 @@
 //! conversions) from lit.
 
 mod canonicalize;
+mod cpu_target;
 mod cse;
 mod dce;
 mod fold_constant_copies;
@@ -31,20 +32,7 @@ use ir::pass::{OptionKind, OptionSpec, PassInfo, PassRegistry};
 
 pub use canonicalize::Canonicalize;
 
-/// Whether the CPU code may use AVX-512 VNNI (`vpdpbusd`): this host has it
-/// (the object code is compiled for this host) and `NPU_CPU_NO_VNNI` is not
-/// set to something other than `0` or nothing (which compiles the portable
-/// integer kernels, to compare the two).
-pub fn host_has_vnni() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        !std::env::var_os("NPU_CPU_NO_VNNI").is_some_and(|v| !v.is_empty() && v != "0") && std::is_x86_feature_detected!("avx512vnni") && std::is_x86_feature_detected!("avx512bw")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
+pub use cpu_target::{cpu_target, host_has_vnni, CpuTarget, Tile};
 
 fn opt(name: &'static str, kind: OptionKind, default: &'static str, description: &'static str) -> OptionSpec {
     OptionSpec { name, kind, default, description }

@@ -270,7 +270,9 @@ const CHANNEL_LANES_POSITIONS: std::ops::RangeInclusive<i64> = 65..=256;
 /// channels and `q` terms runs with the channels along the vector lanes:
 /// the positions fill their vectors partly and the weights fit in L2.
 fn channel_tile(p: i64, m: i64, q: i64) -> Option<i64> {
-    let t = [64, 32].into_iter().find(|t| m % t == 0)?;
+    // The kernel's tile or half of it (64 or 32 channels; 16 on AVX2).
+    let w = super::linalg::panel_columns();
+    let t = [w, w / 2].into_iter().find(|&t| t >= 16 && m % t == 0)?;
     (CHANNEL_LANES_POSITIONS.contains(&p) && p % 16 != 0 && m * q * 4 <= CHANNEL_LANES_MAX_WEIGHT_BYTES).then_some(t)
 }
 

@@ -128,10 +128,16 @@ fn matmul(l: &mut Lower) -> Result<Vec<Value>, String> {
 /// at run time, block by block): a larger one, which does not stay in L2, is
 /// packed at compile time.
 const PACK_AT_RUN_TIME_MAX_BYTES: i64 = 1 << 20;
-/// Columns per compile-time panel: one tile of the contraction kernel (4 vectors).
-const PANEL_COLUMNS: i64 = 64;
-/// Columns per panel for a product of one row: the kernel's GEMV tile (8 vectors).
-pub(super) const GEMV_PANEL_COLUMNS: i64 = 128;
+/// Columns per compile-time panel: one tile of the contraction kernel (4
+/// vectors of 16 on AVX-512, 1 on AVX2: `crate::cpu_target`).
+pub(super) fn panel_columns() -> i64 {
+    16 * crate::cpu_target().tile().vectors as i64
+}
+/// Columns per panel for a product of one row: the kernel's GEMV tile (8
+/// vectors on AVX-512, 4 on AVX2).
+pub(super) fn gemv_panel_columns() -> i64 {
+    16 * crate::cpu_target().tile().vectors_one_row as i64
+}
 
 /// The first `n` columns of B (`[.., K, N]` read at `prefix` then k, j) as
 /// panels `[n/t, K, t]`: panel p holds columns p·t .. p·t + t, row after
@@ -148,7 +154,7 @@ pub(super) fn column_panels(l: &mut Lower, b: Value, prefix: &[AffineExpr], k: i
 /// compile time into panels `Bp[N/t, K, t]` that the contraction kernel
 /// streams in place, as ONNX Runtime packs a Gemm's weights once at load:
 /// the product written as [M, N/t, t], the same bytes as [M, N]; t is the
-/// kernel's tile, 64 columns, or 128 for one row (a GEMV: 8 vectors). Columns
+/// kernel's tile, 64 columns, or 128 for one row (a GEMV: 8 vectors; AVX2: 16 and 64). Columns
 /// past the last whole panel (a classifier's 1,000 = 7 × 128 + 104) are a
 /// product of their own, concatenated. None where B is not such a constant.
 fn packed_product(l: &mut Lower, a: Value, ta: bool, b: Value, init: Value) -> Option<Value> {
@@ -157,7 +163,7 @@ fn packed_product(l: &mut Lower, a: Value, ta: bool, b: Value, init: Value) -> O
         return None;
     }
     let (m, k, n) = (if ta { ai.shape[1] } else { ai.shape[0] }, bi.shape[0], bi.shape[1]);
-    let t = if m == 1 { GEMV_PANEL_COLUMNS } else { PANEL_COLUMNS };
+    let t = if m == 1 { gemv_panel_columns() } else { panel_columns() };
     let whole = n / t * t;
     if whole == 0 || k * n * 4 <= PACK_AT_RUN_TIME_MAX_BYTES {
         return None;

@@ -8,7 +8,7 @@
 //! uint8 over the whole product (all of X once, H at every step), an integer
 //! product, scaled back by both scales.
 
-use super::linalg::{column_panels, contract, GEMV_PANEL_COLUMNS};
+use super::linalg::{column_panels, contract, gemv_panel_columns};
 use super::{c, d, expr_map, Emit, Lower, LowerFn, Sc};
 use ir::affine::AffineExpr;
 use ir::Value;
@@ -262,7 +262,7 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
         // columns, [4H/128, H, 128], made once before the loop: each step's
         // product streams them in order instead of 128 columns of rows 4H
         // apart (4 KB for H = 256, a new page every row).
-        let r_panels = (qr.is_none() && cell != Cell::Gru && batch == 1 && g % GEMV_PANEL_COLUMNS == 0).then(|| column_panels(l, r, &[c(dir)], hidden, g, GEMV_PANEL_COLUMNS));
+        let r_panels = (qr.is_none() && cell != Cell::Gru && batch == 1 && g % gemv_panel_columns() == 0).then(|| column_panels(l, r, &[c(dir)], hidden, g, gemv_panel_columns()));
         // The sequence as one loop (`scf.while`: the step number, H, C and this
         // direction's [seq, batch, H] outputs carried), not unrolled: compile
         // time does not grow with the sequence. The step's ops are built before
@@ -305,7 +305,7 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
                 (Some(q), _) => quantized_product(l, h, q, dir, batch, g)?,
                 (None, Some(rp)) => {
                     // Loops: batch, 4H/128, 128 | H; [batch, 4H/128, 128] is [batch, 4H].
-                    let t = GEMV_PANEL_COLUMNS;
+                    let t = gemv_panel_columns();
                     let init = l.fill(&[batch, g / t, t], &sc, 0.0);
                     let it4 = [Iterator::Parallel, Iterator::Parallel, Iterator::Parallel, Iterator::Reduction];
                     let y = contract(l, h, expr_map(4, vec![d(0), d(3)]), rp, expr_map(4, vec![d(1), d(3), d(2)]), init, &it4, 1.0, (None, None));

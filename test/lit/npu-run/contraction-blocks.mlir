@@ -28,7 +28,7 @@
 // RUN: python3 %S/Inputs/match_ort.py %t/m.onnx %t/cpu a=%t/a.npy b=%t/b.npy c=%t/c.npy a3=%t/a3.npy b3=%t/b3.npy x=%t/x.npy w=%t/w.npy bb=%t/bb.npy dw=%t/dw.npy db=%t/db.npy a4=%t/a4.npy b4=%t/b4.npy c4=%t/c4.npy a5=%t/a5.npy b5=%t/b5.npy | FileCheck %s --check-prefix=CORRUPT
 // CORRUPT: gemm: differs
 // The loops: blocks of 128 k in a panel of 128 x 32 (two column tiles of 32 for N = 40, so two threads share them), fills gone.
-// RUN: npu-translate --import-onnx %t/m.onnxtext | npu-translate --mlir-to-llvmir --emit loops | FileCheck %s --check-prefix=LOOPS
+// RUN: env NPU_CPU_TARGET=avx512 npu-translate --import-onnx %t/m.onnxtext | env NPU_CPU_TARGET=avx512 npu-translate --mlir-to-llvmir --emit loops | FileCheck %s --check-prefix=LOOPS
 // LOOPS: memref<128x32xf32>
 // LOOPS: "memref.prefetch"
 // LOOPS-NOT: "tensor.generic"

@@ -26,7 +26,7 @@
 // at run time) still counts as work enough for threads, and the residual Add
 // runs in the copy back to NCHW (one nest reads the product and r, writes z).
 // RUN: python3 -c "import numpy as n, onnx.numpy_helper as h; [open('%t/' + k + '.pb', 'wb').write(h.from_array(n.load('%t/' + k + '.npy'), k).SerializeToString()) for k in ('w', 'b', 'w2')]"
-// RUN: npu-translate --import-onnx %t/m.onnx --bind-input w=%t/w.pb --bind-input b=%t/b.pb --bind-input w2=%t/w2.pb | npu-translate --mlir-to-llvmir --emit loops | FileCheck %s --check-prefix=LOOPS
+// RUN: env NPU_CPU_TARGET=avx512 npu-translate --import-onnx %t/m.onnx --bind-input w=%t/w.pb --bind-input b=%t/b.pb --bind-input w2=%t/w2.pb | env NPU_CPU_TARGET=avx512 npu-translate --mlir-to-llvmir --emit loops | FileCheck %s --check-prefix=LOOPS
 // LOOPS-DAG: memref<2x40x64xf32>
 // LOOPS-DAG: memref<2x2x81x64xf32>
 // LOOPS-DAG: memref<3x216x32xf32>

@@ -20,7 +20,7 @@
 // CHECK: s: match
 // Bound, the weights are panels (no panel buffer filled at run time).
 // RUN: python3 -c "import numpy as n, onnx.numpy_helper as h; [open('%t/' + k + '.pb', 'wb').write(h.from_array(n.load('%t/' + k + '.npy'), k).SerializeToString()) for k in ('w', 'c', 'v', 'g', 'e')]"
-// RUN: npu-translate --import-onnx %t/m.onnx --bind-input w=%t/w.pb --bind-input c=%t/c.pb --bind-input v=%t/v.pb --bind-input g=%t/g.pb --bind-input e=%t/e.pb | npu-translate --mlir-to-llvmir --emit loops | FileCheck %s --check-prefix=LOOPS
+// RUN: env NPU_CPU_TARGET=avx512 npu-translate --import-onnx %t/m.onnx --bind-input w=%t/w.pb --bind-input c=%t/c.pb --bind-input v=%t/v.pb --bind-input g=%t/g.pb --bind-input e=%t/e.pb | env NPU_CPU_TARGET=avx512 npu-translate --mlir-to-llvmir --emit loops | FileCheck %s --check-prefix=LOOPS
 // LOOPS-DAG: memref<9x512x64xf32>
 // LOOPS-DAG: memref<7x640x64xf32>
 // LOOPS-DAG: memref<2x1000x128xf32>

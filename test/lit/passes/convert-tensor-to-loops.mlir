@@ -2,7 +2,7 @@
 // loads, the body and stores; a reduction keeps its accumulator in iter_args;
 // a matmul-like contraction becomes register-tiled vector code; other
 // generics with a last output dim of 8 or more run 16 lanes at a time along it.
-// RUN: npu-opt %s --split-input-file --convert-tensor-to-loops | FileCheck %s
+// RUN: env NPU_CPU_TARGET=avx512 npu-opt %s --split-input-file --convert-tensor-to-loops | FileCheck %s
 
 // Too short to vectorize (4 lanes): scalar loops.
 // CHECK-LABEL: func.func @relu

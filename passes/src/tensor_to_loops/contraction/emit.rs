@@ -6,7 +6,7 @@
 use super::super::fill::Fill;
 use super::super::vectorize::{clone_vectorized, lane_elem, uses_dim, vec_type, zeros, Stride2, LANES};
 use super::super::B;
-use super::{vectors_per_row, Plan, A_L2_BYTES, MR, MR_TWO, PACK_MIN_ROWS, PANEL_K, PREFETCH_K};
+use super::{tile, vectors_per_row, Plan, A_L2_BYTES, PACK_MIN_ROWS, PANEL_K, PREFETCH_K};
 use ir::affine::AffineMap;
 use ir::attributes::{AttrData, Attribute};
 use ir::types::TypeData;
@@ -142,9 +142,10 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
     // that threads share: A, the layer's weights, is then read once (ResNet-18's
     // 7×7 layers 2.2 → 1.8 ms), and threads split the tiles of rows instead,
     // after the panel is packed (in one block of k).
-    let nv_one = vectors_per_row(m_total, nj, false);
-    let one_tile = split_columns && p.i.is_some() && m_total >= 2 * MR as i64 && nj <= LANES * nv_one as i64 && kk <= block_k && nv_one > vectors_per_row(m_total, nj, true);
-    let nv = if one_tile { nv_one } else { vectors_per_row(m_total, nj, split_columns) };
+    let t = tile();
+    let nv_one = vectors_per_row(&t, m_total, nj, false);
+    let one_tile = split_columns && p.i.is_some() && m_total >= 2 * t.rows as i64 && nj <= LANES * nv_one as i64 && kk <= block_k && nv_one > vectors_per_row(&t, m_total, nj, true);
+    let nv = if one_tile { nv_one } else { vectors_per_row(&t, m_total, nj, split_columns) };
     // The columns past the last full tile run as a narrower tile of their own
     // (a 14×14 map's 196: three tiles of 64 and one of 16, not four of 64).
     let full_cols = nj / (LANES * nv as i64) * (LANES * nv as i64);
@@ -372,11 +373,12 @@ impl Kernel<'_> {
         }
     }
 
-    /// Row tiles of MR (MR_TWO for a tile two vectors wide), then the
-    /// remaining rows as one shorter tile.
+    /// Row tiles of the tile's rows (its `rows_two_wide` for a tile two
+    /// vectors wide), then the remaining rows as one shorter tile.
     fn all_rows(&self, body: &mut Body, at: &mut InsertPoint, krange: Option<(Value, Value)>, first: When, last: When) {
         let m_total = self.p.i.map(|i| self.sizes[i]).unwrap_or(1);
-        let mr = if self.nv == 2 { MR_TWO } else { MR };
+        let t = tile();
+        let mr = if self.nv == 2 { t.rows_two_wide } else { t.rows };
         let full = m_total - m_total % mr as i64;
         if self.p.i.is_some() {
             self.row_tiles(body, at, 0, full, mr, krange, first, last);

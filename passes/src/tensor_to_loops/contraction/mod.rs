@@ -20,26 +20,25 @@ use tensor::{Generic, Iterator};
 mod emit;
 pub use emit::lower;
 
-/// The tile: MR rows × NV vectors, 24 accumulators of the 32 vector
-/// registers; per k, NV loads of B and MR broadcasts of A feed 24 FMAs (an
-/// 8×2 tile fed 16 FMAs with 10 loads: the MLP's GEMMs ran 10-15% slower).
-const NV: usize = 4;
-const MR: usize = 6;
-/// Rows of a tile two vectors wide (a direct conv over 28-wide rows, a
-/// product of 17-32 columns): 12 × 2 accumulators, per k 2 loads of B and 12
-/// broadcasts of A for 24 FMAs (6 × 2 fed 12 with 8 loads: ResNet-18's
-/// 28×28 convs 1.68 → 1.33 ms).
-const MR_TWO: usize = 12;
-/// Vectors per row of a tile when the product has few rows (a GEMV, an
-/// LSTM's recurrent step): a tile of one row is 8 vectors wide, so that 8
-/// dependence chains keep the FMA units busy.
-const NV_WIDE: usize = 8;
+/// The register tile comes from the host (`crate::cpu_target`). On AVX-512:
+/// MR = 6 rows × NV = 4 vectors, 24 accumulators of the 32 vector registers;
+/// per k, NV loads of B and MR broadcasts of A feed 24 FMAs (an 8×2 tile fed
+/// 16 FMAs with 10 loads: the MLP's GEMMs ran 10-15% slower). A tile two
+/// vectors wide (a direct conv over 28-wide rows, a product of 17-32 columns)
+/// is 12 rows high: 24 FMAs for 2 loads of B and 12 broadcasts (6 × 2 fed 12
+/// with 8 loads: ResNet-18's 28×28 convs 1.68 → 1.33 ms). A tile of one row (a
+/// GEMV, an LSTM's recurrent step) is 8 vectors wide, so that 8 dependence
+/// chains keep the FMA units busy. On AVX2 (16 registers of 8 lanes) the
+/// same shapes with a quarter of the accumulators: 6 × 1, 3 × 2, 1 × 4.
+fn tile() -> crate::Tile {
+    crate::cpu_target().tile()
+}
 
-/// Vectors per tile row for `rows` rows of C: about 24 accumulators in all
-/// (of 32 vector registers), no wider than half the `nj` columns when the
-/// column loop is the outermost (`split_columns`).
-fn vectors_per_row(rows: i64, nj: i64, split_columns: bool) -> usize {
-    let by_rows = (24 / rows.clamp(1, MR as i64) as usize).clamp(NV, NV_WIDE);
+/// Vectors per tile row for `rows` rows of C: the tile's accumulators in all,
+/// no wider than half the `nj` columns when the column loop is the outermost
+/// (`split_columns`).
+fn vectors_per_row(t: &crate::Tile, rows: i64, nj: i64, split_columns: bool) -> usize {
+    let by_rows = (t.accumulators / rows.clamp(1, t.rows as i64) as usize).clamp(t.vectors, t.vectors_one_row);
     let vectors = (nj.max(1) as usize).div_ceil(LANES as usize);
     // At least two column tiles where N has two vectors and the column loop
     // is the one threads split (a 7x7 map's 49 columns in one tile left the
@@ -59,6 +58,9 @@ fn vectors_per_row(rows: i64, nj: i64, split_columns: bool) -> usize {
 /// channels-along-lanes convs), read in the same
 /// blocks of k.
 const PACK_MIN_ROWS: i64 = 16;
+/// Columns below which a product without rows shared by B (a depthwise conv)
+/// is narrow: the vectorized loops run it, four rows' chains apart.
+const NARROW_COLUMNS: i64 = 64;
 /// A packed panel holds at most this many k: 128 × 64 floats are 32 KiB, so
 /// the panel stays in L1 (48 KiB here) while every row tile streams it; a
 /// deeper product runs block by block, C's tiles reloaded per block (a
@@ -281,7 +283,7 @@ pub fn plan(ctx: &Context, body: &Body, op: OpId) -> Option<Plan> {
         // moves its input) and a row has few of them: one accumulator chain
         // here; the vectorized loops keep four rows' chains apart.
         let sizes = g.loop_sizes();
-        let narrow = sizes[j].is_some_and(|n| n < LANES * NV as i64);
+        let narrow = sizes[j].is_some_and(|n| n < NARROW_COLUMNS);
         if i.is_none() && narrow && batch.iter().any(|&l| sizes[l].is_some_and(|n| n >= 4)) {
             return None;
         }

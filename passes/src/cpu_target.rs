@@ -1,0 +1,81 @@
+//! What the CPU kernels are shaped for: the host's vector registers. The code
+//! is compiled for this host, so the passes that choose register tiles and
+//! weight panels ask it, as ONNX Runtime's MLAS picks its kernels by CPUID.
+//! `NPU_CPU_TARGET=avx512|avx2` overrides the answer (lit tests pin it; a
+//! comparison of the two on one machine).
+
+/// A register tile of the contraction kernel, in vectors of 16 f32 lanes
+/// (`vector<16xf32>`: one AVX-512 register, two AVX2 ones).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tile {
+    /// Accumulators a tile keeps in registers, with room left for B's
+    /// vectors and A's broadcasts.
+    pub accumulators: usize,
+    /// Rows of the usual tile (MR).
+    pub rows: usize,
+    /// Its vectors per row (NV).
+    pub vectors: usize,
+    /// Rows of a tile two vectors wide (a direct conv over 28-wide rows).
+    pub rows_two_wide: usize,
+    /// Vectors of a tile of one row (a GEMV), enough independent chains to
+    /// keep the FMA units busy.
+    pub vectors_one_row: usize,
+}
+
+/// A CPU the kernels know how to shape for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CpuTarget {
+    /// 32 registers of 16 lanes: 6 × 4 vectors, 24 accumulators.
+    Avx512,
+    /// 16 registers of 8 lanes, 8 vectors of 16: 6 × 1 vectors, 12 ymm
+    /// accumulators, B's vectors read as FMA memory operands (MLAS's 6 × 16
+    /// FMA3 kernel). AVX-512's tile here spills 48 accumulators: 3× slower.
+    Avx2,
+}
+
+impl CpuTarget {
+    /// The contraction kernel's tiles for this target.
+    pub fn tile(self) -> Tile {
+        match self {
+            CpuTarget::Avx512 => Tile { accumulators: 24, rows: 6, vectors: 4, rows_two_wide: 12, vectors_one_row: 8 },
+            CpuTarget::Avx2 => Tile { accumulators: 6, rows: 6, vectors: 1, rows_two_wide: 3, vectors_one_row: 4 },
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            CpuTarget::Avx512 => "avx512",
+            CpuTarget::Avx2 => "avx2",
+        }
+    }
+}
+
+/// The target of this host, or `NPU_CPU_TARGET`'s (`avx512` or `avx2`).
+/// Hosts without AVX-512 (AVX2, NEON: 8 lanes a register) get AVX2's tiles.
+pub fn cpu_target() -> CpuTarget {
+    match std::env::var("NPU_CPU_TARGET").as_deref() {
+        Ok("avx512") => return CpuTarget::Avx512,
+        Ok("avx2") => return CpuTarget::Avx2,
+        _ => {}
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx512f") {
+        return CpuTarget::Avx512;
+    }
+    CpuTarget::Avx2
+}
+
+/// Whether the CPU code may use AVX-512 VNNI (`vpdpbusd`): this host has it
+/// (the object code is compiled for this host) and `NPU_CPU_NO_VNNI` is not
+/// set to something other than `0` or nothing (which compiles the portable
+/// integer kernels, to compare the two).
+pub fn host_has_vnni() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        !std::env::var_os("NPU_CPU_NO_VNNI").is_some_and(|v| !v.is_empty() && v != "0") && std::is_x86_feature_detected!("avx512vnni") && std::is_x86_feature_detected!("avx512bw")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}

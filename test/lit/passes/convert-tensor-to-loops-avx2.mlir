@@ -1,0 +1,25 @@
+// convert-tensor-to-loops shapes its register tiles for the host
+// (`NPU_CPU_TARGET` pins it; convert-tensor-to-loops.mlir is AVX-512's). A
+// 24x64 product over k = 9: on AVX-512 a tile is 6 rows x 4 vectors of 16
+// lanes (24 accumulators of 32 registers); on AVX2, whose 16 registers hold 8
+// lanes, 6 rows x 1 vector (12 registers), as ONNX Runtime's FMA3 kernel:
+// AVX-512's tile there spills 48 registers and ran 2-3x slower.
+// RUN: env NPU_CPU_TARGET=avx512 npu-opt %s --convert-tensor-to-loops | FileCheck %s --check-prefix=AVX512
+// RUN: env NPU_CPU_TARGET=avx2 npu-opt %s --convert-tensor-to-loops | FileCheck %s --check-prefix=AVX2
+// AVX512-LABEL: func.func @product
+// AVX512: %[[FMA:.*]]:24 = "scf.for"
+// AVX512-COUNT-24: "vector.fma"
+// AVX512-NOT: "vector.fma"
+// AVX2-LABEL: func.func @product
+// AVX2: %[[FMA:.*]]:6 = "scf.for"
+// AVX2-COUNT-6: "vector.fma"
+// AVX2-NOT: "vector.fma"
+func.func @product(%a: memref<24x9xf32>, %b: memref<9x64xf32>, %c: memref<24x64xf32>) {
+  "tensor.generic"(%a, %b, %c) <{indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], operandSegmentSizes = array<i32: 2, 1>}> ({
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    "tensor.yield"(%s) : (f32) -> ()
+  }) : (memref<24x9xf32>, memref<9x64xf32>, memref<24x64xf32>) -> ()
+  return
+}
