@@ -220,7 +220,11 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
     };
     let fill_ref = fill.as_ref();
     let mut k = Kernel { b, p, sizes, ins, out, maps, ep, block, vts, vtb, bytes_t, zeros, zb, extras, ivs, j0, nv, jvs: vec![], masks: vec![], byte_masks: vec![], stride2: vec![], panel, fill: fill_ref, rows_parallel, b_panel, k_block: kk.min(block_k) };
-    k.columns(body, &mut at_j, j0, nv);
+    // Column tiles that are all whole vectors (the main loop when the last
+    // partial tile runs apart, or N a multiple of the tile) take masks of all
+    // lanes: plain loads and stores for LLVM, where AVX2's masked ones cost.
+    let whole = if one_tile { nj == LANES * nv as i64 } else { tail || nj % (LANES * nv as i64) == 0 };
+    k.columns(body, &mut at_j, j0, nv, whole);
     k.emit(body, &mut at_j, kk, block_k);
     if tail {
         // After the loop over full tiles (outside it when it is the
@@ -230,7 +234,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
         t.panel = tail_panel;
         t.rows_parallel = false;
         let tj0 = b.index(body, &mut at, full_cols);
-        t.columns(body, &mut at, tj0, tail_nv);
+        t.columns(body, &mut at, tj0, tail_nv, false);
         t.emit(body, &mut at, kk, block_k);
         if let Some(tp) = tail_panel {
             b.op(body, &mut at, "memref.dealloc", &[tp], &[], &[]);
@@ -252,8 +256,9 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
 
 impl Kernel<'_> {
     /// The column tile from `j0`, `nv` vectors: each vector's first column,
-    /// its mask (as bytes for a dot4 product) and its stride-2 reads.
-    fn columns(&mut self, body: &mut Body, at: &mut InsertPoint, j0: Value, nv: usize) {
+    /// its mask (as bytes for a dot4 product) and its stride-2 reads; all 16
+    /// lanes of every vector when `whole`.
+    fn columns(&mut self, body: &mut Body, at: &mut InsertPoint, j0: Value, nv: usize, whole: bool) {
         let (b, ctx, p) = (self.b, self.b.ctx, self.p);
         let mt = vec_type(ctx, &ctx.i1());
         let byte_mask_t = ctx.intern_type(TypeData::Vector { shape: vec![4 * LANES], scalable: vec![false], elem: ctx.i1() });
@@ -263,7 +268,7 @@ impl Kernel<'_> {
         for v in 0..nv {
             let off = b.index(body, at, LANES * v as i64);
             let jv = b.bin(body, at, "arith.addi", j0, off);
-            let rem = b.bin(body, at, "arith.subi", nj_v, jv);
+            let rem = if whole { b.index(body, at, LANES) } else { b.bin(body, at, "arith.subi", nj_v, jv) };
             let m = b.op(body, at, "vector.create_mask", &[rem], &[mt.clone()], &[]);
             self.jvs.push(jv);
             self.masks.push(body.op(m).result(0));
