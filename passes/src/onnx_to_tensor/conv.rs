@@ -263,8 +263,15 @@ const CHANNEL_LANES_MAX_WEIGHT_BYTES: i64 = 2 << 20;
 /// most 256 (a 14×14 map's 196 fill 196 of 208 lanes the other way round),
 /// more than 64 (a 7×7 map's 49 are 8 tiles of 6 rows and a tile of one row,
 /// whose multiply-adds wait on each other: MobileNetV2's last 1×1 convs ran
-/// 15-20% slower so than with their 49 positions along 64 lanes).
-const CHANNEL_LANES_POSITIONS: std::ops::RangeInclusive<i64> = 65..=256;
+/// 15-20% slower so than with their 49 positions along 64 lanes). On AVX2,
+/// whose tile is one vector wide, from 17 on: a 7×7 map's 49 positions as 4
+/// tiles of 16 leave a quarter of the lanes idle and read the weights 4 times.
+fn channel_lanes_positions() -> std::ops::RangeInclusive<i64> {
+    match crate::cpu_target() {
+        crate::CpuTarget::Avx512 => 65..=256,
+        crate::CpuTarget::Avx2 => 17..=256,
+    }
+}
 
 /// The channels per tile when a product of `p` output positions, `m`
 /// channels and `q` terms runs with the channels along the vector lanes:
@@ -273,7 +280,7 @@ fn channel_tile(p: i64, m: i64, q: i64) -> Option<i64> {
     // The kernel's tile or half of it (64 or 32 channels; 16 on AVX2).
     let w = super::linalg::panel_columns();
     let t = [w, w / 2].into_iter().find(|&t| t >= 16 && m % t == 0)?;
-    (CHANNEL_LANES_POSITIONS.contains(&p) && p % 16 != 0 && m * q * 4 <= CHANNEL_LANES_MAX_WEIGHT_BYTES).then_some(t)
+    (channel_lanes_positions().contains(&p) && p % 16 != 0 && m * q * 4 <= CHANNEL_LANES_MAX_WEIGHT_BYTES).then_some(t)
 }
 
 /// Conv with one group as a matrix product (im2col): the (padded) input is
