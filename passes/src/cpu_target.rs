@@ -20,6 +20,10 @@ pub struct Tile {
     /// Vectors of a tile of one row (a GEMV), enough independent chains to
     /// keep the FMA units busy.
     pub vectors_one_row: usize,
+    /// Masked loads and stores cost more than plain ones (AVX2's
+    /// `vmaskmovps`; AVX-512's masks are free), so whole vectors run apart
+    /// from a partial one even at the price of another copy of the kernel.
+    pub masks_cost: bool,
 }
 
 /// A CPU the kernels know how to shape for.
@@ -37,8 +41,8 @@ impl CpuTarget {
     /// The contraction kernel's tiles for this target.
     pub fn tile(self) -> Tile {
         match self {
-            CpuTarget::Avx512 => Tile { accumulators: 24, rows: 6, vectors: 4, rows_two_wide: 12, vectors_one_row: 8 },
-            CpuTarget::Avx2 => Tile { accumulators: 6, rows: 6, vectors: 1, rows_two_wide: 3, vectors_one_row: 4 },
+            CpuTarget::Avx512 => Tile { accumulators: 24, rows: 6, vectors: 4, rows_two_wide: 12, vectors_one_row: 8, masks_cost: false },
+            CpuTarget::Avx2 => Tile { accumulators: 6, rows: 6, vectors: 1, rows_two_wide: 3, vectors_one_row: 4, masks_cost: true },
         }
     }
 

