@@ -19,6 +19,11 @@ import sys
 import numpy as np
 import onnxruntime as ort
 
+# The benchmarks' helpers (`ort_integer_gemm_exact`: whether ONNX Runtime's
+# integer GEMM is exact on this host).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "bench"))
+from cpu_models import ort_integer_gemm_exact  # noqa: E402
+
 args = sys.argv[1:]
 atol, rtol = None, 1e-5
 while args and args[0].startswith("--"):
@@ -46,20 +51,6 @@ opts = ort.SessionOptions()
 opts.intra_op_num_threads = 1
 sess = ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
 names = [o.name for o in sess.get_outputs()]
-
-
-def ort_integer_gemm_exact():
-    """ONNX Runtime's u8s8 integer GEMM (MatMulInteger, ConvInteger,
-    QLinearConv/QLinearMatMul and the QDQ groups it fuses into them) is exact
-    with VNNI or AMX; on x86-64 without them (AVX2 hosts) it sums pairs of
-    products in int16 with saturation (vpmaddubsw), as its quantization docs
-    warn, and may be off by many steps."""
-    try:
-        with open("/proc/cpuinfo") as f:
-            flags = next((l.split(":", 1)[1].split() for l in f if l.startswith("flags")), None)
-    except OSError:
-        return True
-    return flags is None or any(v in flags for v in ("avx512_vnni", "avx_vnni", "amx_int8"))
 
 
 def reference_outputs():
