@@ -91,13 +91,13 @@ impl Cache {
         if let Some(why) = foreign(&path) {
             return Lookup::Bad(format!("{}: {}", path.display(), why));
         }
-        let bytes = match std::fs::read(&path) {
+        let bytes = match map(&path) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Lookup::Miss,
             Err(e) => return Lookup::Bad(format!("{}: {}", path.display(), e)),
         };
         match check(&bytes, key) {
-            Ok(start) => Lookup::Hit(bytes::Bytes::from(bytes).slice(start..)),
+            Ok(start) => Lookup::Hit(bytes.slice(start..)),
             Err(why) => Lookup::Bad(format!("{}: {}", path.display(), why)),
         }
     }
@@ -121,6 +121,23 @@ impl Cache {
             format!("could not write the cache entry {}: {}", path.display(), e)
         })
     }
+}
+
+/// An entry's bytes, mapped rather than read: a hit of a model with large
+/// weights then costs no copy and no fresh pages (a 58 MB ResNet-18 entry took
+/// 60-75 ms to read, most of it faulting in the buffer). Entries are only ever
+/// replaced by a rename (`put`), never written in place, so a mapped one does
+/// not change under the reader.
+fn map(path: &Path) -> std::io::Result<bytes::Bytes> {
+    let file = std::fs::File::open(path)?;
+    if file.metadata()?.len() == 0 {
+        return Ok(bytes::Bytes::new());
+    }
+    // SAFETY: the file is never modified in place (see above); a user who
+    // truncates a cache entry by hand while it is being read is outside what
+    // the cache guards against, as for any mapped file.
+    let m = unsafe { memmap2::MmapOptions::new().populate().map(&file)? };
+    Ok(bytes::Bytes::from_owner(m))
 }
 
 /// Why an entry at `path` is not this user's to trust, if it exists and is not.

@@ -473,7 +473,15 @@ pub fn by_mnemonic(m: &str) -> Option<&'static InstrDef> {
 }
 
 pub fn by_opcode(op: u8) -> Option<&'static InstrDef> {
-    ISA.iter().find(|d| d.opcode == op)
+    // Indexed once: decoding a program looks up every instruction's opcode.
+    static BY_OPCODE: std::sync::OnceLock<[Option<&'static InstrDef>; 256]> = std::sync::OnceLock::new();
+    BY_OPCODE.get_or_init(|| {
+        let mut t = [None; 256];
+        for d in ISA.iter() {
+            t[d.opcode as usize].get_or_insert(d);
+        }
+        t
+    })[op as usize]
 }
 
 /// One instruction: its definition, element type and operand values (in
@@ -587,8 +595,8 @@ pub fn decode(w: &[u64; 4]) -> Result<Instr, String> {
         }
         Some(d)
     };
-    let mut values = vec![];
-    let mut extra = vec![];
+    let mut values = Vec::with_capacity(def.operands.len());
+    let mut extra = Vec::with_capacity(def.operands.len());
     for o in def.operands {
         values.push(take(w, flags, &o.loc, matches!(o.kind, Kind::Flag)));
         extra.push(match o.kind {
