@@ -16,7 +16,7 @@ use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
 const MAGIC: &[u8; 8] = b"NPUCACHE";
 /// Bumped whenever a payload's layout changes.
-const FORMAT: u32 = 3;
+const FORMAT: u32 = 4;
 /// The compiler that wrote an entry: a different one may compile differently.
 pub const COMPILER: &str = concat!(env!("CARGO_PKG_VERSION"), "/", env!("CARGO_PKG_NAME"));
 

@@ -415,7 +415,7 @@ fn encode(c: &NpuCompiled, given: &HashMap<String, HostTensor>) -> Result<Vec<u8
         };
     });
     put_list(&mut w, &c.programs, |w, p| {
-        w.str(&p.name).str(&p.asm).bytes(&npu_sim::binary::write(&p.program)).bytes(&p.consts);
+        w.str(&p.name).bytes(&npu_sim::binary::write(&p.program)).bytes(&p.consts);
         put_strings(w, &p.inputs);
         put_strings(w, &p.outputs);
     });
@@ -464,11 +464,11 @@ fn decode(b: &bytes::Bytes, given: &HashMap<String, HostTensor>, hw: &HwConfig, 
         Ok(Placement { node, op, backend, reason, partition, macs })
     })?;
     let programs = get_list(&mut r, |r| {
-        let (name, asm) = (r.string()?, r.string()?);
+        let name = r.string()?;
         let program = npu_sim::binary::read(r.bytes()?)?;
         // A slice of the entry's buffer: the constant image (the weights) is not copied.
         let consts = b.slice_ref(r.bytes()?);
-        Ok(NpuProgram { name, asm, program, consts, inputs: get_strings(r)?, outputs: get_strings(r)? })
+        Ok(NpuProgram { name, program, consts, inputs: get_strings(r)?, outputs: get_strings(r)? })
     })?;
     let cpu_object = r.bytes()?.to_vec();
     let cpu_checks = get_strings(&mut r)?;

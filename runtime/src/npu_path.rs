@@ -47,14 +47,21 @@ pub fn hw_desc(cfg: &HwConfig) -> npu::hw::HwDesc {
 /// Where each op of the model runs, and why not on the NPU.
 pub use backend::partition::Placement;
 
-/// A scheduled NPU partition: its assembly, the assembled program and its constant image.
+/// A scheduled NPU partition: its program and its constant image.
 pub struct NpuProgram {
     pub name: String,
-    pub asm: String,
     pub program: npu_sim::Program,
     pub consts: bytes::Bytes,
     pub inputs: Vec<String>,
     pub outputs: Vec<String>,
+}
+
+impl NpuProgram {
+    /// The program's assembly (its disassembly: the program's error messages
+    /// name lines of this text). Made when asked, as few runs want it.
+    pub fn asm(&self) -> String {
+        npu_sim::disasm::disassemble(&self.program)
+    }
 }
 
 pub(crate) struct CpuFunc {
@@ -396,15 +403,45 @@ fn bare_message(e: &str) -> String {
 }
 
 fn program(body: &Body, f: OpId, launch: OpId) -> Result<NpuProgram, String> {
-    let asm = npu::asm::print_program(body, f)?;
-    let program = npu_sim::asm::assemble(&asm).map_err(|e| format!("the generated program does not assemble: {}", e))?;
+    let program = encode_program(body, f).map_err(|e| format!("the generated program does not encode: {}", e))?;
     let consts = match body.op(f).attr("npu.const_image").map(|a| a.data()) {
         Some(ir::attributes::AttrData::DenseResource { resource, .. }) => bytes::Bytes::from(resource.blob.get().map(|b| b.bytes().to_vec()).unwrap_or_default()),
         _ => return Err("the program has no constant image".into()),
     };
     let names = |k: &str| -> Vec<String> { body.op(launch).attr(k).and_then(|a| a.as_array()).map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect()).unwrap_or_default() };
     let name = body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("").to_string();
-    Ok(NpuProgram { name, asm, program, consts, inputs: names("inputs"), outputs: names("outputs") })
+    Ok(NpuProgram { name, program, consts, inputs: names("inputs"), outputs: names("outputs") })
+}
+
+/// A program function (`npu.program`, schedule-level ops) as an
+/// instruction-set program, encoded straight from its ops
+/// (`npu::asm::encode_program`) with the checks the assembler and the binary
+/// reader make; its text is its disassembly.
+pub fn encode_program(body: &Body, f: OpId) -> Result<npu_sim::Program, String> {
+    use npu_sim::program::{ArgDecl, ArgDir};
+    let e = npu::asm::encode_program(body, f)?;
+    let args = e
+        .args
+        .iter()
+        .map(|a| {
+            let dir = ArgDir::from_name(&a.dir).ok_or_else(|| format!("argument '%{}': '{}' is not in, out or inout", a.name, a.dir))?;
+            let dtype = npu_sim::isa::Dtype::from_name(&a.dtype).ok_or_else(|| format!("argument '%{}': '{}' is not i8, i32 or f32", a.name, a.dtype))?;
+            let shape = a.shape.iter().map(|d| u64::try_from(*d).map_err(|_| format!("argument '%{}' has a negative dimension", a.name))).collect::<Result<_, _>>()?;
+            Ok(ArgDecl { name: a.name.clone(), dir, dtype, shape })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let mut p = npu_sim::Program {
+        target: e.target,
+        args,
+        lines: vec![],
+        layers: e.layers.iter().map(|(n, at, _)| (n.clone(), *at)).collect(),
+        layer_macs: e.layers.iter().map(|l| l.2).collect(),
+        labels: vec![],
+        instrs: e.instrs,
+    };
+    p.lines = npu_sim::disasm::lines(&p);
+    p.check_declarations()?;
+    Ok(p)
 }
 
 /// Compiles `model` for the backends of `targets` (see [`target_list`]), npu16
@@ -446,7 +483,7 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
     let module = imp.module;
     let main = func_named(body, module, &graph).ok_or("the graph function disappeared")?;
     let entry = body.entry_block(main).ok_or("graph function without body")?;
-    crate::phases::begin("NPU programs to assembly and binary, the run plan");
+    crate::phases::begin("NPU programs encoded, the run plan");
     // The plan: main's ops in order over a table of value slots.
     let mut slot: HashMap<Value, usize> = HashMap::new();
     let mut next = 0usize;

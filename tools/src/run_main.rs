@@ -480,7 +480,7 @@ fn npu_stage(a: &RunArgs, model: &[u8], stage: &[u8], given: HashMap<String, Hos
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {}", dir.display(), e))?;
         for p in &c.programs {
             let f = dir.join(format!("{}.s", p.name));
-            driver::write_output(f.to_str().unwrap_or_default(), p.asm.as_bytes()).map_err(|e| format!("{}: {}", f.display(), e))?;
+            driver::write_output(f.to_str().unwrap_or_default(), p.asm().as_bytes()).map_err(|e| format!("{}: {}", f.display(), e))?;
         }
     }
     let inputs: HashMap<String, HostTensor> = given.into_iter().filter(|(k, _)| c.inputs.iter().any(|s| &s.name == k) && !c.bound.contains(k)).collect();

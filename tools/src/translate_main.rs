@@ -349,14 +349,15 @@ fn npu_programs(args: &Args, ctx: &ir::Context, body: &mut ir::Body, module: ir:
             None => "the module has no NPU program (npu.program functions; run npu-schedule first)".into(),
         });
     }
-    let mut text = String::new();
+    let mut encoded = vec![];
     for p in &chosen {
-        match npu::asm::print_program(body, *p) {
-            Ok(t) => text.push_str(&t),
+        match runtime::npu_path::encode_program(body, *p) {
+            Ok(e) => encoded.push(e),
             Err(e) => return fail(format!("@{}: {}", name(*p), e)),
         }
     }
     if emit == "npu-asm" {
+        let text: String = chosen.iter().zip(&encoded).map(|(o, e)| format!("; {}\n{}", name(*o), npu_sim::disasm::disassemble(e))).collect();
         return write(&args.output, text.as_bytes());
     }
     if chosen.len() != 1 {
@@ -365,10 +366,7 @@ fn npu_programs(args: &Args, ctx: &ir::Context, body: &mut ir::Body, module: ir:
     if args.output == "-" {
         return fail("--emit=npu-bin writes a binary file: give -o FILE".into());
     }
-    match npu_sim::asm::assemble(&text) {
-        Ok(p) => write(&args.output, &npu_sim::binary::write(&p)),
-        Err(e) => fail(format!("the program does not assemble: {}", e)),
-    }
+    write(&args.output, &npu_sim::binary::write(&encoded[0]))
 }
 
 /// The IR text to translate: the input file, or standard input for `-` or none.

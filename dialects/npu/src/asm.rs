@@ -1,11 +1,11 @@
 //! Schedule-level IR ⇄ instructions: [`Inst`] is what the scheduler emits,
-//! [`build`] materializes instructions as ops, and [`print_program`] walks a
-//! program function to NPU assembly (`npu-translate --emit=npu-asm`).
+//! [`build`] materializes instructions as ops, and [`encode_program`] walks a
+//! program function to the instruction set's encoding (its text is the
+//! simulator's disassembly: `npu-translate --emit=npu-asm`).
 
 use crate::schedule::{insts, lookup, InstDef, Slot};
 use ir::attributes::{AttrData, Attribute};
 use ir::{Body, Context, InsertPoint, Location, OpId, OperationState};
-use std::fmt::Write;
 
 /// An operand value of an instruction.
 #[derive(Clone, Debug, PartialEq)]
@@ -195,7 +195,22 @@ pub fn args_from_attr(a: &Attribute) -> Result<Vec<ProgramArg>, String> {
         .collect()
 }
 
-fn operand_text(def: &InstDef, body: &Body, op: OpId, field: &str, slot: Slot) -> Option<String> {
+/// An operand as the program function holds it, before it is printed or encoded.
+enum OperandValue<'a> {
+    /// A scratchpad or accumulator row (its buffer's start plus the offset).
+    Row(i128),
+    Dram(&'a str, i128),
+    Int(i128),
+    Float(f32),
+    Flag,
+    Queue(&'a str),
+    Sem(i128),
+}
+
+/// Operand `field` of `op`, or `None` when absent (the ISA's default applies,
+/// or the instruction lacks a required operand). An optional integer equal to
+/// the ISA's default is absent too.
+fn operand_value<'a>(def: &InstDef, body: &'a Body, op: OpId, field: &str, slot: Slot) -> Option<OperandValue<'a>> {
     let a = body.op(op).attr(field);
     let int = |a: Option<&Attribute>| a.and_then(|a| a.as_int());
     // With buffer operands, a memory operand is its buffer's start row plus the offset.
@@ -209,9 +224,9 @@ fn operand_text(def: &InstDef, body: &Body, op: OpId, field: &str, slot: Slot) -
         body.op(alloc).attr("row")?.as_int()
     };
     Some(match slot {
-        Slot::Spad => format!("spad[{}]", base()? + int(a)?),
-        Slot::Acc => format!("acc[{}]", base()? + int(a)?),
-        Slot::Dram => format!("%{}+{}", a?.as_str()?, int(body.op(op).attr(&format!("{}_offset", field)))?),
+        Slot::Spad => OperandValue::Row(base()? + int(a)?),
+        Slot::Acc => OperandValue::Row(base()? + int(a)?),
+        Slot::Dram => OperandValue::Dram(a?.as_str()?, int(body.op(op).attr(&format!("{}_offset", field)))?),
         Slot::Int | Slot::OptInt => {
             let v = int(a)?;
             // Left out only when the assembler would read back the same value (the ISA's default).
@@ -219,64 +234,97 @@ fn operand_text(def: &InstDef, body: &Body, op: OpId, field: &str, slot: Slot) -
             if slot == Slot::OptInt && Some(v) == default.map(i128::from) {
                 return None;
             }
-            format!("{}={}", field, v)
+            OperandValue::Int(v)
         }
         Slot::Num => match a?.data() {
-            AttrData::Float { .. } => format!("{}=0x{:08X}", field, (a?.as_float()? as f32).to_bits()),
-            _ => format!("{}={}", field, int(a)?),
+            AttrData::Float { .. } => OperandValue::Float(a?.as_float()? as f32),
+            _ => OperandValue::Int(int(a)?),
         },
         Slot::Flag => {
             a?;
-            field.to_string()
+            OperandValue::Flag
         }
-        Slot::Queue => a?.as_str()?.to_string(),
-        Slot::Sem => format!("s{}", int(a)?),
+        Slot::Queue => OperandValue::Queue(a?.as_str()?),
+        Slot::Sem => OperandValue::Sem(int(a)?),
     })
 }
 
-/// NPU assembly of a program function (`npu.program`, schedule-level ops).
-pub fn print_program(body: &Body, func: OpId) -> Result<String, String> {
-    let o = body.op(func);
-    let hw = crate::hw::HwDesc::of(body, func).transpose()?.unwrap_or_else(crate::hw::HwDesc::npu16);
-    let args = args_from_attr(o.attr("npu.args").ok_or("the program has no npu.args")?)?;
-    let mut s = String::new();
-    let name = o.attr("sym_name").and_then(|a| a.as_str()).unwrap_or("program");
-    let _ = writeln!(s, "; {}", name);
-    let _ = writeln!(s, ".target \"{}\"", hw.name);
-    for a in &args {
-        let dims: Vec<String> = a.shape.iter().map(|d| d.to_string()).collect();
-        let _ = writeln!(s, ".arg %{} {} {} [{}]", a.name, a.dir, a.dtype, dims.join(", "));
-    }
-    let entry = body.region_blocks(o.regions().first().copied().ok_or("the program has no body")?).first().copied().ok_or("the program has no body")?;
+/// A layer's name as one line of text the assembler reads back, whatever the node was named.
+fn layer_name(l: &str) -> String {
+    l.chars().map(|c| match c { '"' => '\'', '\\' => '/', c if c.is_control() => ' ', c => c }).collect()
+}
+
+/// A program function encoded straight to instructions, as the assembler
+/// would read them (a ResNet-18 program is 113k instructions: printing them
+/// and parsing the text back took half a second of a 1.5 s compile).
+pub struct EncodedProgram {
+    pub target: String,
+    pub args: Vec<ProgramArg>,
+    pub instrs: Vec<npu_isa::isa::Instr>,
+    /// `.layer` markers: the name (made one line of text), the first instruction, the MACs.
+    pub layers: Vec<(String, u32, Option<u64>)>,
+}
+
+/// See [`EncodedProgram`]; errors are what the assembler would have said of the text.
+pub fn encode_program(body: &Body, func: OpId) -> Result<EncodedProgram, String> {
+    use npu_isa::isa::{self, Dtype, Kind, Queue};
+    let (_, hw, args, entry) = program_parts(body, func)?;
+    let mut p = EncodedProgram { target: hw.name.to_string(), args, instrs: vec![], layers: vec![] };
     for op in body.block_ops(entry) {
         let n = body.name(op);
         let n = n.as_str();
         if n == "npu.layer" {
             let l = body.op(op).attr("name").and_then(|a| a.as_str()).unwrap_or("");
-            // One line of text the assembler reads back whatever the node was named.
-            let l: String = l.chars().map(|c| match c { '"' => '\'', '\\' => '/', c if c.is_control() => ' ', c => c }).collect();
-            match body.op(op).attr("macs").and_then(|a| a.as_int()) {
-                Some(m) => writeln!(s, ".layer \"{}\" macs {}", l, m),
-                None => writeln!(s, ".layer \"{}\"", l),
-            }
-            .ok();
+            let macs = body.op(op).attr("macs").and_then(|a| a.as_int()).map(|m| u64::try_from(m).map_err(|_| format!("{}: layer '{}' has {} MACs", body.op(op).loc, l, m))).transpose()?;
+            p.layers.push((layer_name(l), p.instrs.len() as u32, macs));
             continue;
         }
         if n == "func.return" || n == "npu.alloc" {
             continue;
         }
+        let at = |m: String| format!("{}: {}: {}", body.op(op).loc, n, m);
         let def = lookup(n).ok_or_else(|| format!("'{}' is not a schedule-level npu op", n))?;
-        let mut line = format!("  {}", def.mnemonic);
-        if let Some(t) = body.op(op).attr("dtype").and_then(|a| a.as_str()) {
-            line.push('.');
-            line.push_str(t);
+        let idef = isa::by_mnemonic(def.mnemonic).ok_or_else(|| at(format!("'{}' is not in the instruction set", def.mnemonic)))?;
+        let dtype = match body.op(op).attr("dtype").and_then(|a| a.as_str()) {
+            Some(t) => Some(Dtype::from_name(t).ok_or_else(|| at(format!("unknown element type '{}'", t)))?),
+            None => None,
+        };
+        isa::check_dtype(idef, dtype).map_err(at)?;
+        let mut values = vec![None; idef.operands.len()];
+        let mut extra = vec![0i64; idef.operands.len()];
+        let small = |v: i128| i64::try_from(v).map_err(|_| at(format!("{} does not fit in 64 bits", v)));
+        for (field, slot) in def.operands {
+            let Some(v) = operand_value(def, body, op, field, *slot) else { continue };
+            let k = idef.operands.iter().position(|x| x.name == *field).ok_or_else(|| at(format!("the instruction set has no operand '{}'", field)))?;
+            let imm_f32 = matches!(idef.operands[k].kind, Kind::Imm) && dtype == Some(Dtype::F32);
+            values[k] = Some(match v {
+                OperandValue::Row(r) | OperandValue::Int(r) | OperandValue::Sem(r) if !imm_f32 => small(r)?,
+                // `name=5` on an f32 instruction is the number 5.0, as the assembler reads it.
+                OperandValue::Row(r) | OperandValue::Int(r) | OperandValue::Sem(r) => isa::f32_imm(small(r)? as f32),
+                OperandValue::Float(x) if imm_f32 => isa::f32_imm(x),
+                OperandValue::Float(x) => x.to_bits() as i64,
+                OperandValue::Dram(arg, off) => {
+                    extra[k] = small(off)?;
+                    if arg == SPAD_ARG {
+                        isa::SPAD_ARG as i64
+                    } else {
+                        p.args.iter().position(|a| a.name == arg).ok_or_else(|| at(format!("undeclared argument '%{}'", arg)))? as i64
+                    }
+                }
+                OperandValue::Flag => 1,
+                OperandValue::Queue(q) => Queue::from_name(q).ok_or_else(|| at(format!("'{}' is not a queue (load, exec or store)", q)))?.index() as i64,
+            });
         }
-        let parts: Vec<String> = def.operands.iter().filter_map(|(f, slot)| operand_text(def, body, op, f, *slot)).collect();
-        if !parts.is_empty() {
-            line.push(' ');
-            line.push_str(&parts.join(", "));
-        }
-        let _ = writeln!(s, "{}", line);
+        p.instrs.push(isa::instr(idef, dtype, &values, extra).map_err(at)?);
     }
-    Ok(s)
+    Ok(p)
+}
+
+/// The program function's op, hardware, arguments and entry block.
+fn program_parts(body: &Body, func: OpId) -> Result<(&ir::body::OpData, crate::hw::HwDesc, Vec<ProgramArg>, ir::body::Block), String> {
+    let o = body.op(func);
+    let hw = crate::hw::HwDesc::of(body, func).transpose()?.unwrap_or_else(crate::hw::HwDesc::npu16);
+    let args = args_from_attr(o.attr("npu.args").ok_or("the program has no npu.args")?)?;
+    let entry = body.region_blocks(o.regions().first().copied().ok_or("the program has no body")?).first().copied().ok_or("the program has no body")?;
+    Ok((o, hw, args, entry))
 }

@@ -524,6 +524,47 @@ fn fits(v: i64, l: &Loc) -> bool {
     }
 }
 
+/// An instruction from its operand values in table order (`None`: not given,
+/// the operand's default applies), checked as the assembler checks it: every
+/// required operand given, every value in its field, memory rows non-negative.
+/// The assembler and the compiler's direct encoder both end here.
+pub fn instr(def: &'static InstrDef, dtype: Option<Dtype>, values: &[Option<i64>], extra: Vec<i64>) -> Result<Instr, String> {
+    let mut out = Vec::with_capacity(def.operands.len());
+    for (k, spec) in def.operands.iter().enumerate() {
+        match values.get(k).copied().flatten().or(spec.default) {
+            Some(v) => out.push(v),
+            None => return Err(format!("'{}' needs operand '{}' ({})", def.mnemonic, spec.name, spec.doc)),
+        }
+    }
+    let i = Instr { def, dtype, values: out, extra };
+    check_ranges(&i).map_err(|m| format!("{}: {}", def.mnemonic, m))?;
+    if i.values.iter().zip(def.operands).any(|(v, o)| matches!(o.kind, Kind::Row(_)) && *v < 0) {
+        return Err("memory rows are non-negative".into());
+    }
+    Ok(i)
+}
+
+/// Whether `dtype` is what `def` takes: a type when its table lists some, one of them, none otherwise.
+pub fn check_dtype(def: &InstrDef, dtype: Option<Dtype>) -> Result<(), String> {
+    match (def.dtypes.is_empty(), dtype) {
+        (false, None) => {
+            let names: Vec<_> = def.dtypes.iter().map(|d| format!("{}.{}", def.mnemonic, d.name())).collect();
+            Err(format!("'{}' needs an element type: {}", def.mnemonic, names.join(", ")))
+        }
+        (true, Some(_)) => Err(format!("'{}' takes no element type", def.mnemonic)),
+        (false, Some(t)) if !def.dtypes.contains(&t) => {
+            let names: Vec<_> = def.dtypes.iter().map(|d| d.name()).collect();
+            Err(format!("'{}' does not take {} (it takes {})", def.mnemonic, t.name(), names.join(", ")))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// An f32 immediate's slot value: its bits, sign-extended into the signed slot.
+pub fn f32_imm(x: f32) -> i64 {
+    x.to_bits() as i32 as i64
+}
+
 /// Checks that every value fits its field; the message names the operand.
 pub fn check_ranges(i: &Instr) -> Result<(), String> {
     for (k, o) in i.def.operands.iter().enumerate() {

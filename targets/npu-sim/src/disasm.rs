@@ -49,6 +49,24 @@ pub fn instruction(p: &Program, i: &Instr) -> String {
     s
 }
 
+/// The line each instruction lands on in [`disassemble`]'s text (1-based),
+/// for a program built without text: errors then point into that text.
+pub fn lines(p: &Program) -> Vec<u32> {
+    let mut line = 1 + p.args.len() as u32;
+    let mut layer = 0;
+    let mut out = Vec::with_capacity(p.instrs.len());
+    for k in 0..p.instrs.len() {
+        // Layers start in program order (`Program::check_declarations`); labels are few.
+        while layer < p.layers.len() && p.layers[layer].1 as usize <= k {
+            line += 1;
+            layer += 1;
+        }
+        line += p.labels.iter().filter(|(_, at)| *at as usize == k).count() as u32 + 1;
+        out.push(line);
+    }
+    out
+}
+
 pub fn disassemble(p: &Program) -> String {
     let mut out = String::new();
     let quoted = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");

@@ -43,7 +43,7 @@ fn random_program(r: &mut Rng) -> Program {
         lines: vec![0; n],
         layers: vec![("l0".into(), 0), ("l1".into(), r.below(n) as u32)],
         layer_macs: vec![None, Some(r.below(1 << 20) as u64)],
-        labels: vec![("start".into(), 0)],
+        labels: vec![("start".into(), 0), ("mid".into(), r.below(n) as u32)],
         instrs,
     }
 }
@@ -63,6 +63,8 @@ fn random_instructions_round_trip_through_every_form() {
         let again = asm::assemble(&text).unwrap_or_else(|e| panic!("{}\n{}", e, text));
         assert_eq!(disasm::disassemble(&again), text, "asm -> bin -> asm is not the identity");
         assert_eq!(again.instrs, p.instrs);
+        // A program built without text numbers its lines as its disassembly would.
+        assert_eq!(disasm::lines(&p), again.lines, "{}", text);
     }
 }
 

@@ -56,7 +56,7 @@
 // ASYM: npu16: 22 ops (91.7%) in 1 partitions
 // ASYM: conv1+conv1_q+conv1_dq+relu1+relu1_q
 // ASYM: add3+add3_q+add3_dq+relu3+relu3_q
-// ASYMASM: dma.load.i8 spad[{{[0-9]+}}], %in0+0, rows=0, cols=12, pad_top=6, pad_value=3
+// ASYMASM: dma.load.i8 spad[{{[0-9]+}}], %in0, rows=0, cols=12, pad_top=6, pad_value=3
 // ASYMASM: dma.load.i8 spad[{{[0-9]+}}], %in0+{{[0-9]+}}, rows=1, cols=8, pad_left=4, pad_value=3
 // ASYMASM: v.requant.i8 spad[{{[0-9]+}}], acc[{{[0-9]+}}], rows=36, mult=1, shift=2, zp=-128, per_channel
 // ASYMASM: v.requant.i8 spad[{{[0-9]+}}], acc[{{[0-9]+}}], rows=36, mult=1, shift=2, zp=10, per_channel

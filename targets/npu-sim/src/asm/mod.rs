@@ -167,18 +167,7 @@ fn instruction(p: &Program, mnemonic: &str, operands: &[Operand], pos: usize, at
             (d, Some(t))
         }
     };
-    match (def.dtypes.is_empty(), dtype) {
-        (false, None) => {
-            let names: Vec<_> = def.dtypes.iter().map(|d| format!("{}.{}", def.mnemonic, d.name())).collect();
-            return Err(at(pos, format!("'{}' needs an element type: {}", def.mnemonic, names.join(", "))));
-        }
-        (true, Some(_)) => return Err(at(pos, format!("'{}' takes no element type", def.mnemonic))),
-        (false, Some(t)) if !def.dtypes.contains(&t) => {
-            let names: Vec<_> = def.dtypes.iter().map(|d| d.name()).collect();
-            return Err(at(pos, format!("'{}' does not take {} (it takes {})", def.mnemonic, t.name(), names.join(", "))));
-        }
-        _ => {}
-    }
+    isa::check_dtype(def, dtype).map_err(|m| at(pos, m))?;
     let n = def.operands.len();
     let mut values: Vec<Option<i64>> = vec![None; n];
     let mut extra = vec![0i64; n];
@@ -249,9 +238,9 @@ fn instruction(p: &Program, mnemonic: &str, operands: &[Operand], pos: usize, at
                 values[k] = Some(match (spec.kind, v) {
                     (Kind::Int, Value::Int(i)) => *i,
                     // f32 immediates travel as their bits, sign-extended into the signed slot.
-                    (Kind::Imm, Value::Int(i)) if dtype == Some(Dtype::F32) => (*i as f32).to_bits() as i32 as i64,
+                    (Kind::Imm, Value::Int(i)) if dtype == Some(Dtype::F32) => isa::f32_imm(*i as f32),
                     (Kind::Imm, Value::Int(i)) => *i,
-                    (Kind::Imm, Value::Float(f)) if dtype == Some(Dtype::F32) => (*f as f32).to_bits() as i32 as i64,
+                    (Kind::Imm, Value::Float(f)) if dtype == Some(Dtype::F32) => isa::f32_imm(*f as f32),
                     (Kind::Imm, Value::Hex(h)) if dtype == Some(Dtype::F32) && (0..=u32::MAX as i64).contains(h) => *h as u32 as i32 as i64,
                     (Kind::Int | Kind::Imm, Value::Hex(h)) => *h,
                     (Kind::Flag, Value::Int(i) | Value::Hex(i)) if *i == 0 || *i == 1 => *i,
@@ -264,17 +253,5 @@ fn instruction(p: &Program, mnemonic: &str, operands: &[Operand], pos: usize, at
             }
         }
     }
-    let mut out = vec![];
-    for (k, spec) in def.operands.iter().enumerate() {
-        match values[k].or(spec.default) {
-            Some(v) => out.push(v),
-            None => return Err(at(pos, format!("'{}' needs operand '{}' ({})", def.mnemonic, spec.name, spec.doc))),
-        }
-    }
-    let i = Instr { def, dtype, values: out, extra };
-    isa::check_ranges(&i).map_err(|m| at(pos, format!("{}: {}", def.mnemonic, m)))?;
-    if i.values.iter().zip(def.operands).any(|(v, o)| matches!(o.kind, Kind::Row(_)) && *v < 0) {
-        return Err(at(pos, "memory rows are non-negative".into()));
-    }
-    Ok(i)
+    isa::instr(def, dtype, &values, extra).map_err(|m| at(pos, m))
 }
