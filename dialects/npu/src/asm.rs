@@ -282,8 +282,12 @@ pub fn encode_program(body: &Body, func: OpId) -> Result<EncodedProgram, String>
         if n == "func.return" || n == "npu.alloc" {
             continue;
         }
-        let at = |m: String| format!("{}: {}: {}", body.op(op).loc, n, m);
-        let def = lookup(n).ok_or_else(|| format!("'{}' is not a schedule-level npu op", n))?;
+        // `file:line:col: op: message`, as the verifier words its errors.
+        let at = |m: String| match body.op(op).loc.file_line_col() {
+            Some((f, l, c)) => format!("{}:{}:{}: {}: {}", f, l, c, n, m),
+            None => format!("{}: {}: {}", body.op(op).loc, n, m),
+        };
+        let def = lookup(n).ok_or_else(|| at("not a schedule-level npu op (one per instruction)".into()))?;
         let idef = isa::by_mnemonic(def.mnemonic).ok_or_else(|| at(format!("'{}' is not in the instruction set", def.mnemonic)))?;
         let dtype = match body.op(op).attr("dtype").and_then(|a| a.as_str()) {
             Some(t) => Some(Dtype::from_name(t).ok_or_else(|| at(format!("unknown element type '{}'", t)))?),
