@@ -136,8 +136,11 @@ fn map(path: &Path) -> std::io::Result<bytes::Bytes> {
     // SAFETY: the file is never modified in place (see above); a user who
     // truncates a cache entry by hand while it is being read is outside what
     // the cache guards against, as for any mapped file.
-    let m = unsafe { memmap2::MmapOptions::new().populate().map(&file)? };
-    Ok(bytes::Bytes::from_owner(m))
+    match unsafe { memmap2::MmapOptions::new().populate().map(&file) } {
+        Ok(m) => Ok(bytes::Bytes::from_owner(m)),
+        // A file system that cannot map files: read it.
+        Err(_) => std::fs::read(path).map(bytes::Bytes::from),
+    }
 }
 
 /// Why an entry at `path` is not this user's to trust, if it exists and is not.
