@@ -195,21 +195,18 @@ pub fn args_from_attr(a: &Attribute) -> Result<Vec<ProgramArg>, String> {
         .collect()
 }
 
-/// An operand as the program function holds it, before it is printed or encoded.
+/// An operand as the program function holds it, before it is encoded.
 enum OperandValue<'a> {
-    /// A scratchpad or accumulator row (its buffer's start plus the offset).
-    Row(i128),
-    Dram(&'a str, i128),
+    /// A number: a row (its buffer's start plus the offset), a semaphore, an integer field.
     Int(i128),
+    Dram(&'a str, i128),
     Float(f32),
     Flag,
     Queue(&'a str),
-    Sem(i128),
 }
 
 /// Operand `field` of `op`, or `None` when absent (the ISA's default applies,
-/// or the instruction lacks a required operand). An optional integer equal to
-/// the ISA's default is absent too.
+/// or the instruction lacks a required operand).
 fn operand_value<'a>(def: &InstDef, body: &'a Body, op: OpId, field: &str, slot: Slot) -> Option<OperandValue<'a>> {
     let a = body.op(op).attr(field);
     let int = |a: Option<&Attribute>| a.and_then(|a| a.as_int());
@@ -224,18 +221,9 @@ fn operand_value<'a>(def: &InstDef, body: &'a Body, op: OpId, field: &str, slot:
         body.op(alloc).attr("row")?.as_int()
     };
     Some(match slot {
-        Slot::Spad => OperandValue::Row(base()? + int(a)?),
-        Slot::Acc => OperandValue::Row(base()? + int(a)?),
+        Slot::Spad | Slot::Acc => OperandValue::Int(base()? + int(a)?),
         Slot::Dram => OperandValue::Dram(a?.as_str()?, int(body.op(op).attr(&format!("{}_offset", field)))?),
-        Slot::Int | Slot::OptInt => {
-            let v = int(a)?;
-            // Left out only when the assembler would read back the same value (the ISA's default).
-            let default = npu_isa::isa::by_mnemonic(def.mnemonic).and_then(|d| d.operand(field)).and_then(|o| o.default);
-            if slot == Slot::OptInt && Some(v) == default.map(i128::from) {
-                return None;
-            }
-            OperandValue::Int(v)
-        }
+        Slot::Int | Slot::OptInt | Slot::Sem => OperandValue::Int(int(a)?),
         Slot::Num => match a?.data() {
             AttrData::Float { .. } => OperandValue::Float(a?.as_float()? as f32),
             _ => OperandValue::Int(int(a)?),
@@ -245,7 +233,6 @@ fn operand_value<'a>(def: &InstDef, body: &'a Body, op: OpId, field: &str, slot:
             OperandValue::Flag
         }
         Slot::Queue => OperandValue::Queue(a?.as_str()?),
-        Slot::Sem => OperandValue::Sem(int(a)?),
     })
 }
 
@@ -268,7 +255,10 @@ pub struct EncodedProgram {
 /// See [`EncodedProgram`]; errors are what the assembler would have said of the text.
 pub fn encode_program(body: &Body, func: OpId) -> Result<EncodedProgram, String> {
     use npu_isa::isa::{self, Dtype, Kind, Queue};
-    let (_, hw, args, entry) = program_parts(body, func)?;
+    let o = body.op(func);
+    let hw = crate::hw::HwDesc::of(body, func).transpose()?.unwrap_or_else(crate::hw::HwDesc::npu16);
+    let args = args_from_attr(o.attr("npu.args").ok_or("the program has no npu.args")?)?;
+    let entry = body.region_blocks(o.regions().first().copied().ok_or("the program has no body")?).first().copied().ok_or("the program has no body")?;
     let mut p = EncodedProgram { target: hw.name.to_string(), args, instrs: vec![], layers: vec![] };
     for op in body.block_ops(entry) {
         let n = body.name(op);
@@ -302,9 +292,9 @@ pub fn encode_program(body: &Body, func: OpId) -> Result<EncodedProgram, String>
             let k = idef.operands.iter().position(|x| x.name == *field).ok_or_else(|| at(format!("the instruction set has no operand '{}'", field)))?;
             let imm_f32 = matches!(idef.operands[k].kind, Kind::Imm) && dtype == Some(Dtype::F32);
             values[k] = Some(match v {
-                OperandValue::Row(r) | OperandValue::Int(r) | OperandValue::Sem(r) if !imm_f32 => small(r)?,
+                OperandValue::Int(r) if !imm_f32 => small(r)?,
                 // `name=5` on an f32 instruction is the number 5.0, as the assembler reads it.
-                OperandValue::Row(r) | OperandValue::Int(r) | OperandValue::Sem(r) => isa::f32_imm(small(r)? as f32),
+                OperandValue::Int(r) => isa::f32_imm(small(r)? as f32),
                 OperandValue::Float(x) if imm_f32 => isa::f32_imm(x),
                 OperandValue::Float(x) => x.to_bits() as i64,
                 OperandValue::Dram(arg, off) => {
@@ -322,13 +312,4 @@ pub fn encode_program(body: &Body, func: OpId) -> Result<EncodedProgram, String>
         p.instrs.push(isa::instr(idef, dtype, &values, extra).map_err(at)?);
     }
     Ok(p)
-}
-
-/// The program function's op, hardware, arguments and entry block.
-fn program_parts(body: &Body, func: OpId) -> Result<(&ir::body::OpData, crate::hw::HwDesc, Vec<ProgramArg>, ir::body::Block), String> {
-    let o = body.op(func);
-    let hw = crate::hw::HwDesc::of(body, func).transpose()?.unwrap_or_else(crate::hw::HwDesc::npu16);
-    let args = args_from_attr(o.attr("npu.args").ok_or("the program has no npu.args")?)?;
-    let entry = body.region_blocks(o.regions().first().copied().ok_or("the program has no body")?).first().copied().ok_or("the program has no body")?;
-    Ok((o, hw, args, entry))
 }
