@@ -48,6 +48,22 @@ pub struct Partition {
     pub placement: String,
 }
 
+/// Registers `npu-partition`.
+pub fn register(reg: &mut ir::pass::PassRegistry) {
+    use ir::pass::{OptionKind, OptionSpec as Opt, PassInfo};
+    reg.register(PassInfo {
+        argument: "npu-partition",
+        summary: "Ask each backend of a list which onnx ops it runs, place each op on the first that takes it (the CPU last), form convex subgraphs and outline each run of one backend into a function",
+        options: vec![
+            Opt::new("targets", OptionKind::List, "", "Backends in order of preference, the CPU last (default: every registered backend)"),
+            Opt::new("report", OptionKind::String, "", "Write each op that fell back, with its reason code, and the split (\"-\": stderr)"),
+            Opt::new("dot", OptionKind::String, "", "Write the graph coloured by backend (Graphviz)"),
+            Opt::new("placement", OptionKind::String, "", "Force nodes onto backends: lines 'NODE BACKEND' or '/REGEX/ BACKEND', or a --report-json file"),
+        ],
+        create: |o| Ok(Box::new(Partition { targets: o.list("targets"), report: o.string("report"), dot: o.string("dot"), placement: o.string("placement") })),
+    });
+}
+
 /// Where one op runs, and why not on the backends before it.
 #[derive(Clone, Debug)]
 pub struct Placement {

@@ -7,6 +7,7 @@
 pub mod opt_driver;
 mod opt_main;
 pub mod robustness;
+mod test_passes;
 
 pub use opt_main::{opt_main, OptTool};
 
@@ -22,12 +23,21 @@ pub struct Translation {
 
 use ir::Context;
 
-/// Every pass of the project: the generic ones (`passes`) and npu16's, which
-/// this also registers as a backend (so `--target` lists and `npu-partition`
-/// know it).
+/// Every pass of the project, from the crate of its pipeline stage: the
+/// generic transforms (`ir`), the dialects' own (`onnx`, `tensor`), the two
+/// conversions, the partitioner (`backend`), the `test-*` passes that exercise the pass
+/// infrastructure from lit, and npu16's, which this also
+/// registers as a backend (so `--target` lists and `npu-partition` know it).
 pub fn registry() -> ir::pass::PassRegistry {
-    let mut reg = passes::registry();
+    let mut reg = ir::pass::PassRegistry::new();
+    ir::transforms::register(&mut reg);
+    onnx::transforms::register(&mut reg);
+    tensor::transforms::register(&mut reg);
+    onnx_to_tensor::register(&mut reg);
+    tensor_to_loops::register(&mut reg);
+    backend::partition::register(&mut reg);
     npu16::register(&mut reg);
+    test_passes::register(&mut reg);
     reg
 }
 

@@ -29,6 +29,7 @@ pub mod printer;
 pub mod rewrite;
 pub mod split;
 pub mod symbols;
+pub mod transforms;
 pub mod types;
 pub mod verifier;
 

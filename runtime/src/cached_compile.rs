@@ -235,7 +235,7 @@ fn key(kind: &str, model: &[u8], path: Option<&Path>, given: &HashMap<String, Ho
     // whatever the version says), the host CPU the object code is for, and
     // whether its int8 kernels use VNNI (`NPU_CPU_NO_VNNI`) and the register
     // tiles its kernels were shaped for (`NPU_CPU_TARGET`).
-    k.str(&build_id()).str(&llvm_cpu::host_cpu()).str(if passes::host_has_vnni() { "vnni" } else { "portable" }).str(passes::cpu_target().name());
+    k.str(&build_id()).str(&llvm_cpu::host_cpu()).str(if cpu_target::host_has_vnni() { "vnni" } else { "portable" }).str(cpu_target::cpu_target().name());
     let mut names: Vec<&String> = given.keys().collect();
     names.sort();
     for n in names {

@@ -1,4 +1,4 @@
-//! The run-time checks compiled code makes (`passes::onnx_to_tensor::checks`):
+//! The run-time checks compiled code makes (`onnx_to_tensor::checks`):
 //! the hook it calls, and the error a failed check turns a run into. A check
 //! records its failure on the calling thread (the compiled code runs on it);
 //! [`guarded`] clears the record before a call and reports it after.
@@ -22,7 +22,7 @@ extern "C" fn failed(id: i64, count: i64, value: i64) {
 /// Every hook compiled code may call, by name: the checks' and profiling's.
 pub fn jit_symbols() -> Vec<(&'static str, *mut ())> {
     let mut s = crate::profile::symbols();
-    s.push((passes::onnx_to_tensor::checks::HOOK, failed as *mut ()));
+    s.push((onnx_to_tensor::checks::HOOK, failed as *mut ()));
     s.push((llvm_cpu::PARALLEL_FOR, crate::parallel::parallel_for as *mut ()));
     s
 }
@@ -31,7 +31,7 @@ pub fn jit_symbols() -> Vec<(&'static str, *mut ())> {
 pub fn messages(body: &ir::Body, module: ir::OpId) -> Vec<String> {
     body.op(module)
         .attributes
-        .get(passes::onnx_to_tensor::checks::MESSAGES)
+        .get(onnx_to_tensor::checks::MESSAGES)
         .and_then(|a| a.as_array())
         .map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect())
         .unwrap_or_default()
@@ -44,7 +44,7 @@ pub fn guarded<T>(messages: &[String], call: impl FnOnce() -> Result<T, String>)
     match FAILED.with(|f| f.take()) {
         None => Ok(r),
         Some((id, value)) => Err(match messages.get(id as usize) {
-            Some(m) => passes::onnx_to_tensor::checks::fill(m, value),
+            Some(m) => onnx_to_tensor::checks::fill(m, value),
             None => format!("run-time check {} failed (value {})", id, value),
         }),
     }
@@ -58,7 +58,7 @@ pub fn guarded<T>(messages: &[String], call: impl FnOnce() -> Result<T, String>)
 pub fn call_abort_on_failed_checks(ctx: &ir::Context, body: &mut ir::Body, module: ir::OpId) -> Result<(), String> {
     use ir::attributes::Attribute;
     use ir::{InsertPoint, OperationState};
-    let hook = passes::onnx_to_tensor::checks::HOOK;
+    let hook = onnx_to_tensor::checks::HOOK;
     let Some(decl) = ir::symbols::lookup_symbol_in(body, module, hook) else { return Ok(()) };
     let calls: Vec<ir::OpId> = body
         .walk_preorder(module)

@@ -19,6 +19,7 @@ pub mod sparse;
 pub mod symbolic_dims;
 pub mod table;
 pub mod text;
+pub mod transforms;
 pub mod types;
 pub mod unroll_recurrent;
 pub mod verify_types;

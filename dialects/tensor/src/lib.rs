@@ -9,12 +9,19 @@
 mod generic;
 pub mod named;
 mod reshape;
+pub mod transforms;
 
 pub use generic::{iterator_types_attr, Generic, GenericBuilder, Iterator, PARALLEL, REDUCTION};
 pub use reshape::{reassociation, reassociation_attr, reshape};
 
 use ir::dialect::{required, AttrKind, Count, DialectDef, OpDef, Trait, TypeConstraint as TC};
 use ir::{Body, Context, OpId};
+
+/// An `array<i64: ...>` attribute (sizes, offsets, permutations of the
+/// structured ops and of their lowerings).
+pub fn i64_array(ctx: &Context, v: &[i64]) -> ir::Attribute {
+    ir::Attribute::new(ir::AttrData::DenseArray { elem: ctx.i64(), data: ir::attributes::ArrayData::Int(v.to_vec()) })
+}
 
 fn verify_extract(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     let d = body.op(op);

@@ -21,6 +21,13 @@ pub struct OptionSpec {
     pub description: &'static str,
 }
 
+impl OptionSpec {
+    /// An option as a pass's registration declares it.
+    pub const fn new(name: &'static str, kind: OptionKind, default: &'static str, description: &'static str) -> Self {
+        OptionSpec { name, kind, default, description }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum OptionValue {
     Int(i64),
