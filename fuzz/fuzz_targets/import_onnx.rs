@@ -17,7 +17,7 @@ fn context() -> ir::Context {
 
 fuzz_target!(|data: &[u8]| {
     let ctx = CTX.get_or_init(context);
-    if let Ok(m) = onnx::import::import_model(ctx, data, &onnx::import::ImportOptions::default()) {
+    if let Ok(m) = onnx_translate::import::import_model(ctx, data, &onnx_translate::import::ImportOptions::default()) {
         let _ = ir::printer::print_op(ctx, &m.body, m.module, Default::default());
     }
 });

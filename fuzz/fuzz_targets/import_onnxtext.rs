@@ -18,9 +18,9 @@ fn context() -> ir::Context {
 fuzz_target!(|data: &[u8]| {
     let Ok(src) = std::str::from_utf8(data) else { return };
     let ctx = CTX.get_or_init(context);
-    match onnx::text::parse_model(src) {
+    match onnx_translate::text::parse_model(src) {
         Ok(model) => {
-            let _ = onnx::import::import_proto(ctx, &model, &onnx::import::ImportOptions::default());
+            let _ = onnx_translate::import::import_proto(ctx, &model, &onnx_translate::import::ImportOptions::default());
         }
         Err(e) => assert!(e.pos <= src.len()),
     }

@@ -274,13 +274,13 @@ fn key(kind: &str, model: &[u8], path: Option<&Path>, given: &HashMap<String, Ho
 /// subgraph) and the model's functions. A location outside the model's folder
 /// is left out, as the importer refuses it anyway.
 fn external_files(model: &[u8], path: Option<&Path>) -> Vec<std::path::PathBuf> {
-    use onnx::proto::{AttributeProto, GraphProto, NodeProto, TensorProto};
+    use onnx_translate::proto::{AttributeProto, GraphProto, NodeProto, TensorProto};
     // Every external tensor names its file under the key "location": a model
     // without those bytes has none, and is not decoded again.
     if memchr::memmem::find(model, b"location").is_none() {
         return vec![];
     }
-    let Ok(proto) = onnx::proto::decode_model(bytes::Bytes::copy_from_slice(model)) else { return vec![] };
+    let Ok(proto) = onnx_translate::proto::decode_model(bytes::Bytes::copy_from_slice(model)) else { return vec![] };
     let dir = path.and_then(|p| p.parent()).unwrap_or(Path::new("."));
     let mut tensors: Vec<&TensorProto> = vec![];
     let mut graphs: Vec<&GraphProto> = proto.graph.iter().collect();
@@ -587,7 +587,7 @@ fn check_plan(stages: &[Stage], slots: usize, inputs: &[usize], outputs: &[usize
 #[cfg(test)]
 mod tests {
     use super::*;
-    use onnx::proto::{GraphProto, ModelProto, SparseTensorProto, StringStringEntryProto, TensorProto};
+    use onnx_translate::proto::{GraphProto, ModelProto, SparseTensorProto, StringStringEntryProto, TensorProto};
 
     fn external(loc: &str) -> TensorProto {
         TensorProto { external_data: vec![StringStringEntryProto { key: Some("location".into()), value: Some(loc.into()) }], ..Default::default() }
@@ -606,7 +606,7 @@ mod tests {
             sparse_initializer: vec![SparseTensorProto { values: Some(external("sparse.bin")), ..Default::default() }],
             ..Default::default()
         };
-        let model = onnx::proto::encode_model(&ModelProto { graph: Some(graph), ..Default::default() });
+        let model = onnx_translate::proto::encode_model(&ModelProto { graph: Some(graph), ..Default::default() });
         let files = external_files(&model, Some(&dir.join("m.onnx")));
         assert_eq!(files, vec![dir.join("sparse.bin"), dir.join("w.bin")]);
         std::fs::write(dir.join("w.bin"), [1u8, 2, 3]).unwrap();

@@ -7,7 +7,7 @@
 //! common and ONNX Runtime's entropy calibrator does).
 
 use crate::tensor::HostTensor;
-use onnx::proto::{encode_model, ModelProto, ValueInfoProto};
+use onnx_translate::proto::{encode_model, ModelProto, ValueInfoProto};
 use std::collections::HashMap;
 
 /// How a tensor's range is chosen from its calibration values.

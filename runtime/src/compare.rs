@@ -55,7 +55,7 @@ pub fn compare(got: &HostTensor, want: &HostTensor, rtol: f64, atol: f64) -> Res
 #[cfg(test)]
 mod tests {
     use super::*;
-    use onnx::proto::data_type as dt;
+    use onnx_translate::proto::data_type as dt;
 
     fn tensor(dtype: i32, bytes: &[u8]) -> HostTensor {
         let w = crate::tensor::dtype_size(dtype).unwrap();

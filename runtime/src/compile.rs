@@ -197,7 +197,7 @@ pub(crate) fn weights_to_arguments(ctx: &Context, body: &mut Body, func: OpId) -
         // Quantized weights: lowered, an int8 or uint8 is a signless i8.
         let dtype = match onnx::types::data_type(ctx, elem) {
             Some(d) => d,
-            None if elem.is_signless_integer() && elem.int_width() == Some(8) => onnx::proto::data_type::INT8,
+            None if elem.is_signless_integer() && elem.int_width() == Some(8) => onnx_translate::proto::data_type::INT8,
             None => continue,
         };
         let Some(size) = crate::tensor::dtype_size(dtype) else { continue };
@@ -328,9 +328,9 @@ fn render(diags: &[ir::diagnostics::Diagnostic]) -> String {
     diags.iter().map(|d| format!("{}: error: {}", d.loc, d.message)).collect::<Vec<_>>().join("\n")
 }
 
-fn import(ctx: &Context, model: &onnx::proto::ModelProto, path: Option<&std::path::Path>, dims: &HashMap<String, i64>, bound: Vec<(String, onnx::proto::TensorProto)>) -> Result<onnx::import::Imported, String> {
-    let opts = onnx::import::ImportOptions { model_path: path.map(|p| p.to_path_buf()), dims: dims.clone(), bound_inputs: bound, ..Default::default() };
-    onnx::import::import_proto(ctx, model, &opts).map_err(|d| render(&d))
+fn import(ctx: &Context, model: &onnx_translate::proto::ModelProto, path: Option<&std::path::Path>, dims: &HashMap<String, i64>, bound: Vec<(String, onnx_translate::proto::TensorProto)>) -> Result<onnx_translate::import::Imported, String> {
+    let opts = onnx_translate::import::ImportOptions { model_path: path.map(|p| p.to_path_buf()), dims: dims.clone(), bound_inputs: bound, ..Default::default() };
+    onnx_translate::import::import_proto(ctx, model, &opts).map_err(|d| render(&d))
 }
 
 /// A model imported for the inputs at hand: their symbolic dims bound, the
@@ -338,7 +338,7 @@ fn import(ctx: &Context, model: &onnx::proto::ModelProto, path: Option<&std::pat
 /// replaced by the given tensors'.
 pub(crate) struct Specialized {
     pub ctx: Context,
-    pub imp: onnx::import::Imported,
+    pub imp: onnx_translate::import::Imported,
     pub func: OpId,
     pub bound: Vec<String>,
 }
@@ -346,16 +346,16 @@ pub(crate) struct Specialized {
 pub(crate) fn specialize(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions) -> Result<Specialized, String> {
     let ctx = context();
     // Decoded once; both imports below read the same message (large tensors share its buffer).
-    let mut proto = onnx::proto::decode_model(bytes::Bytes::copy_from_slice(model))?;
+    let mut proto = onnx_translate::proto::decode_model(bytes::Bytes::copy_from_slice(model))?;
     // Sequence and optional inputs become the tensors given for them.
     crate::values::flatten_inputs(&mut proto, given)?;
     // Symbolic dims of the given inputs, read off the model's declarations.
     let mut dims = opts.dims.clone();
     for vi in proto.graph.iter().flat_map(|g| &g.input) {
         let Some(t) = given.get(vi.name.as_deref().unwrap_or("")) else { continue };
-        if let Some(onnx::proto::TypeValue::TensorType(tt)) = vi.r#type.as_ref().and_then(|t| t.value.as_ref()) {
+        if let Some(onnx_translate::proto::TypeValue::TensorType(tt)) = vi.r#type.as_ref().and_then(|t| t.value.as_ref()) {
             for (k, d) in tt.shape.iter().flat_map(|s| s.dim.iter()).enumerate() {
-                if let (Some(onnx::proto::DimValue::DimParam(p)), Some(v)) = (d.value.as_ref(), t.shape.get(k)) {
+                if let (Some(onnx_translate::proto::DimValue::DimParam(p)), Some(v)) = (d.value.as_ref(), t.shape.get(k)) {
                     dims.entry(p.clone()).or_insert(*v);
                 }
             }

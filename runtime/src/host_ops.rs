@@ -4,7 +4,7 @@
 //! these ops only know theirs once their inputs are computed.
 
 use crate::tensor::{dtype_size, HostTensor};
-use onnx::proto::{data_type as dt, NodeProto};
+use onnx_translate::proto::{data_type as dt, NodeProto};
 use std::cmp::Ordering;
 
 /// The ONNX op types evaluated here.

@@ -5,7 +5,7 @@
 
 use crate::compile::{self, CompileOptions};
 use crate::HostTensor;
-use onnx::proto::{GraphProto, NodeProto};
+use onnx_translate::proto::{GraphProto, NodeProto};
 use std::collections::HashMap;
 
 /// What every explained error carries, so that an error is explained once.
@@ -43,7 +43,7 @@ fn find_node<'a>(g: &'a GraphProto, name: &str) -> Option<&'a NodeProto> {
 }
 
 fn describe(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions, name: &str) -> Option<String> {
-    let proto = onnx::proto::decode_model(bytes::Bytes::copy_from_slice(model)).ok()?;
+    let proto = onnx_translate::proto::decode_model(bytes::Bytes::copy_from_slice(model)).ok()?;
     let node = find_node(proto.graph.as_ref()?, name)?.clone();
     // The types after shape inference, where it gets that far.
     let types = node_types(model, path, given, opts, name);

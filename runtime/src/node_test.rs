@@ -29,7 +29,7 @@ fn data_sets(dir: &Path) -> Vec<std::path::PathBuf> {
 }
 
 /// The values of `prefix_0.pb`, `prefix_1.pb`, …, read as the declared types say.
-fn numbered(dir: &Path, prefix: &str, types: &[onnx::proto::TypeProto]) -> Result<Vec<HostValue>, String> {
+fn numbered(dir: &Path, prefix: &str, types: &[onnx_translate::proto::TypeProto]) -> Result<Vec<HostValue>, String> {
     let mut out = Vec::new();
     for i in 0.. {
         let p = dir.join(format!("{}_{}.pb", prefix, i));
@@ -45,10 +45,10 @@ fn numbered(dir: &Path, prefix: &str, types: &[onnx::proto::TypeProto]) -> Resul
 
 /// The names of the graph inputs that are not initializers, in order.
 pub fn input_names(model: &[u8]) -> Result<Vec<String>, String> {
-    input_names_of(&onnx::proto::decode_model(bytes::Bytes::copy_from_slice(model))?)
+    input_names_of(&onnx_translate::proto::decode_model(bytes::Bytes::copy_from_slice(model))?)
 }
 
-fn input_names_of(m: &onnx::proto::ModelProto) -> Result<Vec<String>, String> {
+fn input_names_of(m: &onnx_translate::proto::ModelProto) -> Result<Vec<String>, String> {
     let g = m.graph.as_ref().ok_or("model has no graph")?;
     let inits: Vec<&str> = g.initializer.iter().filter_map(|t| t.name.as_deref()).collect();
     Ok(g.input.iter().filter_map(|v| v.name.clone()).filter(|n| !inits.contains(&n.as_str())).collect())
@@ -65,13 +65,13 @@ pub fn run_node_test(dir: &Path, opt_level: usize) -> Outcome {
 fn try_run(dir: &Path, opt_level: usize) -> Result<Outcome, String> {
     let path = dir.join("model.onnx");
     let model = std::fs::read(&path).map_err(|e| format!("{}: {}", path.display(), e))?;
-    let m = onnx::proto::decode_model(bytes::Bytes::copy_from_slice(&model))?;
+    let m = onnx_translate::proto::decode_model(bytes::Bytes::copy_from_slice(&model))?;
     let names = input_names_of(&m)?;
     let g = m.graph.as_ref().ok_or("model has no graph")?;
     let type_of = |n: &str| g.input.iter().find(|v| v.name.as_deref() == Some(n)).and_then(|v| v.r#type.clone()).unwrap_or_default();
-    let in_types: Vec<onnx::proto::TypeProto> = names.iter().map(|n| type_of(n)).collect();
+    let in_types: Vec<onnx_translate::proto::TypeProto> = names.iter().map(|n| type_of(n)).collect();
     let declared = crate::values::declared_outputs(g);
-    let out_types: Vec<onnx::proto::TypeProto> = declared.iter().map(|(_, t)| t.clone()).collect();
+    let out_types: Vec<onnx_translate::proto::TypeProto> = declared.iter().map(|(_, t)| t.clone()).collect();
     let sets = data_sets(dir);
     if sets.is_empty() {
         return Err("no test data sets".into());
@@ -107,7 +107,7 @@ fn try_run(dir: &Path, opt_level: usize) -> Result<Outcome, String> {
 /// several nodes (expanded functions) the most frequent non-Constant op.
 pub fn test_op(dir: &Path) -> String {
     let Ok(bytes) = std::fs::read(dir.join("model.onnx")) else { return "?".into() };
-    let Ok(m) = onnx::proto::decode_model(bytes::Bytes::from(bytes)) else { return "?".into() };
+    let Ok(m) = onnx_translate::proto::decode_model(bytes::Bytes::from(bytes)) else { return "?".into() };
     let Some(g) = m.graph else { return "?".into() };
     let name = dir.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
     if g.node.len() == 1 {

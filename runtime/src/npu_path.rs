@@ -684,7 +684,7 @@ impl NpuCompiled {
                     if let Some(want) = reference {
                         for ((res, spec), w) in results.iter().zip(specs).zip(&want) {
                             let got = take(&vals, *res)?;
-                            let exact = spec.dtype != onnx::proto::data_type::FLOAT;
+                            let exact = spec.dtype != onnx_translate::proto::data_type::FLOAT;
                             let ok = if exact { got.data.as_ref() == w.data.as_ref() } else { crate::compare(got, w, 1e-4, 1e-5).is_ok() };
                             if !ok {
                                 let detail = crate::compare(got, w, 0.0, 0.0).err().unwrap_or_default();

@@ -8,7 +8,7 @@
 use crate::tensor::HostTensor;
 use ir::{Body, OpId, Value};
 use npu::tensor_ops::{float_attr, ints, str_attr};
-use onnx::proto::data_type as dt;
+use onnx_translate::proto::data_type as dt;
 use std::collections::HashMap;
 
 fn f32s(t: &HostTensor) -> Vec<f32> {

@@ -9,7 +9,7 @@
 //! 0.0, and saturates at its calibrated maximum.
 
 use crate::tensor::HostTensor;
-use onnx::proto::{data_type as dt, AttributeProto, ModelProto, NodeProto, TensorProto};
+use onnx_translate::proto::{data_type as dt, AttributeProto, ModelProto, NodeProto, TensorProto};
 use std::collections::{HashMap, HashSet};
 
 /// The ops whose inputs and outputs are quantized.
@@ -156,7 +156,7 @@ pub fn fold_batch_norms(m: &mut ModelProto) -> Result<usize, String> {
     for o in &g.output {
         *readers.entry(o.name.clone().unwrap_or_default()).or_default() += 1;
     }
-    let values = |g: &onnx::proto::GraphProto, name: &str| -> Option<Vec<f32>> {
+    let values = |g: &onnx_translate::proto::GraphProto, name: &str| -> Option<Vec<f32>> {
         let t = g.initializer.iter().find(|t| t.name.as_deref() == Some(name) && t.data_type == Some(dt::FLOAT))?;
         Some(HostTensor::from_proto(t).ok()?.to_f64().ok()?.into_iter().map(|v| v as f32).collect())
     };

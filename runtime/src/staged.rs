@@ -8,7 +8,7 @@
 //! paths run stages alike, and each node is computed once.
 
 use crate::tensor::HostTensor;
-use onnx::proto::{decode_model, encode_model, ModelProto, NodeProto, ValueInfoProto};
+use onnx_translate::proto::{decode_model, encode_model, ModelProto, NodeProto, ValueInfoProto};
 use std::collections::{HashMap, HashSet};
 
 /// Named values: a stage's inputs or outputs.
@@ -83,7 +83,7 @@ pub fn run_in_stages<T>(model: &[u8], given: Values, run: &mut dyn FnMut(StageKi
             }
         }
         // The op's inputs: computed, given, constants or initializers.
-        let inits: HashMap<&str, &onnx::proto::TensorProto> = g.initializer.iter().filter_map(|t| t.name.as_deref().map(|n| (n, t))).collect();
+        let inits: HashMap<&str, &onnx_translate::proto::TensorProto> = g.initializer.iter().filter_map(|t| t.name.as_deref().map(|n| (n, t))).collect();
         let mut values: Vec<Option<HostTensor>> = vec![];
         for name in &node.input {
             values.push(match (name.as_str(), computed.get(name).or_else(|| given.get(name))) {

@@ -4,7 +4,7 @@
 //! CPU path runs decodes exactly (`ir::float` for the floats); a type that
 //! cannot be decoded is an error, never a NaN.
 
-use onnx::proto::data_type as dt;
+use onnx_translate::proto::data_type as dt;
 
 /// Bytes with 64-byte alignment (the JIT may use aligned vector loads).
 #[derive(Clone)]
@@ -197,15 +197,15 @@ impl HostTensor {
 
     /// Reads an ONNX `TensorProto` (the node tests' `input_0.pb`).
     pub fn from_pb(bytes: &[u8]) -> Result<HostTensor, String> {
-        let tp = onnx::proto::decode_tensor(bytes::Bytes::copy_from_slice(bytes))?;
+        let tp = onnx_translate::proto::decode_tensor(bytes::Bytes::copy_from_slice(bytes))?;
         HostTensor::from_proto(&tp)
     }
 
-    pub fn from_proto(tp: &onnx::proto::TensorProto) -> Result<HostTensor, String> {
+    pub fn from_proto(tp: &onnx_translate::proto::TensorProto) -> Result<HostTensor, String> {
         let ctx = ir::Context::new();
         let dtype = tp.data_type.unwrap_or(0);
         // tensor_attr checks the data against the dims before anything is allocated.
-        let a = onnx::types::tensor_attr(&ctx, tp, None, usize::MAX, &mut Default::default())?;
+        let a = onnx_translate::convert::tensor_attr(&ctx, tp, None, usize::MAX, &mut Default::default())?;
         let mut t = HostTensor::zeros(dtype, &tp.dims)?;
         let (bytes, splat): (&[u8], bool) = match a.data() {
             ir::attributes::AttrData::Dense { data, .. } => (&data.bytes, data.splat),
@@ -227,7 +227,7 @@ impl HostTensor {
     }
 
     /// An ONNX `TensorProto` with raw data (4- and 2-bit elements packed, lowest bits first, as ONNX stores them).
-    pub fn to_proto(&self, name: &str) -> onnx::proto::TensorProto {
+    pub fn to_proto(&self, name: &str) -> onnx_translate::proto::TensorProto {
         let raw = match packed_bits(self.dtype) {
             Some(bits) => {
                 let per = (8 / bits) as usize;
@@ -236,7 +236,7 @@ impl HostTensor {
             }
             None => self.data.as_ref().to_vec(),
         };
-        onnx::proto::TensorProto {
+        onnx_translate::proto::TensorProto {
             dims: self.shape.clone(),
             data_type: Some(self.dtype),
             name: Some(name.to_string()),

@@ -7,7 +7,7 @@
 //! its elements), and an empty optional is no tensor at all.
 
 use crate::tensor::HostTensor;
-use onnx::proto::{value_kind, GraphProto, ModelProto, NodeProto, OptionalProto, SequenceProto, TypeProto, TypeValue, ValueInfoProto};
+use onnx_translate::proto::{value_kind, GraphProto, ModelProto, NodeProto, OptionalProto, SequenceProto, TypeProto, TypeValue, ValueInfoProto};
 use std::collections::HashMap;
 
 /// A model input or output value.
@@ -35,7 +35,7 @@ enum Kind<'a> {
     Opt(&'a TypeProto),
 }
 
-fn inner(e: &onnx::proto::ElemTypeProto) -> Result<&TypeProto, String> {
+fn inner(e: &onnx_translate::proto::ElemTypeProto) -> Result<&TypeProto, String> {
     e.elem_type.as_deref().ok_or_else(|| "a sequence or optional type without an element type".to_string())
 }
 
@@ -64,8 +64,8 @@ impl HostValue {
         let b = || bytes::Bytes::copy_from_slice(bytes);
         match kind(tp)? {
             Kind::Tensor => Ok(HostValue::Tensor(HostTensor::from_pb(bytes)?)),
-            Kind::Seq => HostValue::from_sequence(&onnx::proto::decode_sequence(b())?),
-            Kind::Opt(_) => HostValue::from_optional(&onnx::proto::decode_optional(b())?),
+            Kind::Seq => HostValue::from_sequence(&onnx_translate::proto::decode_sequence(b())?),
+            Kind::Opt(_) => HostValue::from_optional(&onnx_translate::proto::decode_optional(b())?),
         }
     }
 
@@ -93,7 +93,7 @@ impl HostValue {
                 out.insert(name.to_string(), t.clone());
             }
             HostValue::Seq(xs) if xs.is_empty() => {
-                out.insert(empty_name(name), HostTensor::zeros(onnx::proto::data_type::FLOAT, &[0]).expect("an empty tensor"));
+                out.insert(empty_name(name), HostTensor::zeros(onnx_translate::proto::data_type::FLOAT, &[0]).expect("an empty tensor"));
             }
             HostValue::Seq(xs) => {
                 for (i, x) in xs.iter().enumerate() {
@@ -150,9 +150,9 @@ impl HostValue {
 
 /// The exact tensor type of a value (for a graph input made from it).
 pub(crate) fn tensor_type(t: &HostTensor) -> TypeProto {
-    let dims = t.shape.iter().map(|d| onnx::proto::Dimension { value: Some(onnx::proto::DimValue::DimValue(*d)), ..Default::default() }).collect();
+    let dims = t.shape.iter().map(|d| onnx_translate::proto::Dimension { value: Some(onnx_translate::proto::DimValue::DimValue(*d)), ..Default::default() }).collect();
     TypeProto {
-        value: Some(TypeValue::TensorType(onnx::proto::TensorTypeProto { elem_type: Some(t.dtype), shape: Some(onnx::proto::TensorShapeProto { dim: dims }) })),
+        value: Some(TypeValue::TensorType(onnx_translate::proto::TensorTypeProto { elem_type: Some(t.dtype), shape: Some(onnx_translate::proto::TensorShapeProto { dim: dims }) })),
         ..Default::default()
     }
 }
@@ -194,7 +194,7 @@ pub fn flatten_inputs(model: &mut ModelProto, given: &HashMap<String, HostTensor
         let seq = |tp: &TypeProto, inputs: &mut Vec<ValueInfoProto>, nodes: &mut Vec<NodeProto>, out: &str| -> Result<bool, String> {
             if given.contains_key(&empty_name(&name)) {
                 let mut n = node("SequenceEmpty", vec![], out);
-                n.attribute.push(onnx::proto::AttributeProto { name: Some("dtype".into()), i: Some(seq_elem_dtype(tp).unwrap_or(onnx::proto::data_type::FLOAT) as i64), r#type: Some(onnx::proto::attribute_type::INT), ..Default::default() });
+                n.attribute.push(onnx_translate::proto::AttributeProto { name: Some("dtype".into()), i: Some(seq_elem_dtype(tp).unwrap_or(onnx_translate::proto::data_type::FLOAT) as i64), r#type: Some(onnx_translate::proto::attribute_type::INT), ..Default::default() });
                 nodes.push(n);
                 return Ok(true);
             }
@@ -239,7 +239,7 @@ pub fn flatten_inputs(model: &mut ModelProto, given: &HashMap<String, HostTensor
                 };
                 if !present {
                     let mut n = node("Optional", vec![], &name);
-                    n.attribute.push(onnx::proto::AttributeProto { name: Some("type".into()), tp: Some(Box::new(inner.clone())), r#type: Some(onnx::proto::attribute_type::TYPE_PROTO), ..Default::default() });
+                    n.attribute.push(onnx_translate::proto::AttributeProto { name: Some("type".into()), tp: Some(Box::new(inner.clone())), r#type: Some(onnx_translate::proto::attribute_type::TYPE_PROTO), ..Default::default() });
                     nodes.push(n);
                 }
             }

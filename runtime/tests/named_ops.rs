@@ -5,7 +5,7 @@
 use runtime::HostTensor;
 
 fn random(shape: &[i64], seed: u64) -> HostTensor {
-    HostTensor::random(onnx::proto::data_type::FLOAT, shape, seed).unwrap()
+    HostTensor::random(onnx_translate::proto::data_type::FLOAT, shape, seed).unwrap()
 }
 
 /// Compiles `src` (one function `@f` with tensor arguments and one tensor
@@ -17,7 +17,7 @@ fn run(src: &str, inputs: &[&HostTensor], out_shape: &[i64]) -> Vec<f64> {
     runtime::run(&ctx, &mut p.body, p.module, runtime::CPU_PIPELINE).unwrap();
     let text = llvm_cpu::to_mlir_text(&ctx, &p.body, p.module);
     let jit = llvm_cpu::Jit::compile(&text, 2).unwrap();
-    let mut out = HostTensor::zeros(onnx::proto::data_type::FLOAT, out_shape).unwrap();
+    let mut out = HostTensor::zeros(onnx_translate::proto::data_type::FLOAT, out_shape).unwrap();
     let mut args: Vec<llvm_cpu::MemRefArg> = inputs.iter().map(|t| llvm_cpu::MemRefArg { data: t.data.as_ref().as_ptr() as *mut u8, shape: t.shape.clone() }).collect();
     args.push(llvm_cpu::MemRefArg { data: out.data.as_mut_ptr(), shape: out_shape.to_vec() });
     unsafe { jit.call_memrefs("f", &args).unwrap() };

@@ -8,11 +8,11 @@ use runtime::{compile, CompileOptions, HostTensor};
 use std::collections::HashMap;
 
 fn model(text: &str) -> Vec<u8> {
-    onnx::text::parse_model(text).unwrap_or_else(|e| panic!("{}: {}", text, e.message)).encode_to_vec()
+    onnx_translate::text::parse_model(text).unwrap_or_else(|e| panic!("{}: {}", text, e.message)).encode_to_vec()
 }
 
 fn random(shape: &[i64], seed: u64) -> (HostTensor, Vec<f64>) {
-    let t = HostTensor::random(onnx::proto::data_type::FLOAT, shape, seed).unwrap();
+    let t = HostTensor::random(onnx_translate::proto::data_type::FLOAT, shape, seed).unwrap();
     let v = t.to_f64().unwrap();
     (t, v)
 }

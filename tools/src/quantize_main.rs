@@ -80,7 +80,7 @@ fn outputs(model: &[u8], samples: &[Sample]) -> Result<Vec<Vec<HostTensor>>, Str
 
 fn quantize(cli: &Cli) -> Result<(), String> {
     let bytes = std::fs::read(&cli.model).map_err(|e| format!("{}: {}", cli.model.display(), e))?;
-    let mut model = onnx::proto::decode_model(bytes::Bytes::from(bytes.clone())).map_err(|e| format!("{}: {}", cli.model.display(), e))?;
+    let mut model = onnx_translate::proto::decode_model(bytes::Bytes::from(bytes.clone())).map_err(|e| format!("{}: {}", cli.model.display(), e))?;
     // BatchNormalizations folded into their Convs first (the float model is unchanged in value).
     qdq::fold_batch_norms(&mut model)?;
     let g = model.graph.as_ref().ok_or("the model has no graph")?;
@@ -95,7 +95,7 @@ fn quantize(cli: &Cli) -> Result<(), String> {
     }
     let ranges = calibrate::ranges(&model, &plan.activations, &data, method)?;
     let q = qdq::write(&model, &plan, &ranges, &options)?;
-    let qbytes = onnx::proto::encode_model(&q);
+    let qbytes = onnx_translate::proto::encode_model(&q);
     // Check that it runs before anything is written.
     let (float_out, int8_out) = (outputs(&bytes, &data)?, outputs(&qbytes, &data)?);
     std::fs::write(&cli.output, &qbytes).map_err(|e| format!("{}: {}", cli.output.display(), e))?;

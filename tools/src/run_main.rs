@@ -370,7 +370,7 @@ fn summary_wanted(a: &RunArgs) -> bool {
 
 /// The nodes of the model's top-level graph.
 fn node_count(model: &[u8]) -> usize {
-    onnx::proto::decode_model(bytes_of(model)).ok().and_then(|m| m.graph).map_or(0, |g| g.node.len())
+    onnx_translate::proto::decode_model(bytes_of(model)).ok().and_then(|m| m.graph).map_or(0, |g| g.node.len())
 }
 
 /// Says which node a stage stops before, and why.
@@ -529,17 +529,17 @@ fn npu_stage(a: &RunArgs, model: &[u8], stage: &[u8], given: HashMap<String, Hos
 
 /// `--output-dir` and `--compare` (or `--test-data`): false if an output differs.
 /// The declared types of the named graph inputs (a tensor type where none is declared).
-fn input_types(model: &[u8], names: &[String]) -> Vec<onnx::proto::TypeProto> {
-    let g = onnx::proto::decode_model(bytes_of(model)).ok().and_then(|m| m.graph).unwrap_or_default();
+fn input_types(model: &[u8], names: &[String]) -> Vec<onnx_translate::proto::TypeProto> {
+    let g = onnx_translate::proto::decode_model(bytes_of(model)).ok().and_then(|m| m.graph).unwrap_or_default();
     names.iter().map(|n| g.input.iter().find(|v| v.name.as_deref() == Some(n.as_str())).and_then(|v| v.r#type.clone()).unwrap_or_default()).collect()
 }
 
 /// The model's declared outputs when one is a sequence or an optional (their
 /// tensors come back under `runtime::values`' names), else none.
-fn value_outputs(model: &[u8]) -> Vec<(String, onnx::proto::TypeProto)> {
-    let g = onnx::proto::decode_model(bytes_of(model)).ok().and_then(|m| m.graph).unwrap_or_default();
+fn value_outputs(model: &[u8]) -> Vec<(String, onnx_translate::proto::TypeProto)> {
+    let g = onnx_translate::proto::decode_model(bytes_of(model)).ok().and_then(|m| m.graph).unwrap_or_default();
     let d = runtime::values::declared_outputs(&g);
-    let tensor = |t: &onnx::proto::TypeProto| matches!(t.value, Some(onnx::proto::TypeValue::TensorType(_)) | None);
+    let tensor = |t: &onnx_translate::proto::TypeProto| matches!(t.value, Some(onnx_translate::proto::TypeValue::TensorType(_)) | None);
     if d.iter().all(|(_, t)| tensor(t)) {
         return vec![];
     }
@@ -547,7 +547,7 @@ fn value_outputs(model: &[u8]) -> Vec<(String, onnx::proto::TypeProto)> {
 }
 
 /// `--compare`/`--test-data` for a model with sequence or optional outputs: each declared output from `output_<i>.pb`.
-fn compare_values(a: &RunArgs, dir: &Path, declared: &[(String, onnx::proto::TypeProto)], outs: &[HostTensor], specs: &[runtime::TensorSpec]) -> Result<bool, String> {
+fn compare_values(a: &RunArgs, dir: &Path, declared: &[(String, onnx_translate::proto::TypeProto)], outs: &[HostTensor], specs: &[runtime::TensorSpec]) -> Result<bool, String> {
     let named: HashMap<String, HostTensor> = specs.iter().map(|s| s.name.clone()).zip(outs.iter().cloned()).collect();
     let mut ok = true;
     for (k, (name, tp)) in declared.iter().enumerate() {
@@ -646,7 +646,7 @@ fn write_and_compare(a: &RunArgs, model: &[u8], outs: &[HostTensor], specs: &[ru
 /// beside the host's nominal peak.
 fn print_profile(model: &[u8], c: &runtime::Compiled, runs: usize, macs: &HashMap<String, u64>) {
     let mut kinds: HashMap<String, String> = HashMap::new();
-    if let Ok(m) = onnx::proto::decode_model(bytes_of(model)) {
+    if let Ok(m) = onnx_translate::proto::decode_model(bytes_of(model)) {
         for n in m.graph.map(|g| g.node).unwrap_or_default() {
             if let (Some(name), Some(op)) = (n.name.clone(), n.op_type.clone()) {
                 kinds.insert(name, op);

@@ -73,7 +73,7 @@ mod tests {
     use super::*;
 
     fn f32s(v: &[f32]) -> HostTensor {
-        let mut t = HostTensor::zeros(onnx::proto::data_type::FLOAT, &[v.len() as i64]).unwrap();
+        let mut t = HostTensor::zeros(onnx_translate::proto::data_type::FLOAT, &[v.len() as i64]).unwrap();
         for (c, x) in t.data.as_mut().chunks_exact_mut(4).zip(v) {
             c.copy_from_slice(&x.to_le_bytes());
         }

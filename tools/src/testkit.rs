@@ -34,7 +34,7 @@ pub fn cpu_passing() -> Vec<&'static str> {
 pub fn model_ops(test: &Path) -> Result<Vec<String>, String> {
     let path = test.join("model.onnx");
     let bytes = std::fs::read(&path).map_err(|e| format!("{}: {}", path.display(), e))?;
-    let model = onnx::proto::decode_model(bytes::Bytes::from(bytes)).map_err(|e| format!("{}: {}", path.display(), e))?;
+    let model = onnx_translate::proto::decode_model(bytes::Bytes::from(bytes)).map_err(|e| format!("{}: {}", path.display(), e))?;
     let nodes = model.graph.iter().flat_map(|g| g.node.iter());
     Ok(nodes
         .map(|n| {
@@ -137,12 +137,12 @@ fn run_case(exe: &Path, backend: &str, case: &backend::CapabilityCase) -> Result
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {}", dir.display(), e))?;
     // A model without a header gets one: IR version 8, the default domain at opset 17.
     let src = if case.model.trim_start().starts_with('<') { case.model.to_string() } else { format!("<ir_version: 8, opset_import: [\"\" : 17]>\n{}", case.model) };
-    let model = onnx::text::parse_model(&src).map_err(|e| {
-        let (line, col) = onnx::text::line_col(&src, e.pos);
+    let model = onnx_translate::text::parse_model(&src).map_err(|e| {
+        let (line, col) = onnx_translate::text::line_col(&src, e.pos);
         format!("the case's model does not parse at {}:{}: {}", line, col, e.message)
     })?;
     let path = dir.join("model.onnx");
-    std::fs::write(&path, onnx::proto::encode_model(&model)).map_err(|e| e.to_string())?;
+    std::fs::write(&path, onnx_translate::proto::encode_model(&model)).map_err(|e| e.to_string())?;
     let (cpu, report) = (dir.join("cpu"), dir.join("report.json"));
     let run = |args: &[&std::ffi::OsStr]| -> Result<String, String> {
         let mut cmd = Command::new(exe);

@@ -178,7 +178,7 @@ pub fn translate_main(tool_desc: TranslateTool) -> ExitCode {
             eprintln!("{}: error: --bind-input expects NAME=FILE.pb, got '{}'", tool(), b);
             return ExitCode::FAILURE;
         };
-        let tensor = std::fs::read(file).map_err(|e| e.to_string()).and_then(|b| onnx::proto::decode_tensor(b.into()));
+        let tensor = std::fs::read(file).map_err(|e| e.to_string()).and_then(|b| onnx_translate::proto::decode_tensor(b.into()));
         match tensor {
             Ok(t) => bound_inputs.push((name.to_string(), t)),
             Err(e) => {
@@ -187,7 +187,7 @@ pub fn translate_main(tool_desc: TranslateTool) -> ExitCode {
             }
         }
     }
-    let opts = onnx::import::ImportOptions {
+    let opts = onnx_translate::import::ImportOptions {
         model_path: Some(args.input.clone().into()),
         resource_threshold: args.resource_threshold,
         use_declared_types: !args.ignore_value_info,
@@ -200,16 +200,16 @@ pub fn translate_main(tool_desc: TranslateTool) -> ExitCode {
         // Textual syntax: parsed to a ModelProto, then imported like a binary model.
         let src = String::from_utf8_lossy(&bytes).into_owned();
         sm.add(&args.input, &src);
-        match onnx::text::parse_model(&src) {
-            Ok(model) => onnx::import::import_proto(&ctx, &model, &opts),
+        match onnx_translate::text::parse_model(&src) {
+            Ok(model) => onnx_translate::import::import_proto(&ctx, &model, &opts),
             Err(e) => {
-                let (line, col) = onnx::text::line_col(&src, e.pos);
+                let (line, col) = onnx_translate::text::line_col(&src, e.pos);
                 Err(vec![ir::diagnostics::Diagnostic::error(ir::Location::file(args.input.as_str().into(), line, col), e.message)])
             }
         }
     } else {
         // The buffer is handed over: large weights stay in it, shared, not copied.
-        onnx::import::import_model_bytes(&ctx, bytes.into(), &opts)
+        onnx_translate::import::import_model_bytes(&ctx, bytes.into(), &opts)
     };
     let mut imported = match result {
         Ok(m) => m,
@@ -412,7 +412,7 @@ fn export(args: &Args) -> ExitCode {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let bytes = match onnx::export::export_bytes(&ctx, &parsed.body, parsed.module) {
+    let bytes = match onnx_translate::export::export_bytes(&ctx, &parsed.body, parsed.module) {
         Ok(b) => b,
         Err(e) => return report(&sm, &e, "exporting", &file),
     };

@@ -14,7 +14,7 @@
 mod common;
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use onnx::proto::data_type as dt;
+use onnx_translate::proto::data_type as dt;
 use runtime::HostTensor;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -132,7 +132,7 @@ fn corrupted_output(type_name: &str, test: &str, output: &Path) -> Result<(), Fa
     let file = scratch.join(&bad).join("test_data_set_0").join(output.file_name().unwrap());
     let mut t = HostTensor::read_file(&file)?;
     let at = corrupt(&mut t)?;
-    std::fs::write(&file, onnx::proto::encode_tensor(&t.to_proto("corrupted"))).map_err(|e| e.to_string())?;
+    std::fs::write(&file, onnx_translate::proto::encode_tensor(&t.to_proto("corrupted"))).map_err(|e| e.to_string())?;
     // Both copies run; the corrupted one makes the run fail.
     let out = match onnx_tests(&scratch, &[]) {
         Ok(o) => return Err(format!("the run passed although {} has element {} corrupted:\n{}", output.display(), at, o).into()),

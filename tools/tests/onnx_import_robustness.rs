@@ -34,7 +34,7 @@ fn mutated_models_never_panic() {
             }
         }
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            onnx::import::import_model(&ctx, &m, &onnx::import::ImportOptions::default()).is_ok()
+            onnx_translate::import::import_model(&ctx, &m, &onnx_translate::import::ImportOptions::default()).is_ok()
         }));
         match r {
             Ok(true) => ok += 1,
@@ -113,7 +113,7 @@ g (float[N, 4] X, bool[] c) => (float[N, 2] Y, float[2] Z)
 
 fn mutate_text(good: &str, seed: u64, cases: usize) {
     let ctx = driver::default_context(false);
-    let import = |src: &str| onnx::text::parse_model(src).map(|m| onnx::import::import_proto(&ctx, &m, &Default::default()).is_ok());
+    let import = |src: &str| onnx_translate::text::parse_model(src).map(|m| onnx_translate::import::import_proto(&ctx, &m, &Default::default()).is_ok());
     assert_eq!(import(good).ok(), Some(true), "the unmutated model must import");
     let pieces = ["<", ">", "(", ")", "{", "}", "[", "]", ",", "=", "=>", ":", "\"", "-1", "1e400", "float", "?", "@x", "@alpha", "local.", "seq(", "#"];
     let mut r = Rng(seed);
@@ -158,6 +158,6 @@ fn fuzzer_findings_are_refused_cheaply() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../test/onnx/fuzz");
     let ctx = driver::default_context(false);
     let bytes = std::fs::read(dir.join("oom-huge-dims.onnx")).unwrap();
-    let err = onnx::import::import_model(&ctx, &bytes, &Default::default()).err().expect("must be refused");
+    let err = onnx_translate::import::import_model(&ctx, &bytes, &Default::default()).err().expect("must be refused");
     assert!(err[0].message.contains("has 0 data elements but its shape") && err[0].message.contains("needs 3828000000"), "{}", err[0].message);
 }

@@ -17,8 +17,8 @@ fn outcome(ctx: &ir::Context, dir: &std::path::Path) -> String {
         Ok(b) => b,
         Err(e) => return format!("unreadable: {}", e),
     };
-    let opts = onnx::import::ImportOptions { model_path: Some(path.clone()), resource_threshold: 1024, use_declared_types: true, dims: Default::default(), bound_inputs: vec![] };
-    let m = match onnx::import::import_model(ctx, &bytes, &opts) {
+    let opts = onnx_translate::import::ImportOptions { model_path: Some(path.clone()), resource_threshold: 1024, use_declared_types: true, dims: Default::default(), bound_inputs: vec![] };
+    let m = match onnx_translate::import::import_model(ctx, &bytes, &opts) {
         Ok(m) => m,
         Err(d) => return d[0].message.clone(),
     };
@@ -98,8 +98,8 @@ fn inference_outcome(ctx: &ir::Context, reg: &ir::pass::PassRegistry, dir: &std:
             test_inputs(&bytes, dir).into_iter().filter(|(n, _)| deciding.contains(n)).collect()
         }
     };
-    let opts = onnx::import::ImportOptions { model_path: Some(path), resource_threshold: 1024, use_declared_types: false, dims: Default::default(), bound_inputs };
-    let mut m = match onnx::import::import_model(ctx, &bytes, &opts) {
+    let opts = onnx_translate::import::ImportOptions { model_path: Some(path), resource_threshold: 1024, use_declared_types: false, dims: Default::default(), bound_inputs };
+    let mut m = match onnx_translate::import::import_model(ctx, &bytes, &opts) {
         Ok(m) => m,
         Err(d) => return format!("import: {}", d[0].message),
     };
@@ -127,26 +127,26 @@ fn inference_outcome(ctx: &ir::Context, reg: &ir::pass::PassRegistry, dir: &std:
 
 /// The names of the graph inputs whose values reach a shape-deciding operand.
 fn shape_deciding_inputs(ctx: &ir::Context, bytes: &[u8], path: &std::path::Path) -> Vec<String> {
-    let opts = onnx::import::ImportOptions { model_path: Some(path.to_path_buf()), ..Default::default() };
-    let Ok(m) = onnx::import::import_model(ctx, bytes, &opts) else { return vec![] };
+    let opts = onnx_translate::import::ImportOptions { model_path: Some(path.to_path_buf()), ..Default::default() };
+    let Ok(m) = onnx_translate::import::import_model(ctx, bytes, &opts) else { return vec![] };
     let Some(f) = m.body.block_ops(m.body.entry_block(m.module).unwrap()).next() else { return vec![] };
     onnx::shape_operands::deciding_inputs(&m.body, f, &[]).into_iter().map(|(_, n)| n).collect()
 }
 
 /// The tensor inputs of `test_data_set_0`, named after the graph inputs they feed
 /// (sequences and optionals, which are not TensorProtos, are left unbound).
-fn test_inputs(model: &[u8], dir: &std::path::Path) -> Vec<(String, onnx::proto::TensorProto)> {
-    let Ok(m) = onnx::proto::decode_model(model.to_vec().into()) else { return vec![] };
+fn test_inputs(model: &[u8], dir: &std::path::Path) -> Vec<(String, onnx_translate::proto::TensorProto)> {
+    let Ok(m) = onnx_translate::proto::decode_model(model.to_vec().into()) else { return vec![] };
     let Some(g) = m.graph else { return vec![] };
     let inits: Vec<&str> = g.initializer.iter().filter_map(|t| t.name.as_deref()).collect();
     let inputs = g.input.iter().filter(|i| !inits.contains(&i.name.as_deref().unwrap_or("")));
     let mut out = vec![];
     for (k, vi) in inputs.enumerate() {
-        let is_tensor = matches!(vi.r#type.as_ref().and_then(|t| t.value.as_ref()), Some(onnx::proto::TypeValue::TensorType(_)));
+        let is_tensor = matches!(vi.r#type.as_ref().and_then(|t| t.value.as_ref()), Some(onnx_translate::proto::TypeValue::TensorType(_)));
         let Ok(b) = std::fs::read(dir.join(format!("test_data_set_0/input_{}.pb", k))) else { continue };
         // String tensors do not import yet; their inputs stay inputs.
-        if let (true, Ok(t)) = (is_tensor, onnx::proto::decode_tensor(b.into())) {
-            if t.data_type == Some(onnx::proto::data_type::STRING) {
+        if let (true, Ok(t)) = (is_tensor, onnx_translate::proto::decode_tensor(b.into())) {
+            if t.data_type == Some(onnx_translate::proto::data_type::STRING) {
                 continue;
             }
             out.push((vi.name.clone().unwrap_or_default(), t));

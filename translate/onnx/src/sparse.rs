@@ -4,7 +4,7 @@
 //! anything is allocated, and every index before it is written.
 
 use crate::proto::{data_type as dt, SparseTensorProto};
-use crate::types::tensor_attr;
+use crate::convert::tensor_attr;
 use ir::attributes::{read_int_element, AttrData, Attribute, DenseData};
 use ir::types::TypeData;
 use ir::Context;

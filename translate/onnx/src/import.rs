@@ -7,8 +7,9 @@
 //! node that cannot be imported is reported, not just the first.
 
 use crate::proto::{self, attribute_type as at, AttributeProto, GraphProto, ModelProto, NodeProto, ValueInfoProto};
-use crate::table::{self, OnnxOp, ParamKind};
-use crate::types::{self, elem_type};
+use onnx::table::{self, OnnxOp, ParamKind};
+use crate::convert as types;
+use onnx::types::elem_type;
 use ir::attributes::{ArrayData, AttrData, AttrDict, Attribute};
 use ir::diagnostics::Diagnostic;
 use ir::types::{Type, TypeData};
@@ -392,7 +393,7 @@ impl<'a> Importer<'a> {
         let mut operands = vec![];
         for name in &node.input {
             if name.is_empty() {
-                let v = *novalue.get_or_insert_with(|| crate::dialect::no_value(self.ctx, &mut self.body, InsertPoint::AtStart(block), Location::unknown()));
+                let v = *novalue.get_or_insert_with(|| onnx::dialect::no_value(self.ctx, &mut self.body, InsertPoint::AtStart(block), Location::unknown()));
                 operands.push(v);
                 continue;
             }

@@ -9,7 +9,7 @@
 
 use ir::attributes::{ArrayData, AttrData, AttrDict, Attribute};
 use ir::types::TypeData;
-use crate::builder::Builder;
+use onnx::builder::Builder;
 use ir::{Block, Body, Context, InsertPoint, Location, OperationState, Value};
 
 /// What the importer builds: the op name, its operands and its properties.

@@ -13,8 +13,8 @@ use crate::proto::{
     attribute_type as at, AttributeProto, DimValue, Dimension, ElemTypeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto,
     TensorProto, TensorShapeProto, TensorTypeProto, TypeProto, TypeValue, ValueInfoProto,
 };
-use crate::table::{self, AttrType, OnnxOp, ParamKind};
-use crate::types::data_type;
+use onnx::table::{self, AttrType, OnnxOp, ParamKind};
+use onnx::types::data_type;
 use ir::attributes::{ArrayData, AttrData, Attribute};
 use ir::diagnostics::Diagnostic;
 use ir::location::LocData;
@@ -120,7 +120,7 @@ impl Exporter<'_> {
 
     /// A name not used before, as close to `want` as possible (ONNX reserves "" for "absent").
     fn fresh(&mut self, want: &str) -> String {
-        crate::types::unique_name(if want.is_empty() { "v" } else { want }, &mut self.used)
+        crate::convert::unique_name(if want.is_empty() { "v" } else { want }, &mut self.used)
     }
 
     fn name(&mut self, v: Value) -> String {
@@ -376,19 +376,19 @@ impl Exporter<'_> {
         match ty {
             AttrType::Ints => {
                 a.r#type = Some(at::INTS);
-                a.ints = crate::infer::const_ints(self.body, v)?;
+                a.ints = onnx::infer::const_ints(self.body, v)?;
             }
             AttrType::Int => {
                 a.r#type = Some(at::INT);
-                a.i = Some(*crate::infer::const_ints(self.body, v)?.first()?);
+                a.i = Some(*onnx::infer::const_ints(self.body, v)?.first()?);
             }
             AttrType::Floats => {
                 a.r#type = Some(at::FLOATS);
-                a.floats = crate::infer::const_f64s(self.body, v)?.into_iter().map(|x| x as f32).collect();
+                a.floats = onnx::infer::const_f64s(self.body, v)?.into_iter().map(|x| x as f32).collect();
             }
             AttrType::Float => {
                 a.r#type = Some(at::FLOAT);
-                a.f = Some(*crate::infer::const_f64s(self.body, v)?.first()? as f32);
+                a.f = Some(*onnx::infer::const_f64s(self.body, v)?.first()? as f32);
             }
             _ => return None,
         }
@@ -469,7 +469,7 @@ impl Exporter<'_> {
             TypeData::UnrankedTensor { elem } => tensor(elem, None),
             _ => {
                 for (kind, make) in [("Seq", TypeValue::SequenceType as fn(Box<ElemTypeProto>) -> TypeValue), ("Opt", TypeValue::OptionalType)] {
-                    if let Some(inner) = crate::types::unwrap(self.ctx, t, kind) {
+                    if let Some(inner) = onnx::types::unwrap(self.ctx, t, kind) {
                         let inner = self.type_proto(&inner)?;
                         return Some(TypeProto { value: Some(make(Box::new(ElemTypeProto { elem_type: Some(Box::new(inner)) }))), denotation: None });
                     }
