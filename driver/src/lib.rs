@@ -5,6 +5,7 @@
 //! code generator, so `npu-opt`, `npu-sim` and a vendor's `*-opt` stay free of it.
 
 pub mod opt_driver;
+pub mod pipelines;
 mod opt_main;
 pub mod robustness;
 mod test_passes;

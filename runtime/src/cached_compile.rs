@@ -256,7 +256,7 @@ fn key(kind: &str, model: &[u8], path: Option<&Path>, given: &HashMap<String, Ho
         opts.bind,
         opts.backend_settings,
         crate::tensor::max_tensor_bytes(),
-        crate::compile::max_loop_iterations()
+        driver::pipelines::max_loop_iterations()
     ));
     k.str(&format!("{:?}", hw));
     for b in if targets.is_empty() { vec![] } else { backend::resolve(targets)? } {

@@ -3,71 +3,16 @@
 //! loops, then MLIR through `llvm-cpu`.
 
 use crate::tensor::HostTensor;
-use ir::pass::{parse_pipeline, PassManager, PassManagerConfig};
+use driver::pipelines::{cpu_tensor_pipeline, run, CPU_LOOPS_PIPELINE, RESOLVE_PIPELINE};
 use ir::types::{TypeData, DYNAMIC};
 use ir::{Body, Context, OpId};
 use std::collections::HashMap;
 use std::time::Instant;
 
-/// The passes of the CPU pipeline's first half: onnx to tensor ops, constant copies folded.
-macro_rules! tensor_passes {
-    () => {
-        "onnx-shape-inference, canonicalize, onnx-form-integer-products, onnx-fold-dequantized-weights, func.func(convert-onnx-to-tensor), tensor-generalize, fold-constant-copies"
-    };
-}
-/// The passes of its second half: tensor ops to loops.
-macro_rules! loops_passes {
-    () => {
-        "func.func(fuse-elementwise), func.func(fold-pad-into-producer), func.func(bufferize), convert-tensor-to-loops, cse, canonicalize, outline-loop-nests"
-    };
-}
-
-/// Our half of the CPU pipeline; MLIR's half is `llvm_cpu::LOWERING_PIPELINE`.
-/// It is [`CPU_TENSOR_PIPELINE`] then [`CPU_LOOPS_PIPELINE`]: between the two
-/// the JIT path turns the weights, in the layout the kernels read, into arguments.
-pub const CPU_PIPELINE: &str = concat!("builtin.module(", tensor_passes!(), ", ", loops_passes!(), ")");
-/// The first half of [`CPU_PIPELINE`].
-pub const CPU_TENSOR_PIPELINE: &str = concat!("builtin.module(", tensor_passes!(), ")");
-/// The second half of [`CPU_PIPELINE`].
-pub const CPU_LOOPS_PIPELINE: &str = concat!("builtin.module(", loops_passes!(), ")");
-
-/// What both paths run first: types inferred, sequences and optionals resolved
-/// into tensors (the function's results flattened by `crate::values`' names),
-/// com.microsoft QLinear operators expanded into their QDQ groups, and the QDQ
-/// groups ONNX Runtime computes with its own integer kernels formed into those
-/// kernels' operators.
-pub const RESOLVE_PIPELINE: &str = "builtin.module(onnx-shape-inference, onnx-resolve-sequences, onnx-expand-qlinear-ops, onnx-shape-inference, onnx-form-qlinear-ops)";
-
-/// Iterations a Loop or Scan may run (`npu-run --max-loop-iterations`),
-/// for every compile of this process, like the tensor limit.
-static MAX_LOOP_ITERATIONS: std::sync::atomic::AtomicI64 = std::sync::atomic::AtomicI64::new(i32::MAX as i64);
-
-pub fn set_max_loop_iterations(n: i64) {
-    MAX_LOOP_ITERATIONS.store(n.max(0), std::sync::atomic::Ordering::Relaxed);
-}
-
-pub fn max_loop_iterations() -> i64 {
-    MAX_LOOP_ITERATIONS.load(std::sync::atomic::Ordering::Relaxed)
-}
-
 /// How many threads compile the LLVM parts of a model: the cores this
 /// process may use.
 pub(crate) fn codegen_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
-/// [`CPU_PIPELINE`] with this process's loop limit.
-pub fn cpu_pipeline() -> String {
-    with_loop_limit(CPU_PIPELINE)
-}
-
-/// [`CPU_TENSOR_PIPELINE`] with this process's loop limit.
-pub fn cpu_tensor_pipeline() -> String {
-    with_loop_limit(CPU_TENSOR_PIPELINE)
-}
-
-fn with_loop_limit(pipeline: &str) -> String {
-    pipeline.replace("convert-onnx-to-tensor", &format!("convert-onnx-to-tensor{{max-loop-iterations={}}}", max_loop_iterations()))
 }
 
 /// Lowers `module` for the CPU; with `weights` the large constants become
@@ -478,12 +423,6 @@ fn set_arg_types_in_signature(ctx: &Context, body: &mut Body, f: OpId, entry: ir
     body.op_mut(f).properties.set(ctx.ident("function_type"), ir::Attribute::type_attr(ft));
 }
 
-pub fn run(ctx: &Context, body: &mut Body, module: OpId, pipeline: &str) -> Result<(), String> {
-    let reg = driver::registry();
-    let pm = parse_pipeline(pipeline, &reg).map_err(|e| e.render(pipeline))?;
-    let mut pm = PassManager::new(pm, PassManagerConfig::default());
-    pm.run(ctx, body, module).map_err(|e| render(&e.diagnostics))
-}
 
 /// A compiled model, ready to run.
 pub struct Compiled {

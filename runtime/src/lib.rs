@@ -25,5 +25,5 @@ mod thread_pool;
 pub mod values;
 
 pub use compare::compare;
-pub use compile::{compile, context, cpu_pipeline, declared_inputs, lower_model, node_macs, max_loop_iterations, run, set_max_loop_iterations, CompileOptions, Compiled, Lowered, TensorSpec, CPU_PIPELINE};
+pub use compile::{compile, context, declared_inputs, lower_model, node_macs, CompileOptions, Compiled, Lowered, TensorSpec};
 pub use tensor::HostTensor;

@@ -84,7 +84,7 @@ fn describe(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String
 /// The inferred types of the op named `name`: its present operands' and its results'.
 fn node_types(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions, name: &str) -> Option<(Vec<String>, Vec<String>)> {
     let compile::Specialized { ctx, mut imp, .. } = compile::specialize(model, path, given, opts).ok()?;
-    let _ = compile::run(&ctx, &mut imp.body, imp.module, compile::RESOLVE_PIPELINE);
+    let _ = driver::pipelines::run(&ctx, &mut imp.body, imp.module, driver::pipelines::RESOLVE_PIPELINE);
     let body = &imp.body;
     let op = body.walk_preorder(imp.module).into_iter().find(|o| body.name(*o).as_str().starts_with("onnx.") && body.op(*o).loc.node_name().as_deref() == Some(name))?;
     let ty = |v: &ir::Value| -> Option<String> {

@@ -171,7 +171,7 @@ fn compile_cpu(ctx: &Context, body: &Body, module: OpId, opt_level: usize, keep_
         return Ok((None, vec![], vec![], vec![]));
     }
     crate::phases::begin("CPU partitions: lowering to tensors (our passes)");
-    compile::run(ctx, &mut b, module, "builtin.module(onnx-shape-inference, canonicalize)")?;
+    driver::pipelines::run(ctx, &mut b, module, "builtin.module(onnx-shape-inference, canonicalize)")?;
     let mut funcs = vec![];
     for f in &cpu {
         let name = b.op(*f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("").to_string();
@@ -252,10 +252,10 @@ fn lower_npu16(ctx: &Context, body: &mut Body, module: OpId, refusals: &mut Refu
     let lower = |b: &Body| -> Result<(Body, Body), String> {
         crate::phases::begin("npu16: conversion to the npu dialect");
         let mut converted = b.clone();
-        compile::run(ctx, &mut converted, module, CONVERT)?;
+        driver::pipelines::run(ctx, &mut converted, module, CONVERT)?;
         crate::phases::begin("npu16: scheduling (tiling, memory plan, instructions)");
         let mut scheduled = converted.clone();
-        compile::run(ctx, &mut scheduled, module, SCHEDULE)?;
+        driver::pipelines::run(ctx, &mut scheduled, module, SCHEDULE)?;
         Ok((converted, scheduled))
     };
     let npu = npu16::target::NAME;
@@ -301,7 +301,7 @@ pub(crate) fn partition_and_compile(ctx: &Context, body: &mut Body, module: OpId
         round += 1;
         *body = refused.clone();
         crate::phases::begin("partitioning over the backends");
-        compile::run(ctx, body, module, &partition)?;
+        driver::pipelines::run(ctx, body, module, &partition)?;
         let mut refusals = Refusals { targets: targets.to_vec(), precise: round <= PRECISE_ROUNDS, again: vec![] };
         let executables = compile_other_backends(ctx, body, module, targets, &mut refusals)?;
         let (reference_body, scheduled) = lower_npu16(ctx, body, module, &mut refusals)?;
@@ -469,8 +469,8 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
     let compile::Specialized { ctx, mut imp, func: f, bound } = compile::specialize(model, path, given, opts)?;
     let graph = imp.body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("main").to_string();
     crate::phases::begin(compile::SHAPES_PHASE);
-    compile::run(&ctx, &mut imp.body, imp.module, compile::RESOLVE_PIPELINE)?;
-    compile::run(&ctx, &mut imp.body, imp.module, "builtin.module(canonicalize)")?;
+    driver::pipelines::run(&ctx, &mut imp.body, imp.module, driver::pipelines::RESOLVE_PIPELINE)?;
+    driver::pipelines::run(&ctx, &mut imp.body, imp.module, "builtin.module(canonicalize)")?;
     compile::check_tensor_sizes(&imp.body, f)?;
     let (inputs, outputs) = compile::signature(&ctx, &imp.body, f)?;
     for o in &outputs {

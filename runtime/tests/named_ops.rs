@@ -14,7 +14,7 @@ fn run(src: &str, inputs: &[&HostTensor], out_shape: &[i64]) -> Vec<f64> {
     let ctx = runtime::context();
     let mut p = ir::parser::parse_module(&ctx, src, "test.mlir", 1).unwrap_or_else(|e| panic!("{}", e.message));
     ir::verifier::verify(&ctx, &p.body, p.module).unwrap_or_else(|e| panic!("{:?}", e.iter().map(|d| d.message.clone()).collect::<Vec<_>>()));
-    runtime::run(&ctx, &mut p.body, p.module, runtime::CPU_PIPELINE).unwrap();
+    driver::pipelines::run(&ctx, &mut p.body, p.module, driver::pipelines::CPU_PIPELINE).unwrap();
     let text = llvm_cpu::to_mlir_text(&ctx, &p.body, p.module);
     let jit = llvm_cpu::Jit::compile(&text, 2).unwrap();
     let mut out = HostTensor::zeros(onnx_translate::proto::data_type::FLOAT, out_shape).unwrap();

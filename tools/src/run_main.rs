@@ -151,7 +151,7 @@ struct RunArgs {
     max_cycles: u64,
     /// The most iterations a Loop or Scan may run; past it the run stops with
     /// an error naming the node (a model whose loop never ends).
-    #[arg(long = "max-loop-iterations", default_value_t = runtime::max_loop_iterations(), help_heading = "Limits")]
+    #[arg(long = "max-loop-iterations", default_value_t = driver::pipelines::max_loop_iterations(), help_heading = "Limits")]
     max_loop_iterations: i64,
 }
 
@@ -217,7 +217,7 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
     if let Some(n) = a.max_tensor_bytes {
         runtime::tensor::set_max_tensor_bytes(n);
     }
-    runtime::set_max_loop_iterations(a.max_loop_iterations);
+    driver::pipelines::set_max_loop_iterations(a.max_loop_iterations);
     let targets = runtime::npu_path::target_list(&a.target).map_err(|e| format!("--target {}: {}", a.target, e))?;
     let model = std::fs::read(&a.model).map_err(|e| format!("{}: {}", a.model.display(), e))?;
     let mut given: HashMap<String, HostTensor> = HashMap::new();

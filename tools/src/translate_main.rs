@@ -217,7 +217,7 @@ pub fn translate_main(tool_desc: TranslateTool) -> ExitCode {
     };
     if args.list_shape_inputs {
         // As npu-run decides them: on inferred types (an If's branches compared).
-        if let Err(e) = runtime::run(&ctx, &mut imported.body, imported.module, "builtin.module(onnx-shape-inference)") {
+        if let Err(e) = driver::pipelines::run(&ctx, &mut imported.body, imported.module, "builtin.module(onnx-shape-inference)") {
             eprintln!("npu-translate: {}", e);
             return ExitCode::FAILURE;
         }
@@ -259,7 +259,7 @@ fn from_ir(args: &Args) -> ExitCode {
 
 /// Runs the CPU pipeline on `module` and writes the requested form.
 fn compile(args: &Args, ctx: &ir::Context, body: &mut ir::Body, module: ir::OpId, emit: &str) -> ExitCode {
-    if let Err(e) = runtime::run(ctx, body, module, runtime::CPU_PIPELINE) {
+    if let Err(e) = driver::pipelines::run(ctx, body, module, driver::pipelines::CPU_PIPELINE) {
         eprintln!("{}", e);
         eprintln!("{}: could not compile '{}' for the CPU", tool(), args.input);
         return ExitCode::FAILURE;
@@ -327,7 +327,7 @@ fn npu_programs(args: &Args, ctx: &ir::Context, body: &mut ir::Body, module: ir:
     };
     if lower {
         let pipeline = "builtin.module(onnx-shape-inference, canonicalize)";
-        if let Err(e) = runtime::run(ctx, body, module, pipeline).and_then(|_| runtime::npu_path::schedule_for_npu16(ctx, body, module)) {
+        if let Err(e) = driver::pipelines::run(ctx, body, module, pipeline).and_then(|_| runtime::npu_path::schedule_for_npu16(ctx, body, module)) {
             eprintln!("{}", e);
             return fail(format!("could not compile '{}' for the NPU", args.input));
         }
