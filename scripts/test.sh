@@ -5,7 +5,8 @@
 # the exporter's round trip through ONNX Runtime (scripts/onnx_roundtrip.py),
 # differential edge cases against ONNX Runtime (bench/edge_cases.py), the
 # real-model corpus's CI subset (bench/real_models.py --ci) and int8 models
-# quantized by ONNX Runtime (bench/int8_models.py --ci).
+# quantized by ONNX Runtime (bench/int8_models.py --ci), and the tools that
+# link no LLVM built without it (scripts/no_llvm.sh).
 # Ends with one summary line, "N passed, M failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +19,10 @@ cargo test --workspace --release --no-fail-fast --lib --bins --tests "$@" 2>&1 |
 # The out-of-tree vendor backend (its own workspace), built in our target
 # directory so that it reuses the build above.
 CARGO_TARGET_DIR="$PWD/target" cargo test --release --manifest-path examples/vendor-acme/Cargo.toml "$@" 2>&1 | tee -a "$log" || status=$?
+# npu-opt, npu-sim and npu-translate without the CPU code generator (the
+# tools crate's `cpu` feature off): built in their own target directory,
+# linking no LLVM, and writing what the full build writes; one test.
+bash scripts/no_llvm.sh 2>&1 | tee -a "$log" || status=1
 # The round trip uses the release binaries the tests just built; it counts as one test.
 if python3 scripts/onnx_roundtrip.py --check 2>&1 | tee -a "$log"; then
   echo "test result: ok. 1 passed; 0 failed (onnx round trip)" >> "$log"

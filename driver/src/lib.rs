@@ -4,7 +4,10 @@
 //! each input buffer, and writing a tool's output. Nothing here links the CPU
 //! code generator, so `npu-opt`, `npu-sim` and a vendor's `*-opt` stay free of it.
 
+pub mod npu_program;
 pub mod opt_driver;
+pub mod partition_compile;
+pub mod phases;
 pub mod pipelines;
 mod opt_main;
 pub mod robustness;

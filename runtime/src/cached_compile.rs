@@ -14,9 +14,10 @@
 
 use crate::cache::{Cache, Key, KeyBuilder, Lookup, Reader, Writer};
 use crate::compile::{compile_uncached as compile_cpu_uncached, CompileOptions, Compiled, TensorSpec};
-use crate::npu_path::{check_cpu_functions, compile_uncached as compile_npu_uncached, CpuFunc, Executable, NpuCompiled, NpuProgram, Stage};
+use crate::npu_path::{check_cpu_functions, compile_uncached as compile_npu_uncached, CpuFunc, NpuCompiled, NpuProgram, Stage};
 use crate::tensor::HostTensor;
 use backend::partition::Placement;
+use driver::partition_compile::Executable;
 use npu_sim::HwConfig;
 use std::collections::HashMap;
 use std::path::Path;

@@ -21,9 +21,9 @@ pub(crate) fn codegen_threads() -> usize {
 /// without). `phases` names the two steps after the first for `--timing`.
 pub(crate) fn lower_for_cpu(ctx: &Context, body: &mut Body, module: OpId, funcs: &[OpId], weights: bool, phases: [&'static str; 2]) -> Result<Vec<Vec<HostTensor>>, String> {
     run(ctx, body, module, &cpu_tensor_pipeline())?;
-    crate::phases::begin(phases[0]);
+    driver::phases::begin(phases[0]);
     let w = funcs.iter().map(|f| if weights { weights_to_arguments(ctx, body, *f) } else { Ok(vec![]) }).collect::<Result<Vec<_>, _>>()?;
-    crate::phases::begin(phases[1]);
+    driver::phases::begin(phases[1]);
     run(ctx, body, module, CPU_LOOPS_PIPELINE)?;
     Ok(w)
 }
@@ -104,7 +104,7 @@ pub(crate) fn record_codegen(t: &llvm_cpu::CodegenTimes) {
         ("  LLVM: select instructions, emit objects (thread time)", t.emit_ms),
         ("  ORC: link into the process", t.link_ms),
     ] {
-        crate::phases::detail(name, ms);
+        driver::phases::detail(name, ms);
     }
 }
 
@@ -352,9 +352,9 @@ pub fn declared_inputs(model: &[u8], path: Option<&std::path::Path>, given: &Has
 /// Imports `model` specialized to `given` inputs' shapes (and, for inputs that
 /// decide shapes, their values), and lowers it to loops.
 pub fn lower_model(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions) -> Result<Lowered, String> {
-    crate::phases::begin(IMPORT_PHASE);
+    driver::phases::begin(IMPORT_PHASE);
     let Specialized { ctx, mut imp, func: f, bound } = specialize(model, path, given, opts)?;
-    crate::phases::begin(SHAPES_PHASE);
+    driver::phases::begin(SHAPES_PHASE);
     let func_name = imp.body.op(f).properties.get("sym_name").and_then(|a| a.as_str()).unwrap_or("main").to_string();
     // Shape inference first (and sequences resolved), so the signature is known before lowering.
     run(&ctx, &mut imp.body, imp.module, RESOLVE_PIPELINE)?;
@@ -365,7 +365,7 @@ pub fn lower_model(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
             return Err(format!("output {} has a shape that is not known at compile time; the CPU path needs static shapes", o));
         }
     }
-    crate::phases::begin("lowering to tensors (our passes)");
+    driver::phases::begin("lowering to tensors (our passes)");
     let weights = lower_for_cpu(&ctx, &mut imp.body, imp.module, &[f], opts.weights_as_arguments, ["weights out as arguments", "lowering to loops (our passes)"])?.pop().unwrap_or_default();
     if opts.profile {
         run(&ctx, &mut imp.body, imp.module, "builtin.module(insert-profiling)")?;
@@ -456,11 +456,11 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
     let t0 = Instant::now();
     let opts = CompileOptions { weights_as_arguments: true, ..opts.clone() };
     let opts = &opts;
-    crate::phases::start();
+    driver::phases::start();
     let l = lower_model(model, path, given, opts)?;
-    crate::phases::begin("printing the loops for MLIR");
+    driver::phases::begin("printing the loops for MLIR");
     let texts = llvm_cpu::to_mlir_parts(&l.ctx, &l.body, l.module, 2 * codegen_threads());
-    crate::phases::begin(LLVM_PHASE);
+    driver::phases::begin(LLVM_PHASE);
     let regions: Vec<String> = ir::symbols::lookup_symbol_in(&l.body, l.module, &l.func)
         .and_then(|f| l.body.op(f).attributes.get("npu.profile_regions").and_then(|a| a.as_array()).map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect()))
         .unwrap_or_default();
@@ -474,7 +474,7 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
     if !jit.has_function(&l.func) {
         return Err(format!("the compiled module has no function @{}", l.func));
     }
-    let phases = crate::phases::finish();
+    let phases = driver::phases::finish();
     Ok(Compiled {
         jit,
         func: l.func,

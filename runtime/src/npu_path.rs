@@ -8,19 +8,13 @@
 
 use crate::compile::{self, CompileOptions, TensorSpec};
 use crate::tensor::HostTensor;
+use driver::npu_program::encode_program;
+use driver::partition_compile::{apply_backend_settings, partition_and_compile, Executable};
 use ir::{Body, Context, OpId, Value};
 use npu_sim::HwConfig;
 use std::collections::HashMap;
 use std::time::Instant;
 
-
-/// The backends a `--target` list names, checked against the registry, the
-/// CPU last; `npu` is short for `npu16,cpu`.
-pub fn target_list(text: &str) -> Result<Vec<String>, String> {
-    npu16::target::register();
-    let list: Vec<String> = text.split(',').map(|s| s.trim()).map(|s| if s == "npu" { npu16::target::NAME.to_string() } else { s.to_string() }).collect();
-    Ok(backend::resolve(&list)?.iter().map(|b| b.name().to_string()).collect())
-}
 
 /// The compiler's view of a simulator configuration.
 pub fn hw_desc(cfg: &HwConfig) -> npu::hw::HwDesc {
@@ -70,13 +64,6 @@ pub(crate) struct CpuFunc {
     pub(crate) inputs: Vec<TensorSpec>,
     pub(crate) outputs: Vec<TensorSpec>,
     pub(crate) weights: Vec<HostTensor>,
-}
-
-/// A partition compiled by another backend through `Backend::compile`.
-pub(crate) struct Executable {
-    pub(crate) backend: String,
-    pub(crate) partition: String,
-    pub(crate) exe: Box<dyn backend::Executable>,
 }
 
 /// One step of a run, over a table of value slots.
@@ -170,7 +157,7 @@ fn compile_cpu(ctx: &Context, body: &Body, module: OpId, opt_level: usize, keep_
     if cpu.is_empty() {
         return Ok((None, vec![], vec![], vec![]));
     }
-    crate::phases::begin("CPU partitions: lowering to tensors (our passes)");
+    driver::phases::begin("CPU partitions: lowering to tensors (our passes)");
     driver::pipelines::run(ctx, &mut b, module, "builtin.module(onnx-shape-inference, canonicalize)")?;
     let mut funcs = vec![];
     for f in &cpu {
@@ -184,9 +171,9 @@ fn compile_cpu(ctx: &Context, body: &Body, module: OpId, opt_level: usize, keep_
     for (f, w) in funcs.iter_mut().zip(weights) {
         f.weights = w;
     }
-    crate::phases::begin("CPU partitions: printing the loops for MLIR");
+    driver::phases::begin("CPU partitions: printing the loops for MLIR");
     let texts = llvm_cpu::to_mlir_parts(ctx, &b, module, 2 * compile::codegen_threads());
-    crate::phases::begin(compile::LLVM_PHASE);
+    driver::phases::begin(compile::LLVM_PHASE);
     let names: Vec<&str> = funcs.iter().map(|f| f.name.as_str()).collect();
     let (jit, object, times) = llvm_cpu::Jit::compile_parts(&texts, compile::codegen_threads(), opt_level, &crate::checks::jit_symbols(), &names)?;
     compile::record_codegen(&times);
@@ -223,185 +210,6 @@ pub(crate) fn check_cpu_functions(jit: &llvm_cpu::Jit, funcs: &[CpuFunc]) -> Res
 /// Every partition of a backend other than npu16 and the CPU, compiled by its
 /// backend (`Backend::compile`); one it cannot compile goes to the CPU with the
 /// reason, or to the next backend of the list (`Refusals`).
-fn compile_other_backends(ctx: &Context, body: &mut Body, module: OpId, targets: &[String], refusals: &mut Refusals) -> Result<Vec<Executable>, String> {
-    let mut out = vec![];
-    for b in backend::resolve(targets)? {
-        if b.name() == npu16::target::NAME || b.name() == backend::CPU {
-            continue;
-        }
-        for f in backend::partition::partitions_of(body, module, b.name()) {
-            let partition = body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("").to_string();
-            crate::phases::begin("other backends' compile");
-            match b.compile(ctx, body, module, f) {
-                Ok(exe) => out.push(Executable { backend: b.name().to_string(), partition, exe }),
-                Err(e) => refusals.compile_failed(ctx, body, f, b.name(), &e),
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// npu16's partitions lowered: after conversion (what the host reference
-/// evaluates) and after scheduling. A partition npu16 cannot compile goes to
-/// the CPU with the reason (`backend::partition::fall_back_to_cpu`) instead of
-/// failing the model: when the whole module does not lower, each partition is
-/// tried alone to find the ones that fail.
-fn lower_npu16(ctx: &Context, body: &mut Body, module: OpId, refusals: &mut Refusals) -> Result<(Body, Body), String> {
-    const CONVERT: &str = "builtin.module(convert-onnx-to-npu, canonicalize)";
-    const SCHEDULE: &str = "builtin.module(npu-schedule)";
-    let lower = |b: &Body| -> Result<(Body, Body), String> {
-        crate::phases::begin("npu16: conversion to the npu dialect");
-        let mut converted = b.clone();
-        driver::pipelines::run(ctx, &mut converted, module, CONVERT)?;
-        crate::phases::begin("npu16: scheduling (tiling, memory plan, instructions)");
-        let mut scheduled = converted.clone();
-        driver::pipelines::run(ctx, &mut scheduled, module, SCHEDULE)?;
-        Ok((converted, scheduled))
-    };
-    let npu = npu16::target::NAME;
-    let first = match lower(body) {
-        Ok(r) => return Ok(r),
-        Err(e) => e,
-    };
-    let mut failed = 0;
-    for f in backend::partition::partitions_of(body, module, npu) {
-        // This partition alone on npu16, every other one on the CPU.
-        let mut alone = body.clone();
-        for g in backend::partition::partitions_of(&alone, module, npu) {
-            if g != f {
-                alone.op_mut(g).attributes.set(ctx.ident(backend::partition::PARTITION_ATTR), ir::attributes::Attribute::string(backend::CPU));
-            }
-        }
-        if let Err(e) = lower(&alone) {
-            refusals.compile_failed(ctx, body, f, npu, &e);
-            failed += 1;
-        }
-    }
-    if failed == 0 {
-        return Err(first);
-    }
-    lower(body)
-}
-
-/// Partitions `module` over `targets` and compiles every partition that is
-/// not the CPU's: other backends' through `Backend::compile`, npu16's through
-/// its conversion and scheduler. Partitioned and compiled again until no
-/// backend with a successor before the CPU fails a partition: each round
-/// records the failures on the ops (`backend::partition::refuse`), so the next
-/// backend of the list is asked. `body` ends partitioned (with the fallbacks);
-/// returns the other backends' executables and npu16's partitions after
-/// conversion (for the host reference) and after scheduling.
-pub(crate) fn partition_and_compile(ctx: &Context, body: &mut Body, module: OpId, targets: &[String], placement: Option<&str>) -> Result<(Vec<Executable>, Body, Body), String> {
-    let placement = placement.map(|p| format!(" placement={}", p)).unwrap_or_default();
-    let partition = format!("builtin.module(npu-partition{{targets={}{}}})", targets.join(","), placement);
-    backend::partition::number_ops(ctx, body, module);
-    let mut refused = body.clone();
-    let mut round = 0;
-    loop {
-        round += 1;
-        *body = refused.clone();
-        crate::phases::begin("partitioning over the backends");
-        driver::pipelines::run(ctx, body, module, &partition)?;
-        let mut refusals = Refusals { targets: targets.to_vec(), precise: round <= PRECISE_ROUNDS, again: vec![] };
-        let executables = compile_other_backends(ctx, body, module, targets, &mut refusals)?;
-        let (reference_body, scheduled) = lower_npu16(ctx, body, module, &mut refusals)?;
-        // Each round marks ops that were not marked for that backend before
-        // (a marked op is never placed there again), so the rounds end.
-        let marked: usize = refusals.again.iter().map(|(ids, name, message)| backend::partition::refuse(ctx, &mut refused, module, ids, name, message)).sum();
-        if marked == 0 {
-            return Ok((executables, reference_body, scheduled));
-        }
-    }
-}
-
-/// Rounds of partitioning in which a compile error naming its ops refuses only
-/// them; after these a failed partition leaves its backend whole.
-const PRECISE_ROUNDS: usize = 6;
-
-/// `module` (imported, shapes inferred) partitioned over npu16 and the CPU
-/// and scheduled, as `npu-translate --emit=npu-asm` writes it: a partition
-/// npu16 cannot compile is left to the CPU (with its reason on the ops)
-/// instead of failing, as in `npu-run`.
-pub fn schedule_for_npu16(ctx: &Context, body: &mut Body, module: OpId) -> Result<(), String> {
-    npu16::target::register();
-    let targets = [npu16::target::NAME.to_string(), backend::CPU.to_string()];
-    let (_, _, scheduled) = partition_and_compile(ctx, body, module, &targets, None)?;
-    *body = scheduled;
-    Ok(())
-}
-
-/// Puts each `BACKEND.KEY=VALUE` of `settings` into that backend's hardware
-/// description on the module (`backend.hw.<name>`), checked against its keys.
-fn apply_backend_settings(ctx: &Context, body: &mut Body, module: OpId, targets: &[String], settings: &[String]) -> Result<(), String> {
-    for s in settings {
-        let (name, rest) = s.split_once('.').ok_or_else(|| format!("--set {}: expected BACKEND.KEY=VALUE", s))?;
-        if !targets.iter().any(|t| t == name) {
-            return Err(format!("--set {}: backend '{}' is not in the target list ({})", s, name, targets.join(",")));
-        }
-        let b = backend::resolve(&[name.to_string()])?.remove(0);
-        let keys = b.hw_keys();
-        if keys.is_empty() {
-            return Err(format!("--set {}: backend '{}' has no hardware description keys", s, name));
-        }
-        let mut desc = backend::hw::HwDesc::of_module(body, module, name, &keys)?;
-        desc.set(&keys, rest).map_err(|e| format!("--set {}: {}", s, e))?;
-        body.op_mut(module).attributes.set(ctx.ident(&backend::hw::attr_name(name)), desc.to_attr(ctx));
-    }
-    Ok(())
-}
-
-/// The partitions backends could not compile in one attempt. Each goes to the
-/// CPU at once; when the failed backend has another before the CPU in the
-/// list, its ops are also recorded, so that partitioning again without it
-/// gives them to that next backend. When the error names the ops at fault,
-/// only they are recorded, and the others are partitioned and compiled again.
-struct Refusals {
-    targets: Vec<String>,
-    /// Whether an error naming its ops refuses only them (not after a few rounds: each costs a compile).
-    precise: bool,
-    /// (the ops' numbers, the backend, why): for the next attempt.
-    again: Vec<(Vec<i64>, String, String)>,
-}
-
-impl Refusals {
-    fn compile_failed(&mut self, ctx: &Context, body: &mut Body, f: OpId, name: &str, error: &str) {
-        let message = format!("{} could not compile its partition: {}", name, bare_message(error));
-        let next = self.targets.iter().position(|t| t == name).and_then(|i| self.targets.get(i + 1));
-        let named = backend::partition::named_op_numbers(body, f, error);
-        if next.is_some_and(|n| n != backend::CPU) {
-            self.again.push((backend::partition::op_numbers(body, f), name.to_string(), message.clone()));
-        } else if self.precise && !named.is_empty() && named.len() < backend::partition::op_numbers(body, f).len() {
-            // The error names the ops at fault: only they leave the backend; the rest is compiled again.
-            self.again.push((named, name.to_string(), message.clone()));
-        }
-        backend::partition::fall_back_to_cpu(ctx, body, f, &backend::Unsupported::new(backend::Reason::CompileFailed, message));
-    }
-}
-
-/// A diagnostic's first line without its locations and severity
-/// (`loc(...): error: loc("gap"): npu.pool: ...` → `npu.pool: ...`).
-fn bare_message(e: &str) -> String {
-    let mut s = e.lines().next().unwrap_or("").trim();
-    loop {
-        if let Some(rest) = s.strip_prefix("error: ") {
-            s = rest;
-            continue;
-        }
-        if s.starts_with("loc(") {
-            let mut depth = 0;
-            let end = s.char_indices().find_map(|(i, c)| {
-                depth += (c == '(') as i32 - (c == ')') as i32;
-                (c == ')' && depth == 0).then_some(i)
-            });
-            if let Some(rest) = end.and_then(|i| s[i + 1..].strip_prefix(": ")) {
-                s = rest;
-                continue;
-            }
-        }
-        return s.to_string();
-    }
-}
-
 fn program(body: &Body, f: OpId, launch: OpId) -> Result<NpuProgram, String> {
     let program = encode_program(body, f).map_err(|e| format!("the generated program does not encode: {}", e))?;
     let consts = match body.op(f).attr("npu.const_image").map(|a| a.data()) {
@@ -423,37 +231,6 @@ impl AsRef<[u8]> for SharedBlob {
     }
 }
 
-/// A program function (`npu.program`, schedule-level ops) as an
-/// instruction-set program, encoded straight from its ops
-/// (`npu::asm::encode_program`) with the checks the assembler and the binary
-/// reader make; its text is its disassembly.
-pub fn encode_program(body: &Body, f: OpId) -> Result<npu_sim::Program, String> {
-    use npu_sim::program::{ArgDecl, ArgDir};
-    let e = npu::asm::encode_program(body, f)?;
-    let args = e
-        .args
-        .iter()
-        .map(|a| {
-            let dir = ArgDir::from_name(&a.dir).ok_or_else(|| format!("argument '%{}': '{}' is not in, out or inout", a.name, a.dir))?;
-            let dtype = npu_sim::isa::Dtype::from_name(&a.dtype).ok_or_else(|| format!("argument '%{}': '{}' is not i8, i32 or f32", a.name, a.dtype))?;
-            let shape = a.shape.iter().map(|d| u64::try_from(*d).map_err(|_| format!("argument '%{}' has a negative dimension", a.name))).collect::<Result<_, _>>()?;
-            Ok(ArgDecl { name: a.name.clone(), dir, dtype, shape })
-        })
-        .collect::<Result<Vec<_>, String>>()?;
-    let mut p = npu_sim::Program {
-        target: e.target,
-        args,
-        lines: vec![],
-        layers: e.layers.iter().map(|(n, at, _)| (n.clone(), *at)).collect(),
-        layer_macs: e.layers.iter().map(|l| l.2).collect(),
-        labels: vec![],
-        instrs: e.instrs,
-    };
-    p.lines = npu_sim::disasm::lines(&p);
-    p.check_declarations()?;
-    Ok(p)
-}
-
 /// Compiles `model` for the backends of `targets` (see [`target_list`]), npu16
 /// described by `hw`, with CPU fallback; through the compile cache when
 /// `opts.cache_dir` names one (`crate::cached_compile`).
@@ -464,11 +241,11 @@ pub fn compile_npu(model: &[u8], path: Option<&std::path::Path>, given: &HashMap
 /// [`compile_npu`] without the cache.
 pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, given: &HashMap<String, HostTensor>, opts: &CompileOptions, hw: &HwConfig, targets: &[String], placement: Option<&str>) -> Result<NpuCompiled, String> {
     let t0 = Instant::now();
-    crate::phases::start();
-    crate::phases::begin(compile::IMPORT_PHASE);
+    driver::phases::start();
+    driver::phases::begin(compile::IMPORT_PHASE);
     let compile::Specialized { ctx, mut imp, func: f, bound } = compile::specialize(model, path, given, opts)?;
     let graph = imp.body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("main").to_string();
-    crate::phases::begin(compile::SHAPES_PHASE);
+    driver::phases::begin(compile::SHAPES_PHASE);
     driver::pipelines::run(&ctx, &mut imp.body, imp.module, driver::pipelines::RESOLVE_PIPELINE)?;
     driver::pipelines::run(&ctx, &mut imp.body, imp.module, "builtin.module(canonicalize)")?;
     compile::check_tensor_sizes(&imp.body, f)?;
@@ -493,7 +270,7 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
     let module = imp.module;
     let main = func_named(body, module, &graph).ok_or("the graph function disappeared")?;
     let entry = body.entry_block(main).ok_or("graph function without body")?;
-    crate::phases::begin("NPU programs encoded, the run plan");
+    driver::phases::begin("NPU programs encoded, the run plan");
     // The plan: main's ops in order over a table of value slots.
     let mut slot: HashMap<Value, usize> = HashMap::new();
     let mut next = 0usize;
@@ -549,7 +326,7 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
             other => return Err(format!("{}: '{}' left between partitions", o.loc, other)),
         }
     }
-    let phases = crate::phases::finish();
+    let phases = driver::phases::finish();
     let compile_ms = t0.elapsed().as_secs_f64() * 1e3;
     let module = imp.module;
     Ok(NpuCompiled {
@@ -626,7 +403,7 @@ impl NpuCompiled {
             match st {
                 Stage::Cpu { func, args, results } => {
                     let f = &self.cpu[*func];
-                    crate::phases::notify(&format!("running {} on the CPU", f.name));
+                    driver::phases::notify(&format!("running {} on the CPU", f.name));
                     let jit = self.jit.as_ref().ok_or("no CPU code")?;
                     // The compiled code trusts its buffers' shapes: check them (a plan from the cache included).
                     if args.len() != f.inputs.len() || results.len() != f.outputs.len() {
@@ -658,7 +435,7 @@ impl NpuCompiled {
                 }
                 Stage::Npu { program, partition, args, results, specs } => {
                     let p = &self.programs[*program];
-                    crate::phases::notify(&format!("simulating {} on {} (program {} of {})", p.name, self.hw.name, program + 1, self.programs.len()));
+                    driver::phases::notify(&format!("simulating {} on {} (program {} of {})", p.name, self.hw.name, program + 1, self.programs.len()));
                     let reference = if check_reference {
                         let (ctx, body, module) = self.reference.as_ref().ok_or("the host reference needs a compile, and this one came from the cache (compile with `recompile`)")?;
                         let f = func_named(body, *module, partition).ok_or_else(|| format!("no partition @{} for the reference", partition))?;

@@ -21,7 +21,7 @@ impl Phases {
         }
         static OBSERVING: std::sync::Once = std::sync::Once::new();
         OBSERVING.call_once(|| {
-            runtime::phases::observe(|what| {
+            driver::phases::observe(|what| {
                 if let Some(b) = SPINNER.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
                     b.set_message(what.to_string());
                 }

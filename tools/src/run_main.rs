@@ -218,7 +218,7 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
         runtime::tensor::set_max_tensor_bytes(n);
     }
     driver::pipelines::set_max_loop_iterations(a.max_loop_iterations);
-    let targets = runtime::npu_path::target_list(&a.target).map_err(|e| format!("--target {}: {}", a.target, e))?;
+    let targets = driver::partition_compile::target_list(&a.target).map_err(|e| format!("--target {}: {}", a.target, e))?;
     let model = std::fs::read(&a.model).map_err(|e| format!("{}: {}", a.model.display(), e))?;
     let mut given: HashMap<String, HostTensor> = HashMap::new();
     let names = runtime::node_test::input_names(&model).map_err(|e| format!("{}: {}", a.model.display(), e))?;
@@ -302,7 +302,7 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
     let macs = if a.profile { runtime::node_macs(&model, Some(&a.model), &given, &opts).unwrap_or_default() } else { HashMap::new() };
     // A sequence's `s[]` marks an empty one: the compile built it, it is no input.
     let inputs: HashMap<String, HostTensor> = given.into_iter().filter(|(k, _)| c.inputs.iter().any(|s| &s.name == k) && !c.bound.contains(k)).collect();
-    runtime::phases::notify("running on the CPU");
+    driver::phases::notify("running on the CPU");
     let t0 = Instant::now();
     let outs = c.run(&inputs)?;
     let first_ms = t0.elapsed().as_secs_f64() * 1e3;
@@ -711,7 +711,7 @@ fn bytes_of(b: &[u8]) -> bytes::Bytes {
 /// before the call (`backend::register`) can be named in `--target`.
 /// `npu-run list-ops BACKEND`: the backend's capability table as its markdown docs page.
 fn list_ops(name: &str) -> Result<bool, String> {
-    let names = runtime::npu_path::target_list(name)?;
+    let names = driver::partition_compile::target_list(name)?;
     let b = backend::resolve(&names[..1])?.into_iter().next().ok_or("no backend")?;
     print!("{}", backend::capability::markdown(b.as_ref()));
     Ok(true)

@@ -266,7 +266,7 @@ fn compile(args: &Args, ctx: &ir::Context, body: &mut ir::Body, module: ir::OpId
     }
     if emit != "loops" {
         // No runtime to report a failed check: the code aborts instead.
-        if let Err(e) = runtime::checks::call_abort_on_failed_checks(ctx, body, module) {
+        if let Err(e) = onnx_to_tensor::checks::call_abort_on_failed_checks(ctx, body, module) {
             eprintln!("{}: error: {}", tool(), e);
             return ExitCode::FAILURE;
         }
@@ -278,44 +278,10 @@ fn compile(args: &Args, ctx: &ir::Context, body: &mut ir::Body, module: ir::OpId
     };
     match emit {
         "loops" => write(&args.output, text.as_bytes()),
-        "llvm-dialect" => match llvm_cpu::lower_to_llvm_dialect(&text) {
-            Ok(t) => write(&args.output, t.as_bytes()),
+        _ => match cpu_codegen(emit, &text, &args.output) {
+            Ok(code) => code,
             Err(e) => fail(e),
         },
-        "llvm-ir" => match llvm_cpu::emit_llvm_ir(&text) {
-            Ok(t) => write(&args.output, t.as_bytes()),
-            Err(e) => fail(e),
-        },
-        _ => {
-            if args.output == "-" {
-                return fail(format!("--emit={} writes a binary file: give -o FILE", emit));
-            }
-            // Written beside the target and renamed, so a failure leaves nothing half-written.
-            let tmp = format!("{}.tmp{}.o", args.output, std::process::id());
-            if let Err(e) = llvm_cpu::emit_object(&text, &tmp) {
-                let _ = std::fs::remove_file(&tmp);
-                return fail(e);
-            }
-            let result = if emit == "obj" {
-                std::fs::rename(&tmp, &args.output).map_err(|e| e.to_string())
-            } else {
-                let so = format!("{}.tmp{}.so", args.output, std::process::id());
-                let r = std::process::Command::new("cc").args(["-shared", "-o", &so, &tmp, "-lm"]).status();
-                let _ = std::fs::remove_file(&tmp);
-                match r {
-                    Ok(s) if s.success() => std::fs::rename(&so, &args.output).map_err(|e| e.to_string()),
-                    Ok(s) => {
-                        let _ = std::fs::remove_file(&so);
-                        Err(format!("linking the shared library failed ({})", s))
-                    }
-                    Err(e) => Err(format!("could not run the linker 'cc': {}", e)),
-                }
-            };
-            match result {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => fail(e),
-            }
-        }
     }
 }
 
@@ -327,7 +293,7 @@ fn npu_programs(args: &Args, ctx: &ir::Context, body: &mut ir::Body, module: ir:
     };
     if lower {
         let pipeline = "builtin.module(onnx-shape-inference, canonicalize)";
-        if let Err(e) = driver::pipelines::run(ctx, body, module, pipeline).and_then(|_| runtime::npu_path::schedule_for_npu16(ctx, body, module)) {
+        if let Err(e) = driver::pipelines::run(ctx, body, module, pipeline).and_then(|_| driver::partition_compile::schedule_for_npu16(ctx, body, module)) {
             eprintln!("{}", e);
             return fail(format!("could not compile '{}' for the NPU", args.input));
         }
@@ -351,7 +317,7 @@ fn npu_programs(args: &Args, ctx: &ir::Context, body: &mut ir::Body, module: ir:
     }
     let mut encoded = vec![];
     for p in &chosen {
-        match runtime::npu_path::encode_program(body, *p) {
+        match driver::npu_program::encode_program(body, *p) {
             Ok(e) => encoded.push(e),
             Err(e) => return fail(format!("@{}: {}", name(*p), e)),
         }
@@ -428,4 +394,47 @@ fn write(path: &str, bytes: &[u8]) -> ExitCode {
         }
         _ => ExitCode::SUCCESS,
     }
+}
+
+
+/// The CPU code generator's forms of loop-level IR (`llvm-dialect`,
+/// `llvm-ir`, `obj`, `lib`): MLIR and LLVM, linked with the `cpu` feature.
+#[cfg(feature = "cpu")]
+fn cpu_codegen(emit: &str, text: &str, output: &str) -> Result<ExitCode, String> {
+    match emit {
+        "llvm-dialect" => Ok(write(output, llvm_cpu::lower_to_llvm_dialect(text)?.as_bytes())),
+        "llvm-ir" => Ok(write(output, llvm_cpu::emit_llvm_ir(text)?.as_bytes())),
+        _ => {
+            if output == "-" {
+                return Err(format!("--emit={} writes a binary file: give -o FILE", emit));
+            }
+            // Written beside the target and renamed, so a failure leaves nothing half-written.
+            let tmp = format!("{}.tmp{}.o", output, std::process::id());
+            if let Err(e) = llvm_cpu::emit_object(text, &tmp) {
+                let _ = std::fs::remove_file(&tmp);
+                return Err(e);
+            }
+            if emit == "obj" {
+                return std::fs::rename(&tmp, output).map(|_| ExitCode::SUCCESS).map_err(|e| e.to_string());
+            }
+            let so = format!("{}.tmp{}.so", output, std::process::id());
+            let r = std::process::Command::new("cc").args(["-shared", "-o", &so, &tmp, "-lm"]).status();
+            let _ = std::fs::remove_file(&tmp);
+            match r {
+                Ok(s) if s.success() => std::fs::rename(&so, output).map(|_| ExitCode::SUCCESS).map_err(|e| e.to_string()),
+                Ok(s) => {
+                    let _ = std::fs::remove_file(&so);
+                    Err(format!("linking the shared library failed ({})", s))
+                }
+                Err(e) => Err(format!("could not run the linker 'cc': {}", e)),
+            }
+        }
+    }
+}
+
+/// Without the `cpu` feature (`npu-opt`-like builds that link no LLVM) the
+/// CPU code generator's forms are refused by name.
+#[cfg(not(feature = "cpu"))]
+fn cpu_codegen(emit: &str, _text: &str, _output: &str) -> Result<ExitCode, String> {
+    Err(format!("--emit={} needs the CPU code generator, which this {} was built without (cargo feature `cpu` of the tools crate)", emit, tool()))
 }

@@ -155,3 +155,47 @@ fn outermost(body: &ir::Body, op: OpId) -> OpId {
     }
     at
 }
+
+/// For code that runs without this runtime (`npu-translate --emit=obj|lib|llvm-ir`):
+/// each call of the hook becomes `if (count != 0) abort()` in place, as the
+/// run cannot go on with an index ONNX Runtime refuses. Nothing is defined,
+/// so several compiled models link together. Refuses a model whose own
+/// `abort` is something else.
+pub fn call_abort_on_failed_checks(ctx: &ir::Context, body: &mut ir::Body, module: ir::OpId) -> Result<(), String> {
+    use ir::attributes::Attribute;
+    use ir::{InsertPoint, OperationState};
+    let hook = HOOK;
+    let Some(decl) = ir::symbols::lookup_symbol_in(body, module, hook) else { return Ok(()) };
+    let calls: Vec<ir::OpId> = body
+        .walk_preorder(module)
+        .into_iter()
+        .filter(|o| body.name(*o).as_str() == "func.call" && body.op(*o).attr("callee").and_then(|a| a.as_symbol()).is_some_and(|s| s.join("::") == hook))
+        .collect();
+    let abort = func::FunctionBuilder::declare_external(ctx, body, module, "abort", &[]);
+    if body.entry_block(abort).is_some() || func::function_type(body, abort).is_none_or(|(i, r)| !i.is_empty() || !r.is_empty()) {
+        return Err("the model defines a function named 'abort', which the index checks of code built for use outside npu-run call".into());
+    }
+    for call in calls {
+        let loc = body.op(call).loc.clone();
+        let count = body.op(call).operand(1);
+        let i64t = ctx.i64();
+        let zero = OperationState::new(ctx.op_name("arith.constant"), loc.clone()).results(&[i64t.clone()]).property(ctx.ident("value"), Attribute::integer(0, i64t));
+        let zero = body.build(zero, InsertPoint::Before(call));
+        let zero = body.op(zero).result(0);
+        let ne = OperationState::new(ctx.op_name("arith.cmpi"), loc.clone())
+            .operands(&[count, zero])
+            .results(&[ctx.i1()])
+            .property(ctx.ident("predicate"), Attribute::integer(1, ctx.i64()));
+        let ne = body.build(ne, InsertPoint::Before(call));
+        let ne = body.op(ne).result(0);
+        let then = body.new_region();
+        let tb = body.add_block(then, &[]);
+        body.build(OperationState::new(ctx.op_name("func.call"), loc.clone()).property(ctx.ident("callee"), Attribute::symbol("abort")), InsertPoint::AtEnd(tb));
+        body.build(OperationState::new(ctx.op_name("scf.yield"), loc.clone()), InsertPoint::AtEnd(tb));
+        let els = body.new_region();
+        body.build(OperationState::new(ctx.op_name("scf.if"), loc).operands(&[ne]).region(then).region(els), InsertPoint::Before(call));
+        body.erase(call);
+    }
+    body.erase(decl);
+    Ok(())
+}
