@@ -15,7 +15,6 @@ pub mod npu_path;
 pub mod npu_reference;
 pub mod parallel;
 pub mod partition_graph;
-pub mod node_test;
 pub mod profile;
 pub mod qdq;
 pub mod staged;

@@ -255,3 +255,14 @@ pub fn flatten_inputs(model: &mut ModelProto, given: &HashMap<String, HostTensor
 pub fn declared_outputs(g: &GraphProto) -> Vec<(String, TypeProto)> {
     g.output.iter().map(|o| (o.name.clone().unwrap_or_default(), o.r#type.clone().unwrap_or_default())).collect()
 }
+
+/// The names of the graph inputs that are not initializers, in order.
+pub fn input_names(model: &[u8]) -> Result<Vec<String>, String> {
+    graph_input_names(&onnx_translate::proto::decode_model(bytes::Bytes::copy_from_slice(model))?)
+}
+
+pub fn graph_input_names(m: &onnx_translate::proto::ModelProto) -> Result<Vec<String>, String> {
+    let g = m.graph.as_ref().ok_or("model has no graph")?;
+    let inits: Vec<&str> = g.initializer.iter().filter_map(|t| t.name.as_deref()).collect();
+    Ok(g.input.iter().filter_map(|v| v.name.clone()).filter(|n| !inits.contains(&n.as_str())).collect())
+}

@@ -1,12 +1,12 @@
 //! The command-line tools as library entry points, so that a vendor's
 //! `acme-run` and `acme-translate` are a few lines (register, then call
-//! `run_main` / `translate_main` with its translations); the backend test kit.
+//! `run_main` / `translate_main` with its translations). The backend test kit
+//! and the node-test runner are the `conformance` crate's.
 //! What runs models (`run_main`, `quantize_main`) needs the CPU code generator
 //! and comes with the `cpu` feature; `translate_main` without it writes
 //! everything but the CPU's object code. The drivers without LLVM
 //! (`opt_main`, the registries, the pipelines) are in the `driver` crate.
 
-mod child;
 #[cfg(feature = "cpu")]
 pub mod npu_report;
 #[cfg(feature = "cpu")]
@@ -16,12 +16,9 @@ mod quantize_main;
 #[cfg(feature = "cpu")]
 pub mod report_html;
 #[cfg(feature = "cpu")]
-mod node_tests_main;
-#[cfg(feature = "cpu")]
 mod run_main;
 #[cfg(feature = "cpu")]
 mod run_summary;
-pub mod testkit;
 mod translate_main;
 
 #[cfg(feature = "cpu")]

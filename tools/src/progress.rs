@@ -1,9 +1,8 @@
 //! Progress on stderr for long work, drawn only on a terminal: the compile's
-//! phases and the run's stages as they start (`runtime::phases`), and the
-//! node tests as they finish.
+//! phases and the run's stages as they start (`driver::phases`); the node
+//! tests' progress is the conformance runner's (`conformance::suite`).
 
 use std::sync::Mutex;
-use std::time::Instant;
 
 /// The spinner the phase observer draws into, while a [`Phases`] is alive.
 static SPINNER: Mutex<Option<indicatif::ProgressBar>> = Mutex::new(None);
@@ -48,45 +47,5 @@ pub fn note(line: &str) {
     match SPINNER.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
         Some(b) => b.suspend(|| eprintln!("{}", line)),
         None => eprintln!("{}", line),
-    }
-}
-
-/// Progress on stderr: a bar with the running test's name on a terminal, else
-/// a plain line every ten seconds.
-pub struct TestProgress {
-    bar: Option<indicatif::ProgressBar>,
-    total: usize,
-    done: usize,
-    last_line: Instant,
-}
-
-impl TestProgress {
-    pub fn new(total: usize) -> TestProgress {
-        use std::io::IsTerminal;
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let b = indicatif::ProgressBar::new(total as u64);
-            b.set_style(indicatif::ProgressStyle::with_template("[{pos}/{len}] {elapsed_precise} {wide_msg}").expect("a valid template"));
-            b
-        });
-        TestProgress { bar, total, done: 0, last_line: Instant::now() }
-    }
-    pub fn finished(&mut self, name: &str, failed: usize) {
-        self.done += 1;
-        match &self.bar {
-            Some(b) => {
-                b.set_position(self.done as u64);
-                b.set_message(format!("{} ({} failed)", name, failed));
-            }
-            None if self.last_line.elapsed().as_secs() >= 10 || self.done == self.total => {
-                eprintln!("[{}/{}] {} ({} failed so far)", self.done, self.total, name, failed);
-                self.last_line = Instant::now();
-            }
-            None => {}
-        }
-    }
-    pub fn clear(&self) {
-        if let Some(b) = &self.bar {
-            b.finish_and_clear();
-        }
     }
 }

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
-use crate::node_tests_main::{run_tests, TestArgs};
+use conformance::suite::{run_tests, TestArgs};
 
 #[derive(Parser)]
 #[command(name = "npu-run", version, about = "Compile and run ONNX models on the CPU and on NPU backends; `npu-run MODEL` is short for `npu-run run MODEL`")]
@@ -221,7 +221,7 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
     let targets = driver::partition_compile::target_list(&a.target).map_err(|e| format!("--target {}: {}", a.target, e))?;
     let model = std::fs::read(&a.model).map_err(|e| format!("{}: {}", a.model.display(), e))?;
     let mut given: HashMap<String, HostTensor> = HashMap::new();
-    let names = runtime::node_test::input_names(&model).map_err(|e| format!("{}: {}", a.model.display(), e))?;
+    let names = runtime::values::input_names(&model).map_err(|e| format!("{}: {}", a.model.display(), e))?;
     if let Some(d) = &a.test_data {
         let types = input_types(&model, &names);
         for (i, n) in names.iter().enumerate() {

@@ -1,7 +1,7 @@
 //! ONNX's node tests of the ops npu16 claims (its capability table,
 //! `docs/npu16-ops.md`), and those named after its op families that mix in
 //! other ops (attention's products, expanded Clips: mixed placements), through
-//! the backend test kit (`tools::testkit`):
+//! the backend test kit (`conformance::testkit`):
 //! `npu-run --target npu16,cpu`, weights bound as constants, one named test per
 //! case (`cargo test -- npu::test_conv_with_strides_padding`). Every chosen
 //! test the CPU path passes must pass here too, each NPU partition matching the
@@ -15,7 +15,7 @@
 
 use libtest_mimic::{Arguments, Trial};
 use std::path::Path;
-use tools::testkit::{claimed_tests, cpu_passing, NodeTestRun};
+use conformance::testkit::{claimed_tests, cpu_passing, NodeTestRun};
 
 /// Tests named after these run too, whatever else their models hold.
 const FAMILIES: &[&str] = &["conv", "pool", "gemm", "matmul", "attention", "test_add", "test_sub", "test_mul", "test_max", "test_min", "test_relu", "test_clip", "flatten", "qlinear"];
@@ -54,8 +54,8 @@ fn main() {
     // tests npu16 claims run again on a 32x32 array (`npu32::...`).
     let mut wide = run.clone();
     wide.args.extend(["--set", "array.rows=32", "--set", "array.cols=32"].map(String::from));
-    trials.extend(wide.trials("npu32", &claimed, tools::testkit::passes));
-    trials.extend(tools::testkit::capability_trials(Path::new(env!("CARGO_BIN_EXE_npu-run")), npu.as_ref(), "npu"));
+    trials.extend(wide.trials("npu32", &claimed, conformance::testkit::passes));
+    trials.extend(conformance::testkit::capability_trials(Path::new(env!("CARGO_BIN_EXE_npu-run")), npu.as_ref(), "npu"));
     // The lists must name real tests of the selection, else a check silently shrinks.
     let on = listed("test/onnx/npu-node.on-npu");
     let (n, stray): (usize, Vec<String>) = (tests.len(), on.iter().filter(|t| !tests.contains(t)).cloned().collect());

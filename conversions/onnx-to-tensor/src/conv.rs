@@ -259,18 +259,10 @@ const DIRECT_CONV_MIN_WIDTH: i64 = 28;
 /// rows, and ResNet-18's 7×7 layers (9.4 MB of weights) ran 1.5× slower so
 /// than with the positions along the lanes.
 const CHANNEL_LANES_MAX_WEIGHT_BYTES: i64 = 2 << 20;
-/// The output positions of a product with the channels along the lanes: at
-/// most 256 (a 14×14 map's 196 fill 196 of 208 lanes the other way round),
-/// more than 64 (a 7×7 map's 49 are 8 tiles of 6 rows and a tile of one row,
-/// whose multiply-adds wait on each other: MobileNetV2's last 1×1 convs ran
-/// 15-20% slower so than with their 49 positions along 64 lanes). On AVX2,
-/// whose tile is one vector wide, from 17 on: a 7×7 map's 49 positions as 4
-/// tiles of 16 leave a quarter of the lanes idle and read the weights 4 times.
+/// The output positions of a product with the channels along the lanes:
+/// from the host's tile (`Tile::channel_lanes_min_positions`) to 256.
 fn channel_lanes_positions() -> std::ops::RangeInclusive<i64> {
-    match crate::cpu_target() {
-        crate::CpuTarget::Avx512 => 65..=256,
-        crate::CpuTarget::Avx2 => 17..=256,
-    }
+    crate::cpu_target().tile().channel_lanes_min_positions..=256
 }
 
 /// The channels per tile when a product of `p` output positions, `m`

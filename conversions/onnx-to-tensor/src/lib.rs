@@ -43,7 +43,7 @@ use ir::types::{TypeData, DYNAMIC};
 use ir::{Block, Body, Context, InsertPoint, Location, OpId, OperationState, Type, Value};
 use tensor::{GenericBuilder, Iterator};
 
-use cpu_target::{cpu_target, host_has_vnni, CpuTarget};
+use cpu_target::{cpu_target, host_has_vnni};
 use ir::pass::{OptionKind, OptionSpec, PassInfo, PassRegistry};
 pub use tensor::i64_array;
 

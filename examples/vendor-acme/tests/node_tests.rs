@@ -1,11 +1,11 @@
 //! ONNX's node tests of the ops ACME claims, through `acme-run --target
 //! acme,cpu` against ONNX's expected outputs: the framework's backend test kit
-//! (`tools::testkit`), one named test per case (`cargo test -- acme::test_relu`);
+//! (`conformance::testkit`), one named test per case (`cargo test -- acme::test_relu`);
 //! and the corner cases of ACME's capability table (`acme::case::...`): each
 //! op runs on ACME or falls back with its reason code, matching the CPU path.
 
 use libtest_mimic::{Arguments, Trial};
-use tools::testkit::{claimed_tests, NodeTestRun};
+use conformance::testkit::{claimed_tests, NodeTestRun};
 
 /// Each chosen test must run some op on ACME unless ACME refused it with a reason.
 fn ran_on_acme(_test: &str, stdout: &str) -> Result<(), String> {
@@ -23,7 +23,7 @@ fn main() {
     acme::register();
     let tests = claimed_tests(&acme::Acme).unwrap_or_else(|e| panic!("{}", e));
     let mut trials = NodeTestRun::new(env!("CARGO_BIN_EXE_acme-run"), "acme,cpu").trials("acme", &tests, ran_on_acme);
-    trials.extend(tools::testkit::capability_trials(std::path::Path::new(env!("CARGO_BIN_EXE_acme-run")), &acme::Acme, "acme"));
+    trials.extend(conformance::testkit::capability_trials(std::path::Path::new(env!("CARGO_BIN_EXE_acme-run")), &acme::Acme, "acme"));
     let n = tests.len();
     trials.push(Trial::test("acme::selection", move || if n >= 10 { Ok(()) } else { Err(format!("only {} node tests chosen", n).into()) }));
     let page = backend::capability::markdown(&acme::Acme);

@@ -24,6 +24,15 @@ pub struct Tile {
     /// `vmaskmovps`; AVX-512's masks are free), so whole vectors run apart
     /// from a partial one even at the price of another copy of the kernel.
     pub masks_cost: bool,
+    /// The fewest output positions a product runs with its channels along
+    /// the lanes (the most is 256 on every target: a 14×14 map's 196 fill
+    /// 196 of 208 lanes the other way round). AVX-512: more than 64 (a 7×7
+    /// map's 49 are 8 tiles of 6 rows and a tile of one row, whose
+    /// multiply-adds wait on each other: MobileNetV2's last 1×1 convs ran
+    /// 15-20% slower so than with their 49 positions along 64 lanes). AVX2,
+    /// whose tile is one vector wide: 17 (a 7×7 map's 49 positions as 4 tiles
+    /// of 16 leave a quarter of the lanes idle and read the weights 4 times).
+    pub channel_lanes_min_positions: i64,
 }
 
 /// A CPU the kernels know how to shape for.
@@ -41,8 +50,8 @@ impl CpuTarget {
     /// The contraction kernel's tiles for this target.
     pub fn tile(self) -> Tile {
         match self {
-            CpuTarget::Avx512 => Tile { accumulators: 24, rows: 6, vectors: 4, rows_two_wide: 12, vectors_one_row: 8, masks_cost: false },
-            CpuTarget::Avx2 => Tile { accumulators: 6, rows: 6, vectors: 1, rows_two_wide: 3, vectors_one_row: 4, masks_cost: true },
+            CpuTarget::Avx512 => Tile { accumulators: 24, rows: 6, vectors: 4, rows_two_wide: 12, vectors_one_row: 8, masks_cost: false, channel_lanes_min_positions: 65 },
+            CpuTarget::Avx2 => Tile { accumulators: 6, rows: 6, vectors: 1, rows_two_wide: 3, vectors_one_row: 4, masks_cost: true, channel_lanes_min_positions: 17 },
         }
     }
 

@@ -56,7 +56,7 @@ pub fn lit_inputs() -> Vec<String> {
 
 /// The ONNX node tests scripts/setup.sh fetches (`ONNX_NODE_TESTS` or `NPU_CACHE` move them).
 pub fn onnx_node_dir() -> PathBuf {
-    tools::testkit::onnx_node_dir()
+    conformance::testkit::onnx_node_dir()
 }
 
 /// The names of the node tests (folders holding a model.onnx), sorted.

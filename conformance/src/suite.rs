@@ -4,9 +4,10 @@
 
 use clap::Args;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 #[derive(Args)]
-pub(crate) struct TestArgs {
+pub struct TestArgs {
     /// The node test directory (e.g. ~/.cache/npu/onnx-1.22.0/node).
     dir: PathBuf,
     /// Tests expected to pass, one per line: a listed test that fails fails the run
@@ -65,8 +66,8 @@ fn test_dirs(dir: &Path, filters: &[String], exact: &[String]) -> Result<Vec<Pat
 /// Runs one test in a child process (a crash or a hang fails that test, not the
 /// run), killed after `timeout` seconds; its last stdout line is `PASS`,
 /// `FAIL: ...` or `ERROR: ...`. Returns the outcome and the wall time.
-fn run_child(dir: &Path, opt: usize, timeout: f64) -> (runtime::node_test::Outcome, f64) {
-    use runtime::node_test::Outcome;
+fn run_child(dir: &Path, opt: usize, timeout: f64) -> (crate::node_test::Outcome, f64) {
+    use crate::node_test::Outcome;
     let exe = match std::env::current_exe() {
         Ok(e) => e,
         Err(e) => return (Outcome::Error(format!("could not find npu-run: {}", e)), 0.0),
@@ -94,10 +95,10 @@ fn run_child(dir: &Path, opt: usize, timeout: f64) -> (runtime::node_test::Outco
     (o, secs)
 }
 
-pub(crate) fn run_tests(a: TestArgs) -> Result<bool, String> {
-    use runtime::node_test::Outcome;
+pub fn run_tests(a: TestArgs) -> Result<bool, String> {
+    use crate::node_test::Outcome;
     if a.single {
-        let o = runtime::node_test::run_node_test(&a.dir, a.opt);
+        let o = crate::node_test::run_node_test(&a.dir, a.opt);
         match o {
             Outcome::Pass => println!("PASS"),
             Outcome::Fail(r) => println!("FAIL: {}", r.replace('\n', " | ")),
@@ -122,7 +123,7 @@ pub(crate) fn run_tests(a: TestArgs) -> Result<bool, String> {
     let name = |i: usize| dirs[i].file_name().unwrap().to_string_lossy().to_string();
     let jobs = a.jobs.max(1);
     let results = std::sync::Mutex::new(Vec::new());
-    let progress = std::sync::Mutex::new(crate::progress::TestProgress::new(dirs.len()));
+    let progress = std::sync::Mutex::new(TestProgress::new(dirs.len()));
     let next = std::sync::atomic::AtomicUsize::new(0);
     std::thread::scope(|s| {
         for _ in 0..jobs {
@@ -169,7 +170,7 @@ pub(crate) fn run_tests(a: TestArgs) -> Result<bool, String> {
             newly.push(n.clone());
         }
         if a.report.is_some() {
-            let e = per_op.entry(runtime::node_test::test_op(&dirs[*i])).or_default();
+            let e = per_op.entry(crate::node_test::test_op(&dirs[*i])).or_default();
             e.0 += pass as usize;
             e.1 += 1;
         }
@@ -228,4 +229,44 @@ pub(crate) fn run_tests(a: TestArgs) -> Result<bool, String> {
     println!("{} passed, {} failed", passed, failed);
     // With a manifest, only its tests must pass; without one, every test run.
     Ok(a.update_manifest || if a.manifest.is_some() { regressions.is_empty() } else { failed == 0 })
+}
+
+/// Progress on stderr: a bar with the running test's name on a terminal, else
+/// a plain line every ten seconds.
+struct TestProgress {
+    bar: Option<indicatif::ProgressBar>,
+    total: usize,
+    done: usize,
+    last_line: Instant,
+}
+
+impl TestProgress {
+    pub fn new(total: usize) -> TestProgress {
+        use std::io::IsTerminal;
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let b = indicatif::ProgressBar::new(total as u64);
+            b.set_style(indicatif::ProgressStyle::with_template("[{pos}/{len}] {elapsed_precise} {wide_msg}").expect("a valid template"));
+            b
+        });
+        TestProgress { bar, total, done: 0, last_line: Instant::now() }
+    }
+    pub fn finished(&mut self, name: &str, failed: usize) {
+        self.done += 1;
+        match &self.bar {
+            Some(b) => {
+                b.set_position(self.done as u64);
+                b.set_message(format!("{} ({} failed)", name, failed));
+            }
+            None if self.last_line.elapsed().as_secs() >= 10 || self.done == self.total => {
+                eprintln!("[{}/{}] {} ({} failed so far)", self.done, self.total, name, failed);
+                self.last_line = Instant::now();
+            }
+            None => {}
+        }
+    }
+    pub fn clear(&self) {
+        if let Some(b) = &self.bar {
+            b.finish_and_clear();
+        }
+    }
 }

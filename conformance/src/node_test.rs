@@ -2,9 +2,8 @@
 //! `output_*.pb`): compile for its inputs, run, compare every output with
 //! rtol 1e-3 / atol 1e-5 (NaN-aware; exact for integers and bools).
 
-use crate::compile::CompileOptions;
-use crate::tensor::HostTensor;
-use crate::values::HostValue;
+use runtime::values::{graph_input_names, HostValue};
+use runtime::{CompileOptions, HostTensor};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -43,17 +42,6 @@ fn numbered(dir: &Path, prefix: &str, types: &[onnx_translate::proto::TypeProto]
     Ok(out)
 }
 
-/// The names of the graph inputs that are not initializers, in order.
-pub fn input_names(model: &[u8]) -> Result<Vec<String>, String> {
-    input_names_of(&onnx_translate::proto::decode_model(bytes::Bytes::copy_from_slice(model))?)
-}
-
-fn input_names_of(m: &onnx_translate::proto::ModelProto) -> Result<Vec<String>, String> {
-    let g = m.graph.as_ref().ok_or("model has no graph")?;
-    let inits: Vec<&str> = g.initializer.iter().filter_map(|t| t.name.as_deref()).collect();
-    Ok(g.input.iter().filter_map(|v| v.name.clone()).filter(|n| !inits.contains(&n.as_str())).collect())
-}
-
 /// Runs every data set of the test in `dir`.
 pub fn run_node_test(dir: &Path, opt_level: usize) -> Outcome {
     match try_run(dir, opt_level) {
@@ -66,11 +54,11 @@ fn try_run(dir: &Path, opt_level: usize) -> Result<Outcome, String> {
     let path = dir.join("model.onnx");
     let model = std::fs::read(&path).map_err(|e| format!("{}: {}", path.display(), e))?;
     let m = onnx_translate::proto::decode_model(bytes::Bytes::copy_from_slice(&model))?;
-    let names = input_names_of(&m)?;
+    let names = graph_input_names(&m)?;
     let g = m.graph.as_ref().ok_or("model has no graph")?;
     let type_of = |n: &str| g.input.iter().find(|v| v.name.as_deref() == Some(n)).and_then(|v| v.r#type.clone()).unwrap_or_default();
     let in_types: Vec<onnx_translate::proto::TypeProto> = names.iter().map(|n| type_of(n)).collect();
-    let declared = crate::values::declared_outputs(g);
+    let declared = runtime::values::declared_outputs(g);
     let out_types: Vec<onnx_translate::proto::TypeProto> = declared.iter().map(|(_, t)| t.clone()).collect();
     let sets = data_sets(dir);
     if sets.is_empty() {
@@ -79,13 +67,13 @@ fn try_run(dir: &Path, opt_level: usize) -> Result<Outcome, String> {
     for set in sets {
         let inputs = numbered(&set, "input", &in_types)?;
         let expected = numbered(&set, "output", &out_types)?;
-        // Sequences and optionals travel as tensors (`crate::values`).
+        // Sequences and optionals travel as tensors (`runtime::values`).
         let mut given = HashMap::new();
         for (i, v) in inputs.into_iter().enumerate() {
             v.flatten_into(&names[i], &mut given);
         }
-        // In stages where an op's output size depends on the data (`crate::staged`).
-        let (specs, got) = crate::staged::run_cpu(&model, Some(&path), given, &CompileOptions { opt_level, ..Default::default() }, &mut |_, _| {})?;
+        // In stages where an op's output size depends on the data (`runtime::staged`).
+        let (specs, got) = runtime::staged::run_cpu(&model, Some(&path), given, &CompileOptions { opt_level, ..Default::default() }, &mut |_, _| {})?;
         let named: HashMap<String, HostTensor> = specs.iter().map(|o| o.name.clone()).zip(got).collect();
         if expected.len() != declared.len() {
             return Ok(Outcome::Fail(format!("{} expected outputs for {} declared", expected.len(), declared.len())));
@@ -95,7 +83,7 @@ fn try_run(dir: &Path, opt_level: usize) -> Result<Outcome, String> {
                 Ok(v) => v,
                 Err(e) => return Ok(Outcome::Fail(format!("output '{}': {}", name, e))),
             };
-            if let Err(e) = got.compare(want, &|a, b| crate::compare::compare(a, b, RTOL, ATOL).map(|_| ())) {
+            if let Err(e) = got.compare(want, &|a, b| runtime::compare(a, b, RTOL, ATOL).map(|_| ())) {
                 return Ok(Outcome::Fail(format!("output '{}': {}", name, e)));
             }
         }

@@ -11,8 +11,6 @@ pub struct Finished {
     pub status: Option<ExitStatus>,
     pub stdout: String,
     pub stderr: String,
-    /// Read by the node-test runner (the `cpu` feature).
-    #[cfg_attr(not(feature = "cpu"), allow(dead_code))]
     pub secs: f64,
 }
 
