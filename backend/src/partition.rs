@@ -123,7 +123,7 @@ fn graph_functions(body: &Body, module: OpId) -> Vec<OpId> {
 
 /// The backend of a partition function, if it is one.
 pub fn partition_backend(body: &Body, f: OpId) -> Option<&str> {
-    body.op(f).attr(PARTITION_ATTR).and_then(|a| a.as_str())
+    body.op(f).str_attr(PARTITION_ATTR)
 }
 
 impl Pass for Partition {
@@ -333,7 +333,7 @@ pub fn placements(body: &Body, module: OpId) -> Vec<Placement> {
     let mb = body.region_blocks(body.op(module).regions()[0])[0];
     for f in body.block_ops(mb) {
         let Some(backend) = partition_backend(body, f) else { continue };
-        let fname = body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("").to_string();
+        let fname = body.op(f).str_attr("sym_name").unwrap_or("").to_string();
         let Some(entry) = body.entry_block(f) else { continue };
         for op in body.block_ops(entry) {
             let n = body.name(op);
@@ -343,8 +343,8 @@ pub fn placements(body: &Body, module: OpId) -> Vec<Placement> {
             let o = body.op(op);
             let reason_of = |op: OpId| {
                 let o = body.op(op);
-                o.attr(REASON_ATTR).and_then(|a| a.as_str()).map(|m| {
-                    let code = o.attr(REASON_CODE_ATTR).and_then(|a| a.as_str()).and_then(Reason::from_code).unwrap_or(Reason::Constraint);
+                o.str_attr(REASON_ATTR).map(|m| {
+                    let code = o.str_attr(REASON_CODE_ATTR).and_then(Reason::from_code).unwrap_or(Reason::Constraint);
                     Unsupported::new(code, m)
                 })
             };
@@ -481,7 +481,7 @@ fn place(body: &Body, work: &[OpId], backends: &[Arc<dyn Backend>], forced: &[Op
 fn partition_function(ctx: &Context, body: &mut Body, f: OpId, backends: &[Arc<dyn Backend>], rules: &[crate::placement::Rule], used: &mut [bool]) -> Result<Placed, String> {
     let entry = body.entry_block(f).ok_or("function without body")?;
     split_shared_dequantize(body, entry);
-    let fname = body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("graph").to_string();
+    let fname = body.op(f).str_attr("sym_name").unwrap_or("graph").to_string();
     let all_ops: Vec<OpId> = body.block_ops(entry).collect();
     let ret = *all_ops.last().ok_or("empty function")?;
     let work: Vec<OpId> = all_ops.iter().copied().filter(|o| *o != ret && !is_const(body, *o)).collect();

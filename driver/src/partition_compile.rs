@@ -31,7 +31,7 @@ fn compile_other_backends(ctx: &Context, body: &mut Body, module: OpId, targets:
             continue;
         }
         for f in backend::partition::partitions_of(body, module, b.name()) {
-            let partition = body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("").to_string();
+            let partition = body.op(f).str_attr("sym_name").unwrap_or("").to_string();
             phases::begin("other backends' compile");
             match b.compile(ctx, body, module, f) {
                 Ok(exe) => out.push(Executable { backend: b.name().to_string(), partition, exe }),

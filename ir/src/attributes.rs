@@ -206,6 +206,23 @@ impl Attribute {
             _ => None,
         }
     }
+    /// An integer list: `array<i64: …>`, or an array of integers (as
+    /// hand-written IR may give it).
+    pub fn as_ints(&self) -> Option<Vec<i64>> {
+        match &*self.0 {
+            AttrData::DenseArray { data: ArrayData::Int(v), .. } => Some(v.clone()),
+            AttrData::Array(a) => a.iter().map(|x| x.as_int().map(|v| v as i64)).collect(),
+            _ => None,
+        }
+    }
+    /// A float list: `array<f32: …>`, or an integer one read as floats.
+    pub fn as_floats(&self) -> Option<Vec<f64>> {
+        match &*self.0 {
+            AttrData::DenseArray { data: ArrayData::Float(v), .. } => Some(v.clone()),
+            AttrData::DenseArray { data: ArrayData::Int(v), .. } => Some(v.iter().map(|&x| x as f64).collect()),
+            _ => None,
+        }
+    }
     pub fn as_array(&self) -> Option<&[Attribute]> {
         match &*self.0 {
             AttrData::Array(a) => Some(a),

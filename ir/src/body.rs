@@ -98,6 +98,26 @@ impl OpData {
     pub fn attr(&self, name: &str) -> Option<&Attribute> {
         self.properties.get(name).or_else(|| self.attributes.get(name))
     }
+    /// [`attr`](Self::attr) as an integer: the one place passes read attributes by type.
+    pub fn int_attr(&self, name: &str) -> Option<i64> {
+        self.attr(name)?.as_int().map(|v| v as i64)
+    }
+    /// [`attr`](Self::attr) as a float.
+    pub fn float_attr(&self, name: &str) -> Option<f64> {
+        self.attr(name)?.as_float()
+    }
+    /// [`attr`](Self::attr) as a string.
+    pub fn str_attr(&self, name: &str) -> Option<&str> {
+        self.attr(name)?.as_str()
+    }
+    /// [`attr`](Self::attr) as an integer list (`Attribute::as_ints`).
+    pub fn ints_attr(&self, name: &str) -> Option<Vec<i64>> {
+        self.attr(name)?.as_ints()
+    }
+    /// [`attr`](Self::attr) as a float list (`Attribute::as_floats`).
+    pub fn floats_attr(&self, name: &str) -> Option<Vec<f64>> {
+        self.attr(name)?.as_floats()
+    }
 }
 
 #[derive(Clone)]

@@ -136,7 +136,7 @@ fn module_block(body: &Body, module: OpId) -> ir::Block {
 }
 
 fn func_named(body: &Body, module: OpId, name: &str) -> Option<OpId> {
-    body.block_ops(module_block(body, module)).find(|f| body.op(*f).attr("sym_name").and_then(|a| a.as_str()) == Some(name))
+    body.block_ops(module_block(body, module)).find(|f| body.op(*f).str_attr("sym_name") == Some(name))
 }
 
 /// The CPU partitions, compiled together.
@@ -161,7 +161,7 @@ fn compile_cpu(ctx: &Context, body: &Body, module: OpId, opt_level: usize, keep_
     driver::pipelines::run(ctx, &mut b, module, "builtin.module(onnx-shape-inference, canonicalize)")?;
     let mut funcs = vec![];
     for f in &cpu {
-        let name = b.op(*f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("").to_string();
+        let name = b.op(*f).str_attr("sym_name").unwrap_or("").to_string();
         let (ins, outs) = func::function_type(&b, *f).ok_or("partition without type")?;
         let inputs = ins.iter().enumerate().map(|(i, t)| compile::spec(ctx, partition_value(&b, *f, i, false), t)).collect::<Result<Vec<_>, _>>()?;
         let outputs = outs.iter().enumerate().map(|(i, t)| compile::spec(ctx, partition_value(&b, *f, i, true), t)).collect::<Result<Vec<_>, _>>()?;
@@ -186,7 +186,7 @@ fn compile_cpu(ctx: &Context, body: &Body, module: OpId, opt_level: usize, keep_
 /// that computes it, or (an argument) the first that reads it; the partition's
 /// own name only where neither is known.
 fn partition_value(body: &Body, f: OpId, i: usize, result: bool) -> String {
-    let fname = body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("").to_string();
+    let fname = body.op(f).str_attr("sym_name").unwrap_or("").to_string();
     let fallback = if result { format!("{}#{}", fname, i) } else { format!("{} argument {}", fname, i) };
     let Some(entry) = body.entry_block(f) else { return fallback };
     let node = |op: OpId| body.op(op).loc.node_name().map(|n| format!("'{}' ({})", n, body.name(op).as_str().trim_start_matches("onnx.")));
@@ -218,7 +218,7 @@ fn program(body: &Body, f: OpId, launch: OpId) -> Result<NpuProgram, String> {
         _ => return Err("the program has no constant image".into()),
     };
     let names = |k: &str| -> Vec<String> { body.op(launch).attr(k).and_then(|a| a.as_array()).map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect()).unwrap_or_default() };
-    let name = body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("").to_string();
+    let name = body.op(f).str_attr("sym_name").unwrap_or("").to_string();
     Ok(NpuProgram { name, program, consts, inputs: names("inputs"), outputs: names("outputs") })
 }
 
@@ -244,7 +244,7 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
     driver::phases::start();
     driver::phases::begin(compile::IMPORT_PHASE);
     let compile::Specialized { ctx, mut imp, func: f, bound } = compile::specialize(model, path, given, opts)?;
-    let graph = imp.body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("main").to_string();
+    let graph = imp.body.op(f).str_attr("sym_name").unwrap_or("main").to_string();
     driver::phases::begin(compile::SHAPES_PHASE);
     driver::pipelines::run(&ctx, &mut imp.body, imp.module, driver::pipelines::RESOLVE_PIPELINE)?;
     driver::pipelines::run(&ctx, &mut imp.body, imp.module, "builtin.module(canonicalize)")?;
@@ -315,7 +315,7 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
                 }
             }
             "onnx.Transpose" => {
-                let perm = npu::tensor_ops::ints(body, op, "perm").ok_or("transpose without perm")?;
+                let perm = body.op(op).ints_attr("perm").ok_or("transpose without perm")?;
                 stages.push(Stage::Transpose { perm: perm.iter().map(|p| *p as usize).collect(), arg: args[0], result: results[0] });
             }
             "onnx.Reshape" | "onnx.Flatten" => {

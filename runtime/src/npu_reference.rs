@@ -7,7 +7,6 @@
 
 use crate::tensor::HostTensor;
 use ir::{Body, OpId, Value};
-use npu::tensor_ops::{float_attr, ints, str_attr};
 use onnx_translate::proto::data_type as dt;
 use std::collections::HashMap;
 
@@ -51,8 +50,8 @@ fn product(body: &Body, op: OpId, ins: &[&HostTensor]) -> Result<HostTensor, Str
     let conv = body.name(op).as_str() == "npu.conv";
     let (x, w) = (&ins[0].shape, &ins[1].shape);
     let (h, wd, c, kh, kw, f, sh, sw, pt, pl, oh, ow, g) = if conv {
-        let s = ints(body, op, "strides").unwrap_or(vec![1, 1]);
-        let p = ints(body, op, "pads").unwrap_or(vec![0; 4]);
+        let s = body.op(op).ints_attr("strides").unwrap_or(vec![1, 1]);
+        let p = body.op(op).ints_attr("pads").unwrap_or(vec![0; 4]);
         let g = o.attr("group").and_then(|a| a.as_int()).unwrap_or(1) as i64;
         (x[1], x[2], x[3], w[0], w[1], w[3], s[0], s[1], p[0], p[1], y[1], y[2], g)
     } else {
@@ -110,8 +109,8 @@ fn product(body: &Body, op: OpId, ins: &[&HostTensor]) -> Result<HostTensor, Str
     }
     if int8 {
         let bias = ins.get(2).map(|b| i32s(b)).unwrap_or_default();
-        let mult = ints(body, op, "mult").ok_or("int8 product without mult")?;
-        let shift = ints(body, op, "shift").ok_or("int8 product without shift")?;
+        let mult = body.op(op).ints_attr("mult").ok_or("int8 product without mult")?;
+        let shift = body.op(op).ints_attr("shift").ok_or("int8 product without shift")?;
         let (lo, hi) = npu::tensor_ops::int8_clamp(body, op);
         let zp = npu::tensor_ops::int8_zp(body, op);
         let out: Vec<i8> = (0..n)
@@ -166,8 +165,8 @@ struct Activation {
 
 impl Activation {
     fn of(body: &Body, op: OpId) -> Activation {
-        let f = |k: &str, d: f32| float_attr(body, op, k).map(|v| v as f32).unwrap_or(d);
-        Activation { kind: str_attr(body, op, "act").unwrap_or("none").to_string(), min: f("min", f32::MIN), max: f("max", f32::MAX), alpha: f("alpha", 0.0), beta: f("beta", 0.0) }
+        let f = |k: &str, d: f32| body.op(op).float_attr(k).map(|v| v as f32).unwrap_or(d);
+        Activation { kind: body.op(op).str_attr("act").unwrap_or("none").to_string(), min: f("min", f32::MIN), max: f("max", f32::MAX), alpha: f("alpha", 0.0), beta: f("beta", 0.0) }
     }
     fn apply(&self, v: f32) -> f32 {
         let hard = |v: f32, a: f32, b: f32| (v * a + b).clamp(0.0, 1.0);
@@ -190,10 +189,10 @@ impl Activation {
 
 fn pool(body: &Body, op: OpId, x: &HostTensor) -> Result<HostTensor, String> {
     let y = shape(body, body.op(op).result(0));
-    if x.dtype == dt::INT8 && str_attr(body, op, "kind") == Some("avg") {
+    if x.dtype == dt::INT8 && body.op(op).str_attr("kind") == Some("avg") {
         let zx = body.op(op).attr("in_zp").and_then(|a| a.as_int()).unwrap_or(0) as i64;
-        let m = ints(body, op, "mult").ok_or("int8 average without mult")?;
-        let s = ints(body, op, "shift").ok_or("int8 average without shift")?;
+        let m = body.op(op).ints_attr("mult").ok_or("int8 average without mult")?;
+        let s = body.op(op).ints_attr("shift").ok_or("int8 average without shift")?;
         let (lo, hi) = npu::tensor_ops::int8_clamp(body, op);
         let zp = npu::tensor_ops::int8_zp(body, op);
         // Requantization number `i` (of the whole image: 0; over a window: its rows inside the image, less one).
@@ -204,9 +203,9 @@ fn pool(body: &Body, op: OpId, x: &HostTensor) -> Result<HostTensor, String> {
             // the sum of x·L over each window row's w' columns is L/w' times
             // their sum (v.poolavg's exact mean); rows added, zx·L·h' taken off.
             let (h, w, c, oh, ow) = (x.shape[1], x.shape[2], x.shape[3], y[1], y[2]);
-            let k = ints(body, op, "kernel").ok_or("no kernel")?;
-            let st = ints(body, op, "strides").ok_or("no strides")?;
-            let p = ints(body, op, "pads").ok_or("no pads")?;
+            let k = body.op(op).ints_attr("kernel").ok_or("no kernel")?;
+            let st = body.op(op).ints_attr("strides").ok_or("no strides")?;
+            let p = body.op(op).ints_attr("pads").ok_or("no pads")?;
             let l = npu::tensor_ops::avg_premult(k[1], p[1], p[3]);
             let mut out = Vec::with_capacity((oh * ow * c) as usize);
             for (oy, ox, ch) in (0..oh).flat_map(|oy| (0..ow).flat_map(move |ox| (0..c).map(move |ch| (oy, ox, ch)))) {
@@ -243,10 +242,10 @@ fn pool(body: &Body, op: OpId, x: &HostTensor) -> Result<HostTensor, String> {
         return from_i8(&y, &f32s(&r).iter().map(|v| *v as i8).collect::<Vec<_>>());
     }
     let (h, w, c, oh, ow) = (x.shape[1], x.shape[2], x.shape[3], y[1], y[2]);
-    let k = ints(body, op, "kernel").ok_or("no kernel")?;
-    let s = ints(body, op, "strides").ok_or("no strides")?;
-    let p = ints(body, op, "pads").ok_or("no pads")?;
-    let max = str_attr(body, op, "kind") == Some("max");
+    let k = body.op(op).ints_attr("kernel").ok_or("no kernel")?;
+    let s = body.op(op).ints_attr("strides").ok_or("no strides")?;
+    let p = body.op(op).ints_attr("pads").ok_or("no pads")?;
+    let max = body.op(op).str_attr("kind") == Some("max");
     let xv = f32s(x);
     let mut out = vec![0f32; (oh * ow * c) as usize];
     for oy in 0..oh {
@@ -272,17 +271,17 @@ fn pool(body: &Body, op: OpId, x: &HostTensor) -> Result<HostTensor, String> {
 fn eltwise(body: &Body, op: OpId, a: &HostTensor, b: &HostTensor) -> Result<HostTensor, String> {
     if a.dtype == dt::INT8 {
         // The int8 add: each input less its zero point, rescaled in fixed point, i32 sum, one requantization.
-        let im = ints(body, op, "in_mult").ok_or("int8 add without in_mult")?;
-        let iz = ints(body, op, "in_zp").unwrap_or(vec![0, 0]);
-        let m = ints(body, op, "mult").ok_or("int8 add without mult")?[0];
-        let s = ints(body, op, "shift").ok_or("int8 add without shift")?[0];
+        let im = body.op(op).ints_attr("in_mult").ok_or("int8 add without in_mult")?;
+        let iz = body.op(op).ints_attr("in_zp").unwrap_or(vec![0, 0]);
+        let m = body.op(op).ints_attr("mult").ok_or("int8 add without mult")?[0];
+        let s = body.op(op).ints_attr("shift").ok_or("int8 add without shift")?[0];
         let (lo, hi) = npu::tensor_ops::int8_clamp(body, op);
         let zp = npu::tensor_ops::int8_zp(body, op);
         let out: Vec<i8> = i8s(a).iter().zip(i8s(b)).map(|(x, y)| npu16::quant::requantize(((*x as i64 - iz[0]) * im[0] + (y as i64 - iz[1]) * im[1]) as i32, m, s, zp, lo, hi)).collect();
         return from_i8(&a.shape, &out);
     }
     let (av, bv) = (f32s(a), f32s(b));
-    let f = match str_attr(body, op, "kind").unwrap_or("") {
+    let f = match body.op(op).str_attr("kind").unwrap_or("") {
         "add" => |x: f32, y: f32| x + y,
         "sub" => |x: f32, y: f32| x - y,
         "rsub" => |x: f32, y: f32| -(x - y),
@@ -357,7 +356,7 @@ pub fn evaluate(ctx: &ir::Context, body: &Body, f: OpId, args: &[HostTensor]) ->
                 let x = get(0)?;
                 let y = shape(body, o.result(0));
                 let xs = dense_strides(&x.shape);
-                let attr = |n: &str| ints(body, op, n).ok_or_else(|| format!("{}: no {}", o.loc, n));
+                let attr = |n: &str| body.op(op).ints_attr(n).ok_or_else(|| format!("{}: no {}", o.loc, n));
                 // Result index → input index, per dim.
                 let pick: Box<dyn Fn(usize, i64) -> i64> = match name.as_str() {
                     "onnx.Transpose" => {
@@ -387,8 +386,8 @@ pub fn evaluate(ctx: &ir::Context, body: &Body, f: OpId, args: &[HostTensor]) ->
             "npu.pad" => {
                 let x = get(0)?;
                 let y = shape(body, o.result(0));
-                let p = ints(body, op, "pads").ok_or_else(|| format!("{}: no pads", o.loc))?;
-                let value = o.attr("value").and_then(|a| a.as_float()).unwrap_or(0.0) as f32;
+                let p = body.op(op).ints_attr("pads").ok_or_else(|| format!("{}: no pads", o.loc))?;
+                let value = o.float_attr("value").unwrap_or(0.0) as f32;
                 let (xv, xs, r) = (f32s(x), dense_strides(&x.shape), y.len());
                 // Result index → input index, or the padding value outside the input.
                 let out: Vec<f32> = (0..y.iter().product::<i64>())
@@ -441,7 +440,7 @@ pub fn evaluate(ctx: &ir::Context, body: &Body, f: OpId, args: &[HostTensor]) ->
             "npu.lut" => {
                 // v.lut: entry x + 128 for each int8 x.
                 let x = get(0)?;
-                let t = npu::tensor_ops::ints(body, op, "table").filter(|t| t.len() == 256).ok_or_else(|| format!("{}: npu.lut without its 256-entry table", o.loc))?;
+                let t = body.op(op).ints_attr("table").filter(|t| t.len() == 256).ok_or_else(|| format!("{}: npu.lut without its 256-entry table", o.loc))?;
                 let y: Vec<i8> = i8s(x).into_iter().map(|v| t[(v + 128).clamp(0, 255) as usize] as i8).collect();
                 from_i8(&x.shape, &y)?
             }
@@ -453,7 +452,7 @@ pub fn evaluate(ctx: &ir::Context, body: &Body, f: OpId, args: &[HostTensor]) ->
             "npu.layernorm" | "npu.softmax" => {
                 let x = get(0)?;
                 let c = *x.shape.last().ok_or("a scalar to normalize")? as usize;
-                let eps = o.attr("epsilon").and_then(|a| a.as_float()).unwrap_or(0.0) as f32;
+                let eps = o.float_attr("epsilon").unwrap_or(0.0) as f32;
                 let (scale, bias) = if name.as_str() == "npu.layernorm" { (f32s(get(1)?), f32s(get(2)?)) } else { (vec![], vec![]) };
                 let mut v = f32s(x);
                 for row in v.chunks_exact_mut(c.max(1)) {

@@ -39,7 +39,7 @@ struct Plan {
 fn plan(body: &Body, op: OpId) -> Option<Plan> {
     let o = body.op(op);
     let name = body.name(op);
-    let int_attr = |k: &str, d: i64| o.attr(k).and_then(|a| a.as_int()).map(|v| v as i64).unwrap_or(d);
+    let int_attr = |k: &str, d: i64| o.int_attr(k).unwrap_or(d);
     let qlinear = matches!(name.as_str(), "onnx.QLinearConv" | "onnx.QLinearMatMul");
     // The weights and their per-channel axis as a DequantizeLinear would give it.
     let (w_dq, w, w_operand, scales_axis) = if qlinear {

@@ -89,7 +89,7 @@ pub fn plan(body: &Body, op: OpId) -> Result<Plan, Unsupported> {
     if x[0] != 1 {
         return Err(Unsupported::new(Reason::Shape, format!("batch {} (the NPU path runs batch 1)", x[0])));
     }
-    let ints = |n: &str| npu::tensor_ops::ints(body, op, n);
+    let ints = |n: &str| body.op(op).ints_attr(n);
     if ints("dilations").is_some_and(|d| d.iter().any(|v| *v != 1)) {
         return Err(Unsupported::new(Reason::Attribute, "dilation other than 1"));
     }

@@ -100,8 +100,8 @@ fn candidate(body: &Body, op: OpId) -> Option<Weights> {
     let o = body.op(op);
     if body.name(op).as_str() == "onnx.ConvInteger" {
         // Padding would be the run-time zero point (the DMA writes an immediate); one group.
-        let ints = |k: &str| npu::tensor_ops::ints(body, op, k);
-        let padded = ints("pads").is_some_and(|p| p.iter().any(|v| *v != 0)) || o.attr("auto_pad").and_then(|a| a.as_str()).is_some_and(|a| a != "NOTSET" && a != "VALID");
+        let ints = |k: &str| body.op(op).ints_attr(k);
+        let padded = ints("pads").is_some_and(|p| p.iter().any(|v| *v != 0)) || o.str_attr("auto_pad").is_some_and(|a| a != "NOTSET" && a != "VALID");
         if padded || o.attr("group").and_then(|a| a.as_int()).unwrap_or(1) != 1 || body.value_type(o.operand(0)).shape().is_none_or(|s| s.len() != 4) {
             return None;
         }

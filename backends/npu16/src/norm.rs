@@ -156,7 +156,7 @@ pub fn row_fits(body: &Body, x: Value) -> Result<(), Unsupported> {
 pub fn over_last_axis(body: &Body, op: OpId, default: i64) -> Result<(), Unsupported> {
     let x = body.op(op).operand(0);
     let r = rank(body, x).unwrap_or(0);
-    let a = body.op(op).attr("axis").and_then(|a| a.as_int()).map(|v| v as i64).unwrap_or(default);
+    let a = body.op(op).int_attr("axis").unwrap_or(default);
     if a == -1 || a == r - 1 {
         Ok(())
     } else {

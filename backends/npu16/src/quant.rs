@@ -358,7 +358,7 @@ pub fn qmaxpool(body: &Body, op: OpId) -> Result<(Dq, OpId), String> {
     if body.op(op).results().len() > 1 && body.has_uses(body.op(op).result(1)) {
         return Err("a MaxPool whose indices are used".into());
     }
-    if body.name(op).as_str() == "onnx.Resize" && body.op(op).attr("mode").and_then(|a| a.as_str()).is_some_and(|m| m != "nearest") {
+    if body.name(op).as_str() == "onnx.Resize" && body.op(op).str_attr("mode").is_some_and(|m| m != "nearest") {
         return Err("an interpolating Resize (int8 moves nearest neighbours only)".into());
     }
     let x = activation(body, body.op(op).operand(0))?;
@@ -429,11 +429,11 @@ impl QAvg {
 /// An AveragePool's window, when the int8 kernel takes it: (kernel, strides).
 fn avg_window(body: &Body, op: OpId) -> Result<(Vec<i64>, Vec<i64>, Vec<i64>), String> {
     let o = body.op(op);
-    let ints = |k: &str| npu::tensor_ops::ints(body, op, k);
+    let ints = |k: &str| body.op(op).ints_attr(k);
     let k = ints("kernel_shape").filter(|k| k.len() == 2).ok_or("an int8 average over other than a 2-D window")?;
     let s = ints("strides").unwrap_or(vec![1, 1]);
     let p = ints("pads").unwrap_or(vec![0; 4]);
-    if o.attr("auto_pad").and_then(|a| a.as_str()).is_some_and(|a| a != "NOTSET" && a != "VALID") {
+    if o.str_attr("auto_pad").is_some_and(|a| a != "NOTSET" && a != "VALID") {
         return Err("an int8 average with auto_pad SAME (its padding is implicit)".into());
     }
     if p.len() != 4 || p[0] >= k[0] || p[2] >= k[0] || p[1] >= k[1] || p[3] >= k[1] {
@@ -512,13 +512,9 @@ fn dequantize(v: i64, d: &Dq) -> f32 {
     (v - d.zp()) as f32 * d.scales[0]
 }
 
-fn float_attr(body: &Body, op: OpId, name: &str, default: f64) -> f64 {
-    body.op(op).attr(name).and_then(|a| a.as_float()).unwrap_or(default)
-}
-
 /// The ONNX function `op` computes, at `x` (f64; its attributes' defaults as ONNX's).
 fn unary(body: &Body, op: OpId) -> Result<Box<dyn Fn(f64) -> f64>, String> {
-    let a = |n: &str, d: f64| float_attr(body, op, n, d);
+    let a = |n: &str, d: f64| body.op(op).float_attr(n).unwrap_or(d);
     let softplus = |x: f64| if x > 30.0 { x } else { x.exp().ln_1p() };
     Ok(match body.name(op).as_str() {
         "onnx.Sigmoid" => Box::new(|x: f64| 1.0 / (1.0 + (-x).exp())),
@@ -547,7 +543,7 @@ fn unary(body: &Body, op: OpId) -> Result<Box<dyn Fn(f64) -> f64>, String> {
         "onnx.Softplus" => Box::new(softplus),
         "onnx.Softsign" => Box::new(|x: f64| x / (1.0 + x.abs())),
         "onnx.Mish" => Box::new(move |x: f64| x * softplus(x).tanh()),
-        "onnx.Gelu" if body.op(op).attr("approximate").and_then(|a| a.as_str()).unwrap_or("none") == "tanh" => {
+        "onnx.Gelu" if body.op(op).str_attr("approximate").unwrap_or("none") == "tanh" => {
             Box::new(|x: f64| 0.5 * x * (1.0 + ((2.0 / std::f64::consts::PI).sqrt() * (x + 0.044715 * x * x * x)).tanh()))
         }
         "onnx.Gelu" => Box::new(|x: f64| 0.5 * x * (1.0 + libm::erf(x / std::f64::consts::SQRT_2))),

@@ -6,7 +6,6 @@
 use backend::{Backend, Capability, CapabilityCase, Reason, Unsupported};
 use ir::{Body, Context, OpId, Value};
 use npu::hw::HwDesc;
-use npu::tensor_ops::ints;
 
 /// The backend's name in `--target` lists and on its partitions.
 pub const NAME: &str = "npu16";
@@ -187,7 +186,7 @@ impl Backend for Npu {
         // No loops on the NPU: an LSTM or GRU runs as its steps written out (one that
         // cannot be stays whole, and on the CPU with its reason).
         // One a placement rule pins to another backend stays whole for it.
-        let ours = |body: &Body, op: OpId| body.op(op).attr(backend::partition::PINNED_ATTR).and_then(|a| a.as_str()).is_none_or(|b| b == NAME);
+        let ours = |body: &Body, op: OpId| body.op(op).str_attr(backend::partition::PINNED_ATTR).is_none_or(|b| b == NAME);
         onnx::unroll_recurrent::unroll_all(ctx, body, module, onnx::unroll_recurrent::DEFAULT_MAX_STEPS, ours);
         Ok(())
     }
@@ -241,16 +240,8 @@ fn operand(body: &Body, op: OpId, i: usize) -> Option<Value> {
     body.op(op).operands().get(i).copied()
 }
 
-fn str_attr<'a>(body: &'a Body, op: OpId, n: &str) -> Option<&'a str> {
-    body.op(op).attr(n).and_then(|a| a.as_str())
-}
-
-fn int_attr(body: &Body, op: OpId, n: &str, d: i64) -> i64 {
-    body.op(op).attr(n).and_then(|a| a.as_int()).map(|v| v as i64).unwrap_or(d)
-}
-
 fn no_auto_pad(body: &Body, op: OpId) -> Result<(), Unsupported> {
-    match str_attr(body, op, "auto_pad").unwrap_or("NOTSET") {
+    match body.op(op).str_attr("auto_pad").unwrap_or("NOTSET") {
         "NOTSET" | "VALID" => Ok(()),
         a => Err(no(Reason::Attribute, format!("auto_pad {} (explicit pads only)", a))),
     }
@@ -296,11 +287,11 @@ fn lrn(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     if x[0] != 1 {
         return Err(no(Reason::Shape, format!("batch {} (the window sum is a convolution, which runs batch 1)", x[0])));
     }
-    let beta = body.op(op).attr("beta").and_then(|a| a.as_float()).unwrap_or(0.75);
+    let beta = body.op(op).float_attr("beta").unwrap_or(0.75);
     if !npu::tensor_ops::RPOW_BETAS.contains(&beta) {
         return Err(no(Reason::Attribute, format!("beta {} (0.5, 0.75 or 1: the powers v.rsqrt and v.recip make)", beta)));
     }
-    if int_attr(body, op, "size", 0) < 1 {
+    if body.op(op).int_attr("size").unwrap_or(0) < 1 {
         return Err(no(Reason::Attribute, "size below 1"));
     }
     Ok(())
@@ -347,14 +338,14 @@ fn conv_geometry_of(body: &Body, op: OpId, w_index: usize, grouped: bool) -> Res
         return Err(no(Reason::Shape, format!("batch {} (the NPU path runs batch 1)", x[0])));
     }
     no_auto_pad(body, op)?;
-    if ints(body, op, "dilations").is_some_and(|d| d.iter().any(|v| *v != 1)) {
+    if body.op(op).ints_attr("dilations").is_some_and(|d| d.iter().any(|v| *v != 1)) {
         return Err(no(Reason::Attribute, "dilation other than 1"));
     }
-    let pads = ints(body, op, "pads").unwrap_or(vec![0; 4]);
+    let pads = body.op(op).ints_attr("pads").unwrap_or(vec![0; 4]);
     if pads.len() != 4 || pads[0] >= w[2] || pads[2] >= w[2] || pads[1] >= w[3] || pads[3] >= w[3] {
         return Err(no(Reason::Attribute, "padding as large as the kernel"));
     }
-    let g = int_attr(body, op, "group", 1);
+    let g = body.op(op).int_attr("group").unwrap_or(1);
     if g != 1 && !(w[1] == 1 && w[0] == g) && !grouped {
         return Err(no(Reason::Attribute, format!("grouped convolution with {} channels per group (dense and depthwise only)", w[1])));
     }
@@ -378,11 +369,11 @@ pub fn quantized_mac(body: &Body, op: OpId) -> Result<(), Unsupported> {
 
 /// A plain product: no transposed A, alpha = beta = 1.
 fn gemm_form(body: &Body, op: OpId) -> Result<(), Unsupported> {
-    if int_attr(body, op, "transA", 0) != 0 {
+    if body.op(op).int_attr("transA").unwrap_or(0) != 0 {
         return Err(no(Reason::Attribute, "transA"));
     }
-    let alpha = body.op(op).attr("alpha").and_then(|a| a.as_float()).unwrap_or(1.0);
-    let beta = body.op(op).attr("beta").and_then(|a| a.as_float()).unwrap_or(1.0);
+    let alpha = body.op(op).float_attr("alpha").unwrap_or(1.0);
+    let beta = body.op(op).float_attr("beta").unwrap_or(1.0);
     if alpha != 1.0 || beta != 1.0 {
         return Err(no(Reason::Attribute, "alpha or beta other than 1"));
     }
@@ -513,21 +504,21 @@ fn batch1_2d_pool(body: &Body, op: OpId) -> Result<(), Unsupported> {
 fn pool(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     batch1_2d_pool(body, op)?;
     no_auto_pad(body, op)?;
-    if int_attr(body, op, "ceil_mode", 0) != 0 {
+    if body.op(op).int_attr("ceil_mode").unwrap_or(0) != 0 {
         return Err(no(Reason::Attribute, "ceil_mode"));
     }
-    if ints(body, op, "dilations").is_some_and(|d| d.iter().any(|v| *v != 1)) {
+    if body.op(op).ints_attr("dilations").is_some_and(|d| d.iter().any(|v| *v != 1)) {
         return Err(no(Reason::Attribute, "dilation other than 1"));
     }
     if body.op(op).results().len() > 1 && body.has_uses(body.op(op).result(1)) {
         return Err(no(Reason::Constraint, "MaxPool indices"));
     }
-    let k = ints(body, op, "kernel_shape").unwrap_or_default();
-    let p = ints(body, op, "pads").unwrap_or(vec![0; 4]);
+    let k = body.op(op).ints_attr("kernel_shape").unwrap_or_default();
+    let p = body.op(op).ints_attr("pads").unwrap_or(vec![0; 4]);
     if k.len() != 2 || p.len() != 4 || p[0] >= k[0] || p[2] >= k[0] || p[1] >= k[1] || p[3] >= k[1] {
         return Err(no(Reason::Attribute, "padding as large as the window"));
     }
-    if body.name(op).as_str() == "onnx.AveragePool" && p.iter().any(|v| *v != 0) && int_attr(body, op, "count_include_pad", 0) != 0 {
+    if body.name(op).as_str() == "onnx.AveragePool" && p.iter().any(|v| *v != 0) && body.op(op).int_attr("count_include_pad").unwrap_or(0) != 0 {
         return Err(no(Reason::Attribute, "padded average counting the padding (count_include_pad)"));
     }
     Ok(())
@@ -540,7 +531,7 @@ fn global_pool(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
 fn spatial_mean(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     batch1_2d_pool(body, op)?;
     let axes = onnx::infer::reduce_axes(body, op, 4).ok_or_else(|| no(Reason::NotConstant, "axes are not constant"))?;
-    if axes.as_deref() != Some(&[2, 3][..]) || int_attr(body, op, "keepdims", 1) != 1 {
+    if axes.as_deref() != Some(&[2, 3][..]) || body.op(op).int_attr("keepdims").unwrap_or(1) != 1 {
         return Err(no(Reason::Attribute, format!("a mean over axes {:?} (over H and W, keeping them, only)", axes)));
     }
     Ok(())
@@ -548,7 +539,7 @@ fn spatial_mean(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
 
 fn batch_norm(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     let x = static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
-    if x.len() < 2 || body.op(op).results().iter().skip(1).any(|r| body.has_uses(*r)) || int_attr(body, op, "training_mode", 0) != 0 {
+    if x.len() < 2 || body.op(op).results().iter().skip(1).any(|r| body.has_uses(*r)) || body.op(op).int_attr("training_mode").unwrap_or(0) != 0 {
         return Err(no(Reason::Constraint, "training mode (running statistics as outputs)"));
     }
     if (1..5).any(|i| operand(body, op, i).is_none_or(|v| !is_constant(body, v))) {
@@ -574,7 +565,7 @@ fn layer_norm(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
             }
         }
     }
-    let eps = body.op(op).attr("epsilon").and_then(|a| a.as_float()).unwrap_or(1e-5);
+    let eps = body.op(op).float_attr("epsilon").unwrap_or(1e-5);
     if !(eps.is_finite() && eps >= 0.0) {
         return Err(no(Reason::Attribute, format!("epsilon {}", eps)));
     }
@@ -612,7 +603,7 @@ fn free_as_tokens(npu: &Npu, body: &Body, t: OpId) -> bool {
     }
     let on_npu = |v: Value| body.defining_op(v).is_some_and(|p| npu.supports(body, p).is_ok());
     // To NCHW for users that read NHWC: it cancels against their transpose back.
-    if ints(body, t, "perm").as_deref() == Some(&super::to_npu::TO_NCHW[..]) {
+    if body.op(t).ints_attr("perm").as_deref() == Some(&super::to_npu::TO_NCHW[..]) {
         let users = body.uses(body.op(t).result(0));
         return !users.is_empty() && users.iter().all(|u| !LAYOUT_AS_IS.contains(&body.name(u.op).as_str()) && npu.supports(body, u.op).is_ok());
     }
@@ -681,7 +672,7 @@ fn slice(npu: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
 /// after each dim ([before…, after…]) and the value, or why not.
 pub fn pad_geometry(body: &Body, op: OpId) -> Result<(Vec<i64>, f64), Unsupported> {
     let x = static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
-    let mode = str_attr(body, op, "mode").unwrap_or("constant");
+    let mode = body.op(op).str_attr("mode").unwrap_or("constant");
     if mode != "constant" {
         return Err(no(Reason::Attribute, format!("mode {} (constant only)", mode)));
     }
@@ -704,9 +695,9 @@ fn pad(npu: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
 fn resize(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     let x = static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
     let y = static_f32(body, body.op(op).result(0))?;
-    let coord = str_attr(body, op, "coordinate_transformation_mode").unwrap_or("half_pixel");
+    let coord = body.op(op).str_attr("coordinate_transformation_mode").unwrap_or("half_pixel");
     let upsampling = x.len() == 4 && !x.contains(&0) && y[0] == x[0] && y[1] == x[1] && y[2] % x[2] == 0 && y[3] % x[3] == 0 && y[2] >= x[2] && y[3] >= x[3];
-    match str_attr(body, op, "mode").unwrap_or("nearest") {
+    match body.op(op).str_attr("mode").unwrap_or("nearest") {
         "nearest" => {}
         "linear" => {
             if !matches!(coord, "half_pixel" | "pytorch_half_pixel" | "asymmetric") {
@@ -727,12 +718,12 @@ fn resize(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
         }
         m => return Err(no(Reason::Attribute, format!("mode {} (nearest, or linear upsampling)", m))),
     }
-    let nearest = str_attr(body, op, "nearest_mode").unwrap_or("round_prefer_floor");
+    let nearest = body.op(op).str_attr("nearest_mode").unwrap_or("round_prefer_floor");
     // With an integer factor these pick input pixel ⌊out / factor⌋ (half_pixel's
     // source lies strictly within half a pixel of it, so either rounding gives it).
     let rounds = matches!(nearest, "round_prefer_floor" | "round_prefer_ceil");
     if !((matches!(coord, "half_pixel" | "pytorch_half_pixel") && rounds) || (coord == "asymmetric" && nearest == "floor")) {
-        return Err(no(Reason::Attribute, format!("coordinate_transformation_mode {} with nearest_mode {}", coord, str_attr(body, op, "nearest_mode").unwrap_or("round_prefer_floor"))));
+        return Err(no(Reason::Attribute, format!("coordinate_transformation_mode {} with nearest_mode {}", coord, body.op(op).str_attr("nearest_mode").unwrap_or("round_prefer_floor"))));
     }
     if !upsampling {
         return Err(no(Reason::Shape, format!("{:?} to {:?} (integer upsampling of H and W only)", x, y)));

@@ -19,7 +19,7 @@ fn is(body: &Body, op: OpId, names: &[&str]) -> bool {
 }
 
 fn perm_is(body: &Body, op: OpId, p: &[i64]) -> bool {
-    body.name(op).as_str() == "onnx.Transpose" && npu::tensor_ops::ints(body, op, "perm").as_deref() == Some(p)
+    body.name(op).as_str() == "onnx.Transpose" && body.op(op).ints_attr("perm").as_deref() == Some(p)
 }
 
 /// `v`, or the value it aliases through Reshapes, Squeezes and Unsqueezes

@@ -36,7 +36,7 @@ mod training;
 pub use emit::{signless, Cmp, Emit, Kind, Sc};
 
 use ir::affine::{AffineExpr, AffineMap};
-use ir::attributes::{ArrayData, AttrData, Attribute};
+use ir::attributes::Attribute;
 use ir::diagnostics::Diagnostic;
 use ir::pass::{Pass, PassContext};
 use ir::types::{TypeData, DYNAMIC};
@@ -164,30 +164,22 @@ impl<'a> Lower<'a> {
     }
 
     pub fn attr(&self, name: &str) -> Option<&Attribute> {
-        self.body.op(self.op).properties.get(name).or_else(|| self.body.op(self.op).attributes.get(name))
+        self.body.op(self.op).attr(name)
     }
     pub fn int_attr(&self, name: &str, default: i64) -> i64 {
-        self.attr(name).and_then(|a| a.as_int()).map(|v| v as i64).unwrap_or(default)
+        self.body.op(self.op).int_attr(name).unwrap_or(default)
     }
     pub fn float_attr(&self, name: &str, default: f64) -> f64 {
-        self.attr(name).and_then(|a| a.as_float()).unwrap_or(default)
+        self.body.op(self.op).float_attr(name).unwrap_or(default)
     }
     pub fn str_attr(&self, name: &str) -> Option<String> {
-        self.attr(name).and_then(|a| a.as_str()).map(|s| s.to_string())
+        self.body.op(self.op).str_attr(name).map(|s| s.to_string())
     }
     pub fn ints_attr(&self, name: &str) -> Option<Vec<i64>> {
-        match self.attr(name)?.data() {
-            AttrData::DenseArray { data: ArrayData::Int(v), .. } => Some(v.clone()),
-            AttrData::Array(a) => a.iter().map(|x| x.as_int().map(|v| v as i64)).collect(),
-            _ => None,
-        }
+        self.body.op(self.op).ints_attr(name)
     }
     pub fn floats_attr(&self, name: &str) -> Option<Vec<f64>> {
-        match self.attr(name)?.data() {
-            AttrData::DenseArray { data: ArrayData::Float(v), .. } => Some(v.clone()),
-            AttrData::DenseArray { data: ArrayData::Int(v), .. } => Some(v.iter().map(|&x| x as f64).collect()),
-            _ => None,
-        }
+        self.body.op(self.op).floats_attr(name)
     }
     /// The values of a constant integer operand (axes, shapes, pads).
     pub fn const_ints(&self, i: usize) -> Result<Option<Vec<i64>>, String> {

@@ -264,7 +264,7 @@ pub fn encode_program(body: &Body, func: OpId) -> Result<EncodedProgram, String>
         let n = body.name(op);
         let n = n.as_str();
         if n == "npu.layer" {
-            let l = body.op(op).attr("name").and_then(|a| a.as_str()).unwrap_or("");
+            let l = body.op(op).str_attr("name").unwrap_or("");
             let macs = body.op(op).attr("macs").and_then(|a| a.as_int()).map(|m| u64::try_from(m).map_err(|_| format!("{}: layer '{}' has {} MACs", body.op(op).loc, l, m))).transpose()?;
             p.layers.push((layer_name(l), p.instrs.len() as u32, macs));
             continue;
@@ -279,7 +279,7 @@ pub fn encode_program(body: &Body, func: OpId) -> Result<EncodedProgram, String>
         };
         let def = lookup(n).ok_or_else(|| at("not a schedule-level npu op (one per instruction)".into()))?;
         let idef = isa::by_mnemonic(def.mnemonic).ok_or_else(|| at(format!("'{}' is not in the instruction set", def.mnemonic)))?;
-        let dtype = match body.op(op).attr("dtype").and_then(|a| a.as_str()) {
+        let dtype = match body.op(op).str_attr("dtype") {
             Some(t) => Some(Dtype::from_name(t).ok_or_else(|| at(format!("unknown element type '{}'", t)))?),
             None => None,
         };

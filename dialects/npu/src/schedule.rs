@@ -170,14 +170,14 @@ fn verify_alloc(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
 }
 
 fn int(body: &Body, op: OpId, name: &str) -> Option<i64> {
-    body.op(op).attr(name).and_then(|a| a.as_int()).map(|v| v as i64)
+    body.op(op).int_attr(name)
 }
 
 fn verify_inst(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     let name = body.name(op);
     let def = lookup(name.as_str()).ok_or("not an instruction")?;
     let o = body.op(op);
-    match (def.dtypes.is_empty(), o.attr("dtype").and_then(|a| a.as_str())) {
+    match (def.dtypes.is_empty(), o.str_attr("dtype")) {
         (true, None) => {}
         (true, Some(_)) => return Err(format!("'{}' takes no element type", def.mnemonic)),
         (false, Some(t)) if def.dtypes.contains(&t) => {}

@@ -6,7 +6,6 @@
 //! those that take more than one instruction (`hardsigmoid`, `hardswish`,
 //! `leakyrelu`).
 
-use ir::attributes::{AttrData, ArrayData};
 use ir::dialect::{optional, required, AttrKind, AttrSpec, Count, OpDef, Trait};
 use ir::{Body, Context, OpId, Value};
 
@@ -255,27 +254,6 @@ pub fn ops() -> Vec<OpDef> {
     ]
 }
 
-/// An integer list attribute (`array<i64: …>` or `[1, 2]`).
-pub fn ints(body: &Body, op: OpId, name: &str) -> Option<Vec<i64>> {
-    match body.op(op).attr(name)?.data() {
-        AttrData::DenseArray { data: ArrayData::Int(v), .. } => Some(v.clone()),
-        AttrData::Array(a) => a.iter().map(|x| x.as_int().map(|v| v as i64)).collect(),
-        _ => None,
-    }
-}
-
-pub fn str_attr<'a>(body: &'a Body, op: OpId, name: &str) -> Option<&'a str> {
-    body.op(op).attr(name)?.as_str()
-}
-
-pub fn int_attr(body: &Body, op: OpId, name: &str) -> Option<i64> {
-    body.op(op).attr(name)?.as_int().map(|v| v as i64)
-}
-
-pub fn float_attr(body: &Body, op: OpId, name: &str) -> Option<f64> {
-    body.op(op).attr(name)?.as_float()
-}
-
 /// Static shape and element type of a tensor value.
 pub fn shape_of(body: &Body, v: Value) -> Result<(Vec<i64>, ir::Type), String> {
     let t = body.value_type(v);
@@ -287,7 +265,7 @@ pub fn shape_of(body: &Body, v: Value) -> Result<(Vec<i64>, ir::Type), String> {
 }
 
 fn check_act(body: &Body, op: OpId) -> Result<(), String> {
-    let a = str_attr(body, op, "act").unwrap_or("none");
+    let a = body.op(op).str_attr("act").unwrap_or("none");
     if !ACTIVATIONS.contains(&a) {
         return Err(format!("unknown activation '{}' (expected one of {})", a, ACTIVATIONS.join(", ")));
     }
@@ -296,7 +274,7 @@ fn check_act(body: &Body, op: OpId) -> Result<(), String> {
         return Err(format!("an int8 op's activation is a clamp (none, relu, relu6, clip), not {}", a));
     }
     if a == "clip" && !int8 {
-        let (lo, hi) = (float_attr(body, op, "min"), float_attr(body, op, "max"));
+        let (lo, hi) = (body.op(op).float_attr("min"), body.op(op).float_attr("max"));
         match (lo, hi) {
             (Some(l), Some(h)) if l <= h => {}
             (Some(_), Some(_)) => return Err("clip needs min <= max".into()),
@@ -334,20 +312,20 @@ fn check_int8(body: &Body, op: OpId, channels: i64) -> Result<(), String> {
     }
     if t(o.result(0))? == "i32" {
         // An integer product (ConvInteger, MatMulInteger): the accumulators themselves.
-        if t(o.operand(1))? != "i8" || o.operands().len() > 2 || o.attr("mult").is_some() || o.attr("zp").is_some() || o.attr("pad_value").is_some() || str_attr(body, op, "act").unwrap_or("none") != "none" {
+        if t(o.operand(1))? != "i8" || o.operands().len() > 2 || o.attr("mult").is_some() || o.attr("zp").is_some() || o.attr("pad_value").is_some() || body.op(op).str_attr("act").unwrap_or("none") != "none" {
             return Err("an integer product (i32 result) takes an i8 filter, no bias, no requantization, zero points or activation".into());
         }
         return Ok(());
     }
     // A depthwise conv's filter may be i16: weights less their zero points (9 bits), as the vector unit's i32 weight rows hold them.
-    let depthwise = body.name(op).as_str() == "npu.conv" && int_attr(body, op, "group").is_some_and(|g| g > 1 && shape_of(body, o.operand(1)).is_ok_and(|(w, _)| w.len() == 4 && w[2] == 1 && w[3] == g));
+    let depthwise = body.name(op).as_str() == "npu.conv" && body.op(op).int_attr("group").is_some_and(|g| g > 1 && shape_of(body, o.operand(1)).is_ok_and(|(w, _)| w.len() == 4 && w[2] == 1 && w[3] == g));
     if !(t(o.operand(1))? == "i8" || (depthwise && t(o.operand(1))? == "i16")) || t(o.result(0))? != "i8" {
         return Err("an int8 product takes an i8 filter (i16 for a depthwise conv: weights less their zero points) and gives an i8 or i32 result".into());
     }
     if o.operands().get(2).map(|b| t(*b)).transpose()?.is_some_and(|e| e != "i32") {
         return Err("an int8 product takes an i32 bias".into());
     }
-    let (m, s) = (ints(body, op, "mult").unwrap_or_default(), ints(body, op, "shift").unwrap_or_default());
+    let (m, s) = (body.op(op).ints_attr("mult").unwrap_or_default(), body.op(op).ints_attr("shift").unwrap_or_default());
     if m.len() as i64 != channels || s.len() as i64 != channels {
         return Err(format!("an int8 product needs mult and shift for each of its {} output channels, got {} and {}", channels, m.len(), s.len()));
     }
@@ -373,14 +351,14 @@ pub fn avg_premult(kw: i64, pad_left: i64, pad_right: i64) -> i64 {
 
 /// The zero point of an int8 result (`zp`, 0 by default).
 pub fn int8_zp(body: &Body, op: OpId) -> i64 {
-    body.op(op).attr("zp").and_then(|a| a.as_int()).map(|v| v as i64).unwrap_or(0)
+    body.op(op).int_attr("zp").unwrap_or(0)
 }
 
 /// The clamp of an int8 result: `qmin`/`qmax`, by default the activation's
 /// (ReLU: from the zero point, which is 0.0) within int8.
 pub fn int8_clamp(body: &Body, op: OpId) -> (i64, i64) {
-    let g = |n: &str| body.op(op).attr(n).and_then(|a| a.as_int()).map(|v| v as i64);
-    let lo = g("qmin").unwrap_or(if str_attr(body, op, "act") == Some("relu") { int8_zp(body, op).max(-128) } else { -128 });
+    let g = |n: &str| body.op(op).int_attr(n);
+    let lo = g("qmin").unwrap_or(if body.op(op).str_attr("act") == Some("relu") { int8_zp(body, op).max(-128) } else { -128 });
     (lo, g("qmax").unwrap_or(127))
 }
 
@@ -416,8 +394,8 @@ fn verify_conv(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
         return Err("input, filter and result must be 4-D (NHWC, HWIO, NHWC)".into());
     }
     let g = o.attr("group").and_then(|a| a.as_int()).unwrap_or(1) as i64;
-    let strides = ints(body, op, "strides").ok_or("strides must be a list of 2 integers")?;
-    let pads = ints(body, op, "pads").ok_or("pads must be a list of 4 integers")?;
+    let strides = body.op(op).ints_attr("strides").ok_or("strides must be a list of 2 integers")?;
+    let pads = body.op(op).ints_attr("pads").ok_or("pads must be a list of 4 integers")?;
     if strides.len() != 2 || strides.iter().any(|s| *s < 1) {
         return Err("strides must be 2 positive integers".into());
     }
@@ -496,15 +474,15 @@ fn verify_batch_matmul(_: &Context, body: &Body, op: OpId) -> Result<(), String>
 fn verify_pool(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     let o = body.op(op);
     check_dtypes(body, op)?;
-    let kind = str_attr(body, op, "kind").unwrap_or("");
+    let kind = body.op(op).str_attr("kind").unwrap_or("");
     if !POOLS.contains(&kind) {
         return Err(format!("unknown pool kind '{}' (expected max or avg)", kind));
     }
     let (x, _) = shape_of(body, o.operand(0))?;
     let (y, _) = shape_of(body, o.result(0))?;
-    let k = ints(body, op, "kernel").filter(|k| k.len() == 2 && k.iter().all(|v| *v > 0)).ok_or("kernel must be 2 positive integers")?;
-    let s = ints(body, op, "strides").filter(|k| k.len() == 2 && k.iter().all(|v| *v > 0)).ok_or("strides must be 2 positive integers")?;
-    let p = ints(body, op, "pads").filter(|k| k.len() == 4 && k.iter().all(|v| *v >= 0)).ok_or("pads must be 4 non-negative integers")?;
+    let k = body.op(op).ints_attr("kernel").filter(|k| k.len() == 2 && k.iter().all(|v| *v > 0)).ok_or("kernel must be 2 positive integers")?;
+    let s = body.op(op).ints_attr("strides").filter(|k| k.len() == 2 && k.iter().all(|v| *v > 0)).ok_or("strides must be 2 positive integers")?;
+    let p = body.op(op).ints_attr("pads").filter(|k| k.len() == 4 && k.iter().all(|v| *v >= 0)).ok_or("pads must be 4 non-negative integers")?;
     if x.len() != 4 {
         return Err("input must be NHWC".into());
     }
@@ -519,7 +497,7 @@ fn verify_pool(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     let requant = ["mult", "shift", "zp", "in_zp", "avg_shift"].iter().any(|a| o.attr(a).is_some());
     if int8 && kind == "avg" {
         let whole = k[0] == x[1] && k[1] == x[2] && p.iter().all(|v| *v == 0);
-        let (m, sh) = (ints(body, op, "mult").unwrap_or_default(), ints(body, op, "shift").unwrap_or_default());
+        let (m, sh) = (body.op(op).ints_attr("mult").unwrap_or_default(), body.op(op).ints_attr("shift").unwrap_or_default());
         let avg_shift = o.attr("avg_shift").and_then(|a| a.as_int());
         if !whole && p.iter().any(|v| *v != 0) && o.attr("count_include_pad").and_then(|a| a.as_int()).unwrap_or(0) != 0 {
             return Err("a padded int8 average over a window does not count the padding".into());
@@ -547,7 +525,7 @@ fn verify_eltwise(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     let o = body.op(op);
     check_dtypes(body, op)?;
     check_act(body, op)?;
-    let kind = str_attr(body, op, "kind").unwrap_or("");
+    let kind = body.op(op).str_attr("kind").unwrap_or("");
     if !ELTWISE.contains(&kind) {
         return Err(format!("unknown elementwise kind '{}' (expected one of {})", kind, ELTWISE.join(", ")));
     }
@@ -563,11 +541,11 @@ fn verify_eltwise(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
         if e(o.operand(1))? != "i8" || e(o.result(0))? != "i8" || kind != "add" {
             return Err("int8 elementwise ops are adds of two i8 tensors into an i8 result".into());
         }
-        let (im, m, s) = (ints(body, op, "in_mult").unwrap_or_default(), ints(body, op, "mult").unwrap_or_default(), ints(body, op, "shift").unwrap_or_default());
+        let (im, m, s) = (body.op(op).ints_attr("in_mult").unwrap_or_default(), body.op(op).ints_attr("mult").unwrap_or_default(), body.op(op).ints_attr("shift").unwrap_or_default());
         if im.len() != 2 || m.len() != 1 || s.len() != 1 || im.iter().any(|v| !(0..=1 << 20).contains(v)) || !(1 << 30..1 << 31).contains(&m[0]) || !(0..=62).contains(&s[0]) {
             return Err("an int8 add needs in_mult (two values in 0..=2^20), mult (one, in [2^30, 2^31)) and shift (one, in 0..=62)".into());
         }
-        if o.attr("in_zp").is_some() && !ints(body, op, "in_zp").is_some_and(|z| z.len() == 2 && z.iter().all(|v| (-128..=127).contains(v))) {
+        if o.attr("in_zp").is_some() && !body.op(op).ints_attr("in_zp").is_some_and(|z| z.len() == 2 && z.iter().all(|v| (-128..=127).contains(v))) {
             return Err("in_zp must be two zero points in [-128, 127]".into());
         }
         check_clamp(body, op)?;
@@ -601,11 +579,11 @@ fn same_f32_shape(body: &Body, op: OpId) -> Result<Vec<i64>, String> {
 
 fn verify_act(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     same_f32_shape(body, op)?;
-    let a = str_attr(body, op, "act").unwrap_or("");
+    let a = body.op(op).str_attr("act").unwrap_or("");
     if !UNARY.contains(&a) {
         return Err(format!("unknown activation '{}' (expected one of {})", a, UNARY.join(", ")));
     }
-    let needs = |k: &str| float_attr(body, op, k).ok_or_else(|| format!("act = \"{}\" needs a float {}", a, k));
+    let needs = |k: &str| body.op(op).float_attr(k).ok_or_else(|| format!("act = \"{}\" needs a float {}", a, k));
     match a {
         "clip" => check_act(body, op)?,
         "hardsigmoid" => {
@@ -633,7 +611,7 @@ fn verify_lut(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     if ex.to_string() != "i8" || ey.to_string() != "i8" || x != y {
         return Err(format!("takes and gives one i8 shape, got {:?} {} and {:?} {}", x, ex, y, ey));
     }
-    let t = ints(body, op, "table").ok_or("table must be a list of integers")?;
+    let t = body.op(op).ints_attr("table").ok_or("table must be a list of integers")?;
     if t.len() != 256 {
         return Err(format!("table has {} entries (expected 256, one per int8 value)", t.len()));
     }
@@ -661,7 +639,7 @@ fn verify_layernorm(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
             return Err(format!("{} must be {} f32 values (one per element of the innermost dim), got {:?} {}", what, c, s, e));
         }
     }
-    match float_attr(body, op, "epsilon") {
+    match body.op(op).float_attr("epsilon") {
         Some(e) if !(e.is_finite() && e >= 0.0) => Err(format!("epsilon must be finite and non-negative, got {}", e)),
         _ => Ok(()),
     }
@@ -689,8 +667,8 @@ fn verify_slice(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     let o = body.op(op);
     let (x, _) = shape_of(body, o.operand(0))?;
     let (y, _) = shape_of(body, o.result(0))?;
-    let off = ints(body, op, "offsets").unwrap_or_default();
-    let st = ints(body, op, "steps").unwrap_or_default();
+    let off = body.op(op).ints_attr("offsets").unwrap_or_default();
+    let st = body.op(op).ints_attr("steps").unwrap_or_default();
     if off.len() != x.len() || st.len() != x.len() || y.len() != x.len() {
         return Err(format!("offsets, steps and the result need one entry per dim of the {}-D input", x.len()));
     }
@@ -729,7 +707,7 @@ fn verify_upsample(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     let o = body.op(op);
     let (x, _) = shape_of(body, o.operand(0))?;
     let (y, _) = shape_of(body, o.result(0))?;
-    let f = ints(body, op, "factors").filter(|f| f.len() == 2 && f.iter().all(|v| *v >= 1)).ok_or("factors must be 2 positive integers")?;
+    let f = body.op(op).ints_attr("factors").filter(|f| f.len() == 2 && f.iter().all(|v| *v >= 1)).ok_or("factors must be 2 positive integers")?;
     if x.len() != 4 {
         return Err(format!("upsamples an NHWC (4-D) input, got {:?}", x));
     }
@@ -745,7 +723,7 @@ fn verify_pad(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     let o = body.op(op);
     let (x, _) = shape_of(body, o.operand(0))?;
     let (y, _) = shape_of(body, o.result(0))?;
-    let p = ints(body, op, "pads").unwrap_or_default();
+    let p = body.op(op).ints_attr("pads").unwrap_or_default();
     if p.len() != 2 * x.len() || p.iter().any(|v| *v < 0) {
         return Err(format!("pads must be {} non-negative integers (before, then after, each dim of the {}-D input)", 2 * x.len(), x.len()));
     }

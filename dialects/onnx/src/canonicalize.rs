@@ -220,7 +220,7 @@ fn fold_pad_into_conv(conv: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure>
     let Some(pad) = b.defining_op(c.operand(0)).filter(|p| b.name(*p).as_str() == "onnx.Pad") else { return rw.match_failure("input is not a Pad") };
     let p = b.op(pad);
     let given = |i: usize| p.operands().get(i).copied().filter(|v| b.value_type(*v).data() != &TypeData::None);
-    if p.attr("mode").and_then(|a| a.as_str()).unwrap_or("constant") != "constant" {
+    if p.str_attr("mode").unwrap_or("constant") != "constant" {
         return rw.match_failure("not constant padding");
     }
     if let Some(v) = given(2) {
@@ -228,7 +228,7 @@ fn fold_pad_into_conv(conv: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure>
             return rw.match_failure("the padding value is not zero");
         }
     }
-    if !matches!(c.attr("auto_pad").and_then(|a| a.as_str()).unwrap_or("NOTSET"), "NOTSET") {
+    if !matches!(c.str_attr("auto_pad").unwrap_or("NOTSET"), "NOTSET") {
         return rw.match_failure("the Conv pads automatically");
     }
     let Some(rank) = b.value_type(p.operand(0)).shape().map(|s| s.len()) else { return rw.match_failure("unranked input") };
@@ -378,7 +378,7 @@ fn row_op_through_flatten(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailur
     let x = b.op(f).operand(0);
     let (Some(xs), Some(ys)) = (b.value_type(x).shape(), b.value_type(b.op(op).result(0)).shape()) else { return rw.match_failure("unranked") };
     let r = xs.len() as i64;
-    let int = |o: OpId, d: i64| b.op(o).attr("axis").and_then(|a| a.as_int()).map(|v| v as i64).unwrap_or(d);
+    let int = |o: OpId, d: i64| b.op(o).int_attr("axis").unwrap_or(d);
     let flat_axis = int(f, 1);
     let last = flat_axis == r - 1 || (flat_axis == -1 && r >= 1);
     if !last || !matches!(int(s, -1), -1 | 1) || xs != ys || xs.iter().any(|d| *d < 0) || b.uses(y).len() != 1 || b.uses(b.op(f).result(0)).len() != 1 {

@@ -145,7 +145,7 @@ fn read(body: &Body, op: OpId, max_steps: i64) -> Result<Rnn, Kept> {
             return Err(kept(Cause::Attribute, format!("activations {:?} (only {})", names, defaults.join(", "))));
         }
     }
-    let reverse = match o.attr("direction").and_then(|a| a.as_str()).unwrap_or("forward") {
+    let reverse = match o.str_attr("direction").unwrap_or("forward") {
         "forward" => vec![false],
         "reverse" => vec![true],
         "bidirectional" => vec![false, true],

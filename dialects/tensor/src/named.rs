@@ -6,7 +6,6 @@
 
 use crate::generic::Iterator;
 use ir::affine::{AffineExpr, AffineMap};
-use ir::attributes::{ArrayData, AttrData};
 use ir::dialect::{optional, required, AttrKind, AttrSpec, Count, OpDef, Trait};
 use ir::{Body, Context, OpId, Value};
 
@@ -65,13 +64,6 @@ fn shape(body: &Body, v: Value) -> Result<Vec<i64>, String> {
     Ok(s.to_vec())
 }
 
-fn ints(body: &Body, op: OpId, name: &str) -> Option<Vec<i64>> {
-    match body.op(op).attr(name)?.data() {
-        AttrData::DenseArray { data: ArrayData::Int(v), .. } => Some(v.clone()),
-        _ => None,
-    }
-}
-
 fn d(i: usize) -> AffineExpr {
     AffineExpr::Dim(i as u32)
 }
@@ -126,7 +118,7 @@ pub fn generalize(body: &Body, op: OpId) -> Result<Generalized, String> {
             Ok(Generalized { ins: vec![], init, maps: vec![ident(r)], iters: vec![Iterator::Parallel; r], ranges: out, body: NamedBody::Fill, value: Some(o[0]) })
         }
         "tensor.transpose" => {
-            let perm = ints(body, op, "permutation").ok_or("expects a permutation")?;
+            let perm = body.op(op).ints_attr("permutation").ok_or("expects a permutation")?;
             let inp = shape(body, o[0])?;
             let mut sorted = perm.clone();
             sorted.sort();
@@ -141,7 +133,7 @@ pub fn generalize(body: &Body, op: OpId) -> Result<Generalized, String> {
             Ok(g(vec![o[0]], vec![map(r, res), ident(r)], vec![Iterator::Parallel; r], out, NamedBody::Copy))
         }
         "tensor.broadcast" => {
-            let dims = ints(body, op, "dimensions").ok_or("expects dimensions")?;
+            let dims = body.op(op).ints_attr("dimensions").ok_or("expects dimensions")?;
             let inp = shape(body, o[0])?;
             expect(inp.len() + dims.len() == r && dims.iter().all(|&x| (0..r as i64).contains(&x)), "expects the added dimensions to complete the input's rank to the init's")?;
             let kept: Vec<usize> = (0..r).filter(|i| !dims.contains(&(*i as i64))).collect();
@@ -167,8 +159,8 @@ pub fn generalize(body: &Body, op: OpId) -> Result<Generalized, String> {
         }
         "tensor.conv_2d_nchw_fchw" | "tensor.conv_2d_nhwc_hwcf" | "tensor.depthwise_conv_2d_nchw_chw" => {
             let (x, w) = (shape(body, o[0])?, shape(body, o[1])?);
-            let st = ints(body, op, "strides").unwrap_or_else(|| vec![1, 1]);
-            let dl = ints(body, op, "dilations").unwrap_or_else(|| vec![1, 1]);
+            let st = body.op(op).ints_attr("strides").unwrap_or_else(|| vec![1, 1]);
+            let dl = body.op(op).ints_attr("dilations").unwrap_or_else(|| vec![1, 1]);
             expect(st.len() == 2 && dl.len() == 2 && st.iter().chain(&dl).all(|&v| v > 0), "expects two positive strides and dilations")?;
             let nhwc = name == "tensor.conv_2d_nhwc_hwcf";
             let depthwise = name == "tensor.depthwise_conv_2d_nchw_chw";
@@ -197,9 +189,9 @@ pub fn generalize(body: &Body, op: OpId) -> Result<Generalized, String> {
         }
         "tensor.pooling_nchw_max" | "tensor.pooling_nchw_sum" => {
             let x = shape(body, o[0])?;
-            let k = ints(body, op, "kernel").ok_or("expects a kernel")?;
-            let st = ints(body, op, "strides").unwrap_or_else(|| vec![1; k.len()]);
-            let dl = ints(body, op, "dilations").unwrap_or_else(|| vec![1; k.len()]);
+            let k = body.op(op).ints_attr("kernel").ok_or("expects a kernel")?;
+            let st = body.op(op).ints_attr("strides").unwrap_or_else(|| vec![1; k.len()]);
+            let dl = body.op(op).ints_attr("dilations").unwrap_or_else(|| vec![1; k.len()]);
             let s = k.len();
             expect(x.len() == 2 + s && r == 2 + s && st.len() == s && dl.len() == s, "expects kernel, strides and dilations for each spatial dim")?;
             expect(x[0] == out[0] && x[1] == out[1], "expects the init to keep batch and channels")?;
@@ -217,8 +209,8 @@ pub fn generalize(body: &Body, op: OpId) -> Result<Generalized, String> {
         }
         "tensor.reduce" => {
             let x = shape(body, o[0])?;
-            let dims = ints(body, op, "dimensions").ok_or("expects dimensions")?;
-            let kind = body.op(op).attr("kind").and_then(|a| a.as_str()).and_then(Combine::parse).ok_or("expects kind = \"add\", \"mul\", \"max\" or \"min\"")?;
+            let dims = body.op(op).ints_attr("dimensions").ok_or("expects dimensions")?;
+            let kind = body.op(op).str_attr("kind").and_then(Combine::parse).ok_or("expects kind = \"add\", \"mul\", \"max\" or \"min\"")?;
             let n = x.len();
             expect(dims.iter().all(|&v| (0..n as i64).contains(&v)) && n == r + dims.len(), "expects the init to be the input without the reduced dims")?;
             let kept: Vec<usize> = (0..n).filter(|i| !dims.contains(&(*i as i64))).collect();
@@ -228,8 +220,8 @@ pub fn generalize(body: &Body, op: OpId) -> Result<Generalized, String> {
         }
         "tensor.extract_slice" | "tensor.insert_slice" => {
             let src = shape(body, o[0])?;
-            let offs = ints(body, op, "static_offsets").ok_or("expects static_offsets")?;
-            let strides = ints(body, op, "static_strides").unwrap_or_else(|| vec![1; offs.len()]);
+            let offs = body.op(op).ints_attr("static_offsets").ok_or("expects static_offsets")?;
+            let strides = body.op(op).ints_attr("static_strides").unwrap_or_else(|| vec![1; offs.len()]);
             let (small, large) = if name == "tensor.extract_slice" { (out.clone(), src.clone()) } else { (src.clone(), out.clone()) };
             let n = small.len();
             expect(offs.len() == n && strides.len() == n && large.len() == n, "expects one offset and stride per dim")?;
@@ -260,8 +252,8 @@ fn verify(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
 pub fn pad_parts(body: &Body, op: OpId) -> Result<(Vec<i64>, Vec<i64>), String> {
     let d = body.op(op);
     let (src, res) = (shape(body, d.operand(0))?, shape(body, d.result(0))?);
-    let low = ints(body, op, "low").ok_or("expects low padding")?;
-    let high = ints(body, op, "high").ok_or("expects high padding")?;
+    let low = body.op(op).ints_attr("low").ok_or("expects low padding")?;
+    let high = body.op(op).ints_attr("high").ok_or("expects high padding")?;
     expect(low.len() == src.len() && high.len() == src.len() && res.len() == src.len(), "expects low and high padding for every dim")?;
     expect(low.iter().chain(&high).all(|&p| p >= 0), "expects non-negative padding")?;
     expect((0..src.len()).all(|i| res[i] == src[i] + low[i] + high[i]), "expects the result to be the source's shape plus the padding")?;

@@ -18,7 +18,7 @@ fn listing(_ctx: &ir::Context, body: &ir::Body, module: ir::OpId) -> Result<Vec<
     }
     let mut out = String::new();
     for f in parts {
-        let name = body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("");
+        let name = body.op(f).str_attr("sym_name").unwrap_or("");
         out.push_str(&format!("program @{} (array {}, lanes {})\n", name, machine.array, machine.lanes));
         out.push_str(&Program::build(body, f, machine)?.listing());
     }

@@ -22,13 +22,6 @@ pub struct NodeParts {
     pub reshape_like: Option<Value>,
 }
 
-fn ints(a: &Attribute) -> Option<Vec<i64>> {
-    match a.data() {
-        AttrData::DenseArray { data: ArrayData::Int(v), .. } => Some(v.clone()),
-        _ => None,
-    }
-}
-
 /// Rewrites an older form in place (constants are created before the node).
 pub fn normalize(ctx: &Context, body: &mut Body, block: Block, loc: &Location, op_type: &str, since: u32, parts: &mut NodeParts) -> Result<(), String> {
     let mut b = Builder { ctx, body, at: InsertPoint::AtEnd(block), loc: loc.clone() };
@@ -45,7 +38,7 @@ pub fn normalize(ctx: &Context, body: &mut Body, block: Block, loc: &Location, o
     };
     if axes_became_input {
         if let Some(axes) = parts.props.remove("axes") {
-            let v = ints(&axes).ok_or("axes must be a list of integers")?;
+            let v = axes.as_ints().ok_or("axes must be a list of integers")?;
             let c = b.i64s(&v);
             parts.operands.push(c);
         }
@@ -53,23 +46,23 @@ pub fn normalize(ctx: &Context, body: &mut Body, block: Block, loc: &Location, o
     match op_type {
         "Split" if since < 13 => {
             if let Some(split) = parts.props.remove("split") {
-                let v = ints(&split).ok_or("split must be a list of integers")?;
+                let v = split.as_ints().ok_or("split must be a list of integers")?;
                 let c = b.i64s(&v);
                 parts.operands.push(c);
             }
         }
         "Slice" if since < 10 => {
-            let starts = parts.props.remove("starts").and_then(|a| ints(&a)).ok_or("Slice-1 needs starts")?;
-            let ends = parts.props.remove("ends").and_then(|a| ints(&a)).ok_or("Slice-1 needs ends")?;
+            let starts = parts.props.remove("starts").and_then(|a| a.as_ints()).ok_or("Slice-1 needs starts")?;
+            let ends = parts.props.remove("ends").and_then(|a| a.as_ints()).ok_or("Slice-1 needs ends")?;
             let (s, e) = (b.i64s(&starts), b.i64s(&ends));
             parts.operands.extend([s, e]);
-            if let Some(axes) = parts.props.remove("axes").and_then(|a| ints(&a)) {
+            if let Some(axes) = parts.props.remove("axes").and_then(|a| a.as_ints()) {
                 let a = b.i64s(&axes);
                 parts.operands.push(a);
             }
         }
         "Pad" if since < 11 => {
-            let pads = parts.props.remove("pads").or_else(|| parts.props.remove("paddings")).and_then(|a| ints(&a)).ok_or("Pad-2 needs pads")?;
+            let pads = parts.props.remove("pads").or_else(|| parts.props.remove("paddings")).and_then(|a| a.as_ints()).ok_or("Pad-2 needs pads")?;
             let value = parts.props.remove("value").and_then(|a| a.as_float()).unwrap_or(0.0);
             let p = b.i64s(&pads);
             let v = b.scalar(&elem0, value);

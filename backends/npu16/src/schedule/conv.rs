@@ -82,7 +82,7 @@ fn pack_vector_weights<T: Copy + Default>(g: &Geom, w: &[T]) -> Vec<T> {
 
 /// The fused activation of `op` on accumulator rows `dst..dst+rows` (f32).
 pub fn act_insts(out: &mut Vec<Inst>, body: &Body, op: OpId, dst: i64, rows: i64) {
-    let act = npu::tensor_ops::str_attr(body, op, "act").unwrap_or("none");
+    let act = body.op(op).str_attr("act").unwrap_or("none");
     let u = |m: &'static str| Inst::new(m, Some("f32")).i("dst", dst).i("src", dst).i("rows", rows);
     match act {
         "relu" => out.push(u("v.relu")),
@@ -91,8 +91,8 @@ pub fn act_insts(out: &mut Vec<Inst>, body: &Body, op: OpId, dst: i64, rows: i64
         "tanh" => out.push(u("v.tanh")),
         "erf" => out.push(u("v.erf")),
         "clip" => {
-            let lo = npu::tensor_ops::float_attr(body, op, "min").unwrap_or(f64::MIN) as f32;
-            let hi = npu::tensor_ops::float_attr(body, op, "max").unwrap_or(f64::MAX) as f32;
+            let lo = body.op(op).float_attr("min").unwrap_or(f64::MIN) as f32;
+            let hi = body.op(op).float_attr("max").unwrap_or(f64::MAX) as f32;
             out.push(u("v.clamp").with("min", Operand::Float(lo)).with("max", Operand::Float(hi)));
         }
         _ => {}
@@ -166,8 +166,8 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     let wide = body.value_type(o.result(0)).element_type().is_some_and(|e| e.to_string() == "i32");
     // int8: per-channel requantization multipliers and shifts, as accumulator rows.
     let requant = if g.int8 && !wide {
-        let m: Vec<f64> = npu::tensor_ops::ints(body, op, "mult").ok_or("int8 without mult")?.iter().map(|v| *v as f64).collect();
-        let s: Vec<f64> = npu::tensor_ops::ints(body, op, "shift").ok_or("int8 without shift")?.iter().map(|v| *v as f64).collect();
+        let m: Vec<f64> = body.op(op).ints_attr("mult").ok_or("int8 without mult")?.iter().map(|v| *v as f64).collect();
+        let s: Vec<f64> = body.op(op).ints_attr("shift").ok_or("int8 without shift")?.iter().map(|v| *v as f64).collect();
         Some((push_rows(l.consts, &m), push_rows(l.consts, &s)))
     } else {
         None

@@ -102,7 +102,7 @@ fn is_alias(body: &Body, op: OpId) -> bool {
         "onnx.Reshape" | "onnx.Flatten" | "onnx.Squeeze" | "onnx.Unsqueeze" => true,
         "onnx.Transpose" => {
             let s = shape(body, body.op(op).operand(0));
-            let Some(p) = npu::tensor_ops::ints(body, op, "perm") else { return false };
+            let Some(p) = body.op(op).ints_attr("perm") else { return false };
             let moved: Vec<i64> = p.into_iter().filter(|d| s[*d as usize] != 1).collect();
             moved.windows(2).all(|w| w[0] < w[1])
         }
@@ -306,7 +306,7 @@ impl Pass for NpuSchedule {
 
 #[allow(clippy::too_many_arguments)]
 fn build_program(ctx: &Context, body: &mut Body, f: OpId, hw: &HwDesc, insts: Vec<Inst>, args: Vec<ProgramArg>, consts: ConstImage, ins: Vec<String>, outs: Vec<String>) -> Result<(), String> {
-    let fname = body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("npu").to_string();
+    let fname = body.op(f).str_attr("sym_name").unwrap_or("npu").to_string();
     let pname = format!("{}_program", fname);
     let loc = body.op(f).loc.clone();
     let (pf, pb) = func::FunctionBuilder::create(ctx, body, &pname, &[], &[], loc.clone());

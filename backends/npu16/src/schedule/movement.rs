@@ -197,7 +197,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     let lanes = super::conv::lanes_of(l.hw);
     let slot = elem.slot(l.hw);
     let y = shape(body, o.result(0));
-    let ints = |n: &str| npu::tensor_ops::ints(body, op, n).ok_or_else(|| format!("no {}", n));
+    let ints = |n: &str| body.op(op).ints_attr(n).ok_or_else(|| format!("no {}", n));
     let mut it = ins.iter();
     match body.name(op).as_str() {
         "npu.slice" => {
@@ -257,7 +257,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
             }
             let x = shape(body, o.operand(0));
             let p = ints("pads")?;
-            let value = o.attr("value").and_then(|a| a.as_float()).unwrap_or(0.0) as f32;
+            let value = o.float_attr("value").unwrap_or(0.0) as f32;
             let (r, ys) = (x.len(), dense(&y));
             let corner: i64 = (0..r).map(|d| p[d] * ys[d]).sum();
             let src = operand_dram(l, body, o.operand(0), &mut it)?;

@@ -310,8 +310,8 @@ pub fn geometry(body: &Body, op: OpId, l: i64) -> Geom {
     let x = shape(body, o.operand(0));
     let w = shape(body, o.operand(1));
     let y = shape(body, o.result(0));
-    let s = npu::tensor_ops::ints(body, op, "strides").unwrap_or(vec![1, 1]);
-    let p = npu::tensor_ops::ints(body, op, "pads").unwrap_or(vec![0; 4]);
+    let s = body.op(op).ints_attr("strides").unwrap_or(vec![1, 1]);
+    let p = body.op(op).ints_attr("pads").unwrap_or(vec![0; 4]);
     let g = o.attr("group").and_then(|a| a.as_int()).unwrap_or(1) as i64;
     if w[0] == 1 && w[1] == 1 && s == [1, 1] && p.iter().all(|v| *v == 0) {
         // A pointwise conv reads each position alone: the image as one column of

@@ -68,14 +68,14 @@ fn runs(n: i64, channels: Option<i64>, lanes: i64) -> Vec<Run> {
 /// The one-value rows (the value in every lane) a layer's vector program
 /// reads: an activation's constants, −1 for `rsub`.
 fn splats(body: &Body, op: OpId) -> Vec<f32> {
-    let f = |k: &str| npu::tensor_ops::float_attr(body, op, k).unwrap_or(0.0) as f32;
-    let mut v = match npu::tensor_ops::str_attr(body, op, "act").unwrap_or("none") {
+    let f = |k: &str| body.op(op).float_attr(k).unwrap_or(0.0) as f32;
+    let mut v = match body.op(op).str_attr("act").unwrap_or("none") {
         "hardsigmoid" => vec![f("alpha"), f("beta")],
         "hardswish" => vec![1.0 / 6.0, 0.5],
         "leakyrelu" => vec![f("alpha")],
         _ => vec![],
     };
-    if npu::tensor_ops::str_attr(body, op, "kind") == Some("rsub") {
+    if body.op(op).str_attr("kind") == Some("rsub") {
         v.push(-1.0);
     }
     v
@@ -102,12 +102,12 @@ fn activation(out: &mut Vec<Inst>, body: &Body, op: OpId, dst: i64, rows: i64, t
     let v = |m: &'static str, d: i64, a: i64, b: i64| Inst::new(m, Some("f32")).i("dst", d).i("a", a).i("b", b).i("rows", rows);
     let bc = |i: Inst| i.with("bcast", Operand::Flag);
     let clamp01 = |d: i64| Inst::new("v.clamp", Some("f32")).i("dst", d).i("src", d).i("rows", rows).with("min", Operand::Float(0.0)).with("max", Operand::Float(1.0));
-    match npu::tensor_ops::str_attr(body, op, "act").unwrap_or("none") {
+    match body.op(op).str_attr("act").unwrap_or("none") {
         "hardsigmoid" => out.extend([bc(v("v.mul", dst, dst, splat0)), bc(v("v.add", dst, dst, splat0 + 1)), clamp01(dst)]),
         "hardswish" => out.extend([bc(v("v.mul", tmp, dst, splat0)), bc(v("v.add", tmp, tmp, splat0 + 1)), clamp01(tmp), v("v.mul", dst, dst, tmp)]),
         "rpow" => {
             let un = |m: &'static str, d: i64, s: i64| Inst::new(m, Some("f32")).i("dst", d).i("src", s).i("rows", rows);
-            match npu::tensor_ops::float_attr(body, op, "beta").unwrap_or(1.0) {
+            match body.op(op).float_attr("beta").unwrap_or(1.0) {
                 b if b == 0.5 => out.push(un("v.rsqrt", dst, dst)),
                 // x^-0.75 = r·r·rsqrt(r) with r = x^-0.5 (r·rsqrt(r) = x^-0.25).
                 b if b == 0.75 => out.extend([un("v.rsqrt", tmp, dst), un("v.rsqrt", dst, tmp), v("v.mul", dst, dst, tmp), v("v.mul", dst, dst, tmp)]),
@@ -115,7 +115,7 @@ fn activation(out: &mut Vec<Inst>, body: &Body, op: OpId, dst: i64, rows: i64, t
             }
         }
         "leakyrelu" => {
-            let alpha = npu::tensor_ops::float_attr(body, op, "alpha").unwrap_or(0.01);
+            let alpha = body.op(op).float_attr("alpha").unwrap_or(0.01);
             // alpha·x is the larger below zero when alpha <= 1, the smaller when alpha > 1.
             out.extend([bc(v("v.mul", tmp, dst, splat0)), v(if alpha <= 1.0 { "v.max" } else { "v.min" }, dst, dst, tmp)]);
         }
@@ -138,7 +138,7 @@ pub fn eltwise(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -
     let mnemonic = if unary {
         None
     } else {
-        Some(match npu::tensor_ops::str_attr(body, op, "kind").unwrap_or("add") {
+        Some(match body.op(op).str_attr("kind").unwrap_or("add") {
             "add" => "v.add",
             "sub" | "rsub" => "v.sub",
             "mul" => "v.mul",
@@ -221,7 +221,7 @@ pub fn eltwise(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -
                     None => i.i("b", second),
                 };
                 s.compute.push(i);
-                if npu::tensor_ops::str_attr(body, op, "kind") == Some("rsub") {
+                if body.op(op).str_attr("kind") == Some("rsub") {
                     s.compute.push(Inst::new("v.mul", Some("f32")).i("dst", a).i("a", a).i("b", splat0 + sp.len() as i64 - 1).i("rows", cnt).with("bcast", Operand::Flag));
                 }
             }
@@ -250,13 +250,13 @@ fn eltwise_int8(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) 
     let n: i64 = shape(body, body.op(op).result(0)).iter().product();
     let flat = runs_of_rows(n, lanes);
     let rows = flat.rows;
-    let im = npu::tensor_ops::ints(body, op, "in_mult").ok_or("int8 add without in_mult")?;
-    let mult = npu::tensor_ops::ints(body, op, "mult").and_then(|m| m.first().copied()).ok_or("int8 add without mult")?;
-    let shift = npu::tensor_ops::ints(body, op, "shift").and_then(|m| m.first().copied()).ok_or("int8 add without shift")?;
+    let im = body.op(op).ints_attr("in_mult").ok_or("int8 add without in_mult")?;
+    let mult = body.op(op).ints_attr("mult").and_then(|m| m.first().copied()).ok_or("int8 add without mult")?;
+    let shift = body.op(op).ints_attr("shift").and_then(|m| m.first().copied()).ok_or("int8 add without shift")?;
     let (lo, hi) = npu::tensor_ops::int8_clamp(body, op);
     let zp = npu::tensor_ops::int8_zp(body, op);
     // The inputs' zero points: one constant term, -(za·ma + zb·mb), added to the sum.
-    let iz = npu::tensor_ops::ints(body, op, "in_zp").unwrap_or(vec![0, 0]);
+    let iz = body.op(op).ints_attr("in_zp").unwrap_or(vec![0, 0]);
     let offset = -(iz[0] * im[0] + iz[1] * im[1]);
     // An input added to itself (a requantization, `to_npu`'s for a Concat) is read and scaled once, by both multipliers.
     let once = body.op(op).operand(0) == body.op(op).operand(1);
@@ -330,8 +330,8 @@ fn eltwise_int8(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) 
 /// Whether `op`'s window is its whole input image, unpadded.
 fn k_is_whole(body: &Body, op: OpId) -> bool {
     let x = shape(body, body.op(op).operand(0));
-    let k = npu::tensor_ops::ints(body, op, "kernel").unwrap_or_default();
-    let p = npu::tensor_ops::ints(body, op, "pads").unwrap_or_default();
+    let k = body.op(op).ints_attr("kernel").unwrap_or_default();
+    let p = body.op(op).ints_attr("pads").unwrap_or_default();
     x.len() == 4 && k == [x[1], x[2]] && p.iter().all(|v| *v == 0)
 }
 
@@ -340,10 +340,10 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     let x = shape(body, body.op(op).operand(0));
     let y = shape(body, body.op(op).result(0));
     let (h, w, c, oh, ow) = (x[1], x[2], x[3], y[1], y[2]);
-    let k = npu::tensor_ops::ints(body, op, "kernel").ok_or("no kernel")?;
-    let s = npu::tensor_ops::ints(body, op, "strides").ok_or("no strides")?;
-    let p = npu::tensor_ops::ints(body, op, "pads").ok_or("no pads")?;
-    let max = npu::tensor_ops::str_attr(body, op, "kind") == Some("max");
+    let k = body.op(op).ints_attr("kernel").ok_or("no kernel")?;
+    let s = body.op(op).ints_attr("strides").ok_or("no strides")?;
+    let p = body.op(op).ints_attr("pads").ok_or("no pads")?;
+    let max = body.op(op).str_attr("kind") == Some("max");
     // int8: the input passes the array through an identity tile into i32
     // accumulator rows; a max comes back by an exact identity
     // requantization, an average of the whole image (`quant::QAvg`) is taken
@@ -523,8 +523,8 @@ pub fn pool(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
                 if max {
                     st.compute.push(Inst::new("v.requant", Some("i8")).i("dst", so).i("src", ob).i("rows", n).i("mult", (1 << 31) - 1).i("shift", 0).i("min", -128).i("max", 127));
                 } else {
-                    let ms = npu::tensor_ops::ints(body, op, "mult").ok_or("int8 average without mult")?;
-                    let shs = npu::tensor_ops::ints(body, op, "shift").ok_or("int8 average without shift")?;
+                    let ms = body.op(op).ints_attr("mult").ok_or("int8 average without mult")?;
+                    let shs = body.op(op).ints_attr("shift").ok_or("int8 average without shift")?;
                     let (lo, hi) = npu::tensor_ops::int8_clamp(body, op);
                     let zp = npu::tensor_ops::int8_zp(body, op);
                     // Of the whole image one requantization; over a window one per output row, by its count of window rows.
@@ -583,7 +583,7 @@ pub fn row_norm(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) 
     let (scale, bias) = if ln { (per_channel(l, o.operands().get(1).copied(), 1.0, "scale")?, per_channel(l, o.operands().get(2).copied(), 0.0, "bias")?) } else { (None, None) };
     let splat0 = fixed;
     if ln {
-        let eps = npu::tensor_ops::float_attr(body, op, "epsilon").unwrap_or(1e-5) as f32;
+        let eps = body.op(op).float_attr("epsilon").unwrap_or(1e-5) as f32;
         const_rows(l, &mut prologue, splat0, &splat_rows(&[1.0 / c as f32, eps], lanes), lanes, "splats");
         fixed += 2;
     }
@@ -682,7 +682,7 @@ pub fn lut(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> Re
         return Err(format!("target '{}' has no v.lut (vector.lut = false: npu16 revision 2)", l.hw.name));
     }
     let lanes = lanes_of(l.hw);
-    let table = npu::tensor_ops::ints(body, op, "table").filter(|t| t.len() == 256).ok_or("npu.lut without its 256-entry table")?;
+    let table = body.op(op).ints_attr("table").filter(|t| t.len() == 256).ok_or("npu.lut without its 256-entry table")?;
     let n: i64 = shape(body, body.op(op).result(0)).iter().product();
     let flat = runs_of_rows(n, lanes);
     let trows = 256 / lanes + (256 % lanes != 0) as i64;

@@ -2,7 +2,6 @@
 //! out: a product too deep for the scratchpad as partial products over K,
 //! and a bilinear Resize as edge padding and a depthwise transposed conv.
 
-use npu::tensor_ops::int_attr;
 use super::{build, constant, f32_constant, i64s, replace_by_chain, shape, tensor};
 use ir::attributes::Attribute;
 use ir::types::TypeData;
@@ -95,7 +94,7 @@ pub(super) fn convert_bilinear(ctx: &Context, body: &mut Body, op: OpId) -> Resu
     if xs.len() != 4 || ys.len() != 4 || xs[2] <= 0 || xs[3] <= 0 || ys[2] % xs[2] != 0 || ys[3] % xs[3] != 0 || ys[2] < xs[2] || ys[3] < xs[3] {
         return Err(format!("{}: linear Resize from {:?} to {:?}: integer upsampling of H and W only", body.op(op).loc, xs, ys));
     }
-    let coord = body.op(op).attr("coordinate_transformation_mode").and_then(|a| a.as_str()).unwrap_or("half_pixel");
+    let coord = body.op(op).str_attr("coordinate_transformation_mode").unwrap_or("half_pixel");
     let half = coord != "asymmetric";
     let f32t = |s: &[i64]| tensor(ctx, s.to_vec(), &ctx.f32());
     let i64c = |body: &mut Body, v: i64| constant(ctx, body, v.to_le_bytes().to_vec(), &ctx.i64(), 1, vec![1], at, &loc);
@@ -183,9 +182,9 @@ pub(super) fn convert_lrn(ctx: &Context, body: &mut Body, op: OpId) -> Result<()
         return Err(format!("{}: LRN of a {}-D tensor (NCHW only)", loc, xs.len()));
     }
     let ty = body.value_type(o.result(0)).clone();
-    let float = |n: &str, d: f64| o.attr(n).and_then(|a| a.as_float()).unwrap_or(d);
+    let float = |n: &str, d: f64| o.float_attr(n).unwrap_or(d);
     let (alpha, beta, bias) = (float("alpha", 1e-4), float("beta", 0.75), float("bias", 1.0));
-    let size = int_attr(body, op, "size").unwrap_or(1);
+    let size = body.op(op).int_attr("size").unwrap_or(1);
     let c = xs[1];
     let (lo, hi) = ((size - 1) / 2, size / 2);
     let mut w = vec![0f32; (c * c) as usize];

@@ -4,7 +4,6 @@
 
 use super::{build, i16_constant, i32_constant, i64s, permuted, push_macs, reshape, shape, tensor, transpose, TO_NCHW, TO_NHWC};
 use ir::attributes::Attribute;
-use npu::tensor_ops::ints;
 use ir::{Body, Context, InsertPoint, Location, OpId, Value};
 
 type Chain = Option<crate::quant::Chain>;
@@ -116,8 +115,8 @@ pub(super) fn convert_qmac(ctx: &Context, body: &mut Body, m: crate::quant::QMac
     let y_shape = shape(body, body.op(op).result(0));
     let (npu_name, operands, out_shape, nchw) = if matches!(name.as_str(), "onnx.Conv" | "onnx.QLinearConv") {
         let g = body.op(op).attr("group").and_then(|a| a.as_int()).unwrap_or(1) as i64;
-        props.push(("strides", i64s(ctx, &ints(body, op, "strides").unwrap_or(vec![1, 1]))));
-        props.push(("pads", i64s(ctx, &ints(body, op, "pads").unwrap_or(vec![0; 4]))));
+        props.push(("strides", i64s(ctx, &body.op(op).ints_attr("strides").unwrap_or(vec![1, 1]))));
+        props.push(("pads", i64s(ctx, &body.op(op).ints_attr("pads").unwrap_or(vec![0; 4]))));
         props.push(("group", Attribute::integer(g as i128, ctx.i64())));
         if m.x_zp() != 0 {
             // Padding is the input's zero point: 0.0 in its quantization.
@@ -240,7 +239,7 @@ pub(super) fn requantize_input(ctx: &Context, body: &mut Body, op: OpId, i: usiz
     if let Some(l) = lut_of(body, x.input) {
         // A table's result read only here: the table gives the Concat's quantization
         // directly (dequantized and quantized again as the CPU path does, in f32).
-        let t = ints(body, l, "table").ok_or("npu.lut without its table")?;
+        let t = body.op(l).ints_attr("table").ok_or("npu.lut without its table")?;
         let requantized: Vec<i64> = t.iter().map(|v| (((*v - x.zp()) as f32 * x.scales[0] / scale).round_ties_even() as f64 + zp as f64).clamp(-128.0, 127.0) as i64).collect();
         body.op_mut(l).properties.set(ctx.ident("table"), i64s(ctx, &requantized));
         let loc = body.op(x.op).loc.clone();

@@ -12,7 +12,6 @@ use ir::attributes::{ArrayData, AttrData, Attribute};
 use ir::pass::{Pass, PassContext};
 use ir::types::TypeData;
 use ir::{Body, Context, InsertPoint, Location, OpId, OperationState, Type, Value};
-use npu::tensor_ops::{int_attr, ints};
 
 mod chains;
 mod int8;
@@ -263,7 +262,7 @@ fn convert_batch_matmul(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), 
     // B = Transpose(P)(z) with P's last two swapped keeping z's innermost dim
     // innermost: Bᵀ is z moved by whole rows (nothing to move when that swap is
     // the identity), and the product reads it transposed.
-    let folded = body.defining_op(b).filter(|t| body.name(*t).as_str() == "onnx.Transpose").and_then(|t| crate::target::rows_of_transposed_b(&ints(body, t, "perm")?).map(|q| (t, q)));
+    let folded = body.defining_op(b).filter(|t| body.name(*t).as_str() == "onnx.Transpose").and_then(|t| crate::target::rows_of_transposed_b(&body.op(t).ints_attr("perm")?).map(|q| (t, q)));
     let tb = folded.is_some();
     if let Some((t, q)) = &folded {
         let z = body.op(*t).operand(0);
@@ -344,7 +343,7 @@ fn heads(body: &Body, v: Value) -> bool {
             }
         }
         "npu.softmax" | "npu.layernorm" | "npu.eltwise" | "npu.act" | "npu.lut" => shape(body, v).len() == 4,
-        "onnx.Transpose" => shape(body, v).len() == 4 && ints(body, d, "perm").as_deref() != Some(&TO_NCHW[..]),
+        "onnx.Transpose" => shape(body, v).len() == 4 && body.op(d).ints_attr("perm").as_deref() != Some(&TO_NCHW[..]),
         _ => false,
     }
 }
@@ -507,7 +506,7 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             // Standalone (not fused into its producer): its own pass over the data.
             let x = o.operand(0);
             let ys = shape(body, o.result(0));
-            let float = |n: &str, d: f64| o.attr(n).and_then(|a| a.as_float()).unwrap_or(d);
+            let float = |n: &str, d: f64| o.float_attr(n).unwrap_or(d);
             let mut props = vec![];
             let act = match name.as_str() {
                 "onnx.Relu" => "relu",
@@ -538,7 +537,7 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             body.erase(op);
         }
         "onnx.LayerNormalization" => {
-            let eps = o.attr("epsilon").and_then(|a| a.as_float()).unwrap_or(1e-5);
+            let eps = o.float_attr("epsilon").unwrap_or(1e-5);
             let (x, scale, bias) = (o.operand(0), o.operands().get(1).copied(), o.operands().get(2).copied());
             return convert_layer_norm(ctx, body, x, eps, scale, bias, &[op]);
         }
@@ -550,7 +549,7 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             body.replace_all_uses(body.op(op).result(0), body.op(r).result(0));
             body.erase(op);
         }
-        "onnx.Resize" if o.attr("mode").and_then(|a| a.as_str()) == Some("linear") => {
+        "onnx.Resize" if o.str_attr("mode") == Some("linear") => {
             return convert_bilinear(ctx, body, op);
         }
         "onnx.Slice" | "onnx.Split" | "onnx.Concat" | "onnx.Resize" | "onnx.Pad" => {
@@ -563,7 +562,7 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             let ty = body.value_type(o.result(0)).clone();
             let p = |i: usize| onnx::infer::const_f64s(body, o.operand(i)).ok_or("BatchNormalization parameters are not constant");
             let (g, b, mean, var) = (p(1)?, p(2)?, p(3)?, p(4)?);
-            let eps = o.attr("epsilon").and_then(|a| a.as_float()).unwrap_or(1e-5);
+            let eps = o.float_attr("epsilon").unwrap_or(1e-5);
             let scale: Vec<f32> = g.iter().zip(&var).map(|(g, v)| (g / (v + eps).sqrt()) as f32).collect();
             let shift: Vec<f32> = b.iter().zip(&mean).zip(&scale).map(|((b, m), s)| (b - m * *s as f64) as f32).collect();
             let mut cs = vec![1; xs.len()];
@@ -584,10 +583,10 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             // A mean over H and W (keeping them) is a global average pool.
             let global = matches!(name.as_str(), "onnx.GlobalAveragePool" | "onnx.GlobalMaxPool" | "onnx.ReduceMean");
             let kind = if matches!(name.as_str(), "onnx.MaxPool" | "onnx.GlobalMaxPool") { "max" } else { "avg" };
-            let kernel = if global { vec![xs[2], xs[3]] } else { ints(body, op, "kernel_shape").unwrap_or_default() };
-            let strides = if global { vec![1, 1] } else { ints(body, op, "strides").unwrap_or(vec![1, 1]) };
-            let pads = if global { vec![0; 4] } else { ints(body, op, "pads").unwrap_or(vec![0; 4]) };
-            let cip = int_attr(body, op, "count_include_pad").unwrap_or(0);
+            let kernel = if global { vec![xs[2], xs[3]] } else { body.op(op).ints_attr("kernel_shape").unwrap_or_default() };
+            let strides = if global { vec![1, 1] } else { body.op(op).ints_attr("strides").unwrap_or(vec![1, 1]) };
+            let pads = if global { vec![0; 4] } else { body.op(op).ints_attr("pads").unwrap_or(vec![0; 4]) };
+            let cip = body.op(op).int_attr("count_include_pad").unwrap_or(0);
             // MaxPool's unused indices result goes with the op.
             if body.op(op).results().len() > 1 && body.has_uses(body.op(op).result(1)) {
                 return Err("MaxPool indices are used".into());
@@ -611,12 +610,12 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
 /// the transposes move to the callers (where consecutive partitions cancel them).
 fn nhwc_signature(ctx: &Context, body: &mut Body, module: OpId, f: OpId) -> Result<(), String> {
     let entry = body.entry_block(f).ok_or("no body")?;
-    let fname = body.op(f).attr("sym_name").and_then(|a| a.as_str()).unwrap_or("").to_string();
+    let fname = body.op(f).str_attr("sym_name").unwrap_or("").to_string();
     let loc = body.op(f).loc.clone();
     let mut arg_changed = vec![];
     // Only tensors the NPU ops read or write in NHWC (images) change layout at the
     // edge; other 4-D tensors (attention heads) keep theirs, so no transpose moves their innermost dim.
-    let is_perm = |body: &Body, op: OpId, perm: &[i64]| body.name(op).as_str() == "onnx.Transpose" && ints(body, op, "perm").as_deref() == Some(perm);
+    let is_perm = |body: &Body, op: OpId, perm: &[i64]| body.name(op).as_str() == "onnx.Transpose" && body.op(op).ints_attr("perm").as_deref() == Some(perm);
     for (i, a) in body.block_args(entry).to_vec().into_iter().enumerate() {
         let s = shape(body, a);
         if s.len() != 4 || body.uses(a).is_empty() || !body.uses(a).iter().all(|u| is_perm(body, u.op, &TO_NHWC)) {
@@ -680,10 +679,10 @@ fn nhwc_signature(ctx: &Context, body: &mut Body, module: OpId, f: OpId) -> Resu
 fn tokens_as_reshapes(ctx: &Context, body: &mut Body, entry: ir::Block) {
     let ts: Vec<OpId> = body.block_ops(entry).filter(|o| body.name(*o).as_str() == "onnx.Transpose").collect();
     for t in ts {
-        let nhwc = |v: Value| body.defining_op(v).filter(|d| body.name(*d).as_str() == "onnx.Transpose" && ints(body, *d, "perm").as_deref() == Some(&TO_NCHW[..])).map(|d| body.op(d).operand(0));
+        let nhwc = |v: Value| body.defining_op(v).filter(|d| body.name(*d).as_str() == "onnx.Transpose" && body.op(*d).ints_attr("perm").as_deref() == Some(&TO_NCHW[..])).map(|d| body.op(d).operand(0));
         let src = match crate::tokens::image_to_tokens(body, t) {
             Some(img) => nhwc(crate::tokens::unaliased(body, img)),
-            None if ints(body, t, "perm").as_deref() == Some(&TO_NHWC[..]) => body.defining_op(body.op(t).operand(0)).and_then(|r| crate::tokens::tokens_to_image(body, r)),
+            None if body.op(t).ints_attr("perm").as_deref() == Some(&TO_NHWC[..]) => body.defining_op(body.op(t).operand(0)).and_then(|r| crate::tokens::tokens_to_image(body, r)),
             None => None,
         };
         let Some(src) = src else { continue };

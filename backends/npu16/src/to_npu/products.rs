@@ -12,7 +12,7 @@ pub(super) fn convert_conv(ctx: &Context, body: &mut Body, op: OpId) -> Result<(
     let b = if name.as_str() == "onnx.Conv" { o.operands().get(2).copied() } else { None };
     let (x, mut w) = (o.operand(0), o.operand(1));
     let ys = shape(body, o.result(0));
-    let mut g = int_attr(body, op, "group").unwrap_or(1);
+    let mut g = body.op(op).int_attr("group").unwrap_or(1);
     let ws = shape(body, w);
     if g > 1 && !(ws[1] == 1 && ws[0] == g) {
         // Grouped: a dense convolution whose weights are zero outside each group's block.
@@ -31,8 +31,8 @@ pub(super) fn convert_conv(ctx: &Context, body: &mut Body, op: OpId) -> Result<(
         w = f32_constant(ctx, body, &dense, vec![ws[0], c as i64, ws[2], ws[3]], at, &loc);
         g = 1;
     }
-    let strides = ints(body, op, "strides").unwrap_or(vec![1, 1]);
-    let pads = ints(body, op, "pads").unwrap_or(vec![0; 4]);
+    let strides = body.op(op).ints_attr("strides").unwrap_or(vec![1, 1]);
+    let pads = body.op(op).ints_attr("pads").unwrap_or(vec![0; 4]);
     let xt = transpose(ctx, body, x, &TO_NHWC, at, &loc);
     // OIHW → HWIO.
     let wt = transpose(ctx, body, w, &[2, 3, 1, 0], at, &loc);
@@ -93,7 +93,7 @@ pub(super) fn convert_product(ctx: &Context, body: &mut Body, op: OpId) -> Resul
     let name = body.name(op);
     let (a, mut b) = (o.operand(0), o.operand(1));
     let mut c = if name.as_str() == "onnx.Gemm" { o.operands().get(2).copied() } else { None };
-    let trans_b = int_attr(body, op, "transB").unwrap_or(0) != 0;
+    let trans_b = body.op(op).int_attr("transB").unwrap_or(0) != 0;
     if let Some(row) = bias_add(ctx, body, op, at) {
         c = Some(row);
     }

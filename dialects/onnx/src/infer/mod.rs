@@ -201,7 +201,7 @@ pub fn conv_transpose_pads_before(body: &Body, op: OpId) -> Option<Vec<i64>> {
     let w = body.value_type(o.operand(1)).shape()?.to_vec();
     let y = body.value_type(o.result(0)).shape()?.to_vec();
     let s = x.len().checked_sub(2)?;
-    let auto = o.attr("auto_pad").and_then(|a| a.as_str()).unwrap_or("NOTSET");
+    let auto = o.str_attr("auto_pad").unwrap_or("NOTSET");
     if let (Some(p), "NOTSET") = (ints_attr(o.attr("pads")), auto) {
         return p.get(..s).map(|p| p.to_vec());
     }
@@ -253,15 +253,11 @@ fn is_none(body: &Body, v: Value) -> bool {
 
 /// An integer list attribute, as `array<i64: …>` or as `[1, 2]` (hand-written IR).
 pub(crate) fn ints_attr(a: Option<&Attribute>) -> Option<Vec<i64>> {
-    match a?.data() {
-        AttrData::DenseArray { data: ir::attributes::ArrayData::Int(v), .. } => Some(v.clone()),
-        AttrData::Array(v) => v.iter().map(|x| x.as_int().map(|i| i as i64)).collect(),
-        _ => None,
-    }
+    a?.as_ints()
 }
 
 fn int_attr(a: Option<&Attribute>) -> Option<i64> {
-    a.and_then(|a| a.as_int()).map(|v| v as i64)
+    a?.as_int().map(|v| v as i64)
 }
 
 /// Numpy-style broadcast of shapes (None: unknown rank).

@@ -121,10 +121,6 @@ fn sequence(ctx: &Context, body: &mut Body, elems: &[Value], ty: Type, loc: ir::
     build(ctx, body, name, elems, ty, &[], loc, at)
 }
 
-fn int_prop(body: &Body, op: OpId, name: &str, default: i64) -> i64 {
-    body.op(op).properties.get(name).and_then(|a| a.as_int()).map(|v| v as i64).unwrap_or(default)
-}
-
 fn static_shape(body: &Body, v: Value) -> Option<Vec<i64>> {
     body.value_type(v).shape().filter(|s| !s.contains(&ir::types::DYNAMIC)).map(|s| s.to_vec())
 }
@@ -248,8 +244,8 @@ impl Rewrite<'_> {
         if xs.is_empty() {
             return Err(fail("ConcatFromSequence of an empty sequence"));
         }
-        let new_axis = int_prop(self.body, self.op, "new_axis", 0) != 0;
-        let axis = int_prop(self.body, self.op, "axis", 0);
+        let new_axis = self.body.op(self.op).int_attr("new_axis").unwrap_or(0) != 0;
+        let axis = self.body.op(self.op).int_attr("axis").unwrap_or(0);
         let mut parts = Vec::new();
         let mut rank = None;
         for &x in &xs {
@@ -285,7 +281,7 @@ impl Rewrite<'_> {
         let x = self.operand(0).ok_or_else(|| fail("no input"))?;
         let shape = static_shape(self.body, x).ok_or_else(|| fail("the input's shape is not known at compile time"))?;
         let r = shape.len() as i64;
-        let axis = int_prop(self.body, self.op, "axis", 0);
+        let axis = self.body.op(self.op).int_attr("axis").unwrap_or(0);
         let a = if axis < 0 { axis + r } else { axis };
         if a < 0 || a >= r {
             return Err(fail(format!("axis {} is out of range for rank {}", axis, r)));
@@ -293,7 +289,7 @@ impl Rewrite<'_> {
         let dim = shape[a as usize];
         let split = self.operand(1).filter(|s| !is_none(self.body, *s));
         let (sizes, squeeze) = match split {
-            None => (vec![1; dim as usize], int_prop(self.body, self.op, "keepdims", 1) == 0),
+            None => (vec![1; dim as usize], self.body.op(self.op).int_attr("keepdims").unwrap_or(1) == 0),
             Some(s) => {
                 let v = crate::infer::const_ints(self.body, s).ok_or_else(|| fail("the split is not known at compile time"))?;
                 let scalar = self.body.value_type(s).shape().is_some_and(|s| s.is_empty());
