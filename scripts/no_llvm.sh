@@ -2,26 +2,46 @@
 # npu-opt, npu-sim and npu-translate built without the CPU code generator
 # (the tools crate's default feature `cpu` off): they build without MLIR or
 # LLVM, link none of it, and do their non-CPU work as the full build does.
-# Builds into target/no-llvm (its own target directory, so the default
-# binaries stay as they are); compares with target/release's binaries, which
-# must be built first (scripts/test.sh runs this after cargo test).
-# Prints a "test result:" line; exits non-zero on any failure.
+#
+#   scripts/no_llvm.sh build   builds the three without the feature, in the
+#                              shared target directory (every other crate's
+#                              build is reused), and keeps them in target/no-llvm
+#   scripts/no_llvm.sh check   compares them with target/release's full
+#                              binaries; prints a "test result:" line
+#   scripts/no_llvm.sh         both, rebuilding the full binaries between
+#
+# scripts/test.sh runs `build` before its cargo test (which then builds the
+# full tools again) and `check` after it. Exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/usr/lib/llvm-22/bin:$PATH"
 full=target/release
-lite=target/no-llvm/release
+lite=target/no-llvm
+mode=${1:-all}
+
+if [ "$mode" = build ] || [ "$mode" = all ]; then
+  rm -rf "$lite"
+  mkdir -p "$lite"
+  if cargo build --release -p tools --no-default-features --bins; then
+    for exe in npu-opt npu-sim npu-translate; do cp "$full/$exe" "$lite/$exe"; done
+  fi
+  [ "$mode" = build ] && exit 0
+  cargo build --release -p tools --bins || exit 1
+fi
+
 fails=()
 fail() { fails+=("$1"); echo "no-llvm: FAILED: $1"; }
 
-if ! cargo build --release -p tools --no-default-features --bins --target-dir target/no-llvm; then
-  echo "test result: FAILED. 0 passed; 1 failed (tools without the CPU code generator)"
-  exit 1
-fi
+for exe in npu-opt npu-sim npu-translate; do
+  if [ ! -x "$lite/$exe" ]; then
+    echo "no-llvm: FAILED: $lite/$exe was not built (scripts/no_llvm.sh build)"
+    echo "test result: FAILED. 0 passed; 1 failed (tools without the CPU code generator)"
+    exit 1
+  fi
+done
 if cargo tree -p tools --no-default-features -e normal --prefix none | grep -qE '^(melior|mlir-sys|llvm-cpu|runtime) '; then
   fail "the tools crate without its cpu feature still depends on the CPU code generator"
 fi
-[ -e "$lite/npu-run" ] && [ "$lite/npu-run" -nt "$lite/npu-translate" ] && fail "npu-run was built without the cpu feature"
 # MLIR's translation to LLVM IR, which the CPU code generator calls: in the
 # full npu-translate (so the check can fail), in none of the light binaries.
 symbol=mlirTranslateModuleToLLVMIR
