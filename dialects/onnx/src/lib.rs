@@ -10,6 +10,13 @@ pub mod fold;
 pub mod infer;
 #[rustfmt::skip]
 pub mod op_table;
+/// Typed accessors of every operator: `onnx::ops::Conv::of(body, op)?.group(body)`
+/// (generated from the operator table by `build.rs`, as MLIR's ODS does).
+#[rustfmt::skip]
+#[allow(clippy::all)]
+pub mod ops {
+    include!(concat!(env!("OUT_DIR"), "/ops.rs"));
+}
 pub mod shape_operands;
 pub mod symbolic_dims;
 pub mod table;
