@@ -7,6 +7,7 @@
 //! (`test/onnx/cpu-node.manifest`, compiled in), so a failure is the
 //! backend's: it took an op it computes wrongly, or its fallback broke the model.
 
+use onnx::ops;
 use libtest_mimic::{Failed, Trial};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -55,7 +56,7 @@ pub fn claimed_tests(b: &dyn backend::Backend) -> Result<Vec<String>, String> {
     let mut out = vec![];
     for t in cpu_passing() {
         let ops = model_ops(&dir.join(t)).map_err(|e| format!("{} (scripts/setup.sh fetches ONNX's node tests)", e))?;
-        if !ops.is_empty() && ops.iter().all(|o| o == "onnx.Constant" || claimed.contains(&o.as_str())) && ops.iter().any(|o| o != "onnx.Constant") {
+        if !ops.is_empty() && ops.iter().all(|o| o == ops::Constant::NAME || claimed.contains(&o.as_str())) && ops.iter().any(|o| o != ops::Constant::NAME) {
             out.push(t.to_string());
         }
     }

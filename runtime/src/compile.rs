@@ -2,6 +2,7 @@
 //! and the values of inputs that decide shapes), the pass pipeline down to
 //! loops, then MLIR through `llvm-cpu`.
 
+use onnx::ops;
 use crate::tensor::HostTensor;
 use driver::pipelines::{cpu_tensor_pipeline, run, CPU_LOOPS_PIPELINE, RESOLVE_PIPELINE};
 use ir::types::{TypeData, DYNAMIC};
@@ -215,16 +216,16 @@ fn constant_tensor_as(body: &Body, op: OpId, dtype: i32) -> Result<HostTensor, S
 /// (`onnx::shape_operands::SHAPE_OPERANDS`): inputs that feed them directly
 /// are specialized on their values too.
 const LOWERING_CONSTANTS: &[(&str, &[usize])] = &[
-    ("onnx.Resize", &[1]),
-    ("onnx.Dropout", &[1, 2]),
-    ("onnx.Trilu", &[1]),
-    ("onnx.CumSum", &[1]),
-    ("onnx.CumProd", &[1]),
-    ("onnx.LSTM", &[4]),
-    ("onnx.GRU", &[4]),
-    ("onnx.RNN", &[4]),
-    ("onnx.Compress", &[1]),
-    ("onnx.MelWeightMatrix", &[2, 3, 4]),
+    (ops::Resize::NAME, &[1]),
+    (ops::Dropout::NAME, &[1, 2]),
+    (ops::Trilu::NAME, &[1]),
+    (ops::CumSum::NAME, &[1]),
+    (ops::CumProd::NAME, &[1]),
+    (ops::LSTM::NAME, &[4]),
+    (ops::GRU::NAME, &[4]),
+    (ops::RNN::NAME, &[4]),
+    (ops::Compress::NAME, &[1]),
+    (ops::MelWeightMatrix::NAME, &[2, 3, 4]),
 ];
 
 fn func_of(body: &Body, module: OpId) -> Option<OpId> {

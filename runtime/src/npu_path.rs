@@ -6,6 +6,7 @@
 //! tensors between NPU partitions; the layout transposes left at CPU
 //! boundaries run on the host).
 
+use onnx::ops;
 use crate::compile::{self, CompileOptions, TensorSpec};
 use crate::tensor::HostTensor;
 use driver::npu_program::encode_program;
@@ -314,15 +315,15 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
                     None => return Err(format!("@{} is not a partition", callee)),
                 }
             }
-            "onnx.Transpose" => {
+            ops::Transpose::NAME => {
                 let perm = body.op(op).ints_attr("perm").ok_or("transpose without perm")?;
                 stages.push(Stage::Transpose { perm: perm.iter().map(|p| *p as usize).collect(), arg: args[0], result: results[0] });
             }
-            "onnx.Reshape" | "onnx.Flatten" => {
+            ops::Reshape::NAME | ops::Flatten::NAME => {
                 let shape = body.value_type(o.result(0)).shape().ok_or("reshape of unknown shape")?.to_vec();
                 stages.push(Stage::Reshape { arg: args[0], result: results[0], shape });
             }
-            "onnx.Constant" => stages.push(Stage::Const { value: compile::constant_tensor(&ctx, body, op)?, result: results[0] }),
+            ops::Constant::NAME => stages.push(Stage::Const { value: compile::constant_tensor(&ctx, body, op)?, result: results[0] }),
             other => return Err(format!("{}: '{}' left between partitions", o.loc, other)),
         }
     }

@@ -5,6 +5,7 @@
 //! requantization, ReLU as the clamp at zero); for f32 it is the same math in
 //! another summation order.
 
+use onnx::ops;
 use crate::tensor::HostTensor;
 use ir::{Body, OpId, Value};
 use onnx_translate::proto::data_type as dt;
@@ -346,20 +347,20 @@ pub fn evaluate(ctx: &ir::Context, body: &Body, f: OpId, args: &[HostTensor]) ->
         let get = |i: usize| vals.get(&o.operand(i)).ok_or_else(|| format!("{}: operand not evaluated", o.loc));
         let r = match name.as_str() {
             "func.return" => return o.operands().iter().map(|v| vals.get(v).cloned().ok_or("result not evaluated".to_string())).collect(),
-            "onnx.Constant" => crate::compile::constant_tensor(ctx, body, op)?,
-            "onnx.Reshape" | "onnx.Flatten" | "onnx.Squeeze" | "onnx.Unsqueeze" => {
+            ops::Constant::NAME => crate::compile::constant_tensor(ctx, body, op)?,
+            ops::Reshape::NAME | ops::Flatten::NAME | ops::Squeeze::NAME | ops::Unsqueeze::NAME => {
                 let mut t = get(0)?.clone();
                 t.shape = shape(body, o.result(0));
                 t
             }
-            "onnx.Transpose" | "npu.slice" | "npu.upsample" => {
+            ops::Transpose::NAME | "npu.slice" | "npu.upsample" => {
                 let x = get(0)?;
                 let y = shape(body, o.result(0));
                 let xs = dense_strides(&x.shape);
                 let attr = |n: &str| body.op(op).ints_attr(n).ok_or_else(|| format!("{}: no {}", o.loc, n));
                 // Result index → input index, per dim.
                 let pick: Box<dyn Fn(usize, i64) -> i64> = match name.as_str() {
-                    "onnx.Transpose" => {
+                    ops::Transpose::NAME => {
                         let perm = attr("perm")?;
                         let src: Vec<i64> = perm.iter().map(|p| xs[*p as usize]).collect();
                         Box::new(move |d, i| i * src[d])

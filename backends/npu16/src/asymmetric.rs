@@ -11,6 +11,7 @@
 //! `Σ (x - zx)·d = Σ_p Σ (x - zx)·part_p`, and the zero-point folding,
 //! padding and requantization stay as they are.
 
+use onnx::ops;
 use crate::quant::{self, elem};
 use ir::attributes::Attribute;
 use ir::types::TypeData;
@@ -40,7 +41,7 @@ fn plan(body: &Body, op: OpId) -> Option<Plan> {
     let o = body.op(op);
     let name = body.name(op);
     let int_attr = |k: &str, d: i64| o.int_attr(k).unwrap_or(d);
-    let qlinear = matches!(name.as_str(), "onnx.QLinearConv" | "onnx.QLinearMatMul");
+    let qlinear = matches!(name.as_str(), ops::QLinearConv::NAME | ops::QLinearMatMul::NAME);
     // The weights and their per-channel axis as a DequantizeLinear would give it.
     let (w_dq, w, w_operand, scales_axis) = if qlinear {
         let ops = o.operands();
@@ -69,9 +70,9 @@ fn plan(body: &Body, op: OpId) -> Option<Plan> {
     let x_rank = body.value_type(x[0]).shape()?.len();
     // (reduced axis of W, the axis of per-channel scales, reduced axis of the activation)
     let (w_axis, channel_axis, x_axis) = match name.as_str() {
-        "onnx.Conv" | "onnx.QLinearConv" if int_attr("group", 1) == 1 && shape.len() == 4 => (1, 0, 1),
-        "onnx.MatMul" | "onnx.QLinearMatMul" if shape.len() == 2 && x_rank >= 2 => (0, 1, x_rank - 1),
-        "onnx.Gemm" if int_attr("transA", 0) == 0 && shape.len() == 2 => {
+        ops::Conv::NAME | ops::QLinearConv::NAME if int_attr("group", 1) == 1 && shape.len() == 4 => (1, 0, 1),
+        ops::MatMul::NAME | ops::QLinearMatMul::NAME if shape.len() == 2 && x_rank >= 2 => (0, 1, x_rank - 1),
+        ops::Gemm::NAME if int_attr("transA", 0) == 0 && shape.len() == 2 => {
             let t = int_attr("transB", 0) != 0;
             (t as usize, (!t) as usize, 1)
         }
@@ -113,7 +114,7 @@ fn split(p: &Plan) -> Vec<u8> {
 
 /// Rewrites every product with weight zero points it can; returns how many.
 pub fn rewrite(ctx: &Context, body: &mut Body, module: OpId) -> usize {
-    const PRODUCTS: &[&str] = &["onnx.Conv", "onnx.MatMul", "onnx.Gemm", "onnx.QLinearConv", "onnx.QLinearMatMul"];
+    const PRODUCTS: &[&str] = &[ops::Conv::NAME, ops::MatMul::NAME, ops::Gemm::NAME, ops::QLinearConv::NAME, ops::QLinearMatMul::NAME];
     let ops: Vec<OpId> = body.walk_preorder(module).into_iter().filter(|o| PRODUCTS.contains(&body.name(*o).as_str())).collect();
     let mut n = 0;
     for op in ops {
@@ -133,12 +134,12 @@ pub fn rewrite(ctx: &Context, body: &mut Body, module: OpId) -> usize {
         let w8 = b.constant(i8t.clone(), wshape.clone(), split(&p));
         let zeros = b.constant(i8t.clone(), zshape.clone(), vec![0; zshape.iter().product::<i64>() as usize]);
         // The activation n times along its reduced axis, in QDQ form (an int8 move on the NPU).
-        let dqs: Vec<Value> = (0..parts).map(|_| b.op("onnx.DequantizeLinear", &p.x, &[one.clone()], &[])[0]).collect();
-        let cat = b.op("onnx.Concat", &dqs, &[tensor(ctx, xshape.clone(), f32t.clone())], &[("axis", Attribute::integer(p.x_axis as i128, ctx.i64()))])[0];
-        let xq = b.op("onnx.QuantizeLinear", &[cat, p.x[1], p.x[2]], &[tensor(ctx, xshape.clone(), x_elem)], &[])[0];
+        let dqs: Vec<Value> = (0..parts).map(|_| b.op(ops::DequantizeLinear::NAME, &p.x, &[one.clone()], &[])[0]).collect();
+        let cat = b.op(ops::Concat::NAME, &dqs, &[tensor(ctx, xshape.clone(), f32t.clone())], &[("axis", Attribute::integer(p.x_axis as i128, ctx.i64()))])[0];
+        let xq = b.op(ops::QuantizeLinear::NAME, &[cat, p.x[1], p.x[2]], &[tensor(ctx, xshape.clone(), x_elem)], &[])[0];
         if p.w_dq.is_some() {
-            let wd = b.op("onnx.DequantizeLinear", &[w8, p.w[1], zeros], &[tensor(ctx, wshape, f32t.clone())], &w_axis_attr)[0];
-            let xd = b.op("onnx.DequantizeLinear", &[xq, p.x[1], p.x[2]], &[tensor(ctx, xshape, f32t)], &[])[0];
+            let wd = b.op(ops::DequantizeLinear::NAME, &[w8, p.w[1], zeros], &[tensor(ctx, wshape, f32t.clone())], &w_axis_attr)[0];
+            let xd = b.op(ops::DequantizeLinear::NAME, &[xq, p.x[1], p.x[2]], &[tensor(ctx, xshape, f32t)], &[])[0];
             body.set_operand(op, p.x_operand, xd);
             body.set_operand(op, p.w_operand, wd);
         } else {
@@ -148,7 +149,7 @@ pub fn rewrite(ctx: &Context, body: &mut Body, module: OpId) -> usize {
         }
         body.op_mut(op).attributes.set(ctx.ident(backend::partition::REDUCTION_REPEATS_ATTR), Attribute::integer(parts as i128, ctx.i64()));
         for old in [body.defining_op(old_x), p.w_dq].into_iter().flatten() {
-            if body.name(old).as_str() == "onnx.DequantizeLinear" && !body.has_uses(body.op(old).result(0)) {
+            if body.name(old).as_str() == ops::DequantizeLinear::NAME && !body.has_uses(body.op(old).result(0)) {
                 body.erase(old);
             }
         }

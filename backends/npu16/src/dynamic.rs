@@ -17,6 +17,7 @@
 //! is a ConvInteger of `a'` with a filter of ones (on the array too); a
 //! padded one stays on the CPU (its padding is the run-time zero point).
 
+use onnx::ops;
 use crate::quant::{self, absent, elem};
 use ir::attributes::Attribute;
 use ir::types::TypeData;
@@ -68,7 +69,7 @@ fn weights(body: &Body, op: OpId) -> Option<Weights> {
         return None;
     }
     let shape = body.value_type(b).shape()?.to_vec();
-    let conv = body.name(op).as_str() == "onnx.ConvInteger";
+    let conv = body.name(op).as_str() == ops::ConvInteger::NAME;
     let (k, n) = match (conv, &shape[..]) {
         (false, [k, n]) => (*k, *n),
         (true, [o, c, kh, kw]) => (c * kh * kw, *o),
@@ -94,11 +95,11 @@ fn weights(body: &Body, op: OpId) -> Option<Weights> {
 
 /// Whether `op` is a MatMulInteger this rewrite turns into one the NPU takes.
 fn candidate(body: &Body, op: OpId) -> Option<Weights> {
-    if !matches!(body.name(op).as_str(), "onnx.MatMulInteger" | "onnx.ConvInteger") || quant::qinteger(body, op).is_ok() {
+    if !matches!(body.name(op).as_str(), ops::MatMulInteger::NAME | ops::ConvInteger::NAME) || quant::qinteger(body, op).is_ok() {
         return None;
     }
     let o = body.op(op);
-    if body.name(op).as_str() == "onnx.ConvInteger" {
+    if body.name(op).as_str() == ops::ConvInteger::NAME {
         // Padding would be the run-time zero point (the DMA writes an immediate); one group.
         let ints = |k: &str| body.op(op).ints_attr(k);
         let padded = ints("pads").is_some_and(|p| p.iter().any(|v| *v != 0)) || o.str_attr("auto_pad").is_some_and(|a| a != "NOTSET" && a != "VALID");
@@ -121,7 +122,7 @@ fn candidate(body: &Body, op: OpId) -> Option<Weights> {
 
 /// Rewrites every MatMulInteger it can; returns how many.
 pub fn rewrite(ctx: &Context, body: &mut Body, module: OpId) -> usize {
-    let ops: Vec<OpId> = body.walk_preorder(module).into_iter().filter(|o| matches!(body.name(*o).as_str(), "onnx.MatMulInteger" | "onnx.ConvInteger")).collect();
+    let ops: Vec<OpId> = body.walk_preorder(module).into_iter().filter(|o| matches!(body.name(*o).as_str(), ops::MatMulInteger::NAME | ops::ConvInteger::NAME)).collect();
     // One a' per activation (Q, K and V share theirs).
     let mut shifted: HashMap<Value, Value> = HashMap::new();
     let mut n = 0;
@@ -144,26 +145,26 @@ pub fn rewrite(ctx: &Context, body: &mut Body, module: OpId) -> usize {
             (false, _) => a,
             (true, Some(v)) => *v,
             (true, None) => {
-                let wide = b.op("onnx.Cast", &[a], &[i32t(a_shape.clone())], &cast(6))[0];
+                let wide = b.op(ops::Cast::NAME, &[a], &[i32t(a_shape.clone())], &cast(6))[0];
                 let c128 = b.scalar(&ctx.int_type(32), 128.0);
-                let d = b.op("onnx.Sub", &[wide, c128], &[i32t(a_shape.clone())], &[])[0];
-                let v = b.op("onnx.Cast", &[d], &[tensor(ctx, a_shape.clone(), 8)], &cast(3))[0];
+                let d = b.op(ops::Sub::NAME, &[wide, c128], &[i32t(a_shape.clone())], &[])[0];
+                let v = b.op(ops::Cast::NAME, &[d], &[tensor(ctx, a_shape.clone(), 8)], &cast(3))[0];
                 shifted.insert(a, v);
                 v
             }
         };
         let b8 = b.constant(ctx.int_type(8), w.shape.clone(), w.b.iter().map(|x| *x as i8 as u8).collect());
-        let name = if w.conv() { "onnx.ConvInteger" } else { "onnx.MatMulInteger" };
+        let name = if w.conv() { ops::ConvInteger::NAME } else { ops::MatMulInteger::NAME };
         let product = b.op(name, &[a8, b8], &[res_ty], if w.conv() { &geometry } else { &[] })[0];
         let full = out_shape.clone().unwrap_or_default();
         let mut y = product;
         // za' as an i32 scalar (za - 128 for uint8), when there is one.
         let za8 = za.map(|z| {
             let zshape = b.body.value_type(z).shape().map(|s| s.to_vec()).unwrap_or_default();
-            let wide = b.op("onnx.Cast", &[z], &[i32t(zshape.clone())], &cast(6))[0];
+            let wide = b.op(ops::Cast::NAME, &[z], &[i32t(zshape.clone())], &cast(6))[0];
             if unsigned {
                 let c128 = b.scalar(&ctx.int_type(32), 128.0);
-                b.op("onnx.Sub", &[wide, c128], &[i32t(zshape)], &[])[0]
+                b.op(ops::Sub::NAME, &[wide, c128], &[i32t(zshape)], &[])[0]
             } else {
                 wide
             }
@@ -171,8 +172,8 @@ pub fn rewrite(ctx: &Context, body: &mut Body, module: OpId) -> usize {
         // - za'·Σ_k b'
         if let Some(za8) = za8 {
             let c = b.constant(ctx.int_type(32), w.per_output(), w.sums().iter().flat_map(|x| (*x as i32).to_le_bytes()).collect());
-            let t = b.op("onnx.Mul", &[za8, c], &[i32t(w.per_output())], &[])[0];
-            y = b.op("onnx.Sub", &[y, t], &[i32t(full.clone())], &[])[0];
+            let t = b.op(ops::Mul::NAME, &[za8, c], &[i32t(w.per_output())], &[])[0];
+            y = b.op(ops::Sub::NAME, &[y, t], &[i32t(full.clone())], &[])[0];
         }
         // - zb'·(Σ_k a' - K·za')
         if w.zb.iter().any(|z| *z != 0) {
@@ -183,24 +184,24 @@ pub fn rewrite(ctx: &Context, body: &mut Body, module: OpId) -> usize {
                 let mut ones_shape = w.shape.clone();
                 ones_shape[0] = 1;
                 let ones = b.constant(ctx.int_type(8), ones_shape, vec![1; w.k]);
-                (s.clone(), b.op("onnx.ConvInteger", &[a8, ones], &[i32t(s)], &geometry)[0])
+                (s.clone(), b.op(ops::ConvInteger::NAME, &[a8, ones], &[i32t(s)], &geometry)[0])
             } else {
                 let mut s = a_shape.clone();
                 *s.last_mut().unwrap() = 1;
-                let wide = b.op("onnx.Cast", &[a8], &[i32t(a_shape.clone())], &cast(6))[0];
+                let wide = b.op(ops::Cast::NAME, &[a8], &[i32t(a_shape.clone())], &cast(6))[0];
                 let axes = b.i64s(&[-1]);
-                (s.clone(), b.op("onnx.ReduceSum", &[wide, axes], &[i32t(s)], &[("keepdims", Attribute::integer(1, ctx.i64()))])[0])
+                (s.clone(), b.op(ops::ReduceSum::NAME, &[wide, axes], &[i32t(s)], &[("keepdims", Attribute::integer(1, ctx.i64()))])[0])
             };
             if let Some(za8) = za8 {
                 let kc = b.scalar(&ctx.int_type(32), w.k as f64);
                 let zt = b.body.value_type(za8).clone();
-                let kz = b.op("onnx.Mul", &[za8, kc], &[zt], &[])[0];
-                rows = b.op("onnx.Sub", &[rows, kz], &[i32t(row_shape.clone())], &[])[0];
+                let kz = b.op(ops::Mul::NAME, &[za8, kc], &[zt], &[])[0];
+                rows = b.op(ops::Sub::NAME, &[rows, kz], &[i32t(row_shape.clone())], &[])[0];
             }
             let zshape = if w.zb.len() == 1 { vec![] } else { w.per_output() };
             let zc = b.constant(ctx.int_type(32), zshape, w.zb.iter().flat_map(|x| (*x as i32).to_le_bytes()).collect());
-            let t = b.op("onnx.Mul", &[rows, zc], &[i32t(if w.zb.len() == 1 { row_shape } else { full.clone() })], &[])[0];
-            y = b.op("onnx.Sub", &[y, t], &[i32t(full.clone())], &[])[0];
+            let t = b.op(ops::Mul::NAME, &[rows, zc], &[i32t(if w.zb.len() == 1 { row_shape } else { full.clone() })], &[])[0];
+            y = b.op(ops::Sub::NAME, &[y, t], &[i32t(full.clone())], &[])[0];
         }
         body.replace_op(op, &[y]);
         n += 1;

@@ -6,14 +6,15 @@
 //! DQ → Relu/Clip → Q chain; an int8 MaxPool or GlobalAveragePool takes its DQ and Q; a LayerNorm
 //! written out is one (`norm.rs`).
 
+use onnx::ops;
 use backend::{Reason, Unsupported};
 use ir::{Body, OpId};
 use std::collections::HashMap;
 
 /// Activations that fuse into the NPU op producing their input, when they can.
-const FUSABLE: &[&str] = &["onnx.Relu", "onnx.Clip", "onnx.Sigmoid", "onnx.Tanh"];
+const FUSABLE: &[&str] = &[ops::Relu::NAME, ops::Clip::NAME, ops::Sigmoid::NAME, ops::Tanh::NAME];
 /// NPU ops an activation fuses into.
-const ACTIVATION_HOSTS: &[&str] = &["onnx.Conv", "onnx.Gemm", "onnx.MatMul", "onnx.Add", "onnx.Sub", "onnx.Mul", "onnx.Div", "onnx.Max", "onnx.Min", "onnx.Sum", "onnx.Mean", "onnx.BatchNormalization"];
+const ACTIVATION_HOSTS: &[&str] = &[ops::Conv::NAME, ops::Gemm::NAME, ops::MatMul::NAME, ops::Add::NAME, ops::Sub::NAME, ops::Mul::NAME, ops::Div::NAME, ops::Max::NAME, ops::Min::NAME, ops::Sum::NAME, ops::Mean::NAME, ops::BatchNormalization::NAME];
 
 /// For each op of `work`, the index of the op it runs with (itself when alone);
 /// `npu` (the capability answers) is refined: the members of a quantized
@@ -52,8 +53,8 @@ pub fn group(body: &Body, work: &[OpId], npu: &mut [Result<(), Unsupported>]) ->
             continue;
         }
         let name = body.name(op);
-        let quantized_input = |i: usize| body.op(op).operands().get(i).and_then(|v| body.defining_op(*v)).is_some_and(|d| body.name(d).as_str() == "onnx.DequantizeLinear");
-        let (mut members, q) = if name.as_str() == "onnx.Add" && quantized_input(0) && quantized_input(1) {
+        let quantized_input = |i: usize| body.op(op).operands().get(i).and_then(|v| body.defining_op(*v)).is_some_and(|d| body.name(d).as_str() == ops::DequantizeLinear::NAME);
+        let (mut members, q) = if name.as_str() == ops::Add::NAME && quantized_input(0) && quantized_input(1) {
             match super::quant::qadd(body, op) {
                 Ok(a) => (vec![op, a.a.op, a.b.op, a.q], a.q),
                 Err(e) => {
@@ -62,15 +63,15 @@ pub fn group(body: &Body, work: &[OpId], npu: &mut [Result<(), Unsupported>]) ->
                     continue;
                 }
             }
-        } else if matches!(name.as_str(), "onnx.ConvInteger" | "onnx.MatMulInteger") {
+        } else if matches!(name.as_str(), ops::ConvInteger::NAME | ops::MatMulInteger::NAME) {
             npu[index[&op]] = match super::quant::qinteger(body, op) {
                 Err(e) => Err(Unsupported::new(Reason::ElementType, e)),
-                Ok(()) if name.as_str() == "onnx.ConvInteger" => super::target::conv_geometry(body, op),
+                Ok(()) if name.as_str() == ops::ConvInteger::NAME => super::target::conv_geometry(body, op),
                 Ok(()) if body.value_type(body.op(op).operand(1)).shape().map(|s| s.len()) == Some(2) => Ok(()),
                 Ok(()) => Err(Unsupported::new(Reason::Shape, "B is not a matrix")),
             };
             continue;
-        } else if name.as_str() == "onnx.Mul" && quantized_input(0) && quantized_input(1) {
+        } else if name.as_str() == ops::Mul::NAME && quantized_input(0) && quantized_input(1) {
             // x·f(x) of one int8 tensor: one table (its function's own group, if any, joins it).
             let Ok(l) = super::quant::qswish(body, op) else { continue };
             claim(npu, &mut group, &index, l.members, index[&op]);
@@ -92,10 +93,10 @@ pub fn group(body: &Body, work: &[OpId], npu: &mut [Result<(), Unsupported>]) ->
             };
             claim(npu, &mut group, &index, l.members, index[&op]);
             continue;
-        } else if (super::quant::MOVES.contains(&name.as_str()) || matches!(name.as_str(), "onnx.GlobalAveragePool" | "onnx.AveragePool" | "onnx.Concat")) && quantized_input(0) {
+        } else if (super::quant::MOVES.contains(&name.as_str()) || matches!(name.as_str(), ops::GlobalAveragePool::NAME | ops::AveragePool::NAME | ops::Concat::NAME)) && quantized_input(0) {
             let pooled = match name.as_str() {
-                "onnx.GlobalAveragePool" | "onnx.AveragePool" => super::quant::qavgpool(body, op).map(|a| (vec![a.x], a.q)),
-                "onnx.Concat" => super::quant::qconcat(body, op),
+                ops::GlobalAveragePool::NAME | ops::AveragePool::NAME => super::quant::qavgpool(body, op).map(|a| (vec![a.x], a.q)),
+                ops::Concat::NAME => super::quant::qconcat(body, op),
                 _ => super::quant::qmaxpool(body, op).map(|(x, q)| (vec![x], q)),
             };
             let (xs, q) = match pooled {
@@ -112,8 +113,8 @@ pub fn group(body: &Body, work: &[OpId], npu: &mut [Result<(), Unsupported>]) ->
             claim(npu, &mut group, &index, xs.iter().map(|x| x.op).chain([op, q]), index[&op]);
             continue;
         } else {
-            let qlinear = matches!(name.as_str(), "onnx.QLinearConv" | "onnx.QLinearMatMul");
-            if !qlinear && !(matches!(name.as_str(), "onnx.Conv" | "onnx.Gemm" | "onnx.MatMul") && (quantized_input(0) || quantized_input(1))) {
+            let qlinear = matches!(name.as_str(), ops::QLinearConv::NAME | ops::QLinearMatMul::NAME);
+            if !qlinear && !(matches!(name.as_str(), ops::Conv::NAME | ops::Gemm::NAME | ops::MatMul::NAME) && (quantized_input(0) || quantized_input(1))) {
                 continue;
             }
             let m = match super::quant::qmac(body, op) {
@@ -172,8 +173,8 @@ fn explain_lone_quantize_ops(body: &Body, work: &[OpId], index: &HashMap<OpId, u
             continue;
         }
         let (dq, other) = match body.name(op).as_str() {
-            "onnx.DequantizeLinear" => (true, body.uses(body.op(op).result(0)).first().map(|u| u.op)),
-            "onnx.QuantizeLinear" => (false, body.defining_op(body.op(op).operand(0))),
+            ops::DequantizeLinear::NAME => (true, body.uses(body.op(op).result(0)).first().map(|u| u.op)),
+            ops::QuantizeLinear::NAME => (false, body.defining_op(body.op(op).operand(0))),
             _ => continue,
         };
         let what = if dq { "dequantizes an input of" } else { "quantizes the result of" };
@@ -194,7 +195,7 @@ fn explain_lone_quantize_ops(body: &Body, work: &[OpId], index: &HashMap<OpId, u
 }
 
 /// Ops that multiply-accumulate on the array: what makes a program worth its start.
-const MAC_OPS: &[&str] = &["onnx.Conv", "onnx.Gemm", "onnx.MatMul", "onnx.QLinearConv", "onnx.QLinearMatMul", "onnx.ConvInteger", "onnx.MatMulInteger"];
+const MAC_OPS: &[&str] = &[ops::Conv::NAME, ops::Gemm::NAME, ops::MatMul::NAME, ops::QLinearConv::NAME, ops::QLinearMatMul::NAME, ops::ConvInteger::NAME, ops::MatMulInteger::NAME];
 
 /// A connected run of NPU ops without a product, fed by an op that runs
 /// elsewhere (a Reshape after the CPU's Softmax, a Relu after a convolution

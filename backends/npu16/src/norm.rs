@@ -12,6 +12,7 @@
 //! The chain is one group for the partitioner and one `npu.layernorm` after
 //! conversion; left to the CPU path, it stays the ops it is.
 
+use onnx::ops;
 use backend::{Reason, Unsupported};
 use ir::{Body, OpId, Value};
 
@@ -54,7 +55,7 @@ fn only_user(body: &Body, v: Value) -> Option<OpId> {
 
 /// A ReduceMean over the innermost dim alone, keeping it.
 fn mean_of_last(body: &Body, op: OpId) -> Option<Value> {
-    if name(body, op) != "onnx.ReduceMean" {
+    if name(body, op) != ops::ReduceMean::NAME {
         return None;
     }
     let o = body.op(op);
@@ -92,15 +93,15 @@ fn per_element(body: &Body, v: Value, c: i64, rank: usize) -> bool {
 pub fn decomposed_layer_norm(body: &Body, op: OpId) -> Option<DecomposedLayerNorm> {
     let x = mean_of_last(body, op)?;
     let m = body.op(op).result(0);
-    let sub = only_user(body, m).filter(|s| name(body, *s) == "onnx.Sub" && body.op(*s).operands() == [x, m])?;
+    let sub = only_user(body, m).filter(|s| name(body, *s) == ops::Sub::NAME && body.op(*s).operands() == [x, m])?;
     let d = body.op(sub).result(0);
     // d feeds the square and the division, nothing else.
     let users: Vec<OpId> = body.uses(d).iter().map(|u| u.op).collect();
-    let div = *users.iter().find(|u| name(body, **u) == "onnx.Div" && body.op(**u).operand(0) == d)?;
+    let div = *users.iter().find(|u| name(body, **u) == ops::Div::NAME && body.op(**u).operand(0) == d)?;
     let square = *users.iter().find(|u| **u != div)?;
     let squares = match name(body, square) {
-        "onnx.Pow" => body.op(square).operand(0) == d && scalar(body, body.op(square).operand(1)) == Some(2.0),
-        "onnx.Mul" => body.op(square).operands() == [d, d],
+        ops::Pow::NAME => body.op(square).operand(0) == d && scalar(body, body.op(square).operand(1)) == Some(2.0),
+        ops::Mul::NAME => body.op(square).operands() == [d, d],
         _ => false,
     };
     if !squares || users.iter().any(|u| *u != div && *u != square) {
@@ -111,9 +112,9 @@ pub fn decomposed_layer_norm(body: &Body, op: OpId) -> Option<DecomposedLayerNor
         return None;
     }
     let v = body.op(var).result(0);
-    let add = only_user(body, v).filter(|a| name(body, *a) == "onnx.Add")?;
+    let add = only_user(body, v).filter(|a| name(body, *a) == ops::Add::NAME)?;
     let epsilon = scalar(body, other(body, add, v)?)?;
-    let sqrt = only_user(body, body.op(add).result(0)).filter(|s| name(body, *s) == "onnx.Sqrt")?;
+    let sqrt = only_user(body, body.op(add).result(0)).filter(|s| name(body, *s) == ops::Sqrt::NAME)?;
     let s = body.op(sqrt).result(0);
     if only_user(body, s) != Some(div) || body.op(div).operand(1) != s || !(epsilon.is_finite() && epsilon >= 0.0) {
         return None;
@@ -123,14 +124,14 @@ pub fn decomposed_layer_norm(body: &Body, op: OpId) -> Option<DecomposedLayerNor
     let mut members = vec![op, sub, square, var, add, sqrt, div];
     let (mut scale, mut bias) = (None, None);
     let mut y = body.op(div).result(0);
-    if let Some(mul) = only_user(body, y).filter(|u| name(body, *u) == "onnx.Mul") {
+    if let Some(mul) = only_user(body, y).filter(|u| name(body, *u) == ops::Mul::NAME) {
         if let Some(g) = other(body, mul, y).filter(|g| per_element(body, *g, c, r)) {
             scale = Some(g);
             members.push(mul);
             y = body.op(mul).result(0);
         }
     }
-    if let Some(a) = only_user(body, y).filter(|u| name(body, *u) == "onnx.Add") {
+    if let Some(a) = only_user(body, y).filter(|u| name(body, *u) == ops::Add::NAME) {
         if let Some(b) = other(body, a, y).filter(|b| per_element(body, *b, c, r)) {
             bias = Some(b);
             members.push(a);

@@ -17,6 +17,7 @@
 //! Every matcher says why a pattern is refused (`Err`): those words are the
 //! fallback reason the report shows.
 
+use onnx::ops;
 use super::target::is_constant;
 use ir::{Body, OpId, Value};
 
@@ -120,7 +121,7 @@ fn zero_points(body: &Body, zp: Option<Value>, ty: &str, n: usize) -> Result<Vec
 
 /// `v` as a DequantizeLinear to f32 with constant scales and zero points.
 pub fn dq(body: &Body, v: Value) -> Result<Dq, String> {
-    let op = body.defining_op(v).filter(|d| body.name(*d).as_str() == "onnx.DequantizeLinear").ok_or("its input is not a DequantizeLinear (a float tensor)")?;
+    let op = body.defining_op(v).filter(|d| body.name(*d).as_str() == ops::DequantizeLinear::NAME).ok_or("its input is not a DequantizeLinear (a float tensor)")?;
     let o = body.op(op);
     let input = o.operand(0);
     if elem(body, v) != "f32" {
@@ -211,7 +212,7 @@ fn bias(body: &Body, v: Value) -> Result<Dq, String> {
 
 /// A QuantizeLinear to int8 with one scale and zero point.
 pub fn as_q(body: &Body, op: OpId) -> Result<Q, String> {
-    if body.name(op).as_str() != "onnx.QuantizeLinear" {
+    if body.name(op).as_str() != ops::QuantizeLinear::NAME {
         return Err(format!("its result feeds {} ({}), not a QuantizeLinear", node(body, op), body.name(op).as_str()));
     }
     let o = body.op(op);
@@ -268,21 +269,21 @@ fn requantizable(m: f64) -> Result<(), String> {
 /// The quantized pattern rooted at a Conv/Gemm/MatMul, or why it is not one the NPU runs.
 pub fn qmac(body: &Body, op: OpId) -> Result<QMac, String> {
     let name = body.name(op);
-    if matches!(name.as_str(), "onnx.QLinearConv" | "onnx.QLinearMatMul") {
+    if matches!(name.as_str(), ops::QLinearConv::NAME | ops::QLinearMatMul::NAME) {
         return qlinear(body, op);
     }
     let o = body.op(op);
     // Output channels and the weight axis that indexes them.
     let ws = body.value_type(o.operand(1)).shape().map(|s| s.to_vec()).unwrap_or_default();
     let (f, axis) = match name.as_str() {
-        "onnx.Conv" => (ws.first().copied().unwrap_or(0), 0),
-        "onnx.Gemm" if o.attr("transB").and_then(|a| a.as_int()).unwrap_or(0) != 0 => (ws.first().copied().unwrap_or(0), 0),
+        ops::Conv::NAME => (ws.first().copied().unwrap_or(0), 0),
+        ops::Gemm::NAME if o.attr("transB").and_then(|a| a.as_int()).unwrap_or(0) != 0 => (ws.first().copied().unwrap_or(0), 0),
         _ => (ws.last().copied().unwrap_or(0), ws.len() as i64 - 1),
     };
     let x = activation(body, o.operand(0)).map_err(|e| format!("input: {}", e))?;
     let w = weights_of(body, o.operand(1), f, axis, depthwise_on_vector_unit(body, op)).map_err(|e| format!("weights: {}", e))?;
     let b = match (name.as_str(), o.operands().get(2)) {
-        ("onnx.MatMul", _) | (_, None) => None,
+        (ops::MatMul::NAME, _) | (_, None) => None,
         (_, Some(v)) if absent(body, Some(*v)) => None,
         (_, Some(v)) => Some(bias(body, *v).map_err(|e| format!("bias: {}", e))?),
     };
@@ -326,7 +327,7 @@ pub struct QAdd {
 pub const ADD_FRACTION_BITS: i32 = 20;
 
 pub fn qadd(body: &Body, op: OpId) -> Result<QAdd, String> {
-    if body.name(op).as_str() != "onnx.Add" {
+    if body.name(op).as_str() != ops::Add::NAME {
         return Err("not an Add".into());
     }
     let o = body.op(op);
@@ -346,7 +347,7 @@ pub fn qadd(body: &Body, op: OpId) -> Result<QAdd, String> {
 
 /// Ops that move values without computing with them: between a DQ and a Q
 /// of one scale and zero point they run on the int8 values.
-pub const MOVES: &[&str] = &["onnx.MaxPool", "onnx.Flatten", "onnx.Reshape", "onnx.Squeeze", "onnx.Unsqueeze", "onnx.Transpose", "onnx.Resize", "onnx.Slice"];
+pub const MOVES: &[&str] = &[ops::MaxPool::NAME, ops::Flatten::NAME, ops::Reshape::NAME, ops::Squeeze::NAME, ops::Unsqueeze::NAME, ops::Transpose::NAME, ops::Resize::NAME, ops::Slice::NAME];
 
 /// `Q(op(DQ(x, s, z)), s, z)` for a MaxPool or a data movement op: with one
 /// scale and zero point on both sides the op commutes with
@@ -358,7 +359,7 @@ pub fn qmaxpool(body: &Body, op: OpId) -> Result<(Dq, OpId), String> {
     if body.op(op).results().len() > 1 && body.has_uses(body.op(op).result(1)) {
         return Err("a MaxPool whose indices are used".into());
     }
-    if body.name(op).as_str() == "onnx.Resize" && body.op(op).str_attr("mode").is_some_and(|m| m != "nearest") {
+    if body.name(op).as_str() == ops::Resize::NAME && body.op(op).str_attr("mode").is_some_and(|m| m != "nearest") {
         return Err("an interpolating Resize (int8 moves nearest neighbours only)".into());
     }
     let x = activation(body, body.op(op).operand(0))?;
@@ -374,7 +375,7 @@ pub fn qmaxpool(body: &Body, op: OpId) -> Result<(Dq, OpId), String> {
 /// quantizer gives each input its own) is requantized to them first
 /// ([`same_quantization`] says which).
 pub fn qconcat(body: &Body, op: OpId) -> Result<(Vec<Dq>, OpId), String> {
-    if body.name(op).as_str() != "onnx.Concat" {
+    if body.name(op).as_str() != ops::Concat::NAME {
         return Err("not a Concat".into());
     }
     let q = quantized_output(body, body.op(op).result(0))?;
@@ -450,8 +451,8 @@ fn avg_window(body: &Body, op: OpId) -> Result<(Vec<i64>, Vec<i64>, Vec<i64>), S
 
 pub fn qavgpool(body: &Body, op: OpId) -> Result<QAvg, String> {
     let window = match body.name(op).as_str() {
-        "onnx.GlobalAveragePool" => None,
-        "onnx.AveragePool" => Some(avg_window(body, op)?),
+        ops::GlobalAveragePool::NAME => None,
+        ops::AveragePool::NAME => Some(avg_window(body, op)?),
         _ => return Err("not an average pool".into()),
     };
     let x = activation(body, body.op(op).operand(0))?;
@@ -482,8 +483,8 @@ pub fn qavgpool(body: &Body, op: OpId) -> Result<QAvg, String> {
 /// between a DequantizeLinear and a QuantizeLinear, as ONNX Runtime's
 /// quantizer writes them.
 pub const LUT_FUNCTIONS: &[&str] = &[
-    "onnx.Sigmoid", "onnx.HardSwish", "onnx.HardSigmoid", "onnx.Tanh", "onnx.LeakyRelu", "onnx.Elu", "onnx.Selu", "onnx.Softplus", "onnx.Softsign",
-    "onnx.Mish", "onnx.Gelu", "onnx.Erf", "onnx.Exp", "onnx.Neg", "onnx.Abs", "onnx.Relu", "onnx.Clip",
+    ops::Sigmoid::NAME, ops::HardSwish::NAME, ops::HardSigmoid::NAME, ops::Tanh::NAME, ops::LeakyRelu::NAME, ops::Elu::NAME, ops::Selu::NAME, ops::Softplus::NAME, ops::Softsign::NAME,
+    ops::Mish::NAME, ops::Gelu::NAME, ops::Erf::NAME, ops::Exp::NAME, ops::Neg::NAME, ops::Abs::NAME, ops::Relu::NAME, ops::Clip::NAME,
 ];
 
 /// `Q(f(DQ(x, sx, zx)), sy, zy)` as a table: entry `q + 128` is the int8
@@ -517,42 +518,42 @@ fn unary(body: &Body, op: OpId) -> Result<Box<dyn Fn(f64) -> f64>, String> {
     let a = |n: &str, d: f64| body.op(op).float_attr(n).unwrap_or(d);
     let softplus = |x: f64| if x > 30.0 { x } else { x.exp().ln_1p() };
     Ok(match body.name(op).as_str() {
-        "onnx.Sigmoid" => Box::new(|x: f64| 1.0 / (1.0 + (-x).exp())),
+        ops::Sigmoid::NAME => Box::new(|x: f64| 1.0 / (1.0 + (-x).exp())),
         // Piecewise-linear ones in f32, as ONNX Runtime and our CPU path compute them (alpha = 1/6 rounded to f32).
-        "onnx.HardSwish" => Box::new(|x: f64| {
+        ops::HardSwish::NAME => Box::new(|x: f64| {
             let x = x as f32;
             (x * (x * (1.0f32 / 6.0) + 0.5).clamp(0.0, 1.0)) as f64
         }),
-        "onnx.HardSigmoid" => {
+        ops::HardSigmoid::NAME => {
             let (al, be) = (a("alpha", 0.2) as f32, a("beta", 0.5) as f32);
             Box::new(move |x: f64| (al * x as f32 + be).clamp(0.0, 1.0) as f64)
         }
-        "onnx.Tanh" => Box::new(f64::tanh),
-        "onnx.LeakyRelu" => {
+        ops::Tanh::NAME => Box::new(f64::tanh),
+        ops::LeakyRelu::NAME => {
             let al = a("alpha", 0.01);
             Box::new(move |x: f64| if x < 0.0 { al * x } else { x })
         }
-        "onnx.Elu" => {
+        ops::Elu::NAME => {
             let al = a("alpha", 1.0);
             Box::new(move |x: f64| if x < 0.0 { al * x.exp_m1() } else { x })
         }
-        "onnx.Selu" => {
+        ops::Selu::NAME => {
             let (al, ga) = (a("alpha", 1.673_263_192_176_818_8), a("gamma", 1.050_701_022_148_132_3));
             Box::new(move |x: f64| ga * if x <= 0.0 { al * x.exp_m1() } else { x })
         }
-        "onnx.Softplus" => Box::new(softplus),
-        "onnx.Softsign" => Box::new(|x: f64| x / (1.0 + x.abs())),
-        "onnx.Mish" => Box::new(move |x: f64| x * softplus(x).tanh()),
-        "onnx.Gelu" if body.op(op).str_attr("approximate").unwrap_or("none") == "tanh" => {
+        ops::Softplus::NAME => Box::new(softplus),
+        ops::Softsign::NAME => Box::new(|x: f64| x / (1.0 + x.abs())),
+        ops::Mish::NAME => Box::new(move |x: f64| x * softplus(x).tanh()),
+        ops::Gelu::NAME if body.op(op).str_attr("approximate").unwrap_or("none") == "tanh" => {
             Box::new(|x: f64| 0.5 * x * (1.0 + ((2.0 / std::f64::consts::PI).sqrt() * (x + 0.044715 * x * x * x)).tanh()))
         }
-        "onnx.Gelu" => Box::new(|x: f64| 0.5 * x * (1.0 + libm::erf(x / std::f64::consts::SQRT_2))),
-        "onnx.Erf" => Box::new(libm::erf),
-        "onnx.Exp" => Box::new(f64::exp),
-        "onnx.Neg" => Box::new(|x: f64| -x),
-        "onnx.Abs" => Box::new(f64::abs),
-        "onnx.Relu" => Box::new(|x: f64| x.max(0.0)),
-        "onnx.Clip" => {
+        ops::Gelu::NAME => Box::new(|x: f64| 0.5 * x * (1.0 + libm::erf(x / std::f64::consts::SQRT_2))),
+        ops::Erf::NAME => Box::new(libm::erf),
+        ops::Exp::NAME => Box::new(f64::exp),
+        ops::Neg::NAME => Box::new(|x: f64| -x),
+        ops::Abs::NAME => Box::new(f64::abs),
+        ops::Relu::NAME => Box::new(|x: f64| x.max(0.0)),
+        ops::Clip::NAME => {
             let (lo, hi) = clip_bounds(body, op).ok_or("a Clip whose bounds are not constants")?;
             Box::new(move |x: f64| x.clamp(lo as f64, hi as f64))
         }
@@ -566,7 +567,7 @@ pub fn qlut(body: &Body, op: OpId) -> Result<QLut, String> {
     if !LUT_FUNCTIONS.contains(&body.name(op).as_str()) {
         return Err("not a function of one value".into());
     }
-    if body.op(op).operands().len() > 1 && body.name(op).as_str() != "onnx.Clip" {
+    if body.op(op).operands().len() > 1 && body.name(op).as_str() != ops::Clip::NAME {
         return Err("more than one operand".into());
     }
     has_lut(body, op)?;
@@ -596,27 +597,27 @@ pub fn swish_of(body: &Body, f: OpId) -> Option<OpId> {
         [u] => Some(*u),
         _ => None,
     };
-    let fq = only(body.op(f).result(0)).filter(|u| body.name(u.op).as_str() == "onnx.QuantizeLinear")?.op;
-    let ds = only(body.op(fq).result(0)).filter(|u| body.name(u.op).as_str() == "onnx.DequantizeLinear")?.op;
-    let mul = only(body.op(ds).result(0)).filter(|u| body.name(u.op).as_str() == "onnx.Mul")?.op;
+    let fq = only(body.op(f).result(0)).filter(|u| body.name(u.op).as_str() == ops::QuantizeLinear::NAME)?.op;
+    let ds = only(body.op(fq).result(0)).filter(|u| body.name(u.op).as_str() == ops::DequantizeLinear::NAME)?.op;
+    let mul = only(body.op(ds).result(0)).filter(|u| body.name(u.op).as_str() == ops::Mul::NAME)?.op;
     qswish(body, mul).is_ok().then_some(mul)
 }
 
 /// x·f(x) of one int8 tensor as one table (`swish_of`).
 pub fn qswish(body: &Body, mul: OpId) -> Result<QLut, String> {
-    if body.name(mul).as_str() != "onnx.Mul" {
+    if body.name(mul).as_str() != ops::Mul::NAME {
         return Err("not a Mul".into());
     }
     let o = body.op(mul);
     let (d0, d1) = (dq(body, o.operand(0))?, dq(body, o.operand(1))?);
     // Which operand is f(x): the one whose int8 input a function of one value quantized.
-    let inner = |d: &Dq| body.defining_op(d.input).filter(|q| body.name(*q).as_str() == "onnx.QuantizeLinear").and_then(|q| body.defining_op(body.op(q).operand(0)).map(|f| (q, f))).filter(|(_, f)| LUT_FUNCTIONS.contains(&body.name(*f).as_str()));
+    let inner = |d: &Dq| body.defining_op(d.input).filter(|q| body.name(*q).as_str() == ops::QuantizeLinear::NAME).and_then(|q| body.defining_op(body.op(q).operand(0)).map(|f| (q, f))).filter(|(_, f)| LUT_FUNCTIONS.contains(&body.name(*f).as_str()));
     let (xi, s, (fq, f)) = match (inner(&d0), inner(&d1)) {
         (_, Some(p)) => (0, d1, p),
         (Some(p), None) => (1, d0, p),
         _ => return Err("neither factor is a function of one value".into()),
     };
-    if body.op(f).operands().len() > 1 && body.name(f).as_str() != "onnx.Clip" {
+    if body.op(f).operands().len() > 1 && body.name(f).as_str() != ops::Clip::NAME {
         return Err("more than one operand".into());
     }
     let fx = activation(body, body.op(f).operand(0))?;
@@ -648,14 +649,14 @@ pub fn depthwise_on_vector_unit(body: &Body, op: OpId) -> bool {
     let xs = body.value_type(o.operand(0)).shape().map(|s| s.to_vec()).unwrap_or_default();
     let group = o.attr("group").and_then(|a| a.as_int()).unwrap_or(1) as i64;
     let hw = npu::hw::HwDesc::of(body, op).and_then(|h| h.ok()).unwrap_or_else(npu::hw::HwDesc::npu16);
-    body.name(op).as_str() == "onnx.Conv" && ws.len() == 4 && ws[1] == 1 && xs.len() == 4 && group > 1 && group == xs[1] && ws[0] == group && hw.vector_mac != 0
+    body.name(op).as_str() == ops::Conv::NAME && ws.len() == 4 && ws[1] == 1 && xs.len() == 4 && group > 1 && group == xs[1] && ws[0] == group && hw.vector_mac != 0
 }
 
 /// QLinearConv / QLinearMatMul: the same int8 product with its scales and
 /// zero points as operands. The op is its own DQs and Q.
 fn qlinear(body: &Body, op: OpId) -> Result<QMac, String> {
     let o = body.op(op);
-    let conv = body.name(op).as_str() == "onnx.QLinearConv";
+    let conv = body.name(op).as_str() == ops::QLinearConv::NAME;
     let ops = o.operands();
     let (x, xs, xz, w, ws, wz, ys, yz) = (ops[0], ops[1], ops[2], ops[3], ops[4], ops[5], ops[6], ops[7]);
     int8(&elem(body, x), "activations")?;
@@ -704,7 +705,7 @@ fn qlinear(body: &Body, op: OpId) -> Result<QMac, String> {
 /// ConvInteger / MatMulInteger of int8 operands with zero points 0 (absent or
 /// zero constants) and constant weights: the product's i32 accumulators.
 pub fn qinteger(body: &Body, op: OpId) -> Result<(), String> {
-    if !matches!(body.name(op).as_str(), "onnx.ConvInteger" | "onnx.MatMulInteger") {
+    if !matches!(body.name(op).as_str(), ops::ConvInteger::NAME | ops::MatMulInteger::NAME) {
         return Err("not an integer product".into());
     }
     let o = body.op(op);
@@ -733,25 +734,25 @@ pub struct Chain {
 /// The chain after a fused product's output `v`, if there is one.
 pub fn relu_chain(body: &Body, v: Value) -> Option<Chain> {
     let dq = match body.uses(v) {
-        [u] if body.name(u.op).as_str() == "onnx.DequantizeLinear" => u.op,
+        [u] if body.name(u.op).as_str() == ops::DequantizeLinear::NAME => u.op,
         _ => return None,
     };
     let d = activation(body, body.op(dq).result(0)).ok()?;
     let act = match body.uses(body.op(d.op).result(0)) {
-        [u] if body.name(u.op).as_str() == "onnx.Relu" || (body.name(u.op).as_str() == "onnx.Clip" && clip_bounds(body, u.op).is_some()) => u.op,
+        [u] if body.name(u.op).as_str() == ops::Relu::NAME || (body.name(u.op).as_str() == ops::Clip::NAME && clip_bounds(body, u.op).is_some()) => u.op,
         _ => return None,
     };
     let q = quantized_output(body, body.op(act).result(0)).ok()?;
     // Folding skips Q1 (the op's own QuantizeLinear): taken only when DQ2 undoes
     // Q1 and Q1's range holds Q2's, so Q1 does not saturate where Q2 would not.
     let q1 = body.defining_op(v).and_then(|o| match body.name(o).as_str() {
-        "onnx.QLinearConv" | "onnx.QLinearMatMul" => qlinear(body, o).ok().map(|m| Q { op: o, scale: m.out_scale, zp: m.out_zp }),
+        ops::QLinearConv::NAME | ops::QLinearMatMul::NAME => qlinear(body, o).ok().map(|m| Q { op: o, scale: m.out_scale, zp: m.out_zp }),
         _ => as_q(body, o).ok(),
     })?;
     let range = |s: f32, z: i64| (s as f64 * (-128 - z) as f64, s as f64 * (127 - z) as f64);
     let ((lo1, hi1), (lo2, hi2)) = (range(q1.scale, q1.zp), range(q.scale, q.zp));
     let same = (d.scales[0] - q1.scale).abs() <= 1e-7 * q1.scale && d.zp() == q1.zp;
-    let act_lo = if body.name(act).as_str() == "onnx.Clip" { clip_bounds(body, act).map(|b| b.0 as f64).unwrap_or(f64::NEG_INFINITY) } else { 0.0 };
+    let act_lo = if body.name(act).as_str() == ops::Clip::NAME { clip_bounds(body, act).map(|b| b.0 as f64).unwrap_or(f64::NEG_INFINITY) } else { 0.0 };
     // Within one Q1 step: calibrated ranges of a Relu's input and output end at the same value, their zero points rounded.
     let step = q1.scale as f64;
     (same && lo1 <= lo2.max(act_lo) + step && hi1 + step >= hi2.min(clip_bounds(body, act).map(|b| b.1 as f64).unwrap_or(f64::INFINITY))).then_some(Chain { dq, act, q })
@@ -770,7 +771,7 @@ pub fn clip_bounds(body: &Body, op: OpId) -> Option<(f32, f32)> {
 
 /// The int8 clamp of a fused `DQ → Relu|Clip → Q(scale, zp)`: the activation's bounds, quantized.
 pub fn chain_clamp(body: &Body, c: &Chain) -> (i64, i64) {
-    let (lo, hi) = if body.name(c.act).as_str() == "onnx.Clip" { clip_bounds(body, c.act).unwrap_or((f32::NEG_INFINITY, f32::INFINITY)) } else { (0.0, f32::INFINITY) };
+    let (lo, hi) = if body.name(c.act).as_str() == ops::Clip::NAME { clip_bounds(body, c.act).unwrap_or((f32::NEG_INFINITY, f32::INFINITY)) } else { (0.0, f32::INFINITY) };
     let q = |x: f32| ((x / c.q.scale).round_ties_even() as f64 + c.q.zp as f64).clamp(-128.0, 127.0) as i64;
     (q(lo), q(hi))
 }

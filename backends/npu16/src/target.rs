@@ -3,6 +3,7 @@
 //! code and message when the answer is no (the report prints them, as Vela
 //! lists its CPU ops); its grouping rules are in `fusion.rs`.
 
+use onnx::ops;
 use backend::{Backend, Capability, CapabilityCase, Reason, Unsupported};
 use ir::{Body, Context, OpId, Value};
 use npu::hw::HwDesc;
@@ -42,48 +43,48 @@ const POOL: &str = "static f32 tensors; batch 1, 2-D; explicit pads (auto_pad NO
 /// One row per op the NPU runs: its check and its constraints in words (the
 /// docs page `docs/npu16-ops.md` is generated from them).
 const CAPABILITIES: &[(&str, Check, &str)] = &[
-    ("onnx.Conv", conv, "static f32 tensors; 2-D, batch 1; constant weights and bias; explicit pads (auto_pad NOTSET or VALID) smaller than the kernel; dilation 1; dense, depthwise (one channel per group), or grouped (as a dense convolution with block-diagonal weights: the array also multiplies the zeros)"),
-    ("onnx.ConvTranspose", conv_transpose, "static f32 tensors; 2-D, batch 1; constant weights and bias; dilation 1; any stride, padding and group: one stride-1 convolution with stride_h·stride_w times the output channels (one per output phase; grouped as block-diagonal weights) and a strided copy that interleaves the phases"),
-    ("onnx.Gemm", gemm, "static f32 tensors; A 2-D, B constant, C absent or a constant row of N values; transA 0; alpha and beta 1; a K too deep for the scratchpad (a classifier's FC) in parts: A split by the DMA engines, one product per part, their sum"),
-    ("onnx.MatMul", matmul, "static f32 tensors; A and B not vectors. B a constant matrix: weight-stationary, packed in tile order. Else (attention's QKᵀ and AV, batched weights) batch by batch with B's tiles read from DRAM as they are, a Transpose of B's last two dims folded in (`mx.preload … transpose`); batch dims equal (after leading 1s), or B one matrix"),
-    ("onnx.GRU", recurrent, "written out as its steps before partitioning, as LSTM: per step z and r from one recurrent MatMul, the candidate from R_h times r·h (or r times R_h·h + Rb_h with linear_before_reset), h = h̃ + z·(h − h̃); the same conditions"),
-    ("onnx.LSTM", recurrent, "written out as its steps before partitioning (`onnx::unroll_recurrent`: one MatMul for every step's input projection, per step the recurrent MatMul, the gate Split, Sigmoid/Tanh and the cell update, all on the NPU): f32, static shapes, layout 0, the default activations, no clip, peepholes or input_forget, sequence_lens only saying every sequence is whole, constant W, R and B, at most 512 steps times directions; another stays whole on the CPU with the reason"),
-    ("onnx.Relu", input_static, ACTIVATION),
-    ("onnx.PRelu", prelu, "static f32 tensors; a constant slope of one value or one per channel ([C, 1, 1] of an NCHW tensor, [N] of others' last dim): x − (1 − slope)·Min(x, 0), three passes of the vector unit"),
-    ("onnx.LRN", lrn, "static f32 NCHW tensors, batch 1; beta 0.5, 0.75 or 1: the squares' sum over each channel's window as a 1×1 convolution with banded weights on the array (alpha/size inside the window, bias as its bias), its −beta power by v.rsqrt/v.recip, a product with x"),
-    ("onnx.Clip", clip, "constant min and max; as Relu"),
-    ("onnx.Sigmoid", input_static, ACTIVATION),
-    ("onnx.Tanh", input_static, ACTIVATION),
-    ("onnx.HardSigmoid", input_static, "static f32 tensors; a pass of the vector unit (a product, a sum and a clamp)"),
-    ("onnx.HardSwish", input_static, "static f32 tensors; a pass of the vector unit (x times its HardSigmoid)"),
-    ("onnx.Erf", input_static, "static f32 tensors; a pass of the vector unit (v.erf, within 1 ulp; GELU's Erf)"),
-    ("onnx.LeakyRelu", input_static, "static f32 tensors; a pass of the vector unit (the larger or smaller of x and alpha·x)"),
-    ("onnx.Add", binary, BINARY),
-    ("onnx.Sub", binary, BINARY),
-    ("onnx.Mul", binary, BINARY),
-    ("onnx.Div", binary, DIV),
-    ("onnx.Max", variadic, VARIADIC),
-    ("onnx.Min", variadic, VARIADIC),
-    ("onnx.Sum", variadic, VARIADIC),
-    ("onnx.Mean", variadic, "as Sum, then a product with 1/n"),
-    ("onnx.MaxPool", pool, POOL),
-    ("onnx.AveragePool", pool, POOL),
-    ("onnx.GlobalAveragePool", global_pool, "static f32 tensors; batch 1, 2-D; the window's partial sums must fit the accumulator (else the partition falls back: compile-failed)"),
-    ("onnx.GlobalMaxPool", global_pool, "static f32 tensors; batch 1, 2-D"),
-    ("onnx.ReduceMean", spatial_mean, "static f32 tensors; batch 1, 4-D, over H and W (axes 2 and 3) keeping them: a global average pool"),
-    ("onnx.BatchNormalization", batch_norm, "static f32 tensors; inference (one output), constant scale, bias, mean and variance: a per-channel product and sum on the vector unit (after a Conv it folds into the Conv's weights before partitioning)"),
-    ("onnx.LayerNormalization", layer_norm, "static f32 tensors; over the innermost dim (axis −1), up to 8,192 elements; constant Scale and B; the Mean and InvStdDev outputs unused: lane sums (v.hsum), v.rsqrt and per-channel rows on the vector unit. Also as exporters write it out before opset 17 (ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div, a constant per-channel Mul and Add), taken as one"),
-    ("onnx.Softmax", softmax, "static f32 tensors; over the innermost dim, up to 8,192 elements: v.hmax, v.exp, v.hsum and v.recip on the vector unit (as a Flatten/Softmax/Reshape of an opset before 13 whose axis is the last)"),
-    ("onnx.Flatten", input_static, RESHAPE),
-    ("onnx.Reshape", input_static, RESHAPE),
-    ("onnx.Squeeze", input_static, RESHAPE),
-    ("onnx.Unsqueeze", input_static, RESHAPE),
-    ("onnx.Transpose", transpose, "static f32 tensors; a strided copy by the DMA engines (none where only unit dims move); one that moves the innermost dim copies one element per DMA row, so only up to 1024 elements, except a feature map made tokens or tokens made a map (Reshape to [N, C, H·W] and Transpose [0, 2, 1], and back; a Transpose to NCHW for ops that read NHWC), which are the NHWC bytes as they are: free"),
-    ("onnx.Concat", movement, "static f32 tensors; each operand copied into its part of the result by the DMA engines (constants from the constant image)"),
-    ("onnx.Split", movement, "static f32 tensors; each output a strided copy by the DMA engines"),
-    ("onnx.Slice", slice, "static f32 tensors; constant starts, axes and steps, steps positive; a strided copy by the DMA engines"),
-    ("onnx.Pad", pad, "static f32 tensors; mode constant, constant pads (non-negative) and value; the input copied into the middle of the result and the border from the constant image by the DMA engines (a zero Pad of H and W before a Conv folds into the Conv's padding before partitioning)"),
-    ("onnx.Resize", resize, "static f32 tensors; 4-D, nearest, integer upsampling of H and W (N and C kept), coordinates half_pixel or pytorch_half_pixel with a rounding nearest_mode, or asymmetric with floor; each pixel stored fh·fw times by the DMA engines. Linear (bilinear) upsampling by integer factors, batch 1, half_pixel, pytorch_half_pixel or asymmetric: the edge rows and columns repeated by DMA, then a depthwise transposed convolution whose kernel is the interpolation's weights"),
+    (ops::Conv::NAME, conv, "static f32 tensors; 2-D, batch 1; constant weights and bias; explicit pads (auto_pad NOTSET or VALID) smaller than the kernel; dilation 1; dense, depthwise (one channel per group), or grouped (as a dense convolution with block-diagonal weights: the array also multiplies the zeros)"),
+    (ops::ConvTranspose::NAME, conv_transpose, "static f32 tensors; 2-D, batch 1; constant weights and bias; dilation 1; any stride, padding and group: one stride-1 convolution with stride_h·stride_w times the output channels (one per output phase; grouped as block-diagonal weights) and a strided copy that interleaves the phases"),
+    (ops::Gemm::NAME, gemm, "static f32 tensors; A 2-D, B constant, C absent or a constant row of N values; transA 0; alpha and beta 1; a K too deep for the scratchpad (a classifier's FC) in parts: A split by the DMA engines, one product per part, their sum"),
+    (ops::MatMul::NAME, matmul, "static f32 tensors; A and B not vectors. B a constant matrix: weight-stationary, packed in tile order. Else (attention's QKᵀ and AV, batched weights) batch by batch with B's tiles read from DRAM as they are, a Transpose of B's last two dims folded in (`mx.preload … transpose`); batch dims equal (after leading 1s), or B one matrix"),
+    (ops::GRU::NAME, recurrent, "written out as its steps before partitioning, as LSTM: per step z and r from one recurrent MatMul, the candidate from R_h times r·h (or r times R_h·h + Rb_h with linear_before_reset), h = h̃ + z·(h − h̃); the same conditions"),
+    (ops::LSTM::NAME, recurrent, "written out as its steps before partitioning (`onnx::unroll_recurrent`: one MatMul for every step's input projection, per step the recurrent MatMul, the gate Split, Sigmoid/Tanh and the cell update, all on the NPU): f32, static shapes, layout 0, the default activations, no clip, peepholes or input_forget, sequence_lens only saying every sequence is whole, constant W, R and B, at most 512 steps times directions; another stays whole on the CPU with the reason"),
+    (ops::Relu::NAME, input_static, ACTIVATION),
+    (ops::PRelu::NAME, prelu, "static f32 tensors; a constant slope of one value or one per channel ([C, 1, 1] of an NCHW tensor, [N] of others' last dim): x − (1 − slope)·Min(x, 0), three passes of the vector unit"),
+    (ops::LRN::NAME, lrn, "static f32 NCHW tensors, batch 1; beta 0.5, 0.75 or 1: the squares' sum over each channel's window as a 1×1 convolution with banded weights on the array (alpha/size inside the window, bias as its bias), its −beta power by v.rsqrt/v.recip, a product with x"),
+    (ops::Clip::NAME, clip, "constant min and max; as Relu"),
+    (ops::Sigmoid::NAME, input_static, ACTIVATION),
+    (ops::Tanh::NAME, input_static, ACTIVATION),
+    (ops::HardSigmoid::NAME, input_static, "static f32 tensors; a pass of the vector unit (a product, a sum and a clamp)"),
+    (ops::HardSwish::NAME, input_static, "static f32 tensors; a pass of the vector unit (x times its HardSigmoid)"),
+    (ops::Erf::NAME, input_static, "static f32 tensors; a pass of the vector unit (v.erf, within 1 ulp; GELU's Erf)"),
+    (ops::LeakyRelu::NAME, input_static, "static f32 tensors; a pass of the vector unit (the larger or smaller of x and alpha·x)"),
+    (ops::Add::NAME, binary, BINARY),
+    (ops::Sub::NAME, binary, BINARY),
+    (ops::Mul::NAME, binary, BINARY),
+    (ops::Div::NAME, binary, DIV),
+    (ops::Max::NAME, variadic, VARIADIC),
+    (ops::Min::NAME, variadic, VARIADIC),
+    (ops::Sum::NAME, variadic, VARIADIC),
+    (ops::Mean::NAME, variadic, "as Sum, then a product with 1/n"),
+    (ops::MaxPool::NAME, pool, POOL),
+    (ops::AveragePool::NAME, pool, POOL),
+    (ops::GlobalAveragePool::NAME, global_pool, "static f32 tensors; batch 1, 2-D; the window's partial sums must fit the accumulator (else the partition falls back: compile-failed)"),
+    (ops::GlobalMaxPool::NAME, global_pool, "static f32 tensors; batch 1, 2-D"),
+    (ops::ReduceMean::NAME, spatial_mean, "static f32 tensors; batch 1, 4-D, over H and W (axes 2 and 3) keeping them: a global average pool"),
+    (ops::BatchNormalization::NAME, batch_norm, "static f32 tensors; inference (one output), constant scale, bias, mean and variance: a per-channel product and sum on the vector unit (after a Conv it folds into the Conv's weights before partitioning)"),
+    (ops::LayerNormalization::NAME, layer_norm, "static f32 tensors; over the innermost dim (axis −1), up to 8,192 elements; constant Scale and B; the Mean and InvStdDev outputs unused: lane sums (v.hsum), v.rsqrt and per-channel rows on the vector unit. Also as exporters write it out before opset 17 (ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div, a constant per-channel Mul and Add), taken as one"),
+    (ops::Softmax::NAME, softmax, "static f32 tensors; over the innermost dim, up to 8,192 elements: v.hmax, v.exp, v.hsum and v.recip on the vector unit (as a Flatten/Softmax/Reshape of an opset before 13 whose axis is the last)"),
+    (ops::Flatten::NAME, input_static, RESHAPE),
+    (ops::Reshape::NAME, input_static, RESHAPE),
+    (ops::Squeeze::NAME, input_static, RESHAPE),
+    (ops::Unsqueeze::NAME, input_static, RESHAPE),
+    (ops::Transpose::NAME, transpose, "static f32 tensors; a strided copy by the DMA engines (none where only unit dims move); one that moves the innermost dim copies one element per DMA row, so only up to 1024 elements, except a feature map made tokens or tokens made a map (Reshape to [N, C, H·W] and Transpose [0, 2, 1], and back; a Transpose to NCHW for ops that read NHWC), which are the NHWC bytes as they are: free"),
+    (ops::Concat::NAME, movement, "static f32 tensors; each operand copied into its part of the result by the DMA engines (constants from the constant image)"),
+    (ops::Split::NAME, movement, "static f32 tensors; each output a strided copy by the DMA engines"),
+    (ops::Slice::NAME, slice, "static f32 tensors; constant starts, axes and steps, steps positive; a strided copy by the DMA engines"),
+    (ops::Pad::NAME, pad, "static f32 tensors; mode constant, constant pads (non-negative) and value; the input copied into the middle of the result and the border from the constant image by the DMA engines (a zero Pad of H and W before a Conv folds into the Conv's padding before partitioning)"),
+    (ops::Resize::NAME, resize, "static f32 tensors; 4-D, nearest, integer upsampling of H and W (N and C kept), coordinates half_pixel or pytorch_half_pixel with a rounding nearest_mode, or asymmetric with floor; each pixel stored fh·fw times by the DMA engines. Linear (bilinear) upsampling by integer factors, batch 1, half_pixel, pytorch_half_pixel or asymmetric: the edge rows and columns repeated by DMA, then a depthwise transposed convolution whose kernel is the interpolation's weights"),
 ];
 
 const RESHAPE: &str = "static f32 tensors; the same bytes (free: the result aliases its input in DRAM)";
@@ -92,54 +93,54 @@ const RESHAPE: &str = "static f32 tensors; the same bytes (free: the result alia
 /// npu16 or fall back with the code given (`tools::testkit::capability_trials`;
 /// inputs after the first are constants there, as weights).
 const CASES: &[CapabilityCase] = &[
-    case("conv_3x3_padded", "g (float[1,4,6,6] x, float[8,4,3,3] w) => (float[1,8,6,6] y) { [conv] y = Conv <pads = [1,1,1,1]> (x, w) }", "onnx.Conv", None),
-    case("conv_grouped", "g (float[1,8,6,6] x, float[8,2,3,3] w) => (float[1,8,4,4] y) { [conv] y = Conv <group = 4> (x, w) }", "onnx.Conv", None),
-    case("conv_dilated", "g (float[1,4,6,6] x, float[8,4,3,3] w) => (float[1,8,6,6] y) { [conv] y = Conv <pads = [2,2,2,2], dilations = [2,2]> (x, w) }", "onnx.Conv", Some(Reason::Attribute)),
-    case("conv_batch_2", "g (float[2,4,6,6] x, float[8,4,3,3] w) => (float[2,8,4,4] y) { [conv] y = Conv (x, w) }", "onnx.Conv", Some(Reason::Shape)),
-    case("conv_pads_as_large_as_the_kernel", "g (float[1,4,6,6] x, float[8,4,3,3] w) => (float[1,8,10,10] y) { [conv] y = Conv <pads = [3,3,3,3]> (x, w) }", "onnx.Conv", Some(Reason::Attribute)),
-    case("conv_transpose_2x2_stride_2", "g (float[1,4,5,5] x, float[4,3,2,2] w) => (float[1,3,10,10] y) { [up] y = ConvTranspose <strides = [2,2]> (x, w) }", "onnx.ConvTranspose", None),
-    case("conv_transpose_4x4_stride_2_padded", "g (float[1,4,5,5] x, float[4,3,4,4] w) => (float[1,3,10,10] y) { [up] y = ConvTranspose <strides = [2,2], pads = [1,1,1,1]> (x, w) }", "onnx.ConvTranspose", None),
-    case("conv_transpose_dilated", "g (float[1,4,5,5] x, float[4,3,3,3] w) => (float[1,3,9,9] y) { [up] y = ConvTranspose <dilations = [2,2]> (x, w) }", "onnx.ConvTranspose", Some(Reason::Attribute)),
-    case("matmul_constant_b", "g (float[4,8] x, float[8,5] w) => (float[4,5] y) { [mm] y = MatMul (x, w) }", "onnx.MatMul", None),
-    case("matmul_of_two_activations", "g (float[4,8] x) => (float[4,4] y) { [t] xt = Transpose (x) [mm] y = MatMul (x, xt) }", "onnx.MatMul", None),
-    case("matmul_attention_scores", "g (float[1,2,6,8] x) => (float[1,2,6,6] y) { [t] xt = Transpose <perm = [0,1,3,2]> (x) [mm] y = MatMul (x, xt) }", "onnx.MatMul", None),
-    case("matmul_batched_weights", "g (float[3,4,8] x, float[3,8,5] w) => (float[3,4,5] y) { [mm] y = MatMul (x, w) }", "onnx.MatMul", None),
-    case("matmul_constant_b_of_leading_ones", "g (float[2,4,8] x, float[1,8,5] w) => (float[2,4,5] y) { [mm] y = MatMul (x, w) }", "onnx.MatMul", None),
-    case("matmul_broadcast_a", "g (float[1,4,8] x, float[3,8,5] w) => (float[3,4,5] y) { [mm] y = MatMul (x, w) }", "onnx.MatMul", Some(Reason::Shape)),
-    case("gemm_trans_a", "g (float[8,4] a, float[8,5] b) => (float[4,5] y) { [gemm] y = Gemm <transA = 1> (a, b) }", "onnx.Gemm", Some(Reason::Attribute)),
-    case("add_same_shapes", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [add] y = Add (x, x) }", "onnx.Add", None),
-    case("add_per_channel", "g (float[1,8,4,4] x, float[1,8,1,1] b) => (float[1,8,4,4] y) { [add] y = Add (x, b) }", "onnx.Add", None),
-    case("add_spatial_broadcast", "g (float[1,8,4,4] x, float[1,1,4,4] b) => (float[1,8,4,4] y) { [add] y = Add (x, b) }", "onnx.Add", Some(Reason::Shape)),
-    case("div_by_constant", "g (float[1,8,4,4] x, float[1] b) => (float[1,8,4,4] y) { [div] y = Div (x, b) }", "onnx.Div", None),
-    case("lstm_as_steps", "g (float[3,1,4] x, float[1,16,4] w, float[1,16,4] r, float[1,32] b) => (float[3,1,1,4] y) { [lstm] y = LSTM <hidden_size = 4> (x, w, r, b) }", "onnx.MatMul", None),
-    case("gru_as_steps", "g (float[3,1,4] x, float[1,12,4] w, float[1,12,4] r, float[1,24] b) => (float[3,1,1,4] y) { [gru] y = GRU <hidden_size = 4, linear_before_reset = 1> (x, w, r, b) }", "onnx.MatMul", None),
-    case("lstm_clipped", "g (float[3,1,4] x, float[1,16,4] w, float[1,16,4] r) => (float[3,1,1,4] y) { [lstm] y = LSTM <hidden_size = 4, clip = 0.5> (x, w, r) }", "onnx.LSTM", Some(Reason::Attribute)),
-    case("prelu_per_channel", "g (float[1,8,4,4] x, float[8,1,1] s) => (float[1,8,4,4] y) { [prelu] y = PRelu (x, s) }", "onnx.PRelu", None),
-    case("prelu_one_slope", "g (float[2,6] x, float[1] s) => (float[2,6] y) { [prelu] y = PRelu (x, s) }", "onnx.PRelu", None),
-    case("prelu_spatial_slope", "g (float[1,8,4,4] x, float[4] s) => (float[1,8,4,4] y) { [prelu] y = PRelu (x, s) }", "onnx.PRelu", Some(Reason::Shape)),
-    case("lrn_across_channels", "g (float[1,20,5,5] x) => (float[1,20,5,5] y) { [lrn] y = LRN <size = 5, alpha = 0.0002, beta = 0.75, bias = 2.0> (x) }", "onnx.LRN", None),
-    case("lrn_beta_one_even_size", "g (float[1,6,3,3] x) => (float[1,6,3,3] y) { [lrn] y = LRN <size = 4, alpha = 0.5, beta = 1.0> (x) }", "onnx.LRN", None),
-    case("lrn_other_beta", "g (float[1,6,3,3] x) => (float[1,6,3,3] y) { [lrn] y = LRN <size = 3, beta = 0.6> (x) }", "onnx.LRN", Some(Reason::Attribute)),
-    case("resize_bilinear_x2", "g (float[1,3,4,5] x) => (float[1,3,8,10] y) { s = Constant <value = float[4] {1.0, 1.0, 2.0, 2.0}> () [rs] y = Resize <mode = \"linear\"> (x, \"\", s) }", "onnx.Resize", None),
-    case("resize_linear_scale_not_the_factor", "g (float[1,3,5,5] x) => (float[1,3,10,10] y) { s = Constant <value = float[4] {1.0, 1.0, 2.1, 2.1}> () [rs] y = Resize <mode = \"linear\"> (x, \"\", s) }", "onnx.Resize", Some(Reason::Attribute)),
-    case("resize_linear_align_corners", "g (float[1,3,4,5] x) => (float[1,3,8,10] y) { s = Constant <value = float[4] {1.0, 1.0, 2.0, 2.0}> () [rs] y = Resize <mode = \"linear\", coordinate_transformation_mode = \"align_corners\"> (x, \"\", s) }", "onnx.Resize", Some(Reason::Attribute)),
-    case("matmul_deeper_than_the_scratchpad", "g (float[2,9000] x, float[9000,20] w) => (float[2,20] y) { [mm] y = MatMul (x, w) }", "onnx.MatMul", None),
-    case("gemm_deeper_than_the_scratchpad", "g (float[1,9000] x, float[8,9000] w, float[8] b) => (float[1,8] y) { [gemm] y = Gemm <transB = 1> (x, w, b) }", "onnx.Gemm", None),
-    case("relu_alone", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [relu] y = Relu (x) }", "onnx.Relu", None),
-    case("hardswish", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [hs] y = HardSwish (x) }", "onnx.HardSwish", None),
-    case("erf", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [erf] y = Erf (x) }", "onnx.Erf", None),
-    case("relu_after_conv", "g (float[1,4,6,6] x, float[8,4,1,1] w) => (float[1,8,6,6] y) { [conv] c = Conv (x, w) [relu] y = Relu (c) }", "onnx.Relu", None),
-    case("layernorm_last_axis", "g (float[1,6,40] x, float[40] s, float[40] b) => (float[1,6,40] y) { [ln] y = LayerNormalization <axis = -1> (x, s, b) }", "onnx.LayerNormalization", None),
-    case("layernorm_over_two_axes", "g (float[1,6,40] x, float[6,40] s) => (float[1,6,40] y) { [ln] y = LayerNormalization <axis = 1> (x, s) }", "onnx.LayerNormalization", Some(Reason::Attribute)),
-    case("layernorm_scale_broadcast", "g (float[1,6,40] x, float[1] s) => (float[1,6,40] y) { [ln] y = LayerNormalization <axis = -1> (x, s) }", "onnx.LayerNormalization", Some(Reason::Shape)),
-    case("softmax_last_axis", "g (float[2,3,20] x) => (float[2,3,20] y) { [sm] y = Softmax (x) }", "onnx.Softmax", None),
-    case("softmax_channels", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [sm] y = Softmax <axis = 1> (x) }", "onnx.Softmax", Some(Reason::Attribute)),
-    case("softmax_row_too_long", "g (float[2,9000] x) => (float[2,9000] y) { [sm] y = Softmax (x) }", "onnx.Softmax", Some(Reason::Shape)),
-    case("channel_shuffle_transpose", "g (float[1,2,3,4,4] x) => (float[1,3,2,4,4] y) { [t] y = Transpose <perm = [0,2,1,3,4]> (x) }", "onnx.Transpose", None),
-    case("pad_border", "g (float[1,4,5,5] x) => (float[1,4,7,8] y) { p = Constant <value = int64[8] {0, 0, 1, 2, 0, 0, 1, 1}> () [pad] y = Pad (x, p) }", "onnx.Pad", None),
-    case("pad_reflect", "g (float[1,4,5,5] x) => (float[1,4,7,8] y) { p = Constant <value = int64[8] {0, 0, 1, 2, 0, 0, 1, 1}> () [pad] y = Pad <mode = \"reflect\"> (x, p) }", "onnx.Pad", Some(Reason::Attribute)),
-    case("maxpool_2x2", "g (float[1,4,6,6] x) => (float[1,4,3,3] y) { [pool] y = MaxPool <kernel_shape = [2,2], strides = [2,2]> (x) }", "onnx.MaxPool", None),
-    case("maxpool_ceil_mode", "g (float[1,4,5,5] x) => (float[1,4,3,3] y) { [pool] y = MaxPool <kernel_shape = [2,2], strides = [2,2], ceil_mode = 1> (x) }", "onnx.MaxPool", Some(Reason::Attribute)),
+    case("conv_3x3_padded", "g (float[1,4,6,6] x, float[8,4,3,3] w) => (float[1,8,6,6] y) { [conv] y = Conv <pads = [1,1,1,1]> (x, w) }", ops::Conv::NAME, None),
+    case("conv_grouped", "g (float[1,8,6,6] x, float[8,2,3,3] w) => (float[1,8,4,4] y) { [conv] y = Conv <group = 4> (x, w) }", ops::Conv::NAME, None),
+    case("conv_dilated", "g (float[1,4,6,6] x, float[8,4,3,3] w) => (float[1,8,6,6] y) { [conv] y = Conv <pads = [2,2,2,2], dilations = [2,2]> (x, w) }", ops::Conv::NAME, Some(Reason::Attribute)),
+    case("conv_batch_2", "g (float[2,4,6,6] x, float[8,4,3,3] w) => (float[2,8,4,4] y) { [conv] y = Conv (x, w) }", ops::Conv::NAME, Some(Reason::Shape)),
+    case("conv_pads_as_large_as_the_kernel", "g (float[1,4,6,6] x, float[8,4,3,3] w) => (float[1,8,10,10] y) { [conv] y = Conv <pads = [3,3,3,3]> (x, w) }", ops::Conv::NAME, Some(Reason::Attribute)),
+    case("conv_transpose_2x2_stride_2", "g (float[1,4,5,5] x, float[4,3,2,2] w) => (float[1,3,10,10] y) { [up] y = ConvTranspose <strides = [2,2]> (x, w) }", ops::ConvTranspose::NAME, None),
+    case("conv_transpose_4x4_stride_2_padded", "g (float[1,4,5,5] x, float[4,3,4,4] w) => (float[1,3,10,10] y) { [up] y = ConvTranspose <strides = [2,2], pads = [1,1,1,1]> (x, w) }", ops::ConvTranspose::NAME, None),
+    case("conv_transpose_dilated", "g (float[1,4,5,5] x, float[4,3,3,3] w) => (float[1,3,9,9] y) { [up] y = ConvTranspose <dilations = [2,2]> (x, w) }", ops::ConvTranspose::NAME, Some(Reason::Attribute)),
+    case("matmul_constant_b", "g (float[4,8] x, float[8,5] w) => (float[4,5] y) { [mm] y = MatMul (x, w) }", ops::MatMul::NAME, None),
+    case("matmul_of_two_activations", "g (float[4,8] x) => (float[4,4] y) { [t] xt = Transpose (x) [mm] y = MatMul (x, xt) }", ops::MatMul::NAME, None),
+    case("matmul_attention_scores", "g (float[1,2,6,8] x) => (float[1,2,6,6] y) { [t] xt = Transpose <perm = [0,1,3,2]> (x) [mm] y = MatMul (x, xt) }", ops::MatMul::NAME, None),
+    case("matmul_batched_weights", "g (float[3,4,8] x, float[3,8,5] w) => (float[3,4,5] y) { [mm] y = MatMul (x, w) }", ops::MatMul::NAME, None),
+    case("matmul_constant_b_of_leading_ones", "g (float[2,4,8] x, float[1,8,5] w) => (float[2,4,5] y) { [mm] y = MatMul (x, w) }", ops::MatMul::NAME, None),
+    case("matmul_broadcast_a", "g (float[1,4,8] x, float[3,8,5] w) => (float[3,4,5] y) { [mm] y = MatMul (x, w) }", ops::MatMul::NAME, Some(Reason::Shape)),
+    case("gemm_trans_a", "g (float[8,4] a, float[8,5] b) => (float[4,5] y) { [gemm] y = Gemm <transA = 1> (a, b) }", ops::Gemm::NAME, Some(Reason::Attribute)),
+    case("add_same_shapes", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [add] y = Add (x, x) }", ops::Add::NAME, None),
+    case("add_per_channel", "g (float[1,8,4,4] x, float[1,8,1,1] b) => (float[1,8,4,4] y) { [add] y = Add (x, b) }", ops::Add::NAME, None),
+    case("add_spatial_broadcast", "g (float[1,8,4,4] x, float[1,1,4,4] b) => (float[1,8,4,4] y) { [add] y = Add (x, b) }", ops::Add::NAME, Some(Reason::Shape)),
+    case("div_by_constant", "g (float[1,8,4,4] x, float[1] b) => (float[1,8,4,4] y) { [div] y = Div (x, b) }", ops::Div::NAME, None),
+    case("lstm_as_steps", "g (float[3,1,4] x, float[1,16,4] w, float[1,16,4] r, float[1,32] b) => (float[3,1,1,4] y) { [lstm] y = LSTM <hidden_size = 4> (x, w, r, b) }", ops::MatMul::NAME, None),
+    case("gru_as_steps", "g (float[3,1,4] x, float[1,12,4] w, float[1,12,4] r, float[1,24] b) => (float[3,1,1,4] y) { [gru] y = GRU <hidden_size = 4, linear_before_reset = 1> (x, w, r, b) }", ops::MatMul::NAME, None),
+    case("lstm_clipped", "g (float[3,1,4] x, float[1,16,4] w, float[1,16,4] r) => (float[3,1,1,4] y) { [lstm] y = LSTM <hidden_size = 4, clip = 0.5> (x, w, r) }", ops::LSTM::NAME, Some(Reason::Attribute)),
+    case("prelu_per_channel", "g (float[1,8,4,4] x, float[8,1,1] s) => (float[1,8,4,4] y) { [prelu] y = PRelu (x, s) }", ops::PRelu::NAME, None),
+    case("prelu_one_slope", "g (float[2,6] x, float[1] s) => (float[2,6] y) { [prelu] y = PRelu (x, s) }", ops::PRelu::NAME, None),
+    case("prelu_spatial_slope", "g (float[1,8,4,4] x, float[4] s) => (float[1,8,4,4] y) { [prelu] y = PRelu (x, s) }", ops::PRelu::NAME, Some(Reason::Shape)),
+    case("lrn_across_channels", "g (float[1,20,5,5] x) => (float[1,20,5,5] y) { [lrn] y = LRN <size = 5, alpha = 0.0002, beta = 0.75, bias = 2.0> (x) }", ops::LRN::NAME, None),
+    case("lrn_beta_one_even_size", "g (float[1,6,3,3] x) => (float[1,6,3,3] y) { [lrn] y = LRN <size = 4, alpha = 0.5, beta = 1.0> (x) }", ops::LRN::NAME, None),
+    case("lrn_other_beta", "g (float[1,6,3,3] x) => (float[1,6,3,3] y) { [lrn] y = LRN <size = 3, beta = 0.6> (x) }", ops::LRN::NAME, Some(Reason::Attribute)),
+    case("resize_bilinear_x2", "g (float[1,3,4,5] x) => (float[1,3,8,10] y) { s = Constant <value = float[4] {1.0, 1.0, 2.0, 2.0}> () [rs] y = Resize <mode = \"linear\"> (x, \"\", s) }", ops::Resize::NAME, None),
+    case("resize_linear_scale_not_the_factor", "g (float[1,3,5,5] x) => (float[1,3,10,10] y) { s = Constant <value = float[4] {1.0, 1.0, 2.1, 2.1}> () [rs] y = Resize <mode = \"linear\"> (x, \"\", s) }", ops::Resize::NAME, Some(Reason::Attribute)),
+    case("resize_linear_align_corners", "g (float[1,3,4,5] x) => (float[1,3,8,10] y) { s = Constant <value = float[4] {1.0, 1.0, 2.0, 2.0}> () [rs] y = Resize <mode = \"linear\", coordinate_transformation_mode = \"align_corners\"> (x, \"\", s) }", ops::Resize::NAME, Some(Reason::Attribute)),
+    case("matmul_deeper_than_the_scratchpad", "g (float[2,9000] x, float[9000,20] w) => (float[2,20] y) { [mm] y = MatMul (x, w) }", ops::MatMul::NAME, None),
+    case("gemm_deeper_than_the_scratchpad", "g (float[1,9000] x, float[8,9000] w, float[8] b) => (float[1,8] y) { [gemm] y = Gemm <transB = 1> (x, w, b) }", ops::Gemm::NAME, None),
+    case("relu_alone", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [relu] y = Relu (x) }", ops::Relu::NAME, None),
+    case("hardswish", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [hs] y = HardSwish (x) }", ops::HardSwish::NAME, None),
+    case("erf", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [erf] y = Erf (x) }", ops::Erf::NAME, None),
+    case("relu_after_conv", "g (float[1,4,6,6] x, float[8,4,1,1] w) => (float[1,8,6,6] y) { [conv] c = Conv (x, w) [relu] y = Relu (c) }", ops::Relu::NAME, None),
+    case("layernorm_last_axis", "g (float[1,6,40] x, float[40] s, float[40] b) => (float[1,6,40] y) { [ln] y = LayerNormalization <axis = -1> (x, s, b) }", ops::LayerNormalization::NAME, None),
+    case("layernorm_over_two_axes", "g (float[1,6,40] x, float[6,40] s) => (float[1,6,40] y) { [ln] y = LayerNormalization <axis = 1> (x, s) }", ops::LayerNormalization::NAME, Some(Reason::Attribute)),
+    case("layernorm_scale_broadcast", "g (float[1,6,40] x, float[1] s) => (float[1,6,40] y) { [ln] y = LayerNormalization <axis = -1> (x, s) }", ops::LayerNormalization::NAME, Some(Reason::Shape)),
+    case("softmax_last_axis", "g (float[2,3,20] x) => (float[2,3,20] y) { [sm] y = Softmax (x) }", ops::Softmax::NAME, None),
+    case("softmax_channels", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [sm] y = Softmax <axis = 1> (x) }", ops::Softmax::NAME, Some(Reason::Attribute)),
+    case("softmax_row_too_long", "g (float[2,9000] x) => (float[2,9000] y) { [sm] y = Softmax (x) }", ops::Softmax::NAME, Some(Reason::Shape)),
+    case("channel_shuffle_transpose", "g (float[1,2,3,4,4] x) => (float[1,3,2,4,4] y) { [t] y = Transpose <perm = [0,2,1,3,4]> (x) }", ops::Transpose::NAME, None),
+    case("pad_border", "g (float[1,4,5,5] x) => (float[1,4,7,8] y) { p = Constant <value = int64[8] {0, 0, 1, 2, 0, 0, 1, 1}> () [pad] y = Pad (x, p) }", ops::Pad::NAME, None),
+    case("pad_reflect", "g (float[1,4,5,5] x) => (float[1,4,7,8] y) { p = Constant <value = int64[8] {0, 0, 1, 2, 0, 0, 1, 1}> () [pad] y = Pad <mode = \"reflect\"> (x, p) }", ops::Pad::NAME, Some(Reason::Attribute)),
+    case("maxpool_2x2", "g (float[1,4,6,6] x) => (float[1,4,3,3] y) { [pool] y = MaxPool <kernel_shape = [2,2], strides = [2,2]> (x) }", ops::MaxPool::NAME, None),
+    case("maxpool_ceil_mode", "g (float[1,4,5,5] x) => (float[1,4,3,3] y) { [pool] y = MaxPool <kernel_shape = [2,2], strides = [2,2], ceil_mode = 1> (x) }", ops::MaxPool::NAME, Some(Reason::Attribute)),
 ];
 
 const fn case(name: &'static str, model: &'static str, op: &'static str, refused: Option<Reason>) -> CapabilityCase {
@@ -148,23 +149,23 @@ const fn case(name: &'static str, model: &'static str, op: &'static str, refused
 
 /// Ops taken only as members of a quantized group (`fusion.rs`, `quant.rs`).
 const GROUPED: &[(&str, &str)] = &[
-    ("onnx.Pow", "the square of a LayerNorm written out (see LayerNormalization)"),
-    ("onnx.Sqrt", "the root of a LayerNorm written out (see LayerNormalization)"),
-    ("onnx.DequantizeLinear", "int8 (QDQ): with the Conv, Gemm, MatMul, Add, MaxPool, GlobalAveragePool, AveragePool (padding not counted), function of one value (Sigmoid, HardSwish, Tanh, LeakyRelu, Elu… as a 256-entry table, `v.lut`) or data movement (Flatten, Reshape, Squeeze, Unsqueeze, Transpose; MaxPool and these with one scale and zero point on both sides) it feeds: int8 activations per tensor with any zero point, int8 or uint8 weights per tensor or per output channel (with zero points: as symmetric int8 parts over a repeated reduction, in ungrouped products), a constant int32 bias; positive finite scales; asymmetric weights of a grouped (not depthwise) convolution stay on the CPU with that reason"),
-    ("onnx.QuantizeLinear", "int8 (QDQ): the output of a quantized Conv, Gemm, MatMul, Add, MaxPool, GlobalAveragePool, AveragePool, function of one value or data movement, with a following DequantizeLinear → Relu/Clip → QuantizeLinear folded in"),
-    ("onnx.Elu", "int8 only: between a DequantizeLinear and a QuantizeLinear (per tensor, int8) as a 256-entry table (`npu.lut`, `v.lut`: npu16 revision 3)"),
-    ("onnx.Selu", "int8 only, as Elu"),
-    ("onnx.Softplus", "int8 only, as Elu"),
-    ("onnx.Softsign", "int8 only, as Elu"),
-    ("onnx.Mish", "int8 only, as Elu"),
-    ("onnx.Gelu", "int8 only, as Elu"),
-    ("onnx.Exp", "int8 only, as Elu"),
-    ("onnx.Neg", "int8 only, as Elu"),
-    ("onnx.Abs", "int8 only, as Elu"),
-    ("onnx.QLinearConv", "int8 activations with any zero point, constant int8 or uint8 weights (with zero points: as symmetric parts, ungrouped); the Conv constraints"),
-    ("onnx.QLinearMatMul", "int8 activations with any zero point, a constant int8 or uint8 B matrix (with zero points: as symmetric parts)"),
-    ("onnx.ConvInteger", "constant weights; the Conv constraints; int8 with zero points 0 as it is; unpadded, one group, uint8 or int8 with any zero points (DynamicQuantizeLinear's) as an int8 product with its exact i32 corrections on the CPU"),
-    ("onnx.MatMulInteger", "constant B; int8 with zero points 0 as it is; uint8 or int8 with any zero points (DynamicQuantizeLinear's, known at run time) as an int8 product with its exact i32 corrections on the CPU"),
+    (ops::Pow::NAME, "the square of a LayerNorm written out (see LayerNormalization)"),
+    (ops::Sqrt::NAME, "the root of a LayerNorm written out (see LayerNormalization)"),
+    (ops::DequantizeLinear::NAME, "int8 (QDQ): with the Conv, Gemm, MatMul, Add, MaxPool, GlobalAveragePool, AveragePool (padding not counted), function of one value (Sigmoid, HardSwish, Tanh, LeakyRelu, Elu… as a 256-entry table, `v.lut`) or data movement (Flatten, Reshape, Squeeze, Unsqueeze, Transpose; MaxPool and these with one scale and zero point on both sides) it feeds: int8 activations per tensor with any zero point, int8 or uint8 weights per tensor or per output channel (with zero points: as symmetric int8 parts over a repeated reduction, in ungrouped products), a constant int32 bias; positive finite scales; asymmetric weights of a grouped (not depthwise) convolution stay on the CPU with that reason"),
+    (ops::QuantizeLinear::NAME, "int8 (QDQ): the output of a quantized Conv, Gemm, MatMul, Add, MaxPool, GlobalAveragePool, AveragePool, function of one value or data movement, with a following DequantizeLinear → Relu/Clip → QuantizeLinear folded in"),
+    (ops::Elu::NAME, "int8 only: between a DequantizeLinear and a QuantizeLinear (per tensor, int8) as a 256-entry table (`npu.lut`, `v.lut`: npu16 revision 3)"),
+    (ops::Selu::NAME, "int8 only, as Elu"),
+    (ops::Softplus::NAME, "int8 only, as Elu"),
+    (ops::Softsign::NAME, "int8 only, as Elu"),
+    (ops::Mish::NAME, "int8 only, as Elu"),
+    (ops::Gelu::NAME, "int8 only, as Elu"),
+    (ops::Exp::NAME, "int8 only, as Elu"),
+    (ops::Neg::NAME, "int8 only, as Elu"),
+    (ops::Abs::NAME, "int8 only, as Elu"),
+    (ops::QLinearConv::NAME, "int8 activations with any zero point, constant int8 or uint8 weights (with zero points: as symmetric parts, ungrouped); the Conv constraints"),
+    (ops::QLinearMatMul::NAME, "int8 activations with any zero point, a constant int8 or uint8 B matrix (with zero points: as symmetric parts)"),
+    (ops::ConvInteger::NAME, "constant weights; the Conv constraints; int8 with zero points 0 as it is; unpadded, one group, uint8 or int8 with any zero points (DynamicQuantizeLinear's) as an int8 product with its exact i32 corrections on the CPU"),
+    (ops::MatMulInteger::NAME, "constant B; int8 with zero points 0 as it is; uint8 or int8 with any zero points (DynamicQuantizeLinear's, known at run time) as an int8 product with its exact i32 corrections on the CPU"),
 ];
 
 impl Backend for Npu {
@@ -233,7 +234,7 @@ pub fn static_f32(body: &Body, v: Value) -> Result<Vec<i64>, Unsupported> {
 }
 
 pub fn is_constant(body: &Body, v: Value) -> bool {
-    body.defining_op(v).is_some_and(|d| body.name(d).as_str() == "onnx.Constant")
+    body.defining_op(v).is_some_and(|d| body.name(d).as_str() == ops::Constant::NAME)
 }
 
 fn operand(body: &Body, op: OpId, i: usize) -> Option<Value> {
@@ -356,11 +357,11 @@ fn conv_geometry_of(body: &Body, op: OpId, w_index: usize, grouped: bool) -> Res
 pub fn quantized_mac(body: &Body, op: OpId) -> Result<(), Unsupported> {
     super::quant::qmac(body, op).map_err(|e| no(Reason::ElementType, format!("int8 pattern refused: {}", e)))?;
     match body.name(op).as_str() {
-        "onnx.Conv" => conv_geometry(body, op),
-        "onnx.QLinearConv" => conv_geometry_of(body, op, 3, false),
-        "onnx.Gemm" => gemm_form(body, op),
+        ops::Conv::NAME => conv_geometry(body, op),
+        ops::QLinearConv::NAME => conv_geometry_of(body, op, 3, false),
+        ops::Gemm::NAME => gemm_form(body, op),
         name => {
-            let bi = if name == "onnx.QLinearMatMul" { 3 } else { 1 };
+            let bi = if name == ops::QLinearMatMul::NAME { 3 } else { 1 };
             let b = body.value_type(body.op(op).operand(bi)).shape().map(|s| s.len()).unwrap_or(0);
             if b != 2 { Err(no(Reason::Shape, "B is not a matrix")) } else { Ok(()) }
         }
@@ -465,7 +466,7 @@ fn binary(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     let a = static_f32(body, o.operand(0))?;
     let b = static_f32(body, o.operand(1))?;
     let y = static_f32(body, o.result(0))?;
-    let div = body.name(op).as_str() == "onnx.Div";
+    let div = body.name(op).as_str() == ops::Div::NAME;
     if div && !is_constant(body, o.operand(1)) {
         return Err(no(Reason::NotConstant, "a divisor that is not constant (the vector unit has no divide)"));
     }
@@ -518,7 +519,7 @@ fn pool(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     if k.len() != 2 || p.len() != 4 || p[0] >= k[0] || p[2] >= k[0] || p[1] >= k[1] || p[3] >= k[1] {
         return Err(no(Reason::Attribute, "padding as large as the window"));
     }
-    if body.name(op).as_str() == "onnx.AveragePool" && p.iter().any(|v| *v != 0) && body.op(op).int_attr("count_include_pad").unwrap_or(0) != 0 {
+    if body.name(op).as_str() == ops::AveragePool::NAME && p.iter().any(|v| *v != 0) && body.op(op).int_attr("count_include_pad").unwrap_or(0) != 0 {
         return Err(no(Reason::Attribute, "padded average counting the padding (count_include_pad)"));
     }
     Ok(())
@@ -595,7 +596,7 @@ const ELEMENT_ROWS: i64 = 1024;
 /// A feature map turned into tokens or back (`tokens.rs`) whose other side
 /// an NPU op produces: the NHWC bytes as they are.
 fn free_as_tokens(npu: &Npu, body: &Body, t: OpId) -> bool {
-    const LAYOUT_AS_IS: &[&str] = &["onnx.Reshape", "onnx.Flatten", "onnx.Squeeze", "onnx.Unsqueeze", "onnx.Transpose", "onnx.Softmax", "onnx.LayerNormalization"];
+    const LAYOUT_AS_IS: &[&str] = &[ops::Reshape::NAME, ops::Flatten::NAME, ops::Squeeze::NAME, ops::Unsqueeze::NAME, ops::Transpose::NAME, ops::Softmax::NAME, ops::LayerNormalization::NAME];
     // A map produced in NHWC by an op of the NPU.
     let nhwc_on_npu = |v: Value| body.defining_op(super::tokens::unaliased(body, v)).is_some_and(|p| !LAYOUT_AS_IS.contains(&body.name(p).as_str()) && npu.supports(body, p).is_ok());
     if let Some(img) = super::tokens::image_to_tokens(body, t) {
@@ -645,7 +646,7 @@ pub fn rows_of_transposed_b(perm: &[i64]) -> Option<Vec<i64>> {
 /// (`npu.batch_matmul`'s `transpose_b`), so no element moves alone.
 fn folded_into_products(npu: &Npu, body: &Body, op: OpId, perm: &[i64]) -> bool {
     let uses = body.uses(body.op(op).result(0));
-    rows_of_transposed_b(perm).is_some() && !uses.is_empty() && uses.iter().all(|u| body.name(u.op).as_str() == "onnx.MatMul" && u.index == 1 && matmul(npu, body, u.op).is_ok())
+    rows_of_transposed_b(perm).is_some() && !uses.is_empty() && uses.iter().all(|u| body.name(u.op).as_str() == ops::MatMul::NAME && u.index == 1 && matmul(npu, body, u.op).is_ok())
 }
 
 /// The integer values of a constant operand (`None`: absent).

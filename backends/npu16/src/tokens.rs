@@ -8,6 +8,7 @@
 //! transpose to NHWC in front of its user, instead of a transpose that moves
 //! one element per DMA row.
 
+use onnx::ops;
 use ir::{Body, OpId, Value};
 
 fn shape(body: &Body, v: Value) -> Option<Vec<i64>> {
@@ -19,7 +20,7 @@ fn is(body: &Body, op: OpId, names: &[&str]) -> bool {
 }
 
 fn perm_is(body: &Body, op: OpId, p: &[i64]) -> bool {
-    body.name(op).as_str() == "onnx.Transpose" && body.op(op).ints_attr("perm").as_deref() == Some(p)
+    body.name(op).as_str() == ops::Transpose::NAME && body.op(op).ints_attr("perm").as_deref() == Some(p)
 }
 
 /// `v`, or the value it aliases through Reshapes, Squeezes and Unsqueezes
@@ -27,7 +28,7 @@ fn perm_is(body: &Body, op: OpId, p: &[i64]) -> bool {
 pub fn unaliased(body: &Body, v: Value) -> Value {
     let want = shape(body, v);
     let (mut at, mut found) = (v, v);
-    while let Some(d) = body.defining_op(at).filter(|d| is(body, *d, &["onnx.Reshape", "onnx.Flatten", "onnx.Squeeze", "onnx.Unsqueeze"])) {
+    while let Some(d) = body.defining_op(at).filter(|d| is(body, *d, &[ops::Reshape::NAME, ops::Flatten::NAME, ops::Squeeze::NAME, ops::Unsqueeze::NAME])) {
         at = body.op(d).operand(0);
         if shape(body, at) == want {
             found = at;
@@ -42,7 +43,7 @@ pub fn image_to_tokens(body: &Body, t: OpId) -> Option<Value> {
     if !perm_is(body, t, &[0, 2, 1]) {
         return None;
     }
-    let r = body.defining_op(body.op(t).operand(0)).filter(|r| is(body, *r, &["onnx.Reshape", "onnx.Flatten", "onnx.Squeeze"]))?;
+    let r = body.defining_op(body.op(t).operand(0)).filter(|r| is(body, *r, &[ops::Reshape::NAME, ops::Flatten::NAME, ops::Squeeze::NAME]))?;
     let img = body.op(r).operand(0);
     let (x, y) = (shape(body, img)?, shape(body, body.op(r).result(0))?);
     (x.len() == 4 && y == [x[0], x[1], x[2] * x[3]]).then_some(img)
@@ -51,7 +52,7 @@ pub fn image_to_tokens(body: &Body, t: OpId) -> Option<Value> {
 /// `r` (a Reshape into `[N, C, H, W]`) of a `[0, 2, 1]` Transpose of
 /// `[N, H·W, C]` tokens: those tokens, the sequence the image comes from.
 pub fn tokens_to_image(body: &Body, r: OpId) -> Option<Value> {
-    if !is(body, r, &["onnx.Reshape"]) {
+    if !is(body, r, &[ops::Reshape::NAME]) {
         return None;
     }
     let t = body.defining_op(body.op(r).operand(0)).filter(|t| perm_is(body, *t, &[0, 2, 1]))?;

@@ -11,6 +11,7 @@
 //! ONNX Runtime's QOperator and uint8 QDQ models write them; model inputs and
 //! outputs stay uint8.
 
+use onnx::ops;
 use crate::quant::elem;
 use ir::attributes::{AttrData, Attribute, DenseData};
 use ir::types::TypeData;
@@ -21,10 +22,10 @@ use ir::{Body, Context, InsertPoint, OpId, OperationState, Type, Value};
 fn reader_zero_point(body: &Body, op: OpId, v: Value) -> Option<usize> {
     let o = body.op(op);
     match body.name(op).as_str() {
-        "onnx.DequantizeLinear" if o.operand(0) == v => Some(2),
-        "onnx.QLinearConv" | "onnx.QLinearMatMul" | "onnx.ms.QLinearSoftmax" if o.operand(0) == v && o.operands().get(3) != Some(&v) => Some(2),
+        ops::DequantizeLinear::NAME if o.operand(0) == v => Some(2),
+        ops::QLinearConv::NAME | ops::QLinearMatMul::NAME | "onnx.ms.QLinearSoftmax" if o.operand(0) == v && o.operands().get(3) != Some(&v) => Some(2),
         // A computed B (attention's Kᵀ and V).
-        "onnx.QLinearMatMul" if o.operand(3) == v && o.operand(0) != v => Some(5),
+        ops::QLinearMatMul::NAME if o.operand(3) == v && o.operand(0) != v => Some(5),
         _ => None,
     }
 }
@@ -33,7 +34,7 @@ fn reader_zero_point(body: &Body, op: OpId, v: Value) -> Option<usize> {
 fn u8_zero_point(body: &Body, v: Option<Value>) -> Option<Vec<i64>> {
     let v = v?;
     (elem(body, v) == "ui8").then_some(())?;
-    body.defining_op(v).filter(|d| body.name(*d).as_str() == "onnx.Constant")?;
+    body.defining_op(v).filter(|d| body.name(*d).as_str() == ops::Constant::NAME)?;
     onnx::infer::const_ints(body, v)
 }
 
@@ -44,7 +45,7 @@ fn shifted(ctx: &Context, body: &mut Body, zp: Value, vals: &[i64], at: OpId) ->
     let bytes: Vec<u8> = vals.iter().map(|z| (*z - 128) as i8 as u8).collect();
     let value = Attribute::new(AttrData::Dense { ty: ty.clone(), data: DenseData::canonical(bytes, 1, vals.len()) });
     let loc = body.op(at).loc.clone();
-    let c = body.build(OperationState::new(ctx.op_name("onnx.Constant"), loc).results(&[ty]).property(ctx.ident("value"), value), InsertPoint::Before(at));
+    let c = body.build(OperationState::new(ctx.op_name(ops::Constant::NAME), loc).results(&[ty]).property(ctx.ident("value"), value), InsertPoint::Before(at));
     body.op(c).result(0)
 }
 
@@ -55,13 +56,13 @@ fn as_i8(ctx: &Context, body: &Body, v: Value) -> Type {
 
 /// Ops that move uint8 values without looking at them as numbers: on values
 /// less 128 they give their result less 128.
-const PASS_THROUGH: &[&str] = &["onnx.MaxPool", "onnx.Reshape", "onnx.Flatten", "onnx.Transpose", "onnx.Squeeze", "onnx.Unsqueeze"];
+const PASS_THROUGH: &[&str] = &[ops::MaxPool::NAME, ops::Reshape::NAME, ops::Flatten::NAME, ops::Transpose::NAME, ops::Squeeze::NAME, ops::Unsqueeze::NAME];
 
 /// The zero-point operand of `op` when it makes a quantized tensor (its result 0).
 fn writer_zero_point(body: &Body, op: OpId) -> Option<usize> {
     match body.name(op).as_str() {
-        "onnx.QuantizeLinear" => Some(2),
-        "onnx.QLinearConv" | "onnx.QLinearMatMul" => Some(7),
+        ops::QuantizeLinear::NAME => Some(2),
+        ops::QLinearConv::NAME | ops::QLinearMatMul::NAME => Some(7),
         "onnx.ms.QLinearSoftmax" => Some(4),
         _ => None,
     }

@@ -4,6 +4,7 @@
 //! the mask (bool or additive, padded with −inf to the full length) and the
 //! causal mask, softmax, then `·V`, heads merged back for 3-D outputs.
 
+use onnx::ops;
 use super::norms::softmax_along;
 use super::reduce::{reduce, Combine};
 use super::{broadcast_map, c, d, dims_map, expr_map, Cmp, Kind, Lower, LowerFn, Sc};
@@ -12,7 +13,7 @@ use ir::attributes::Attribute;
 use ir::{OperationState, Value};
 use tensor::Iterator;
 
-pub const TABLE: &[(&str, LowerFn)] = &[("onnx.Attention", attention)];
+pub const TABLE: &[(&str, LowerFn)] = &[(ops::Attention::NAME, attention)];
 
 fn transpose(l: &mut Lower, v: Value, perm: &[i64]) -> Value {
     let t = l.body.value_type(v).clone();

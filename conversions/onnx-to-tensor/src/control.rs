@@ -5,6 +5,7 @@
 //! output is a tensor carried through the loop, one row written per iteration
 //! (`tensor.insert_row`), so it needs its row count before the loop starts.
 
+use onnx::ops;
 use super::{Emit, Lower, LowerFn};
 use ir::affine::AffineMap;
 use ir::attributes::Attribute;
@@ -12,7 +13,7 @@ use ir::types::{TypeData, DYNAMIC};
 use ir::{Block, Body, InsertPoint, OpId, OperationState, Region, Type, Value};
 use tensor::{GenericBuilder, Iterator};
 
-pub const TABLE: &[(&str, LowerFn)] = &[("onnx.If", lower_if), ("onnx.Loop", lower_loop), ("onnx.Scan", lower_scan)];
+pub const TABLE: &[(&str, LowerFn)] = &[(ops::If::NAME, lower_if), (ops::Loop::NAME, lower_loop), (ops::Scan::NAME, lower_scan)];
 
 /// Builds ops at a point of any block: an [`Emit`] (the lowering's own
 /// helpers insert before the op being lowered; loop bodies need their own points).

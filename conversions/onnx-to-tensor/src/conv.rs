@@ -4,16 +4,17 @@
 //! points; ConvTranspose as phase convolutions or by solving for the input
 //! position. The window geometry and padding shared with the pools.
 
+use onnx::ops;
 use super::{add, c, d, dims_map, expr_map, mul, Cmp, Lower, LowerFn, Sc, TInfo};
 use ir::affine::{AffineExpr, AffineMap};
 use ir::Value;
 use tensor::Iterator;
 
 pub const TABLE: &[(&str, LowerFn)] = &[
-    ("onnx.Conv", conv),
-    ("onnx.ConvInteger", conv_integer),
-    ("onnx.QLinearConv", qlinear_conv),
-    ("onnx.ConvTranspose", conv_transpose),
+    (ops::Conv::NAME, conv),
+    (ops::ConvInteger::NAME, conv_integer),
+    (ops::QLinearConv::NAME, qlinear_conv),
+    (ops::ConvTranspose::NAME, conv_transpose),
 ];
 
 /// Window geometry of a conv or pool: per spatial dim, kernel, stride,

@@ -2,6 +2,7 @@
 //! bilinear taps), Col2Im (columns summed back into an image) and
 //! CausalConvWithState (a depthwise causal conv carrying its state).
 
+use onnx::ops;
 use super::{add, c, d, dims_map, expr_map, Cmp, Lower, LowerFn, Sc};
 use ir::affine::AffineMap;
 use ir::Value;
@@ -9,9 +10,9 @@ use tensor::Iterator;
 use super::norms::compute_type;
 
 pub const TABLE: &[(&str, LowerFn)] = &[
-    ("onnx.CausalConvWithState", causal_conv),
-    ("onnx.Col2Im", col2im),
-    ("onnx.DeformConv", deform_conv),
+    (ops::CausalConvWithState::NAME, causal_conv),
+    (ops::Col2Im::NAME, col2im),
+    (ops::DeformConv::NAME, deform_conv),
 ];
 
 /// DeformConv (2-D): each kernel tap reads the input at its place plus a

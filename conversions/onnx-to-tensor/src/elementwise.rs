@@ -2,6 +2,7 @@
 //! shape; each operand is read through its numpy broadcast map; the body is the
 //! op's scalar formula below (one arm per op).
 
+use onnx::ops;
 use super::{Cmp, Emit, Kind, Lower, Sc};
 use ir::Value;
 
@@ -24,19 +25,19 @@ struct Params {
 /// The ops lowered here; the value says how many operands a formula takes
 /// (`0`: any number, for Sum/Mean/Max/Min).
 pub const TABLE: &[(&str, usize)] = &[
-    ("onnx.Add", 2), ("onnx.Sub", 2), ("onnx.Mul", 2), ("onnx.Div", 2), ("onnx.Pow", 2), ("onnx.Mod", 2),
-    ("onnx.Sqrt", 1), ("onnx.Exp", 1), ("onnx.Log", 1), ("onnx.Abs", 1), ("onnx.Neg", 1), ("onnx.Reciprocal", 1),
-    ("onnx.Relu", 1), ("onnx.LeakyRelu", 1), ("onnx.PRelu", 2), ("onnx.Sigmoid", 1), ("onnx.HardSigmoid", 1),
-    ("onnx.HardSwish", 1), ("onnx.Tanh", 1), ("onnx.Erf", 1), ("onnx.Gelu", 1), ("onnx.Elu", 1), ("onnx.Selu", 1),
-    ("onnx.Celu", 1), ("onnx.Softplus", 1), ("onnx.Softsign", 1), ("onnx.Mish", 1), ("onnx.Swish", 1), ("onnx.ThresholdedRelu", 1),
-    ("onnx.Shrink", 1), ("onnx.Sin", 1), ("onnx.Cos", 1), ("onnx.Tan", 1), ("onnx.Asin", 1), ("onnx.Acos", 1),
-    ("onnx.Atan", 1), ("onnx.Sinh", 1), ("onnx.Cosh", 1), ("onnx.Asinh", 1), ("onnx.Acosh", 1), ("onnx.Atanh", 1),
-    ("onnx.Floor", 1), ("onnx.Ceil", 1), ("onnx.Round", 1), ("onnx.Sign", 1), ("onnx.IsNaN", 1), ("onnx.IsInf", 1),
-    ("onnx.Not", 1), ("onnx.And", 2), ("onnx.Or", 2), ("onnx.Xor", 2), ("onnx.BitwiseNot", 1), ("onnx.BitwiseAnd", 2),
-    ("onnx.BitwiseOr", 2), ("onnx.BitwiseXor", 2), ("onnx.BitShift", 2), ("onnx.Equal", 2), ("onnx.Less", 2),
-    ("onnx.Greater", 2), ("onnx.LessOrEqual", 2), ("onnx.GreaterOrEqual", 2), ("onnx.Where", 3), ("onnx.Clip", 0),
-    ("onnx.Sum", 0), ("onnx.Mean", 0), ("onnx.Max", 0), ("onnx.Min", 0), ("onnx.Cast", 1), ("onnx.CastLike", 2),
-    ("onnx.Identity", 1), ("onnx.Dropout", 1), ("onnx.BitCast", 1),
+    (ops::Add::NAME, 2), (ops::Sub::NAME, 2), (ops::Mul::NAME, 2), (ops::Div::NAME, 2), (ops::Pow::NAME, 2), (ops::Mod::NAME, 2),
+    (ops::Sqrt::NAME, 1), (ops::Exp::NAME, 1), (ops::Log::NAME, 1), (ops::Abs::NAME, 1), (ops::Neg::NAME, 1), (ops::Reciprocal::NAME, 1),
+    (ops::Relu::NAME, 1), (ops::LeakyRelu::NAME, 1), (ops::PRelu::NAME, 2), (ops::Sigmoid::NAME, 1), (ops::HardSigmoid::NAME, 1),
+    (ops::HardSwish::NAME, 1), (ops::Tanh::NAME, 1), (ops::Erf::NAME, 1), (ops::Gelu::NAME, 1), (ops::Elu::NAME, 1), (ops::Selu::NAME, 1),
+    (ops::Celu::NAME, 1), (ops::Softplus::NAME, 1), (ops::Softsign::NAME, 1), (ops::Mish::NAME, 1), (ops::Swish::NAME, 1), (ops::ThresholdedRelu::NAME, 1),
+    (ops::Shrink::NAME, 1), (ops::Sin::NAME, 1), (ops::Cos::NAME, 1), (ops::Tan::NAME, 1), (ops::Asin::NAME, 1), (ops::Acos::NAME, 1),
+    (ops::Atan::NAME, 1), (ops::Sinh::NAME, 1), (ops::Cosh::NAME, 1), (ops::Asinh::NAME, 1), (ops::Acosh::NAME, 1), (ops::Atanh::NAME, 1),
+    (ops::Floor::NAME, 1), (ops::Ceil::NAME, 1), (ops::Round::NAME, 1), (ops::Sign::NAME, 1), (ops::IsNaN::NAME, 1), (ops::IsInf::NAME, 1),
+    (ops::Not::NAME, 1), (ops::And::NAME, 2), (ops::Or::NAME, 2), (ops::Xor::NAME, 2), (ops::BitwiseNot::NAME, 1), (ops::BitwiseAnd::NAME, 2),
+    (ops::BitwiseOr::NAME, 2), (ops::BitwiseXor::NAME, 2), (ops::BitShift::NAME, 2), (ops::Equal::NAME, 2), (ops::Less::NAME, 2),
+    (ops::Greater::NAME, 2), (ops::LessOrEqual::NAME, 2), (ops::GreaterOrEqual::NAME, 2), (ops::Where::NAME, 3), (ops::Clip::NAME, 0),
+    (ops::Sum::NAME, 0), (ops::Mean::NAME, 0), (ops::Max::NAME, 0), (ops::Min::NAME, 0), (ops::Cast::NAME, 1), (ops::CastLike::NAME, 2),
+    (ops::Identity::NAME, 1), (ops::Dropout::NAME, 1), (ops::BitCast::NAME, 1),
 ];
 
 pub fn lower(l: &mut Lower) -> Result<Vec<Value>, String> {
@@ -48,10 +49,10 @@ pub fn lower(l: &mut Lower) -> Result<Vec<Value>, String> {
     let present: Vec<usize> = (0..l.num_operands()).filter(|&i| l.opt(i).is_some()).collect();
     // Dropout's ratio/training inputs and CastLike's target only carry types.
     let data_operands: Vec<usize> = match name {
-        "onnx.Dropout" | "onnx.CastLike" => vec![0],
+        ops::Dropout::NAME | ops::CastLike::NAME => vec![0],
         _ => present.clone(),
     };
-    if name == "onnx.Dropout" {
+    if name == ops::Dropout::NAME {
         if let Some(t) = l.const_ints(2).ok().flatten() {
             // Training with a zero ratio drops nothing; otherwise the mask is random.
             let ratio = l.const_f64s(1).ok().flatten().and_then(|r| r.first().copied()).unwrap_or(0.5);
@@ -71,7 +72,7 @@ pub fn lower(l: &mut Lower) -> Result<Vec<Value>, String> {
     let clip_has = (l.opt(1).is_some(), l.opt(2).is_some());
     let p = Params {
         alpha: l.float_attr("alpha", default_alpha(name)),
-        beta: l.float_attr("beta", if name == "onnx.HardSigmoid" { 0.5 } else { 0.0 }),
+        beta: l.float_attr("beta", if name == ops::HardSigmoid::NAME { 0.5 } else { 0.0 }),
         gamma: l.float_attr("gamma", 1.0507009873554805),
         lambd: l.float_attr("lambd", 0.5),
         bias: l.float_attr("bias", 0.0),
@@ -82,13 +83,13 @@ pub fn lower(l: &mut Lower) -> Result<Vec<Value>, String> {
         direction: l.str_attr("direction").unwrap_or_default(),
         saturate: l.int_attr("saturate", 1) != 0,
     };
-    if name == "onnx.Mod" && p.fmod == 0 && scs[0].is_float() {
+    if name == ops::Mod::NAME && p.fmod == 0 && scs[0].is_float() {
         return Err("Mod with fmod=0 on floats is not defined by ONNX".into());
     }
     let osc = out.sc.clone();
     let shape = out.shape.clone();
     let mut results = vec![l.map_op(&shape, &osc.ty.clone(), &ins, maps, |e, a| formula(e, name, a, &scs, &osc, &p, clip_has))];
-    if name == "onnx.Dropout" && l.num_results() > 1 {
+    if name == ops::Dropout::NAME && l.num_results() > 1 {
         // The mask of an inference Dropout is all true.
         let m = l.out_info(1)?;
         let bool_sc = m.sc.clone();
@@ -99,10 +100,10 @@ pub fn lower(l: &mut Lower) -> Result<Vec<Value>, String> {
 
 fn default_alpha(name: &str) -> f64 {
     match name {
-        "onnx.LeakyRelu" => 0.01,
-        "onnx.HardSigmoid" => 0.2,
-        "onnx.Selu" => 1.6732632423543772,
-        "onnx.ThresholdedRelu" => 1.0,
+        ops::LeakyRelu::NAME => 0.01,
+        ops::HardSigmoid::NAME => 0.2,
+        ops::Selu::NAME => 1.6732632423543772,
+        ops::ThresholdedRelu::NAME => 1.0,
         _ => 1.0,
     }
 }
@@ -136,12 +137,12 @@ fn fold_variadic(e: &mut Emit, name: &str, a: &[Value], scs: &[Sc], o: &Sc) -> V
     for (v, s) in a[1..].iter().zip(&scs[1..]) {
         let v = e.cast(*v, s, o);
         acc = match name {
-            "onnx.Sum" | "onnx.Mean" => e.add(acc, v, o),
-            "onnx.Max" => e.max(acc, v, o),
+            ops::Sum::NAME | ops::Mean::NAME => e.add(acc, v, o),
+            ops::Max::NAME => e.max(acc, v, o),
             _ => e.min(acc, v, o),
         };
     }
-    if name == "onnx.Mean" {
+    if name == ops::Mean::NAME {
         let n = e.scalar(a.len() as f64, o);
         acc = e.div(acc, n, o);
     }
@@ -157,11 +158,11 @@ fn formula(e: &mut Emit, name: &str, a: &[Value], scs: &[Sc], o: &Sc, p: &Params
         return v;
     }
     match name {
-        "onnx.Add" => e.add(a[0], a[1], o),
-        "onnx.Sub" => e.sub(a[0], a[1], o),
-        "onnx.Mul" => e.mul(a[0], a[1], o),
-        "onnx.Div" => e.div(a[0], a[1], o),
-        "onnx.Mod" => {
+        ops::Add::NAME => e.add(a[0], a[1], o),
+        ops::Sub::NAME => e.sub(a[0], a[1], o),
+        ops::Mul::NAME => e.mul(a[0], a[1], o),
+        ops::Div::NAME => e.div(a[0], a[1], o),
+        ops::Mod::NAME => {
             if p.fmod != 0 {
                 e.by_kind(("arith.remf", "arith.remsi", "arith.remui"), &[a[0], a[1]], o)
             } else if o.kind == Kind::Unsigned {
@@ -179,7 +180,7 @@ fn formula(e: &mut Emit, name: &str, a: &[Value], scs: &[Sc], o: &Sc, p: &Params
                 e.select(fix, rb, r)
             }
         }
-        "onnx.Pow" => {
+        ops::Pow::NAME => {
             if o.is_float() {
                 let y = e.cast(a[1], &scs[1], o);
                 e.op("math.powf", &[x, y], &t)
@@ -188,15 +189,15 @@ fn formula(e: &mut Emit, name: &str, a: &[Value], scs: &[Sc], o: &Sc, p: &Params
                 e.op("math.ipowi", &[x, y], &t)
             }
         }
-        "onnx.Sqrt" => unary(e, "math.sqrt", x, o),
-        "onnx.Exp" => unary(e, "math.exp", x, o),
-        "onnx.Log" => unary(e, "math.log", x, o),
-        "onnx.Abs" => match o.kind {
+        ops::Sqrt::NAME => unary(e, "math.sqrt", x, o),
+        ops::Exp::NAME => unary(e, "math.exp", x, o),
+        ops::Log::NAME => unary(e, "math.log", x, o),
+        ops::Abs::NAME => match o.kind {
             Kind::Float => unary(e, "math.absf", x, o),
             Kind::Signed => unary(e, "math.absi", x, o),
             _ => x,
         },
-        "onnx.Neg" => {
+        ops::Neg::NAME => {
             if o.is_float() {
                 e.op("arith.negf", &[x], &t)
             } else {
@@ -204,17 +205,17 @@ fn formula(e: &mut Emit, name: &str, a: &[Value], scs: &[Sc], o: &Sc, p: &Params
                 e.op("arith.subi", &[z, x], &t)
             }
         }
-        "onnx.Reciprocal" => {
+        ops::Reciprocal::NAME => {
             let one = e.scalar(1.0, o);
             e.div(one, x, o)
         }
-        "onnx.Sin" | "onnx.Cos" | "onnx.Tan" | "onnx.Asin" | "onnx.Acos" | "onnx.Atan" | "onnx.Sinh" | "onnx.Cosh" | "onnx.Asinh"
-        | "onnx.Acosh" | "onnx.Atanh" | "onnx.Floor" | "onnx.Ceil" => {
+        ops::Sin::NAME | ops::Cos::NAME | ops::Tan::NAME | ops::Asin::NAME | ops::Acos::NAME | ops::Atan::NAME | ops::Sinh::NAME | ops::Cosh::NAME | ops::Asinh::NAME
+        | ops::Acosh::NAME | ops::Atanh::NAME | ops::Floor::NAME | ops::Ceil::NAME => {
             let m = format!("math.{}", name.trim_start_matches("onnx.").to_lowercase());
             unary(e, &m, x, o)
         }
-        "onnx.Round" => unary(e, "math.roundeven", x, o),
-        "onnx.Sign" => {
+        ops::Round::NAME => unary(e, "math.roundeven", x, o),
+        ops::Sign::NAME => {
             let zero = e.scalar(0.0, o);
             let one = e.scalar(1.0, o);
             let m1 = e.scalar(-1.0, o);
@@ -230,8 +231,8 @@ fn formula(e: &mut Emit, name: &str, a: &[Value], scs: &[Sc], o: &Sc, p: &Params
                 r
             }
         }
-        "onnx.IsNaN" => e.cmp(Cmp::Ne, x, x, s0),
-        "onnx.IsInf" => {
+        ops::IsNaN::NAME => e.cmp(Cmp::Ne, x, x, s0),
+        ops::IsInf::NAME => {
             let inf = e.float(f64::INFINITY, &s0.ty);
             let ninf = e.float(f64::NEG_INFINITY, &s0.ty);
             let pi = e.cmp(Cmp::Eq, x, inf, s0);
@@ -242,14 +243,14 @@ fn formula(e: &mut Emit, name: &str, a: &[Value], scs: &[Sc], o: &Sc, p: &Params
             let ni = if p.detect_neg { ni } else { f };
             e.op("arith.ori", &[pi, ni], &i1)
         }
-        "onnx.Not" | "onnx.BitwiseNot" => {
+        ops::Not::NAME | ops::BitwiseNot::NAME => {
             let ones = e.int(-1, &t);
             e.op("arith.xori", &[x, ones], &t)
         }
-        "onnx.And" | "onnx.BitwiseAnd" => e.op("arith.andi", &[a[0], a[1]], &t),
-        "onnx.Or" | "onnx.BitwiseOr" => e.op("arith.ori", &[a[0], a[1]], &t),
-        "onnx.Xor" | "onnx.BitwiseXor" => e.op("arith.xori", &[a[0], a[1]], &t),
-        "onnx.BitShift" => {
+        ops::And::NAME | ops::BitwiseAnd::NAME => e.op("arith.andi", &[a[0], a[1]], &t),
+        ops::Or::NAME | ops::BitwiseOr::NAME => e.op("arith.ori", &[a[0], a[1]], &t),
+        ops::Xor::NAME | ops::BitwiseXor::NAME => e.op("arith.xori", &[a[0], a[1]], &t),
+        ops::BitShift::NAME => {
             // Shifting by the width or more gives 0 in ONNX (poison in arith).
             let w = e.int(o.width() as i128, &t);
             let zero = e.int(0, &t);
@@ -257,13 +258,13 @@ fn formula(e: &mut Emit, name: &str, a: &[Value], scs: &[Sc], o: &Sc, p: &Params
             let sh = e.op(if p.direction == "LEFT" { "arith.shli" } else { "arith.shrui" }, &[a[0], a[1]], &t);
             e.select(big, zero, sh)
         }
-        "onnx.Equal" => e.cmp(Cmp::Eq, a[0], a[1], s0),
-        "onnx.Less" => e.cmp(Cmp::Lt, a[0], a[1], s0),
-        "onnx.Greater" => e.cmp(Cmp::Gt, a[0], a[1], s0),
-        "onnx.LessOrEqual" => e.cmp(Cmp::Le, a[0], a[1], s0),
-        "onnx.GreaterOrEqual" => e.cmp(Cmp::Ge, a[0], a[1], s0),
-        "onnx.Where" => e.select(a[0], a[1], a[2]),
-        "onnx.Clip" => {
+        ops::Equal::NAME => e.cmp(Cmp::Eq, a[0], a[1], s0),
+        ops::Less::NAME => e.cmp(Cmp::Lt, a[0], a[1], s0),
+        ops::Greater::NAME => e.cmp(Cmp::Gt, a[0], a[1], s0),
+        ops::LessOrEqual::NAME => e.cmp(Cmp::Le, a[0], a[1], s0),
+        ops::GreaterOrEqual::NAME => e.cmp(Cmp::Ge, a[0], a[1], s0),
+        ops::Where::NAME => e.select(a[0], a[1], a[2]),
+        ops::Clip::NAME => {
             let mut y = x;
             let mut k = 1;
             if clip_has.0 {
@@ -280,11 +281,11 @@ fn formula(e: &mut Emit, name: &str, a: &[Value], scs: &[Sc], o: &Sc, p: &Params
             }
             y
         }
-        "onnx.Sum" | "onnx.Mean" | "onnx.Max" | "onnx.Min" => fold_variadic(e, name, a, scs, o),
-        "onnx.Cast" | "onnx.CastLike" => e.cast_saturating(x, s0, o, p.saturate),
-        "onnx.Identity" | "onnx.Dropout" => x,
+        ops::Sum::NAME | ops::Mean::NAME | ops::Max::NAME | ops::Min::NAME => fold_variadic(e, name, a, scs, o),
+        ops::Cast::NAME | ops::CastLike::NAME => e.cast_saturating(x, s0, o, p.saturate),
+        ops::Identity::NAME | ops::Dropout::NAME => x,
         // The same bits under another type (a bool is a byte, 0 or 1).
-        "onnx.BitCast" => {
+        ops::BitCast::NAME => {
             if s0.ty == o.ty {
                 x
             } else if s0.kind == Kind::Bool {
@@ -303,20 +304,20 @@ fn activation(e: &mut Emit, name: &str, a: &[Value], scs: &[Sc], o: &Sc, p: &Par
     let t = o.ty.clone();
     let x = a[0];
     Some(match name {
-        "onnx.Relu" => {
+        ops::Relu::NAME => {
             let z = e.scalar(0.0, o);
             e.max(x, z, o)
         }
-        "onnx.LeakyRelu" | "onnx.PRelu" => {
-            let slope = if name == "onnx.PRelu" { e.cast(a[1], &scs[1], o) } else { e.scalar(p.alpha, o) };
+        ops::LeakyRelu::NAME | ops::PRelu::NAME => {
+            let slope = if name == ops::PRelu::NAME { e.cast(a[1], &scs[1], o) } else { e.scalar(p.alpha, o) };
             let z = e.scalar(0.0, o);
             let neg = e.cmp(Cmp::Lt, x, z, o);
             let sx = e.mul(x, slope, o);
             e.select(neg, sx, x)
         }
-        "onnx.Sigmoid" => sigmoid(e, x, o),
-        "onnx.HardSigmoid" | "onnx.HardSwish" => {
-            let (al, be) = if name == "onnx.HardSwish" { (1.0 / 6.0, 0.5) } else { (p.alpha, p.beta) };
+        ops::Sigmoid::NAME => sigmoid(e, x, o),
+        ops::HardSigmoid::NAME | ops::HardSwish::NAME => {
+            let (al, be) = if name == ops::HardSwish::NAME { (1.0 / 6.0, 0.5) } else { (p.alpha, p.beta) };
             let av = e.float(al, &t);
             let bv = e.float(be, &t);
             let ax = e.op("arith.mulf", &[av, x], &t);
@@ -325,15 +326,15 @@ fn activation(e: &mut Emit, name: &str, a: &[Value], scs: &[Sc], o: &Sc, p: &Par
             let one = e.float(1.0, &t);
             let y = e.op("arith.maximumf", &[y, zero], &t);
             let y = e.op("arith.minimumf", &[y, one], &t);
-            if name == "onnx.HardSwish" {
+            if name == ops::HardSwish::NAME {
                 e.op("arith.mulf", &[x, y], &t)
             } else {
                 y
             }
         }
-        "onnx.Tanh" => unary(e, "math.tanh", x, o),
-        "onnx.Erf" => unary(e, "math.erf", x, o),
-        "onnx.Gelu" => {
+        ops::Tanh::NAME => unary(e, "math.tanh", x, o),
+        ops::Erf::NAME => unary(e, "math.erf", x, o),
+        ops::Gelu::NAME => {
             let half = e.float(0.5, &t);
             let one = e.float(1.0, &t);
             let inner = if p.approximate == "tanh" {
@@ -355,20 +356,20 @@ fn activation(e: &mut Emit, name: &str, a: &[Value], scs: &[Sc], o: &Sc, p: &Par
             let hx = e.op("arith.mulf", &[half, x], &t);
             e.op("arith.mulf", &[hx, s], &t)
         }
-        "onnx.Elu" | "onnx.Selu" | "onnx.Celu" => {
+        ops::Elu::NAME | ops::Selu::NAME | ops::Celu::NAME => {
             let zero = e.float(0.0, &t);
             let one = e.float(1.0, &t);
             let alpha = e.float(p.alpha, &t);
-            let xin = if name == "onnx.Celu" { e.op("arith.divf", &[x, alpha], &t) } else { x };
+            let xin = if name == ops::Celu::NAME { e.op("arith.divf", &[x, alpha], &t) } else { x };
             let ex = unary(e, "math.exp", xin, o);
             let em1 = e.op("arith.subf", &[ex, one], &t);
             let neg = e.op("arith.mulf", &[alpha, em1], &t);
-            let le = e.cmp(if name == "onnx.Selu" { Cmp::Le } else { Cmp::Lt }, x, zero, o);
+            let le = e.cmp(if name == ops::Selu::NAME { Cmp::Le } else { Cmp::Lt }, x, zero, o);
             let y = e.select(le, neg, x);
-            if name == "onnx.Selu" {
+            if name == ops::Selu::NAME {
                 let g = e.float(p.gamma, &t);
                 e.op("arith.mulf", &[g, y], &t)
-            } else if name == "onnx.Celu" {
+            } else if name == ops::Celu::NAME {
                 let pos = e.op("arith.maximumf", &[x, zero], &t);
                 let negp = e.op("arith.minimumf", &[neg, zero], &t);
                 e.op("arith.addf", &[pos, negp], &t)
@@ -376,31 +377,31 @@ fn activation(e: &mut Emit, name: &str, a: &[Value], scs: &[Sc], o: &Sc, p: &Par
                 y
             }
         }
-        "onnx.Softplus" => softplus(e, x, o),
-        "onnx.Softsign" => {
+        ops::Softplus::NAME => softplus(e, x, o),
+        ops::Softsign::NAME => {
             let one = e.float(1.0, &t);
             let ax = unary(e, "math.absf", x, o);
             let den = e.op("arith.addf", &[one, ax], &t);
             e.op("arith.divf", &[x, den], &t)
         }
-        "onnx.Swish" => {
+        ops::Swish::NAME => {
             let al = e.float(p.alpha, &t);
             let ax = e.op("arith.mulf", &[al, x], &t);
             let s = sigmoid(e, ax, o);
             e.op("arith.mulf", &[x, s], &t)
         }
-        "onnx.Mish" => {
+        ops::Mish::NAME => {
             let sp = softplus(e, x, o);
             let th = unary(e, "math.tanh", sp, o);
             e.op("arith.mulf", &[x, th], &t)
         }
-        "onnx.ThresholdedRelu" => {
+        ops::ThresholdedRelu::NAME => {
             let al = e.float(p.alpha, &t);
             let zero = e.float(0.0, &t);
             let gt = e.cmp(Cmp::Gt, x, al, o);
             e.select(gt, x, zero)
         }
-        "onnx.Shrink" => {
+        ops::Shrink::NAME => {
             let l = e.scalar(p.lambd, o);
             let nl = e.scalar(-p.lambd, o);
             let b = e.scalar(p.bias, o);

@@ -16,6 +16,7 @@
 //! and zero point are per-tensor constants. Nothing is formed on a host
 //! without VNNI (there the float kernels are the faster ones).
 
+use onnx::ops;
 use ir::attributes::Attribute;
 use ir::pass::{Pass, PassContext};
 use ir::{Body, OpId, Value};
@@ -49,7 +50,7 @@ fn per_tensor(body: &Body, op: OpId) -> Option<f64> {
 fn weight_scales(body: &Body, dq: OpId, channel_axis: usize) -> Option<Vec<f64>> {
     let w = body.op(dq).operands()[0];
     let shape = body.value_type(w).shape()?.to_vec();
-    if int8_kind(body, w) != Some(true) || defined_by(body, w, "onnx.Constant").is_none() {
+    if int8_kind(body, w) != Some(true) || defined_by(body, w, ops::Constant::NAME).is_none() {
         return None;
     }
     if let Some(z) = present_operand(body, dq, 2) {
@@ -69,10 +70,10 @@ fn weight_scales(body: &Body, dq: OpId, channel_axis: usize) -> Option<Vec<f64>>
 /// A bias: a DequantizeLinear of a constant int32 with zero point 0 and scale
 /// `sx · sw` (per channel); its int32 constant.
 fn int32_bias(body: &Body, v: Value, sx: f64, sw: &[f64], n: i64) -> Option<Value> {
-    let dq = defined_by(body, v, "onnx.DequantizeLinear")?;
+    let dq = defined_by(body, v, ops::DequantizeLinear::NAME)?;
     let b = body.op(dq).operands()[0];
     let is_i32 = body.value_type(b).element_type().and_then(|e| e.int_width()) == Some(32);
-    if !is_i32 || defined_by(body, b, "onnx.Constant").is_none() || body.value_type(b).shape()? != [n] {
+    if !is_i32 || defined_by(body, b, ops::Constant::NAME).is_none() || body.value_type(b).shape()? != [n] {
         return None;
     }
     if let Some(z) = present_operand(body, dq, 2) {
@@ -94,14 +95,14 @@ fn group(body: &Body, q: OpId) -> Option<(&'static str, Vec<Option<Value>>, OpId
     let y = body.op(q).operands()[0];
     let op = body.defining_op(y)?;
     let name = body.name(op).as_str();
-    if !matches!(name, "onnx.Conv" | "onnx.MatMul" | "onnx.Gemm") || body.uses(y).len() != 1 {
+    if !matches!(name, ops::Conv::NAME | ops::MatMul::NAME | ops::Gemm::NAME) || body.uses(y).len() != 1 {
         return None;
     }
     per_tensor(body, q)?;
     int8_kind(body, body.op(q).result(0))?;
     let ops = body.op(op).operands().to_vec();
-    let dqx = defined_by(body, ops[0], "onnx.DequantizeLinear")?;
-    let dqw = defined_by(body, *ops.get(1)?, "onnx.DequantizeLinear")?;
+    let dqx = defined_by(body, ops[0], ops::DequantizeLinear::NAME)?;
+    let dqw = defined_by(body, *ops.get(1)?, ops::DequantizeLinear::NAME)?;
     let x = body.op(dqx).operands()[0];
     int8_kind(body, x)?;
     let sx = per_tensor(body, dqx)?;
@@ -111,9 +112,9 @@ fn group(body: &Body, q: OpId) -> Option<(&'static str, Vec<Option<Value>>, OpId
     let flt = |n: &str| body.op(op).properties.get(n).and_then(|a| a.as_float()).unwrap_or(1.0);
     let (kind, channel_axis, n) = match name {
         // Grouped convs (depthwise) have no integer kernel of their own yet: their float one is faster.
-        "onnx.Conv" if int("group", 1) == 1 && wshape.len() == 4 => ("onnx.QLinearConv", 0, wshape[0]),
-        "onnx.MatMul" if wshape.len() == 2 && wshape[0] % 4 == 0 => ("onnx.QLinearMatMul", 1, wshape[1]),
-        "onnx.Gemm" if int("transA", 0) == 0 && flt("alpha") == 1.0 && flt("beta") == 1.0 && wshape.len() == 2 => {
+        ops::Conv::NAME if int("group", 1) == 1 && wshape.len() == 4 => (ops::QLinearConv::NAME, 0, wshape[0]),
+        ops::MatMul::NAME if wshape.len() == 2 && wshape[0] % 4 == 0 => (ops::QLinearMatMul::NAME, 1, wshape[1]),
+        ops::Gemm::NAME if int("transA", 0) == 0 && flt("alpha") == 1.0 && flt("beta") == 1.0 && wshape.len() == 2 => {
             let tb = int("transB", 0) != 0;
             let (k, n) = if tb { (wshape[1], wshape[0]) } else { (wshape[0], wshape[1]) };
             if k % 4 != 0 {
@@ -125,15 +126,15 @@ fn group(body: &Body, q: OpId) -> Option<(&'static str, Vec<Option<Value>>, OpId
     };
     let sw = weight_scales(body, dqw, channel_axis)?;
     let bias = match present_operand(body, op, 2) {
-        Some(b) if kind != "onnx.QLinearMatMul" => Some(int32_bias(body, b, sx, &sw, n)?),
+        Some(b) if kind != ops::QLinearMatMul::NAME => Some(int32_bias(body, b, sx, &sw, n)?),
         Some(_) => return None,
         None => None,
     };
     let dq = |o: OpId, i: usize| present_operand(body, o, i);
     let qp = dq;
     let operands = match kind {
-        "onnx.QLinearConv" => vec![Some(x), dq(dqx, 1), dq(dqx, 2), Some(w), dq(dqw, 1), dq(dqw, 2), qp(q, 1), qp(q, 2), bias],
-        "onnx.QLinearMatMul" => {
+        ops::QLinearConv::NAME => vec![Some(x), dq(dqx, 1), dq(dqx, 2), Some(w), dq(dqw, 1), dq(dqw, 2), qp(q, 1), qp(q, 2), bias],
+        ops::QLinearMatMul::NAME => {
             // Its zero points are required inputs.
             let zs = [dq(dqx, 2), dq(dqw, 2), qp(q, 2)];
             if zs.iter().any(|z| z.is_none()) {
@@ -162,12 +163,12 @@ impl Pass for FormIntegerProducts {
         let body = &mut *cx.body;
         let mut formed = 0;
         for q in body.walk_preorder(root) {
-            if body.is_erased(q) || body.name(q).as_str() != "onnx.QuantizeLinear" {
+            if body.is_erased(q) || body.name(q).as_str() != ops::QuantizeLinear::NAME {
                 continue;
             }
             let Some((kind, operands, op)) = group(body, q) else { continue };
             let keep: &[&str] = match kind {
-                "onnx.QLinearConv" => &["auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"],
+                ops::QLinearConv::NAME => &["auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"],
                 "onnx.ms.QGemm" => &["transB"],
                 _ => &[],
             };

@@ -3,6 +3,7 @@
 //! form — each output element reduces over the updates that land on it — so
 //! every write stays a plain `tensor.generic` output.
 
+use onnx::ops;
 use super::reduce::{combine, identity, Combine};
 use super::{axis, d, dims_map, expr_map, Cmp, Emit, Kind, Lower, LowerFn, Sc};
 use ir::affine::{AffineExpr, AffineMap};
@@ -10,22 +11,22 @@ use ir::Value;
 use tensor::Iterator;
 
 pub const TABLE: &[(&str, LowerFn)] = &[
-    ("onnx.Trilu", trilu),
-    ("onnx.EyeLike", eye_like),
-    ("onnx.OneHot", one_hot),
-    ("onnx.CumSum", cumulative),
-    ("onnx.CumProd", cumulative),
-    ("onnx.GatherND", gather_nd),
-    ("onnx.ScatterElements", scatter_elements),
-    ("onnx.Scatter", scatter_elements),
-    ("onnx.ScatterND", scatter_nd),
-    ("onnx.TopK", top_k),
-    ("onnx.ReverseSequence", reverse_sequence),
-    ("onnx.Compress", compress),
-    ("onnx.TensorScatter", tensor_scatter),
-    ("onnx.CenterCropPad", center_crop_pad),
-    ("onnx.AffineGrid", affine_grid),
-    ("onnx.MaxUnpool", max_unpool),
+    (ops::Trilu::NAME, trilu),
+    (ops::EyeLike::NAME, eye_like),
+    (ops::OneHot::NAME, one_hot),
+    (ops::CumSum::NAME, cumulative),
+    (ops::CumProd::NAME, cumulative),
+    (ops::GatherND::NAME, gather_nd),
+    (ops::ScatterElements::NAME, scatter_elements),
+    (ops::Scatter::NAME, scatter_elements),
+    (ops::ScatterND::NAME, scatter_nd),
+    (ops::TopK::NAME, top_k),
+    (ops::ReverseSequence::NAME, reverse_sequence),
+    (ops::Compress::NAME, compress),
+    (ops::TensorScatter::NAME, tensor_scatter),
+    (ops::CenterCropPad::NAME, center_crop_pad),
+    (ops::AffineGrid::NAME, affine_grid),
+    (ops::MaxUnpool::NAME, max_unpool),
 ];
 
 fn isc(e: &Emit) -> Sc {
@@ -109,7 +110,7 @@ fn cumulative(l: &mut Lower) -> Result<Vec<Value>, String> {
     let ax = axis(l.const_ints(1)?.and_then(|v| v.first().copied()).ok_or("the axis must be a constant")?, r)?;
     let exclusive = l.int_attr("exclusive", 0) != 0;
     let reverse = l.int_attr("reverse", 0) != 0;
-    let comb = if l.name() == "onnx.CumProd" { Combine::Mul } else { Combine::Add };
+    let comb = if l.name() == ops::CumProd::NAME { Combine::Mul } else { Combine::Add };
     let sc = xi.sc.clone();
     let x = l.operand(0)?;
     let init = l.fill(&xi.shape, &sc, identity(comb, &sc));

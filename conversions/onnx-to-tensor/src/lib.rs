@@ -35,6 +35,7 @@ mod training;
 
 pub use emit::{signless, Cmp, Emit, Kind, Sc};
 
+use onnx::ops;
 use ir::affine::{AffineExpr, AffineMap};
 use ir::attributes::Attribute;
 use ir::diagnostics::Diagnostic;
@@ -193,7 +194,7 @@ impl<'a> Lower<'a> {
     /// Whether `v` is a constant (`onnx.Constant`, or one already lowered):
     /// weights that the lowering may lay out at compile time.
     pub fn is_constant(&self, v: Value) -> bool {
-        self.body.defining_op(v).is_some_and(|o| matches!(self.body.name(o).as_str(), "onnx.Constant" | "arith.constant"))
+        self.body.defining_op(v).is_some_and(|o| matches!(self.body.name(o).as_str(), ops::Constant::NAME | "arith.constant"))
     }
     pub fn const_f64s(&self, i: usize) -> Result<Option<Vec<f64>>, String> {
         match self.opt(i) {
@@ -379,7 +380,7 @@ impl Pass for OnnxToTensor {
         let table = table();
         // Constants last: lowerings read constant operands (axes, shapes) off onnx.Constant.
         let mut ops: Vec<OpId> = cx.body.walk_preorder(root).into_iter().filter(|o| cx.body.name(*o).dialect() == "onnx").collect();
-        ops.sort_by_key(|o| matches!(cx.body.name(*o).as_str(), "onnx.Constant" | "onnx.NoValue"));
+        ops.sort_by_key(|o| matches!(cx.body.name(*o).as_str(), ops::Constant::NAME | "onnx.NoValue"));
         let mut failed = 0;
         // Ops whose lowering failed: their bodies are not lowered (one error per node).
         let mut failed_ops: Vec<OpId> = Vec::new();
@@ -389,7 +390,7 @@ impl Pass for OnnxToTensor {
             }
             let name = cx.body.name(op).as_str();
             let loc = cx.body.op(op).loc.clone();
-            if matches!(name, "onnx.Constant" | "onnx.NoValue") && cx.body.op(op).results().iter().all(|r| !cx.body.has_uses(*r)) {
+            if matches!(name, ops::Constant::NAME | "onnx.NoValue") && cx.body.op(op).results().iter().all(|r| !cx.body.has_uses(*r)) {
                 cx.body.erase(op);
                 continue;
             }

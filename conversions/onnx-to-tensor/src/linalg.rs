@@ -2,12 +2,13 @@
 //! `tensor.generic` each, every index letter a loop (output letters parallel,
 //! the rest reductions), accumulating `acc + a * b` into an initialized output.
 
+use onnx::ops;
 use super::{add, broadcast_map, c, d, expr_map, mul, Cmp, Lower, LowerFn, Sc};
 use ir::affine::{AffineExpr, AffineMap};
 use ir::Value;
 use tensor::Iterator;
 
-pub const TABLE: &[(&str, LowerFn)] = &[("onnx.MatMul", matmul), ("onnx.Gemm", gemm), ("onnx.Einsum", einsum), ("onnx.MatMulInteger", matmul), ("onnx.Det", det)];
+pub const TABLE: &[(&str, LowerFn)] = &[(ops::MatMul::NAME, matmul), (ops::Gemm::NAME, gemm), (ops::Einsum::NAME, einsum), (ops::MatMulInteger::NAME, matmul), (ops::Det::NAME, det)];
 
 /// `out[out_map] = init + sum over reductions of cast(a) * cast(b)` (scaled by alpha).
 #[allow(clippy::too_many_arguments)]
@@ -91,8 +92,8 @@ fn matmul(l: &mut Lower) -> Result<Vec<Value>, String> {
     let mut iters = vec![Iterator::Parallel; r];
     iters.push(Iterator::Reduction);
     let (va, vb) = (l.operand(0)?, l.operand(1)?);
-    let zps = if l.name() == "onnx.MatMulInteger" { (l.opt(2), l.opt(3)) } else { (None, None) };
-    if l.name() == "onnx.MatMulInteger" {
+    let zps = if l.name() == ops::MatMulInteger::NAME { (l.opt(2), l.opt(3)) } else { (None, None) };
+    if l.name() == ops::MatMulInteger::NAME {
         if let Some(y) = super::int8::matmul(l, va, vb, zps.0, zps.1, None, false, super::int8::Tail::Int32)? {
             return Ok(vec![y]);
         }

@@ -4,13 +4,14 @@
 //! for the delta rules, k ⊗ β(v − Sᵀk)), and reads o = scale · qᵀS, query
 //! heads sharing their KV head's state (GQA). Computed in f32 at least.
 
+use onnx::ops;
 use super::{add, c, d, dims_map, expr_map, mul, Kind, Lower, LowerFn, Sc};
 use ir::affine::{AffineExpr, AffineMap};
 use ir::attributes::Attribute;
 use ir::Value;
 use tensor::Iterator;
 
-pub const TABLE: &[(&str, LowerFn)] = &[("onnx.LinearAttention", linear_attention)];
+pub const TABLE: &[(&str, LowerFn)] = &[(ops::LinearAttention::NAME, linear_attention)];
 
 /// Steps unrolled at most (each is a handful of loops over the state).
 const MAX_STEPS: i64 = 4096;

@@ -3,13 +3,14 @@
 //! loss reads the input at the target class (`tensor.extract`); `mean` divides
 //! by the summed weights of the targets that are not `ignore_index`.
 
+use onnx::ops;
 use super::norms::softmax_along;
 use super::reduce::{reduce, Combine};
 use super::{expr_map, Cmp, Kind, Lower, LowerFn, Sc};
 use ir::affine::AffineMap;
 use ir::Value;
 
-pub const TABLE: &[(&str, LowerFn)] = &[("onnx.NegativeLogLikelihoodLoss", nll), ("onnx.SoftmaxCrossEntropyLoss", sce)];
+pub const TABLE: &[(&str, LowerFn)] = &[(ops::NegativeLogLikelihoodLoss::NAME, nll), (ops::SoftmaxCrossEntropyLoss::NAME, sce)];
 
 /// (loss per target position, weight per target position), both shaped like the target.
 fn per_element(l: &mut Lower, logp: Value, target: Value, weight: Option<Value>, ignore: Option<i64>) -> Result<(Value, Value), String> {

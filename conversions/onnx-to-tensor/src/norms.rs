@@ -2,6 +2,7 @@
 //! BatchNormalization (inference and training), Instance-, Group-, Layer-,
 //! RMS-, MeanVariance- and Lp-normalization, LRN, Softmax, LogSoftmax, Hardmax.
 
+use onnx::ops;
 use super::reduce::{out_map, reduce, reduced_shape, Combine};
 use super::{add, axis, broadcast_map, c, d, dims_map, expr_map, Cmp, Lower, LowerFn, Sc, TInfo};
 use ir::affine::{AffineExpr, AffineMap};
@@ -9,17 +10,17 @@ use ir::Value;
 use tensor::Iterator;
 
 pub const TABLE: &[(&str, LowerFn)] = &[
-    ("onnx.BatchNormalization", batch_norm),
-    ("onnx.InstanceNormalization", instance_norm),
-    ("onnx.GroupNormalization", group_norm),
-    ("onnx.MeanVarianceNormalization", mean_variance_norm),
-    ("onnx.LayerNormalization", layer_norm),
-    ("onnx.Softmax", softmax),
-    ("onnx.LogSoftmax", softmax),
-    ("onnx.Hardmax", softmax),
-    ("onnx.RMSNormalization", rms_norm),
-    ("onnx.LRN", lrn),
-    ("onnx.LpNormalization", lp_norm),
+    (ops::BatchNormalization::NAME, batch_norm),
+    (ops::InstanceNormalization::NAME, instance_norm),
+    (ops::GroupNormalization::NAME, group_norm),
+    (ops::MeanVarianceNormalization::NAME, mean_variance_norm),
+    (ops::LayerNormalization::NAME, layer_norm),
+    (ops::Softmax::NAME, softmax),
+    (ops::LogSoftmax::NAME, softmax),
+    (ops::Hardmax::NAME, softmax),
+    (ops::RMSNormalization::NAME, rms_norm),
+    (ops::LRN::NAME, lrn),
+    (ops::LpNormalization::NAME, lp_norm),
 ];
 
 fn batch_norm(l: &mut Lower) -> Result<Vec<Value>, String> {
@@ -320,7 +321,7 @@ fn softmax(l: &mut Lower) -> Result<Vec<Value>, String> {
     let mx = reduce(l, x, &[ax], true, Combine::Max, &sc, |_, v| v);
     let id = AffineMap::identity(r as u32);
     let km = out_map(r, &[ax], true);
-    if name == "onnx.Hardmax" {
+    if name == ops::Hardmax::NAME {
         // 1 at the first position equal to the max, 0 elsewhere: find that
         // position with an ArgMax-like reduction, then compare indices.
         let isc = Sc { ty: l.ctx.i64(), kind: super::Kind::Signed };
@@ -344,7 +345,7 @@ fn softmax(l: &mut Lower) -> Result<Vec<Value>, String> {
             e.select(eq, one, zero)
         })]);
     }
-    Ok(vec![softmax_along(l, x, mx, ax, name == "onnx.LogSoftmax")])
+    Ok(vec![softmax_along(l, x, mx, ax, name == ops::LogSoftmax::NAME)])
 }
 
 /// Softmax (or log-softmax) of `x` along `ax`, given its max along `ax` (kept dim).

@@ -2,6 +2,7 @@
 //! AveragePool and LpPool (out-of-bounds positions skipped, or counted as
 //! padding), GlobalAveragePool and GlobalMaxPool.
 
+use onnx::ops;
 use super::reduce::{reduce, Combine};
 use super::{add, d, dims_map, expr_map, mul, Cmp, Lower, LowerFn, Sc};
 use ir::affine::AffineMap;
@@ -10,11 +11,11 @@ use tensor::Iterator;
 use super::conv::{pad_with, window, Window};
 
 pub const TABLE: &[(&str, LowerFn)] = &[
-    ("onnx.MaxPool", pool),
-    ("onnx.AveragePool", pool),
-    ("onnx.LpPool", pool),
-    ("onnx.GlobalAveragePool", global_pool),
-    ("onnx.GlobalMaxPool", global_pool),
+    (ops::MaxPool::NAME, pool),
+    (ops::AveragePool::NAME, pool),
+    (ops::LpPool::NAME, pool),
+    (ops::GlobalAveragePool::NAME, global_pool),
+    (ops::GlobalMaxPool::NAME, global_pool),
 ];
 
 /// MaxPool / AveragePool: loops (n, c, o_1..o_s | k_1..k_s); out-of-bounds
@@ -29,8 +30,8 @@ fn pool(l: &mut Lower) -> Result<Vec<Value>, String> {
     let s = xi.rank() - 2;
     let kernel = l.ints_attr("kernel_shape").ok_or("pooling needs kernel_shape")?;
     let w = window(l, &xi.shape[2..], &out.shape[2..], kernel.clone())?;
-    let is_max = l.name() == "onnx.MaxPool";
-    let lp = (l.name() == "onnx.LpPool").then(|| l.int_attr("p", 2) as f64);
+    let is_max = l.name() == ops::MaxPool::NAME;
+    let lp = (l.name() == ops::LpPool::NAME).then(|| l.int_attr("p", 2) as f64);
     let include_pad = l.int_attr("count_include_pad", 0) != 0;
     let x = l.operand(0)?;
     let sc = out.sc.clone();
@@ -227,7 +228,7 @@ fn global_pool(l: &mut Lower) -> Result<Vec<Value>, String> {
     let x = l.operand(0)?;
     let axes: Vec<usize> = (2..xi.rank()).collect();
     let sc = xi.sc.clone();
-    if l.name() == "onnx.GlobalMaxPool" {
+    if l.name() == ops::GlobalMaxPool::NAME {
         return Ok(vec![reduce(l, x, &axes, true, Combine::Max, &sc, |_, v| v)]);
     }
     let sum = reduce(l, x, &axes, true, Combine::Add, &sc, |_, v| v);

@@ -2,6 +2,7 @@
 //! quantization is not supported yet): y = saturate(round_half_even(x / s) + zp)
 //! and x = (q - zp) * s, computed in f32 (f64 for f64 scales).
 
+use onnx::ops;
 use super::{axis, dims_map, Kind, Lower, LowerFn, Sc};
 use ir::affine::AffineMap;
 use ir::Value;
@@ -35,10 +36,10 @@ fn operands(l: &mut Lower) -> Result<Operands, String> {
 }
 
 pub const TABLE: &[(&str, LowerFn)] = &[
-    ("onnx.QuantizeLinear", quantize),
-    ("onnx.DequantizeLinear", dequantize),
-    ("onnx.DynamicQuantizeLinear", dynamic_quantize),
-    ("onnx.QLinearMatMul", qlinear_matmul),
+    (ops::QuantizeLinear::NAME, quantize),
+    (ops::DequantizeLinear::NAME, dequantize),
+    (ops::DynamicQuantizeLinear::NAME, dynamic_quantize),
+    (ops::QLinearMatMul::NAME, qlinear_matmul),
     ("onnx.ms.QGemm", qgemm),
     ("onnx.ms.QLinearSoftmax", qlinear_softmax),
 ];

@@ -2,24 +2,25 @@
 //! axes, accumulating into an output initialized to the identity; a final
 //! elementwise step where the op needs one (mean, L2, log-sum).
 
+use onnx::ops;
 use super::{axis, broadcast_map, c, d, expr_map, Cmp, Emit, Lower, LowerFn, Sc};
 use ir::affine::AffineMap;
 use ir::Value;
 use tensor::Iterator;
 
 pub const TABLE: &[(&str, LowerFn)] = &[
-    ("onnx.ReduceSum", reduce_op),
-    ("onnx.ReduceMean", reduce_op),
-    ("onnx.ReduceMax", reduce_op),
-    ("onnx.ReduceMin", reduce_op),
-    ("onnx.ReduceProd", reduce_op),
-    ("onnx.ReduceL1", reduce_op),
-    ("onnx.ReduceL2", reduce_op),
-    ("onnx.ReduceLogSum", reduce_op),
-    ("onnx.ReduceLogSumExp", reduce_op),
-    ("onnx.ReduceSumSquare", reduce_op),
-    ("onnx.ArgMax", arg_reduce),
-    ("onnx.ArgMin", arg_reduce),
+    (ops::ReduceSum::NAME, reduce_op),
+    (ops::ReduceMean::NAME, reduce_op),
+    (ops::ReduceMax::NAME, reduce_op),
+    (ops::ReduceMin::NAME, reduce_op),
+    (ops::ReduceProd::NAME, reduce_op),
+    (ops::ReduceL1::NAME, reduce_op),
+    (ops::ReduceL2::NAME, reduce_op),
+    (ops::ReduceLogSum::NAME, reduce_op),
+    (ops::ReduceLogSumExp::NAME, reduce_op),
+    (ops::ReduceSumSquare::NAME, reduce_op),
+    (ops::ArgMax::NAME, arg_reduce),
+    (ops::ArgMin::NAME, arg_reduce),
 ];
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -143,33 +144,33 @@ fn reduce_op(l: &mut Lower) -> Result<Vec<Value>, String> {
         let m = broadcast_map(&xi.shape, &out.shape);
         let s2 = sc.clone();
         let v = l.map_op(&out.shape, &sc.ty.clone(), &[x], vec![m], move |e, a| match name {
-            "onnx.ReduceL1" => {
+            ops::ReduceL1::NAME => {
                 let z = e.scalar(0.0, &s2);
                 let n = e.sub(z, a[0], &s2);
                 e.max(a[0], n, &s2)
             }
-            "onnx.ReduceSumSquare" => e.mul(a[0], a[0], &s2),
+            ops::ReduceSumSquare::NAME => e.mul(a[0], a[0], &s2),
             _ => a[0],
         });
         return Ok(vec![v]);
     };
-    if xi.shape.iter().enumerate().any(|(i, &n)| n == 0 && axes.contains(&i)) && matches!(name, "onnx.ReduceMax" | "onnx.ReduceMin") {
+    if xi.shape.iter().enumerate().any(|(i, &n)| n == 0 && axes.contains(&i)) && matches!(name, ops::ReduceMax::NAME | ops::ReduceMin::NAME) {
         // Reducing nothing: ONNX gives the identity (-inf / +inf), which fill does.
     }
     let count: i64 = axes.iter().map(|&a| xi.shape[a]).product();
     let s = sc.clone();
     let v = match name {
-        "onnx.ReduceSum" | "onnx.ReduceMean" | "onnx.ReduceLogSum" => reduce(l, x, &axes, keep, Combine::Add, &sc, |_, v| v),
-        "onnx.ReduceMax" => reduce(l, x, &axes, keep, Combine::Max, &sc, |_, v| v),
-        "onnx.ReduceMin" => reduce(l, x, &axes, keep, Combine::Min, &sc, |_, v| v),
-        "onnx.ReduceProd" => reduce(l, x, &axes, keep, Combine::Mul, &sc, |_, v| v),
-        "onnx.ReduceL1" => reduce(l, x, &axes, keep, Combine::Add, &sc, move |e, v| {
+        ops::ReduceSum::NAME | ops::ReduceMean::NAME | ops::ReduceLogSum::NAME => reduce(l, x, &axes, keep, Combine::Add, &sc, |_, v| v),
+        ops::ReduceMax::NAME => reduce(l, x, &axes, keep, Combine::Max, &sc, |_, v| v),
+        ops::ReduceMin::NAME => reduce(l, x, &axes, keep, Combine::Min, &sc, |_, v| v),
+        ops::ReduceProd::NAME => reduce(l, x, &axes, keep, Combine::Mul, &sc, |_, v| v),
+        ops::ReduceL1::NAME => reduce(l, x, &axes, keep, Combine::Add, &sc, move |e, v| {
             let z = e.scalar(0.0, &s);
             let n = e.sub(z, v, &s);
             e.max(v, n, &s)
         }),
-        "onnx.ReduceL2" | "onnx.ReduceSumSquare" => reduce(l, x, &axes, keep, Combine::Add, &sc, move |e, v| e.mul(v, v, &s)),
-        "onnx.ReduceLogSumExp" => {
+        ops::ReduceL2::NAME | ops::ReduceSumSquare::NAME => reduce(l, x, &axes, keep, Combine::Add, &sc, move |e, v| e.mul(v, v, &s)),
+        ops::ReduceLogSumExp::NAME => {
             // log(sum(exp(x - max))) + max, stable for large inputs.
             if !sc.is_float() {
                 return Err("ReduceLogSumExp needs a float input".into());
@@ -201,9 +202,9 @@ fn reduce_op(l: &mut Lower) -> Result<Vec<Value>, String> {
         _ => unreachable!(),
     };
     let post = match name {
-        "onnx.ReduceMean" => Some("mean"),
-        "onnx.ReduceL2" => Some("sqrt"),
-        "onnx.ReduceLogSum" => Some("log"),
+        ops::ReduceMean::NAME => Some("mean"),
+        ops::ReduceL2::NAME => Some("sqrt"),
+        ops::ReduceLogSum::NAME => Some("log"),
         _ => None,
     };
     let Some(post) = post else { return Ok(vec![v]) };
@@ -237,7 +238,7 @@ fn arg_reduce(l: &mut Lower) -> Result<Vec<Value>, String> {
     let ax = axis(l.int_attr("axis", 0), xi.rank())?;
     let keep = l.int_attr("keepdims", 1) != 0;
     let last = l.int_attr("select_last_index", 0) != 0;
-    let is_max = l.name() == "onnx.ArgMax";
+    let is_max = l.name() == ops::ArgMax::NAME;
     let sc = xi.sc.clone();
     let oshape = reduced_shape(&xi.shape, &[ax], keep);
     let best_init = l.fill(&oshape, &sc, identity(if is_max { Combine::Max } else { Combine::Min }, &sc));

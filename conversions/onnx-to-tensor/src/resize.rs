@@ -6,10 +6,11 @@
 //! index or blended from the two neighbours, edges replicated as ONNX's
 //! reference does.
 
+use onnx::ops;
 use super::{Cmp, Emit, Kind, Lower, LowerFn, Sc};
 use ir::Value;
 
-pub const TABLE: &[(&str, LowerFn)] = &[("onnx.Resize", resize), ("onnx.GridSample", grid_sample), ("onnx.RoiAlign", roi_align)];
+pub const TABLE: &[(&str, LowerFn)] = &[(ops::Resize::NAME, resize), (ops::GridSample::NAME, grid_sample), (ops::RoiAlign::NAME, roi_align)];
 
 struct Dim {
     in_len: i64,

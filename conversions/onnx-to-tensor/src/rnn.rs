@@ -8,13 +8,14 @@
 //! uint8 over the whole product (all of X once, H at every step), an integer
 //! product, scaled back by both scales.
 
+use onnx::ops;
 use super::linalg::{column_panels, contract, gemv_panel_columns};
 use super::{c, d, expr_map, Emit, Lower, LowerFn, Sc};
 use ir::affine::AffineExpr;
 use ir::Value;
 use tensor::Iterator;
 
-pub const TABLE: &[(&str, LowerFn)] = &[("onnx.LSTM", recurrent), ("onnx.GRU", recurrent), ("onnx.RNN", recurrent), ("onnx.ms.DynamicQuantizeLSTM", recurrent)];
+pub const TABLE: &[(&str, LowerFn)] = &[(ops::LSTM::NAME, recurrent), (ops::GRU::NAME, recurrent), (ops::RNN::NAME, recurrent), ("onnx.ms.DynamicQuantizeLSTM", recurrent)];
 
 /// The quantized weights of DynamicQuantizeLSTM (W or R, [dirs, K, gates·H]) with
 /// their scale and zero point (per direction, or per direction and column).
@@ -150,8 +151,8 @@ fn apply(e: &mut Emit, a: &Act, x: Value, s: &Sc) -> Value {
 fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
     let quantized = l.name() == "onnx.ms.DynamicQuantizeLSTM";
     let cell = match l.name() {
-        "onnx.LSTM" | "onnx.ms.DynamicQuantizeLSTM" => Cell::Lstm,
-        "onnx.GRU" => Cell::Gru,
+        ops::LSTM::NAME | "onnx.ms.DynamicQuantizeLSTM" => Cell::Lstm,
+        ops::GRU::NAME => Cell::Gru,
         _ => Cell::Rnn,
     };
     let gates = match cell {

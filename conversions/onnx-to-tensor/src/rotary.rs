@@ -3,10 +3,11 @@
 //! interleaved) through the cos/sin caches at the token's position, as ONNX's
 //! reference does; one elementwise generic over the input, no transposes.
 
+use onnx::ops;
 use super::{Cmp, Emit, Kind, Lower, LowerFn, Sc};
 use ir::Value;
 
-pub const TABLE: &[(&str, LowerFn)] = &[("onnx.RotaryEmbedding", rotary)];
+pub const TABLE: &[(&str, LowerFn)] = &[(ops::RotaryEmbedding::NAME, rotary)];
 
 
 fn rotary(l: &mut Lower) -> Result<Vec<Value>, String> {

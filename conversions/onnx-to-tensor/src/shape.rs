@@ -4,32 +4,33 @@
 //! Expand, Tile), written as `tensor.generic`s whose maps or `tensor.extract`
 //! indices say where each output element comes from.
 
+use onnx::ops;
 use super::{add, axis, c, d, dims_map, expr_map, mul, Cmp, Emit, Lower, LowerFn, Sc, TInfo};
 use ir::affine::{AffineExpr, AffineMap};
 use ir::attributes::{AttrData, Attribute};
 use ir::{OperationState, Value};
 
 pub const TABLE: &[(&str, LowerFn)] = &[
-    ("onnx.Constant", constant),
-    ("onnx.Shape", shape_of),
-    ("onnx.Size", size_of),
-    ("onnx.ConstantOfShape", constant_of_shape),
-    ("onnx.Range", range),
-    ("onnx.Reshape", reshape_like),
-    ("onnx.Flatten", reshape_like),
-    ("onnx.Squeeze", reshape_like),
-    ("onnx.Unsqueeze", reshape_like),
-    ("onnx.Transpose", transpose),
-    ("onnx.Expand", expand),
-    ("onnx.Tile", tile),
-    ("onnx.Slice", slice),
-    ("onnx.Split", split),
-    ("onnx.Concat", concat),
-    ("onnx.Gather", gather),
-    ("onnx.GatherElements", gather_elements),
-    ("onnx.Pad", pad),
-    ("onnx.DepthToSpace", depth_space),
-    ("onnx.SpaceToDepth", depth_space),
+    (ops::Constant::NAME, constant),
+    (ops::Shape::NAME, shape_of),
+    (ops::Size::NAME, size_of),
+    (ops::ConstantOfShape::NAME, constant_of_shape),
+    (ops::Range::NAME, range),
+    (ops::Reshape::NAME, reshape_like),
+    (ops::Flatten::NAME, reshape_like),
+    (ops::Squeeze::NAME, reshape_like),
+    (ops::Unsqueeze::NAME, reshape_like),
+    (ops::Transpose::NAME, transpose),
+    (ops::Expand::NAME, expand),
+    (ops::Tile::NAME, tile),
+    (ops::Slice::NAME, slice),
+    (ops::Split::NAME, split),
+    (ops::Concat::NAME, concat),
+    (ops::Gather::NAME, gather),
+    (ops::GatherElements::NAME, gather_elements),
+    (ops::Pad::NAME, pad),
+    (ops::DepthToSpace::NAME, depth_space),
+    (ops::SpaceToDepth::NAME, depth_space),
 ];
 
 /// An `arith.constant` holding the same elements under the signless type.
@@ -387,7 +388,7 @@ fn depth_space(l: &mut Lower) -> Result<Vec<Value>, String> {
     let out = l.out_info(0)?;
     let b = l.int_attr("blocksize", 1);
     let crd = l.str_attr("mode").as_deref() == Some("CRD");
-    let to_space = l.name() == "onnx.DepthToSpace";
+    let to_space = l.name() == ops::DepthToSpace::NAME;
     let data = l.operand(0)?;
     let c_in = x.shape[1];
     let c_out = out.shape[1];

@@ -3,18 +3,19 @@
 //! exact for the short signals models transform); angles are computed in f64
 //! from `(k·n) mod L`, so long transforms keep their precision.
 
+use onnx::ops;
 use super::{c, d, expr_map, Cmp, Kind, Lower, LowerFn, Sc};
 use ir::affine::{AffineExpr, AffineMap};
 use ir::Value;
 use tensor::Iterator;
 
 pub const TABLE: &[(&str, LowerFn)] = &[
-    ("onnx.HannWindow", window),
-    ("onnx.HammingWindow", window),
-    ("onnx.BlackmanWindow", window),
-    ("onnx.DFT", dft),
-    ("onnx.STFT", stft),
-    ("onnx.MelWeightMatrix", mel_weight_matrix),
+    (ops::HannWindow::NAME, window),
+    (ops::HammingWindow::NAME, window),
+    (ops::BlackmanWindow::NAME, window),
+    (ops::DFT::NAME, dft),
+    (ops::STFT::NAME, stft),
+    (ops::MelWeightMatrix::NAME, mel_weight_matrix),
 ];
 
 /// `a0 - a1·cos(2πn/N) + a2·cos(4πn/N)`, N the size (periodic) or size - 1 (symmetric).
@@ -22,8 +23,8 @@ fn window(l: &mut Lower) -> Result<Vec<Value>, String> {
     let out = l.out_info(0)?;
     let &[size] = out.shape.as_slice() else { return Err("a window is one-dimensional".into()) };
     let (a0, a1, a2) = match l.name() {
-        "onnx.HannWindow" => (0.5, 0.5, 0.0),
-        "onnx.HammingWindow" => (25.0 / 46.0, 21.0 / 46.0, 0.0),
+        ops::HannWindow::NAME => (0.5, 0.5, 0.0),
+        ops::HammingWindow::NAME => (25.0 / 46.0, 21.0 / 46.0, 0.0),
         _ => (0.42, 0.5, 0.08),
     };
     let n = if l.int_attr("periodic", 1) != 0 { size } else { size - 1 } as f64;

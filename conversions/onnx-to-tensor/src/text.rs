@@ -2,13 +2,14 @@
 //! known at compile time, so it becomes constant tables (tokens, lengths,
 //! output columns) and the counting one reduction over (n-gram, skip, start).
 
+use onnx::ops;
 use super::{d, dims_map, expr_map, Cmp, Kind, Lower, LowerFn, Sc};
 use ir::affine::AffineMap;
 use ir::attributes::{AttrData, Attribute, DenseData};
 use ir::Value;
 use tensor::Iterator;
 
-pub const TABLE: &[(&str, LowerFn)] = &[("onnx.TfIdfVectorizer", tfidf)];
+pub const TABLE: &[(&str, LowerFn)] = &[(ops::TfIdfVectorizer::NAME, tfidf)];
 
 /// The n-grams of the pool that count (their size within
 /// [min_gram_length, max_gram_length]), each with its output column: the

@@ -2,12 +2,13 @@
 //! each over n (X, G, state...) groups with a shared learning rate R and step
 //! count T, as the ONNX specification writes their update rules.
 
+use onnx::ops;
 use super::{Cmp, Emit, Lower, LowerFn};
 use ir::affine::AffineMap;
 use ir::Value;
 use tensor::Iterator;
 
-pub const TABLE: &[(&str, LowerFn)] = &[("onnx.training.Adagrad", optimizer), ("onnx.training.Adam", optimizer), ("onnx.training.Momentum", optimizer)];
+pub const TABLE: &[(&str, LowerFn)] = &[(ops::training::Adagrad::NAME, optimizer), ("onnx.training.Adam", optimizer), ("onnx.training.Momentum", optimizer)];
 
 #[derive(Clone, Copy, PartialEq)]
 enum Rule {
@@ -28,7 +29,7 @@ impl Rule {
 
 fn optimizer(l: &mut Lower) -> Result<Vec<Value>, String> {
     let rule = match l.name() {
-        "onnx.training.Adagrad" => Rule::Adagrad { decay: l.float_attr("decay_factor", 0.0), eps: l.float_attr("epsilon", 1e-6), norm: l.float_attr("norm_coefficient", 0.0) },
+        ops::training::Adagrad::NAME => Rule::Adagrad { decay: l.float_attr("decay_factor", 0.0), eps: l.float_attr("epsilon", 1e-6), norm: l.float_attr("norm_coefficient", 0.0) },
         "onnx.training.Adam" => Rule::Adam {
             alpha: l.float_attr("alpha", 0.9),
             beta: l.float_attr("beta", 0.999),

@@ -2,6 +2,7 @@
 //! their properties, at one insertion point and location (the importer's
 //! normalization of older forms, the recurrent unroller).
 
+use crate::ops;
 use ir::attributes::{AttrData, Attribute, DenseData};
 use ir::types::{Type, TypeData};
 use ir::{Body, Context, InsertPoint, Location, OperationState, Value};
@@ -20,7 +21,7 @@ impl Builder<'_> {
         let n = ty.num_elements().unwrap_or(0) as usize;
         let w = ir::attributes::element_bytes(ty.scalar()).unwrap_or(1);
         let a = Attribute::new(AttrData::Dense { ty: ty.clone(), data: DenseData::canonical(bytes, w, n) });
-        self.op("onnx.Constant", &[], &[ty], &[("value", a)])[0]
+        self.op(ops::Constant::NAME, &[], &[ty], &[("value", a)])[0]
     }
     pub fn i64s(&mut self, v: &[i64]) -> Value {
         let bytes = v.iter().flat_map(|x| x.to_le_bytes()).collect();

@@ -6,6 +6,7 @@
 //! on a constant condition replaced by its branch, and an old-opset Softmax's
 //! Flatten/Reshape removed where its axis is the last.
 
+use crate::ops;
 use ir::attributes::{AttrData, Attribute, DenseData};
 use ir::rewrite::{MatchFailure, PatternSet, Rewriter};
 use ir::types::TypeData;
@@ -15,7 +16,7 @@ use std::sync::Arc;
 /// The f32 values of a constant operand.
 fn const_f32(body: &Body, v: Value) -> Option<(Vec<f32>, Vec<i64>)> {
     let d = body.defining_op(v)?;
-    if body.name(d).as_str() != "onnx.Constant" {
+    if body.name(d).as_str() != ops::Constant::NAME {
         return None;
     }
     let a = body.op(d).properties.get("value")?;
@@ -36,7 +37,7 @@ fn f32_constant(rw: &mut Rewriter, vals: &[f32], shape: Vec<i64>, loc: ir::Locat
     } else {
         Attribute::new(AttrData::Dense { ty: ty.clone(), data: DenseData::canonical(bytes, 4, vals.len()) })
     };
-    let st = OperationState::new(rw.ctx.op_name("onnx.Constant"), loc).property(rw.ctx.ident("value"), a).results(&[ty]);
+    let st = OperationState::new(rw.ctx.op_name(ops::Constant::NAME), loc).property(rw.ctx.ident("value"), a).results(&[ty]);
     rw.create_value(st)
 }
 
@@ -98,7 +99,7 @@ fn fold_batch_norm_into_conv(bn: OpId, rw: &mut Rewriter) -> Result<(), MatchFai
 }
 
 fn is_conv(b: &Body, op: OpId) -> bool {
-    matches!(b.name(op).as_str(), "onnx.Conv" | "onnx.ConvTranspose")
+    matches!(b.name(op).as_str(), ops::Conv::NAME | ops::ConvTranspose::NAME)
 }
 
 /// Which output channel each weight of a Conv or ConvTranspose feeds.
@@ -131,7 +132,7 @@ fn conv_params(b: &Body, conv: OpId) -> Result<(Vec<f32>, Vec<i64>, Vec<f32>, Ou
     }
     let kernel = wshape[2..].iter().product::<i64>() as usize;
     let dim1 = wshape[1] as usize;
-    let (f, transposed) = if b.name(conv).as_str() == "onnx.ConvTranspose" {
+    let (f, transposed) = if b.name(conv).as_str() == ops::ConvTranspose::NAME {
         let g = c.attr("group").and_then(|a| a.as_int()).unwrap_or(1) as usize;
         if g == 0 || wshape[0] as usize % g != 0 {
             return Err("the weights do not divide into the groups");
@@ -174,7 +175,7 @@ fn replace_with_conv(rw: &mut Rewriter, conv: OpId, op: OpId, w: &[f32], wshape:
 fn fold_channel_affine_into_conv(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
     let b = &*rw.body;
     let d = b.op(op);
-    let mul = b.name(op).as_str() == "onnx.Mul";
+    let mul = b.name(op).as_str() == ops::Mul::NAME;
     let conv_of = |v: Value| b.defining_op(v).filter(|c| is_conv(b, *c));
     let (conv, k) = match (conv_of(d.operand(0)), conv_of(d.operand(1))) {
         (Some(c), _) if const_f32(b, d.operand(1)).is_some() => (c, d.operand(1)),
@@ -216,33 +217,31 @@ fn fold_channel_affine_into_conv(op: OpId, rw: &mut Rewriter) -> Result<(), Matc
 /// (tf2onnx writes TensorFlow's SAME padding, PyTorch its ZeroPad2d, this way).
 fn fold_pad_into_conv(conv: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
     let b = &*rw.body;
-    let c = b.op(conv);
-    let Some(pad) = b.defining_op(c.operand(0)).filter(|p| b.name(*p).as_str() == "onnx.Pad") else { return rw.match_failure("input is not a Pad") };
-    let p = b.op(pad);
-    let given = |i: usize| p.operands().get(i).copied().filter(|v| b.value_type(*v).data() != &TypeData::None);
-    if p.str_attr("mode").unwrap_or("constant") != "constant" {
+    let Some(c) = ops::Conv::of(b, conv) else { return rw.match_failure("not a Conv") };
+    let Some(p) = b.defining_op(c.x(b)).and_then(|p| ops::Pad::of(b, p)) else { return rw.match_failure("input is not a Pad") };
+    if p.mode(b) != "constant" {
         return rw.match_failure("not constant padding");
     }
-    if let Some(v) = given(2) {
+    if let Some(v) = p.constant_value(b) {
         if !crate::infer::const_f64s_upto(b, v, 1).is_some_and(|v| v.iter().all(|x| *x == 0.0)) {
             return rw.match_failure("the padding value is not zero");
         }
     }
-    if !matches!(c.str_attr("auto_pad").unwrap_or("NOTSET"), "NOTSET") {
+    if c.auto_pad(b) != "NOTSET" {
         return rw.match_failure("the Conv pads automatically");
     }
-    let Some(rank) = b.value_type(p.operand(0)).shape().map(|s| s.len()) else { return rw.match_failure("unranked input") };
-    let Some(pads) = crate::infer::pad_amounts(b, pad).filter(|_| rank > 2) else { return rw.match_failure("pads (and axes) are not constants") };
+    let Some(rank) = b.value_type(p.data(b)).shape().map(|s| s.len()) else { return rw.match_failure("unranked input") };
+    let Some(pads) = crate::infer::pad_amounts(b, p.op()).filter(|_| rank > 2) else { return rw.match_failure("pads (and axes) are not constants") };
     if pads.iter().any(|v| *v < 0) || pads[0] != 0 || pads[1] != 0 || pads[rank] != 0 || pads[rank + 1] != 0 {
         return rw.match_failure("pads that crop, or pad the batch or channels");
     }
     let s = rank - 2;
-    let mut cp = crate::infer::ints_attr(c.attr("pads")).filter(|v| v.len() == 2 * s).unwrap_or(vec![0; 2 * s]);
+    let mut cp = c.pads(b).filter(|v| v.len() == 2 * s).unwrap_or(vec![0; 2 * s]);
     for i in 0..s {
         cp[i] += pads[2 + i];
         cp[s + i] += pads[rank + 2 + i];
     }
-    let x = p.operand(0);
+    let x = p.data(b);
     let attr = Attribute::new(AttrData::DenseArray { elem: rw.ctx.i64(), data: ir::attributes::ArrayData::Int(cp) });
     let name = rw.ctx.ident("pads");
     rw.modify_in_place(conv, |b| {
@@ -254,11 +253,12 @@ fn fold_pad_into_conv(conv: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure>
 
 /// Gemm with transB = 1 and a constant B: transpose the constant instead.
 fn gemm_transpose_constant_b(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
-    let d = rw.body.op(op);
-    if d.properties.get("transB").and_then(|a| a.as_int()).unwrap_or(0) == 0 {
+    let Some(g) = ops::Gemm::of(rw.body, op) else { return rw.match_failure("not a Gemm") };
+    if g.trans_b(rw.body) == 0 {
         return rw.match_failure("transB is not set");
     }
-    let Some((bvals, bshape)) = const_f32(rw.body, d.operand(1)) else { return rw.match_failure("B is not an f32 constant") };
+    let d = rw.body.op(op);
+    let Some((bvals, bshape)) = const_f32(rw.body, g.b(rw.body)) else { return rw.match_failure("B is not an f32 constant") };
     if bshape.len() != 2 {
         return rw.match_failure("B is not 2-D");
     }
@@ -279,7 +279,7 @@ fn gemm_transpose_constant_b(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFai
 /// layout changes inserted around each NHWC op cancel along a chain.
 fn transpose_of_transpose(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
     let inner = match rw.body.defining_op(rw.body.op(op).operand(0)) {
-        Some(d) if rw.body.name(d).as_str() == "onnx.Transpose" => d,
+        Some(d) if rw.body.name(d).as_str() == ops::Transpose::NAME => d,
         _ => return rw.match_failure("input is not a Transpose"),
     };
     let (Some(p1), Some(p2)) = (crate::infer::transpose_perm(rw.body, inner), crate::infer::transpose_perm(rw.body, op)) else { return rw.match_failure("unknown permutation") };
@@ -304,7 +304,7 @@ fn transpose_of_transpose(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailur
 /// Transpose of a constant: the constant, transposed (weights reach the NPU in its layout).
 fn transpose_of_constant(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
     let c = match rw.body.defining_op(rw.body.op(op).operand(0)) {
-        Some(d) if rw.body.name(d).as_str() == "onnx.Constant" => d,
+        Some(d) if rw.body.name(d).as_str() == ops::Constant::NAME => d,
         _ => return rw.match_failure("input is not a constant"),
     };
     let Some(perm) = crate::infer::transpose_perm(rw.body, op) else { return rw.match_failure("unknown permutation") };
@@ -325,7 +325,7 @@ fn transpose_of_constant(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure
     }
     let loc = rw.body.op(op).loc.clone();
     rw.set_insertion_point(ir::InsertPoint::Before(op));
-    let st = OperationState::new(rw.ctx.op_name("onnx.Constant"), loc).property(rw.ctx.ident("value"), attr).results(&[nty]);
+    let st = OperationState::new(rw.ctx.op_name(ops::Constant::NAME), loc).property(rw.ctx.ident("value"), attr).results(&[nty]);
     let v = rw.create_value(st);
     rw.replace_op(op, &[v]);
     Ok(())
@@ -369,10 +369,10 @@ fn if_of_constant(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
 fn row_op_through_flatten(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
     let b = &*rw.body;
     let y = b.op(op).operand(0);
-    let Some(s) = b.defining_op(y).filter(|s| matches!(b.name(*s).as_str(), "onnx.Softmax" | "onnx.LogSoftmax" | "onnx.Hardmax")) else {
+    let Some(s) = b.defining_op(y).filter(|s| matches!(b.name(*s).as_str(), ops::Softmax::NAME | ops::LogSoftmax::NAME | ops::Hardmax::NAME)) else {
         return rw.match_failure("not a Softmax, LogSoftmax or Hardmax");
     };
-    let Some(f) = b.defining_op(b.op(s).operand(0)).filter(|f| b.name(*f).as_str() == "onnx.Flatten") else {
+    let Some(f) = b.defining_op(b.op(s).operand(0)).filter(|f| b.name(*f).as_str() == ops::Flatten::NAME) else {
         return rw.match_failure("its input is not a Flatten");
     };
     let x = b.op(f).operand(0);
@@ -395,17 +395,17 @@ fn row_op_through_flatten(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailur
 /// The canonicalization patterns of an onnx op, if it has any.
 pub fn patterns(name: &str) -> Option<fn(&mut PatternSet)> {
     Some(match name {
-        "Dropout" => |p| p.add_fn("onnx-dropout-inference", "onnx.Dropout", dropout_is_identity),
-        "BatchNormalization" => |p| p.add_fn("onnx-fold-batchnorm-into-conv", "onnx.BatchNormalization", fold_batch_norm_into_conv),
-        "Gemm" => |p| p.add_fn("onnx-gemm-transpose-constant-b", "onnx.Gemm", gemm_transpose_constant_b),
-        "Mul" => |p| p.add_fn("onnx-fold-channel-scale-into-conv", "onnx.Mul", fold_channel_affine_into_conv),
-        "Add" => |p| p.add_fn("onnx-fold-channel-shift-into-conv", "onnx.Add", fold_channel_affine_into_conv),
-        "Conv" => |p| p.add_fn("onnx-fold-pad-into-conv", "onnx.Conv", fold_pad_into_conv),
-        "If" => |p| p.add_fn("onnx-if-of-constant", "onnx.If", if_of_constant),
-        "Reshape" => |p| p.add_fn("onnx-row-op-through-flatten", "onnx.Reshape", row_op_through_flatten),
+        "Dropout" => |p| p.add_fn("onnx-dropout-inference", ops::Dropout::NAME, dropout_is_identity),
+        "BatchNormalization" => |p| p.add_fn("onnx-fold-batchnorm-into-conv", ops::BatchNormalization::NAME, fold_batch_norm_into_conv),
+        "Gemm" => |p| p.add_fn("onnx-gemm-transpose-constant-b", ops::Gemm::NAME, gemm_transpose_constant_b),
+        "Mul" => |p| p.add_fn("onnx-fold-channel-scale-into-conv", ops::Mul::NAME, fold_channel_affine_into_conv),
+        "Add" => |p| p.add_fn("onnx-fold-channel-shift-into-conv", ops::Add::NAME, fold_channel_affine_into_conv),
+        "Conv" => |p| p.add_fn("onnx-fold-pad-into-conv", ops::Conv::NAME, fold_pad_into_conv),
+        "If" => |p| p.add_fn("onnx-if-of-constant", ops::If::NAME, if_of_constant),
+        "Reshape" => |p| p.add_fn("onnx-row-op-through-flatten", ops::Reshape::NAME, row_op_through_flatten),
         "Transpose" => |p| {
-            p.add_fn("onnx-transpose-of-transpose", "onnx.Transpose", transpose_of_transpose);
-            p.add_fn("onnx-transpose-of-constant", "onnx.Transpose", transpose_of_constant);
+            p.add_fn("onnx-transpose-of-transpose", ops::Transpose::NAME, transpose_of_transpose);
+            p.add_fn("onnx-transpose-of-constant", ops::Transpose::NAME, transpose_of_constant);
         },
         _ => return None,
     })

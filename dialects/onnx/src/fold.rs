@@ -8,6 +8,7 @@
 //! operation), data movement (Concat, Slice, Transpose, Expand) on the stored
 //! bytes of any element type.
 
+use crate::ops;
 use crate::infer::{const_ints_upto, info};
 use ir::attributes::{AttrData, Attribute, DenseData};
 use ir::dialect::{FoldInput, FoldResult};
@@ -284,13 +285,13 @@ fn scalar_arith(x: &FoldInput) -> Option<Vec<FoldResult>> {
         .map(|i| {
             let (p, q) = (at(&a, i), at(&b, i));
             match op {
-                "onnx.Add" => Some(p + q),
-                "onnx.Sub" => Some(p - q),
-                "onnx.Mul" => Some(p * q),
-                "onnx.Max" => Some(p.max(q)),
-                "onnx.Min" => Some(p.min(q)),
-                "onnx.Div" if int => (q != 0.0).then(|| (p / q).trunc()),
-                "onnx.Div" => Some(p / q),
+                ops::Add::NAME => Some(p + q),
+                ops::Sub::NAME => Some(p - q),
+                ops::Mul::NAME => Some(p * q),
+                ops::Max::NAME => Some(p.max(q)),
+                ops::Min::NAME => Some(p.min(q)),
+                ops::Div::NAME if int => (q != 0.0).then(|| (p / q).trunc()),
+                ops::Div::NAME => Some(p / q),
                 _ => None,
             }
         })
@@ -302,12 +303,12 @@ fn scalar_arith(x: &FoldInput) -> Option<Vec<FoldResult>> {
 fn scalar_unary(x: &FoldInput) -> Option<Vec<FoldResult>> {
     let a = operand_f64s(x, 0)?;
     let f: fn(f64) -> f64 = match x.body.name(x.op).as_str() {
-        "onnx.Neg" => |v| -v,
-        "onnx.Abs" => f64::abs,
-        "onnx.Ceil" => f64::ceil,
-        "onnx.Floor" => f64::floor,
-        "onnx.Relu" => |v| if v.is_nan() { v } else { v.max(0.0) },
-        "onnx.Round" => f64::round_ties_even,
+        ops::Neg::NAME => |v| -v,
+        ops::Abs::NAME => f64::abs,
+        ops::Ceil::NAME => f64::ceil,
+        ops::Floor::NAME => f64::floor,
+        ops::Relu::NAME => |v| if v.is_nan() { v } else { v.max(0.0) },
+        ops::Round::NAME => f64::round_ties_even,
         _ => return None,
     };
     typed_tensor(x, &a.into_iter().map(f).collect::<Vec<_>>(), operand_shape(x, 0)?)
@@ -352,14 +353,14 @@ pub fn arith(x: &FoldInput) -> Option<Vec<FoldResult>> {
         .map(|i| {
             let (p, q) = (at(&a, i), at(&b, i));
             match op {
-                "onnx.Add" => p.checked_add(q),
-                "onnx.Sub" => p.checked_sub(q),
-                "onnx.Mul" => p.checked_mul(q),
-                "onnx.Max" => Some(p.max(q)),
-                "onnx.Min" => Some(p.min(q)),
+                ops::Add::NAME => p.checked_add(q),
+                ops::Sub::NAME => p.checked_sub(q),
+                ops::Mul::NAME => p.checked_mul(q),
+                ops::Max::NAME => Some(p.max(q)),
+                ops::Min::NAME => Some(p.min(q)),
                 // Python's modulo (the divisor's sign) unless fmod.
-                "onnx.Mod" if fmod => (q != 0).then(|| p.wrapping_rem(q)),
-                "onnx.Mod" => (q != 0).then(|| ((p % q) + q) % q),
+                ops::Mod::NAME if fmod => (q != 0).then(|| p.wrapping_rem(q)),
+                ops::Mod::NAME => (q != 0).then(|| ((p % q) + q) % q),
                 // Integer division truncates toward zero, as ONNX Runtime computes it.
                 _ => (q != 0).then(|| p.wrapping_div(q)),
             }
@@ -390,10 +391,10 @@ pub fn compare(x: &FoldInput) -> Option<Vec<FoldResult>> {
         .map(|i| {
             let (p, q) = (at(&a, i), at(&b, i));
             match op {
-                "onnx.Equal" => p == q,
-                "onnx.Less" => p < q,
-                "onnx.Greater" => p > q,
-                "onnx.LessOrEqual" => p <= q,
+                ops::Equal::NAME => p == q,
+                ops::Less::NAME => p < q,
+                ops::Greater::NAME => p > q,
+                ops::LessOrEqual::NAME => p <= q,
                 _ => p >= q,
             }
         })
@@ -404,7 +405,7 @@ pub fn compare(x: &FoldInput) -> Option<Vec<FoldResult>> {
 /// And/Or/Xor of bool constants; Not of one.
 pub fn logic(x: &FoldInput) -> Option<Vec<FoldResult>> {
     let op = x.body.name(x.op).as_str();
-    if op == "onnx.Not" {
+    if op == ops::Not::NAME {
         let a = operand_bools(x, 0)?;
         return bool_tensor(x, &a.iter().map(|v| *v == 0).collect::<Vec<_>>(), operand_shape(x, 0)?);
     }
@@ -413,8 +414,8 @@ pub fn logic(x: &FoldInput) -> Option<Vec<FoldResult>> {
         .map(|i| {
             let (p, q) = (at(&a, i) != 0, at(&b, i) != 0);
             match op {
-                "onnx.And" => p && q,
-                "onnx.Or" => p || q,
+                ops::And::NAME => p && q,
+                ops::Or::NAME => p || q,
                 _ => p != q,
             }
         })
@@ -438,7 +439,7 @@ pub fn where_(x: &FoldInput) -> Option<Vec<FoldResult>> {
 /// Integer Neg / Abs of a constant.
 pub fn unary_int(x: &FoldInput) -> Option<Vec<FoldResult>> {
     let Some(a) = operand_ints(x, 0) else { return scalar_unary(x) };
-    let neg = x.body.name(x.op).as_str() == "onnx.Neg";
+    let neg = x.body.name(x.op).as_str() == ops::Neg::NAME;
     let vals: Vec<i64> = a.iter().map(|v| if neg { v.checked_neg() } else { v.checked_abs() }).collect::<Option<_>>()?;
     i64_tensor(x, &vals, operand_shape(x, 0)?)
 }
@@ -647,6 +648,6 @@ pub fn materialize(ctx: &ir::Context, body: &mut ir::Body, value: &Attribute, ty
     if value.typ() != Some(ty) {
         return None;
     }
-    let st = ir::OperationState::new(ctx.op_name("onnx.Constant"), loc).property(ctx.ident("value"), value.clone()).results(&[ty.clone()]);
+    let st = ir::OperationState::new(ctx.op_name(ops::Constant::NAME), loc).property(ctx.ident("value"), value.clone()).results(&[ty.clone()]);
     Some(body.create_op(st))
 }

@@ -5,52 +5,53 @@
 //! ONNX Runtime knows them when it runs), and the conformance figures count
 //! inference with them bound and every other input unknown.
 
+use crate::ops;
 use ir::function_like::{io_attr, Io};
 use ir::{Body, OpId, Value};
 
 /// `(op, operand positions)`: operands whose values decide a result's shape.
 pub const SHAPE_OPERANDS: &[(&str, &[usize])] = &[
-    ("onnx.Reshape", &[1]),
-    ("onnx.Expand", &[1]),
-    ("onnx.Tile", &[1]),
-    ("onnx.Slice", &[1, 2, 3, 4]),
-    ("onnx.Pad", &[1, 3]),
-    ("onnx.Squeeze", &[1]),
-    ("onnx.Unsqueeze", &[1]),
-    ("onnx.ConstantOfShape", &[0]),
-    ("onnx.Range", &[0, 1, 2]),
-    ("onnx.Split", &[1]),
-    ("onnx.Resize", &[2, 3]),
-    ("onnx.Upsample", &[1]),
-    ("onnx.TopK", &[1]),
-    ("onnx.OneHot", &[1]),
-    ("onnx.ReduceSum", &[1]),
-    ("onnx.ReduceMean", &[1]),
-    ("onnx.ReduceMax", &[1]),
-    ("onnx.ReduceMin", &[1]),
-    ("onnx.ReduceProd", &[1]),
-    ("onnx.ReduceL1", &[1]),
-    ("onnx.ReduceL2", &[1]),
-    ("onnx.ReduceLogSum", &[1]),
-    ("onnx.ReduceLogSumExp", &[1]),
-    ("onnx.ReduceSumSquare", &[1]),
-    ("onnx.CenterCropPad", &[1]),
-    ("onnx.MaxUnpool", &[2]),
-    ("onnx.Col2Im", &[1, 2]),
-    ("onnx.AffineGrid", &[1]),
-    ("onnx.HannWindow", &[0]),
-    ("onnx.HammingWindow", &[0]),
-    ("onnx.BlackmanWindow", &[0]),
-    ("onnx.DFT", &[1, 2]),
-    ("onnx.STFT", &[1, 3]),
-    ("onnx.MelWeightMatrix", &[0, 1]),
+    (ops::Reshape::NAME, &[1]),
+    (ops::Expand::NAME, &[1]),
+    (ops::Tile::NAME, &[1]),
+    (ops::Slice::NAME, &[1, 2, 3, 4]),
+    (ops::Pad::NAME, &[1, 3]),
+    (ops::Squeeze::NAME, &[1]),
+    (ops::Unsqueeze::NAME, &[1]),
+    (ops::ConstantOfShape::NAME, &[0]),
+    (ops::Range::NAME, &[0, 1, 2]),
+    (ops::Split::NAME, &[1]),
+    (ops::Resize::NAME, &[2, 3]),
+    (ops::Upsample::NAME, &[1]),
+    (ops::TopK::NAME, &[1]),
+    (ops::OneHot::NAME, &[1]),
+    (ops::ReduceSum::NAME, &[1]),
+    (ops::ReduceMean::NAME, &[1]),
+    (ops::ReduceMax::NAME, &[1]),
+    (ops::ReduceMin::NAME, &[1]),
+    (ops::ReduceProd::NAME, &[1]),
+    (ops::ReduceL1::NAME, &[1]),
+    (ops::ReduceL2::NAME, &[1]),
+    (ops::ReduceLogSum::NAME, &[1]),
+    (ops::ReduceLogSumExp::NAME, &[1]),
+    (ops::ReduceSumSquare::NAME, &[1]),
+    (ops::CenterCropPad::NAME, &[1]),
+    (ops::MaxUnpool::NAME, &[2]),
+    (ops::Col2Im::NAME, &[1, 2]),
+    (ops::AffineGrid::NAME, &[1]),
+    (ops::HannWindow::NAME, &[0]),
+    (ops::HammingWindow::NAME, &[0]),
+    (ops::BlackmanWindow::NAME, &[0]),
+    (ops::DFT::NAME, &[1, 2]),
+    (ops::STFT::NAME, &[1, 3]),
+    (ops::MelWeightMatrix::NAME, &[0, 1]),
     // The trip count and the first condition: how many rows the scan outputs get.
-    ("onnx.Loop", &[0, 1]),
+    (ops::Loop::NAME, &[0, 1]),
     // Which tensors a sequence holds, and so their shapes (`onnx-resolve-sequences`).
-    ("onnx.SplitToSequence", &[1]),
-    ("onnx.SequenceAt", &[1]),
-    ("onnx.SequenceInsert", &[2]),
-    ("onnx.SequenceErase", &[1]),
+    (ops::SplitToSequence::NAME, &[1]),
+    (ops::SequenceAt::NAME, &[1]),
+    (ops::SequenceInsert::NAME, &[2]),
+    (ops::SequenceErase::NAME, &[1]),
 ];
 
 /// A rank-0 or one-element tensor (a flag, a rate, a length).
@@ -65,7 +66,7 @@ pub fn is_listed(table: &[(&str, &[usize])], op: &str, index: usize) -> bool {
 
 /// Ops whose results depend on an operand's shape only, never its values:
 /// a value's influence stops there.
-const SHAPE_READERS: &[&str] = &["onnx.Shape", "onnx.Size"];
+const SHAPE_READERS: &[&str] = &[ops::Shape::NAME, ops::Size::NAME];
 
 /// Whether `v`'s value flows, through the results of the ops that read it (and
 /// out of the regions that yield it), into an operand listed in `table`.
@@ -76,7 +77,7 @@ pub fn decides_shapes(body: &Body, v: Value, table: &[(&str, &[usize])]) -> bool
 /// Whether `v`'s value flows into the condition of an If whose branches give
 /// different or unknown types: the branch taken decides the results' shapes.
 pub fn decides_branch_shapes(body: &Body, v: Value) -> bool {
-    reaches(body, v, &|b: &Body, op: OpId, index: usize| b.name(op).as_str() == "onnx.If" && index == 0 && branches_differ(b, op))
+    reaches(body, v, &|b: &Body, op: OpId, index: usize| b.name(op).as_str() == ops::If::NAME && index == 0 && branches_differ(b, op))
 }
 
 /// Whether the branches of an If may give different shapes: their types
@@ -107,8 +108,8 @@ fn reaches(body: &Body, v: Value, hit: &dyn Fn(&Body, OpId, usize) -> bool) -> b
             }
             // A Loop's carried value or a SequenceMap's operand flows into its body's argument.
             let arg = match op.as_str() {
-                "onnx.Loop" if u.index >= 2 => Some(u.index as usize),
-                "onnx.SequenceMap" => Some(u.index as usize),
+                ops::Loop::NAME if u.index >= 2 => Some(u.index as usize),
+                ops::SequenceMap::NAME => Some(u.index as usize),
                 _ => None,
             };
             if let Some(a) = arg.and_then(|k| body.entry_block(u.op).and_then(|b| body.block_args(b).get(k).copied())) {

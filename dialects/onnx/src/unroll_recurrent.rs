@@ -15,6 +15,7 @@
 //! (the CPU path runs it as one loop, which is faster there and compiles in
 //! a time that does not grow with the sequence).
 
+use crate::ops;
 use crate::builder::Builder;
 use ir::attributes::Attribute;
 use ir::types::TypeData;
@@ -125,8 +126,8 @@ fn read(body: &Body, op: OpId, max_steps: i64) -> Result<Rnn, Kept> {
     let o = body.op(op);
     let int = |n: &str| o.attr(n).and_then(|a| a.as_int()).unwrap_or(0) as i64;
     let cell = match body.name(op).as_str() {
-        "onnx.LSTM" => Cell::Lstm,
-        "onnx.GRU" => Cell::Gru { linear_before_reset: int("linear_before_reset") != 0 },
+        ops::LSTM::NAME => Cell::Lstm,
+        ops::GRU::NAME => Cell::Gru { linear_before_reset: int("linear_before_reset") != 0 },
         _ => return Err(kept(Cause::Operand, "not an LSTM or a GRU")),
     };
     if int("layout") != 0 {
@@ -242,7 +243,7 @@ impl<'a> Writer<'a> {
             })
             .collect();
         let a = self.axis(axis as i64);
-        self.op("onnx.Split", &[x, s], &tys, &[a], role)
+        self.op(ops::Split::NAME, &[x, s], &tys, &[a], role)
     }
     fn concat(&mut self, xs: &[Value], shape: &[i64], axis: i64, role: &str) -> Value {
         if xs.len() == 1 {
@@ -250,7 +251,7 @@ impl<'a> Writer<'a> {
         }
         let ty = self.ty(shape);
         let a = self.axis(axis);
-        self.op("onnx.Concat", xs, &[ty], &[a], role)[0]
+        self.op(ops::Concat::NAME, xs, &[ty], &[a], role)[0]
     }
 }
 
@@ -305,12 +306,12 @@ fn product(w: &mut Writer, blk: &Block, hv: Value, dims: Dims, dn: &str, role: &
     }
     if dims.column {
         let to_col = w.i64s(&[h, 1], &format!("{}.column", dn));
-        let hc = w.one("onnx.Reshape", &[hv, to_col], &[h, 1], &format!("{}.column", role));
-        let rc = w.one("onnx.MatMul", &[blk.value, hc], &[n, 1], role);
+        let hc = w.one(ops::Reshape::NAME, &[hv, to_col], &[h, 1], &format!("{}.column", role));
+        let rc = w.one(ops::MatMul::NAME, &[blk.value, hc], &[n, 1], role);
         let to_row = w.i64s(&[1, 1, n], &format!("{}.row", dn));
-        w.one("onnx.Reshape", &[rc, to_row], &[1, 1, n], &format!("{}.row", role))
+        w.one(ops::Reshape::NAME, &[rc, to_row], &[1, 1, n], &format!("{}.row", role))
     } else {
-        w.one("onnx.MatMul", &[hv, blk.value], &[1, b, n], role)
+        w.one(ops::MatMul::NAME, &[hv, blk.value], &[1, b, n], role)
     }
 }
 
@@ -359,7 +360,7 @@ pub fn unroll(ctx: &Context, body: &mut Body, op: OpId, max_steps: i64) -> Resul
             ),
         };
         // The input projection of every step at once, with the biases that add to it.
-        let mut xp = w.one("onnx.MatMul", &[x, wt.value], &[t, b, g * h], &format!("{}.input", dn));
+        let mut xp = w.one(ops::MatMul::NAME, &[x, wt.value], &[t, b, g * h], &format!("{}.input", dn));
         let lbr = l.cell == Cell::Gru { linear_before_reset: true };
         let mut rb_h = None;
         if let Some(bias) = &l.bias {
@@ -367,7 +368,7 @@ pub fn unroll(ctx: &Context, body: &mut Body, op: OpId, max_steps: i64) -> Resul
             // With linear_before_reset, R's h bias is inside r·(…): kept apart.
             let row: Vec<f32> = (0..gh).map(|n| (wb[n] + if lbr && n >= 2 * hs { 0.0 } else { rb[n] }) as f32).collect();
             let row = w.f32s(&[g * h], &row, &format!("{}.bias", dn));
-            xp = w.one("onnx.Add", &[xp, row], &[t, b, g * h], &format!("{}.input_bias", dn));
+            xp = w.one(ops::Add::NAME, &[xp, row], &[t, b, g * h], &format!("{}.input_bias", dn));
             if lbr {
                 rb_h = Some(w.f32s(&[h], &rb[2 * hs..].iter().map(|v| *v as f32).collect::<Vec<_>>(), &format!("{}.R_h_bias", dn)));
             }
@@ -383,30 +384,30 @@ pub fn unroll(ctx: &Context, body: &mut Body, op: OpId, max_steps: i64) -> Resul
                     let mut gates = steps[s];
                     if let Some(hv) = hp {
                         let rec = product(&mut w, &rzr, hv, dims, dn, &role("recurrent"));
-                        gates = w.one("onnx.Add", &[gates, rec], &[1, b, 4 * h], &role("gates"));
+                        gates = w.one(ops::Add::NAME, &[gates, rec], &[1, b, 4 * h], &role("gates"));
                     }
                     let gs = w.split(gates, &[1, b, 4 * h], 2, &[h; 4], &role("split"));
-                    let ig = w.one("onnx.Sigmoid", &[gs[0]], &state, &role("i"));
-                    let og = w.one("onnx.Sigmoid", &[gs[1]], &state, &role("o"));
-                    let cand = w.one("onnx.Tanh", &[gs[3]], &state, &role("g"));
-                    let mut c = w.one("onnx.Mul", &[ig, cand], &state, &role("ig"));
+                    let ig = w.one(ops::Sigmoid::NAME, &[gs[0]], &state, &role("i"));
+                    let og = w.one(ops::Sigmoid::NAME, &[gs[1]], &state, &role("o"));
+                    let cand = w.one(ops::Tanh::NAME, &[gs[3]], &state, &role("g"));
+                    let mut c = w.one(ops::Mul::NAME, &[ig, cand], &state, &role("ig"));
                     if let Some(cv) = cp {
-                        let fg = w.one("onnx.Sigmoid", &[gs[2]], &state, &role("f"));
-                        let fc = w.one("onnx.Mul", &[fg, cv], &state, &role("fc"));
-                        c = w.one("onnx.Add", &[fc, c], &state, &role("c"));
+                        let fg = w.one(ops::Sigmoid::NAME, &[gs[2]], &state, &role("f"));
+                        let fc = w.one(ops::Mul::NAME, &[fg, cv], &state, &role("fc"));
+                        c = w.one(ops::Add::NAME, &[fc, c], &state, &role("c"));
                     }
-                    let tc = w.one("onnx.Tanh", &[c], &state, &role("tanh_c"));
+                    let tc = w.one(ops::Tanh::NAME, &[c], &state, &role("tanh_c"));
                     cp = Some(c);
-                    w.one("onnx.Mul", &[og, tc], &state, &role("h"))
+                    w.one(ops::Mul::NAME, &[og, tc], &state, &role("h"))
                 }
                 Cell::Gru { linear_before_reset } => {
                     let parts = w.split(steps[s], &[1, b, 3 * h], 2, &[2 * h, h], &role("split"));
                     let mut zr = parts[0];
                     if let Some(hv) = hp {
                         let rec = product(&mut w, &rzr, hv, dims, dn, &role("recurrent_zr"));
-                        zr = w.one("onnx.Add", &[zr, rec], &[1, b, 2 * h], &role("zr_sum"));
+                        zr = w.one(ops::Add::NAME, &[zr, rec], &[1, b, 2 * h], &role("zr_sum"));
                     }
-                    let zr = w.one("onnx.Sigmoid", &[zr], &[1, b, 2 * h], &role("zr"));
+                    let zr = w.one(ops::Sigmoid::NAME, &[zr], &[1, b, 2 * h], &role("zr"));
                     let zr = w.split(zr, &[1, b, 2 * h], 2, &[h, h], &role("zr_split"));
                     let (z, r) = (zr[0], zr[1]);
                     let rh = rh.as_ref().expect("a GRU has an h block");
@@ -421,33 +422,33 @@ pub fn unroll(ctx: &Context, body: &mut Body, op: OpId, max_steps: i64) -> Resul
                                     let sum: Vec<f32> = pv.iter().enumerate().map(|(k, v)| (*v as f32) + bv[k % hs] as f32).collect();
                                     w.f32s(&state, &sum, &role("recurrent_h_bias"))
                                 }
-                                (Some(bias), None) => w.one("onnx.Add", &[p, bias], &state, &role("recurrent_h_bias")),
+                                (Some(bias), None) => w.one(ops::Add::NAME, &[p, bias], &state, &role("recurrent_h_bias")),
                                 (None, _) => p,
                             };
-                            Some(w.one("onnx.Mul", &[r, p], &state, &role("reset")))
+                            Some(w.one(ops::Mul::NAME, &[r, p], &state, &role("reset")))
                         }
                         (Some(hv), false) => {
-                            let rv = w.one("onnx.Mul", &[r, hv], &state, &role("reset"));
+                            let rv = w.one(ops::Mul::NAME, &[r, hv], &state, &role("reset"));
                             Some(product(&mut w, rh, rv, dims, dn, &role("recurrent_h")))
                         }
-                        (None, true) => rb_h.map(|bias| w.one("onnx.Mul", &[r, bias], &state, &role("reset"))),
+                        (None, true) => rb_h.map(|bias| w.one(ops::Mul::NAME, &[r, bias], &state, &role("reset"))),
                         (None, false) => None,
                     };
                     let pre = match reset {
-                        Some(v) => w.one("onnx.Add", &[parts[1], v], &state, &role("h_sum")),
+                        Some(v) => w.one(ops::Add::NAME, &[parts[1], v], &state, &role("h_sum")),
                         None => parts[1],
                     };
-                    let cand = w.one("onnx.Tanh", &[pre], &state, &role("candidate"));
+                    let cand = w.one(ops::Tanh::NAME, &[pre], &state, &role("candidate"));
                     // h' = (1 − z)·h̃ + z·h = h̃ + z·(h − h̃); from a zero state, h̃ − z·h̃.
                     match hp {
                         Some(hv) => {
-                            let diff = w.one("onnx.Sub", &[hv, cand], &state, &role("diff"));
-                            let zd = w.one("onnx.Mul", &[z, diff], &state, &role("zdiff"));
-                            w.one("onnx.Add", &[cand, zd], &state, &role("h"))
+                            let diff = w.one(ops::Sub::NAME, &[hv, cand], &state, &role("diff"));
+                            let zd = w.one(ops::Mul::NAME, &[z, diff], &state, &role("zdiff"));
+                            w.one(ops::Add::NAME, &[cand, zd], &state, &role("h"))
                         }
                         None => {
-                            let zc = w.one("onnx.Mul", &[z, cand], &state, &role("zc"));
-                            w.one("onnx.Sub", &[cand, zc], &state, &role("h"))
+                            let zc = w.one(ops::Mul::NAME, &[z, cand], &state, &role("zc"));
+                            w.one(ops::Sub::NAME, &[cand, zc], &state, &role("h"))
                         }
                     }
                 }
@@ -459,7 +460,7 @@ pub fn unroll(ctx: &Context, body: &mut Body, op: OpId, max_steps: i64) -> Resul
         if results.first().is_some_and(|r| w.b.body.has_uses(*r)) {
             let y = w.concat(&out, &[t, b, h], 0, &format!("{}.Y", dn));
             let axes = w.i64s(&[1], &format!("{}.Y.axes", dn));
-            ys.push(w.one("onnx.Unsqueeze", &[y, axes], &[t, 1, b, h], &format!("{}.Y", dn)));
+            ys.push(w.one(ops::Unsqueeze::NAME, &[y, axes], &[t, 1, b, h], &format!("{}.Y", dn)));
         }
         yh.push(hp.expect("at least one step"));
         yc.extend(cp);
@@ -491,7 +492,7 @@ pub fn why_kept(body: &Body, op: OpId, max_steps: i64) -> Kept {
 pub fn unroll_all(ctx: &Context, body: &mut Body, root: OpId, max_steps: i64, wanted: impl Fn(&Body, OpId) -> bool) -> (usize, Vec<(OpId, Kept)>) {
     let (mut n, mut kept) = (0, vec![]);
     for op in body.walk_preorder(root) {
-        if body.is_erased(op) || !matches!(body.name(op).as_str(), "onnx.LSTM" | "onnx.GRU") || !wanted(body, op) {
+        if body.is_erased(op) || !matches!(body.name(op).as_str(), ops::LSTM::NAME | ops::GRU::NAME) || !wanted(body, op) {
             continue;
         }
         match unroll(ctx, body, op, max_steps) {

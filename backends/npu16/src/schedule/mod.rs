@@ -17,6 +17,7 @@ pub mod residency;
 pub mod tiling;
 pub mod vector;
 
+use onnx::ops;
 use ir::attributes::{AttrData, Attribute};
 use ir::pass::{Pass, PassContext};
 use ir::{Body, Context, InsertPoint, OpId, OperationState, Value};
@@ -99,8 +100,8 @@ pub fn shape(body: &Body, v: Value) -> Vec<i64> {
 /// A transpose that only moves unit dims is a reshape: the same bytes.
 fn is_alias(body: &Body, op: OpId) -> bool {
     match body.name(op).as_str() {
-        "onnx.Reshape" | "onnx.Flatten" | "onnx.Squeeze" | "onnx.Unsqueeze" => true,
-        "onnx.Transpose" => {
+        ops::Reshape::NAME | ops::Flatten::NAME | ops::Squeeze::NAME | ops::Unsqueeze::NAME => true,
+        ops::Transpose::NAME => {
             let s = shape(body, body.op(op).operand(0));
             let Some(p) = body.op(op).ints_attr("perm") else { return false };
             let moved: Vec<i64> = p.into_iter().filter(|d| s[*d as usize] != 1).collect();
@@ -180,7 +181,7 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
     for op in body.block_ops(entry) {
         let name = body.name(op);
         let n = name.as_str();
-        if n == "onnx.Constant" || n == "func.return" {
+        if n == ops::Constant::NAME || n == "func.return" {
             continue;
         }
         if is_alias(body, op) {
@@ -189,7 +190,7 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
             dram.insert(body.op(op).result(0), d);
             continue;
         }
-        if !n.starts_with("npu.") && n != "onnx.Transpose" {
+        if !n.starts_with("npu.") && n != ops::Transpose::NAME {
             return Err(format!("{}: '{}' has no NPU schedule (run convert-onnx-to-npu and canonicalize first)", body.op(op).loc, n));
         }
         let y = body.op(op).result(0);
@@ -238,7 +239,7 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
             r = match n {
                 "npu.conv" | "npu.matmul" | "npu.batch_matmul" => conv::emit(&mut l, body, op, &ins, &out),
                 "npu.eltwise" | "npu.act" => vector::eltwise(&mut l, body, op, &ins, &out),
-                "npu.slice" | "npu.concat" | "npu.upsample" | "npu.pad" | "onnx.Transpose" => movement::emit(&mut l, body, op, &ins, &out),
+                "npu.slice" | "npu.concat" | "npu.upsample" | "npu.pad" | ops::Transpose::NAME => movement::emit(&mut l, body, op, &ins, &out),
                 "npu.pool" => vector::pool(&mut l, body, op, &ins, &out),
                 "npu.lut" => vector::lut(&mut l, body, op, &ins, &out),
                 "npu.layernorm" | "npu.softmax" => vector::row_norm(&mut l, body, op, &ins, &out),

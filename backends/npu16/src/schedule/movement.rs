@@ -6,6 +6,7 @@
 //! where no run is contiguous (a transpose of the innermost dim) each
 //! element is a row of its own.
 
+use onnx::ops;
 use super::pipeline::{self, Release, Step};
 use super::{shape, Dram, Layer};
 use ir::{Body, OpId};
@@ -171,7 +172,7 @@ fn emit_copies(l: &mut Layer, src: &Dram, dsts: &[Dram], blocks: Vec<Block>, slo
 
 /// The constant operands of a concatenation live in the constant image (f32 ones: an int8 one has no scale here).
 fn operand_dram(l: &mut Layer, body: &Body, v: ir::Value, ins: &mut std::slice::Iter<Dram>) -> Result<Dram, String> {
-    if body.defining_op(v).is_some_and(|d| body.name(d).as_str() == "onnx.Constant") && Elem::of(body, v)? == Elem::I8 {
+    if body.defining_op(v).is_some_and(|d| body.name(d).as_str() == ops::Constant::NAME) && Elem::of(body, v)? == Elem::I8 {
         return Err("an int8 constant operand".into());
     }
     match super::push_constant(l.consts, body, v) {
@@ -210,7 +211,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
             let b = blocks(&y, &sv, &[dv], lanes, slot);
             emit_copies(l, &src, &[out.clone()], b, slot, elem);
         }
-        "onnx.Transpose" => {
+        ops::Transpose::NAME => {
             let x = shape(body, o.operand(0));
             let perm = ints("perm")?;
             let xs = dense(&x);

@@ -2,6 +2,7 @@
 //! out: a product too deep for the scratchpad as partial products over K,
 //! and a bilinear Resize as edge padding and a depthwise transposed conv.
 
+use onnx::ops;
 use super::{build, constant, f32_constant, i64s, replace_by_chain, shape, tensor};
 use ir::attributes::Attribute;
 use ir::types::TypeData;
@@ -19,7 +20,7 @@ pub(super) fn convert_deep_product(ctx: &Context, body: &mut Body, op: OpId) -> 
     if !f32_ || as_.len() != 2 || bs.len() != 2 {
         return Ok(false);
     }
-    let gemm = body.name(op).as_str() == "onnx.Gemm";
+    let gemm = body.name(op).as_str() == ops::Gemm::NAME;
     let trans_b = gemm && o.attr("transB").and_then(|a| a.as_int()).unwrap_or(0) != 0;
     let (m, k) = (as_[0], as_[1]);
     let n = if trans_b { bs[0] } else { bs[1] };
@@ -44,7 +45,7 @@ pub(super) fn convert_deep_product(ctx: &Context, body: &mut Body, op: OpId) -> 
     let sizes: Vec<i64> = (0..k).step_by(depth as usize).map(|s| depth.min(k - s)).collect();
     let split_ty: Vec<Type> = sizes.iter().map(|s| tensor(ctx, vec![m, *s], &ctx.f32())).collect();
     let sv = constant(ctx, body, sizes.iter().flat_map(|s| s.to_le_bytes()).collect(), &ctx.i64(), sizes.len(), vec![sizes.len() as i64], at, &loc);
-    let mut st = OperationState::new(ctx.op_name("onnx.Split"), loc.clone()).operands(&[a, sv]).results(&split_ty);
+    let mut st = OperationState::new(ctx.op_name(ops::Split::NAME), loc.clone()).operands(&[a, sv]).results(&split_ty);
     st = st.property(ctx.ident("axis"), Attribute::integer(1, ctx.i64()));
     let split = body.build(st, at);
     let mut chain = vec![split];
@@ -54,15 +55,15 @@ pub(super) fn convert_deep_product(ctx: &Context, body: &mut Body, op: OpId) -> 
         let bi = f32_constant(ctx, body, &rows, vec![*s, n], at, &loc);
         let part = body.op(split).result(i);
         let p = match (i, c) {
-            (0, Some(c)) => build(ctx, body, "onnx.Gemm", &[part, bi, c], ty.clone(), vec![], at, &loc),
-            _ => build(ctx, body, "onnx.MatMul", &[part, bi], ty.clone(), vec![], at, &loc),
+            (0, Some(c)) => build(ctx, body, ops::Gemm::NAME, &[part, bi, c], ty.clone(), vec![], at, &loc),
+            _ => build(ctx, body, ops::MatMul::NAME, &[part, bi], ty.clone(), vec![], at, &loc),
         };
         chain.push(p);
         let pv = body.op(p).result(0);
         acc = Some(match acc {
             None => pv,
             Some(prev) => {
-                let s = build(ctx, body, "onnx.Add", &[prev, pv], ty.clone(), vec![], at, &loc);
+                let s = build(ctx, body, ops::Add::NAME, &[prev, pv], ty.clone(), vec![], at, &loc);
                 chain.push(s);
                 body.op(s).result(0)
             }
@@ -107,13 +108,13 @@ pub(super) fn convert_bilinear(ctx: &Context, body: &mut Body, op: OpId) -> Resu
             let (st, en, ax) = (i64c(body, from), i64c(body, from + 1), i64c(body, axis as i64));
             let mut es = s.clone();
             es[axis] = 1;
-            let o = build(ctx, body, "onnx.Slice", &[v, st, en, ax], f32t(&es), vec![], at, &loc);
+            let o = build(ctx, body, ops::Slice::NAME, &[v, st, en, ax], f32t(&es), vec![], at, &loc);
             ops.push(o);
             body.op(o).result(0)
         };
         let (first, last) = (edge(body, 0), edge(body, n - 1));
         s[axis] += 2;
-        let c = build(ctx, body, "onnx.Concat", &[first, v, last], f32t(&s), vec![("axis", Attribute::integer(axis as i128, ctx.i64()))], at, &loc);
+        let c = build(ctx, body, ops::Concat::NAME, &[first, v, last], f32t(&s), vec![("axis", Attribute::integer(axis as i128, ctx.i64()))], at, &loc);
         ops.push(c);
         v = body.op(c).result(0);
     }
@@ -136,7 +137,7 @@ pub(super) fn convert_bilinear(ctx: &Context, body: &mut Body, op: OpId) -> Resu
         ("strides", i64s(ctx, &[fh, fw])),
         ("pads", i64s(ctx, &[bh, bw, fh + lh - bh, fw + lw - bw])),
     ];
-    let t = build(ctx, body, "onnx.ConvTranspose", &[v, w], f32t(&ys), props, at, &loc);
+    let t = build(ctx, body, ops::ConvTranspose::NAME, &[v, w], f32t(&ys), props, at, &loc);
     ops.push(t);
     let tv = body.op(t).result(0);
     replace_by_chain(ctx, body, op, tv, &ops)
@@ -159,11 +160,11 @@ pub(super) fn convert_prelu(ctx: &Context, body: &mut Body, op: OpId) -> Result<
     };
     let slope = f32_constant(ctx, body, &vals, slope_shape, at, &loc);
     let zero = f32_constant(ctx, body, &[0.0], vec![1], at, &loc);
-    let m = build(ctx, body, "onnx.Min", &[x, zero], ty.clone(), vec![], at, &loc);
+    let m = build(ctx, body, ops::Min::NAME, &[x, zero], ty.clone(), vec![], at, &loc);
     let mv = body.op(m).result(0);
-    let p = build(ctx, body, "onnx.Mul", &[mv, slope], ty.clone(), vec![], at, &loc);
+    let p = build(ctx, body, ops::Mul::NAME, &[mv, slope], ty.clone(), vec![], at, &loc);
     let pv = body.op(p).result(0);
-    let y = build(ctx, body, "onnx.Sub", &[x, pv], ty, vec![], at, &loc);
+    let y = build(ctx, body, ops::Sub::NAME, &[x, pv], ty, vec![], at, &loc);
     let yv = body.op(y).result(0);
     replace_by_chain(ctx, body, op, yv, &[m, p, y])?;
     Ok(())
@@ -196,14 +197,14 @@ pub(super) fn convert_lrn(ctx: &Context, body: &mut Body, op: OpId) -> Result<()
     let w = f32_constant(ctx, body, &w, vec![c, c, 1, 1], at, &loc);
     let b = f32_constant(ctx, body, &vec![bias as f32; c as usize], vec![c], at, &loc);
     let e = f32_constant(ctx, body, &[-beta as f32], vec![1], at, &loc);
-    let sq = build(ctx, body, "onnx.Mul", &[x, x], ty.clone(), vec![], at, &loc);
+    let sq = build(ctx, body, ops::Mul::NAME, &[x, x], ty.clone(), vec![], at, &loc);
     let sqv = body.op(sq).result(0);
     let props = vec![("kernel_shape", i64s(ctx, &[1, 1])), ("strides", i64s(ctx, &[1, 1])), ("pads", i64s(ctx, &[0, 0, 0, 0]))];
-    let z = build(ctx, body, "onnx.Conv", &[sqv, w, b], ty.clone(), props, at, &loc);
+    let z = build(ctx, body, ops::Conv::NAME, &[sqv, w, b], ty.clone(), props, at, &loc);
     let zv = body.op(z).result(0);
-    let d = build(ctx, body, "onnx.Pow", &[zv, e], ty.clone(), vec![], at, &loc);
+    let d = build(ctx, body, ops::Pow::NAME, &[zv, e], ty.clone(), vec![], at, &loc);
     let dv = body.op(d).result(0);
-    let y = build(ctx, body, "onnx.Mul", &[x, dv], ty, vec![], at, &loc);
+    let y = build(ctx, body, ops::Mul::NAME, &[x, dv], ty, vec![], at, &loc);
     let yv = body.op(y).result(0);
     replace_by_chain(ctx, body, op, yv, &[sq, z, d, y])?;
     Ok(())

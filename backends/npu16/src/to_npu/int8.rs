@@ -2,6 +2,7 @@
 //! becomes one int8 `npu` op that requantizes to its QuantizeLinear (or the
 //! Q of a fused `DQ → Relu|Clip → Q` chain after it), its DQs and Qs gone.
 
+use onnx::ops;
 use super::{build, i16_constant, i32_constant, i64s, permuted, push_macs, reshape, shape, tensor, transpose, TO_NCHW, TO_NHWC};
 use ir::attributes::Attribute;
 use ir::{Body, Context, InsertPoint, Location, OpId, Value};
@@ -21,7 +22,7 @@ struct Target {
 /// chain, that chain's scale, zero point, activation and clamp; otherwise the op's own Q's.
 fn chain_target(body: &Body, chain: &Chain, q: OpId, scale: f32, zp: i64) -> Target {
     match chain {
-        Some(c) => Target { scale: c.q.scale, zp: c.q.zp, act: if body.name(c.act).as_str() == "onnx.Clip" { "clip" } else { "relu" }, last_q: c.q.op, clamp: crate::quant::chain_clamp(body, c) },
+        Some(c) => Target { scale: c.q.scale, zp: c.q.zp, act: if body.name(c.act).as_str() == ops::Clip::NAME { "clip" } else { "relu" }, last_q: c.q.op, clamp: crate::quant::chain_clamp(body, c) },
         None => Target { scale, zp, act: "none", last_q: q, clamp: (-128, 127) },
     }
 }
@@ -57,8 +58,8 @@ fn folded_bias(body: &Body, m: &crate::quant::QMac, outputs: i64) -> Result<Opti
     let per = w.len() / f.max(1);
     // Output channels lead the weights' layout (Conv [F, C, KH, KW], Gemm with transB) or close it ([K, N]).
     let leading = match body.name(m.op).as_str() {
-        "onnx.Conv" | "onnx.QLinearConv" => true,
-        "onnx.Gemm" => body.op(m.op).attr("transB").and_then(|a| a.as_int()).unwrap_or(0) != 0,
+        ops::Conv::NAME | ops::QLinearConv::NAME => true,
+        ops::Gemm::NAME => body.op(m.op).attr("transB").and_then(|a| a.as_int()).unwrap_or(0) != 0,
         _ => false,
     };
     let mut out = Vec::with_capacity(f);
@@ -113,7 +114,7 @@ pub(super) fn convert_qmac(ctx: &Context, body: &mut Body, m: crate::quant::QMac
     let i8t = body.value_type(m.x.input).element_type().unwrap().clone();
     let mut props = requant_props(ctx, &t, &mult, &shift);
     let y_shape = shape(body, body.op(op).result(0));
-    let (npu_name, operands, out_shape, nchw) = if matches!(name.as_str(), "onnx.Conv" | "onnx.QLinearConv") {
+    let (npu_name, operands, out_shape, nchw) = if matches!(name.as_str(), ops::Conv::NAME | ops::QLinearConv::NAME) {
         let g = body.op(op).attr("group").and_then(|a| a.as_int()).unwrap_or(1) as i64;
         props.push(("strides", i64s(ctx, &body.op(op).ints_attr("strides").unwrap_or(vec![1, 1]))));
         props.push(("pads", i64s(ctx, &body.op(op).ints_attr("pads").unwrap_or(vec![0; 4]))));
@@ -204,7 +205,7 @@ pub(super) fn convert_qavgpool(ctx: &Context, body: &mut Body, op: OpId, a: crat
 fn lut_of(body: &Body, v: Value) -> Option<OpId> {
     let one_use = |v: Value| body.uses(v).len() == 1;
     let mut d = body.defining_op(v)?;
-    if body.name(d).as_str() == "onnx.Transpose" && one_use(v) {
+    if body.name(d).as_str() == ops::Transpose::NAME && one_use(v) {
         let inner = body.op(d).operand(0);
         (one_use(inner)).then_some(())?;
         d = body.defining_op(inner)?;
@@ -245,7 +246,7 @@ pub(super) fn requantize_input(ctx: &Context, body: &mut Body, op: OpId, i: usiz
         let loc = body.op(x.op).loc.clone();
         let params: Vec<Value> = body.op(q).operands()[1..].to_vec();
         let f32t = body.value_type(body.op(op).operand(i)).clone();
-        let dq = build(ctx, body, "onnx.DequantizeLinear", &[vec![x.input], params].concat(), f32t, vec![], InsertPoint::Before(op), &loc);
+        let dq = build(ctx, body, ops::DequantizeLinear::NAME, &[vec![x.input], params].concat(), f32t, vec![], InsertPoint::Before(op), &loc);
         let dv = body.op(dq).result(0);
         body.set_operand(op, i, dv);
         if !body.has_uses(body.op(x.op).result(0)) {
@@ -278,7 +279,7 @@ pub(super) fn requantize_input(ctx: &Context, body: &mut Body, op: OpId, i: usiz
     // The Concat's input: r dequantized with the Concat's own parameters.
     let params: Vec<Value> = body.op(q).operands()[1..].to_vec();
     let f32t = body.value_type(body.op(op).operand(i)).clone();
-    let dq = build(ctx, body, "onnx.DequantizeLinear", &[vec![r], params].concat(), f32t, vec![], at, &loc);
+    let dq = build(ctx, body, ops::DequantizeLinear::NAME, &[vec![r], params].concat(), f32t, vec![], at, &loc);
     let dv = body.op(dq).result(0);
     body.set_operand(op, i, dv);
     if !body.has_uses(body.op(x.op).result(0)) {

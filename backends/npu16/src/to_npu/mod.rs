@@ -8,6 +8,7 @@
 //! ops carries no transpose inside it, and two NPU partitions in a row pass
 //! NHWC tensors straight through.
 
+use onnx::ops;
 use ir::attributes::{ArrayData, AttrData, Attribute};
 use ir::pass::{Pass, PassContext};
 use ir::types::TypeData;
@@ -47,7 +48,7 @@ fn permuted(s: &[i64], p: &[i64]) -> Vec<i64> {
 pub fn transpose(ctx: &Context, body: &mut Body, x: Value, perm: &[i64], at: InsertPoint, loc: &Location) -> Value {
     let t = body.value_type(x).clone();
     let rt = tensor(ctx, permuted(&shape(body, x), perm), t.element_type().unwrap());
-    let st = OperationState::new(ctx.op_name("onnx.Transpose"), loc.clone()).operands(&[x]).results(&[rt]).property(ctx.ident("perm"), i64s(ctx, perm));
+    let st = OperationState::new(ctx.op_name(ops::Transpose::NAME), loc.clone()).operands(&[x]).results(&[rt]).property(ctx.ident("perm"), i64s(ctx, perm));
     let op = body.build(st, at);
     body.op(op).result(0)
 }
@@ -74,7 +75,7 @@ fn constant(ctx: &Context, body: &mut Body, bytes: Vec<u8>, elem: &Type, n: usiz
     let ty = tensor(ctx, shape, elem);
     let width = bytes.len() / n.max(1);
     let val = Attribute::new(AttrData::Dense { ty: ty.clone(), data: ir::attributes::DenseData::canonical(bytes, width, n) });
-    let c = body.build(OperationState::new(ctx.op_name("onnx.Constant"), loc.clone()).results(&[ty]).property(ctx.ident("value"), val), at);
+    let c = body.build(OperationState::new(ctx.op_name(ops::Constant::NAME), loc.clone()).results(&[ty]).property(ctx.ident("value"), val), at);
     body.op(c).result(0)
 }
 
@@ -82,10 +83,10 @@ fn reshape(ctx: &Context, body: &mut Body, x: Value, to: &[i64], at: InsertPoint
     let i64t = tensor(ctx, vec![to.len() as i64], &ctx.i64());
     let bytes: Vec<u8> = to.iter().flat_map(|v| v.to_le_bytes()).collect();
     let val = Attribute::new(AttrData::Dense { ty: i64t.clone(), data: ir::attributes::DenseData::canonical(bytes, 8, to.len()) });
-    let c = body.build(OperationState::new(ctx.op_name("onnx.Constant"), loc.clone()).results(&[i64t]).property(ctx.ident("value"), val), at);
+    let c = body.build(OperationState::new(ctx.op_name(ops::Constant::NAME), loc.clone()).results(&[i64t]).property(ctx.ident("value"), val), at);
     let cv = body.op(c).result(0);
     let rt = tensor(ctx, to.to_vec(), body.value_type(x).element_type().unwrap());
-    let op = body.build(OperationState::new(ctx.op_name("onnx.Reshape"), loc.clone()).operands(&[x, cv]).results(&[rt]), InsertPoint::After(c));
+    let op = body.build(OperationState::new(ctx.op_name(ops::Reshape::NAME), loc.clone()).operands(&[x, cv]).results(&[rt]), InsertPoint::After(c));
     body.op(op).result(0)
 }
 
@@ -150,10 +151,10 @@ fn fused_activation(body: &Body, y: Value) -> Option<(OpId, &'static str, f64, f
         }
     };
     match body.name(u).as_str() {
-        "onnx.Relu" => Some((u, "relu", 0.0, 0.0)),
-        "onnx.Sigmoid" => Some((u, "sigmoid", 0.0, 0.0)),
-        "onnx.Tanh" => Some((u, "tanh", 0.0, 0.0)),
-        "onnx.Clip" => {
+        ops::Relu::NAME => Some((u, "relu", 0.0, 0.0)),
+        ops::Sigmoid::NAME => Some((u, "sigmoid", 0.0, 0.0)),
+        ops::Tanh::NAME => Some((u, "tanh", 0.0, 0.0)),
+        ops::Clip::NAME => {
             let lo = if body.op(u).operands().len() > 1 { scalar(1)? } else { f32::MIN as f64 };
             let hi = if body.op(u).operands().len() > 2 { scalar(2)? } else { f32::MAX as f64 };
             if lo == 0.0 && hi == 6.0 {
@@ -262,7 +263,7 @@ fn convert_batch_matmul(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), 
     // B = Transpose(P)(z) with P's last two swapped keeping z's innermost dim
     // innermost: Bᵀ is z moved by whole rows (nothing to move when that swap is
     // the identity), and the product reads it transposed.
-    let folded = body.defining_op(b).filter(|t| body.name(*t).as_str() == "onnx.Transpose").and_then(|t| crate::target::rows_of_transposed_b(&body.op(t).ints_attr("perm")?).map(|q| (t, q)));
+    let folded = body.defining_op(b).filter(|t| body.name(*t).as_str() == ops::Transpose::NAME).and_then(|t| crate::target::rows_of_transposed_b(&body.op(t).ints_attr("perm")?).map(|q| (t, q)));
     let tb = folded.is_some();
     if let Some((t, q)) = &folded {
         let z = body.op(*t).operand(0);
@@ -294,8 +295,8 @@ fn convert_batch_matmul(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), 
 /// location joins the product's) and the row, as an `[N]` constant, is returned.
 fn bias_add(ctx: &Context, body: &mut Body, op: OpId, at: InsertPoint) -> Option<Value> {
     let o = body.op(op);
-    let gemm_without_c = body.name(op).as_str() == "onnx.Gemm" && o.operands().get(2).is_none_or(|c| matches!(body.value_type(*c).data(), TypeData::None));
-    if body.name(op).as_str() != "onnx.MatMul" && !gemm_without_c {
+    let gemm_without_c = body.name(op).as_str() == ops::Gemm::NAME && o.operands().get(2).is_none_or(|c| matches!(body.value_type(*c).data(), TypeData::None));
+    if body.name(op).as_str() != ops::MatMul::NAME && !gemm_without_c {
         return None;
     }
     let y = o.result(0);
@@ -303,7 +304,7 @@ fn bias_add(ctx: &Context, body: &mut Body, op: OpId, at: InsertPoint) -> Option
     let n = *ys.last()?;
     let f32 = |v: Value| body.value_type(v).element_type().is_some_and(|e| e.to_string() == "f32");
     let uses = body.uses(y);
-    let add = (uses.len() == 1 && body.name(uses[0].op).as_str() == "onnx.Add").then_some(uses[0].op)?;
+    let add = (uses.len() == 1 && body.name(uses[0].op).as_str() == ops::Add::NAME).then_some(uses[0].op)?;
     let other = body.op(add).operand(1 - uses[0].index as usize);
     let os = shape(body, other);
     let row = onnx::infer::const_f64s(body, other)?;
@@ -334,7 +335,7 @@ fn one_constant_matrix(body: &Body, b: Value) -> bool {
 fn heads(body: &Body, v: Value) -> bool {
     let Some(d) = body.defining_op(v) else { return false };
     match body.name(d).as_str() {
-        "onnx.Reshape" | "onnx.Squeeze" | "onnx.Unsqueeze" | "onnx.Flatten" => {
+        ops::Reshape::NAME | ops::Squeeze::NAME | ops::Unsqueeze::NAME | ops::Flatten::NAME => {
             let x = body.op(d).operand(0);
             if shape(body, x).len() == 4 {
                 heads(body, x)
@@ -343,7 +344,7 @@ fn heads(body: &Body, v: Value) -> bool {
             }
         }
         "npu.softmax" | "npu.layernorm" | "npu.eltwise" | "npu.act" | "npu.lut" => shape(body, v).len() == 4,
-        "onnx.Transpose" => shape(body, v).len() == 4 && body.op(d).ints_attr("perm").as_deref() != Some(&TO_NCHW[..]),
+        ops::Transpose::NAME => shape(body, v).len() == 4 && body.op(d).ints_attr("perm").as_deref() != Some(&TO_NCHW[..]),
         _ => false,
     }
 }
@@ -392,36 +393,36 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
         }
         return convert_op(ctx, body, op);
     }
-    if matches!(name.as_str(), "onnx.Conv" | "onnx.Gemm" | "onnx.MatMul" | "onnx.QLinearConv" | "onnx.QLinearMatMul") {
+    if matches!(name.as_str(), ops::Conv::NAME | ops::Gemm::NAME | ops::MatMul::NAME | ops::QLinearConv::NAME | ops::QLinearMatMul::NAME) {
         if let Ok(m) = crate::quant::qmac(body, op) {
             return convert_qmac(ctx, body, m);
         }
     }
-    if matches!(name.as_str(), "onnx.Gemm" | "onnx.MatMul") && convert_deep_product(ctx, body, op)? {
+    if matches!(name.as_str(), ops::Gemm::NAME | ops::MatMul::NAME) && convert_deep_product(ctx, body, op)? {
         return Ok(());
     }
     let o = body.op(op);
     let loc = o.loc.clone();
     let at = InsertPoint::Before(op);
     match name.as_str() {
-        "onnx.Conv" | "onnx.ConvInteger" => {
+        ops::Conv::NAME | ops::ConvInteger::NAME => {
             return convert_conv(ctx, body, op);
         }
-        "onnx.ConvTranspose" => {
+        ops::ConvTranspose::NAME => {
             return convert_conv_transpose(ctx, body, op);
         }
-        "onnx.MatMul" if !one_constant_matrix(body, o.operand(1)) => {
+        ops::MatMul::NAME if !one_constant_matrix(body, o.operand(1)) => {
             return convert_batch_matmul(ctx, body, op);
         }
-        "onnx.Gemm" | "onnx.MatMul" | "onnx.MatMulInteger" => {
+        ops::Gemm::NAME | ops::MatMul::NAME | ops::MatMulInteger::NAME => {
             return convert_product(ctx, body, op);
         }
-        "onnx.Sum" | "onnx.Mean" | "onnx.Max" | "onnx.Min" if o.operands().len() != 2 || matches!(name.as_str(), "onnx.Sum" | "onnx.Mean") => {
+        ops::Sum::NAME | ops::Mean::NAME | ops::Max::NAME | ops::Min::NAME if o.operands().len() != 2 || matches!(name.as_str(), ops::Sum::NAME | ops::Mean::NAME) => {
             // Variadic: a chain of binary ops (a Mean then scaled by 1/n).
             let binary = match name.as_str() {
-                "onnx.Max" => "onnx.Max",
-                "onnx.Min" => "onnx.Min",
-                _ => "onnx.Add",
+                ops::Max::NAME => ops::Max::NAME,
+                ops::Min::NAME => ops::Min::NAME,
+                _ => ops::Add::NAME,
             };
             let ty = body.value_type(o.result(0)).clone();
             let operands = o.operands().to_vec();
@@ -432,21 +433,21 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
                 acc = body.op(b).result(0);
                 chain.push(b);
             }
-            if name.as_str() == "onnx.Mean" {
+            if name.as_str() == ops::Mean::NAME {
                 let k = f32_constant(ctx, body, &[1.0 / operands.len() as f32], vec![1], at, &loc);
-                let b = build(ctx, body, "onnx.Mul", &[acc, k], ty, vec![], at, &loc);
+                let b = build(ctx, body, ops::Mul::NAME, &[acc, k], ty, vec![], at, &loc);
                 acc = body.op(b).result(0);
                 chain.push(b);
             }
             replace_by_chain(ctx, body, op, acc, &chain)?;
         }
-        "onnx.Add" | "onnx.Sub" | "onnx.Mul" | "onnx.Div" | "onnx.Max" | "onnx.Min" => {
+        ops::Add::NAME | ops::Sub::NAME | ops::Mul::NAME | ops::Div::NAME | ops::Max::NAME | ops::Min::NAME => {
             let mut kind = name.as_str()[5..].to_lowercase();
             let (mut a, mut b) = (o.operand(0), o.operand(1));
             let ys = shape(body, o.result(0));
             // The broadcast operand goes second (b − a for a subtraction), and so
             // does a constant (the kernel streams the first operand from DRAM).
-            let constant = |v: Value| body.defining_op(v).is_some_and(|d| body.name(d).as_str() == "onnx.Constant");
+            let constant = |v: Value| body.defining_op(v).is_some_and(|d| body.name(d).as_str() == ops::Constant::NAME);
             if shape(body, a) != ys || (constant(a) && !constant(b) && shape(body, b) == ys && kind != "div") {
                 std::mem::swap(&mut a, &mut b);
                 if kind == "sub" {
@@ -483,13 +484,13 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
                 emit(ctx, body, op, "npu.eltwise", &[a, b2], ys, props, false);
             }
         }
-        "onnx.PRelu" => {
+        ops::PRelu::NAME => {
             return convert_prelu(ctx, body, op);
         }
-        "onnx.LRN" => {
+        ops::LRN::NAME => {
             return convert_lrn(ctx, body, op);
         }
-        "onnx.Pow" => {
+        ops::Pow::NAME => {
             // x^−beta (LRN's divisor, above): v.rsqrt and v.recip.
             let beta = onnx::infer::const_f64s(body, o.operand(1)).and_then(|v| v.first().copied()).map(|e| -e);
             let Some(beta) = beta.filter(|b| npu::tensor_ops::RPOW_BETAS.contains(b)) else {
@@ -502,26 +503,26 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             body.replace_all_uses(body.op(op).result(0), r);
             body.erase(op);
         }
-        "onnx.Relu" | "onnx.Clip" | "onnx.Sigmoid" | "onnx.Tanh" | "onnx.HardSigmoid" | "onnx.HardSwish" | "onnx.LeakyRelu" | "onnx.Erf" => {
+        ops::Relu::NAME | ops::Clip::NAME | ops::Sigmoid::NAME | ops::Tanh::NAME | ops::HardSigmoid::NAME | ops::HardSwish::NAME | ops::LeakyRelu::NAME | ops::Erf::NAME => {
             // Standalone (not fused into its producer): its own pass over the data.
             let x = o.operand(0);
             let ys = shape(body, o.result(0));
             let float = |n: &str, d: f64| o.float_attr(n).unwrap_or(d);
             let mut props = vec![];
             let act = match name.as_str() {
-                "onnx.Relu" => "relu",
-                "onnx.Sigmoid" => "sigmoid",
-                "onnx.Tanh" => "tanh",
-                "onnx.HardSwish" => "hardswish",
-                "onnx.Erf" => "erf",
-                "onnx.Clip" => {
+                ops::Relu::NAME => "relu",
+                ops::Sigmoid::NAME => "sigmoid",
+                ops::Tanh::NAME => "tanh",
+                ops::HardSwish::NAME => "hardswish",
+                ops::Erf::NAME => "erf",
+                ops::Clip::NAME => {
                     let bound = |i: usize, d: f32| o.operands().get(i).and_then(|v| onnx::infer::const_f64s(body, *v)).and_then(|v| v.first().copied()).unwrap_or(d as f64);
                     let (lo, hi) = (bound(1, f32::MIN), bound(2, f32::MAX));
                     props.push(("min", Attribute::float(lo, ctx.f32())));
                     props.push(("max", Attribute::float(hi, ctx.f32())));
                     "clip"
                 }
-                "onnx.HardSigmoid" => {
+                ops::HardSigmoid::NAME => {
                     props.push(("alpha", Attribute::float(float("alpha", 0.2), ctx.f32())));
                     props.push(("beta", Attribute::float(float("beta", 0.5), ctx.f32())));
                     "hardsigmoid"
@@ -536,12 +537,12 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             body.replace_all_uses(body.op(op).result(0), r);
             body.erase(op);
         }
-        "onnx.LayerNormalization" => {
+        ops::LayerNormalization::NAME => {
             let eps = o.float_attr("epsilon").unwrap_or(1e-5);
             let (x, scale, bias) = (o.operand(0), o.operands().get(1).copied(), o.operands().get(2).copied());
             return convert_layer_norm(ctx, body, x, eps, scale, bias, &[op]);
         }
-        "onnx.Softmax" => {
+        ops::Softmax::NAME => {
             // Over the innermost dim of the tensor as it is (a 4-D one stays NCHW).
             let x = o.operand(0);
             let ys = shape(body, o.result(0));
@@ -549,13 +550,13 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             body.replace_all_uses(body.op(op).result(0), body.op(r).result(0));
             body.erase(op);
         }
-        "onnx.Resize" if o.str_attr("mode") == Some("linear") => {
+        ops::Resize::NAME if o.str_attr("mode") == Some("linear") => {
             return convert_bilinear(ctx, body, op);
         }
-        "onnx.Slice" | "onnx.Split" | "onnx.Concat" | "onnx.Resize" | "onnx.Pad" => {
+        ops::Slice::NAME | ops::Split::NAME | ops::Concat::NAME | ops::Resize::NAME | ops::Pad::NAME => {
             return convert_movement(ctx, body, op);
         }
-        "onnx.BatchNormalization" => {
+        ops::BatchNormalization::NAME => {
             // Inference: a constant scale and shift per channel, as a Mul and an Add on the vector unit.
             let x = o.operand(0);
             let xs = shape(body, x);
@@ -569,20 +570,20 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             cs[1] = xs[1];
             let sc = f32_constant(ctx, body, &scale, cs.clone(), at, &loc);
             let sh = f32_constant(ctx, body, &shift, cs, at, &loc);
-            let mul = build(ctx, body, "onnx.Mul", &[x, sc], ty.clone(), vec![], at, &loc);
-            let add = build(ctx, body, "onnx.Add", &[body.op(mul).result(0), sh], ty, vec![], at, &loc);
+            let mul = build(ctx, body, ops::Mul::NAME, &[x, sc], ty.clone(), vec![], at, &loc);
+            let add = build(ctx, body, ops::Add::NAME, &[body.op(mul).result(0), sh], ty, vec![], at, &loc);
             body.replace_all_uses(body.op(op).result(0), body.op(add).result(0));
             body.erase(op);
             convert_op(ctx, body, mul)?;
             convert_op(ctx, body, add)?;
         }
-        "onnx.MaxPool" | "onnx.AveragePool" | "onnx.GlobalAveragePool" | "onnx.GlobalMaxPool" | "onnx.ReduceMean" => {
+        ops::MaxPool::NAME | ops::AveragePool::NAME | ops::GlobalAveragePool::NAME | ops::GlobalMaxPool::NAME | ops::ReduceMean::NAME => {
             let x = o.operand(0);
             let xs = shape(body, x);
             let ys = shape(body, o.result(0));
             // A mean over H and W (keeping them) is a global average pool.
-            let global = matches!(name.as_str(), "onnx.GlobalAveragePool" | "onnx.GlobalMaxPool" | "onnx.ReduceMean");
-            let kind = if matches!(name.as_str(), "onnx.MaxPool" | "onnx.GlobalMaxPool") { "max" } else { "avg" };
+            let global = matches!(name.as_str(), ops::GlobalAveragePool::NAME | ops::GlobalMaxPool::NAME | ops::ReduceMean::NAME);
+            let kind = if matches!(name.as_str(), ops::MaxPool::NAME | ops::GlobalMaxPool::NAME) { "max" } else { "avg" };
             let kernel = if global { vec![xs[2], xs[3]] } else { body.op(op).ints_attr("kernel_shape").unwrap_or_default() };
             let strides = if global { vec![1, 1] } else { body.op(op).ints_attr("strides").unwrap_or(vec![1, 1]) };
             let pads = if global { vec![0; 4] } else { body.op(op).ints_attr("pads").unwrap_or(vec![0; 4]) };
@@ -615,7 +616,7 @@ fn nhwc_signature(ctx: &Context, body: &mut Body, module: OpId, f: OpId) -> Resu
     let mut arg_changed = vec![];
     // Only tensors the NPU ops read or write in NHWC (images) change layout at the
     // edge; other 4-D tensors (attention heads) keep theirs, so no transpose moves their innermost dim.
-    let is_perm = |body: &Body, op: OpId, perm: &[i64]| body.name(op).as_str() == "onnx.Transpose" && body.op(op).ints_attr("perm").as_deref() == Some(perm);
+    let is_perm = |body: &Body, op: OpId, perm: &[i64]| body.name(op).as_str() == ops::Transpose::NAME && body.op(op).ints_attr("perm").as_deref() == Some(perm);
     for (i, a) in body.block_args(entry).to_vec().into_iter().enumerate() {
         let s = shape(body, a);
         if s.len() != 4 || body.uses(a).is_empty() || !body.uses(a).iter().all(|u| is_perm(body, u.op, &TO_NHWC)) {
@@ -677,9 +678,9 @@ fn nhwc_signature(ctx: &Context, body: &mut Body, module: OpId, f: OpId) -> Resu
 /// reads in NHWC (`tokens.rs`), is a Reshape of the NHWC tensor: the
 /// transposes to NCHW and back go.
 fn tokens_as_reshapes(ctx: &Context, body: &mut Body, entry: ir::Block) {
-    let ts: Vec<OpId> = body.block_ops(entry).filter(|o| body.name(*o).as_str() == "onnx.Transpose").collect();
+    let ts: Vec<OpId> = body.block_ops(entry).filter(|o| body.name(*o).as_str() == ops::Transpose::NAME).collect();
     for t in ts {
-        let nhwc = |v: Value| body.defining_op(v).filter(|d| body.name(*d).as_str() == "onnx.Transpose" && body.op(*d).ints_attr("perm").as_deref() == Some(&TO_NCHW[..])).map(|d| body.op(d).operand(0));
+        let nhwc = |v: Value| body.defining_op(v).filter(|d| body.name(*d).as_str() == ops::Transpose::NAME && body.op(*d).ints_attr("perm").as_deref() == Some(&TO_NCHW[..])).map(|d| body.op(d).operand(0));
         let src = match crate::tokens::image_to_tokens(body, t) {
             Some(img) => nhwc(crate::tokens::unaliased(body, img)),
             None if body.op(t).ints_attr("perm").as_deref() == Some(&TO_NHWC[..]) => body.defining_op(body.op(t).operand(0)).and_then(|r| crate::tokens::tokens_to_image(body, r)),
@@ -699,7 +700,7 @@ fn tokens_as_reshapes(ctx: &Context, body: &mut Body, entry: ir::Block) {
 /// the CPU path's `onnx-fold-dequantized-weights` does.
 fn fold_float_weights(ctx: &Context, body: &mut Body, ops: &[OpId]) {
     for &op in ops {
-        if body.name(op).as_str() != "onnx.DequantizeLinear" || !crate::target::is_constant(body, body.op(op).operand(0)) {
+        if body.name(op).as_str() != ops::DequantizeLinear::NAME || !crate::target::is_constant(body, body.op(op).operand(0)) {
             continue;
         }
         let r = body.op(op).result(0);
@@ -731,7 +732,7 @@ impl Pass for OnnxToNpu {
             let ops: Vec<OpId> = body.block_ops(entry).collect();
             // A Transpose without `perm` reverses the dims (ONNX's default): written out, for every reader after.
             for &op in &ops {
-                if body.name(op).as_str() == "onnx.Transpose" && body.op(op).attr("perm").is_none() {
+                if body.name(op).as_str() == ops::Transpose::NAME && body.op(op).attr("perm").is_none() {
                     if let Some(perm) = onnx::infer::transpose_perm(body, op) {
                         let perm: Vec<i64> = perm.iter().map(|p| *p as i64).collect();
                         body.op_mut(op).properties.set(ctx.ident("perm"), i64s(ctx, &perm));
@@ -747,7 +748,7 @@ impl Pass for OnnxToNpu {
             }
             tokens_as_reshapes(ctx, body, entry);
             // Flatten of [1, C, 1, 1] is a reshape (the same bytes in either layout).
-            let ops: Vec<OpId> = body.block_ops(entry).filter(|o| body.name(*o).as_str() == "onnx.Flatten").collect();
+            let ops: Vec<OpId> = body.block_ops(entry).filter(|o| body.name(*o).as_str() == ops::Flatten::NAME).collect();
             for op in ops {
                 let (x, y) = (body.op(op).operand(0), body.op(op).result(0));
                 let loc = body.op(op).loc.clone();

@@ -1,5 +1,6 @@
 //! Data movement ops converted to their NHWC `npu` ops.
 
+use onnx::ops;
 use super::*;
 
 /// Data movement (Slice, Split, Concat, nearest Resize, Pad): 4-D tensors move in NHWC, per-dim attributes permuted and axes mapped.
@@ -23,7 +24,7 @@ pub(super) fn convert_movement(ctx: &Context, body: &mut Body, op: OpId) -> Resu
     // (result index, npu op, operands, properties)
     let mut outs: Vec<(usize, &str, Vec<Value>, Vec<(&str, Attribute)>)> = vec![];
     match name.as_str() {
-        "onnx.Slice" => {
+        ops::Slice::NAME => {
             let starts = const_ints(1).ok_or("Slice starts are not constant")?;
             let axes = const_ints(3).unwrap_or_else(|| (0..starts.len() as i64).collect());
             let steps = const_ints(4).unwrap_or_else(|| vec![1; starts.len()]);
@@ -36,7 +37,7 @@ pub(super) fn convert_movement(ctx: &Context, body: &mut Body, op: OpId) -> Resu
             }
             outs.push((0, "npu.slice", vec![x], vec![("offsets", i64s(ctx, &nhwc(&off))), ("steps", i64s(ctx, &nhwc(&st)))]));
         }
-        "onnx.Split" => {
+        ops::Split::NAME => {
             let a = o.attr("axis").and_then(|a| a.as_int()).unwrap_or(0) as i64;
             let a = if a < 0 { a + rank } else { a } as usize;
             let mut at = 0;
@@ -47,11 +48,11 @@ pub(super) fn convert_movement(ctx: &Context, body: &mut Body, op: OpId) -> Resu
                 outs.push((i, "npu.slice", vec![x], vec![("offsets", i64s(ctx, &nhwc(&off))), ("steps", i64s(ctx, &vec![1; xs.len()]))]));
             }
         }
-        "onnx.Concat" => {
+        ops::Concat::NAME => {
             let a = o.attr("axis").and_then(|a| a.as_int()).unwrap_or(0) as i64;
             outs.push((0, "npu.concat", o.operands().to_vec(), vec![("axis", Attribute::integer(axis_of(a) as i128, ctx.i64()))]));
         }
-        "onnx.Pad" => {
+        ops::Pad::NAME => {
             let (p, value) = crate::target::pad_geometry(body, op).map_err(|e| e.message)?;
             let r = xs.len();
             let pads = [nhwc(&p[..r]), nhwc(&p[r..])].concat();

@@ -1,5 +1,6 @@
 //! Convolutions and matrix products converted to `npu.conv`, `npu.matmul` and `npu.batch_matmul`.
 
+use onnx::ops;
 use super::*;
 
 /// A Conv (or ConvInteger, i32 accumulators out) as `npu.conv` on NHWC data with HWIO weights; grouped ones as a dense conv of block-diagonal weights.
@@ -9,7 +10,7 @@ pub(super) fn convert_conv(ctx: &Context, body: &mut Body, op: OpId) -> Result<(
     let at = InsertPoint::Before(op);
     let name = body.name(op);
     // ConvInteger's third operand is a zero point (0), not a bias.
-    let b = if name.as_str() == "onnx.Conv" { o.operands().get(2).copied() } else { None };
+    let b = if name.as_str() == ops::Conv::NAME { o.operands().get(2).copied() } else { None };
     let (x, mut w) = (o.operand(0), o.operand(1));
     let ys = shape(body, o.result(0));
     let mut g = body.op(op).int_attr("group").unwrap_or(1);
@@ -92,7 +93,7 @@ pub(super) fn convert_product(ctx: &Context, body: &mut Body, op: OpId) -> Resul
     let at = InsertPoint::Before(op);
     let name = body.name(op);
     let (a, mut b) = (o.operand(0), o.operand(1));
-    let mut c = if name.as_str() == "onnx.Gemm" { o.operands().get(2).copied() } else { None };
+    let mut c = if name.as_str() == ops::Gemm::NAME { o.operands().get(2).copied() } else { None };
     let trans_b = body.op(op).int_attr("transB").unwrap_or(0) != 0;
     if let Some(row) = bias_add(ctx, body, op, at) {
         c = Some(row);

@@ -1,5 +1,6 @@
 //! Type and shape rules of sequences, optionals and control flow (If, Loop, Scan, SequenceMap).
 
+use crate::ops;
 use super::*;
 
 /// The operators whose rules live here.
@@ -66,7 +67,7 @@ pub(super) fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
             // An empty sequence carried in takes the type the body gives it (its no elements have any).
             let carried = |i: usize| {
                 let init = body.value_type(ops[2 + i]);
-                if body.defining_op(ops[2 + i]).is_some_and(|d| body.name(d).as_str() == "onnx.SequenceEmpty") && unwrap(ctx, &y[1 + i], "Seq").is_some() {
+                if body.defining_op(ops[2 + i]).is_some_and(|d| body.name(d).as_str() == ops::SequenceEmpty::NAME) && unwrap(ctx, &y[1 + i], "Seq").is_some() {
                     return Some(y[1 + i].clone());
                 }
                 merge_any(ctx, init, &y[1 + i]).or_else(|| merge_any(ctx, &unwrap(ctx, init, "Opt")?, &y[1 + i]))

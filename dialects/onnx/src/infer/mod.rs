@@ -4,6 +4,7 @@
 //! an op without a rule keeps what it has.
 //! Unknown dimensions are `?`; an unknown rank is an unranked tensor.
 
+use crate::ops;
 use crate::types::{unwrap, wrap};
 use ir::attributes::{read_int_element, AttrData, Attribute};
 use ir::types::{Type, TypeData, DYNAMIC};
@@ -97,7 +98,7 @@ fn const_values_upto<T>(body: &Body, v: Value, max: usize, read: impl Fn(&[u8], 
         return Some(vec![]);
     }
     let d = body.defining_op(v)?;
-    if body.name(d).as_str() != "onnx.Constant" {
+    if body.name(d).as_str() != ops::Constant::NAME {
         return None;
     }
     let (ty, bytes, splat) = stored_bytes(body.op(d).properties.get("value")?)?;
@@ -126,7 +127,7 @@ pub fn const_8bit(body: &Body, v: Value) -> Option<Vec<i16>> {
 /// The stored bytes of a constant int8/uint8 (a splat expanded) and whether it is unsigned.
 fn const_bytes(body: &Body, v: Value) -> Option<(Vec<u8>, bool)> {
     let d = body.defining_op(v)?;
-    if body.name(d).as_str() != "onnx.Constant" {
+    if body.name(d).as_str() != ops::Constant::NAME {
         return None;
     }
     let (ty, bytes, splat) = stored_bytes(body.op(d).properties.get("value")?)?;
@@ -166,7 +167,7 @@ pub fn const_f64s(body: &Body, v: Value) -> Option<Vec<f64>> {
 /// through f64); `None` for another element type, as [`const_f64s`] otherwise.
 pub fn const_f32s(body: &Body, v: Value) -> Option<Vec<f32>> {
     let d = body.defining_op(v)?;
-    if body.name(d).as_str() != "onnx.Constant" {
+    if body.name(d).as_str() != ops::Constant::NAME {
         return None;
     }
     let (ty, bytes, splat) = stored_bytes(body.op(d).properties.get("value")?)?;
@@ -483,16 +484,16 @@ pub fn body_arg_types(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>>
     let d = body.op(op);
     let ops = d.operands();
     match d.name.as_str() {
-        "onnx.Loop" => {
+        ops::Loop::NAME => {
             let mut v = vec![tensor(ctx, &ctx.i64(), Some(vec![])), tensor(ctx, &ctx.i1(), Some(vec![]))];
             v.extend(ops.iter().skip(2).map(|o| body.value_type(*o).clone()));
             Some(v)
         }
-        "onnx.SequenceMap" => Some(ops.iter().map(|o| {
+        ops::SequenceMap::NAME => Some(ops.iter().map(|o| {
             let t = body.value_type(*o);
             unwrap(ctx, t, "Seq").unwrap_or_else(|| t.clone())
         }).collect()),
-        "onnx.Scan" if opset_of(body, op)? < 9 => {
+        ops::Scan::NAME if opset_of(body, op)? < 9 => {
             // Opset 8: states without their batch dim, scan inputs without batch and sequence.
             let m = int_attr(d.properties.get("num_scan_inputs"))? as usize;
             let n = ops.len().checked_sub(m + 1)?;
@@ -502,7 +503,7 @@ pub fn body_arg_types(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>>
                 Some(tensor(ctx, &i.elem, i.shape.and_then(|s| s.get(drop..).map(<[i64]>::to_vec))))
             }).collect()
         }
-        "onnx.Scan" => {
+        ops::Scan::NAME => {
             let m = int_attr(d.properties.get("num_scan_inputs"))? as usize;
             let n = ops.len().checked_sub(m)?;
             let axes = ints_attr(d.properties.get("scan_input_axes")).unwrap_or_default();

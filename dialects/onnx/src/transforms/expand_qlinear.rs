@@ -15,6 +15,7 @@
 //! a float result without an output scale) are written out. Those that stay:
 //! channels-last pools, QLinearSoftmax (lowered as it is), and ops without a row.
 
+use crate::ops;
 use ir::attributes::{AttrData, Attribute, DenseData};
 use ir::pass::{Pass, PassContext};
 use ir::types::TypeData;
@@ -35,12 +36,12 @@ struct Row {
 }
 
 const TABLE: &[Row] = &[
-    Row { op: "onnx.ms.QLinearAdd", float_op: "onnx.Add", inputs: &[0, 3], out: 6, attrs: &[] },
-    Row { op: "onnx.ms.QLinearMul", float_op: "onnx.Mul", inputs: &[0, 3], out: 6, attrs: &[] },
-    Row { op: "onnx.ms.QLinearGlobalAveragePool", float_op: "onnx.GlobalAveragePool", inputs: &[0], out: 3, attrs: &[] },
-    Row { op: "onnx.ms.QLinearAveragePool", float_op: "onnx.AveragePool", inputs: &[0], out: 3, attrs: &["auto_pad", "ceil_mode", "count_include_pad", "kernel_shape", "pads", "strides"] },
-    Row { op: "onnx.ms.QLinearSigmoid", float_op: "onnx.Sigmoid", inputs: &[0], out: 3, attrs: &[] },
-    Row { op: "onnx.ms.QLinearLeakyRelu", float_op: "onnx.LeakyRelu", inputs: &[0], out: 3, attrs: &["alpha"] },
+    Row { op: "onnx.ms.QLinearAdd", float_op: ops::Add::NAME, inputs: &[0, 3], out: 6, attrs: &[] },
+    Row { op: "onnx.ms.QLinearMul", float_op: ops::Mul::NAME, inputs: &[0, 3], out: 6, attrs: &[] },
+    Row { op: "onnx.ms.QLinearGlobalAveragePool", float_op: ops::GlobalAveragePool::NAME, inputs: &[0], out: 3, attrs: &[] },
+    Row { op: "onnx.ms.QLinearAveragePool", float_op: ops::AveragePool::NAME, inputs: &[0], out: 3, attrs: &["auto_pad", "ceil_mode", "count_include_pad", "kernel_shape", "pads", "strides"] },
+    Row { op: "onnx.ms.QLinearSigmoid", float_op: ops::Sigmoid::NAME, inputs: &[0], out: 3, attrs: &[] },
+    Row { op: "onnx.ms.QLinearLeakyRelu", float_op: ops::LeakyRelu::NAME, inputs: &[0], out: 3, attrs: &["alpha"] },
 ];
 
 impl Pass for ExpandQLinearOps {
@@ -100,7 +101,7 @@ fn dequantize(ctx: &Context, body: &mut Body, x: Value, scale: Value, zp: Option
     let mut ins = vec![x, scale];
     ins.extend(zp);
     let n = body.op(at).operands().iter().position(|v| *v == x).unwrap_or(0);
-    let d = body.build(OperationState::new(ctx.op_name("onnx.DequantizeLinear"), part(loc, &format!("dequantize{}", n))).operands(&ins).results(&[ty]), InsertPoint::Before(at));
+    let d = body.build(OperationState::new(ctx.op_name(ops::DequantizeLinear::NAME), part(loc, &format!("dequantize{}", n))).operands(&ins).results(&[ty]), InsertPoint::Before(at));
     Some(body.op(d).result(0))
 }
 
@@ -110,7 +111,7 @@ fn quantize_into(ctx: &Context, body: &mut Body, op: OpId, y: Value, scale: Valu
     let ty = body.value_type(r).clone();
     let mut ins = vec![y, scale];
     ins.extend(zp);
-    let q = body.build(OperationState::new(ctx.op_name("onnx.QuantizeLinear"), part(loc, "quantize")).operands(&ins).results(&[ty]), InsertPoint::Before(op));
+    let q = body.build(OperationState::new(ctx.op_name(ops::QuantizeLinear::NAME), part(loc, "quantize")).operands(&ins).results(&[ty]), InsertPoint::Before(op));
     let qr = body.op(q).result(0);
     body.replace_all_uses(r, qr);
     body.erase(op);
@@ -178,7 +179,7 @@ fn concat(ctx: &Context, body: &mut Body, op: OpId) -> Option<()> {
         let (x, s, z) = (body.op(op).operand(i), body.op(op).operand(i + 1), given(body, op, i + 2));
         ins.push(dequantize(ctx, body, x, s, z, op, &loc)?);
     }
-    let y = float_op(ctx, body, op, "onnx.Concat", &ins, &["axis"], &loc)?;
+    let y = float_op(ctx, body, op, ops::Concat::NAME, &ins, &["axis"], &loc)?;
     let (s, z) = (body.op(op).operand(0), given(body, op, 1));
     quantize_into(ctx, body, op, y, s, z, &loc);
     Some(())
@@ -215,17 +216,17 @@ fn qgemm(ctx: &Context, body: &mut Body, op: OpId) -> Option<()> {
         let ty = ctx.intern_type(TypeData::RankedTensor { shape: if n == 1 { vec![] } else { vec![n as i64] }, elem: ctx.f32(), encoding: None });
         let bytes: Vec<u8> = prod.iter().flat_map(|v| v.to_le_bytes()).collect();
         let value = Attribute::new(AttrData::Dense { ty: ty.clone(), data: DenseData::canonical(bytes, 4, n) });
-        let k = body.build(OperationState::new(ctx.op_name("onnx.Constant"), loc.clone()).results(&[ty]).property(ctx.ident("value"), value), InsertPoint::Before(op));
+        let k = body.build(OperationState::new(ctx.op_name(ops::Constant::NAME), loc.clone()).results(&[ty]).property(ctx.ident("value"), value), InsertPoint::Before(op));
         let scale = body.op(k).result(0);
         let cty = f32_like(ctx, body, c)?;
-        let mut st = OperationState::new(ctx.op_name("onnx.DequantizeLinear"), loc.clone()).operands(&[c, scale]).results(&[cty]);
+        let mut st = OperationState::new(ctx.op_name(ops::DequantizeLinear::NAME), loc.clone()).operands(&[c, scale]).results(&[cty]);
         if n > 1 {
             st.properties.set(ctx.ident("axis"), Attribute::integer(-1, ctx.i64()));
         }
         let d = body.build(st, InsertPoint::Before(op));
         ins.push(body.op(d).result(0));
     }
-    let y = float_op(ctx, body, op, "onnx.Gemm", &ins, &["alpha", "transA", "transB"], &loc)?;
+    let y = float_op(ctx, body, op, ops::Gemm::NAME, &ins, &["alpha", "transA", "transB"], &loc)?;
     match given(body, op, 7) {
         Some(s) => {
             let z = given(body, op, 8);

@@ -8,6 +8,7 @@
 //! Integer inputs of 8, 16 or 32 bits to f32; blocked quantization, other
 //! output types and constants over 256 MiB stay as they are.
 
+use crate::ops;
 use ir::attributes::{AttrData, Attribute, DenseData, Resource};
 use ir::pass::{Pass, PassContext};
 use ir::{Body, Context, OpId, OperationState, Value};
@@ -28,12 +29,12 @@ impl Pass for FoldDequantizedWeights {
     fn run(&mut self, cx: &mut PassContext, module: OpId) -> Result<(), String> {
         let ctx = cx.ctx;
         let body = &mut *cx.body;
-        let dqs: Vec<OpId> = body.walk_preorder(module).into_iter().filter(|o| body.name(*o).as_str() == "onnx.DequantizeLinear").collect();
+        let dqs: Vec<OpId> = body.walk_preorder(module).into_iter().filter(|o| body.name(*o).as_str() == ops::DequantizeLinear::NAME).collect();
         for op in dqs {
             let Some(value) = fold(ctx, body, op) else { continue };
             let result = body.op(op).result(0);
             let ty = body.value_type(result).clone();
-            let st = OperationState::new(ctx.op_name("onnx.Constant"), body.op(op).loc.clone()).results(&[ty]).property(ctx.ident("value"), value);
+            let st = OperationState::new(ctx.op_name(ops::Constant::NAME), body.op(op).loc.clone()).results(&[ty]).property(ctx.ident("value"), value);
             let c = body.build(st, ir::InsertPoint::Before(op));
             let cv = body.op(c).result(0);
             body.replace_all_uses(result, cv);
@@ -41,7 +42,7 @@ impl Pass for FoldDequantizedWeights {
             body.erase(op);
             // The quantized constants go when nothing else reads them.
             for v in operands {
-                if let Some(d) = body.defining_op(v).filter(|d| !body.has_uses(v) && body.name(*d).as_str() == "onnx.Constant") {
+                if let Some(d) = body.defining_op(v).filter(|d| !body.has_uses(v) && body.name(*d).as_str() == ops::Constant::NAME) {
                     body.erase(d);
                 }
             }
@@ -51,7 +52,7 @@ impl Pass for FoldDequantizedWeights {
 }
 
 fn constant(body: &Body, v: Value) -> bool {
-    body.defining_op(v).is_some_and(|d| body.name(d).as_str() == "onnx.Constant")
+    body.defining_op(v).is_some_and(|d| body.name(d).as_str() == ops::Constant::NAME)
 }
 
 /// The f32 values DequantizeLinear `op` computes, when all its operands are constants this pass folds.

@@ -12,6 +12,7 @@
 //! ONNX Runtime fuses with the float evaluation's numerics (QGemm,
 //! QLinearMatMul) are left alone.
 
+use crate::ops;
 use ir::attributes::Attribute;
 use ir::pass::{Pass, PassContext};
 use ir::{Body, InsertPoint, OpId, OperationState, Value};
@@ -21,7 +22,7 @@ pub struct FormQLinearOps;
 
 /// `v` is an `onnx.Constant` of one element.
 fn scalar_constant(body: &Body, v: Value) -> bool {
-    body.defining_op(v).is_some_and(|o| body.name(o).as_str() == "onnx.Constant") && body.value_type(v).shape().is_some_and(|s| s.iter().product::<i64>() == 1)
+    body.defining_op(v).is_some_and(|o| body.name(o).as_str() == ops::Constant::NAME) && body.value_type(v).shape().is_some_and(|s| s.iter().product::<i64>() == 1)
 }
 
 fn is_8bit(body: &Body, v: Value) -> bool {
@@ -31,11 +32,11 @@ fn is_8bit(body: &Body, v: Value) -> bool {
 /// The group ending in QuantizeLinear `q`, as (DequantizeLinear, Softmax), if it is one.
 fn softmax_group(body: &Body, q: OpId) -> Option<(OpId, OpId)> {
     let sm = body.defining_op(*body.op(q).operands().first()?)?;
-    if body.name(sm).as_str() != "onnx.Softmax" || body.uses(body.op(sm).result(0)).len() != 1 {
+    if body.name(sm).as_str() != ops::Softmax::NAME || body.uses(body.op(sm).result(0)).len() != 1 {
         return None;
     }
     let dq = body.defining_op(*body.op(sm).operands().first()?)?;
-    if body.name(dq).as_str() != "onnx.DequantizeLinear" {
+    if body.name(dq).as_str() != ops::DequantizeLinear::NAME {
         return None;
     }
     let x = body.op(dq).operands()[0];
@@ -52,7 +53,7 @@ fn softmax_group(body: &Body, q: OpId) -> Option<(OpId, OpId)> {
 /// `op` and nothing else.
 pub fn replace_group(ctx: &ir::Context, body: &mut Body, q: OpId, op: OpId, name: &str, operands: &[Option<Value>], props: Vec<(ir::Ident, Attribute)>) {
     let operands: Vec<Value> = operands.iter().map(|v| v.unwrap_or_else(|| no_value(ctx, body, InsertPoint::Before(q), ir::Location::unknown()))).collect();
-    let dqs: Vec<OpId> = body.op(op).operands().iter().filter_map(|v| body.defining_op(*v)).filter(|d| body.name(*d).as_str() == "onnx.DequantizeLinear").collect();
+    let dqs: Vec<OpId> = body.op(op).operands().iter().filter_map(|v| body.defining_op(*v)).filter(|d| body.name(*d).as_str() == ops::DequantizeLinear::NAME).collect();
     let y = body.op(q).result(0);
     let ty = body.value_type(y).clone();
     let mut st = OperationState::new(ctx.op_name(name), body.op(op).loc.clone()).operands(&operands).results(&[ty]);
@@ -83,7 +84,7 @@ impl Pass for FormQLinearOps {
         let body = &mut *cx.body;
         let mut formed = 0;
         for q in body.walk_preorder(root) {
-            if body.is_erased(q) || body.name(q).as_str() != "onnx.QuantizeLinear" {
+            if body.is_erased(q) || body.name(q).as_str() != ops::QuantizeLinear::NAME {
                 continue;
             }
             let Some((dq, sm)) = softmax_group(body, q) else { continue };

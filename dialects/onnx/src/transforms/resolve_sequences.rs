@@ -17,6 +17,7 @@
 //! and an empty one is no result at all (the runtime regroups them by these
 //! names). What cannot be resolved is an error naming the node and why.
 
+use crate::ops;
 use super::shape_inference::ShapeInference;
 use ir::attributes::{AttrData, AttrDict, Attribute, DenseData};
 use ir::diagnostics::Diagnostic;
@@ -47,9 +48,9 @@ fn is_none(body: &Body, v: Value) -> bool {
 fn elements(body: &Body, v: Value) -> Option<Vec<Value>> {
     let d = body.defining_op(v)?;
     match body.name(d).as_str() {
-        "onnx.SequenceConstruct" => Some(body.op(d).operands().to_vec()),
-        "onnx.SequenceEmpty" => Some(vec![]),
-        "onnx.Identity" => elements(body, body.op(d).operand(0)),
+        ops::SequenceConstruct::NAME => Some(body.op(d).operands().to_vec()),
+        ops::SequenceEmpty::NAME => Some(vec![]),
+        ops::Identity::NAME => elements(body, body.op(d).operand(0)),
         _ => None,
     }
 }
@@ -66,8 +67,8 @@ fn held(ctx: &Context, body: &Body, v: Value) -> Option<Option<Value>> {
     }
     let d = body.defining_op(v)?;
     match body.name(d).as_str() {
-        "onnx.Optional" => Some(body.op(d).operands().iter().copied().find(|x| !is_none(body, *x))),
-        "onnx.Identity" => held(ctx, body, body.op(d).operand(0)),
+        ops::Optional::NAME => Some(body.op(d).operands().iter().copied().find(|x| !is_none(body, *x))),
+        ops::Identity::NAME => held(ctx, body, body.op(d).operand(0)),
         _ => None,
     }
 }
@@ -91,7 +92,7 @@ fn constant(ctx: &Context, body: &mut Body, elem: Type, shape: Vec<i64>, bytes: 
     let n = shape.iter().product::<i64>().max(0) as usize;
     let w = ir::attributes::element_bytes(&elem).unwrap_or(1);
     let a = Attribute::new(AttrData::Dense { ty: ty.clone(), data: DenseData::canonical(bytes, w, n) });
-    let st = OperationState::new(ctx.op_name("onnx.Constant"), loc).property(ctx.ident("value"), a).results(&[ty]);
+    let st = OperationState::new(ctx.op_name(ops::Constant::NAME), loc).property(ctx.ident("value"), a).results(&[ty]);
     let c = body.build(st, InsertPoint::Before(at));
     body.op(c).result(0)
 }
@@ -117,7 +118,7 @@ fn build(ctx: &Context, body: &mut Body, name: &str, operands: &[Value], ty: Typ
 
 /// A sequence holding `elems`, of type `ty`.
 fn sequence(ctx: &Context, body: &mut Body, elems: &[Value], ty: Type, loc: ir::Location, at: OpId) -> Value {
-    let name = if elems.is_empty() { "onnx.SequenceEmpty" } else { "onnx.SequenceConstruct" };
+    let name = if elems.is_empty() { ops::SequenceEmpty::NAME } else { ops::SequenceConstruct::NAME };
     build(ctx, body, name, elems, ty, &[], loc, at)
 }
 
@@ -171,24 +172,24 @@ impl Rewrite<'_> {
     fn run(&mut self) -> Result<(), String> {
         let name = self.body.name(self.op);
         match name.as_str() {
-            "onnx.Identity" => match self.operand(0) {
+            ops::Identity::NAME => match self.operand(0) {
                 Some(x) if is_seq_or_opt(self.ctx, self.body.value_type(x)) => {
                     self.replace(&[x]);
                     Ok(())
                 }
                 _ => Err(String::new()),
             },
-            "onnx.SequenceInsert" => self.insert(),
-            "onnx.SequenceErase" => self.erase(),
-            "onnx.SequenceAt" => self.at(),
-            "onnx.SequenceLength" => self.length(),
-            "onnx.ConcatFromSequence" => self.concat(),
-            "onnx.SplitToSequence" => self.split(),
-            "onnx.SequenceMap" => self.map(),
-            "onnx.OptionalHasElement" => self.has_element(),
-            "onnx.OptionalGetElement" => self.get_element(),
-            "onnx.Loop" => self.unroll(),
-            "onnx.If" if self.body.op(self.op).results().iter().any(|r| is_seq_or_opt(self.ctx, self.body.value_type(*r))) => {
+            ops::SequenceInsert::NAME => self.insert(),
+            ops::SequenceErase::NAME => self.erase(),
+            ops::SequenceAt::NAME => self.at(),
+            ops::SequenceLength::NAME => self.length(),
+            ops::ConcatFromSequence::NAME => self.concat(),
+            ops::SplitToSequence::NAME => self.split(),
+            ops::SequenceMap::NAME => self.map(),
+            ops::OptionalHasElement::NAME => self.has_element(),
+            ops::OptionalGetElement::NAME => self.get_element(),
+            ops::Loop::NAME => self.unroll(),
+            ops::If::NAME if self.body.op(self.op).results().iter().any(|r| is_seq_or_opt(self.ctx, self.body.value_type(*r))) => {
                 Err("it chooses a sequence or optional value at run time; its condition must be known at compile time".into())
             }
             _ => Err(String::new()),
@@ -265,14 +266,14 @@ impl Rewrite<'_> {
                 let elem = self.body.value_type(x).element_type().cloned().unwrap_or_else(|| self.ctx.f32());
                 let sh = i64s(self.ctx, self.body, &shape, false, self.loc.clone(), self.op);
                 let ty = self.ctx.intern_type(TypeData::RankedTensor { shape, elem, encoding: None });
-                parts.push(build(self.ctx, self.body, "onnx.Reshape", &[x, sh], ty, &[("allowzero", Attribute::integer(1, self.ctx.i64()))], self.loc.clone(), self.op));
+                parts.push(build(self.ctx, self.body, ops::Reshape::NAME, &[x, sh], ty, &[("allowzero", Attribute::integer(1, self.ctx.i64()))], self.loc.clone(), self.op));
             } else {
                 parts.push(x);
             }
         }
         let a = if axis < 0 { axis + rank.unwrap_or(0) } else { axis };
         let ty = self.element_type(self.body.op(self.op).result(0));
-        let c = build(self.ctx, self.body, "onnx.Concat", &parts, ty, &[("axis", Attribute::integer(a as i128, self.ctx.i64()))], self.loc.clone(), self.op);
+        let c = build(self.ctx, self.body, ops::Concat::NAME, &parts, ty, &[("axis", Attribute::integer(a as i128, self.ctx.i64()))], self.loc.clone(), self.op);
         { self.replace(&[c]); Ok(()) }
     }
 
@@ -321,12 +322,12 @@ impl Rewrite<'_> {
             let mut out = shape.clone();
             out[a as usize] = k;
             let ty = self.ctx.intern_type(TypeData::RankedTensor { shape: out.clone(), elem: elem.clone(), encoding: None });
-            let mut part = build(self.ctx, self.body, "onnx.Slice", &[x, s, e, axes], ty, &[], self.loc.clone(), self.op);
+            let mut part = build(self.ctx, self.body, ops::Slice::NAME, &[x, s, e, axes], ty, &[], self.loc.clone(), self.op);
             if squeeze {
                 out.remove(a as usize);
                 let sh = i64s(self.ctx, self.body, &out, false, self.loc.clone(), self.op);
                 let ty = self.ctx.intern_type(TypeData::RankedTensor { shape: out, elem: elem.clone(), encoding: None });
-                part = build(self.ctx, self.body, "onnx.Reshape", &[part, sh], ty, &[("allowzero", Attribute::integer(1, self.ctx.i64()))], self.loc.clone(), self.op);
+                part = build(self.ctx, self.body, ops::Reshape::NAME, &[part, sh], ty, &[("allowzero", Attribute::integer(1, self.ctx.i64()))], self.loc.clone(), self.op);
             }
             parts.push(part);
             start += k;
@@ -466,7 +467,7 @@ impl Rewrite<'_> {
         };
         // The body's condition: the one it got, or a constant.
         let mut c = yields[0];
-        while let Some(d) = self.body.defining_op(c).filter(|d| self.body.name(*d).as_str() == "onnx.Identity") {
+        while let Some(d) = self.body.defining_op(c).filter(|d| self.body.name(*d).as_str() == ops::Identity::NAME) {
             c = self.body.op(d).operand(0);
         }
         let again = if c == args[1] {
@@ -511,10 +512,10 @@ impl Rewrite<'_> {
             for v in vals {
                 let elem = self.element_type(v);
                 let zero = i64s(self.ctx, self.body, &[0], false, self.loc.clone(), self.op);
-                parts.push(build(self.ctx, self.body, "onnx.Unsqueeze", &[v, zero], elem, &[], self.loc.clone(), self.op));
+                parts.push(build(self.ctx, self.body, ops::Unsqueeze::NAME, &[v, zero], elem, &[], self.loc.clone(), self.op));
             }
             let ty = self.body.value_type(results[carried + k]).clone();
-            current.push(build(self.ctx, self.body, "onnx.Concat", &parts, ty, &[("axis", Attribute::integer(0, self.ctx.i64()))], self.loc.clone(), self.op));
+            current.push(build(self.ctx, self.body, ops::Concat::NAME, &parts, ty, &[("axis", Attribute::integer(0, self.ctx.i64()))], self.loc.clone(), self.op));
         }
         { self.replace(&current); Ok(()) }
     }
@@ -653,7 +654,7 @@ impl Pass for ResolveSequences {
                 let d = body.op(o);
                 d.results().iter().chain(d.operands()).any(|v| is_seq_or_opt(ctx, body.value_type(*v)))
                     || d.regions().iter().flat_map(|r| body.region_blocks(*r)).any(|b| body.block_args(*b).iter().any(|a| is_seq_or_opt(ctx, body.value_type(*a))))
-                    || matches!(body.name(o).as_str(), "onnx.OptionalHasElement" | "onnx.OptionalGetElement" | "onnx.Loop")
+                    || matches!(body.name(o).as_str(), ops::OptionalHasElement::NAME | ops::OptionalGetElement::NAME | ops::Loop::NAME)
             })
         };
         if !mentions(cx.body) {
@@ -677,7 +678,7 @@ impl Pass for ResolveSequences {
             }
             let d = cx.body.op(op);
             // Constructors are resolved values; the ops that read them say what is missing.
-            let constructor = matches!(cx.body.name(op).as_str(), "onnx.SequenceConstruct" | "onnx.SequenceEmpty" | "onnx.Optional");
+            let constructor = matches!(cx.body.name(op).as_str(), ops::SequenceConstruct::NAME | ops::SequenceEmpty::NAME | ops::Optional::NAME);
             let stuck = !constructor && d.results().iter().chain(d.operands()).any(|v| is_seq_or_opt(ctx, cx.body.value_type(*v)));
             // Inside a region of an op that is itself waiting (a Loop to unroll), that op says why.
             let mut inside_waiting = false;

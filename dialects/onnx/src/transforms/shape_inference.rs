@@ -10,6 +10,7 @@
 //! An If whose condition folds to a constant is replaced by its branch on the
 //! spot, so what the branch computes is inferred in the same run.
 
+use crate::ops;
 use ir::pass::{Pass, PassContext};
 use ir::rewrite::OperationFolder;
 use ir::types::{Type, TypeData};
@@ -111,7 +112,7 @@ impl Pass for ShapeInference {
                 }
                 // An If whose condition became constant is its branch: inlined here, so
                 // the branch's ops are inferred and folded in this same run.
-                if cx.body.name(o).as_str() == "onnx.If" {
+                if cx.body.name(o).as_str() == ops::If::NAME {
                     if let Ok((block, term, yielded)) = crate::canonicalize::constant_if_branch(ctx, cx.body, o) {
                         cx.body.erase(term);
                         cx.body.inline_block(block, ir::InsertPoint::Before(o), &[]);
