@@ -73,16 +73,16 @@ pub fn group(body: &Body, work: &[OpId], npu: &mut [Result<(), Unsupported>]) ->
             continue;
         } else if name.as_str() == ops::Mul::NAME && quantized_input(0) && quantized_input(1) {
             // x·f(x) of one int8 tensor: one table (its function's own group, if any, joins it).
-            let Ok(l) = super::quant::qswish(body, op) else { continue };
+            let Ok(l) = super::quant_lut::qswish(body, op) else { continue };
             claim(npu, &mut group, &index, l.members, index[&op]);
             continue;
-        } else if super::quant::LUT_FUNCTIONS.contains(&name.as_str()) && quantized_input(0) {
+        } else if super::quant_lut::LUT_FUNCTIONS.contains(&name.as_str()) && quantized_input(0) {
             // A Relu or Clip a product's requantization already took (`relu_chain`).
             if group[index[&op]] != index[&op] {
                 continue;
             }
             // An int8 function of one value: a table on the vector unit, whatever its f32 form.
-            let l = match super::quant::qlut(body, op) {
+            let l = match super::quant_lut::qlut(body, op) {
                 Ok(l) => l,
                 Err(e) => {
                     // Between a DQ and a Q on the CPU its float form gains nothing: the int8 reason is the true one.

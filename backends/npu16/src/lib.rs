@@ -9,6 +9,7 @@ pub mod dynamic;
 pub mod fusion;
 pub mod norm;
 pub mod quant;
+pub mod quant_lut;
 pub mod schedule;
 pub mod target;
 pub mod to_npu;

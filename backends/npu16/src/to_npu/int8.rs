@@ -215,7 +215,7 @@ fn lut_of(body: &Body, v: Value) -> Option<OpId> {
 }
 
 /// `Q(f(DQ(x)))` as an `npu.lut` of the int8 `x` (any shape: it maps values, not positions).
-pub(super) fn convert_qlut(ctx: &Context, body: &mut Body, op: OpId, t: crate::quant::QLut) -> Result<(), String> {
+pub(super) fn convert_qlut(ctx: &Context, body: &mut Body, op: OpId, t: crate::quant_lut::QLut) -> Result<(), String> {
     let loc = Location::fused(&[body.op(op).loc.clone(), body.op(t.q).loc.clone()]);
     let at = InsertPoint::Before(op);
     let xs = shape(body, t.x.input);

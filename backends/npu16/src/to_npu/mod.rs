@@ -360,10 +360,10 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
     if let Ok(a) = crate::quant::qavgpool(body, op) {
         return convert_qavgpool(ctx, body, op, a);
     }
-    if let Ok(t) = crate::quant::qlut(body, op).or_else(|_| crate::quant::qswish(body, op)) {
+    if let Ok(t) = crate::quant_lut::qlut(body, op).or_else(|_| crate::quant_lut::qswish(body, op)) {
         return convert_qlut(ctx, body, op, t);
     }
-    if crate::quant::LUT_FUNCTIONS.contains(&name.as_str()) && crate::quant::swish_of(body, op).is_some() {
+    if crate::quant_lut::LUT_FUNCTIONS.contains(&name.as_str()) && crate::quant_lut::swish_of(body, op).is_some() {
         // Its x·f(x) Mul, later in the block, takes it into one table.
         return Ok(());
     }
@@ -442,47 +442,7 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             replace_by_chain(ctx, body, op, acc, &chain)?;
         }
         ops::Add::NAME | ops::Sub::NAME | ops::Mul::NAME | ops::Div::NAME | ops::Max::NAME | ops::Min::NAME => {
-            let mut kind = name.as_str()[5..].to_lowercase();
-            let (mut a, mut b) = (o.operand(0), o.operand(1));
-            let ys = shape(body, o.result(0));
-            // The broadcast operand goes second (b − a for a subtraction), and so
-            // does a constant (the kernel streams the first operand from DRAM).
-            let constant = |v: Value| body.defining_op(v).is_some_and(|d| body.name(d).as_str() == ops::Constant::NAME);
-            if shape(body, a) != ys || (constant(a) && !constant(b) && shape(body, b) == ys && kind != "div") {
-                std::mem::swap(&mut a, &mut b);
-                if kind == "sub" {
-                    kind = "rsub".into();
-                }
-            }
-            let bs = shape(body, b);
-            let n: i64 = bs.iter().product();
-            // A one-per-channel operand is [1, .., 1, C] in the NPU's layout (channels innermost).
-            let per_channel = bs != ys && n != 1;
-            let b_shape = if per_channel { [vec![1; ys.len() - 1], vec![n]].concat() } else { bs.clone() };
-            // A division by a constant is a product with its reciprocal (the vector unit has no divide).
-            let b = match onnx::infer::const_f64s(body, b) {
-                Some(v) => {
-                    let v: Vec<f32> = v.iter().map(|x| if kind == "div" { (1.0 / x) as f32 } else { *x as f32 }).collect();
-                    f32_constant(ctx, body, &v, b_shape, at, &loc)
-                }
-                None if per_channel => reshape(ctx, body, b, &b_shape, at, &loc),
-                None => b,
-            };
-            // A 4-D image goes to NHWC, its full 4-D operand too (canonicalization
-            // folds the transpose of a constant); attention heads stay as they are.
-            // (A 4-D operand one per channel is [1, C, 1, 1]: NHWC, whatever the input.)
-            let image = ys.len() == 4 && (!heads(body, a) || per_channel);
-            let b2 = if image && bs == ys { transpose(ctx, body, b, &TO_NHWC, at, &loc) } else { b };
-            if kind == "div" {
-                kind = "mul".into();
-            }
-            let props = vec![("kind", Attribute::string(&kind))];
-            if image {
-                let at_ = transpose(ctx, body, a, &TO_NHWC, at, &loc);
-                emit(ctx, body, op, "npu.eltwise", &[at_, b2], permuted(&ys, &TO_NHWC), props, true);
-            } else {
-                emit(ctx, body, op, "npu.eltwise", &[a, b2], ys, props, false);
-            }
+            return convert_binary(ctx, body, op);
         }
         ops::PRelu::NAME => {
             return convert_prelu(ctx, body, op);
@@ -603,6 +563,58 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             emit(ctx, body, op, "npu.pool", &[xt], permuted(&ys, &TO_NHWC), props, true);
         }
         _ => {}
+    }
+    Ok(())
+}
+
+/// Add, Sub, Mul, Div, Max and Min of two tensors as one `npu.eltwise`: the
+/// broadcast or constant operand second, a division by a constant as a
+/// product with its reciprocal, images in NHWC.
+fn convert_binary(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
+    let name = body.name(op);
+    let o = body.op(op);
+    let loc = o.loc.clone();
+    let at = InsertPoint::Before(op);
+    let mut kind = name.as_str()[5..].to_lowercase();
+    let (mut a, mut b) = (o.operand(0), o.operand(1));
+    let ys = shape(body, o.result(0));
+    // The broadcast operand goes second (b − a for a subtraction), and so
+    // does a constant (the kernel streams the first operand from DRAM).
+    let constant = |v: Value| body.defining_op(v).is_some_and(|d| body.name(d).as_str() == ops::Constant::NAME);
+    if shape(body, a) != ys || (constant(a) && !constant(b) && shape(body, b) == ys && kind != "div") {
+        std::mem::swap(&mut a, &mut b);
+        if kind == "sub" {
+            kind = "rsub".into();
+        }
+    }
+    let bs = shape(body, b);
+    let n: i64 = bs.iter().product();
+    // A one-per-channel operand is [1, .., 1, C] in the NPU's layout (channels innermost).
+    let per_channel = bs != ys && n != 1;
+    let b_shape = if per_channel { [vec![1; ys.len() - 1], vec![n]].concat() } else { bs.clone() };
+    // A division by a constant is a product with its reciprocal (the vector unit has no divide).
+    let b = match onnx::infer::const_f64s(body, b) {
+        Some(v) => {
+            let v: Vec<f32> = v.iter().map(|x| if kind == "div" { (1.0 / x) as f32 } else { *x as f32 }).collect();
+            f32_constant(ctx, body, &v, b_shape, at, &loc)
+        }
+        None if per_channel => reshape(ctx, body, b, &b_shape, at, &loc),
+        None => b,
+    };
+    // A 4-D image goes to NHWC, its full 4-D operand too (canonicalization
+    // folds the transpose of a constant); attention heads stay as they are.
+    // (A 4-D operand one per channel is [1, C, 1, 1]: NHWC, whatever the input.)
+    let image = ys.len() == 4 && (!heads(body, a) || per_channel);
+    let b2 = if image && bs == ys { transpose(ctx, body, b, &TO_NHWC, at, &loc) } else { b };
+    if kind == "div" {
+        kind = "mul".into();
+    }
+    let props = vec![("kind", Attribute::string(&kind))];
+    if image {
+        let at_ = transpose(ctx, body, a, &TO_NHWC, at, &loc);
+        emit(ctx, body, op, "npu.eltwise", &[at_, b2], permuted(&ys, &TO_NHWC), props, true);
+    } else {
+        emit(ctx, body, op, "npu.eltwise", &[a, b2], ys, props, false);
     }
     Ok(())
 }
