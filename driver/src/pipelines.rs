@@ -62,5 +62,10 @@ pub fn run(ctx: &Context, body: &mut Body, module: OpId, pipeline: &str) -> Resu
     let reg = crate::registry();
     let pm = parse_pipeline(pipeline, &reg).map_err(|e| e.render(pipeline))?;
     let mut pm = PassManager::new(pm, PassManagerConfig::default());
-    pm.run(ctx, body, module).map_err(|e| e.diagnostics.iter().map(|d| format!("{}: error: {}", d.loc, d.message)).collect::<Vec<_>>().join("\n"))
+    pm.run(ctx, body, module).map_err(|e| render_errors(&e.diagnostics))
+}
+
+/// Diagnostics as `loc: error: message` lines, as the tools print them.
+pub fn render_errors(diags: &[ir::diagnostics::Diagnostic]) -> String {
+    diags.iter().map(|d| format!("{}: error: {}", d.loc, d.message)).collect::<Vec<_>>().join("\n")
 }

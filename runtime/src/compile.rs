@@ -270,13 +270,9 @@ fn spec_name(names: &[String], i: usize, prefix: &str) -> String {
     names.get(i).filter(|s| !s.is_empty()).cloned().unwrap_or_else(|| format!("{}{}", prefix, i))
 }
 
-fn render(diags: &[ir::diagnostics::Diagnostic]) -> String {
-    diags.iter().map(|d| format!("{}: error: {}", d.loc, d.message)).collect::<Vec<_>>().join("\n")
-}
-
 fn import(ctx: &Context, model: &onnx_translate::proto::ModelProto, path: Option<&std::path::Path>, dims: &HashMap<String, i64>, bound: Vec<(String, onnx_translate::proto::TensorProto)>) -> Result<onnx_translate::import::Imported, String> {
     let opts = onnx_translate::import::ImportOptions { model_path: path.map(|p| p.to_path_buf()), dims: dims.clone(), bound_inputs: bound, ..Default::default() };
-    onnx_translate::import::import_proto(ctx, model, &opts).map_err(|d| render(&d))
+    onnx_translate::import::import_proto(ctx, model, &opts).map_err(|d| driver::pipelines::render_errors(&d))
 }
 
 /// A model imported for the inputs at hand: their symbolic dims bound, the
