@@ -213,7 +213,7 @@ fn constant_tensor_as(body: &Body, op: OpId, dtype: i32) -> Result<HostTensor, S
 }
 
 /// Operands the CPU lowering needs constant besides those that decide shapes
-/// (`onnx::shape_operands::SHAPE_OPERANDS`): inputs that feed them directly
+/// (each op family's, `onnx::family::is_shape_operand`): inputs that feed them directly
 /// are specialized on their values too.
 const LOWERING_CONSTANTS: &[(&str, &[usize])] = &[
     (ops::Resize::NAME, &[1]),

@@ -65,8 +65,8 @@ fn build() -> &'static [OpDef] {
             regions: if graphs == 0 { Count::Exactly(0) } else { Count::Any },
             traits: if graphs > 0 { &[] } else { traits },
             properties: leak(props),
-            fold: crate::fold::folder(op.name),
-            canonicalize: crate::canonicalize::patterns(op.name),
+            fold: crate::family::hooks(op.name).and_then(|h| h.fold),
+            canonicalize: crate::family::hooks(op.name).and_then(|h| h.patterns),
             verify: Some(if op.name == "Constant" { verify_constant } else { crate::verify_types::verify }),
             ..OpDef::DEFAULT
         });

@@ -1,11 +1,12 @@
 //! ONNX: the `onnx` dialect (one op per operator of the default domain, from
-//! a table generated out of ONNX's own schemas), its type and shape rules,
-//! folders, canonicalizations and transforms. Models come in and go out
+//! a table generated out of ONNX's own schemas), its op families (each
+//! family's type and shape rules, folders, canonicalizations and shape
+//! operands in one file, found by op through `family::hooks`) and transforms. Models come in and go out
 //! through `onnx_translate` (`npu-translate --import-onnx`).
 
 pub mod builder;
-pub mod canonicalize;
 pub mod dialect;
+pub mod family;
 pub mod fold;
 pub mod infer;
 #[rustfmt::skip]

@@ -1,6 +1,6 @@
-//! Which operands' values decide a result's shape, by ONNX's operator specs
-//! (`Reshape`'s `shape`, `Slice`'s `starts`, a window's `size`, …), and which
-//! graph inputs reach one. A model whose shapes hang on such inputs is static
+//! Which graph inputs reach an operand whose value decides a result's shape
+//! (`Reshape`'s `shape`, `Slice`'s `starts`, a window's `size`, …: each op
+//! family lists its own, `crate::family::is_shape_operand`). A model whose shapes hang on such inputs is static
 //! only once their values are known; the compilers specialize on them (as
 //! ONNX Runtime knows them when it runs), and the conformance figures count
 //! inference with them bound and every other input unknown.
@@ -8,51 +8,6 @@
 use crate::ops;
 use ir::function_like::{io_attr, Io};
 use ir::{Body, OpId, Value};
-
-/// `(op, operand positions)`: operands whose values decide a result's shape.
-pub const SHAPE_OPERANDS: &[(&str, &[usize])] = &[
-    (ops::Reshape::NAME, &[1]),
-    (ops::Expand::NAME, &[1]),
-    (ops::Tile::NAME, &[1]),
-    (ops::Slice::NAME, &[1, 2, 3, 4]),
-    (ops::Pad::NAME, &[1, 3]),
-    (ops::Squeeze::NAME, &[1]),
-    (ops::Unsqueeze::NAME, &[1]),
-    (ops::ConstantOfShape::NAME, &[0]),
-    (ops::Range::NAME, &[0, 1, 2]),
-    (ops::Split::NAME, &[1]),
-    (ops::Resize::NAME, &[2, 3]),
-    (ops::Upsample::NAME, &[1]),
-    (ops::TopK::NAME, &[1]),
-    (ops::OneHot::NAME, &[1]),
-    (ops::ReduceSum::NAME, &[1]),
-    (ops::ReduceMean::NAME, &[1]),
-    (ops::ReduceMax::NAME, &[1]),
-    (ops::ReduceMin::NAME, &[1]),
-    (ops::ReduceProd::NAME, &[1]),
-    (ops::ReduceL1::NAME, &[1]),
-    (ops::ReduceL2::NAME, &[1]),
-    (ops::ReduceLogSum::NAME, &[1]),
-    (ops::ReduceLogSumExp::NAME, &[1]),
-    (ops::ReduceSumSquare::NAME, &[1]),
-    (ops::CenterCropPad::NAME, &[1]),
-    (ops::MaxUnpool::NAME, &[2]),
-    (ops::Col2Im::NAME, &[1, 2]),
-    (ops::AffineGrid::NAME, &[1]),
-    (ops::HannWindow::NAME, &[0]),
-    (ops::HammingWindow::NAME, &[0]),
-    (ops::BlackmanWindow::NAME, &[0]),
-    (ops::DFT::NAME, &[1, 2]),
-    (ops::STFT::NAME, &[1, 3]),
-    (ops::MelWeightMatrix::NAME, &[0, 1]),
-    // The trip count and the first condition: how many rows the scan outputs get.
-    (ops::Loop::NAME, &[0, 1]),
-    // Which tensors a sequence holds, and so their shapes (`onnx-resolve-sequences`).
-    (ops::SplitToSequence::NAME, &[1]),
-    (ops::SequenceAt::NAME, &[1]),
-    (ops::SequenceInsert::NAME, &[2]),
-    (ops::SequenceErase::NAME, &[1]),
-];
 
 /// A rank-0 or one-element tensor (a flag, a rate, a length).
 fn is_scalar(body: &Body, v: Value) -> bool {
@@ -69,9 +24,9 @@ pub fn is_listed(table: &[(&str, &[usize])], op: &str, index: usize) -> bool {
 const SHAPE_READERS: &[&str] = &[ops::Shape::NAME, ops::Size::NAME];
 
 /// Whether `v`'s value flows, through the results of the ops that read it (and
-/// out of the regions that yield it), into an operand listed in `table`.
-pub fn decides_shapes(body: &Body, v: Value, table: &[(&str, &[usize])]) -> bool {
-    reaches(body, v, &|b: &Body, op: OpId, index: usize| is_listed(table, b.name(op).as_str(), index))
+/// out of the regions that yield it), into an operand that decides a shape.
+pub fn decides_shapes(body: &Body, v: Value) -> bool {
+    reaches(body, v, &|b: &Body, op: OpId, index: usize| crate::family::is_shape_operand(b.name(op).as_str(), index))
 }
 
 /// Whether `v`'s value flows into the condition of an If whose branches give
@@ -130,7 +85,7 @@ fn reaches(body: &Body, v: Value, hit: &dyn Fn(&Body, OpId, usize) -> bool) -> b
 }
 
 /// The arguments of `func` (an imported graph) whose values decide shapes: by
-/// `SHAPE_OPERANDS` through any chain of ops, or by feeding an operand listed in
+/// the op families' shape operands through any chain of ops, or by feeding an operand listed in
 /// `direct` themselves (a caller's operands that must be constant for other
 /// reasons), or, for scalar inputs, by choosing the branch of an If whose
 /// branches give different shapes (a model's sample-rate switch; a condition
@@ -143,7 +98,7 @@ pub fn deciding_inputs(body: &Body, func: OpId, direct: &[(&str, &[usize])]) -> 
         .iter()
         .enumerate()
         .filter(|(_, a)| {
-            decides_shapes(body, **a, SHAPE_OPERANDS)
+            decides_shapes(body, **a)
                 || body.uses(**a).iter().any(|u| is_listed(direct, body.name(u.op).as_str(), u.index as usize))
                 || (is_scalar(body, **a) && decides_branch_shapes(body, **a))
         })

@@ -168,7 +168,7 @@ pub fn markdown() -> String {
          normalized to the newest (`normalize.rs`). Operators of the domains `ai.onnx.ml`, `ai.onnx.preview.training`, \
          `ai.onnx.preview` and ONNX Runtime's `com.microsoft` (from onnxruntime's schemas) are listed with a prefix (`ml.`, \
          `training.`, `preview.`, `ms.`) that is also in their op names (`onnx.ms.QLinearAdd`), and `npu-translate --export-onnx` writes each op back in its form at the model's opset. Shape \
-         rules live in `dialects/onnx/src/infer/`, one file per family; lowering to the CPU and NPU paths comes with later work.\n\n\
+         rules, folders and patterns live in `dialects/onnx/src/family/`, one file per family; lowering to the CPU and NPU paths comes with later work.\n\n\
          | operator | versions | inputs | outputs | attributes |\n|---|---|---|---|---|\n",
         crate::op_table::ONNX_VERSION
     );

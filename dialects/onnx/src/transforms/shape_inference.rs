@@ -113,7 +113,7 @@ impl Pass for ShapeInference {
                 // An If whose condition became constant is its branch: inlined here, so
                 // the branch's ops are inferred and folded in this same run.
                 if cx.body.name(o).as_str() == ops::If::NAME {
-                    if let Ok((block, term, yielded)) = crate::canonicalize::constant_if_branch(ctx, cx.body, o) {
+                    if let Ok((block, term, yielded)) = crate::family::constant_if_branch(ctx, cx.body, o) {
                         cx.body.erase(term);
                         cx.body.inline_block(block, ir::InsertPoint::Before(o), &[]);
                         for (r, y) in cx.body.op(o).results().to_vec().into_iter().zip(yielded) {

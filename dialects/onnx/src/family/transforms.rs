@@ -1,12 +1,18 @@
-//! Type and shape rules of Einsum, BitCast and DFT.
+//! Einsum, BitCast and DFT.
 
 use super::*;
 
-/// The operators whose rules live here.
-pub(super) const NAMES: &[&str] = &["BitCast", "DFT", "Einsum"];
+pub(super) const FAMILY: Family = Family::rules(
+    "transforms",
+    &["BitCast", "DFT", "Einsum"],
+    infer,
+)
+.shape_operands(&[
+    ("DFT", &[1, 2]),
+]);
 
 #[allow(unused_variables)]
-pub(super) fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
+fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
     rule_locals!(ctx, body, op => const_ints, d, name, ops, ins, attr, in0, t, one, given, ints_operand);
     match name {
         "Einsum" => {

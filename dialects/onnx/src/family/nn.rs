@@ -1,17 +1,118 @@
-//! Canonicalization patterns that later lowerings rely on: inference-mode
-//! Dropout removed, BatchNormalization and a constant per-channel Mul or Add
-//! folded into the Conv or ConvTranspose before it (when both have constant parameters), a zero Pad of the spatial dims
-//! folded into the Conv after it, Gemm's transpose of a constant B folded
-//! into the constant, transposes composed or folded into constants, an If
-//! on a constant condition replaced by its branch, and an old-opset Softmax's
-//! Flatten/Reshape removed where its axis is the last.
+//! Products, convolutions and pools: their rules, and the patterns that fold
+//! into a Conv what follows or precedes it (BatchNormalization, a per-channel
+//! Mul or Add, a zero Pad) and Gemm's transpose of a constant B.
 
-use crate::ops;
-use ir::attributes::{AttrData, Attribute, DenseData};
-use ir::rewrite::{MatchFailure, PatternSet, Rewriter};
-use ir::types::TypeData;
-use ir::{Body, OpId, OperationState, Value};
-use std::sync::Arc;
+use super::*;
+
+pub(super) const FAMILY: Family = Family::rules(
+    "nn",
+    &["AveragePool", "Conv", "ConvInteger", "ConvTranspose", "DeformConv", "Gemm", "GlobalAveragePool", "GlobalLpPool", "GlobalMaxPool", "LpPool", "MatMul", "MatMulInteger", "MaxPool"],
+    infer,
+)
+.patterns(&[
+    ("Conv", |p| p.add_fn("onnx-fold-pad-into-conv", ops::Conv::NAME, fold_pad_into_conv)),
+    ("Gemm", |p| p.add_fn("onnx-gemm-transpose-constant-b", ops::Gemm::NAME, gemm_transpose_constant_b)),
+]);
+
+#[allow(unused_variables)]
+fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
+    rule_locals!(ctx, body, op => const_ints, d, name, ops, ins, attr, in0, t, one, given, ints_operand);
+    match name {
+        "MatMul" | "MatMulInteger" => {
+            let (a, b) = (in0()?.shape?, ins.get(1)?.clone()?.shape?);
+            let elem = if name == "MatMulInteger" { ctx.i32() } else { in0()?.elem };
+            if a.is_empty() || b.is_empty() {
+                return None;
+            }
+            let (a2, b2) = (if a.len() == 1 { vec![1, a[0]] } else { a.clone() }, if b.len() == 1 { vec![b[0], 1] } else { b.clone() });
+            let batch = broadcast(&[Some(a2[..a2.len() - 2].to_vec()), Some(b2[..b2.len() - 2].to_vec())])?;
+            let mut out = batch;
+            if a.len() > 1 {
+                out.push(a2[a2.len() - 2]);
+            }
+            if b.len() > 1 {
+                out.push(b2[b2.len() - 1]);
+            }
+            one(t(&elem, Some(out)))
+        }
+        "Gemm" => {
+            let (a, b) = (in0()?.shape?, ins.get(1)?.clone()?.shape?);
+            if a.len() != 2 || b.len() != 2 {
+                return None;
+            }
+            let m = if int_attr(attr("transA")).unwrap_or(0) != 0 { a[1] } else { a[0] };
+            let n = if int_attr(attr("transB")).unwrap_or(0) != 0 { b[0] } else { b[1] };
+            one(t(&in0()?.elem, Some(vec![m, n])))
+        }
+        "Conv" | "ConvInteger" | "MaxPool" | "AveragePool" | "LpPool" | "ConvTranspose" | "DeformConv" => {
+            let x = in0()?.shape?;
+            if x.len() < 3 {
+                return None;
+            }
+            let sp = x.len() - 2;
+            let kernel: Vec<i64> = match ints_attr(attr("kernel_shape")) {
+                Some(k) => k,
+                None if name.contains("Conv") => ins.get(1)?.clone()?.shape?[2..].to_vec(),
+                None => return None,
+            };
+            if kernel.len() != sp {
+                return None;
+            }
+            let strides = ints_attr(attr("strides")).unwrap_or(vec![1; sp]);
+            let dil = ints_attr(attr("dilations")).unwrap_or(vec![1; sp]);
+            let pads = ints_attr(attr("pads")).unwrap_or(vec![0; 2 * sp]);
+            let auto = attr("auto_pad").and_then(|a| a.as_str()).unwrap_or("NOTSET");
+            let ceil = int_attr(attr("ceil_mode")).unwrap_or(0) != 0;
+            // Attributes of the wrong length say nothing (the verifier names them).
+            if strides.len() != sp || dil.len() != sp || pads.len() != 2 * sp || ints_attr(attr("output_padding")).is_some_and(|p| p.len() != sp) {
+                return None;
+            }
+            let channels = if name.contains("Conv") {
+                let w = ins.get(1)?.clone()?.shape?;
+                if name == "ConvTranspose" { w.get(1).copied()? * int_attr(attr("group")).unwrap_or(1) } else { w[0] }
+            } else {
+                x[1]
+            };
+            let mut out = vec![x[0], channels];
+            for i in 0..sp {
+                let v = if name == "ConvTranspose" {
+                    if let Some(os) = ints_attr(attr("output_shape")) {
+                        *os.get(i)?
+                    } else if x[2 + i] == DYNAMIC {
+                        DYNAMIC
+                    } else {
+                        let op_pad = ints_attr(attr("output_padding")).map(|p| p[i]).unwrap_or(0);
+                        let total_pad = if auto == "NOTSET" { pads[i] + pads[i + sp] } else { 0 };
+                        let full = strides[i] * (x[2 + i] - 1) + op_pad + (kernel[i] - 1) * dil[i] + 1;
+                        if auto == "SAME_UPPER" || auto == "SAME_LOWER" { x[2 + i] * strides[i] } else { full - total_pad }
+                    }
+                } else {
+                    match auto {
+                        "SAME_UPPER" | "SAME_LOWER" => {
+                            if x[2 + i] == DYNAMIC { DYNAMIC } else { (x[2 + i] + strides[i] - 1) / strides[i] }
+                        }
+                        "VALID" => window(x[2 + i], kernel[i], 0, strides[i], dil[i], ceil),
+                        _ => window(x[2 + i], kernel[i], pads[i] + pads[i + sp], strides[i], dil[i], ceil),
+                    }
+                };
+                out.push(v);
+            }
+            let elem = if name == "ConvInteger" { ctx.i32() } else { in0()?.elem };
+            let mut v = vec![t(&elem, Some(out.clone()))];
+            if name == "MaxPool" && d.results().len() == 2 {
+                v.push(t(&ctx.i64(), Some(out)));
+            }
+            Some(v)
+        }
+        "GlobalAveragePool" | "GlobalMaxPool" | "GlobalLpPool" => {
+            let x = in0()?.shape?;
+            let mut out = x[..2.min(x.len())].to_vec();
+            out.extend(std::iter::repeat_n(1, x.len().saturating_sub(2)));
+            one(t(&in0()?.elem, Some(out)))
+        }
+        _ => None,
+    }
+}
 
 /// The f32 values of a constant operand.
 fn const_f32(body: &Body, v: Value) -> Option<(Vec<f32>, Vec<i64>)> {
@@ -41,34 +142,10 @@ fn f32_constant(rw: &mut Rewriter, vals: &[f32], shape: Vec<i64>, loc: ir::Locat
     rw.create_value(st)
 }
 
-/// Dropout in inference (no training-mode input, or a constant false one) with an unused mask is its input.
-fn dropout_is_identity(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
-    let d = rw.body.op(op);
-    if d.results().len() > 1 && rw.body.has_uses(d.result(1)) {
-        return rw.match_failure("the mask is used");
-    }
-    if let Some(&t) = d.operands().get(2) {
-        if rw.body.value_type(t).data() != &TypeData::None && crate::infer::const_ints(rw.body, t).unwrap_or(vec![1]) != vec![0] {
-            // A bool constant reads as 0/1 through const_ints; anything else may be training.
-            return rw.match_failure("training mode is not known to be off");
-        }
-    }
-    let x = d.operand(0);
-    let results = d.results().to_vec();
-    for r in results {
-        let users: Vec<_> = rw.body.uses(r).iter().map(|u| (u.op, u.index as usize)).collect();
-        for (u, i) in users {
-            rw.modify_in_place(u, |b| b.set_operand(u, i, x));
-        }
-    }
-    rw.erase_op(op);
-    Ok(())
-}
-
 /// Conv(X, W, B) → BatchNormalization(scale, bias, mean, var) with constant
 /// parameters becomes one Conv with W' = W·s and B' = (B − mean)·s + bias,
 /// s = scale / √(var + ε), per output channel.
-fn fold_batch_norm_into_conv(bn: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
+pub(super) fn fold_batch_norm_into_conv(bn: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
     let b = &*rw.body;
     let d = b.op(bn);
     if d.results().len() != 1 || d.properties.get("training_mode").and_then(|a| a.as_int()).unwrap_or(0) != 0 {
@@ -172,7 +249,7 @@ fn replace_with_conv(rw: &mut Rewriter, conv: OpId, op: OpId, w: &[f32], wshape:
 /// one value): the scale goes into the weights and bias (W' = W·s, B' = B·s),
 /// the shift into the bias (B' = B + a). Exporters write a BatchNormalization
 /// this way; after it the Conv's activation can fuse.
-fn fold_channel_affine_into_conv(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
+pub(super) fn fold_channel_affine_into_conv(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
     let b = &*rw.body;
     let d = b.op(op);
     let mul = b.name(op).as_str() == ops::Mul::NAME;
@@ -273,140 +350,4 @@ fn gemm_transpose_constant_b(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFai
         b.op_mut(op).properties.remove(name.as_str());
     });
     Ok(())
-}
-
-/// Transpose(Transpose(x, p1), p2) → Transpose(x, p1∘p2), or x when that is the identity:
-/// layout changes inserted around each NHWC op cancel along a chain.
-fn transpose_of_transpose(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
-    let inner = match rw.body.defining_op(rw.body.op(op).operand(0)) {
-        Some(d) if rw.body.name(d).as_str() == ops::Transpose::NAME => d,
-        _ => return rw.match_failure("input is not a Transpose"),
-    };
-    let (Some(p1), Some(p2)) = (crate::infer::transpose_perm(rw.body, inner), crate::infer::transpose_perm(rw.body, op)) else { return rw.match_failure("unknown permutation") };
-    let q: Vec<usize> = p2.iter().map(|&i| p1[i]).collect();
-    let x = rw.body.op(inner).operand(0);
-    if q.iter().enumerate().all(|(i, v)| i == *v) {
-        if rw.body.value_type(x) != rw.body.value_type(rw.body.op(op).result(0)) {
-            return rw.match_failure("types differ");
-        }
-        rw.replace_op(op, &[x]);
-        return Ok(());
-    }
-    let perm = Attribute::new(AttrData::DenseArray { elem: rw.ctx.i64(), data: ir::attributes::ArrayData::Int(q.iter().map(|v| *v as i64).collect()) });
-    let perm_id = rw.ctx.ident("perm");
-    rw.modify_in_place(op, |b| {
-        b.set_operand(op, 0, x);
-        b.op_mut(op).properties.set(perm_id, perm);
-    });
-    Ok(())
-}
-
-/// Transpose of a constant: the constant, transposed (weights reach the NPU in its layout).
-fn transpose_of_constant(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
-    let c = match rw.body.defining_op(rw.body.op(op).operand(0)) {
-        Some(d) if rw.body.name(d).as_str() == ops::Constant::NAME => d,
-        _ => return rw.match_failure("input is not a constant"),
-    };
-    let Some(perm) = crate::infer::transpose_perm(rw.body, op) else { return rw.match_failure("unknown permutation") };
-    let rt = rw.body.value_type(rw.body.op(op).result(0)).clone();
-    let Some(a) = rw.body.op(c).properties.get("value") else { return rw.match_failure("no value") };
-    if rt.shape().is_none_or(|s| s.iter().any(|d| *d < 0)) {
-        return rw.match_failure("result shape unknown");
-    }
-    let name = format!("transposed_{}", rw.body.op_capacity());
-    let Some(attr) = ir::attributes::transposed(rw.ctx, a, &perm, &name) else {
-        return rw.match_failure("not a static elements attribute with its data");
-    };
-    let nty = attr.typ().cloned().unwrap();
-    // A declared type that contradicts the permutation (a Transpose whose
-    // `perm` is misspelled, so all dims reverse) is the verifier's to report.
-    if nty.shape() != rt.shape() {
-        return rw.match_failure("the declared result shape is not the permuted one");
-    }
-    let loc = rw.body.op(op).loc.clone();
-    rw.set_insertion_point(ir::InsertPoint::Before(op));
-    let st = OperationState::new(rw.ctx.op_name(ops::Constant::NAME), loc).property(rw.ctx.ident("value"), attr).results(&[nty]);
-    let v = rw.create_value(st);
-    rw.replace_op(op, &[v]);
-    Ok(())
-}
-
-/// An If whose condition is a constant is the branch it takes: the branch's ops
-/// move before it and its results become what the branch yields (expanded
-/// functions branch on ranks and attribute values that are known at import).
-/// The branch an If on a constant condition takes: its block, terminator and
-/// yielded values, when they fit the If's results (which may be typed more
-/// precisely than the branch, from declared value info).
-pub fn constant_if_branch(ctx: &ir::Context, body: &ir::Body, op: OpId) -> Result<(ir::Block, OpId, Vec<ir::Value>), &'static str> {
-    let cond = crate::infer::const_ints(body, body.op(op).operand(0)).ok_or("the condition is not a constant")?;
-    let &c = cond.first().ok_or("an empty condition")?;
-    let &region = body.op(op).regions().get(if c != 0 { 0 } else { 1 }).ok_or("no such branch")?;
-    let &block = body.region_blocks(region).first().ok_or("an empty branch")?;
-    let term = body.last_op(block).ok_or("an empty branch")?;
-    let yielded = body.op(term).operands().to_vec();
-    let results = body.op(op).results();
-    let fits = yielded.len() == results.len() && yielded.iter().zip(results).all(|(y, r)| crate::infer::compatible(ctx, body.value_type(*r), body.value_type(*y)));
-    if !fits {
-        return Err("the branch yields types less precise than the If's");
-    }
-    Ok((block, term, yielded))
-}
-
-fn if_of_constant(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
-    let (block, term, yielded) = match constant_if_branch(rw.ctx, rw.body, op) {
-        Ok(b) => b,
-        Err(why) => return rw.match_failure(why),
-    };
-    rw.erase_op(term);
-    rw.inline_block_before(block, op, &[]);
-    rw.replace_op(op, &yielded);
-    Ok(())
-}
-
-/// Reshape(Softmax(Flatten(x, axis = rank − 1)), shape of x) → Softmax(x,
-/// axis = −1), as for LogSoftmax and Hardmax: the importer's form of such an
-/// op before opset 13 whose axis, once shapes are known, is the last one.
-fn row_op_through_flatten(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
-    let b = &*rw.body;
-    let y = b.op(op).operand(0);
-    let Some(s) = b.defining_op(y).filter(|s| matches!(b.name(*s).as_str(), ops::Softmax::NAME | ops::LogSoftmax::NAME | ops::Hardmax::NAME)) else {
-        return rw.match_failure("not a Softmax, LogSoftmax or Hardmax");
-    };
-    let Some(f) = b.defining_op(b.op(s).operand(0)).filter(|f| b.name(*f).as_str() == ops::Flatten::NAME) else {
-        return rw.match_failure("its input is not a Flatten");
-    };
-    let x = b.op(f).operand(0);
-    let (Some(xs), Some(ys)) = (b.value_type(x).shape(), b.value_type(b.op(op).result(0)).shape()) else { return rw.match_failure("unranked") };
-    let r = xs.len() as i64;
-    let int = |o: OpId, d: i64| b.op(o).int_attr("axis").unwrap_or(d);
-    let flat_axis = int(f, 1);
-    let last = flat_axis == r - 1 || (flat_axis == -1 && r >= 1);
-    if !last || !matches!(int(s, -1), -1 | 1) || xs != ys || xs.iter().any(|d| *d < 0) || b.uses(y).len() != 1 || b.uses(b.op(f).result(0)).len() != 1 {
-        return rw.match_failure("not over the last axis of the reshaped tensor");
-    }
-    let (name, loc, ty) = (b.name(s).clone(), b.op(s).loc.clone(), b.value_type(x).clone());
-    let axis = Attribute::integer(-1, rw.ctx.i64());
-    let st = OperationState::new(name, loc).operands(&[x]).results(&[ty]).property(rw.ctx.ident("axis"), axis);
-    let v = rw.create_value(st);
-    rw.replace_op(op, &[v]);
-    Ok(())
-}
-
-/// The canonicalization patterns of an onnx op, if it has any.
-pub fn patterns(name: &str) -> Option<fn(&mut PatternSet)> {
-    Some(match name {
-        "Dropout" => |p| p.add_fn("onnx-dropout-inference", ops::Dropout::NAME, dropout_is_identity),
-        "BatchNormalization" => |p| p.add_fn("onnx-fold-batchnorm-into-conv", ops::BatchNormalization::NAME, fold_batch_norm_into_conv),
-        "Gemm" => |p| p.add_fn("onnx-gemm-transpose-constant-b", ops::Gemm::NAME, gemm_transpose_constant_b),
-        "Mul" => |p| p.add_fn("onnx-fold-channel-scale-into-conv", ops::Mul::NAME, fold_channel_affine_into_conv),
-        "Add" => |p| p.add_fn("onnx-fold-channel-shift-into-conv", ops::Add::NAME, fold_channel_affine_into_conv),
-        "Conv" => |p| p.add_fn("onnx-fold-pad-into-conv", ops::Conv::NAME, fold_pad_into_conv),
-        "If" => |p| p.add_fn("onnx-if-of-constant", ops::If::NAME, if_of_constant),
-        "Reshape" => |p| p.add_fn("onnx-row-op-through-flatten", ops::Reshape::NAME, row_op_through_flatten),
-        "Transpose" => |p| {
-            p.add_fn("onnx-transpose-of-transpose", ops::Transpose::NAME, transpose_of_transpose);
-            p.add_fn("onnx-transpose-of-constant", ops::Transpose::NAME, transpose_of_constant);
-        },
-        _ => return None,
-    })
 }

@@ -1,12 +1,25 @@
-//! Type and shape rules of signal processing, windows and the newer operators.
+//! Signal processing, windows and the newer operators.
 
 use super::*;
 
-/// The operators whose rules live here.
-pub(super) const NAMES: &[&str] = &["AffineGrid", "BlackmanWindow", "CausalConvWithState", "CenterCropPad", "Col2Im", "HammingWindow", "HannWindow", "LinearAttention", "MelWeightMatrix", "STFT", "StringNormalizer", "StringSplit"];
+pub(super) const FAMILY: Family = Family::rules(
+    "signal",
+    &["AffineGrid", "BlackmanWindow", "CausalConvWithState", "CenterCropPad", "Col2Im", "HammingWindow", "HannWindow", "LinearAttention", "MelWeightMatrix", "STFT", "StringNormalizer", "StringSplit"],
+    infer,
+)
+.shape_operands(&[
+    ("CenterCropPad", &[1]),
+    ("Col2Im", &[1, 2]),
+    ("AffineGrid", &[1]),
+    ("HannWindow", &[0]),
+    ("HammingWindow", &[0]),
+    ("BlackmanWindow", &[0]),
+    ("STFT", &[1, 3]),
+    ("MelWeightMatrix", &[0, 1]),
+]);
 
 #[allow(unused_variables)]
-pub(super) fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
+fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
     rule_locals!(ctx, body, op => const_ints, d, name, ops, ins, attr, in0, t, one, given, ints_operand);
     match name {
         "CenterCropPad" => {

@@ -1,12 +1,11 @@
-//! Type and shape rules of recurrent layers (RNN, GRU, LSTM).
+//! Recurrent layers (RNN, GRU, LSTM).
 
 use super::*;
 
-/// The operators whose rules live here.
-pub(super) const NAMES: &[&str] = &["GRU", "LSTM", "RNN", "ms.DynamicQuantizeLSTM"];
+pub(super) const FAMILY: Family = Family::rules("recurrent", &["GRU", "LSTM", "RNN", "ms.DynamicQuantizeLSTM"], infer);
 
 #[allow(unused_variables)]
-pub(super) fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
+fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
     rule_locals!(ctx, body, op => const_ints, d, name, ops, ins, attr, in0, t, one, given, ints_operand);
     match name {
         "RNN" | "GRU" | "LSTM" | "ms.DynamicQuantizeLSTM" => {

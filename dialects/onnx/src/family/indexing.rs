@@ -1,12 +1,18 @@
-//! Type and shape rules of gathers by index tensors and grid sampling.
+//! Gathers and scatters by index tensors, one-hot encoding and grid sampling.
 
 use super::*;
 
-/// The operators whose rules live here.
-pub(super) const NAMES: &[&str] = &["GatherElements", "GatherND", "GridSample"];
+pub(super) const FAMILY: Family = Family::rules(
+    "indexing",
+    &["GatherElements", "GatherND", "GridSample", "ScatterElements", "Scatter", "ScatterND", "TensorScatter", "OneHot"],
+    infer,
+)
+.shape_operands(&[
+    ("OneHot", &[1]),
+]);
 
 #[allow(unused_variables)]
-pub(super) fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
+fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
     rule_locals!(ctx, body, op => const_ints, d, name, ops, ins, attr, in0, t, one, given, ints_operand);
     match name {
         "GatherElements" => one(t(&in0()?.elem, ins.get(1)?.clone()?.shape)),
@@ -29,6 +35,17 @@ pub(super) fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
             let mut out = vec![xs[0], xs[1]];
             out.extend(&gs[1..gs.len() - 1]);
             one(t(&in0()?.elem, Some(out)))
+        }
+        "ScatterElements" | "Scatter" | "ScatterND" | "TensorScatter" => same_as_first(ctx, body, op),
+        "OneHot" => {
+            let idx = in0()?.shape?;
+            // Depth may be of any numeric type.
+            let depth = const_f64s(body, *ops.get(1)?)?.first().copied()? as i64;
+            let vals = ins.get(2)?.clone()?;
+            let axis = norm_axis(int_attr(attr("axis")).unwrap_or(-1), idx.len() + 1)?;
+            let mut out = idx.clone();
+            out.insert(axis, depth);
+            one(t(&vals.elem, Some(out)))
         }
         _ => None,
     }

@@ -1,12 +1,18 @@
-//! Type and shape rules of generators, string, classical-ML and training ops, Det, RoiAlign, MaxUnpool.
+//! Generators, string, classical-ML and training ops, Det, RoiAlign, MaxUnpool.
 
 use super::*;
 
-/// The operators whose rules live here.
-pub(super) const NAMES: &[&str] = &["Bernoulli", "Det", "EyeLike", "MaxUnpool", "RandomNormalLike", "RandomUniformLike", "RegexFullMatch", "RoiAlign", "TfIdfVectorizer", "ml.ArrayFeatureExtractor", "training.Adagrad", "training.Adam", "training.Momentum"];
+pub(super) const FAMILY: Family = Family::rules(
+    "misc",
+    &["Bernoulli", "Det", "EyeLike", "MaxUnpool", "RandomNormalLike", "RandomUniformLike", "RegexFullMatch", "RoiAlign", "TfIdfVectorizer", "ml.ArrayFeatureExtractor", "training.Adagrad", "training.Adam", "training.Momentum"],
+    infer,
+)
+.shape_operands(&[
+    ("MaxUnpool", &[2]),
+]);
 
 #[allow(unused_variables)]
-pub(super) fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
+fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
     rule_locals!(ctx, body, op => const_ints, d, name, ops, ins, attr, in0, t, one, given, ints_operand);
     match name {
         "EyeLike" | "RandomUniformLike" | "RandomNormalLike" | "Bernoulli" => {

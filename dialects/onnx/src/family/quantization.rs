@@ -1,12 +1,11 @@
-//! Type and shape rules of quantization and quantized products.
+//! Quantization and quantized products and softmax.
 
 use super::*;
 
-/// The operators whose rules live here.
-pub(super) const NAMES: &[&str] = &["DequantizeLinear", "DynamicQuantizeLinear", "QLinearConv", "QLinearMatMul", "QuantizeLinear"];
+pub(super) const FAMILY: Family = Family::rules("quantization", &["DequantizeLinear", "DynamicQuantizeLinear", "QLinearConv", "QLinearMatMul", "QuantizeLinear", "ms.QLinearSoftmax"], infer);
 
 #[allow(unused_variables)]
-pub(super) fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
+fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
     rule_locals!(ctx, body, op => const_ints, d, name, ops, ins, attr, in0, t, one, given, ints_operand);
     match name {
         "QuantizeLinear" => {
@@ -60,6 +59,7 @@ pub(super) fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
             }
             one(t(&elem, Some(out)))
         }
+        "ms.QLinearSoftmax" => same_as_first(ctx, body, op),
         _ => None,
     }
 }

@@ -1,7 +1,8 @@
-//! Type and shape inference for `onnx` ops: given an op's operand types (and
-//! the values of constant operands), its result types. Rules are grouped by
-//! operator family, one file each (the family's `NAMES` and its `infer`);
-//! an op without a rule keeps what it has.
+//! What type and shape inference reads: an op's operand types as `Info`s,
+//! the values of constant operands (bounded, so a huge constant is not
+//! materialized), attribute lists, broadcasting and window arithmetic, the
+//! types a subgraph's arguments and yields have. The rules themselves sit
+//! with their op family (`crate::family`); `infer` finds an op's rule there.
 //! Unknown dimensions are `?`; an unknown rank is an unranked tensor.
 
 use crate::ops;
@@ -9,47 +10,7 @@ use crate::types::{unwrap, wrap};
 use ir::attributes::{read_int_element, AttrData, Attribute};
 use ir::types::{Type, TypeData, DYNAMIC};
 use ir::{Body, Context, OpId, Value};
-use std::collections::BTreeMap;
 
-
-/// The locals every family's rules read, bound to the names the caller gives
-/// (so its rules read as one function's arms): the op's operands and their
-/// `Info`s, its attributes, the first input's, a tensor type builder, a
-/// one-result answer, operand `i` when present, and an integer list given as
-/// operand `i` (then constant: outer `None` otherwise) or, in older forms, as
-/// an attribute.
-macro_rules! rule_locals {
-    ($ctx:ident, $body:ident, $op:ident => $const_ints:ident, $d:ident, $name:ident, $ops:ident, $ins:ident, $attr:ident, $in0:ident, $t:ident, $one:ident, $given:ident, $ints_operand:ident) => {
-        let $const_ints = |b: &Body, v: Value| const_ints_upto(b, v, MAX_SHAPE_OPERAND);
-        let $d = $body.op($op);
-        let $name = $d.name.as_str().strip_prefix("onnx.")?;
-        let $ops = $d.operands();
-        let $ins: Vec<Option<Info>> = $ops.iter().map(|v| info($body.value_type(*v))).collect();
-        let $attr = |n: &str| $d.properties.get(n);
-        let $in0 = || $ins.first().cloned().flatten();
-        let $t = |elem: &Type, shape: Option<Vec<i64>>| tensor($ctx, elem, shape);
-        let $one = |ty: Type| Some(vec![ty]);
-        let $given = |i: usize| $ops.get(i).copied().filter(|v| !is_none($body, *v));
-        let $ints_operand = |i: usize, name: &str| -> Option<Option<Vec<i64>>> {
-            match $given(i) {
-                Some(v) => $const_ints($body, v).map(Some),
-                None => Some(ints_attr($attr(name))),
-            }
-        };
-    };
-}
-
-mod control;
-mod indexing;
-mod misc;
-mod movement;
-mod nn;
-mod norms;
-mod quantization;
-mod recurrent;
-mod signal;
-mod slicing;
-mod transforms;
 
 /// A tensor's element type and, when the rank is known, its shape.
 #[derive(Clone, Debug)]
@@ -89,7 +50,7 @@ pub(crate) fn stored_bytes(a: &Attribute) -> Option<(&Type, &[u8], bool)> {
 /// Of at most `max` elements (`usize::MAX` for any): a folder's limit is
 /// checked before anything is read, so a splat typed with billions of
 /// elements stays a splat.
-fn const_values_upto<T>(body: &Body, v: Value, max: usize, read: impl Fn(&[u8], usize, &Type) -> Option<T>) -> Option<Vec<T>> {
+pub(crate) fn const_values_upto<T>(body: &Body, v: Value, max: usize, read: impl Fn(&[u8], usize, &Type) -> Option<T>) -> Option<Vec<T>> {
     if body.value_type(v).num_elements().is_some_and(|n| n > max as u64) {
         return None;
     }
@@ -125,7 +86,7 @@ pub fn const_8bit(body: &Body, v: Value) -> Option<Vec<i16>> {
 }
 
 /// The stored bytes of a constant int8/uint8 (a splat expanded) and whether it is unsigned.
-fn const_bytes(body: &Body, v: Value) -> Option<(Vec<u8>, bool)> {
+pub(crate) fn const_bytes(body: &Body, v: Value) -> Option<(Vec<u8>, bool)> {
     let d = body.defining_op(v)?;
     if body.name(d).as_str() != ops::Constant::NAME {
         return None;
@@ -248,7 +209,7 @@ pub fn pad_amounts(body: &Body, op: OpId) -> Option<Vec<i64>> {
     Some(full)
 }
 
-fn is_none(body: &Body, v: Value) -> bool {
+pub(crate) fn is_none(body: &Body, v: Value) -> bool {
     body.value_type(v).data() == &TypeData::None
 }
 
@@ -257,7 +218,7 @@ pub(crate) fn ints_attr(a: Option<&Attribute>) -> Option<Vec<i64>> {
     a?.as_ints()
 }
 
-fn int_attr(a: Option<&Attribute>) -> Option<i64> {
+pub(crate) fn int_attr(a: Option<&Attribute>) -> Option<i64> {
     a?.as_int().map(|v| v as i64)
 }
 
@@ -282,14 +243,14 @@ pub(crate) fn broadcast(shapes: &[Option<Vec<i64>>]) -> Option<Vec<i64>> {
     Some(out)
 }
 
-fn norm_axis(a: i64, rank: usize) -> Option<usize> {
+pub(crate) fn norm_axis(a: i64, rank: usize) -> Option<usize> {
     let r = rank as i64;
     let x = if a < 0 { a + r } else { a };
     (0..r).contains(&x).then_some(x as usize)
 }
 
 /// Output size of a sliding window: floor or ceil((in + pads - dil*(k-1) - 1) / stride) + 1.
-fn window(input: i64, k: i64, pad: i64, stride: i64, dil: i64, ceil: bool) -> i64 {
+pub(crate) fn window(input: i64, k: i64, pad: i64, stride: i64, dil: i64, ceil: bool) -> i64 {
     if input == DYNAMIC {
         return DYNAMIC;
     }
@@ -307,20 +268,6 @@ fn window(input: i64, k: i64, pad: i64, stride: i64, dil: i64, ceil: bool) -> i6
     }
 }
 
-const UNARY: &[&str] = &[
-    "Abs", "Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "Ceil", "Cos", "Cosh", "Elu", "Erf", "Exp", "Floor", "HardSigmoid", "HardSwish",
-    "Identity", "LeakyRelu", "Log", "LogSoftmax", "Mish", "Neg", "Reciprocal", "Relu", "Round", "Selu", "Sigmoid", "Sign", "Sin", "Sinh",
-    "Softmax", "Softplus", "Softsign", "Sqrt", "Tan", "Tanh", "ThresholdedRelu", "Celu", "Gelu", "Hardmax", "Shrink", "Not", "BitwiseNot",
-    "LRN", "MeanVarianceNormalization", "Clip", "CumSum", "Trilu", "ReverseSequence", "InstanceNormalization",
-    "GroupNormalization", "Swish", "CumProd", "LpNormalization", "RotaryEmbedding", "ScatterElements", "Scatter", "ScatterND",
-    "TensorScatter", "ms.QLinearSoftmax", "ml.Binarizer",
-];
-const BROADCAST: &[&str] = &["StringConcat", "Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sum", "Mean", "BitShift", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Mod", "PRelu"];
-const COMPARE: &[&str] = &["And", "Or", "Xor", "Equal", "Greater", "Less", "GreaterOrEqual", "LessOrEqual"];
-const REDUCE: &[&str] = &[
-    "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare",
-];
-
 /// A Transpose's permutation, ONNX's default (the dims reversed) when it has none;
 /// None when the rank is unknown or the attribute does not fit it.
 pub fn transpose_perm(body: &Body, op: OpId) -> Option<Vec<usize>> {
@@ -334,7 +281,17 @@ pub fn transpose_perm(body: &Body, op: OpId) -> Option<Vec<usize>> {
     .filter(|p: &Vec<usize>| p.len() == rank)
 }
 
-/// Result types for `op`, or `None` when no rule applies or inputs are too unknown.
+/// The most elements inference reads of a constant operand (shapes, axes,
+/// pads, repeats): checked before reading, so a constant typed with billions
+/// of elements is not materialized.
+pub(crate) const MAX_SHAPE_OPERAND: usize = 1 << 16;
+
+/// Result types for `op`, or `None` when no rule applies or inputs are too
+/// unknown: the rule of the op's family.
+pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
+    crate::family::infer(ctx, body, op)
+}
+
 /// The axes a Reduce op reduces, sorted, from its `axes` input (or, in
 /// hand-written older forms, attribute): `Some(None)` when it reduces nothing
 /// (no axes and `noop_with_empty_axes`), `None` when the axes are not
@@ -357,121 +314,9 @@ pub fn reduce_axes(body: &Body, op: OpId, rank: usize) -> Option<Option<Vec<usiz
     }
 }
 
-/// The most elements inference reads of a constant operand (shapes, axes,
-/// pads, repeats): checked before reading, so a constant typed with billions
-/// of elements is not materialized.
-const MAX_SHAPE_OPERAND: usize = 1 << 16;
-
-pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
-    let const_ints = |b: &Body, v: Value| const_ints_upto(b, v, MAX_SHAPE_OPERAND);
-    let d = body.op(op);
-    let name = d.name.as_str().strip_prefix("onnx.")?;
-    let ops = d.operands();
-    let ins: Vec<Option<Info>> = ops.iter().map(|v| info(body.value_type(*v))).collect();
-    let attr = |n: &str| d.properties.get(n);
-    let in0 = || ins.first().cloned().flatten();
-    let t = |elem: &Type, shape: Option<Vec<i64>>| tensor(ctx, elem, shape);
-    let one = |ty: Type| Some(vec![ty]);
-    if name == "Identity" {
-        return one(body.value_type(*ops.first()?).clone());
-    }
-    if UNARY.contains(&name) {
-        let i = in0()?;
-        let mut v = vec![t(&i.elem, i.shape.clone())];
-        // Extra outputs of normalizations (mean, inv std) and dropout's mask are not inferred here.
-        while v.len() < d.results().len() {
-            v.push(body.value_type(d.results()[v.len()]).clone());
-        }
-        return Some(v);
-    }
-    if name == "IsNaN" || name == "IsInf" {
-        return one(t(&ctx.i1(), in0()?.shape));
-    }
-    if BROADCAST.contains(&name) || COMPARE.contains(&name) {
-        let infos: Vec<Info> = ins.iter().cloned().collect::<Option<_>>()?;
-        let shape = broadcast(&infos.iter().map(|i| i.shape.clone()).collect::<Vec<_>>());
-        let elem = if COMPARE.contains(&name) && !matches!(name, "And" | "Or" | "Xor") { ctx.i1() } else { infos[0].elem.clone() };
-        let elem = if matches!(name, "And" | "Or" | "Xor") { ctx.i1() } else { elem };
-        return one(t(&elem, shape));
-    }
-    match name {
-        "Where" => {
-            let infos: Vec<Info> = ins.iter().cloned().collect::<Option<_>>()?;
-            one(t(&infos[1].elem, broadcast(&infos.iter().map(|i| i.shape.clone()).collect::<Vec<_>>())))
-        }
-        "Cast" => {
-            let to = int_attr(attr("to"))?;
-            one(t(&crate::types::elem_type(ctx, to as i32).ok()?, in0()?.shape))
-        }
-        "CastLike" => one(t(&ins.get(1)?.clone()?.elem, in0()?.shape)),
-        "Shape" => {
-            let r = in0()?.shape?.len() as i64;
-            let clamp = |x: i64| if x < 0 { (x + r).max(0) } else { x.min(r) };
-            let start = clamp(int_attr(attr("start")).unwrap_or(0));
-            let end = clamp(int_attr(attr("end")).unwrap_or(r));
-            one(t(&ctx.i64(), Some(vec![(end - start).max(0)])))
-        }
-        "Size" => one(t(&ctx.i64(), Some(vec![]))),
-        n if nn::NAMES.contains(&n) => nn::infer(ctx, body, op),
-        n if movement::NAMES.contains(&n) => movement::infer(ctx, body, op),
-        r if REDUCE.contains(&r) => {
-            let x = in0()?;
-            let xs = x.shape?;
-            let keep = int_attr(attr("keepdims")).unwrap_or(1) != 0;
-            let Some(axes) = reduce_axes(body, op, xs.len())? else { return one(t(&x.elem, Some(xs))) };
-            let mut out = vec![];
-            for (i, d) in xs.iter().enumerate() {
-                if axes.contains(&i) {
-                    if keep {
-                        out.push(1);
-                    }
-                } else {
-                    out.push(*d);
-                }
-            }
-            one(t(&x.elem, Some(out)))
-        }
-        n if slicing::NAMES.contains(&n) => slicing::infer(ctx, body, op),
-        "TopK" => {
-            let x = in0()?;
-            let mut xs = x.shape?;
-            let k = const_ints(body, *ops.get(1)?)?.first().copied()?;
-            let axis = norm_axis(int_attr(attr("axis")).unwrap_or(-1), xs.len())?;
-            xs[axis] = k;
-            Some(vec![t(&x.elem, Some(xs.clone())), t(&ctx.i64(), Some(xs))])
-        }
-        "OneHot" => {
-            let idx = in0()?.shape?;
-            // Depth may be of any numeric type.
-            let depth = const_f64s(body, *ops.get(1)?)?.first().copied()? as i64;
-            let vals = ins.get(2)?.clone()?;
-            let axis = norm_axis(int_attr(attr("axis")).unwrap_or(-1), idx.len() + 1)?;
-            let mut out = idx.clone();
-            out.insert(axis, depth);
-            one(t(&vals.elem, Some(out)))
-        }
-        n if norms::NAMES.contains(&n) => norms::infer(ctx, body, op),
-        n if indexing::NAMES.contains(&n) => indexing::infer(ctx, body, op),
-        n if quantization::NAMES.contains(&n) => quantization::infer(ctx, body, op),
-        n if misc::NAMES.contains(&n) => misc::infer(ctx, body, op),
-        n if recurrent::NAMES.contains(&n) => recurrent::infer(ctx, body, op),
-        n if transforms::NAMES.contains(&n) => transforms::infer(ctx, body, op),
-        n if control::NAMES.contains(&n) => control::infer(ctx, body, op),
-        n if signal::NAMES.contains(&n) => signal::infer(ctx, body, op),
-        "Dropout" => {
-            let x = in0()?;
-            let mut v = vec![t(&x.elem, x.shape.clone())];
-            if d.results().len() > 1 {
-                v.push(t(&ctx.i1(), x.shape));
-            }
-            Some(v)
-        }
-        _ => None,
-    }
-}
 
 /// Bits per element of a scalar type.
-fn bit_width(t: &Type) -> Option<u32> {
+pub(crate) fn bit_width(t: &Type) -> Option<u32> {
     // ONNX stores a bool in a byte.
     t.int_width().map(|w| w.max(8)).or_else(|| t.float_kind().map(|k| k.width()))
 }
@@ -564,7 +409,7 @@ pub fn opset_of(body: &Body, op: OpId) -> Option<i64> {
 }
 
 /// `merge` of two types, also for sequences and optionals (nested: an optional sequence).
-fn merge_any(ctx: &Context, a: &Type, b: &Type) -> Option<Type> {
+pub(crate) fn merge_any(ctx: &Context, a: &Type, b: &Type) -> Option<Type> {
     for kind in ["Seq", "Opt"] {
         if let (Some(x), Some(y)) = (unwrap(ctx, a, kind), unwrap(ctx, b, kind)) {
             return Some(wrap(ctx, kind, &merge_any(ctx, &x, &y)?));
@@ -574,7 +419,7 @@ fn merge_any(ctx: &Context, a: &Type, b: &Type) -> Option<Type> {
 }
 
 /// The most precise tensor type every one of `tys` has (as a sequence's element type).
-fn merge(ctx: &Context, tys: &[Type]) -> Option<Type> {
+pub(crate) fn merge(ctx: &Context, tys: &[Type]) -> Option<Type> {
     let infos: Vec<Info> = tys.iter().map(info).collect::<Option<_>>()?;
     let first = infos.first()?;
     if infos.iter().any(|i| i.elem != first.elem) {

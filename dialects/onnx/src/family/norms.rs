@@ -1,12 +1,19 @@
-//! Type and shape rules of normalizations, losses and attention.
+//! Normalizations, losses, attention and rotary embeddings: their rules, and
+//! BatchNormalization's fold into the Conv before it (the pattern's code is nn's).
 
 use super::*;
 
-/// The operators whose rules live here.
-pub(super) const NAMES: &[&str] = &["Attention", "BatchNormalization", "LayerNormalization", "NegativeLogLikelihoodLoss", "RMSNormalization", "SoftmaxCrossEntropyLoss"];
+pub(super) const FAMILY: Family = Family::rules(
+    "norms",
+    &["Attention", "BatchNormalization", "LayerNormalization", "NegativeLogLikelihoodLoss", "RMSNormalization", "SoftmaxCrossEntropyLoss", "LRN", "MeanVarianceNormalization", "InstanceNormalization", "GroupNormalization", "LpNormalization", "RotaryEmbedding"],
+    infer,
+)
+.patterns(&[
+    ("BatchNormalization", |p| p.add_fn("onnx-fold-batchnorm-into-conv", ops::BatchNormalization::NAME, super::nn::fold_batch_norm_into_conv)),
+]);
 
 #[allow(unused_variables)]
-pub(super) fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
+fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
     rule_locals!(ctx, body, op => const_ints, d, name, ops, ins, attr, in0, t, one, given, ints_operand);
     match name {
         "LayerNormalization" | "RMSNormalization" => {
@@ -94,6 +101,7 @@ pub(super) fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
             }
             Some(v)
         }
+        "LRN" | "MeanVarianceNormalization" | "InstanceNormalization" | "GroupNormalization" | "LpNormalization" | "RotaryEmbedding" => same_as_first(ctx, body, op),
         _ => None,
     }
 }

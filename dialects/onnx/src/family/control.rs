@@ -1,13 +1,29 @@
-//! Type and shape rules of sequences, optionals and control flow (If, Loop, Scan, SequenceMap).
+//! Sequences, optionals and control flow (If, Loop, Scan, SequenceMap): their
+//! rules and the If on a constant condition replaced by its branch.
 
 use crate::ops;
 use super::*;
 
-/// The operators whose rules live here.
-pub(super) const NAMES: &[&str] = &["If", "Loop", "Optional", "OptionalGetElement", "OptionalHasElement", "Scan", "SequenceAt", "SequenceConstruct", "SequenceEmpty", "SequenceErase", "SequenceInsert", "SequenceLength", "SequenceMap", "SplitToSequence"];
+pub(super) const FAMILY: Family = Family::rules(
+    "control",
+    &["If", "Loop", "Optional", "OptionalGetElement", "OptionalHasElement", "Scan", "SequenceAt", "SequenceConstruct", "SequenceEmpty", "SequenceErase", "SequenceInsert", "SequenceLength", "SequenceMap", "SplitToSequence"],
+    infer,
+)
+.patterns(&[
+    ("If", |p| p.add_fn("onnx-if-of-constant", ops::If::NAME, if_of_constant)),
+])
+.shape_operands(&[
+    // The trip count and the first condition: how many rows the scan outputs get.
+    ("Loop", &[0, 1]),
+    // Which tensors a sequence holds, and so their shapes (`onnx-resolve-sequences`).
+    ("SplitToSequence", &[1]),
+    ("SequenceAt", &[1]),
+    ("SequenceInsert", &[2]),
+    ("SequenceErase", &[1]),
+]);
 
 #[allow(unused_variables)]
-pub(super) fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
+fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
     rule_locals!(ctx, body, op => const_ints, d, name, ops, ins, attr, in0, t, one, given, ints_operand);
     match name {
         "SequenceLength" => one(t(&ctx.i64(), Some(vec![]))),
@@ -121,4 +137,36 @@ pub(super) fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
         }
         _ => None,
     }
+}
+
+/// The branch an If on a constant condition takes: its block, terminator and
+/// yielded values, when they fit the If's results (which may be typed more
+/// precisely than the branch, from declared value info).
+pub fn constant_if_branch(ctx: &ir::Context, body: &ir::Body, op: OpId) -> Result<(ir::Block, OpId, Vec<ir::Value>), &'static str> {
+    let cond = crate::infer::const_ints(body, body.op(op).operand(0)).ok_or("the condition is not a constant")?;
+    let &c = cond.first().ok_or("an empty condition")?;
+    let &region = body.op(op).regions().get(if c != 0 { 0 } else { 1 }).ok_or("no such branch")?;
+    let &block = body.region_blocks(region).first().ok_or("an empty branch")?;
+    let term = body.last_op(block).ok_or("an empty branch")?;
+    let yielded = body.op(term).operands().to_vec();
+    let results = body.op(op).results();
+    let fits = yielded.len() == results.len() && yielded.iter().zip(results).all(|(y, r)| crate::infer::compatible(ctx, body.value_type(*r), body.value_type(*y)));
+    if !fits {
+        return Err("the branch yields types less precise than the If's");
+    }
+    Ok((block, term, yielded))
+}
+
+/// An If whose condition is a constant is the branch it takes: the branch's ops
+/// move before it and its results become what the branch yields (expanded
+/// functions branch on ranks and attribute values that are known at import).
+fn if_of_constant(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
+    let (block, term, yielded) = match constant_if_branch(rw.ctx, rw.body, op) {
+        Ok(b) => b,
+        Err(why) => return rw.match_failure(why),
+    };
+    rw.erase_op(term);
+    rw.inline_block_before(block, op, &[]);
+    rw.replace_op(op, &yielded);
+    Ok(())
 }

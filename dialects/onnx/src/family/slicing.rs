@@ -1,12 +1,29 @@
-//! Type and shape rules of slices, pads, splits, depth/space moves, ranges and resizes.
+//! Slices, pads, splits, depth/space moves, ranges and resizes: their rules
+//! and the folders of constant slices, splits and ranges.
 
 use super::*;
 
-/// The operators whose rules live here.
-pub(super) const NAMES: &[&str] = &["DepthToSpace", "Pad", "Range", "Resize", "Slice", "SpaceToDepth", "Split", "Upsample"];
+pub(super) const FAMILY: Family = Family::rules(
+    "slicing",
+    &["DepthToSpace", "Pad", "Range", "Resize", "Slice", "SpaceToDepth", "Split", "Upsample"],
+    infer,
+)
+.folds(&[
+    ("Split", fold_split),
+    ("Slice", fold_slice),
+    ("Range", fold_range),
+])
+.shape_operands(&[
+    ("Slice", &[1, 2, 3, 4]),
+    ("Pad", &[1, 3]),
+    ("Range", &[0, 1, 2]),
+    ("Split", &[1]),
+    ("Resize", &[2, 3]),
+    ("Upsample", &[1]),
+]);
 
 #[allow(unused_variables)]
-pub(super) fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
+fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
     rule_locals!(ctx, body, op => const_ints, d, name, ops, ins, attr, in0, t, one, given, ints_operand);
     match name {
         "Slice" => {
@@ -167,4 +184,108 @@ pub(super) fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
         }
         _ => None,
     }
+}
+
+/// Slice of a constant along any axes with any steps (shape vectors, the pads
+/// tables PyTorch exports reverse with a step of -1, float tables).
+fn fold_slice(x: &FoldInput) -> Option<Vec<FoldResult>> {
+    let data = operand_raw(x, 0)?;
+    let shape = data.shape.clone();
+    let rank = shape.len();
+    let d = x.body.op(x.op);
+    let ints = |i: usize| operand_any_ints(x, i).map(|(v, _)| v);
+    let (starts, ends) = (ints(1)?, ints(2)?);
+    let given = |i: usize| d.operands().get(i).is_some_and(|v| !matches!(x.body.value_type(*v).data(), TypeData::None));
+    let axes = if given(3) { ints(3)? } else { (0..starts.len() as i64).collect() };
+    let steps = if given(4) { ints(4)? } else { vec![1; starts.len()] };
+    if rank == 0 || ends.len() != starts.len() || axes.len() != starts.len() || steps.len() != starts.len() {
+        return None;
+    }
+    // Per dim: the indices it keeps, in order (ONNX's clamping rules).
+    let mut keep: Vec<Vec<i64>> = shape.iter().map(|&n| (0..n).collect()).collect();
+    for k in 0..starts.len() {
+        let a = if axes[k] < 0 { axes[k] + rank as i64 } else { axes[k] };
+        if !(0..rank as i64).contains(&a) || steps[k] == 0 {
+            return None;
+        }
+        let n = shape[a as usize];
+        let (mut s, mut e, step) = (starts[k], ends[k], steps[k]);
+        if s < 0 {
+            s = s.saturating_add(n);
+        }
+        if e < 0 {
+            e = e.saturating_add(n);
+        }
+        let mut idx = vec![];
+        if step > 0 {
+            let (mut i, e) = (s.clamp(0, n), e.clamp(0, n));
+            while i < e {
+                idx.push(i);
+                i = i.saturating_add(step);
+            }
+        } else {
+            let (mut i, e) = (s.clamp(-1, n - 1), e.clamp(-1, n - 1));
+            while i > e {
+                idx.push(i);
+                i = i.saturating_add(step);
+            }
+        }
+        keep[a as usize] = idx;
+    }
+    let out_shape: Vec<i64> = keep.iter().map(|k| k.len() as i64).collect();
+    let idx = source_indices(&shape, &out_shape, |i, c| Some((i, keep[i][c as usize])))?;
+    raw_tensor(x, data.pick(&idx), data.width, out_shape, data.elem.clone())
+}
+
+/// Split of a 1-D integer constant into results of known lengths (expanded
+/// functions take a shape vector apart this way).
+fn fold_split(x: &FoldInput) -> Option<Vec<FoldResult>> {
+    let data = operand_ints(x, 0)?;
+    let d = x.body.op(x.op);
+    let lens: Vec<usize> = d.results().iter().map(|r| match x.body.value_type(*r).shape()? {
+        [n] if *n >= 0 => Some(*n as usize),
+        _ => None,
+    }).collect::<Option<_>>()?;
+    if operand_shape(x, 0)?.len() != 1 || lens.iter().sum::<usize>() != data.len() {
+        return None;
+    }
+    let mut at = 0;
+    lens.iter()
+        .map(|&n| {
+            let part = &data[at..at + n];
+            at += n;
+            i64_tensor(x, part, vec![n as i64]).map(|mut v| v.remove(0))
+        })
+        .collect()
+}
+
+/// Range with constant bounds: integers exactly; floats as the CPU lowering
+/// computes them (start + i·delta, each operation rounded to the type), to a
+/// static result length.
+fn fold_range(x: &FoldInput) -> Option<Vec<FoldResult>> {
+    if result_type(x).scalar().float_kind().is_some() {
+        let n = result_type(x).shape().filter(|s| s.len() == 1 && s[0] >= 0)?[0] as usize;
+        let (s, d) = (*operand_f64s(x, 0)?.first()?, *operand_f64s(x, 2)?.first()?);
+        if n > MAX_FOLD {
+            return None;
+        }
+        let vals: Vec<f64> = if result_type(x).scalar() == &x.ctx.f32() {
+            (0..n).map(|i| (s as f32 + i as f32 * d as f32) as f64).collect()
+        } else if result_type(x).scalar() == &x.ctx.f64() {
+            (0..n).map(|i| s + i as f64 * d).collect()
+        } else {
+            return None;
+        };
+        return typed_tensor(x, &vals, vec![n as i64]);
+    }
+    let (s, l, d) = (*operand_ints(x, 0)?.first()?, *operand_ints(x, 1)?.first()?, *operand_ints(x, 2)?.first()?);
+    if d == 0 {
+        return None;
+    }
+    let n = ((l - s) as f64 / d as f64).ceil().max(0.0) as usize;
+    if n > MAX_FOLD {
+        return None;
+    }
+    let vals: Vec<i64> = (0..n as i64).map(|i| s + i * d).collect();
+    i64_tensor(x, &vals, vec![n as i64])
 }
