@@ -184,7 +184,101 @@ fn accessors(w: &mut String, op: &OnnxOp, ty: &str) {
             }
         }
     }
+    builder(w, op, ty);
     let _ = writeln!(w, "}}\n");
+    attrs_struct(w, op, ty);
+}
+
+/// The Rust type of attribute kind `t` in a builder's attributes, and the
+/// `crate::builder` function that makes its `ir::Attribute` (as the importer would).
+fn attr_field(t: AttrType) -> Option<(&'static str, &'static str)> {
+    Some(match t {
+        AttrType::Int => ("i64", "int_attr"),
+        AttrType::Float => ("f64", "float_attr"),
+        AttrType::String => ("String", "str_attr"),
+        AttrType::Ints => ("Vec<i64>", "ints_attr"),
+        AttrType::Floats => ("Vec<f64>", "floats_attr"),
+        AttrType::Graph | AttrType::Graphs => return None,
+        _ => ("ir::Attribute", "as_is"),
+    })
+}
+
+/// The fields of `{ty}Attrs`: (field, ONNX name, Rust type, converter).
+fn attr_fields(op: &OnnxOp) -> Vec<(String, &'static str, &'static str, &'static str)> {
+    let mut used = HashSet::new();
+    op.attrs.iter().filter_map(|a| attr_field(a.ty).map(|(rt, conv)| (ident(&unique(snake(a.name), "attr", &mut used)), a.name, rt, conv))).collect()
+}
+
+fn has_graphs(op: &OnnxOp) -> bool {
+    op.attrs.iter().any(|a| matches!(a.ty, AttrType::Graph | AttrType::Graphs))
+}
+
+/// `build`: the op at a builder's point from its operands by ONNX name. Ops
+/// with subgraph attributes (If, Loop, Scan) have none: their regions are
+/// built by hand.
+fn builder(w: &mut String, op: &OnnxOp, ty: &str) {
+    if has_graphs(op) {
+        return;
+    }
+    let mut used: HashSet<String> = ["b", "results", "attrs", "slots", "rest"].iter().map(|s| s.to_string()).collect();
+    let mut params = vec!["b: &mut crate::builder::Builder".to_string()];
+    let mut slots = vec![];
+    let mut rest = "&[]".to_string();
+    for p in op.inputs {
+        let m = ident(&unique(snake(p.name), "operand", &mut used));
+        match p.kind {
+            ParamKind::Single => {
+                params.push(format!("{}: ir::Value", m));
+                slots.push(format!("Some({})", m));
+            }
+            ParamKind::Optional => {
+                params.push(format!("{}: Option<ir::Value>", m));
+                slots.push(m);
+            }
+            ParamKind::Variadic => {
+                params.push(format!("{}: &[ir::Value]", m));
+                rest = m;
+            }
+        }
+    }
+    params.push("results: &[ir::Type]".into());
+    let fields = attr_fields(op);
+    if !fields.is_empty() {
+        params.push(format!("attrs: &{}Attrs", ty));
+    }
+    let _ = writeln!(
+        w,
+        "    /// Builds `onnx.{}` at `b`'s point: its operands by ONNX name (an absent optional one `None`), its results' types{}.",
+        op.name,
+        if fields.is_empty() { "" } else { " and the attributes `attrs` sets (the others read as the schema's defaults)" }
+    );
+    let _ = writeln!(w, "    #[allow(clippy::too_many_arguments)]
+    pub fn build({}) -> Self {{", params.join(", "));
+    let _ = writeln!(w, "        {}props: Vec<(&'static str, ir::Attribute)> = Vec::new();", if fields.is_empty() { "let " } else { "let mut " });
+    for (f, name, _, conv) in &fields {
+        let _ = writeln!(w, "        if let Some(v) = &attrs.{} {{
+            props.push(({:?}, crate::builder::{}(b.ctx, v)));
+        }}", f, name, conv);
+    }
+    let _ = writeln!(w, "        Self(b.build_op(Self::NAME, &[{}], {}, results, &props))
+    }}", slots.join(", "), rest);
+}
+
+/// `{ty}Attrs`: the attributes a builder sets, each `None` unless given.
+fn attrs_struct(w: &mut String, op: &OnnxOp, ty: &str) {
+    let fields = attr_fields(op);
+    if has_graphs(op) || fields.is_empty() {
+        return;
+    }
+    let _ = writeln!(w, "/// The attributes `{}::build` sets; `None` reads as the schema's default.
+#[derive(Clone, Debug, Default)]
+pub struct {}Attrs {{", ty, ty);
+    for (f, name, rt, _) in &fields {
+        let _ = writeln!(w, "    /// `{}`
+    pub {}: Option<{}>,", name, f, rt);
+    }
+    let _ = writeln!(w, "}}
+");
 }
 
 fn main() {

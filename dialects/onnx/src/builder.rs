@@ -3,10 +3,12 @@
 //! normalization of older forms, the recurrent unroller).
 
 use crate::ops;
-use ir::attributes::{AttrData, Attribute, DenseData};
+use ir::attributes::{ArrayData, AttrData, Attribute, DenseData};
 use ir::types::{Type, TypeData};
 use ir::{Body, Context, InsertPoint, Location, OperationState, Value};
 
+/// Ops built one after another land in that order: after one built at the
+/// start of a block or after an op, the point moves past it.
 pub struct Builder<'a> {
     pub ctx: &'a Context,
     pub body: &'a mut Body,
@@ -48,7 +50,38 @@ impl Builder<'_> {
     }
     /// An absent optional input.
     pub fn none(&mut self) -> Value {
-        crate::dialect::no_value(self.ctx, self.body, self.at, self.loc.clone())
+        let st = OperationState::new(self.ctx.op_name("onnx.NoValue"), self.loc.clone()).results(&[self.ctx.none_type()]);
+        let op = self.place(st);
+        self.body.op(op).result(0)
+    }
+    /// The op `name` from its operand slots (an absent optional input `None`:
+    /// left out at the end, `onnx.NoValue` before a given one) and then
+    /// `rest` (a variadic input); what the generated `ops::X::build` calls.
+    pub fn build_op(&mut self, name: &str, slots: &[Option<Value>], rest: &[Value], results: &[Type], props: &[(&str, Attribute)]) -> ir::OpId {
+        let given = if rest.is_empty() { slots.iter().rposition(|s| s.is_some()).map_or(0, |k| k + 1) } else { slots.len() };
+        let mut operands = Vec::with_capacity(given + rest.len());
+        for s in &slots[..given] {
+            let v = match s {
+                Some(v) => *v,
+                None => self.none(),
+            };
+            operands.push(v);
+        }
+        operands.extend_from_slice(rest);
+        let mut st = OperationState::new(self.ctx.op_name(name), self.loc.clone()).operands(&operands).results(results);
+        for (k, v) in props {
+            st = st.property(self.ctx.ident(k), v.clone());
+        }
+        self.place(st)
+    }
+    /// Builds `st` at the point and moves the point past it when new ops
+    /// would otherwise land before it.
+    fn place(&mut self, st: OperationState) -> ir::OpId {
+        let op = self.body.build(st, self.at);
+        if matches!(self.at, InsertPoint::After(_) | InsertPoint::AtStart(_)) {
+            self.at = InsertPoint::After(op);
+        }
+        op
     }
     /// `name` with `operands`, results of `results` and properties `props`; its results.
     pub fn op(&mut self, name: &str, operands: &[Value], results: &[Type], props: &[(&str, Attribute)]) -> Vec<Value> {
@@ -56,7 +89,27 @@ impl Builder<'_> {
         for (k, v) in props {
             st = st.property(self.ctx.ident(k), v.clone());
         }
-        let o = self.body.build(st, self.at);
+        let o = self.place(st);
         self.body.op(o).results().to_vec()
     }
+}
+
+// Attribute values as the importer makes them (what the generated builders set).
+pub fn int_attr(ctx: &Context, v: &i64) -> Attribute {
+    Attribute::integer(*v as i128, ctx.i64())
+}
+pub fn float_attr(ctx: &Context, v: &f64) -> Attribute {
+    Attribute::float(*v, ctx.f32())
+}
+pub fn str_attr(_: &Context, v: &String) -> Attribute {
+    Attribute::new(AttrData::String { bytes: v.as_bytes().to_vec().into(), ty: None })
+}
+pub fn ints_attr(ctx: &Context, v: &[i64]) -> Attribute {
+    Attribute::new(AttrData::DenseArray { elem: ctx.i64(), data: ArrayData::Int(v.to_vec()) })
+}
+pub fn floats_attr(ctx: &Context, v: &[f64]) -> Attribute {
+    Attribute::new(AttrData::DenseArray { elem: ctx.f32(), data: ArrayData::Float(v.to_vec()) })
+}
+pub fn as_is(_: &Context, v: &Attribute) -> Attribute {
+    v.clone()
 }

@@ -2,11 +2,12 @@
 //! out: a product too deep for the scratchpad as partial products over K,
 //! and a bilinear Resize as edge padding and a depthwise transposed conv.
 
+use onnx::builder::Builder;
 use onnx::ops;
 use super::{build, constant, f32_constant, i64s, replace_by_chain, shape, tensor};
 use ir::attributes::Attribute;
 use ir::types::TypeData;
-use ir::{Body, Context, InsertPoint, OpId, OperationState, Type};
+use ir::{Body, Context, InsertPoint, OpId, Type};
 
 /// An f32 product with constant B too deep for the scratchpad (a classifier's
 /// FC over 9,216 or 25,088 inputs): A split along K by the DMA engines into
@@ -44,10 +45,9 @@ pub(super) fn convert_deep_product(ctx: &Context, body: &mut Body, op: OpId) -> 
     let ty = body.value_type(o.result(0)).clone();
     let sizes: Vec<i64> = (0..k).step_by(depth as usize).map(|s| depth.min(k - s)).collect();
     let split_ty: Vec<Type> = sizes.iter().map(|s| tensor(ctx, vec![m, *s], &ctx.f32())).collect();
-    let sv = constant(ctx, body, sizes.iter().flat_map(|s| s.to_le_bytes()).collect(), &ctx.i64(), sizes.len(), vec![sizes.len() as i64], at, &loc);
-    let mut st = OperationState::new(ctx.op_name(ops::Split::NAME), loc.clone()).operands(&[a, sv]).results(&split_ty);
-    st = st.property(ctx.ident("axis"), Attribute::integer(1, ctx.i64()));
-    let split = body.build(st, at);
+    let mut bl = Builder { ctx, body, at, loc: loc.clone() };
+    let sv = bl.i64s(&sizes);
+    let split = ops::Split::build(&mut bl, a, Some(sv), &split_ty, &ops::SplitAttrs { axis: Some(1), ..Default::default() }).op();
     let mut chain = vec![split];
     let (mut acc, mut k0) = (None, 0);
     for (i, s) in sizes.iter().enumerate() {
@@ -98,7 +98,7 @@ pub(super) fn convert_bilinear(ctx: &Context, body: &mut Body, op: OpId) -> Resu
     let coord = body.op(op).str_attr("coordinate_transformation_mode").unwrap_or("half_pixel");
     let half = coord != "asymmetric";
     let f32t = |s: &[i64]| tensor(ctx, s.to_vec(), &ctx.f32());
-    let i64c = |body: &mut Body, v: i64| constant(ctx, body, v.to_le_bytes().to_vec(), &ctx.i64(), 1, vec![1], at, &loc);
+    let i64c = |body: &mut Body, v: i64| constant(ctx, body, v.to_le_bytes().to_vec(), &ctx.i64(), vec![1], at, &loc);
     let mut ops = vec![];
     let mut v = x;
     let mut s = xs.clone();

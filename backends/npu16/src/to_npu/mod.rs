@@ -8,6 +8,7 @@
 //! ops carries no transpose inside it, and two NPU partitions in a row pass
 //! NHWC tensors straight through.
 
+use onnx::builder::Builder;
 use onnx::ops;
 use ir::attributes::{ArrayData, AttrData, Attribute};
 use ir::pass::{Pass, PassContext};
@@ -48,46 +49,38 @@ fn permuted(s: &[i64], p: &[i64]) -> Vec<i64> {
 pub fn transpose(ctx: &Context, body: &mut Body, x: Value, perm: &[i64], at: InsertPoint, loc: &Location) -> Value {
     let t = body.value_type(x).clone();
     let rt = tensor(ctx, permuted(&shape(body, x), perm), t.element_type().unwrap());
-    let st = OperationState::new(ctx.op_name(ops::Transpose::NAME), loc.clone()).operands(&[x]).results(&[rt]).property(ctx.ident("perm"), i64s(ctx, perm));
-    let op = body.build(st, at);
-    body.op(op).result(0)
+    let mut b = Builder { ctx, body, at, loc: loc.clone() };
+    ops::Transpose::build(&mut b, x, &[rt], &ops::TransposeAttrs { perm: Some(perm.to_vec()) }).transposed(body)
 }
 
 /// A new f32 constant of `shape` at `at`.
 fn f32_constant(ctx: &Context, body: &mut Body, vals: &[f32], shape: Vec<i64>, at: InsertPoint, loc: &Location) -> Value {
     let bytes: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
-    constant(ctx, body, bytes, &ctx.f32(), vals.len(), shape, at, loc)
+    constant(ctx, body, bytes, &ctx.f32(), shape, at, loc)
 }
 
 /// A new i32 constant of `shape` at `at`.
 fn i32_constant(ctx: &Context, body: &mut Body, vals: &[i32], shape: Vec<i64>, at: InsertPoint, loc: &Location) -> Value {
     let bytes: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
-    constant(ctx, body, bytes, &ctx.i32(), vals.len(), shape, at, loc)
+    constant(ctx, body, bytes, &ctx.i32(), shape, at, loc)
 }
 
 fn i16_constant(ctx: &Context, body: &mut Body, vals: &[i16], shape: Vec<i64>, at: InsertPoint, loc: &Location) -> Value {
     let bytes: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
-    constant(ctx, body, bytes, &ctx.int_type(16), vals.len(), shape, at, loc)
+    constant(ctx, body, bytes, &ctx.int_type(16), shape, at, loc)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn constant(ctx: &Context, body: &mut Body, bytes: Vec<u8>, elem: &Type, n: usize, shape: Vec<i64>, at: InsertPoint, loc: &Location) -> Value {
-    let ty = tensor(ctx, shape, elem);
-    let width = bytes.len() / n.max(1);
-    let val = Attribute::new(AttrData::Dense { ty: ty.clone(), data: ir::attributes::DenseData::canonical(bytes, width, n) });
-    let c = body.build(OperationState::new(ctx.op_name(ops::Constant::NAME), loc.clone()).results(&[ty]).property(ctx.ident("value"), val), at);
-    body.op(c).result(0)
+/// A new `onnx.Constant` of `elem` and `shape` from its little-endian bytes, at `at`.
+fn constant(ctx: &Context, body: &mut Body, bytes: Vec<u8>, elem: &Type, shape: Vec<i64>, at: InsertPoint, loc: &Location) -> Value {
+    Builder { ctx, body, at, loc: loc.clone() }.constant(elem.clone(), shape, bytes)
 }
 
+/// `onnx.Reshape(x, to)` at `at`, its shape a new constant.
 fn reshape(ctx: &Context, body: &mut Body, x: Value, to: &[i64], at: InsertPoint, loc: &Location) -> Value {
-    let i64t = tensor(ctx, vec![to.len() as i64], &ctx.i64());
-    let bytes: Vec<u8> = to.iter().flat_map(|v| v.to_le_bytes()).collect();
-    let val = Attribute::new(AttrData::Dense { ty: i64t.clone(), data: ir::attributes::DenseData::canonical(bytes, 8, to.len()) });
-    let c = body.build(OperationState::new(ctx.op_name(ops::Constant::NAME), loc.clone()).results(&[i64t]).property(ctx.ident("value"), val), at);
-    let cv = body.op(c).result(0);
     let rt = tensor(ctx, to.to_vec(), body.value_type(x).element_type().unwrap());
-    let op = body.build(OperationState::new(ctx.op_name(ops::Reshape::NAME), loc.clone()).operands(&[x, cv]).results(&[rt]), InsertPoint::After(c));
-    body.op(op).result(0)
+    let mut b = Builder { ctx, body, at, loc: loc.clone() };
+    let shape = b.i64s(to);
+    ops::Reshape::build(&mut b, x, shape, &[rt], &Default::default()).reshaped(body)
 }
 
 /// Records on a product the MACs of the ONNX op it computes, as the model

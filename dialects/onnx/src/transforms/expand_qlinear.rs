@@ -15,8 +15,9 @@
 //! a float result without an output scale) are written out. Those that stay:
 //! channels-last pools, QLinearSoftmax (lowered as it is), and ops without a row.
 
+use crate::builder::Builder;
 use crate::ops;
-use ir::attributes::{AttrData, Attribute, DenseData};
+use ir::attributes::Attribute;
 use ir::pass::{Pass, PassContext};
 use ir::types::TypeData;
 use ir::{Body, Context, InsertPoint, Location, OpId, OperationState, Type, Value};
@@ -98,21 +99,17 @@ fn part(loc: &Location, name: &str) -> Location {
 /// `DequantizeLinear(x, scale[, zp])` before `at`.
 fn dequantize(ctx: &Context, body: &mut Body, x: Value, scale: Value, zp: Option<Value>, at: OpId, loc: &Location) -> Option<Value> {
     let ty = f32_like(ctx, body, x)?;
-    let mut ins = vec![x, scale];
-    ins.extend(zp);
     let n = body.op(at).operands().iter().position(|v| *v == x).unwrap_or(0);
-    let d = body.build(OperationState::new(ctx.op_name(ops::DequantizeLinear::NAME), part(loc, &format!("dequantize{}", n))).operands(&ins).results(&[ty]), InsertPoint::Before(at));
-    Some(body.op(d).result(0))
+    let mut b = Builder { ctx, body, at: InsertPoint::Before(at), loc: part(loc, &format!("dequantize{}", n)) };
+    Some(ops::DequantizeLinear::build(&mut b, x, scale, zp, &[ty], &Default::default()).y(body))
 }
 
 /// Replaces `op`'s result by `QuantizeLinear(y, scale[, zp])` and erases `op`.
 fn quantize_into(ctx: &Context, body: &mut Body, op: OpId, y: Value, scale: Value, zp: Option<Value>, loc: &Location) {
     let r = body.op(op).result(0);
     let ty = body.value_type(r).clone();
-    let mut ins = vec![y, scale];
-    ins.extend(zp);
-    let q = body.build(OperationState::new(ctx.op_name(ops::QuantizeLinear::NAME), part(loc, "quantize")).operands(&ins).results(&[ty]), InsertPoint::Before(op));
-    let qr = body.op(q).result(0);
+    let mut b = Builder { ctx, body, at: InsertPoint::Before(op), loc: part(loc, "quantize") };
+    let qr = ops::QuantizeLinear::build(&mut b, y, scale, zp, &[ty], &Default::default()).y(body);
     body.replace_all_uses(r, qr);
     body.erase(op);
 }
@@ -213,18 +210,12 @@ fn qgemm(ctx: &Context, body: &mut Body, op: OpId) -> Option<()> {
         let alpha = body.op(op).properties.get("alpha").and_then(|a| a.as_float()).unwrap_or(1.0) as f32;
         let prod: Vec<f32> = sb.iter().map(|s| alpha * (sa[0] as f32) * (*s as f32)).collect();
         let n = prod.len();
-        let ty = ctx.intern_type(TypeData::RankedTensor { shape: if n == 1 { vec![] } else { vec![n as i64] }, elem: ctx.f32(), encoding: None });
-        let bytes: Vec<u8> = prod.iter().flat_map(|v| v.to_le_bytes()).collect();
-        let value = Attribute::new(AttrData::Dense { ty: ty.clone(), data: DenseData::canonical(bytes, 4, n) });
-        let k = body.build(OperationState::new(ctx.op_name(ops::Constant::NAME), loc.clone()).results(&[ty]).property(ctx.ident("value"), value), InsertPoint::Before(op));
-        let scale = body.op(k).result(0);
         let cty = f32_like(ctx, body, c)?;
-        let mut st = OperationState::new(ctx.op_name(ops::DequantizeLinear::NAME), loc.clone()).operands(&[c, scale]).results(&[cty]);
-        if n > 1 {
-            st.properties.set(ctx.ident("axis"), Attribute::integer(-1, ctx.i64()));
-        }
-        let d = body.build(st, InsertPoint::Before(op));
-        ins.push(body.op(d).result(0));
+        let mut b = Builder { ctx, body, at: InsertPoint::Before(op), loc: loc.clone() };
+        let shape: Vec<i64> = if n == 1 { vec![] } else { vec![n as i64] };
+        let scale = b.f32s(&shape, &prod);
+        let axis = (n > 1).then_some(-1);
+        ins.push(ops::DequantizeLinear::build(&mut b, c, scale, None, &[cty], &ops::DequantizeLinearAttrs { axis, ..Default::default() }).y(body));
     }
     let y = float_op(ctx, body, op, ops::Gemm::NAME, &ins, &["alpha", "transA", "transB"], &loc)?;
     match given(body, op, 7) {

@@ -17,6 +17,7 @@
 //! and an empty one is no result at all (the runtime regroups them by these
 //! names). What cannot be resolved is an error naming the node and why.
 
+use crate::builder::Builder;
 use crate::ops;
 use super::shape_inference::ShapeInference;
 use ir::attributes::{AttrData, AttrDict, Attribute, DenseData};
@@ -140,6 +141,10 @@ struct Rewrite<'a> {
 }
 
 impl Rewrite<'_> {
+    /// A builder of onnx ops before the op being rewritten.
+    fn builder(&mut self) -> Builder<'_> {
+        Builder { ctx: self.ctx, body: self.body, at: InsertPoint::Before(self.op), loc: self.loc.clone() }
+    }
     fn operand(&self, i: usize) -> Option<Value> {
         self.body.op(self.op).operands().get(i).copied()
     }
@@ -266,14 +271,16 @@ impl Rewrite<'_> {
                 let elem = self.body.value_type(x).element_type().cloned().unwrap_or_else(|| self.ctx.f32());
                 let sh = i64s(self.ctx, self.body, &shape, false, self.loc.clone(), self.op);
                 let ty = self.ctx.intern_type(TypeData::RankedTensor { shape, elem, encoding: None });
-                parts.push(build(self.ctx, self.body, ops::Reshape::NAME, &[x, sh], ty, &[("allowzero", Attribute::integer(1, self.ctx.i64()))], self.loc.clone(), self.op));
+                let r = ops::Reshape::build(&mut self.builder(), x, sh, &[ty], &ops::ReshapeAttrs { allowzero: Some(1) });
+                parts.push(r.reshaped(self.body));
             } else {
                 parts.push(x);
             }
         }
         let a = if axis < 0 { axis + rank.unwrap_or(0) } else { axis };
         let ty = self.element_type(self.body.op(self.op).result(0));
-        let c = build(self.ctx, self.body, ops::Concat::NAME, &parts, ty, &[("axis", Attribute::integer(a as i128, self.ctx.i64()))], self.loc.clone(), self.op);
+        let c = ops::Concat::build(&mut self.builder(), &parts, &[ty], &ops::ConcatAttrs { axis: Some(a) });
+        let c = c.concat_result(self.body);
         { self.replace(&[c]); Ok(()) }
     }
 
@@ -322,12 +329,14 @@ impl Rewrite<'_> {
             let mut out = shape.clone();
             out[a as usize] = k;
             let ty = self.ctx.intern_type(TypeData::RankedTensor { shape: out.clone(), elem: elem.clone(), encoding: None });
-            let mut part = build(self.ctx, self.body, ops::Slice::NAME, &[x, s, e, axes], ty, &[], self.loc.clone(), self.op);
+            let slice = ops::Slice::build(&mut self.builder(), x, s, e, Some(axes), None, &[ty]);
+            let mut part = slice.output(self.body);
             if squeeze {
                 out.remove(a as usize);
                 let sh = i64s(self.ctx, self.body, &out, false, self.loc.clone(), self.op);
                 let ty = self.ctx.intern_type(TypeData::RankedTensor { shape: out, elem: elem.clone(), encoding: None });
-                part = build(self.ctx, self.body, ops::Reshape::NAME, &[part, sh], ty, &[("allowzero", Attribute::integer(1, self.ctx.i64()))], self.loc.clone(), self.op);
+                let r = ops::Reshape::build(&mut self.builder(), part, sh, &[ty], &ops::ReshapeAttrs { allowzero: Some(1) });
+                part = r.reshaped(self.body);
             }
             parts.push(part);
             start += k;
@@ -512,10 +521,12 @@ impl Rewrite<'_> {
             for v in vals {
                 let elem = self.element_type(v);
                 let zero = i64s(self.ctx, self.body, &[0], false, self.loc.clone(), self.op);
-                parts.push(build(self.ctx, self.body, ops::Unsqueeze::NAME, &[v, zero], elem, &[], self.loc.clone(), self.op));
+                let u = ops::Unsqueeze::build(&mut self.builder(), v, zero, &[elem]);
+                parts.push(u.expanded(self.body));
             }
             let ty = self.body.value_type(results[carried + k]).clone();
-            current.push(build(self.ctx, self.body, ops::Concat::NAME, &parts, ty, &[("axis", Attribute::integer(0, self.ctx.i64()))], self.loc.clone(), self.op));
+            let c = ops::Concat::build(&mut self.builder(), &parts, &[ty], &ops::ConcatAttrs { axis: Some(0) });
+            current.push(c.concat_result(self.body));
         }
         { self.replace(&current); Ok(()) }
     }
