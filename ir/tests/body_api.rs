@@ -253,3 +253,23 @@ fn a_successor_in_another_region_is_caught_by_the_verifier() {
     let errs = ir::verifier::verify(&c, &b, m).unwrap_err();
     assert!(errs[0].message.contains("successor #0 refers to a block defined in another region"), "{}", errs[0].message);
 }
+
+/// `OpBuilder` keeps ops built one after another in order at every kind of
+/// point: after an op and at a block's start it moves past each new op,
+/// before an op and at a block's end it stays.
+#[test]
+fn op_builder_keeps_build_order() {
+    let c = ctx();
+    let mut b = Body::default();
+    let (_, blk) = module(&c, &mut b);
+    let anchor = op(&c, &mut b, "t.anchor", &[], 0, InsertPoint::AtEnd(blk));
+    let points = [InsertPoint::AtStart(blk), InsertPoint::Before(anchor), InsertPoint::After(anchor), InsertPoint::AtEnd(blk)];
+    for (k, at) in points.into_iter().enumerate() {
+        let mut ob = ir::OpBuilder::new(&c, &mut b, at, Location::unknown());
+        let first = ob.create(&format!("t.first{}", k), &[], &[c.i32()], &[]);
+        let v = ob.body.op(first).result(0);
+        ob.create_value(&format!("t.second{}", k), &[v], &c.i32(), &[]);
+    }
+    let names: Vec<String> = b.block_ops(blk).map(|o| b.name(o).as_str().to_string()).collect();
+    assert_eq!(names, ["t.first0", "t.second0", "t.first1", "t.second1", "t.anchor", "t.first2", "t.second2", "t.first3", "t.second3"]);
+}

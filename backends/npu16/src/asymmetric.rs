@@ -130,7 +130,7 @@ pub fn rewrite(ctx: &Context, body: &mut Body, module: OpId) -> usize {
         let w_axis_attr: Vec<(&str, Attribute)> = p.w_dq.and_then(|d| body.op(d).attr("axis").cloned()).into_iter().map(|a| ("axis", a)).collect();
         let old_x = body.op(op).operand(p.x_operand);
         let (i8t, f32t) = (ctx.int_type(8), ctx.f32());
-        let mut b = Builder { ctx, body, at: InsertPoint::Before(op), loc };
+        let mut b = Builder::new(ctx, body, InsertPoint::Before(op), loc);
         let w8 = b.constant(i8t.clone(), wshape.clone(), split(&p));
         let zeros = b.constant(i8t.clone(), zshape.clone(), vec![0; zshape.iter().product::<i64>() as usize]);
         // The activation n times along its reduced axis, in QDQ form (an int8 move on the NPU).

@@ -139,7 +139,7 @@ pub fn rewrite(ctx: &Context, body: &mut Body, module: OpId) -> usize {
         let geometry: Vec<(&str, Attribute)> = ["strides", "dilations", "kernel_shape"].into_iter().filter_map(|k| o.attr(k).cloned().map(|a| (k, a))).collect();
         let i32t = |shape: Vec<i64>| tensor(ctx, shape, 32);
         let cast = |to: i64| [("to", Attribute::integer(to as i128, ctx.i64()))];
-        let mut b = Builder { ctx, body, at: InsertPoint::Before(op), loc };
+        let mut b = Builder::new(ctx, body, InsertPoint::Before(op), loc);
         // a' = a - 128 for uint8 activations, once per tensor.
         let a8 = match (unsigned, shifted.get(&a)) {
             (false, _) => a,

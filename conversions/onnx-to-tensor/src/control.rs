@@ -45,7 +45,7 @@ pub(super) fn row_of(at: &mut At, x: Value, axis: usize, i: Value) -> Value {
     let n = shape.len();
     let (ctx, loc) = (at.ctx, at.loc.clone());
     let gb = GenericBuilder { ctx, loc: loc.clone() };
-    let g = gb.build(at.body, at.at, &[], &[out], vec![AffineMap::identity(n as u32)], &vec![Iterator::Parallel; n], None, |body, block, _| {
+    let g = gb.build(at.0.body, at.0.at, &[], &[out], vec![AffineMap::identity(n as u32)], &vec![Iterator::Parallel; n], None, |body, block, _| {
         let mut e = Emit::new(ctx, body, InsertPoint::AtEnd(block), loc);
         let mut idx: Vec<Value> = (0..n).map(|d| e.loop_index(d)).collect();
         idx.insert(axis, i);
@@ -98,7 +98,7 @@ fn lower_if(l: &mut Lower) -> Result<Vec<Value>, String> {
         types.push(ta);
     }
     let (ctx, loc) = (l.ctx, l.loc.clone());
-    let mut at = At { ctx, body: l.body, at: InsertPoint::Before(l.op), loc: loc.clone() };
+    let mut at = At::new(ctx, l.body, InsertPoint::Before(l.op), loc.clone());
     let c = scalar_of(&mut at, cond);
     let mut regions = Vec::new();
     for (b, (y, vals)) in [(then_b, ty), (else_b, ey)] {
@@ -145,7 +145,7 @@ fn build_while(l: &mut Lower, p: LoopParts) -> Result<Vec<Value>, String> {
     if yields.len() != lead + n_carried + p.scans.len() {
         return Err(format!("the body yields {} values, expected {}", yields.len(), lead + n_carried + p.scans.len()));
     }
-    let mut at = At { ctx, body: l.body, at: InsertPoint::Before(l.op), loc: loc.clone() };
+    let mut at = At::new(ctx, l.body, InsertPoint::Before(l.op), loc.clone());
     let zero = at.int(0 as i128, &i64t);
     let mut inits = vec![zero];
     inits.extend(p.cond);
@@ -172,7 +172,7 @@ fn build_while(l: &mut Lower, p: LoopParts) -> Result<Vec<Value>, String> {
     // Before: i < trips (and the condition).
     let (before, bb) = new_region_with(l.body, &types);
     let args = l.body.block_args(bb).to_vec();
-    let mut at = At { ctx, body: l.body, at: InsertPoint::AtEnd(bb), loc: loc.clone() };
+    let mut at = At::new(ctx, l.body, InsertPoint::AtEnd(bb), loc.clone());
     let pred = Attribute::integer(2, ctx.i64()); // slt
     let mut go = at.op_with("arith.cmpi", &[args[0], p.trips], &i1t, &[("predicate", pred.clone())]);
     if is_loop {
@@ -188,7 +188,7 @@ fn build_while(l: &mut Lower, p: LoopParts) -> Result<Vec<Value>, String> {
     // After: the body with its arguments rebuilt from the carried values.
     let (after, ab) = new_region_with(l.body, &types);
     let args = l.body.block_args(ab).to_vec();
-    let mut at = At { ctx, body: l.body, at: InsertPoint::AtEnd(ab), loc: loc.clone() };
+    let mut at = At::new(ctx, l.body, InsertPoint::AtEnd(ab), loc.clone());
     let idx = at.op("arith.index_cast", &[args[0]], &it);
     let row_index = |at: &mut At, reverse: bool| -> Value {
         if reverse {
@@ -214,7 +214,7 @@ fn build_while(l: &mut Lower, p: LoopParts) -> Result<Vec<Value>, String> {
     l.body.inline_block(old, InsertPoint::AtEnd(ab), &body_args);
     // The yield may pass a body argument through: read it again, replaced.
     let yields = l.body.op(y).operands().to_vec();
-    let mut at = At { ctx, body: l.body, at: InsertPoint::Before(y), loc: loc.clone() };
+    let mut at = At::new(ctx, l.body, InsertPoint::Before(y), loc.clone());
     let one = at.int(1 as i128, &i64t);
     let mut next = vec![at.op("arith.addi", &[args[0], one], &i64t)];
     if is_loop {
@@ -234,7 +234,7 @@ fn build_while(l: &mut Lower, p: LoopParts) -> Result<Vec<Value>, String> {
     let res = l.body.op(w).results().to_vec();
     // Stopped by the limit with iterations left: i reached it, i < trips and the condition held.
     let max = l.max_loop_iterations;
-    let mut at = At { ctx, body: l.body, at: InsertPoint::Before(l.op), loc };
+    let mut at = At::new(ctx, l.body, InsertPoint::Before(l.op), loc);
     let cap = at.int(max as i128, &i64t);
     let sge = Attribute::integer(5, ctx.i64());
     let mut over = at.op_with("arith.cmpi", &[res[0], cap], &i1t, &[("predicate", sge)]);
@@ -255,7 +255,7 @@ fn lower_loop(l: &mut Lower) -> Result<Vec<Value>, String> {
     let n_carried = l.num_operands().saturating_sub(2);
     let n_scans = l.num_results().checked_sub(n_carried).ok_or("a Loop has fewer results than carried values")?;
     let (m, c) = (l.opt(0), l.opt(1));
-    let mut at = At { ctx, body: l.body, at: InsertPoint::Before(l.op), loc };
+    let mut at = At::new(ctx, l.body, InsertPoint::Before(l.op), loc);
     let trips = match m {
         Some(m) => {
             let s = scalar_of(&mut at, m);
@@ -341,7 +341,7 @@ fn lower_scan(l: &mut Lower) -> Result<Vec<Value>, String> {
         }
         scans.push((l.body.value_type(r).clone(), a, out_dirs.get(k).copied().unwrap_or(0) == 1));
     }
-    let mut at = At { ctx: l.ctx, body: l.body, at: InsertPoint::Before(l.op), loc: l.loc.clone() };
+    let mut at = At::new(l.ctx, l.body, InsertPoint::Before(l.op), l.loc.clone());
     let trips = at.int(rows as i128, &l.ctx.i64());
     build_while(l, LoopParts { trips, cond: None, carried, scans, scan_ins, rows })
 }
@@ -397,7 +397,7 @@ fn lower_scan8(l: &mut Lower) -> Result<Vec<Value>, String> {
         scans.push((ty, 0, false));
         out_shapes.push(info.shape);
     }
-    let mut at = At { ctx: l.ctx, body: l.body, at: InsertPoint::Before(l.op), loc: l.loc.clone() };
+    let mut at = At::new(l.ctx, l.body, InsertPoint::Before(l.op), l.loc.clone());
     let trips = at.int(rows as i128, &l.ctx.i64());
     let results = build_while(l, LoopParts { trips, cond: None, carried, scans, scan_ins, rows })?;
     // The batch axis back on every result.

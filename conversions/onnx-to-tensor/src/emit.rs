@@ -4,7 +4,7 @@
 
 use ir::attributes::Attribute;
 use ir::types::{Signedness, TypeData};
-use ir::{Body, Context, InsertPoint, Location, OpId, OperationState, Type, Value};
+use ir::{Body, Context, InsertPoint, Location, OpBuilder, Type, Value};
 
 /// What an ONNX element type is, arithmetically.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,40 +77,24 @@ pub enum Cmp {
     Ge,
 }
 
-pub struct Emit<'a> {
-    pub ctx: &'a Context,
-    pub body: &'a mut Body,
-    pub at: InsertPoint,
-    pub loc: Location,
-}
+/// An `ir::OpBuilder` (its `ctx`, `body`, `at`, `loc` and `build` are this
+/// one's) that picks arith and math ops by element kind, for the bodies of
+/// the lowerings' loop nests.
+pub struct Emit<'a>(pub OpBuilder<'a>);
+
+ir::extends_op_builder!(Emit);
 
 impl<'a> Emit<'a> {
     pub fn new(ctx: &'a Context, body: &'a mut Body, at: InsertPoint, loc: Location) -> Emit<'a> {
-        Emit { ctx, body, at, loc }
-    }
-
-    pub fn build(&mut self, st: OperationState) -> OpId {
-        let op = self.body.build(st, self.at);
-        // Inserting after an op moves the point past the new one; before or at an end it stays.
-        if let InsertPoint::After(_) = self.at {
-            self.at = InsertPoint::After(op);
-        }
-        op
+        Emit(OpBuilder::new(ctx, body, at, loc))
     }
 
     pub fn op(&mut self, name: &str, operands: &[Value], ty: &Type) -> Value {
-        let st = OperationState::new(self.ctx.op_name(name), self.loc.clone()).operands(operands).results(&[ty.clone()]);
-        let op = self.build(st);
-        self.body.op(op).result(0)
+        self.0.create_value(name, operands, ty, &[])
     }
 
     pub fn op_with(&mut self, name: &str, operands: &[Value], ty: &Type, props: &[(&str, Attribute)]) -> Value {
-        let mut st = OperationState::new(self.ctx.op_name(name), self.loc.clone()).operands(operands).results(&[ty.clone()]);
-        for (k, v) in props {
-            st = st.property(self.ctx.ident(k), v.clone());
-        }
-        let op = self.build(st);
-        self.body.op(op).result(0)
+        self.0.create_value(name, operands, ty, props)
     }
 
     pub fn constant(&mut self, value: Attribute) -> Value {

@@ -51,6 +51,9 @@ pub fn register(reg: &mut PassRegistry) {
 
 pub struct TensorToLoops;
 
+/// Builds the loop-level ops of one lowering at a point the caller keeps
+/// (`ir::OpBuilder`'s rules: ops built after an op stay in order), so the
+/// body can be read and changed between ops.
 pub(crate) struct B<'a> {
     ctx: &'a Context,
     loc: Location,
@@ -58,14 +61,9 @@ pub(crate) struct B<'a> {
 
 impl B<'_> {
     fn op(&self, body: &mut Body, at: &mut InsertPoint, name: &str, operands: &[Value], results: &[Type], props: &[(&str, Attribute)]) -> OpId {
-        let mut st = OperationState::new(self.ctx.op_name(name), self.loc.clone()).operands(operands).results(results);
-        for (k, v) in props {
-            st = st.property(self.ctx.ident(k), v.clone());
-        }
-        let op = body.build(st, *at);
-        if let InsertPoint::After(_) = at {
-            *at = InsertPoint::After(op);
-        }
+        let mut b = ir::OpBuilder::new(self.ctx, body, *at, self.loc.clone());
+        let op = b.create(name, operands, results, props);
+        *at = b.at;
         op
     }
     fn index(&self, body: &mut Body, at: &mut InsertPoint, v: i64) -> Value {
@@ -123,10 +121,7 @@ impl B<'_> {
         let region = body.new_region();
         let block = body.add_block(region, &[self.ctx.index()]);
         let st = OperationState::new(self.ctx.op_name("scf.for"), self.loc.clone()).operands(&[lb, ub, step]).region(region);
-        let op = body.build(st, *at);
-        if let InsertPoint::After(_) = at {
-            *at = InsertPoint::After(op);
-        }
+        let op = ir::builder::build_at(body, at, st);
         let iv = body.block_args(block)[0];
         (op, block, iv)
     }
@@ -147,10 +142,7 @@ impl B<'_> {
         operands.extend_from_slice(carried);
         let results: Vec<Type> = carried.iter().map(|v| body.value_type(*v).clone()).collect();
         let st = OperationState::new(self.ctx.op_name("scf.for"), self.loc.clone()).operands(&operands).results(&results).region(region);
-        let op = body.build(st, *at);
-        if let InsertPoint::After(_) = at {
-            *at = InsertPoint::After(op);
-        }
+        let op = ir::builder::build_at(body, at, st);
         let args = body.block_args(block).to_vec();
         (op, block, args[0], args[1..].to_vec())
     }
@@ -164,10 +156,7 @@ impl B<'_> {
         let (rt, re) = (body.new_region(), body.new_region());
         let (bt, be) = (body.add_block(rt, &[]), body.add_block(re, &[]));
         let st = OperationState::new(self.ctx.op_name("scf.if"), self.loc.clone()).operands(&[cond]).results(results).region(rt).region(re);
-        let op = body.build(st, *at);
-        if let InsertPoint::After(_) = at {
-            *at = InsertPoint::After(op);
-        }
+        let op = ir::builder::build_at(body, at, st);
         (op, bt, be)
     }
     fn yield_(&self, body: &mut Body, block: ir::Block, vals: &[Value]) {
@@ -201,9 +190,7 @@ fn inline_body(b: &B, body: &mut Body, at: &mut InsertPoint, g_block: ir::Block,
                 let new = body.clone_op(op, &mut map);
                 body.set_operands(new, &operands);
                 body.insert(new, *at);
-                if let InsertPoint::After(_) = at {
-                    *at = InsertPoint::After(new);
-                }
+                *at = ir::builder::advance(*at, new);
                 for (r, n) in body.op(op).results().to_vec().iter().zip(body.op(new).results().to_vec()) {
                     map.insert(*r, n);
                 }

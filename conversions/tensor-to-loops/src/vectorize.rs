@@ -185,9 +185,7 @@ pub(super) fn clone_vectorized(b: &B, body: &mut Body, at: &mut InsertPoint, blo
         }
         let c = body.clone_op(o, &mut map);
         body.insert(c, *at);
-        if let InsertPoint::After(_) = at {
-            *at = InsertPoint::After(c);
-        }
+        *at = ir::builder::advance(*at, c);
         let is_const = body.name(c).as_str() == "arith.constant";
         for (old, res) in body.op(o).results().to_vec().into_iter().zip(body.op(c).results().to_vec()) {
             let vty = vec_type(ctx, &body.value_type(res).clone());

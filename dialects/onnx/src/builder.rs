@@ -1,22 +1,23 @@
-//! Building `onnx` ops in code: constants from their bytes and ops with
-//! their properties, at one insertion point and location (the importer's
-//! normalization of older forms, the recurrent unroller).
+//! Building `onnx` ops in code: `ir::OpBuilder` with the onnx dialect's
+//! constants from their bytes, absent inputs and the slots the generated
+//! `ops::X::build` fill (the importer's normalization of older forms, the
+//! recurrent unroller, the QLinear expansion, the NPU conversion).
 
 use crate::ops;
 use ir::attributes::{ArrayData, AttrData, Attribute, DenseData};
 use ir::types::{Type, TypeData};
-use ir::{Body, Context, InsertPoint, Location, OperationState, Value};
+use ir::{Body, Context, InsertPoint, Location, OpBuilder, Value};
 
-/// Ops built one after another land in that order: after one built at the
-/// start of a block or after an op, the point moves past it.
-pub struct Builder<'a> {
-    pub ctx: &'a Context,
-    pub body: &'a mut Body,
-    pub at: InsertPoint,
-    pub loc: Location,
-}
+/// An `ir::OpBuilder` (its `ctx`, `body`, `at`, `loc` and `build` are this
+/// one's) with the onnx dialect's helpers.
+pub struct Builder<'a>(pub OpBuilder<'a>);
 
-impl Builder<'_> {
+ir::extends_op_builder!(Builder);
+
+impl<'a> Builder<'a> {
+    pub fn new(ctx: &'a Context, body: &'a mut Body, at: InsertPoint, loc: Location) -> Builder<'a> {
+        Builder(OpBuilder::new(ctx, body, at, loc))
+    }
     /// An `onnx.Constant` of `elem` and `shape` from its little-endian bytes.
     pub fn constant(&mut self, elem: Type, shape: Vec<i64>, bytes: Vec<u8>) -> Value {
         let ty = self.ctx.intern_type(TypeData::RankedTensor { shape, elem, encoding: None });
@@ -50,9 +51,8 @@ impl Builder<'_> {
     }
     /// An absent optional input.
     pub fn none(&mut self) -> Value {
-        let st = OperationState::new(self.ctx.op_name("onnx.NoValue"), self.loc.clone()).results(&[self.ctx.none_type()]);
-        let op = self.place(st);
-        self.body.op(op).result(0)
+        let none = self.ctx.none_type();
+        self.0.create_value("onnx.NoValue", &[], &none, &[])
     }
     /// The op `name` from its operand slots (an absent optional input `None`:
     /// left out at the end, `onnx.NoValue` before a given one) and then
@@ -68,28 +68,11 @@ impl Builder<'_> {
             operands.push(v);
         }
         operands.extend_from_slice(rest);
-        let mut st = OperationState::new(self.ctx.op_name(name), self.loc.clone()).operands(&operands).results(results);
-        for (k, v) in props {
-            st = st.property(self.ctx.ident(k), v.clone());
-        }
-        self.place(st)
-    }
-    /// Builds `st` at the point and moves the point past it when new ops
-    /// would otherwise land before it.
-    fn place(&mut self, st: OperationState) -> ir::OpId {
-        let op = self.body.build(st, self.at);
-        if matches!(self.at, InsertPoint::After(_) | InsertPoint::AtStart(_)) {
-            self.at = InsertPoint::After(op);
-        }
-        op
+        self.0.create(name, &operands, results, props)
     }
     /// `name` with `operands`, results of `results` and properties `props`; its results.
     pub fn op(&mut self, name: &str, operands: &[Value], results: &[Type], props: &[(&str, Attribute)]) -> Vec<Value> {
-        let mut st = OperationState::new(self.ctx.op_name(name), self.loc.clone()).operands(operands).results(results);
-        for (k, v) in props {
-            st = st.property(self.ctx.ident(k), v.clone());
-        }
-        let o = self.place(st);
+        let o = self.0.create(name, operands, results, props);
         self.body.op(o).results().to_vec()
     }
 }

@@ -323,7 +323,7 @@ pub fn unroll(ctx: &Context, body: &mut Body, op: OpId, max_steps: i64) -> Resul
     let results = body.op(op).results().to_vec();
     let x = body.op(op).operand(0);
     let loc = body.op(op).loc.clone();
-    let mut w = Writer { b: Builder { ctx, body, at: InsertPoint::Before(op), loc }, node, sizes: Default::default() };
+    let mut w = Writer { b: Builder::new(ctx, body, InsertPoint::Before(op), loc), node, sizes: Default::default() };
     let (t, b, h, d) = (l.t, l.b, l.h, l.reverse.len() as i64);
     let (i, hs) = (l.i as usize, h as usize);
     let g = l.cell.gates();

@@ -77,7 +77,7 @@ fn builders_make_what_the_parser_reads() {
     let ty = |b: &ir::Body, op: ir::OpId| b.op(op).results().iter().map(|r| b.value_type(*r).clone()).collect::<Vec<_>>();
     let (conv_t, clip_t, cat_t, split_t, cast_t) = (ty(&m.body, parsed[0]), ty(&m.body, parsed[1]), ty(&m.body, parsed[2]), ty(&m.body, parsed[3]), ty(&m.body, parsed[4]));
     let lo = m.body.op(parsed[1]).operand(1);
-    let mut b = onnx::builder::Builder { ctx: &ctx, body: &mut m.body, at: ir::InsertPoint::Before(ret), loc: ir::Location::unknown() };
+    let mut b = onnx::builder::Builder::new(&ctx, &mut m.body, ir::InsertPoint::Before(ret), ir::Location::unknown());
 
     let conv = Conv::build(&mut b, args[0], args[1], None, &conv_t, &ConvAttrs { kernel_shape: Some(vec![3, 3]), strides: Some(vec![1, 1]), ..Default::default() });
     let clip = Clip::build(&mut b, args[2], Some(lo), None, &clip_t);
@@ -99,7 +99,7 @@ fn builders_make_what_the_parser_reads() {
     assert_eq!(cat.inputs(body).len(), 3);
 
     // An absent optional input before a given one is an onnx.NoValue.
-    let mut b = onnx::builder::Builder { ctx: &ctx, body: &mut m.body, at: ir::InsertPoint::Before(ret), loc: ir::Location::unknown() };
+    let mut b = onnx::builder::Builder::new(&ctx, &mut m.body, ir::InsertPoint::Before(ret), ir::Location::unknown());
     let (zero, one) = (b.i64s(&[0]), b.i64s(&[1]));
     let slice = Slice::build(&mut b, args[2], zero, one, None, Some(one), &split_t[..1]);
     let body = &m.body;
@@ -109,7 +109,7 @@ fn builders_make_what_the_parser_reads() {
     ir::verifier::verify(&ctx, body, m.module).unwrap_or_else(|d| panic!("{}", d[0].message));
 
     // Built after an op, a Reshape's shape constant still comes before it.
-    let mut b = onnx::builder::Builder { ctx: &ctx, body: &mut m.body, at: ir::InsertPoint::After(parsed[4]), loc: ir::Location::unknown() };
+    let mut b = onnx::builder::Builder::new(&ctx, &mut m.body, ir::InsertPoint::After(parsed[4]), ir::Location::unknown());
     let to = b.i64s(&[2, 3]);
     let r = onnx::ops::Reshape::build(&mut b, args[2], to, &clip_t, &Default::default());
     assert_eq!(m.body.op(r.op()).operand(1), to);

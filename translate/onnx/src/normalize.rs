@@ -24,7 +24,7 @@ pub struct NodeParts {
 
 /// Rewrites an older form in place (constants are created before the node).
 pub fn normalize(ctx: &Context, body: &mut Body, block: Block, loc: &Location, op_type: &str, since: u32, parts: &mut NodeParts) -> Result<(), String> {
-    let mut b = Builder { ctx, body, at: InsertPoint::AtEnd(block), loc: loc.clone() };
+    let mut b = Builder::new(ctx, body, InsertPoint::AtEnd(block), loc.clone());
     for dead in ["consumed_inputs", "is_test", "spatial"] {
         parts.props.remove(dead);
     }

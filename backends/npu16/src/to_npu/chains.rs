@@ -45,7 +45,7 @@ pub(super) fn convert_deep_product(ctx: &Context, body: &mut Body, op: OpId) -> 
     let ty = body.value_type(o.result(0)).clone();
     let sizes: Vec<i64> = (0..k).step_by(depth as usize).map(|s| depth.min(k - s)).collect();
     let split_ty: Vec<Type> = sizes.iter().map(|s| tensor(ctx, vec![m, *s], &ctx.f32())).collect();
-    let mut bl = Builder { ctx, body, at, loc: loc.clone() };
+    let mut bl = Builder::new(ctx, body, at, loc.clone());
     let sv = bl.i64s(&sizes);
     let split = ops::Split::build(&mut bl, a, Some(sv), &split_ty, &ops::SplitAttrs { axis: Some(1), ..Default::default() }).op();
     let mut chain = vec![split];

@@ -49,7 +49,7 @@ fn permuted(s: &[i64], p: &[i64]) -> Vec<i64> {
 pub fn transpose(ctx: &Context, body: &mut Body, x: Value, perm: &[i64], at: InsertPoint, loc: &Location) -> Value {
     let t = body.value_type(x).clone();
     let rt = tensor(ctx, permuted(&shape(body, x), perm), t.element_type().unwrap());
-    let mut b = Builder { ctx, body, at, loc: loc.clone() };
+    let mut b = Builder::new(ctx, body, at, loc.clone());
     ops::Transpose::build(&mut b, x, &[rt], &ops::TransposeAttrs { perm: Some(perm.to_vec()) }).transposed(body)
 }
 
@@ -72,13 +72,13 @@ fn i16_constant(ctx: &Context, body: &mut Body, vals: &[i16], shape: Vec<i64>, a
 
 /// A new `onnx.Constant` of `elem` and `shape` from its little-endian bytes, at `at`.
 fn constant(ctx: &Context, body: &mut Body, bytes: Vec<u8>, elem: &Type, shape: Vec<i64>, at: InsertPoint, loc: &Location) -> Value {
-    Builder { ctx, body, at, loc: loc.clone() }.constant(elem.clone(), shape, bytes)
+    Builder::new(ctx, body, at, loc.clone()).constant(elem.clone(), shape, bytes)
 }
 
 /// `onnx.Reshape(x, to)` at `at`, its shape a new constant.
 fn reshape(ctx: &Context, body: &mut Body, x: Value, to: &[i64], at: InsertPoint, loc: &Location) -> Value {
     let rt = tensor(ctx, to.to_vec(), body.value_type(x).element_type().unwrap());
-    let mut b = Builder { ctx, body, at, loc: loc.clone() };
+    let mut b = Builder::new(ctx, body, at, loc.clone());
     let shape = b.i64s(to);
     ops::Reshape::build(&mut b, x, shape, &[rt], &Default::default()).reshaped(body)
 }

@@ -100,7 +100,7 @@ fn part(loc: &Location, name: &str) -> Location {
 fn dequantize(ctx: &Context, body: &mut Body, x: Value, scale: Value, zp: Option<Value>, at: OpId, loc: &Location) -> Option<Value> {
     let ty = f32_like(ctx, body, x)?;
     let n = body.op(at).operands().iter().position(|v| *v == x).unwrap_or(0);
-    let mut b = Builder { ctx, body, at: InsertPoint::Before(at), loc: part(loc, &format!("dequantize{}", n)) };
+    let mut b = Builder::new(ctx, body, InsertPoint::Before(at), part(loc, &format!("dequantize{}", n)));
     Some(ops::DequantizeLinear::build(&mut b, x, scale, zp, &[ty], &Default::default()).y(body))
 }
 
@@ -108,7 +108,7 @@ fn dequantize(ctx: &Context, body: &mut Body, x: Value, scale: Value, zp: Option
 fn quantize_into(ctx: &Context, body: &mut Body, op: OpId, y: Value, scale: Value, zp: Option<Value>, loc: &Location) {
     let r = body.op(op).result(0);
     let ty = body.value_type(r).clone();
-    let mut b = Builder { ctx, body, at: InsertPoint::Before(op), loc: part(loc, "quantize") };
+    let mut b = Builder::new(ctx, body, InsertPoint::Before(op), part(loc, "quantize"));
     let qr = ops::QuantizeLinear::build(&mut b, y, scale, zp, &[ty], &Default::default()).y(body);
     body.replace_all_uses(r, qr);
     body.erase(op);
@@ -211,7 +211,7 @@ fn qgemm(ctx: &Context, body: &mut Body, op: OpId) -> Option<()> {
         let prod: Vec<f32> = sb.iter().map(|s| alpha * (sa[0] as f32) * (*s as f32)).collect();
         let n = prod.len();
         let cty = f32_like(ctx, body, c)?;
-        let mut b = Builder { ctx, body, at: InsertPoint::Before(op), loc: loc.clone() };
+        let mut b = Builder::new(ctx, body, InsertPoint::Before(op), loc.clone());
         let shape: Vec<i64> = if n == 1 { vec![] } else { vec![n as i64] };
         let scale = b.f32s(&shape, &prod);
         let axis = (n > 1).then_some(-1);

@@ -143,7 +143,7 @@ struct Rewrite<'a> {
 impl Rewrite<'_> {
     /// A builder of onnx ops before the op being rewritten.
     fn builder(&mut self) -> Builder<'_> {
-        Builder { ctx: self.ctx, body: self.body, at: InsertPoint::Before(self.op), loc: self.loc.clone() }
+        Builder::new(self.ctx, self.body, InsertPoint::Before(self.op), self.loc.clone())
     }
     fn operand(&self, i: usize) -> Option<Value> {
         self.body.op(self.op).operands().get(i).copied()
