@@ -1,30 +1,11 @@
-//! The run-time checks compiled code makes (`onnx_to_tensor::checks`):
-//! the hook it calls, and the error a failed check turns a run into. A check
-//! records its failure on the calling thread (the compiled code runs on it);
-//! [`guarded`] clears the record before a call and reports it after.
+//! The run-time checks compiled code makes (`onnx_to_tensor::checks`): the
+//! error a failed check turns a run into. The hook the code calls is
+//! `cpu_runtime::checks`'; [`guarded`] clears its record before a call and
+//! reports it after.
 
-use std::cell::Cell;
-
-thread_local! {
-    static FAILED: Cell<Option<(i64, i64)>> = const { Cell::new(None) };
-}
-
-extern "C" fn failed(id: i64, count: i64, value: i64) {
-    if count != 0 {
-        FAILED.with(|f| {
-            if f.get().is_none() {
-                f.set(Some((id, value)));
-            }
-        });
-    }
-}
-
-/// Every hook compiled code may call, by name: the checks' and profiling's.
+/// Every hook compiled code may call, by name (`cpu-runtime`'s).
 pub fn jit_symbols() -> Vec<(&'static str, *mut ())> {
-    let mut s = crate::profile::symbols();
-    s.push((onnx_to_tensor::checks::HOOK, failed as *mut ()));
-    s.push((llvm_cpu::PARALLEL_FOR, crate::parallel::parallel_for as *mut ()));
-    s
+    cpu_runtime::symbols()
 }
 
 /// The messages of a lowered module's checks, by id.
@@ -39,9 +20,9 @@ pub fn messages(body: &ir::Body, module: ir::OpId) -> Vec<String> {
 
 /// Runs `call`; a check that failed during it makes the result that check's error.
 pub fn guarded<T>(messages: &[String], call: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
-    FAILED.with(|f| f.set(None));
+    cpu_runtime::checks::clear();
     let r = call()?;
-    match FAILED.with(|f| f.take()) {
+    match cpu_runtime::checks::take() {
         None => Ok(r),
         Some((id, value)) => Err(match messages.get(id as usize) {
             Some(m) => onnx_to_tensor::checks::fill(m, value),

@@ -18,7 +18,7 @@ use tensor::Iterator;
 /// The runtime's hook: `void __npu_check_failed(i64 id, i64 count, i64 value)`,
 /// called once per check; `count` is 0 when the check passed. The reserved
 /// prefix keeps it apart from graph names.
-pub const HOOK: &str = "__npu_check_failed";
+pub const HOOK: &str = cpu_target::abi::CHECK_FAILED;
 /// The module attribute holding each check's message.
 pub const MESSAGES: &str = "npu.runtime_checks";
 /// The most constant indices read at compile time; more are checked at run time.

@@ -12,8 +12,8 @@ use ir::{InsertPoint, OpId, OperationState};
 
 pub struct InsertProfiling;
 
-pub const ENTER: &str = "npu_profile_enter";
-pub const EXIT: &str = "npu_profile_exit";
+pub const ENTER: &str = cpu_target::abi::PROFILE_ENTER;
+pub const EXIT: &str = cpu_target::abi::PROFILE_EXIT;
 
 impl Pass for InsertProfiling {
     fn argument(&self) -> &'static str {

@@ -4,6 +4,8 @@
 //! `NPU_CPU_TARGET=avx512|avx2` overrides the answer (lit tests pin it; a
 //! comparison of the two on one machine).
 
+pub mod abi;
+
 /// A register tile of the contraction kernel, in vectors of 16 f32 lanes
 /// (`vector<16xf32>`: one AVX-512 register, two AVX2 ones).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

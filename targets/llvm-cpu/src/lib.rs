@@ -14,13 +14,9 @@ pub use jit::{Jit, MemRefArg};
 pub use object_jit::host_cpu;
 pub use mlir::{emit_llvm_ir, emit_object, lower_to_llvm_dialect, LOWERING_PIPELINE};
 
-/// The host function the JIT's code calls to run a parallel loop nest
-/// (`passes`' `outline-loop-nests`) on threads:
-/// `void npu_parallel_for(void (*nest)(void **), void **args, int64_t n, int64_t work)`,
-/// where `args[n-3..n]` point to the outer loop's lower bound, upper bound
-/// and step (i64) and `work` is the ops the whole range runs (estimated); the
-/// runtime calls `nest` on sub-ranges of them.
-pub const PARALLEL_FOR: &str = "npu_parallel_for";
+/// The host function the JIT's code calls to run a parallel loop nest on
+/// threads (`cpu_target::abi::PARALLEL_FOR`, which `cpu-runtime` binds).
+pub const PARALLEL_FOR: &str = cpu_target::abi::PARALLEL_FOR;
 
 /// Where the code generator's time went, each step summed over the parts
 /// (so over the threads: the sum may exceed the wall time).

@@ -1,5 +1,5 @@
 //! Threads for the CPU path's parallel loop nests. The JIT's code calls
-//! [`parallel_for`] (bound as [`llvm_cpu::PARALLEL_FOR`]) with a nest's packed
+//! [`parallel_for`] (bound as `cpu_target::abi::PARALLEL_FOR`) with a nest's packed
 //! wrapper and a pointer to each of its arguments, the last three being its
 //! outer loop's lower bound, upper bound and step; the range is cut into one
 //! few chunks per thread at multiples of the step, which the calling thread

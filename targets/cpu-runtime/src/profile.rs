@@ -19,7 +19,7 @@ pub fn reset(regions: usize) {
     *STATE.lock().unwrap() = Some(State { origin: Instant::now(), started: vec![0; regions], total_ns: vec![0; regions], calls: vec![0; regions] });
 }
 
-extern "C" fn enter(id: i32) {
+pub(crate) extern "C" fn enter(id: i32) {
     if let Some(s) = STATE.lock().unwrap().as_mut() {
         let now = s.origin.elapsed().as_nanos() as u64;
         if let Some(t) = s.started.get_mut(id as usize) {
@@ -28,7 +28,7 @@ extern "C" fn enter(id: i32) {
     }
 }
 
-extern "C" fn exit(id: i32) {
+pub(crate) extern "C" fn exit(id: i32) {
     if let Some(s) = STATE.lock().unwrap().as_mut() {
         let now = s.origin.elapsed().as_nanos() as u64;
         let i = id as usize;
@@ -37,11 +37,6 @@ extern "C" fn exit(id: i32) {
             s.calls[i] += 1;
         }
     }
-}
-
-/// The hooks, by the names `insert-profiling` declares.
-pub fn symbols() -> Vec<(&'static str, *mut ())> {
-    vec![("npu_profile_enter", enter as *mut ()), ("npu_profile_exit", exit as *mut ())]
 }
 
 /// (total milliseconds, times entered) per region since the last reset.

@@ -1,0 +1,17 @@
+//! The names compiled CPU code calls the run-time library by: the code
+//! generators declare them, `cpu-runtime` binds them. One place for both
+//! sides, so neither can rename a hook alone.
+
+/// `void npu_parallel_for(void (*nest)(void **), void **args, int64_t n, int64_t work)`:
+/// runs a parallel loop nest (`outline-loop-nests`) on threads; `args[n-3..n]`
+/// point to the outer loop's lower bound, upper bound and step (i64) and
+/// `work` is the ops the whole range runs (estimated); the runtime calls
+/// `nest` on sub-ranges of them.
+pub const PARALLEL_FOR: &str = "npu_parallel_for";
+/// `void __npu_check_failed(int64_t id, int64_t count, int64_t value)`: a
+/// run-time check of the CPU lowering (`onnx_to_tensor::checks`).
+pub const CHECK_FAILED: &str = "__npu_check_failed";
+/// `void npu_profile_enter(int32_t id)` / `npu_profile_exit(int32_t id)`:
+/// around a model node's code (`insert-profiling`).
+pub const PROFILE_ENTER: &str = "npu_profile_enter";
+pub const PROFILE_EXIT: &str = "npu_profile_exit";
