@@ -270,7 +270,8 @@ fn attrs_struct(w: &mut String, op: &OnnxOp, ty: &str) {
     if has_graphs(op) || fields.is_empty() {
         return;
     }
-    let _ = writeln!(w, "/// The attributes `{}::build` sets; `None` reads as the schema's default.
+    let _ = writeln!(w, "/// The attributes `{}::build` sets; `None` reads as the schema's default (a required one left `None`
+/// builds an op the verifier refuses).
 #[derive(Clone, Debug, Default)]
 pub struct {}Attrs {{", ty, ty);
     for (f, name, rt, _) in &fields {

@@ -1,6 +1,6 @@
 //! The run-time checks compiled code makes (`onnx_to_tensor::checks`): the
 //! error a failed check turns a run into. The hook the code calls is
-//! `cpu_runtime::checks`'; [`guarded`] clears its record before a call and
+//! in `cpu_runtime::checks`; [`guarded`] clears its record before a call and
 //! reports it after.
 
 /// Every hook compiled code may call, by name (`cpu-runtime`'s).

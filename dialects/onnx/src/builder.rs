@@ -91,7 +91,8 @@ pub fn ints_attr(ctx: &Context, v: &[i64]) -> Attribute {
     Attribute::new(AttrData::DenseArray { elem: ctx.i64(), data: ArrayData::Int(v.to_vec()) })
 }
 pub fn floats_attr(ctx: &Context, v: &[f64]) -> Attribute {
-    Attribute::new(AttrData::DenseArray { elem: ctx.f32(), data: ArrayData::Float(v.to_vec()) })
+    // An f32 list holds each value rounded to f32, as the importer and the parser store it.
+    Attribute::new(AttrData::DenseArray { elem: ctx.f32(), data: ArrayData::Float(v.iter().map(|x| *x as f32 as f64).collect()) })
 }
 pub fn as_is(_: &Context, v: &Attribute) -> Attribute {
     v.clone()

@@ -126,7 +126,5 @@ pub fn present_operand(body: &ir::Body, op: ir::OpId, i: usize) -> Option<ir::Va
 
 /// A new `onnx.NoValue` (an absent optional input) at `at`.
 pub fn no_value(ctx: &ir::Context, body: &mut ir::Body, at: ir::InsertPoint, loc: ir::Location) -> ir::Value {
-    let st = ir::OperationState::new(ctx.op_name("onnx.NoValue"), loc).results(&[ctx.none_type()]);
-    let op = body.build(st, at);
-    body.op(op).result(0)
+    crate::builder::Builder::new(ctx, body, at, loc).none()
 }

@@ -11,7 +11,6 @@ use ir::attributes::{read_int_element, AttrData, Attribute};
 use ir::types::{Type, TypeData, DYNAMIC};
 use ir::{Body, Context, OpId, Value};
 
-
 /// A tensor's element type and, when the rank is known, its shape.
 #[derive(Clone, Debug)]
 pub struct Info {
@@ -50,7 +49,7 @@ pub(crate) fn stored_bytes(a: &Attribute) -> Option<(&Type, &[u8], bool)> {
 /// Of at most `max` elements (`usize::MAX` for any): a folder's limit is
 /// checked before anything is read, so a splat typed with billions of
 /// elements stays a splat.
-pub(crate) fn const_values_upto<T>(body: &Body, v: Value, max: usize, read: impl Fn(&[u8], usize, &Type) -> Option<T>) -> Option<Vec<T>> {
+fn const_values_upto<T>(body: &Body, v: Value, max: usize, read: impl Fn(&[u8], usize, &Type) -> Option<T>) -> Option<Vec<T>> {
     if body.value_type(v).num_elements().is_some_and(|n| n > max as u64) {
         return None;
     }
@@ -86,7 +85,7 @@ pub fn const_8bit(body: &Body, v: Value) -> Option<Vec<i16>> {
 }
 
 /// The stored bytes of a constant int8/uint8 (a splat expanded) and whether it is unsigned.
-pub(crate) fn const_bytes(body: &Body, v: Value) -> Option<(Vec<u8>, bool)> {
+fn const_bytes(body: &Body, v: Value) -> Option<(Vec<u8>, bool)> {
     let d = body.defining_op(v)?;
     if body.name(d).as_str() != ops::Constant::NAME {
         return None;
@@ -313,7 +312,6 @@ pub fn reduce_axes(body: &Body, op: OpId, rank: usize) -> Option<Option<Vec<usiz
         _ => Some(Some((0..rank).collect())),
     }
 }
-
 
 /// Bits per element of a scalar type.
 pub(crate) fn bit_width(t: &Type) -> Option<u32> {

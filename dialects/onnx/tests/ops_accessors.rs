@@ -13,6 +13,7 @@ func.func @f(%x: tensor<1x2x5x5xf32>, %w: tensor<4x2x3x3xf32>, %a: tensor<2x3xf3
   %cat = "onnx.Concat"(%a, %b, %clip) <{axis = 1 : i64}> : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x9xf32>
   %s:2 = "onnx.Split"(%a, %none) <{axis = 0 : i64, num_outputs = 2 : i64}> : (tensor<2x3xf32>, none) -> (tensor<1x3xf32>, tensor<1x3xf32>)
   %cast = "onnx.Cast"(%a) <{to = 6 : i64}> : (tensor<2x3xf32>) -> tensor<2x3xi32>
+  %sc = "onnx.ml.Scaler"(%a) <{offset = array<f32: 0.1, 0.2, 0.3>, scale = array<f32: 2.0, 0.5, 1.0>}> : (tensor<2x3xf32>) -> tensor<2x3xf32>
   return %conv : tensor<1x4x3x3xf32>
 }
 "#;
@@ -70,7 +71,7 @@ fn builders_make_what_the_parser_reads() {
     let mut m = ir::parser::parse_module(&ctx, IR, "t.mlir", 1).unwrap_or_else(|d| panic!("{}", d.message));
     let ops = m.body.walk_preorder(m.module);
     let find = |b: &ir::Body, name: &str| *ops.iter().find(|o| b.name(**o).as_str() == name).unwrap_or_else(|| panic!("no {}", name));
-    let parsed: Vec<ir::OpId> = [Conv::NAME, Clip::NAME, Concat::NAME, Split::NAME, Cast::NAME].iter().map(|n| find(&m.body, n)).collect();
+    let parsed: Vec<ir::OpId> = [Conv::NAME, Clip::NAME, Concat::NAME, Split::NAME, Cast::NAME, onnx::ops::ml::Scaler::NAME].iter().map(|n| find(&m.body, n)).collect();
     let ret = find(&m.body, "func.return");
     let entry = m.body.region_blocks(m.body.op(find(&m.body, "func.func")).regions()[0])[0];
     let args = m.body.block_args(entry).to_vec();
@@ -85,7 +86,9 @@ fn builders_make_what_the_parser_reads() {
     let cat = Concat::build(&mut b, &[args[2], args[3], clipped], &cat_t, &ConcatAttrs { axis: Some(1) });
     let split = Split::build(&mut b, args[2], None, &split_t, &SplitAttrs { axis: Some(0), num_outputs: Some(2) });
     let cast = Cast::build(&mut b, args[2], &cast_t, &CastAttrs { to: Some(6), ..Default::default() });
-    let built = [conv.op(), clip.op(), cat.op(), split.op(), cast.op()];
+    let scaler_attrs = onnx::ops::ml::ScalerAttrs { offset: Some(vec![0.1, 0.2, 0.3]), scale: Some(vec![2.0, 0.5, 1.0]) };
+    let scaler = onnx::ops::ml::Scaler::build(&mut b, args[2], &clip_t, &scaler_attrs);
+    let built = [conv.op(), clip.op(), cat.op(), split.op(), cast.op(), scaler.op()];
     let body = &m.body;
     for (p, q) in parsed.iter().zip(&built) {
         let props = |o: ir::OpId| body.op(o).properties.iter().map(|(k, v)| (k.as_str().to_string(), v.clone())).collect::<Vec<_>>();

@@ -44,9 +44,7 @@ impl<'a> Rewriter<'a> {
     pub fn create(&mut self, st: OperationState) -> OpId {
         let ip = self.insertion.expect("Rewriter::create without an insertion point");
         let op = self.body.build(st, ip);
-        if let InsertPoint::After(_) = ip {
-            self.insertion = Some(InsertPoint::After(op));
-        }
+        self.insertion = Some(crate::builder::advance(ip, op));
         self.created.push(op);
         op
     }

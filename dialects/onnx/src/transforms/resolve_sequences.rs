@@ -20,11 +20,11 @@
 use crate::builder::Builder;
 use crate::ops;
 use super::shape_inference::ShapeInference;
-use ir::attributes::{AttrData, AttrDict, Attribute, DenseData};
+use ir::attributes::{AttrData, AttrDict, Attribute};
 use ir::diagnostics::Diagnostic;
 use ir::pass::{Pass, PassContext};
 use ir::types::{Type, TypeData};
-use ir::{Body, Context, InsertPoint, OpId, OperationState, Value};
+use ir::{Body, Context, InsertPoint, OpId, Value};
 use crate::types::unwrap;
 use std::collections::HashMap;
 
@@ -89,13 +89,7 @@ fn position(body: &Body, op: OpId, index: usize, n: usize, last: usize, default:
 
 /// An `onnx.Constant` of `elem` and `shape` with raw little-endian `bytes`, before `at`.
 fn constant(ctx: &Context, body: &mut Body, elem: Type, shape: Vec<i64>, bytes: Vec<u8>, loc: ir::Location, at: OpId) -> Value {
-    let ty = ctx.intern_type(TypeData::RankedTensor { shape: shape.clone(), elem: elem.clone(), encoding: None });
-    let n = shape.iter().product::<i64>().max(0) as usize;
-    let w = ir::attributes::element_bytes(&elem).unwrap_or(1);
-    let a = Attribute::new(AttrData::Dense { ty: ty.clone(), data: DenseData::canonical(bytes, w, n) });
-    let st = OperationState::new(ctx.op_name(ops::Constant::NAME), loc).property(ctx.ident("value"), a).results(&[ty]);
-    let c = body.build(st, InsertPoint::Before(at));
-    body.op(c).result(0)
+    Builder::new(ctx, body, InsertPoint::Before(at), loc).constant(elem, shape, bytes)
 }
 
 fn i64s(ctx: &Context, body: &mut Body, vals: &[i64], scalar: bool, loc: ir::Location, at: OpId) -> Value {
@@ -107,20 +101,10 @@ fn bool_(ctx: &Context, body: &mut Body, b: bool, loc: ir::Location, at: OpId) -
     constant(ctx, body, ctx.i1(), vec![], vec![b as u8], loc, at)
 }
 
-/// Builds an onnx op before `at` with one result of type `ty`.
-fn build(ctx: &Context, body: &mut Body, name: &str, operands: &[Value], ty: Type, props: &[(&str, Attribute)], loc: ir::Location, at: OpId) -> Value {
-    let mut st = OperationState::new(ctx.op_name(name), loc).operands(operands).results(&[ty]);
-    for (k, v) in props {
-        st = st.property(ctx.ident(k), v.clone());
-    }
-    let o = body.build(st, InsertPoint::Before(at));
-    body.op(o).result(0)
-}
-
 /// A sequence holding `elems`, of type `ty`.
 fn sequence(ctx: &Context, body: &mut Body, elems: &[Value], ty: Type, loc: ir::Location, at: OpId) -> Value {
     let name = if elems.is_empty() { ops::SequenceEmpty::NAME } else { ops::SequenceConstruct::NAME };
-    build(ctx, body, name, elems, ty, &[], loc, at)
+    Builder::new(ctx, body, InsertPoint::Before(at), loc).op(name, elems, &[ty], &[])[0]
 }
 
 fn static_shape(body: &Body, v: Value) -> Option<Vec<i64>> {
