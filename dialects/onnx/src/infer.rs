@@ -2,7 +2,8 @@
 //! the values of constant operands (bounded, so a huge constant is not
 //! materialized), attribute lists, broadcasting and window arithmetic, the
 //! types a subgraph's arguments and yields have. The rules themselves sit
-//! with their op family (`crate::family`); `infer` finds an op's rule there.
+//! with their op family (`crate::family`, whose `infer` finds an op's rule),
+//! above this file: nothing here reads a rule.
 //! Unknown dimensions are `?`; an unknown rank is an unranked tensor.
 
 use crate::ops;
@@ -284,12 +285,6 @@ pub fn transpose_perm(body: &Body, op: OpId) -> Option<Vec<usize>> {
 /// pads, repeats): checked before reading, so a constant typed with billions
 /// of elements is not materialized.
 pub(crate) const MAX_SHAPE_OPERAND: usize = 1 << 16;
-
-/// Result types for `op`, or `None` when no rule applies or inputs are too
-/// unknown: the rule of the op's family.
-pub fn infer(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<Type>> {
-    crate::family::infer(ctx, body, op)
-}
 
 /// The axes a Reduce op reduces, sorted, from its `axes` input (or, in
 /// hand-written older forms, attribute): `Some(None)` when it reduces nothing

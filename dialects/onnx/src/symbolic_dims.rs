@@ -6,7 +6,7 @@
 //! a result dim equal to a probe is that name; a dim computed from names
 //! (2·batch, batch·seq) equals no probe and stays `?` without a name.
 
-use crate::infer::infer;
+use crate::family::infer;
 use ir::function_like::{io_attr, Io};
 use ir::types::{Type, TypeData, DYNAMIC};
 use ir::{Body, Context, OpId, Value};

@@ -15,7 +15,8 @@ use ir::pass::{Pass, PassContext};
 use ir::rewrite::OperationFolder;
 use ir::types::{Type, TypeData};
 use ir::{Body, OpId};
-use crate::infer::{compatible, infer, precision_in};
+use crate::family::infer;
+use crate::infer::{compatible, precision_in};
 
 pub struct ShapeInference;
 
