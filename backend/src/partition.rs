@@ -117,7 +117,7 @@ fn shaped_macs(body: &Body, op: OpId) -> u64 {
 fn graph_functions(body: &Body, module: OpId) -> Vec<OpId> {
     let mb = body.region_blocks(body.op(module).regions()[0])[0];
     body.block_ops(mb)
-        .filter(|f| body.name(*f).as_str() == "func.func" && body.op(*f).attr(PARTITION_ATTR).is_none() && body.entry_block(*f).is_some())
+        .filter(|f| body.name(*f).as_str() == func::ops::FUNC && body.op(*f).attr(PARTITION_ATTR).is_none() && body.entry_block(*f).is_some())
         .collect()
 }
 
@@ -267,7 +267,7 @@ pub fn partitions_of(body: &Body, module: OpId, backend: &str) -> Vec<OpId> {
 pub fn fall_back_to_cpu(ctx: &Context, body: &mut Body, f: OpId, why: &Unsupported) {
     body.op_mut(f).attributes.set(ctx.ident(PARTITION_ATTR), Attribute::string(CPU));
     let Some(entry) = body.entry_block(f) else { return };
-    let ops: Vec<OpId> = body.block_ops(entry).filter(|o| !matches!(body.name(*o).as_str(), "onnx.Constant" | "func.return")).collect();
+    let ops: Vec<OpId> = body.block_ops(entry).filter(|o| !matches!(body.name(*o).as_str(), "onnx.Constant" | func::ops::RETURN)).collect();
     for op in ops {
         body.op_mut(op).attributes.set(ctx.ident(REASON_CODE_ATTR), Attribute::string(why.reason.code()));
         body.op_mut(op).attributes.set(ctx.ident(REASON_ATTR), Attribute::string(&why.message));
@@ -337,7 +337,7 @@ pub fn placements(body: &Body, module: OpId) -> Vec<Placement> {
         let Some(entry) = body.entry_block(f) else { continue };
         for op in body.block_ops(entry) {
             let n = body.name(op);
-            if n.as_str() == "onnx.Constant" || n.as_str() == "func.return" {
+            if n.as_str() == "onnx.Constant" || n.as_str() == func::ops::RETURN {
                 continue;
             }
             let o = body.op(op);
@@ -653,7 +653,7 @@ fn outline(ctx: &Context, body: &mut Body, f: OpId, ret: OpId, ops: &[OpId], nam
         }
     }
     // The call, then outside uses of the outputs read its results.
-    let call = OperationState::new(ctx.op_name("func.call"), loc).operands(&inputs).results(&out_types).property(ctx.ident("callee"), Attribute::symbol(name));
+    let call = OperationState::new(ctx.op_name(func::ops::CALL), loc).operands(&inputs).results(&out_types).property(ctx.ident("callee"), Attribute::symbol(name));
     let call = body.build(call, InsertPoint::Before(ret));
     let results = body.op(call).results().to_vec();
     for (v, r) in outputs.iter().zip(&results) {

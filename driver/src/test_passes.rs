@@ -108,7 +108,7 @@ impl RewritePattern for AddiToTest {
         "addi-to-test"
     }
     fn root(&self) -> Option<&'static str> {
-        Some("arith.addi")
+        Some(arith::ops::ADDI)
     }
     fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
         let operands = rw.converted_operands(op);
@@ -127,7 +127,7 @@ impl RewritePattern for ConstantToTest {
         "constant-to-test"
     }
     fn root(&self) -> Option<&'static str> {
-        Some("arith.constant")
+        Some(arith::ops::CONSTANT)
     }
     fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
         let d = rw.body.op(op);
@@ -163,7 +163,7 @@ impl Pass for ConvertToTest {
         patterns.add(Arc::new(ConstantToTest));
         if self.signatures {
             func::conversion::populate_type_conversion_patterns(&mut patterns);
-            for op in ["func.func", "func.return", "func.call"] {
+            for op in [func::ops::FUNC, func::ops::RETURN, func::ops::CALL] {
                 let tc = tc.clone();
                 // Legal once every type it mentions is legal.
                 target.add_dynamically_legal_op(op, move |ctx, body, o| func::conversion::is_legal_under(ctx, &tc, body, o));

@@ -24,6 +24,7 @@ pub mod float;
 pub mod function_like;
 pub mod lexer;
 pub mod location;
+pub mod op_names;
 pub mod parser;
 pub mod pass;
 pub mod printer;

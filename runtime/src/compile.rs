@@ -133,7 +133,7 @@ pub(crate) fn weights_to_arguments(ctx: &Context, body: &mut Body, func: OpId) -
         }
         p == Some(func)
     };
-    let consts: Vec<OpId> = body.walk_preorder(func).into_iter().filter(|o| body.name(*o).as_str() == "arith.constant" && body.has_uses(body.op(*o).result(0)) && in_control_flow(*o)).collect();
+    let consts: Vec<OpId> = body.walk_preorder(func).into_iter().filter(|o| body.name(*o).as_str() == arith::ops::CONSTANT && body.has_uses(body.op(*o).result(0)) && in_control_flow(*o)).collect();
     let mut weights = Vec::new();
     let mut names = Vec::new();
     for op in consts {
@@ -229,7 +229,7 @@ const LOWERING_CONSTANTS: &[(&str, &[usize])] = &[
 ];
 
 fn func_of(body: &Body, module: OpId) -> Option<OpId> {
-    body.walk_preorder(module).into_iter().find(|o| body.name(*o).as_str() == "func.func")
+    body.walk_preorder(module).into_iter().find(|o| body.name(*o).as_str() == func::ops::FUNC)
 }
 
 fn names(body: &Body, func: OpId, key: &str) -> Vec<String> {

@@ -213,7 +213,7 @@ pub(crate) fn check_cpu_functions(jit: &llvm_cpu::Jit, funcs: &[CpuFunc]) -> Res
 /// reason, or to the next backend of the list (`Refusals`).
 fn program(body: &Body, f: OpId, launch: OpId) -> Result<NpuProgram, String> {
     let program = encode_program(body, f).map_err(|e| format!("the generated program does not encode: {}", e))?;
-    let consts = match body.op(f).attr("npu.const_image").map(|a| a.data()) {
+    let consts = match body.op(f).attr(npu::attrs::CONST_IMAGE).map(|a| a.data()) {
         // Shared with the IR's blob, not copied (ResNet-18's image is 47 MB).
         Some(ir::attributes::AttrData::DenseResource { resource, .. }) => resource.blob.get().map(|b| bytes::Bytes::from_owner(SharedBlob(b.data.clone()))).unwrap_or_default(),
         _ => return Err("the program has no constant image".into()),
@@ -257,7 +257,7 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
         }
     }
     let desc = hw_desc(hw);
-    imp.body.op_mut(imp.module).attributes.set(ctx.ident("npu.hw"), desc.to_attr(&ctx));
+    imp.body.op_mut(imp.module).attributes.set(ctx.ident(npu::attrs::HW), desc.to_attr(&ctx));
     npu16::target::register();
     if placement.is_some_and(|p| p.contains(|c: char| c.is_whitespace() || "{}".contains(c))) {
         return Err(format!("placement file '{}': a path without spaces or braces, please", placement.unwrap_or("")));
@@ -289,8 +289,8 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
         let args: Vec<usize> = o.operands().iter().map(|v| slot[v]).collect();
         let results: Vec<usize> = o.results().iter().map(|v| slot_of(*v, &mut slot)).collect();
         match n.as_str() {
-            "func.return" => output_slots = args,
-            "func.call" => {
+            func::ops::RETURN => output_slots = args,
+            func::ops::CALL => {
                 let callee = o.attr("callee").and_then(|a| a.as_symbol()).map(|s| s.join("::")).unwrap_or_default();
                 let cf = func_named(body, module, &callee).ok_or_else(|| format!("no partition @{}", callee))?;
                 match backend::partition::partition_backend(body, cf) {
@@ -300,7 +300,7 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
                     }
                     Some(npu16::target::NAME) => {
                         let ce = body.entry_block(cf).ok_or("empty partition")?;
-                        let launch = body.block_ops(ce).find(|x| body.name(*x).as_str() == "npu.launch").ok_or_else(|| format!("NPU partition @{} was not scheduled", callee))?;
+                        let launch = body.block_ops(ce).find(|x| body.name(*x).as_str() == npu::ops::LAUNCH).ok_or_else(|| format!("NPU partition @{} was not scheduled", callee))?;
                         let pname = body.op(launch).attr("program").and_then(|a| a.as_symbol()).map(|s| s.join("::")).unwrap_or_default();
                         let pf = func_named(body, module, &pname).ok_or_else(|| format!("no program @{}", pname))?;
                         programs.push(program(body, pf, launch)?);

@@ -48,7 +48,7 @@ fn shape(body: &Body, v: Value) -> Vec<i64> {
 fn product(body: &Body, op: OpId, ins: &[&HostTensor]) -> Result<HostTensor, String> {
     let o = body.op(op);
     let y = shape(body, o.result(0));
-    let conv = body.name(op).as_str() == "npu.conv";
+    let conv = body.name(op).as_str() == npu::ops::CONV;
     let (x, w) = (&ins[0].shape, &ins[1].shape);
     let (h, wd, c, kh, kw, f, sh, sw, pt, pl, oh, ow, g) = if conv {
         let s = body.op(op).ints_attr("strides").unwrap_or(vec![1, 1]);
@@ -346,14 +346,14 @@ pub fn evaluate(ctx: &ir::Context, body: &Body, f: OpId, args: &[HostTensor]) ->
         let o = body.op(op);
         let get = |i: usize| vals.get(&o.operand(i)).ok_or_else(|| format!("{}: operand not evaluated", o.loc));
         let r = match name.as_str() {
-            "func.return" => return o.operands().iter().map(|v| vals.get(v).cloned().ok_or("result not evaluated".to_string())).collect(),
+            func::ops::RETURN => return o.operands().iter().map(|v| vals.get(v).cloned().ok_or("result not evaluated".to_string())).collect(),
             ops::Constant::NAME => crate::compile::constant_tensor(ctx, body, op)?,
             ops::Reshape::NAME | ops::Flatten::NAME | ops::Squeeze::NAME | ops::Unsqueeze::NAME => {
                 let mut t = get(0)?.clone();
                 t.shape = shape(body, o.result(0));
                 t
             }
-            ops::Transpose::NAME | "npu.slice" | "npu.upsample" => {
+            ops::Transpose::NAME | npu::ops::SLICE | npu::ops::UPSAMPLE => {
                 let x = get(0)?;
                 let y = shape(body, o.result(0));
                 let xs = dense_strides(&x.shape);
@@ -365,7 +365,7 @@ pub fn evaluate(ctx: &ir::Context, body: &Body, f: OpId, args: &[HostTensor]) ->
                         let src: Vec<i64> = perm.iter().map(|p| xs[*p as usize]).collect();
                         Box::new(move |d, i| i * src[d])
                     }
-                    "npu.slice" => {
+                    npu::ops::SLICE => {
                         let (off, st) = (attr("offsets")?, attr("steps")?);
                         Box::new(move |d, i| (off[d] + i * st[d]) * xs[d])
                     }
@@ -384,7 +384,7 @@ pub fn evaluate(ctx: &ir::Context, body: &Body, f: OpId, args: &[HostTensor]) ->
                 }
                 t
             }
-            "npu.pad" => {
+            npu::ops::PAD => {
                 let x = get(0)?;
                 let y = shape(body, o.result(0));
                 let p = body.op(op).ints_attr("pads").ok_or_else(|| format!("{}: no pads", o.loc))?;
@@ -407,7 +407,7 @@ pub fn evaluate(ctx: &ir::Context, body: &Body, f: OpId, args: &[HostTensor]) ->
                     .collect();
                 from_f32(&y, &out)?
             }
-            "npu.concat" => {
+            npu::ops::CONCAT => {
                 let axis = o.attr("axis").and_then(|a| a.as_int()).ok_or("concat without axis")? as usize;
                 let y = shape(body, o.result(0));
                 let parts: Vec<&HostTensor> = (0..o.operands().len()).map(get).collect::<Result<_, _>>()?;
@@ -431,30 +431,30 @@ pub fn evaluate(ctx: &ir::Context, body: &Body, f: OpId, args: &[HostTensor]) ->
                 }
                 t
             }
-            "npu.conv" | "npu.matmul" => {
+            npu::ops::CONV | npu::ops::MATMUL => {
                 let ins: Vec<&HostTensor> = (0..o.operands().len()).map(get).collect::<Result<_, _>>()?;
                 product(body, op, &ins)?
             }
-            "npu.batch_matmul" => batch_product(body, op, get(0)?, get(1)?)?,
-            "npu.pool" => pool(body, op, get(0)?)?,
-            "npu.eltwise" => eltwise(body, op, get(0)?, get(1)?)?,
-            "npu.lut" => {
+            npu::ops::BATCH_MATMUL => batch_product(body, op, get(0)?, get(1)?)?,
+            npu::ops::POOL => pool(body, op, get(0)?)?,
+            npu::ops::ELTWISE => eltwise(body, op, get(0)?, get(1)?)?,
+            npu::ops::LUT => {
                 // v.lut: entry x + 128 for each int8 x.
                 let x = get(0)?;
                 let t = body.op(op).ints_attr("table").filter(|t| t.len() == 256).ok_or_else(|| format!("{}: npu.lut without its 256-entry table", o.loc))?;
                 let y: Vec<i8> = i8s(x).into_iter().map(|v| t[(v + 128).clamp(0, 255) as usize] as i8).collect();
                 from_i8(&x.shape, &y)?
             }
-            "npu.act" => {
+            npu::ops::ACT => {
                 let act = Activation::of(body, op);
                 let x = get(0)?;
                 from_f32(&x.shape, &f32s(x).into_iter().map(|v| act.apply(v)).collect::<Vec<_>>())?
             }
-            "npu.layernorm" | "npu.softmax" => {
+            npu::ops::LAYERNORM | npu::ops::SOFTMAX => {
                 let x = get(0)?;
                 let c = *x.shape.last().ok_or("a scalar to normalize")? as usize;
                 let eps = o.float_attr("epsilon").unwrap_or(0.0) as f32;
-                let (scale, bias) = if name.as_str() == "npu.layernorm" { (f32s(get(1)?), f32s(get(2)?)) } else { (vec![], vec![]) };
+                let (scale, bias) = if name.as_str() == npu::ops::LAYERNORM { (f32s(get(1)?), f32s(get(2)?)) } else { (vec![], vec![]) };
                 let mut v = f32s(x);
                 for row in v.chunks_exact_mut(c.max(1)) {
                     if scale.is_empty() {

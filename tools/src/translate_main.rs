@@ -302,7 +302,7 @@ fn npu_programs(args: &Args, ctx: &ir::Context, body: &mut ir::Body, module: ir:
     if emit != "npu-asm" && emit != "npu-bin" {
         return fail(format!("--mlir-to-npu emits npu-asm or npu-bin, not {}", emit));
     }
-    let programs: Vec<ir::OpId> = body.walk_preorder(module).into_iter().filter(|o| body.op(*o).attr("npu.program").is_some()).collect();
+    let programs: Vec<ir::OpId> = body.walk_preorder(module).into_iter().filter(|o| body.op(*o).attr(npu::attrs::PROGRAM).is_some()).collect();
     let name = |o: ir::OpId| body.op(o).str_attr("sym_name").unwrap_or("").to_string();
     let chosen: Vec<ir::OpId> = match &args.program {
         Some(p) => programs.iter().copied().filter(|o| &name(*o) == p).collect(),

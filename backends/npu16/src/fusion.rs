@@ -180,7 +180,7 @@ fn explain_lone_quantize_ops(body: &Body, work: &[OpId], index: &HashMap<OpId, u
         let what = if dq { "dequantizes an input of" } else { "quantizes the result of" };
         let why = match other {
             None => Unsupported::new(Reason::NoLowering, if dq { "its result is unused" } else { "quantizes a model input: the NPU runs a QuantizeLinear only fused into the op before it" }.to_string()),
-            Some(o) if dq && body.name(o).as_str() == "func.return" => Unsupported::new(Reason::NoLowering, "dequantizes a model output: the NPU runs a DequantizeLinear only fused into the int8 op after it".to_string()),
+            Some(o) if dq && body.name(o).as_str() == func::ops::RETURN => Unsupported::new(Reason::NoLowering, "dequantizes a model output: the NPU runs a DequantizeLinear only fused into the int8 op after it".to_string()),
             Some(o) => {
                 let which = format!("{} {} ({})", what, node(o), body.name(o).as_str());
                 match (refused_int8.get(&o), index.get(&o).map(|&j| &npu[j])) {

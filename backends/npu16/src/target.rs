@@ -17,7 +17,7 @@ pub struct Npu;
 
 /// The hardware description of a module (`npu.hw`, default `npu16`).
 pub fn module_hw(body: &Body, module: OpId) -> Result<HwDesc, String> {
-    match body.op(module).attr("npu.hw") {
+    match body.op(module).attr(npu::attrs::HW) {
         Some(a) => HwDesc::from_attr(a),
         None => Ok(HwDesc::npu16()),
     }
@@ -174,8 +174,8 @@ impl Backend for Npu {
     }
     fn prepare(&self, ctx: &Context, body: &mut Body, module: OpId) -> Result<(), String> {
         let hw = module_hw(body, module)?;
-        if body.op(module).attr("npu.hw").is_none() {
-            body.op_mut(module).attributes.set(ctx.ident("npu.hw"), hw.to_attr(ctx));
+        if body.op(module).attr(npu::attrs::HW).is_none() {
+            body.op_mut(module).attributes.set(ctx.ident(npu::attrs::HW), hw.to_attr(ctx));
         }
         // The array multiplies int8: uint8 activations become int8, exactly.
         super::uint8::rewrite(ctx, body, module);

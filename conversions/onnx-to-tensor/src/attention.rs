@@ -21,7 +21,7 @@ fn transpose(l: &mut Lower, v: Value, perm: &[i64]) -> Value {
     let out: Vec<i64> = perm.iter().map(|&p| s[p as usize]).collect();
     let e = l.empty(&out, t.element_type().unwrap());
     let attr = super::i64_array(l.ctx, perm);
-    l.named("tensor.transpose", &[v, e], &[("permutation", attr)])
+    l.named(tensor::ops::TRANSPOSE, &[v, e], &[("permutation", attr)])
 }
 
 /// [B, S, H·D] → [B, H, S, D].
@@ -40,7 +40,7 @@ pub(super) fn concat(l: &mut Lower, parts: &[Value], dim: usize) -> Value {
     let mut shape = t.shape().unwrap().to_vec();
     shape[dim] = parts.iter().map(|p| l.body.value_type(*p).shape().unwrap()[dim]).sum();
     let ty = l.tensor_type(&shape, t.element_type().unwrap());
-    let st = OperationState::new(l.ctx.op_name("tensor.concat"), l.loc.clone())
+    let st = OperationState::new(l.ctx.op_name(tensor::ops::CONCAT), l.loc.clone())
         .operands(parts)
         .results(&[ty])
         .property(l.ctx.ident("dim"), Attribute::integer(dim as i128, l.ctx.i64()));
@@ -119,7 +119,7 @@ fn attention(l: &mut Lower) -> Result<Vec<Value>, String> {
         if softcap > 0.0 {
             let k = e.scalar(softcap, &c1);
             let y = e.div(x, k, &c1);
-            let t = e.op("math.tanh", &[y], &c1.ty);
+            let t = e.op(math::ops::TANH, &[y], &c1.ty);
             e.mul(t, k, &c1)
         } else {
             x
@@ -143,7 +143,7 @@ fn attention(l: &mut Lower) -> Result<Vec<Value>, String> {
             let mut shape = mi.shape.clone();
             shape[mi.rank() - 1] = total;
             let ty = l.tensor_type(&shape, &mi.sc.ty);
-            let st = OperationState::new(l.ctx.op_name("tensor.pad"), l.loc.clone())
+            let st = OperationState::new(l.ctx.op_name(tensor::ops::PAD), l.loc.clone())
                 .operands(&[m, fill])
                 .results(&[ty])
                 .property(l.ctx.ident("low"), super::i64_array(l.ctx, &low))
@@ -195,7 +195,7 @@ fn attention(l: &mut Lower) -> Result<Vec<Value>, String> {
             let it = e.ctx.index();
             let isc = Sc { ty: it.clone(), kind: Kind::Signed };
             let pv = e.index(past);
-            let ip = e.op("arith.addi", &[i, pv], &it);
+            let ip = e.op(arith::ops::ADDI, &[i, pv], &it);
             let future = e.cmp(Cmp::Gt, j, ip, &isc);
             x = e.select(future, ninf, x);
         }

@@ -100,7 +100,7 @@ fn check(l: &mut Lower, operand: usize, bounds: &[i64], negative: bool, message:
         let (none, one, zero) = (e.scalar(i64::MIN as f64, &s64), e.scalar(1.0, &s64), e.scalar(0.0, &s64));
         let below = e.cmp(Cmp::Lt, v, lo, &s64);
         let above = e.cmp(Cmp::Ge, v, n, &s64);
-        let out = e.op("arith.ori", &[below, above], &e.ctx.i1());
+        let out = e.op(arith::ops::ORI, &[below, above], &e.ctx.i1());
         let counted = e.select(out, one, zero);
         let bad = e.select(out, v, none);
         vec![e.add(a[1], counted, &s64), e.max(a[2], bad, &s64)]
@@ -118,7 +118,7 @@ pub fn report(l: &mut Lower, message: String, count: ir::Value, value: ir::Value
     let id = register(l, message);
     let i64t = l.ctx.i64();
     let id = l.emit().int(id as i128, &i64t);
-    let call = OperationState::new(l.ctx.op_name("func.call"), l.loc.clone()).operands(&[id, count, value]).property(l.ctx.ident("callee"), Attribute::symbol(HOOK));
+    let call = OperationState::new(l.ctx.op_name(func::ops::CALL), l.loc.clone()).operands(&[id, count, value]).property(l.ctx.ident("callee"), Attribute::symbol(HOOK));
     l.body.build(call, InsertPoint::Before(l.op));
 }
 
@@ -128,7 +128,7 @@ pub fn loop_iterations(l: &mut Lower, over: ir::Value, max: i64) {
     let message = format!("{}: ran {{}} iterations and would run more (a loop that does not end?); raise the limit with convert-onnx-to-tensor{{max-loop-iterations=N}}", node(l));
     let i64t = l.ctx.i64();
     let mut e = l.emit();
-    let count = e.op("arith.extui", &[over], &i64t);
+    let count = e.op(arith::ops::EXTUI, &[over], &i64t);
     let value = e.int(max as i128, &i64t);
     report(l, message, count, value);
 }
@@ -169,7 +169,7 @@ pub fn call_abort_on_failed_checks(ctx: &ir::Context, body: &mut ir::Body, modul
     let calls: Vec<ir::OpId> = body
         .walk_preorder(module)
         .into_iter()
-        .filter(|o| body.name(*o).as_str() == "func.call" && body.op(*o).attr("callee").and_then(|a| a.as_symbol()).is_some_and(|s| s.join("::") == hook))
+        .filter(|o| body.name(*o).as_str() == func::ops::CALL && body.op(*o).attr("callee").and_then(|a| a.as_symbol()).is_some_and(|s| s.join("::") == hook))
         .collect();
     let abort = func::FunctionBuilder::declare_external(ctx, body, module, "abort", &[]);
     if body.entry_block(abort).is_some() || func::function_type(body, abort).is_none_or(|(i, r)| !i.is_empty() || !r.is_empty()) {
@@ -179,10 +179,10 @@ pub fn call_abort_on_failed_checks(ctx: &ir::Context, body: &mut ir::Body, modul
         let loc = body.op(call).loc.clone();
         let count = body.op(call).operand(1);
         let i64t = ctx.i64();
-        let zero = OperationState::new(ctx.op_name("arith.constant"), loc.clone()).results(&[i64t.clone()]).property(ctx.ident("value"), Attribute::integer(0, i64t));
+        let zero = OperationState::new(ctx.op_name(arith::ops::CONSTANT), loc.clone()).results(&[i64t.clone()]).property(ctx.ident("value"), Attribute::integer(0, i64t));
         let zero = body.build(zero, InsertPoint::Before(call));
         let zero = body.op(zero).result(0);
-        let ne = OperationState::new(ctx.op_name("arith.cmpi"), loc.clone())
+        let ne = OperationState::new(ctx.op_name(arith::ops::CMPI), loc.clone())
             .operands(&[count, zero])
             .results(&[ctx.i1()])
             .property(ctx.ident("predicate"), Attribute::integer(1, ctx.i64()));
@@ -190,10 +190,10 @@ pub fn call_abort_on_failed_checks(ctx: &ir::Context, body: &mut ir::Body, modul
         let ne = body.op(ne).result(0);
         let then = body.new_region();
         let tb = body.add_block(then, &[]);
-        body.build(OperationState::new(ctx.op_name("func.call"), loc.clone()).property(ctx.ident("callee"), Attribute::symbol("abort")), InsertPoint::AtEnd(tb));
-        body.build(OperationState::new(ctx.op_name("scf.yield"), loc.clone()), InsertPoint::AtEnd(tb));
+        body.build(OperationState::new(ctx.op_name(func::ops::CALL), loc.clone()).property(ctx.ident("callee"), Attribute::symbol("abort")), InsertPoint::AtEnd(tb));
+        body.build(OperationState::new(ctx.op_name(scf::ops::YIELD), loc.clone()), InsertPoint::AtEnd(tb));
         let els = body.new_region();
-        body.build(OperationState::new(ctx.op_name("scf.if"), loc).operands(&[ne]).region(then).region(els), InsertPoint::Before(call));
+        body.build(OperationState::new(ctx.op_name(scf::ops::IF), loc).operands(&[ne]).region(then).region(els), InsertPoint::Before(call));
         body.erase(call);
     }
     body.erase(decl);

@@ -30,8 +30,8 @@ fn scalar_of(at: &mut At, t: Value) -> Value {
 fn tensor_of(at: &mut At, v: Value) -> Value {
     let elem = at.body.value_type(v).clone();
     let ty = at.ctx.intern_type(TypeData::RankedTensor { shape: vec![], elem, encoding: None });
-    let e = at.op("tensor.empty", &[], &ty);
-    at.op("tensor.fill", &[v, e], &ty)
+    let e = at.op(tensor::ops::EMPTY, &[], &ty);
+    at.op(tensor::ops::FILL, &[v, e], &ty)
 }
 
 /// Row `i` of `x` along `axis`: a generic reading `x` at the loop's indices with `i` inserted.
@@ -41,7 +41,7 @@ pub(super) fn row_of(at: &mut At, x: Value, axis: usize, i: Value) -> Value {
     shape.remove(axis);
     let elem = xt.element_type().unwrap().clone();
     let ty = at.ctx.intern_type(TypeData::RankedTensor { shape: shape.clone(), elem, encoding: None });
-    let out = at.op("tensor.empty", &[], &ty);
+    let out = at.op(tensor::ops::EMPTY, &[], &ty);
     let n = shape.len();
     let (ctx, loc) = (at.ctx, at.loc.clone());
     let gb = GenericBuilder { ctx, loc: loc.clone() };
@@ -105,11 +105,11 @@ fn lower_if(l: &mut Lower) -> Result<Vec<Value>, String> {
         let r = l.body.new_region();
         l.body.remove_block(b);
         l.body.append_block(r, b);
-        l.body.build(OperationState::new(ctx.op_name("scf.yield"), loc.clone()).operands(&vals), InsertPoint::Before(y));
+        l.body.build(OperationState::new(ctx.op_name(scf::ops::YIELD), loc.clone()).operands(&vals), InsertPoint::Before(y));
         l.body.erase(y);
         regions.push(r);
     }
-    let st = OperationState::new(ctx.op_name("scf.if"), loc).operands(&[c]).results(&types).region(regions[0]).region(regions[1]);
+    let st = OperationState::new(ctx.op_name(scf::ops::IF), loc).operands(&[c]).results(&types).region(regions[0]).region(regions[1]);
     let op = l.body.build(st, InsertPoint::Before(l.op));
     Ok(l.body.op(op).results().to_vec())
 }
@@ -151,7 +151,7 @@ fn build_while(l: &mut Lower, p: LoopParts) -> Result<Vec<Value>, String> {
     inits.extend(p.cond);
     inits.extend(&p.carried);
     for (t, _, _) in &p.scans {
-        inits.push(at.op("tensor.empty", &[], t));
+        inits.push(at.op(tensor::ops::EMPTY, &[], t));
     }
     let types: Vec<Type> = inits.iter().map(|v| l.body.value_type(*v).clone()).collect();
     for (k, v) in yields[lead..lead + n_carried].iter().enumerate() {
@@ -174,26 +174,26 @@ fn build_while(l: &mut Lower, p: LoopParts) -> Result<Vec<Value>, String> {
     let args = l.body.block_args(bb).to_vec();
     let mut at = At::new(ctx, l.body, InsertPoint::AtEnd(bb), loc.clone());
     let pred = Attribute::integer(2, ctx.i64()); // slt
-    let mut go = at.op_with("arith.cmpi", &[args[0], p.trips], &i1t, &[("predicate", pred.clone())]);
+    let mut go = at.op_with(arith::ops::CMPI, &[args[0], p.trips], &i1t, &[("predicate", pred.clone())]);
     if is_loop {
-        go = at.op("arith.andi", &[go, args[1]], &i1t);
+        go = at.op(arith::ops::ANDI, &[go, args[1]], &i1t);
     }
     // Past the iteration limit the loop stops; the check after it fails the run.
     let cap = at.int(l.max_loop_iterations as i128, &i64t);
-    let under = at.op_with("arith.cmpi", &[args[0], cap], &i1t, &[("predicate", pred.clone())]);
-    let go = at.op("arith.andi", &[go, under], &i1t);
+    let under = at.op_with(arith::ops::CMPI, &[args[0], cap], &i1t, &[("predicate", pred.clone())]);
+    let go = at.op(arith::ops::ANDI, &[go, under], &i1t);
     let mut fwd = vec![go];
     fwd.extend(&args);
-    at.build(OperationState::new(ctx.op_name("scf.condition"), loc.clone()).operands(&fwd));
+    at.build(OperationState::new(ctx.op_name(scf::ops::CONDITION), loc.clone()).operands(&fwd));
     // After: the body with its arguments rebuilt from the carried values.
     let (after, ab) = new_region_with(l.body, &types);
     let args = l.body.block_args(ab).to_vec();
     let mut at = At::new(ctx, l.body, InsertPoint::AtEnd(ab), loc.clone());
-    let idx = at.op("arith.index_cast", &[args[0]], &it);
+    let idx = at.op(arith::ops::INDEX_CAST, &[args[0]], &it);
     let row_index = |at: &mut At, reverse: bool| -> Value {
         if reverse {
             let last = at.index(p.rows - 1);
-            at.op("arith.subi", &[last, idx], &it)
+            at.op(arith::ops::SUBI, &[last, idx], &it)
         } else {
             idx
         }
@@ -216,7 +216,7 @@ fn build_while(l: &mut Lower, p: LoopParts) -> Result<Vec<Value>, String> {
     let yields = l.body.op(y).operands().to_vec();
     let mut at = At::new(ctx, l.body, InsertPoint::Before(y), loc.clone());
     let one = at.int(1 as i128, &i64t);
-    let mut next = vec![at.op("arith.addi", &[args[0], one], &i64t)];
+    let mut next = vec![at.op(arith::ops::ADDI, &[args[0], one], &i64t)];
     if is_loop {
         next.push(scalar_of(&mut at, yields[0]));
     }
@@ -225,11 +225,11 @@ fn build_while(l: &mut Lower, p: LoopParts) -> Result<Vec<Value>, String> {
         let (full, axis, rev) = &p.scans[k];
         let j = row_index(&mut at, *rev);
         let acc = args[1 + lead + n_carried + k];
-        next.push(at.op_with("tensor.insert_row", &[*v, acc, j], full, &[("dim", Attribute::integer(*axis as i128, ctx.i64()))]));
+        next.push(at.op_with(tensor::ops::INSERT_ROW, &[*v, acc, j], full, &[("dim", Attribute::integer(*axis as i128, ctx.i64()))]));
     }
-    at.build(OperationState::new(ctx.op_name("scf.yield"), loc.clone()).operands(&next));
+    at.build(OperationState::new(ctx.op_name(scf::ops::YIELD), loc.clone()).operands(&next));
     l.body.erase(y);
-    let st = OperationState::new(ctx.op_name("scf.while"), loc.clone()).operands(&inits).results(&types).region(before).region(after);
+    let st = OperationState::new(ctx.op_name(scf::ops::WHILE), loc.clone()).operands(&inits).results(&types).region(before).region(after);
     let w = l.body.build(st, InsertPoint::Before(l.op));
     let res = l.body.op(w).results().to_vec();
     // Stopped by the limit with iterations left: i reached it, i < trips and the condition held.
@@ -237,11 +237,11 @@ fn build_while(l: &mut Lower, p: LoopParts) -> Result<Vec<Value>, String> {
     let mut at = At::new(ctx, l.body, InsertPoint::Before(l.op), loc);
     let cap = at.int(max as i128, &i64t);
     let sge = Attribute::integer(5, ctx.i64());
-    let mut over = at.op_with("arith.cmpi", &[res[0], cap], &i1t, &[("predicate", sge)]);
-    let more = at.op_with("arith.cmpi", &[res[0], p.trips], &i1t, &[("predicate", pred)]);
-    over = at.op("arith.andi", &[over, more], &i1t);
+    let mut over = at.op_with(arith::ops::CMPI, &[res[0], cap], &i1t, &[("predicate", sge)]);
+    let more = at.op_with(arith::ops::CMPI, &[res[0], p.trips], &i1t, &[("predicate", pred)]);
+    over = at.op(arith::ops::ANDI, &[over, more], &i1t);
     if is_loop {
-        over = at.op("arith.andi", &[over, res[1]], &i1t);
+        over = at.op(arith::ops::ANDI, &[over, res[1]], &i1t);
     }
     super::checks::loop_iterations(l, over, max);
     Ok(res[1 + lead..].to_vec())

@@ -88,7 +88,7 @@ pub(super) fn pad_by(l: &mut Lower, x: Value, low: &[i64], high: &[i64], v: Valu
     let shape = t.shape().unwrap().to_vec();
     let oshape: Vec<i64> = (0..shape.len()).map(|i| shape[i] + low[i] + high[i]).collect();
     let ty = l.tensor_type(&oshape, t.element_type().unwrap());
-    let st = ir::OperationState::new(l.ctx.op_name("tensor.pad"), l.loc.clone())
+    let st = ir::OperationState::new(l.ctx.op_name(tensor::ops::PAD), l.loc.clone())
         .operands(&[x, v])
         .results(&[ty])
         .property(l.ctx.ident("low"), super::i64_array(l.ctx, low))
@@ -218,7 +218,7 @@ fn conv_of(l: &mut Lower, x: Value, wv: Value, bias: Option<Value>, sc: &Sc) -> 
             None => l.fill(&out.shape, &sc, 0.0),
         };
         let (st, dl) = (super::i64_array(l.ctx, &w.strides), super::i64_array(l.ctx, &w.dilations));
-        return Ok(l.named("tensor.depthwise_conv_2d_nchw_chw", &[x, w3, init], &[("strides", st), ("dilations", dl)]));
+        return Ok(l.named(tensor::ops::DEPTHWISE_CONV_2D_NCHW_CHW, &[x, w3, init], &[("strides", st), ("dilations", dl)]));
     }
     let n_loops = 3 + 2 * s;
     let cl = 2 + s;
@@ -400,11 +400,11 @@ fn conv_transpose(l: &mut Lower) -> Result<Vec<Value>, String> {
         let m = e.loop_index(1);
         let cc = e.loop_index(cl);
         let mp = e.index(m_per);
-        let grp = e.op("arith.divsi", &[m, mp], &it);
-        let mm = e.op("arith.remsi", &[m, mp], &it);
+        let grp = e.op(arith::ops::DIVSI, &[m, mp], &it);
+        let mm = e.op(arith::ops::REMSI, &[m, mp], &it);
         let cpv = e.index(c_per);
-        let gbase = e.op("arith.muli", &[grp, cpv], &it);
-        let ch = e.op("arith.addi", &[gbase, cc], &it);
+        let gbase = e.op(arith::ops::MULI, &[grp, cpv], &it);
+        let ch = e.op(arith::ops::ADDI, &[gbase, cc], &it);
         let mut ok: Option<Value> = None;
         let mut xat = vec![n, ch];
         let mut wat = vec![ch, mm];
@@ -413,35 +413,35 @@ fn conv_transpose(l: &mut Lower) -> Result<Vec<Value>, String> {
             let k = e.loop_index(cl + 1 + i);
             let pb = e.index(before[i]);
             let dv = e.index(dil[i]);
-            let kd = e.op("arith.muli", &[k, dv], &it);
-            let num = e.op("arith.addi", &[o, pb], &it);
-            let num = e.op("arith.subi", &[num, kd], &it);
+            let kd = e.op(arith::ops::MULI, &[k, dv], &it);
+            let num = e.op(arith::ops::ADDI, &[o, pb], &it);
+            let num = e.op(arith::ops::SUBI, &[num, kd], &it);
             let sv = e.index(strides[i]);
-            let q = e.op("arith.divsi", &[num, sv], &it);
-            let rem = e.op("arith.remsi", &[num, sv], &it);
+            let q = e.op(arith::ops::DIVSI, &[num, sv], &it);
+            let rem = e.op(arith::ops::REMSI, &[num, sv], &it);
             let zero = e.index(0);
             let hi = e.index(xs[2 + i]);
             let c1 = e.cmp(Cmp::Ge, num, zero, &isc);
             let c2 = e.cmp(Cmp::Eq, rem, zero, &isc);
             let c3 = e.cmp(Cmp::Lt, q, hi, &isc);
-            let a12 = e.op("arith.andi", &[c1, c2], &i1);
-            let inb = e.op("arith.andi", &[a12, c3], &i1);
+            let a12 = e.op(arith::ops::ANDI, &[c1, c2], &i1);
+            let inb = e.op(arith::ops::ANDI, &[a12, c3], &i1);
             ok = Some(match ok {
                 None => inb,
-                Some(p) => e.op("arith.andi", &[p, inb], &i1),
+                Some(p) => e.op(arith::ops::ANDI, &[p, inb], &i1),
             });
             let mx = e.index(xs[2 + i] - 1);
-            let q = e.op("arith.maxsi", &[q, zero], &it);
-            let q = e.op("arith.minsi", &[q, mx], &it);
+            let q = e.op(arith::ops::MAXSI, &[q, zero], &it);
+            let q = e.op(arith::ops::MINSI, &[q, mx], &it);
             xat.push(q);
             wat.push(k);
         }
         let mut xo = vec![x];
         xo.extend(xat);
-        let xv = e.op("tensor.extract", &xo, &sc.ty);
+        let xv = e.op(tensor::ops::EXTRACT, &xo, &sc.ty);
         let mut wo = vec![wv];
         wo.extend(wat);
-        let wvv = e.op("tensor.extract", &wo, &sc.ty);
+        let wvv = e.op(tensor::ops::EXTRACT, &wo, &sc.ty);
         let p = e.mul(xv, wvv, &sc);
         let sum = e.add(a[0], p, &sc);
         vec![e.select(ok.unwrap(), sum, a[0])]

@@ -69,22 +69,22 @@ fn deform_conv(l: &mut Lower) -> Result<Vec<Value>, String> {
         let op = |e: &mut super::Emit, name: &str, x: Value, y: Value| e.op(name, &[x, y], &it);
         // The input channel, its offset group and this tap's number.
         let ocg_v = e.index(ocg);
-        let g = op(e, "arith.divsi", m, ocg_v);
+        let g = op(e, arith::ops::DIVSI, m, ocg_v);
         let icg_v = e.index(icg);
-        let gc = op(e, "arith.muli", g, icg_v);
-        let ch = op(e, "arith.addi", gc, cl);
+        let gc = op(e, arith::ops::MULI, g, icg_v);
+        let ch = op(e, arith::ops::ADDI, gc, cl);
         let icog_v = e.index(icog);
-        let ogi = op(e, "arith.divsi", ch, icog_v);
+        let ogi = op(e, arith::ops::DIVSI, ch, icog_v);
         let kw_v = e.index(kw);
-        let kyw = op(e, "arith.muli", ky, kw_v);
-        let tap = op(e, "arith.addi", kyw, kx);
+        let kyw = op(e, arith::ops::MULI, ky, kw_v);
+        let tap = op(e, arith::ops::ADDI, kyw, kx);
         let kk = e.index(k);
-        let og_tap = op(e, "arith.muli", ogi, kk);
-        let og_tap = op(e, "arith.addi", og_tap, tap);
+        let og_tap = op(e, arith::ops::MULI, ogi, kk);
+        let og_tap = op(e, arith::ops::ADDI, og_tap, tap);
         let two = e.index(2);
-        let oy_i = op(e, "arith.muli", og_tap, two);
+        let oy_i = op(e, arith::ops::MULI, og_tap, two);
         let one = e.index(1);
-        let ox_i = op(e, "arith.addi", oy_i, one);
+        let ox_i = op(e, arith::ops::ADDI, oy_i, one);
         let to_f = |e: &mut super::Emit, v: Value, from: &Sc| e.cast(v, from, &f);
         let dy = e.extract(off, &[bn, oy_i, i, j]);
         let dy = to_f(e, dy, &osc);
@@ -104,7 +104,7 @@ fn deform_conv(l: &mut Lower) -> Result<Vec<Value>, String> {
         };
         let h = place(e, i, ky, st[0], pads[0], dl[0], dy);
         let wv = place(e, j, kx, st[1], pads[1], dl[1], dx);
-        let (h0, w0) = (e.op("math.floor", &[h], &f.ty), e.op("math.floor", &[wv], &f.ty));
+        let (h0, w0) = (e.op(math::ops::FLOOR, &[h], &f.ty), e.op(math::ops::FLOOR, &[wv], &f.ty));
         let (fh, fw) = (e.sub(h, h0, &f), e.sub(wv, w0, &f));
         let onef = e.scalar(1.0, &f);
         let (gh, gw) = (e.sub(onef, fh, &f), e.sub(onef, fw, &f));
@@ -117,13 +117,13 @@ fn deform_conv(l: &mut Lower) -> Result<Vec<Value>, String> {
         let mut sample = e.scalar(0.0, &f);
         for (ddy, wy) in [(0, gh), (1, fh)] {
             for (ddx, wx) in [(0, gw), (1, fw)] {
-                let yy = if ddy == 0 { yi } else { op(e, "arith.addi", yi, one) };
-                let xx = if ddx == 0 { xi0 } else { op(e, "arith.addi", xi0, one) };
+                let yy = if ddy == 0 { yi } else { op(e, arith::ops::ADDI, yi, one) };
+                let xx = if ddx == 0 { xi0 } else { op(e, arith::ops::ADDI, xi0, one) };
                 let (hv, wv2) = (e.index(ih), e.index(iw));
                 let inside = [e.cmp(Cmp::Ge, yy, zero, &isc), e.cmp(Cmp::Lt, yy, hv, &isc), e.cmp(Cmp::Ge, xx, zero, &isc), e.cmp(Cmp::Lt, xx, wv2, &isc)];
                 let mut ok = inside[0];
                 for c2 in &inside[1..] {
-                    ok = e.op("arith.andi", &[ok, *c2], &e.ctx.i1());
+                    ok = e.op(arith::ops::ANDI, &[ok, *c2], &e.ctx.i1());
                 }
                 let (yc, xc) = (e.clamp_index(yy, ih), e.clamp_index(xx, iw));
                 let v = e.extract(x, &[bn, ch, yc, xc]);
@@ -189,33 +189,33 @@ fn col2im(l: &mut Lower) -> Result<Vec<Value>, String> {
             let (y, kk) = (e.loop_index(2 + i), e.loop_index(r + i));
             let p = e.index(pads[i]);
             let dv = e.index(dil[i]);
-            let kd = e.op("arith.muli", &[kk, dv], &it);
-            let yp = e.op("arith.addi", &[y, p], &it);
-            let t = e.op("arith.subi", &[yp, kd], &it);
+            let kd = e.op(arith::ops::MULI, &[kk, dv], &it);
+            let yp = e.op(arith::ops::ADDI, &[y, p], &it);
+            let t = e.op(arith::ops::SUBI, &[yp, kd], &it);
             let sv = e.index(st[i]);
-            let q = e.op("arith.divsi", &[t, sv], &it);
-            let rem = e.op("arith.remsi", &[t, sv], &it);
+            let q = e.op(arith::ops::DIVSI, &[t, sv], &it);
+            let rem = e.op(arith::ops::REMSI, &[t, sv], &it);
             let gn = e.index(grid[i]);
             let checks = [e.cmp(Cmp::Ge, t, zero, &isc), e.cmp(Cmp::Eq, rem, zero, &isc), e.cmp(Cmp::Lt, q, gn, &isc)];
             for ch in checks {
                 valid = Some(match valid {
                     None => ch,
-                    Some(v) => e.op("arith.andi", &[v, ch], &e.ctx.i1()),
+                    Some(v) => e.op(arith::ops::ANDI, &[v, ch], &e.ctx.i1()),
                 });
             }
             // Row-major offsets: the block among the grid, the kernel offset among the block.
             let qc = e.clamp_index(q, grid[i]);
             let gi = e.index(grid[i]);
-            let cm = e.op("arith.muli", &[col, gi], &it);
-            col = e.op("arith.addi", &[cm, qc], &it);
+            let cm = e.op(arith::ops::MULI, &[col, gi], &it);
+            col = e.op(arith::ops::ADDI, &[cm, qc], &it);
             let bi = e.index(block[i]);
-            let rm = e.op("arith.muli", &[row, bi], &it);
-            row = e.op("arith.addi", &[rm, kk], &it);
+            let rm = e.op(arith::ops::MULI, &[row, bi], &it);
+            row = e.op(arith::ops::ADDI, &[rm, kk], &it);
         }
         let (n, c) = (e.loop_index(0), e.loop_index(1));
         let kn = e.index(k);
-        let cb = e.op("arith.muli", &[c, kn], &it);
-        let ch = e.op("arith.addi", &[cb, row], &it);
+        let cb = e.op(arith::ops::MULI, &[c, kn], &it);
+        let ch = e.op(arith::ops::ADDI, &[cb, row], &it);
         let v = e.extract(x, &[n, ch, col]);
         let zf = e.scalar(0.0, &s1);
         let v = e.select(valid.expect("a spatial dim"), v, zf);
@@ -261,7 +261,7 @@ fn causal_conv(l: &mut Lower) -> Result<Vec<Value>, String> {
         let isc = Sc { ty: it.clone(), kind: super::Kind::Signed };
         let km1 = e.index(k - 1);
         let in_state = e.cmp(Cmp::Lt, n, km1, &isc);
-        let off = e.op("arith.subi", &[n, km1], &it);
+        let off = e.op(arith::ops::SUBI, &[n, km1], &it);
         let nx = e.clamp_index(off, t);
         let from_input = e.extract(x, &[i, j, nx]);
         let from_state = match past {
@@ -307,7 +307,7 @@ fn causal_conv(l: &mut Lower) -> Result<Vec<Value>, String> {
             let one = e.scalar(1.0, &c2);
             let zero = e.scalar(0.0, &c2);
             let nv = e.sub(zero, v, &c2);
-            let ex = e.op("math.exp", &[nv], &c2.ty);
+            let ex = e.op(math::ops::EXP, &[nv], &c2.ty);
             let den = e.add(one, ex, &c2);
             v = e.div(v, den, &c2);
         }

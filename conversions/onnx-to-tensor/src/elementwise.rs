@@ -114,22 +114,22 @@ fn unary(e: &mut Emit, name: &str, x: Value, s: &Sc) -> Value {
 
 fn sigmoid(e: &mut Emit, x: Value, s: &Sc) -> Value {
     let one = e.float(1.0, &s.ty);
-    let nx = e.op("arith.negf", &[x], &s.ty);
-    let ex = unary(e, "math.exp", nx, s);
-    let den = e.op("arith.addf", &[one, ex], &s.ty);
-    e.op("arith.divf", &[one, den], &s.ty)
+    let nx = e.op(arith::ops::NEGF, &[x], &s.ty);
+    let ex = unary(e, math::ops::EXP, nx, s);
+    let den = e.op(arith::ops::ADDF, &[one, ex], &s.ty);
+    e.op(arith::ops::DIVF, &[one, den], &s.ty)
 }
 
 /// log(1 + e^x), computed as max(x, 0) + log1p(e^-|x|) so it neither
 /// overflows for large x nor loses precision for very negative x.
 fn softplus(e: &mut Emit, x: Value, s: &Sc) -> Value {
     let zero = e.float(0.0, &s.ty);
-    let m = e.op("arith.maximumf", &[x, zero], &s.ty);
-    let ax = unary(e, "math.absf", x, s);
-    let nax = e.op("arith.negf", &[ax], &s.ty);
-    let ex = unary(e, "math.exp", nax, s);
-    let l1 = unary(e, "math.log1p", ex, s);
-    e.op("arith.addf", &[m, l1], &s.ty)
+    let m = e.op(arith::ops::MAXIMUMF, &[x, zero], &s.ty);
+    let ax = unary(e, math::ops::ABSF, x, s);
+    let nax = e.op(arith::ops::NEGF, &[ax], &s.ty);
+    let ex = unary(e, math::ops::EXP, nax, s);
+    let l1 = unary(e, math::ops::LOG1P, ex, s);
+    e.op(arith::ops::ADDF, &[m, l1], &s.ty)
 }
 
 fn fold_variadic(e: &mut Emit, name: &str, a: &[Value], scs: &[Sc], o: &Sc) -> Value {
@@ -164,45 +164,45 @@ fn formula(e: &mut Emit, name: &str, a: &[Value], scs: &[Sc], o: &Sc, p: &Params
         ops::Div::NAME => e.div(a[0], a[1], o),
         ops::Mod::NAME => {
             if p.fmod != 0 {
-                e.by_kind(("arith.remf", "arith.remsi", "arith.remui"), &[a[0], a[1]], o)
+                e.by_kind((arith::ops::REMF, arith::ops::REMSI, arith::ops::REMUI), &[a[0], a[1]], o)
             } else if o.kind == Kind::Unsigned {
-                e.op("arith.remui", &[a[0], a[1]], &t)
+                e.op(arith::ops::REMUI, &[a[0], a[1]], &t)
             } else {
                 // Python-style: the result takes the divisor's sign.
-                let r = e.op("arith.remsi", &[a[0], a[1]], &t);
+                let r = e.op(arith::ops::REMSI, &[a[0], a[1]], &t);
                 let zero = e.int(0, &t);
                 let rnz = e.cmp(Cmp::Ne, r, zero, o);
                 let rneg = e.cmp(Cmp::Lt, r, zero, o);
                 let bneg = e.cmp(Cmp::Lt, a[1], zero, o);
-                let diff = e.op("arith.xori", &[rneg, bneg], &e.ctx.i1());
-                let fix = e.op("arith.andi", &[rnz, diff], &e.ctx.i1());
-                let rb = e.op("arith.addi", &[r, a[1]], &t);
+                let diff = e.op(arith::ops::XORI, &[rneg, bneg], &e.ctx.i1());
+                let fix = e.op(arith::ops::ANDI, &[rnz, diff], &e.ctx.i1());
+                let rb = e.op(arith::ops::ADDI, &[r, a[1]], &t);
                 e.select(fix, rb, r)
             }
         }
         ops::Pow::NAME => {
             if o.is_float() {
                 let y = e.cast(a[1], &scs[1], o);
-                e.op("math.powf", &[x, y], &t)
+                e.op(math::ops::POWF, &[x, y], &t)
             } else {
                 let y = e.cast(a[1], &scs[1], o);
-                e.op("math.ipowi", &[x, y], &t)
+                e.op(math::ops::IPOWI, &[x, y], &t)
             }
         }
-        ops::Sqrt::NAME => unary(e, "math.sqrt", x, o),
-        ops::Exp::NAME => unary(e, "math.exp", x, o),
-        ops::Log::NAME => unary(e, "math.log", x, o),
+        ops::Sqrt::NAME => unary(e, math::ops::SQRT, x, o),
+        ops::Exp::NAME => unary(e, math::ops::EXP, x, o),
+        ops::Log::NAME => unary(e, math::ops::LOG, x, o),
         ops::Abs::NAME => match o.kind {
-            Kind::Float => unary(e, "math.absf", x, o),
-            Kind::Signed => unary(e, "math.absi", x, o),
+            Kind::Float => unary(e, math::ops::ABSF, x, o),
+            Kind::Signed => unary(e, math::ops::ABSI, x, o),
             _ => x,
         },
         ops::Neg::NAME => {
             if o.is_float() {
-                e.op("arith.negf", &[x], &t)
+                e.op(arith::ops::NEGF, &[x], &t)
             } else {
                 let z = e.int(0, &t);
-                e.op("arith.subi", &[z, x], &t)
+                e.op(arith::ops::SUBI, &[z, x], &t)
             }
         }
         ops::Reciprocal::NAME => {
@@ -214,7 +214,7 @@ fn formula(e: &mut Emit, name: &str, a: &[Value], scs: &[Sc], o: &Sc, p: &Params
             let m = format!("math.{}", name.trim_start_matches("onnx.").to_lowercase());
             unary(e, &m, x, o)
         }
-        ops::Round::NAME => unary(e, "math.roundeven", x, o),
+        ops::Round::NAME => unary(e, math::ops::ROUNDEVEN, x, o),
         ops::Sign::NAME => {
             let zero = e.scalar(0.0, o);
             let one = e.scalar(1.0, o);
@@ -241,21 +241,21 @@ fn formula(e: &mut Emit, name: &str, a: &[Value], scs: &[Sc], o: &Sc, p: &Params
             let f = e.int(0, &i1);
             let pi = if p.detect_pos { pi } else { f };
             let ni = if p.detect_neg { ni } else { f };
-            e.op("arith.ori", &[pi, ni], &i1)
+            e.op(arith::ops::ORI, &[pi, ni], &i1)
         }
         ops::Not::NAME | ops::BitwiseNot::NAME => {
             let ones = e.int(-1, &t);
-            e.op("arith.xori", &[x, ones], &t)
+            e.op(arith::ops::XORI, &[x, ones], &t)
         }
-        ops::And::NAME | ops::BitwiseAnd::NAME => e.op("arith.andi", &[a[0], a[1]], &t),
-        ops::Or::NAME | ops::BitwiseOr::NAME => e.op("arith.ori", &[a[0], a[1]], &t),
-        ops::Xor::NAME | ops::BitwiseXor::NAME => e.op("arith.xori", &[a[0], a[1]], &t),
+        ops::And::NAME | ops::BitwiseAnd::NAME => e.op(arith::ops::ANDI, &[a[0], a[1]], &t),
+        ops::Or::NAME | ops::BitwiseOr::NAME => e.op(arith::ops::ORI, &[a[0], a[1]], &t),
+        ops::Xor::NAME | ops::BitwiseXor::NAME => e.op(arith::ops::XORI, &[a[0], a[1]], &t),
         ops::BitShift::NAME => {
             // Shifting by the width or more gives 0 in ONNX (poison in arith).
             let w = e.int(o.width() as i128, &t);
             let zero = e.int(0, &t);
             let big = e.cmp(Cmp::Ge, a[1], w, o);
-            let sh = e.op(if p.direction == "LEFT" { "arith.shli" } else { "arith.shrui" }, &[a[0], a[1]], &t);
+            let sh = e.op(if p.direction == "LEFT" { arith::ops::SHLI } else { arith::ops::SHRUI }, &[a[0], a[1]], &t);
             e.select(big, zero, sh)
         }
         ops::Equal::NAME => e.cmp(Cmp::Eq, a[0], a[1], s0),
@@ -289,9 +289,9 @@ fn formula(e: &mut Emit, name: &str, a: &[Value], scs: &[Sc], o: &Sc, p: &Params
             if s0.ty == o.ty {
                 x
             } else if s0.kind == Kind::Bool {
-                e.op("arith.extui", &[x], &t)
+                e.op(arith::ops::EXTUI, &[x], &t)
             } else {
-                e.op("arith.bitcast", &[x], &t)
+                e.op(arith::ops::BITCAST, &[x], &t)
             }
         }
         _ => unreachable!("{} is in the elementwise table without a formula", name),
@@ -320,20 +320,20 @@ fn activation(e: &mut Emit, name: &str, a: &[Value], scs: &[Sc], o: &Sc, p: &Par
             let (al, be) = if name == ops::HardSwish::NAME { (1.0 / 6.0, 0.5) } else { (p.alpha, p.beta) };
             let av = e.float(al, &t);
             let bv = e.float(be, &t);
-            let ax = e.op("arith.mulf", &[av, x], &t);
-            let y = e.op("arith.addf", &[ax, bv], &t);
+            let ax = e.op(arith::ops::MULF, &[av, x], &t);
+            let y = e.op(arith::ops::ADDF, &[ax, bv], &t);
             let zero = e.float(0.0, &t);
             let one = e.float(1.0, &t);
-            let y = e.op("arith.maximumf", &[y, zero], &t);
-            let y = e.op("arith.minimumf", &[y, one], &t);
+            let y = e.op(arith::ops::MAXIMUMF, &[y, zero], &t);
+            let y = e.op(arith::ops::MINIMUMF, &[y, one], &t);
             if name == ops::HardSwish::NAME {
-                e.op("arith.mulf", &[x, y], &t)
+                e.op(arith::ops::MULF, &[x, y], &t)
             } else {
                 y
             }
         }
-        ops::Tanh::NAME => unary(e, "math.tanh", x, o),
-        ops::Erf::NAME => unary(e, "math.erf", x, o),
+        ops::Tanh::NAME => unary(e, math::ops::TANH, x, o),
+        ops::Erf::NAME => unary(e, math::ops::ERF, x, o),
         ops::Gelu::NAME => {
             let half = e.float(0.5, &t);
             let one = e.float(1.0, &t);
@@ -341,38 +341,38 @@ fn activation(e: &mut Emit, name: &str, a: &[Value], scs: &[Sc], o: &Sc, p: &Par
                 // 0.5x(1 + tanh(sqrt(2/pi)(x + 0.044715x^3)))
                 let k = e.float((2.0 / std::f64::consts::PI).sqrt(), &t);
                 let c = e.float(0.044715, &t);
-                let x2 = e.op("arith.mulf", &[x, x], &t);
-                let x3 = e.op("arith.mulf", &[x2, x], &t);
-                let cx3 = e.op("arith.mulf", &[c, x3], &t);
-                let s = e.op("arith.addf", &[x, cx3], &t);
-                let ks = e.op("arith.mulf", &[k, s], &t);
-                unary(e, "math.tanh", ks, o)
+                let x2 = e.op(arith::ops::MULF, &[x, x], &t);
+                let x3 = e.op(arith::ops::MULF, &[x2, x], &t);
+                let cx3 = e.op(arith::ops::MULF, &[c, x3], &t);
+                let s = e.op(arith::ops::ADDF, &[x, cx3], &t);
+                let ks = e.op(arith::ops::MULF, &[k, s], &t);
+                unary(e, math::ops::TANH, ks, o)
             } else {
                 let r = e.float(std::f64::consts::FRAC_1_SQRT_2, &t);
-                let xr = e.op("arith.mulf", &[x, r], &t);
-                unary(e, "math.erf", xr, o)
+                let xr = e.op(arith::ops::MULF, &[x, r], &t);
+                unary(e, math::ops::ERF, xr, o)
             };
-            let s = e.op("arith.addf", &[one, inner], &t);
-            let hx = e.op("arith.mulf", &[half, x], &t);
-            e.op("arith.mulf", &[hx, s], &t)
+            let s = e.op(arith::ops::ADDF, &[one, inner], &t);
+            let hx = e.op(arith::ops::MULF, &[half, x], &t);
+            e.op(arith::ops::MULF, &[hx, s], &t)
         }
         ops::Elu::NAME | ops::Selu::NAME | ops::Celu::NAME => {
             let zero = e.float(0.0, &t);
             let one = e.float(1.0, &t);
             let alpha = e.float(p.alpha, &t);
-            let xin = if name == ops::Celu::NAME { e.op("arith.divf", &[x, alpha], &t) } else { x };
-            let ex = unary(e, "math.exp", xin, o);
-            let em1 = e.op("arith.subf", &[ex, one], &t);
-            let neg = e.op("arith.mulf", &[alpha, em1], &t);
+            let xin = if name == ops::Celu::NAME { e.op(arith::ops::DIVF, &[x, alpha], &t) } else { x };
+            let ex = unary(e, math::ops::EXP, xin, o);
+            let em1 = e.op(arith::ops::SUBF, &[ex, one], &t);
+            let neg = e.op(arith::ops::MULF, &[alpha, em1], &t);
             let le = e.cmp(if name == ops::Selu::NAME { Cmp::Le } else { Cmp::Lt }, x, zero, o);
             let y = e.select(le, neg, x);
             if name == ops::Selu::NAME {
                 let g = e.float(p.gamma, &t);
-                e.op("arith.mulf", &[g, y], &t)
+                e.op(arith::ops::MULF, &[g, y], &t)
             } else if name == ops::Celu::NAME {
-                let pos = e.op("arith.maximumf", &[x, zero], &t);
-                let negp = e.op("arith.minimumf", &[neg, zero], &t);
-                e.op("arith.addf", &[pos, negp], &t)
+                let pos = e.op(arith::ops::MAXIMUMF, &[x, zero], &t);
+                let negp = e.op(arith::ops::MINIMUMF, &[neg, zero], &t);
+                e.op(arith::ops::ADDF, &[pos, negp], &t)
             } else {
                 y
             }
@@ -380,20 +380,20 @@ fn activation(e: &mut Emit, name: &str, a: &[Value], scs: &[Sc], o: &Sc, p: &Par
         ops::Softplus::NAME => softplus(e, x, o),
         ops::Softsign::NAME => {
             let one = e.float(1.0, &t);
-            let ax = unary(e, "math.absf", x, o);
-            let den = e.op("arith.addf", &[one, ax], &t);
-            e.op("arith.divf", &[x, den], &t)
+            let ax = unary(e, math::ops::ABSF, x, o);
+            let den = e.op(arith::ops::ADDF, &[one, ax], &t);
+            e.op(arith::ops::DIVF, &[x, den], &t)
         }
         ops::Swish::NAME => {
             let al = e.float(p.alpha, &t);
-            let ax = e.op("arith.mulf", &[al, x], &t);
+            let ax = e.op(arith::ops::MULF, &[al, x], &t);
             let s = sigmoid(e, ax, o);
-            e.op("arith.mulf", &[x, s], &t)
+            e.op(arith::ops::MULF, &[x, s], &t)
         }
         ops::Mish::NAME => {
             let sp = softplus(e, x, o);
-            let th = unary(e, "math.tanh", sp, o);
-            e.op("arith.mulf", &[x, th], &t)
+            let th = unary(e, math::ops::TANH, sp, o);
+            e.op(arith::ops::MULF, &[x, th], &t)
         }
         ops::ThresholdedRelu::NAME => {
             let al = e.float(p.alpha, &t);

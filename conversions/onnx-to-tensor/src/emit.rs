@@ -99,7 +99,7 @@ impl<'a> Emit<'a> {
 
     pub fn constant(&mut self, value: Attribute) -> Value {
         let ty = value.typ().expect("typed constant").clone();
-        self.op_with("arith.constant", &[], &ty, &[("value", value)])
+        self.op_with(arith::ops::CONSTANT, &[], &ty, &[("value", value)])
     }
     pub fn float(&mut self, v: f64, ty: &Type) -> Value {
         self.constant(Attribute::float(v, ty.clone()))
@@ -138,7 +138,7 @@ impl<'a> Emit<'a> {
                 Cmp::Le => 5,
                 Cmp::Ne => 13,
             };
-            self.op_with("arith.cmpf", &[a, b], &i1, &[("predicate", Attribute::integer(p, self.ctx.i64()))])
+            self.op_with(arith::ops::CMPF, &[a, b], &i1, &[("predicate", Attribute::integer(p, self.ctx.i64()))])
         } else {
             let unsigned = matches!(s.kind, Kind::Unsigned | Kind::Bool);
             let p = match (c, unsigned) {
@@ -153,13 +153,13 @@ impl<'a> Emit<'a> {
                 (Cmp::Gt, true) => 8,
                 (Cmp::Ge, true) => 9,
             };
-            self.op_with("arith.cmpi", &[a, b], &i1, &[("predicate", Attribute::integer(p, self.ctx.i64()))])
+            self.op_with(arith::ops::CMPI, &[a, b], &i1, &[("predicate", Attribute::integer(p, self.ctx.i64()))])
         }
     }
 
     pub fn select(&mut self, c: Value, a: Value, b: Value) -> Value {
         let t = self.body.value_type(a).clone();
-        self.op("arith.select", &[c, a, b], &t)
+        self.op(arith::ops::SELECT, &[c, a, b], &t)
     }
 
     /// An arith op chosen by kind: `(float, signed, unsigned)` names.
@@ -172,43 +172,43 @@ impl<'a> Emit<'a> {
         self.op(name, operands, &s.ty)
     }
     pub fn add(&mut self, a: Value, b: Value, s: &Sc) -> Value {
-        self.by_kind(("arith.addf", "arith.addi", "arith.addi"), &[a, b], s)
+        self.by_kind((arith::ops::ADDF, arith::ops::ADDI, arith::ops::ADDI), &[a, b], s)
     }
     pub fn sub(&mut self, a: Value, b: Value, s: &Sc) -> Value {
-        self.by_kind(("arith.subf", "arith.subi", "arith.subi"), &[a, b], s)
+        self.by_kind((arith::ops::SUBF, arith::ops::SUBI, arith::ops::SUBI), &[a, b], s)
     }
     pub fn mul(&mut self, a: Value, b: Value, s: &Sc) -> Value {
-        self.by_kind(("arith.mulf", "arith.muli", "arith.muli"), &[a, b], s)
+        self.by_kind((arith::ops::MULF, arith::ops::MULI, arith::ops::MULI), &[a, b], s)
     }
     pub fn div(&mut self, a: Value, b: Value, s: &Sc) -> Value {
-        self.by_kind(("arith.divf", "arith.divsi", "arith.divui"), &[a, b], s)
+        self.by_kind((arith::ops::DIVF, arith::ops::DIVSI, arith::ops::DIVUI), &[a, b], s)
     }
     /// NaN-propagating maximum for floats (ONNX Max/ReduceMax/MaxPool).
     pub fn max(&mut self, a: Value, b: Value, s: &Sc) -> Value {
-        self.by_kind(("arith.maximumf", "arith.maxsi", "arith.maxui"), &[a, b], s)
+        self.by_kind((arith::ops::MAXIMUMF, arith::ops::MAXSI, arith::ops::MAXUI), &[a, b], s)
     }
     pub fn min(&mut self, a: Value, b: Value, s: &Sc) -> Value {
-        self.by_kind(("arith.minimumf", "arith.minsi", "arith.minui"), &[a, b], s)
+        self.by_kind((arith::ops::MINIMUMF, arith::ops::MINSI, arith::ops::MINUI), &[a, b], s)
     }
     /// Reads `t` at computed indices (`tensor.extract`): gathers, resamplers, pads.
     pub fn extract(&mut self, t: Value, at: &[Value]) -> Value {
         let elem = self.body.value_type(t).element_type().unwrap().clone();
         let mut ops = vec![t];
         ops.extend_from_slice(at);
-        self.op("tensor.extract", &ops, &elem)
+        self.op(tensor::ops::EXTRACT, &ops, &elem)
     }
     /// The enclosing generic's index along loop `dim` (`tensor.index`).
     pub fn loop_index(&mut self, dim: usize) -> Value {
         let it = self.ctx.index();
-        self.op_with("tensor.index", &[], &it, &[("dim", Attribute::integer(dim as i128, self.ctx.i64()))])
+        self.op_with(tensor::ops::INDEX, &[], &it, &[("dim", Attribute::integer(dim as i128, self.ctx.i64()))])
     }
     /// `i` clamped into 0..n, so a computed read never leaves its tensor.
     pub fn clamp_index(&mut self, i: Value, n: i64) -> Value {
         let it = self.ctx.index();
         let zero = self.index(0);
         let hi = self.index((n - 1).max(0));
-        let i = self.op("arith.maxsi", &[i, zero], &it);
-        self.op("arith.minsi", &[i, hi], &it)
+        let i = self.op(arith::ops::MAXSI, &[i, zero], &it);
+        self.op(arith::ops::MINSI, &[i, hi], &it)
     }
     /// An integer element as an index, negative values counted from `n` (as
     /// ONNX's Gather, OneHot and Scatter read their indices).
@@ -219,7 +219,7 @@ impl<'a> Emit<'a> {
         let zero = self.index(0);
         let nn = self.index(n);
         let neg = self.cmp(Cmp::Lt, i, zero, &s);
-        let w = self.op("arith.addi", &[i, nn], &it);
+        let w = self.op(arith::ops::ADDI, &[i, nn], &it);
         self.select(neg, w, i)
     }
     /// An index (a loop index, a position) as a float of `to`, through i64.
@@ -229,7 +229,7 @@ impl<'a> Emit<'a> {
         self.cast(v, &Sc { ty: i64t, kind: Kind::Signed }, to)
     }
     pub fn index_cast(&mut self, v: Value, to: &Type, unsigned: bool) -> Value {
-        self.op(if unsigned { "arith.index_castui" } else { "arith.index_cast" }, &[v], to)
+        self.op(if unsigned { arith::ops::INDEX_CASTUI } else { arith::ops::INDEX_CAST }, &[v], to)
     }
 
     /// Converts between element kinds as ONNX's Cast does (float→int truncates
@@ -263,32 +263,32 @@ impl<'a> Emit<'a> {
         match (from.is_float(), to.is_float()) {
             (true, true) => {
                 if fw < tw {
-                    self.op("arith.extf", &[v], &to.ty)
+                    self.op(arith::ops::EXTF, &[v], &to.ty)
                 } else if fw > tw {
-                    self.op("arith.truncf", &[v], &to.ty)
+                    self.op(arith::ops::TRUNCF, &[v], &to.ty)
                 } else if from.ty != to.ty {
                     // f16 <-> bf16: through f32.
                     let f32 = self.ctx.f32();
-                    let w = self.op("arith.extf", &[v], &f32);
-                    self.op("arith.truncf", &[w], &to.ty)
+                    let w = self.op(arith::ops::EXTF, &[v], &f32);
+                    self.op(arith::ops::TRUNCF, &[w], &to.ty)
                 } else {
                     v
                 }
             }
             (false, true) => {
-                let name = if matches!(from.kind, Kind::Unsigned | Kind::Bool) { "arith.uitofp" } else { "arith.sitofp" };
+                let name = if matches!(from.kind, Kind::Unsigned | Kind::Bool) { arith::ops::UITOFP } else { arith::ops::SITOFP };
                 self.op(name, &[v], &to.ty)
             }
             (true, false) => {
-                let name = if to.kind == Kind::Unsigned { "arith.fptoui" } else { "arith.fptosi" };
+                let name = if to.kind == Kind::Unsigned { arith::ops::FPTOUI } else { arith::ops::FPTOSI };
                 self.op(name, &[v], &to.ty)
             }
             (false, false) => {
                 if fw < tw {
-                    let name = if matches!(from.kind, Kind::Unsigned | Kind::Bool) { "arith.extui" } else { "arith.extsi" };
+                    let name = if matches!(from.kind, Kind::Unsigned | Kind::Bool) { arith::ops::EXTUI } else { arith::ops::EXTSI };
                     self.op(name, &[v], &to.ty)
                 } else if fw > tw {
-                    self.op("arith.trunci", &[v], &to.ty)
+                    self.op(arith::ops::TRUNCI, &[v], &to.ty)
                 } else {
                     v
                 }

@@ -44,7 +44,7 @@ fn trilu(l: &mut Lower) -> Result<Vec<Value>, String> {
     Ok(vec![l.map_op(&xi.shape, &sc.ty.clone(), &[x], vec![AffineMap::identity(r as u32)], move |e, a| {
         let (i, j) = (e.loop_index(r - 2), e.loop_index(r - 1));
         let it = e.ctx.index();
-        let dj = e.op("arith.subi", &[j, i], &it);
+        let dj = e.op(arith::ops::SUBI, &[j, i], &it);
         let kv = e.index(k);
         let s = isc(e);
         let keep = e.cmp(if upper { Cmp::Ge } else { Cmp::Le }, dj, kv, &s);
@@ -60,7 +60,7 @@ fn eye_like(l: &mut Lower) -> Result<Vec<Value>, String> {
     Ok(vec![l.fill_with(&out.shape, &sc.ty.clone(), move |e| {
         let (i, j) = (e.loop_index(0), e.loop_index(1));
         let it = e.ctx.index();
-        let dj = e.op("arith.subi", &[j, i], &it);
+        let dj = e.op(arith::ops::SUBI, &[j, i], &it);
         let kv = e.index(k);
         let s = isc(e);
         let on = e.cmp(Cmp::Eq, dj, kv, &s);
@@ -211,7 +211,7 @@ fn scatter_elements(l: &mut Lower) -> Result<Vec<Value>, String> {
             let eq = e.cmp(Cmp::Eq, p, target, &s);
             hit = Some(match hit {
                 None => eq,
-                Some(h) => e.op("arith.andi", &[h, eq], &i1),
+                Some(h) => e.op(arith::ops::ANDI, &[h, eq], &i1),
             });
         }
         let v = match red {
@@ -262,7 +262,7 @@ fn scatter_nd(l: &mut Lower) -> Result<Vec<Value>, String> {
             let eq = e.cmp(Cmp::Eq, p, t, &s);
             hit = Some(match hit {
                 None => eq,
-                Some(h) => e.op("arith.andi", &[h, eq], &i1),
+                Some(h) => e.op(arith::ops::ANDI, &[h, eq], &i1),
             });
         }
         let v = match red {
@@ -301,8 +301,8 @@ fn top_k(l: &mut Lower) -> Result<Vec<Value>, String> {
         let same = e.cmp(Cmp::Eq, xj, xi_, &s1);
         let earlier = e.cmp(Cmp::Lt, j, i, &isc);
         let b1 = e.ctx.i1();
-        let tie = e.op("arith.andi", &[same, earlier], &b1);
-        let before = e.op("arith.ori", &[better, tie], &b1);
+        let tie = e.op(arith::ops::ANDI, &[same, earlier], &b1);
+        let before = e.op(arith::ops::ORI, &[better, tie], &b1);
         let one = e.int(1, &i1.ty);
         let plus = e.add(a[2], one, &i1);
         vec![e.select(before, plus, a[2])]
@@ -347,8 +347,8 @@ fn reverse_sequence(l: &mut Lower) -> Result<Vec<Value>, String> {
         let isc = Sc { ty: it.clone(), kind: Kind::Signed };
         let inside = e.cmp(Cmp::Lt, t, len, &isc);
         let one = e.index(1);
-        let last = e.op("arith.subi", &[len, one], &it);
-        let rev = e.op("arith.subi", &[last, t], &it);
+        let last = e.op(arith::ops::SUBI, &[len, one], &it);
+        let rev = e.op(arith::ops::SUBI, &[last, t], &it);
         let src = e.select(inside, rev, t);
         let src = e.clamp_index(src, n);
         let mut at: Vec<Value> = (0..r).map(|i| e.loop_index(i)).collect();
@@ -413,15 +413,15 @@ fn center_crop_pad(l: &mut Lower) -> Result<Vec<Value>, String> {
         for i in 0..r {
             let o = e.loop_index(i);
             let k = e.index(offs[i]);
-            let p = e.op("arith.addi", &[o, k], &it);
+            let p = e.op(arith::ops::ADDI, &[o, k], &it);
             let zero = e.index(0);
             let n = e.index(ins[i]);
             let ge = e.cmp(Cmp::Ge, p, zero, &isc);
             let lt = e.cmp(Cmp::Lt, p, n, &isc);
-            let inb = e.op("arith.andi", &[ge, lt], &b1);
+            let inb = e.op(arith::ops::ANDI, &[ge, lt], &b1);
             ok = Some(match ok {
                 None => inb,
-                Some(q) => e.op("arith.andi", &[q, inb], &b1),
+                Some(q) => e.op(arith::ops::ANDI, &[q, inb], &b1),
             });
             at.push(e.clamp_index(p, ins[i]));
         }
@@ -464,30 +464,30 @@ fn affine_grid(l: &mut Lower) -> Result<Vec<Value>, String> {
                 let len = sizes[dim] as f64;
                 let iv = e.loop_index(1 + dim);
                 let ii = e.index_cast(iv, &i64t, false);
-                let fi = e.op("arith.sitofp", &[ii], &t);
+                let fi = e.op(arith::ops::SITOFP, &[ii], &t);
                 if align {
                     if len <= 1.0 {
                         e.float(0.0, &t)
                     } else {
                         let a = e.float(2.0 / (len - 1.0), &t);
-                        let m = e.op("arith.mulf", &[fi, a], &t);
+                        let m = e.op(arith::ops::MULF, &[fi, a], &t);
                         let one = e.float(1.0, &t);
-                        e.op("arith.subf", &[m, one], &t)
+                        e.op(arith::ops::SUBF, &[m, one], &t)
                     }
                 } else {
                     let a = e.float(2.0 / len, &t);
                     let b = e.float(1.0 / len - 1.0, &t);
-                    let m = e.op("arith.mulf", &[fi, a], &t);
-                    e.op("arith.addf", &[m, b], &t)
+                    let m = e.op(arith::ops::MULF, &[fi, a], &t);
+                    e.op(arith::ops::ADDF, &[m, b], &t)
                 }
             };
             let jv = e.index(j as i64);
             let th = e.extract(theta, &[n, k, jv]);
             let th = e.cast(th, &tsc, &f);
-            let term = e.op("arith.mulf", &[th, base], &t);
+            let term = e.op(arith::ops::MULF, &[th, base], &t);
             acc = Some(match acc {
                 None => term,
-                Some(p) => e.op("arith.addf", &[p, term], &t),
+                Some(p) => e.op(arith::ops::ADDF, &[p, term], &t),
             });
         }
         e.cast(acc.unwrap(), &f, &osc)
@@ -530,9 +530,9 @@ fn max_unpool(l: &mut Lower) -> Result<Vec<Value>, String> {
         let mut flat = e.loop_index(0);
         for dd in 1..2 + s {
             let size = e.index(oshape[dd]);
-            let m = e.op("arith.muli", &[flat, size], &it);
+            let m = e.op(arith::ops::MULI, &[flat, size], &it);
             let o = e.loop_index(dd);
-            flat = e.op("arith.addi", &[m, o], &it);
+            flat = e.op(arith::ops::ADDI, &[m, o], &it);
         }
         let i64s = Sc { ty: e.ctx.i64(), kind: Kind::Signed };
         let want = e.cast(a[1], &isc_in, &i64s);
@@ -546,7 +546,7 @@ fn max_unpool(l: &mut Lower) -> Result<Vec<Value>, String> {
                 let o = e.loop_index(dd);
                 let lim = e.index(oshape[dd]);
                 let inside = e.cmp(Cmp::Lt, o, lim, &isc);
-                hit = e.op("arith.andi", &[hit, inside], &e.ctx.i1());
+                hit = e.op(arith::ops::ANDI, &[hit, inside], &e.ctx.i1());
             }
         }
         vec![e.select(hit, a[0], a[2])]
@@ -586,20 +586,20 @@ fn tensor_scatter(l: &mut Lower) -> Result<Vec<Value>, String> {
             }
             _ => e.index(0),
         };
-        let mut u = e.op("arith.subi", &[idx[ax], w], &it);
+        let mut u = e.op(arith::ops::SUBI, &[idx[ax], w], &it);
         let zero = e.index(0);
         if circular {
             // (s − w) mod S, made non-negative.
             let n = e.index(s_len);
-            let m = e.op("arith.remsi", &[u, n], &it);
+            let m = e.op(arith::ops::REMSI, &[u, n], &it);
             let neg = e.cmp(Cmp::Lt, m, zero, &isc);
-            let up = e.op("arith.addi", &[m, n], &it);
+            let up = e.op(arith::ops::ADDI, &[m, n], &it);
             u = e.select(neg, up, m);
         }
         let un = e.index(u_len);
         let ge = e.cmp(Cmp::Ge, u, zero, &isc);
         let lt = e.cmp(Cmp::Lt, u, un, &isc);
-        let inside = e.op("arith.andi", &[ge, lt], &e.ctx.i1());
+        let inside = e.op(arith::ops::ANDI, &[ge, lt], &e.ctx.i1());
         let uc = e.clamp_index(u, u_len);
         let mut at = idx.clone();
         at[ax] = uc;

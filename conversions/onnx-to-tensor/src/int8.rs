@@ -173,7 +173,7 @@ fn unsigned(l: &mut Lower, x: Value, shape: &[i64], map: AffineMap, off: i64) ->
             return a[0];
         }
         let k = e.int(-128, &t);
-        e.op("arith.xori", &[a[0], k], &t)
+        e.op(arith::ops::XORI, &[a[0], k], &t)
     })
 }
 
@@ -189,7 +189,7 @@ fn pad_value(l: &mut Lower, u0: &Origin, off: i64) -> Value {
                 return z;
             }
             let k = e.int(-128, &i8t);
-            e.op("arith.xori", &[z, k], &i8t)
+            e.op(arith::ops::XORI, &[z, k], &i8t)
         }
     }
 }
@@ -207,10 +207,10 @@ fn row_stride(n: i64) -> i64 {
 fn byte_product(l: &mut Lower, u: Value, s: Value, init: Value, maps: Vec<AffineMap>, iters: &[Iterator]) -> Value {
     l.generic(&[u, s], &[init], maps, iters, |e, a| {
         let i32t = e.ctx.i32();
-        let x = e.op("arith.extui", &[a[0]], &i32t);
-        let w = e.op("arith.extsi", &[a[1]], &i32t);
-        let p = e.op("arith.muli", &[x, w], &i32t);
-        vec![e.op("arith.addi", &[a[2], p], &i32t)]
+        let x = e.op(arith::ops::EXTUI, &[a[0]], &i32t);
+        let w = e.op(arith::ops::EXTSI, &[a[1]], &i32t);
+        let p = e.op(arith::ops::MULI, &[x, w], &i32t);
+        vec![e.op(arith::ops::ADDI, &[a[2], p], &i32t)]
     })[0]
 }
 
@@ -464,7 +464,7 @@ impl Finish {
 /// to it: the end of every requantization.
 fn round_saturate(e: &mut super::Emit, y: Value, zy: Option<Value>, osc: &Sc) -> Value {
     let f = Sc { ty: e.ctx.f32(), kind: Kind::Float };
-    let mut y = e.op("math.roundeven", &[y], &f.ty);
+    let mut y = e.op(math::ops::ROUNDEVEN, &[y], &f.ty);
     if let Some(z) = zy {
         y = e.add(y, z, &f);
     }

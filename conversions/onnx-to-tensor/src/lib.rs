@@ -194,7 +194,7 @@ impl<'a> Lower<'a> {
     /// Whether `v` is a constant (`onnx.Constant`, or one already lowered):
     /// weights that the lowering may lay out at compile time.
     pub fn is_constant(&self, v: Value) -> bool {
-        self.body.defining_op(v).is_some_and(|o| matches!(self.body.name(o).as_str(), ops::Constant::NAME | "arith.constant"))
+        self.body.defining_op(v).is_some_and(|o| matches!(self.body.name(o).as_str(), ops::Constant::NAME | arith::ops::CONSTANT))
     }
     pub fn const_f64s(&self, i: usize) -> Result<Option<Vec<f64>>, String> {
         match self.opt(i) {
@@ -216,7 +216,7 @@ impl<'a> Lower<'a> {
     /// `tensor.empty` of a static shape: a destination for a generic.
     pub fn empty(&mut self, shape: &[i64], elem: &Type) -> Value {
         let t = self.tensor_type(shape, elem);
-        let st = OperationState::new(self.ctx.op_name("tensor.empty"), self.loc.clone()).results(&[t]);
+        let st = OperationState::new(self.ctx.op_name(tensor::ops::EMPTY), self.loc.clone()).results(&[t]);
         let op = self.body.build(st, InsertPoint::Before(self.op));
         self.body.op(op).result(0)
     }
@@ -281,7 +281,7 @@ impl<'a> Lower<'a> {
     pub fn fill(&mut self, shape: &[i64], sc: &Sc, value: f64) -> Value {
         let v = self.emit().scalar(value, sc);
         let e = self.empty(shape, &sc.ty.clone());
-        self.named("tensor.fill", &[v, e], &[])
+        self.named(tensor::ops::FILL, &[v, e], &[])
     }
     pub fn fill_with(&mut self, shape: &[i64], elem: &Type, f: impl FnOnce(&mut Emit) -> Value) -> Value {
         self.map_op(shape, elem, &[], vec![], |e, _| f(e))
@@ -373,7 +373,7 @@ impl Pass for OnnxToTensor {
         "ConvertONNXToTensor"
     }
     fn anchor(&self) -> Option<&'static str> {
-        Some("func.func")
+        Some(func::ops::FUNC)
     }
     fn run(&mut self, cx: &mut PassContext, root: OpId) -> Result<(), String> {
         let ctx = cx.ctx;

@@ -117,10 +117,10 @@ fn matmul(l: &mut Lower) -> Result<Vec<Value>, String> {
         if let Some(y) = packed_product(l, va, false, vb, init) {
             return Ok(vec![y]);
         }
-        return Ok(vec![l.named("tensor.matmul", &[va, vb, init], &[])]);
+        return Ok(vec![l.named(tensor::ops::MATMUL, &[va, vb, init], &[])]);
     }
     if same && ra == 3 && rb == 3 && a.shape[0] == b.shape[0] {
-        return Ok(vec![l.named("tensor.batch_matmul", &[va, vb, init], &[])]);
+        return Ok(vec![l.named(tensor::ops::BATCH_MATMUL, &[va, vb, init], &[])]);
     }
     Ok(vec![contract(l, va, a_map, vb, b_map, init, &iters, 1.0, zps)])
 }
@@ -364,7 +364,7 @@ fn det(l: &mut Lower) -> Result<Vec<Value>, String> {
         let zero = e.scalar(0.0, &f);
         for col in 0..n {
             for row in col + 1..n {
-                let (p, q) = (e.op("math.absf", &[a[col][col]], &f.ty), e.op("math.absf", &[a[row][col]], &f.ty));
+                let (p, q) = (e.op(math::ops::ABSF, &[a[col][col]], &f.ty), e.op(math::ops::ABSF, &[a[row][col]], &f.ty));
                 let swap = e.cmp(Cmp::Gt, q, p, &f);
                 for j in col..n {
                     let (top, bottom) = (a[col][j], a[row][j]);

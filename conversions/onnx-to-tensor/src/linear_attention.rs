@@ -86,7 +86,7 @@ fn linear_attention(l: &mut Lower) -> Result<Vec<Value>, String> {
             let (gsc, f1) = (scs(l, g)?, f.clone());
             s = l.map_op(&sshape, &f.ty.clone(), &[s, g], vec![id4.clone(), head_at(n)], move |e, a| {
                 let gv = e.cast(a[1], &gsc, &f1);
-                let ex = e.op("math.exp", &[gv], &f1.ty);
+                let ex = e.op(math::ops::EXP, &[gv], &f1.ty);
                 e.mul(a[0], ex, &f1)
             });
         }
@@ -143,7 +143,7 @@ fn linear_attention(l: &mut Lower) -> Result<Vec<Value>, String> {
         let full = l.body.value_type(outs).clone();
         let at = l.emit().index(step);
         let dim = Attribute::integer(1, l.ctx.i64());
-        outs = l.emit().op_with("tensor.insert_row", &[row, outs, at], &full, &[("dim", dim)]);
+        outs = l.emit().op_with(tensor::ops::INSERT_ROW, &[row, outs, at], &full, &[("dim", dim)]);
     }
     let (f1, o1) = (f.clone(), osc.clone());
     let y = l.map_op(&[b, t, hq * dv], &osc.ty.clone(), &[outs], vec![AffineMap::identity(3)], move |e, a| {

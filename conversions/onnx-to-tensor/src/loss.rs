@@ -32,7 +32,7 @@ fn per_element(l: &mut Lower, logp: Value, target: Value, weight: Option<Value>,
                 let it = e.ctx.index();
                 let ti = e.index_cast(t, &it, false);
                 let ti = e.clamp_index(ti, classes);
-                e.op("tensor.extract", &[wv, ti], &s1.ty)
+                e.op(tensor::ops::EXTRACT, &[wv, ti], &s1.ty)
             }
             None => e.scalar(1.0, &s1),
         };
@@ -59,8 +59,8 @@ fn per_element(l: &mut Lower, logp: Value, target: Value, weight: Option<Value>,
         }
         let mut ops = vec![logp];
         ops.extend(at);
-        let v = e.op("tensor.extract", &ops, &s2.ty);
-        let nv = e.op("arith.negf", &[v], &s2.ty);
+        let v = e.op(tensor::ops::EXTRACT, &ops, &s2.ty);
+        let nv = e.op(arith::ops::NEGF, &[v], &s2.ty);
         e.mul(nv, a[1], &s2)
     });
     Ok((loss, w))

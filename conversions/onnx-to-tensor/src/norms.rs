@@ -40,7 +40,7 @@ fn batch_norm(l: &mut Lower) -> Result<Vec<Value>, String> {
         let v: Vec<Value> = (0..5).map(|i| e.cast(a[i], &scs[i], &sc)).collect();
         let ep = e.scalar(eps, &sc);
         let var = e.add(v[4], ep, &sc);
-        let sd = e.op("math.sqrt", &[var], &sc.ty);
+        let sd = e.op(math::ops::SQRT, &[var], &sc.ty);
         let xm = e.sub(v[0], v[3], &sc);
         let n = e.div(xm, sd, &sc);
         let y = e.mul(n, v[1], &sc);
@@ -132,7 +132,7 @@ fn moments(l: &mut Lower, x: Value, axes: &[usize], eps: f64, sc: &Sc) -> (Value
         let var = e.div(a[0], nv, &s3);
         let ep = e.scalar(eps, &s3);
         let v = e.add(var, ep, &s3);
-        let sd = e.op("math.sqrt", &[v], &s3.ty);
+        let sd = e.op(math::ops::SQRT, &[v], &s3.ty);
         let one = e.scalar(1.0, &s3);
         e.div(one, sd, &s3)
     });
@@ -361,17 +361,17 @@ pub fn softmax_along(l: &mut Lower, x: Value, mx: Value, ax: usize, log: bool) -
     let s1 = sc.clone();
     let sum = l.generic(&[x, mx], &[init], vec![id.clone(), km.clone(), km.clone()], &iters, move |e, a| {
         let dlt = e.sub(a[0], a[1], &s1);
-        let ex = e.op("math.exp", &[dlt], &s1.ty);
+        let ex = e.op(math::ops::EXP, &[dlt], &s1.ty);
         vec![e.add(a[2], ex, &s1)]
     })[0];
     let s2 = sc.clone();
     l.map_op(&shape, &sc.ty.clone(), &[x, mx, sum], vec![id, km.clone(), km], move |e, a| {
         let dlt = e.sub(a[0], a[1], &s2);
         if log {
-            let ls = e.op("math.log", &[a[2]], &s2.ty);
+            let ls = e.op(math::ops::LOG, &[a[2]], &s2.ty);
             e.sub(dlt, ls, &s2)
         } else {
-            let ex = e.op("math.exp", &[dlt], &s2.ty);
+            let ex = e.op(math::ops::EXP, &[dlt], &s2.ty);
             e.div(ex, a[2], &s2)
         }
     })
@@ -392,7 +392,7 @@ fn rms_norm(l: &mut Lower) -> Result<Vec<Value>, String> {
         let ms = e.div(a[1], nv, &c2);
         let ep = e.scalar(eps, &c2);
         let v = e.add(ms, ep, &c2);
-        let rs = e.op("math.sqrt", &[v], &c2.ty);
+        let rs = e.op(math::ops::SQRT, &[v], &c2.ty);
         let y = e.div(a[0], rs, &c2);
         let s = e.cast(a[2], &ssc, &c2);
         let y = e.mul(y, s, &c2);
@@ -411,11 +411,11 @@ fn lp_norm(l: &mut Lower) -> Result<Vec<Value>, String> {
     let sc = xi.sc.clone();
     let x = l.operand(0)?;
     let c1 = sc.clone();
-    let norm = reduce(l, x, &[ax], true, Combine::Add, &sc, move |e, v| if p == 1 { e.op("math.absf", &[v], &c1.ty) } else { e.mul(v, v, &c1) });
+    let norm = reduce(l, x, &[ax], true, Combine::Add, &sc, move |e, v| if p == 1 { e.op(math::ops::ABSF, &[v], &c1.ty) } else { e.mul(v, v, &c1) });
     let km = out_map(r, &[ax], true);
     let s2 = sc.clone();
     Ok(vec![l.map_op(&xi.shape, &sc.ty.clone(), &[x, norm], vec![AffineMap::identity(r as u32), km], move |e, a| {
-        let nrm = if p == 2 { e.op("math.sqrt", &[a[1]], &s2.ty) } else { a[1] };
+        let nrm = if p == 2 { e.op(math::ops::SQRT, &[a[1]], &s2.ty) } else { a[1] };
         // A zero norm gives zeros, as ONNX's reference does (not 0/0).
         let zero = e.scalar(0.0, &s2);
         let is_zero = e.cmp(Cmp::Eq, nrm, zero, &s2);
@@ -451,7 +451,7 @@ fn lrn(l: &mut Lower) -> Result<Vec<Value>, String> {
     let mut pshape = xi.shape.clone();
     pshape[1] += lo + hi;
     let ty = l.tensor_type(&pshape, &sc.ty);
-    let st = ir::OperationState::new(l.ctx.op_name("tensor.pad"), l.loc.clone())
+    let st = ir::OperationState::new(l.ctx.op_name(tensor::ops::PAD), l.loc.clone())
         .operands(&[sq, zero])
         .results(&[ty])
         .property(l.ctx.ident("low"), super::i64_array(l.ctx, &low))
@@ -476,7 +476,7 @@ fn lrn(l: &mut Lower) -> Result<Vec<Value>, String> {
         let t = e.mul(a[1], k, &s3);
         let t = e.add(t, b, &s3);
         let be = e.scalar(beta, &s3);
-        let p = e.op("math.powf", &[t, be], &s3.ty);
+        let p = e.op(math::ops::POWF, &[t, be], &s3.ty);
         e.div(a[0], p, &s3)
     })])
 }

@@ -73,44 +73,44 @@ fn pool(l: &mut Lower) -> Result<Vec<Value>, String> {
             let sv = e.index(w.strides[i]);
             let dv = e.index(w.dilations[i]);
             let pb = e.index(w.before[i]);
-            let os = e.op("arith.muli", &[o, sv], &it);
-            let kd = e.op("arith.muli", &[k, dv], &it);
-            let p = e.op("arith.addi", &[os, kd], &it);
-            let p = e.op("arith.subi", &[p, pb], &it);
+            let os = e.op(arith::ops::MULI, &[o, sv], &it);
+            let kd = e.op(arith::ops::MULI, &[k, dv], &it);
+            let p = e.op(arith::ops::ADDI, &[os, kd], &it);
+            let p = e.op(arith::ops::SUBI, &[p, pb], &it);
             let zero = e.index(0);
             let n = e.index(xs[2 + i]);
             let ge = e.cmp(Cmp::Ge, p, zero, &isc);
             let lt = e.cmp(Cmp::Lt, p, n, &isc);
-            let ok = e.op("arith.andi", &[ge, lt], &i1);
+            let ok = e.op(arith::ops::ANDI, &[ge, lt], &i1);
             inb = Some(match inb {
                 None => ok,
-                Some(q) => e.op("arith.andi", &[q, ok], &i1),
+                Some(q) => e.op(arith::ops::ANDI, &[q, ok], &i1),
             });
             if include_pad {
                 let lo = e.index(-w.before[i]);
                 let hi = e.index(xs[2 + i] + w.after[i]);
                 let ge = e.cmp(Cmp::Ge, p, lo, &isc);
                 let lt = e.cmp(Cmp::Lt, p, hi, &isc);
-                let okp = e.op("arith.andi", &[ge, lt], &i1);
+                let okp = e.op(arith::ops::ANDI, &[ge, lt], &i1);
                 counted = Some(match counted {
                     None => okp,
-                    Some(q) => e.op("arith.andi", &[q, okp], &i1),
+                    Some(q) => e.op(arith::ops::ANDI, &[q, okp], &i1),
                 });
             }
             let m = e.index(xs[2 + i] - 1);
-            let p = e.op("arith.maxsi", &[p, zero], &it);
-            let p = e.op("arith.minsi", &[p, m], &it);
+            let p = e.op(arith::ops::MAXSI, &[p, zero], &it);
+            let p = e.op(arith::ops::MINSI, &[p, m], &it);
             at.push(p);
         }
         let inb = inb.unwrap();
         let at_copy = at.clone();
         let mut ops = vec![x];
         ops.extend(at);
-        let v = e.op("tensor.extract", &ops, &sc.ty);
+        let v = e.op(tensor::ops::EXTRACT, &ops, &sc.ty);
         if let Some(p) = lp {
-            let av = e.op("math.absf", &[v], &sc.ty);
+            let av = e.op(math::ops::ABSF, &[v], &sc.ty);
             let pv = e.scalar(p, &sc);
-            let t = e.op("math.powf", &[av, pv], &sc.ty);
+            let t = e.op(math::ops::POWF, &[av, pv], &sc.ty);
             let sum = e.add(a[0], t, &sc);
             vec![e.select(inb, sum, a[0]), a[1]]
         } else if is_max && with_indices {
@@ -120,13 +120,13 @@ fn pool(l: &mut Lower) -> Result<Vec<Value>, String> {
             let dims: Vec<usize> = if storage_col { std::iter::once(1).chain((2..2 + s).rev()).collect() } else { (1..2 + s).collect() };
             for dd in dims {
                 let size = e.index(xs[dd]);
-                let f = e.op("arith.muli", &[flat, size], &it);
-                flat = e.op("arith.addi", &[f, at_copy[dd]], &it);
+                let f = e.op(arith::ops::MULI, &[flat, size], &it);
+                flat = e.op(arith::ops::ADDI, &[f, at_copy[dd]], &it);
             }
             let i64t = e.ctx.i64();
             let flat = e.index_cast(flat, &i64t, false);
             let gt = e.cmp(Cmp::Gt, v, a[0], &sc);
-            let take = e.op("arith.andi", &[inb, gt], &e.ctx.i1());
+            let take = e.op(arith::ops::ANDI, &[inb, gt], &e.ctx.i1());
             vec![e.select(take, v, a[0]), e.select(take, flat, a[1])]
         } else if is_max {
             let m = e.max(a[0], v, &sc);
@@ -148,7 +148,7 @@ fn pool(l: &mut Lower) -> Result<Vec<Value>, String> {
     if let Some(p) = lp {
         return Ok(vec![l.map_op(&out.shape, &sc.ty.clone(), &[r[0]], vec![id], move |e, a| {
             let inv = e.scalar(1.0 / p, &s2);
-            e.op("math.powf", &[a[0], inv], &s2.ty)
+            e.op(math::ops::POWF, &[a[0], inv], &s2.ty)
         })]);
     }
     Ok(vec![l.map_op(&out.shape, &sc.ty.clone(), &[r[0], r[1]], vec![id.clone(), id], move |e, a| e.div(a[0], a[1], &s2))])
@@ -189,15 +189,15 @@ fn pool_affine(l: &mut Lower, x: Value, w: &Window, kernel: &[i64], xs: &[i64], 
     let s1 = sc.clone();
     let acc = if lp.is_none() {
         let (k, st, dl) = (super::i64_array(l.ctx, kernel), super::i64_array(l.ctx, &w.strides), super::i64_array(l.ctx, &w.dilations));
-        let name = if is_max { "tensor.pooling_nchw_max" } else { "tensor.pooling_nchw_sum" };
+        let name = if is_max { tensor::ops::POOLING_NCHW_MAX } else { tensor::ops::POOLING_NCHW_SUM };
         l.named(name, &[xp, init], &[("kernel", k), ("strides", st), ("dilations", dl)])
     } else {
         l.generic_ranged(&[xp], &[init], vec![expr_map(n_loops, xres), dims_map(n_loops, &(0..2 + s).collect::<Vec<_>>())], &iters, Some(ranges), move |e, a| {
         let v = match lp {
             Some(p) => {
-                let av = e.op("math.absf", &[a[0]], &s1.ty);
+                let av = e.op(math::ops::ABSF, &[a[0]], &s1.ty);
                 let pv = e.scalar(p, &s1);
-                e.op("math.powf", &[av, pv], &s1.ty)
+                e.op(math::ops::POWF, &[av, pv], &s1.ty)
             }
             None => a[0],
         };
@@ -213,7 +213,7 @@ fn pool_affine(l: &mut Lower, x: Value, w: &Window, kernel: &[i64], xs: &[i64], 
     Ok(Some(l.map_op(os, &sc.ty.clone(), &[acc], vec![id], move |e, a| match lp {
         Some(p) => {
             let inv = e.scalar(1.0 / p, &s2);
-            e.op("math.powf", &[a[0], inv], &s2.ty)
+            e.op(math::ops::POWF, &[a[0], inv], &s2.ty)
         }
         None => {
             let n = e.scalar(count as f64, &s2);

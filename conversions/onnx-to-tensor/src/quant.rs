@@ -94,7 +94,7 @@ pub(super) fn dynamic_quantize_values(l: &mut Lower, x: Value, u8s: &Sc) -> Resu
         let lo = e.min(a[0], z, &f2);
         let q = e.sub(z, lo, &f2);
         let q = e.div(q, a[1], &f2);
-        let q = e.op("math.roundeven", &[q], &f2.ty);
+        let q = e.op(math::ops::ROUNDEVEN, &[q], &f2.ty);
         let hi = e.scalar(255.0, &f2);
         let q = e.max(q, z, &f2);
         let q = e.min(q, hi, &f2);
@@ -103,7 +103,7 @@ pub(super) fn dynamic_quantize_values(l: &mut Lower, x: Value, u8s: &Sc) -> Resu
     let (f3, u3) = (f.clone(), u8s.clone());
     let y = l.map_op(&xi.shape, &u8s.ty.clone(), &[x, scale, zp], vec![AffineMap::identity(r as u32), all_zeros(0, r), all_zeros(0, r)], move |e, a| {
         let q = e.div(a[0], a[1], &f3);
-        let q = e.op("math.roundeven", &[q], &f3.ty);
+        let q = e.op(math::ops::ROUNDEVEN, &[q], &f3.ty);
         let z = e.cast(a[2], &u3, &f3);
         let q = e.add(q, z, &f3);
         let lo = e.scalar(0.0, &f3);
@@ -229,7 +229,7 @@ fn qlinear_softmax(l: &mut Lower) -> Result<Vec<Value>, String> {
         let shift = e.div(b, scale, &d2);
         let t = e.add(diff, shift, &d2);
         let t = e.mul(t, scale, &d2);
-        let ex = e.op("math.exp", &[t], &d2.ty);
+        let ex = e.op(math::ops::EXP, &[t], &d2.ty);
         e.cast(ex, &d2, &f2)
     });
     qlinear_softmax_out(l, e, &red, &keep, ys, yz, r)
@@ -259,10 +259,10 @@ fn qlinear_softmax_out(l: &mut Lower, e: Value, red: &[usize], keep: &AffineMap,
         let one = e.scalar(1.0, &f3);
         let s = e.cast(a[2], &ysc, &f3);
         let inv = e.div(one, s, &f3);
-        let inv = e.op("math.floor", &[inv], &f3.ty);
+        let inv = e.op(math::ops::FLOOR, &[inv], &f3.ty);
         let p = e.mul(a[0], inv, &f3);
         let q = e.div(p, a[1], &f3);
-        let mut q = e.op("math.roundeven", &[q], &f3.ty);
+        let mut q = e.op(math::ops::ROUNDEVEN, &[q], &f3.ty);
         if let Some(zs) = &zsc {
             let z = e.cast(a[3], zs, &f3);
             q = e.add(q, z, &f3);
@@ -321,7 +321,7 @@ fn quantize(l: &mut Lower) -> Result<Vec<Value>, String> {
             };
             return e.cast_saturating(q, &f, &osc, saturate);
         }
-        let q = e.op("math.roundeven", &[q], &f.ty);
+        let q = e.op(math::ops::ROUNDEVEN, &[q], &f.ty);
         let q = if has_zp {
             let zv = e.cast(a[2], &osc, &f);
             e.add(q, zv, &f)

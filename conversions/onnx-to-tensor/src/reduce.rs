@@ -182,7 +182,7 @@ fn reduce_op(l: &mut Lower) -> Result<Vec<Value>, String> {
             let iters: Vec<Iterator> = (0..xi.rank()).map(|i| if axes.contains(&i) { Iterator::Reduction } else { Iterator::Parallel }).collect();
             let sum = l.generic(&[x, mx], &[init], vec![AffineMap::identity(xi.rank() as u32), m.clone(), out_map(xi.rank(), &axes, keep)], &iters, move |e, a| {
                 let dlt = e.sub(a[0], a[1], &s3);
-                let ex = e.op("math.exp", &[dlt], &s3.ty);
+                let ex = e.op(math::ops::EXP, &[dlt], &s3.ty);
                 vec![e.add(a[2], ex, &s3)]
             })[0];
             let mx_k = super::shape::reshape(l, mx, &reduced_shape(&xi.shape, &axes, keep));
@@ -190,7 +190,7 @@ fn reduce_op(l: &mut Lower) -> Result<Vec<Value>, String> {
             let oshape = out.shape.clone();
             let ident = AffineMap::identity(oshape.len() as u32);
             let r = l.map_op(&oshape, &sc.ty.clone(), &[sum, mx_k], vec![ident.clone(), ident], move |e, a| {
-                let lg = e.op("math.log", &[a[0]], &s4.ty);
+                let lg = e.op(math::ops::LOG, &[a[0]], &s4.ty);
                 // An all -inf slice has max -inf: keep it (log(sum) would be NaN).
                 let ninf = e.float(f64::NEG_INFINITY, &s4.ty);
                 let isinf = e.cmp(Cmp::Eq, a[1], ninf, &s4);
@@ -217,15 +217,15 @@ fn reduce_op(l: &mut Lower) -> Result<Vec<Value>, String> {
         }
         "sqrt" => {
             if s.is_float() {
-                e.op("math.sqrt", &[a[0]], &s.ty)
+                e.op(math::ops::SQRT, &[a[0]], &s.ty)
             } else {
                 let f = Sc { ty: e.ctx.f64(), kind: super::Kind::Float };
                 let x = e.cast(a[0], &s, &f);
-                let r = e.op("math.sqrt", &[x], &f.ty);
+                let r = e.op(math::ops::SQRT, &[x], &f.ty);
                 e.cast(r, &f, &s)
             }
         }
-        _ => e.op("math.log", &[a[0]], &s.ty),
+        _ => e.op(math::ops::LOG, &[a[0]], &s.ty),
     });
     Ok(vec![r])
 }
@@ -248,7 +248,7 @@ fn arg_reduce(l: &mut Lower) -> Result<Vec<Value>, String> {
     let iters: Vec<Iterator> = (0..r).map(|i| if i == ax { Iterator::Reduction } else { Iterator::Parallel }).collect();
     let om = out_map(r, &[ax], keep);
     let res = l.generic(&[x], &[best_init, idx_init], vec![AffineMap::identity(r as u32), om.clone(), om], &iters, move |e, a| {
-        let k = e.op_with("tensor.index", &[], &e.ctx.index(), &[("dim", ir::Attribute::integer(ax as i128, e.ctx.i64()))]);
+        let k = e.op_with(tensor::ops::INDEX, &[], &e.ctx.index(), &[("dim", ir::Attribute::integer(ax as i128, e.ctx.i64()))]);
         let k = e.index_cast(k, &isc.ty, false);
         let cmp = match (is_max, last) {
             (true, false) => Cmp::Gt,
@@ -260,7 +260,7 @@ fn arg_reduce(l: &mut Lower) -> Result<Vec<Value>, String> {
         // The first element always wins (the identity may equal it).
         let m1 = e.int(-1, &isc.ty);
         let first = e.cmp(Cmp::Eq, a[2], m1, &isc);
-        let take = e.op("arith.ori", &[better, first], &e.ctx.i1());
+        let take = e.op(arith::ops::ORI, &[better, first], &e.ctx.i1());
         let v = e.select(take, a[0], a[1]);
         let i = e.select(take, k, a[2]);
         vec![v, i]

@@ -24,17 +24,17 @@ fn source_coord(e: &mut Emit, x: Value, d: &Dim, mode: &str, f: &Sc) -> Value {
     let t = f.ty.clone();
     let i64t = e.ctx.i64();
     let xi = e.index_cast(x, &i64t, false);
-    let xf = e.op("arith.sitofp", &[xi], &t);
+    let xf = e.op(arith::ops::SITOFP, &[xi], &t);
     let c = |e: &mut Emit, v: f64| e.float(v, &t);
     let half = c(e, 0.5);
     let scale = c(e, d.scale);
     let hp = |e: &mut Emit| {
-        let a = e.op("arith.addf", &[xf, half], &t);
-        let b = e.op("arith.divf", &[a, scale], &t);
-        e.op("arith.subf", &[b, half], &t)
+        let a = e.op(arith::ops::ADDF, &[xf, half], &t);
+        let b = e.op(arith::ops::DIVF, &[a, scale], &t);
+        e.op(arith::ops::SUBF, &[b, half], &t)
     };
     match mode {
-        "asymmetric" => e.op("arith.divf", &[xf, scale], &t),
+        "asymmetric" => e.op(arith::ops::DIVF, &[xf, scale], &t),
         "align_corners" => {
             // ONNX divides by the fractional resized length (scale * in), not the integer one.
             let out_w = d.scale * d.in_len as f64;
@@ -42,7 +42,7 @@ fn source_coord(e: &mut Emit, x: Value, d: &Dim, mode: &str, f: &Sc) -> Value {
                 c(e, 0.0)
             } else {
                 let k = c(e, (d.in_len - 1) as f64 / (out_w - 1.0));
-                e.op("arith.mulf", &[xf, k], &t)
+                e.op(arith::ops::MULF, &[xf, k], &t)
             }
         }
         "pytorch_half_pixel" => {
@@ -57,7 +57,7 @@ fn source_coord(e: &mut Emit, x: Value, d: &Dim, mode: &str, f: &Sc) -> Value {
             let adj = d.out_len as f64 / out_w;
             let offset = c(e, d.in_len as f64 / 2.0 * (1.0 - adj));
             let h = hp(e);
-            e.op("arith.addf", &[offset, h], &t)
+            e.op(arith::ops::ADDF, &[offset, h], &t)
         }
         "tf_crop_and_resize" => {
             let (s, en) = d.roi;
@@ -65,8 +65,8 @@ fn source_coord(e: &mut Emit, x: Value, d: &Dim, mode: &str, f: &Sc) -> Value {
             if d.out_len > 1 {
                 let a = c(e, s * n);
                 let k = c(e, (en - s) * n / (d.out_len - 1) as f64);
-                let m = e.op("arith.mulf", &[xf, k], &t);
-                e.op("arith.addf", &[a, m], &t)
+                let m = e.op(arith::ops::MULF, &[xf, k], &t);
+                e.op(arith::ops::ADDF, &[a, m], &t)
             } else {
                 c(e, 0.5 * (s + en) * n)
             }
@@ -77,12 +77,12 @@ fn source_coord(e: &mut Emit, x: Value, d: &Dim, mode: &str, f: &Sc) -> Value {
 
 fn clamp_index(e: &mut Emit, v: Value, n: i64) -> Value {
     let it = e.ctx.index();
-    let i = e.op("arith.fptosi", &[v], &e.ctx.i64());
+    let i = e.op(arith::ops::FPTOSI, &[v], &e.ctx.i64());
     let i = e.index_cast(i, &it, false);
     let zero = e.index(0);
     let hi = e.index(n - 1);
-    let i = e.op("arith.maxsi", &[i, zero], &it);
-    e.op("arith.minsi", &[i, hi], &it)
+    let i = e.op(arith::ops::MAXSI, &[i, zero], &it);
+    e.op(arith::ops::MINSI, &[i, hi], &it)
 }
 
 fn resize(l: &mut Lower) -> Result<Vec<Value>, String> {
@@ -145,37 +145,37 @@ fn resize(l: &mut Lower) -> Result<Vec<Value>, String> {
                 let hi = e.float((dims[i].in_len - 1) as f64, &f.ty);
                 let lt = e.cmp(Cmp::Lt, xc, zero, &f);
                 let gt = e.cmp(Cmp::Gt, xc, hi, &f);
-                let o = e.op("arith.ori", &[lt, gt], &i1);
+                let o = e.op(arith::ops::ORI, &[lt, gt], &i1);
                 outside = Some(match outside {
                     None => o,
-                    Some(p) => e.op("arith.ori", &[p, o], &i1),
+                    Some(p) => e.op(arith::ops::ORI, &[p, o], &i1),
                 });
             }
             if mode == "nearest" {
                 let half = e.float(0.5, &f.ty);
                 let v = match nearest.as_str() {
-                    "floor" => e.op("math.floor", &[xc], &f.ty),
-                    "ceil" => e.op("math.ceil", &[xc], &f.ty),
+                    "floor" => e.op(math::ops::FLOOR, &[xc], &f.ty),
+                    "ceil" => e.op(math::ops::CEIL, &[xc], &f.ty),
                     "round_prefer_ceil" => {
-                        let a = e.op("arith.addf", &[xc, half], &f.ty);
-                        e.op("math.floor", &[a], &f.ty)
+                        let a = e.op(arith::ops::ADDF, &[xc, half], &f.ty);
+                        e.op(math::ops::FLOOR, &[a], &f.ty)
                     }
                     _ => {
-                        let a = e.op("arith.subf", &[xc, half], &f.ty);
-                        e.op("math.ceil", &[a], &f.ty)
+                        let a = e.op(arith::ops::SUBF, &[xc, half], &f.ty);
+                        e.op(math::ops::CEIL, &[a], &f.ty)
                     }
                 };
                 base[i] = clamp_index(e, v, dims[i].in_len);
             } else if antialias && dims[i].scale < 1.0 {
                 lin.push((i, antialias_taps(e, xc, dims[i].in_len, dims[i].scale, (mode == "cubic").then_some(cubic_a), exclude_outside, &f)));
             } else if mode == "linear" {
-                let fl = e.op("math.floor", &[xc], &f.ty);
-                let w = e.op("arith.subf", &[xc, fl], &f.ty);
+                let fl = e.op(math::ops::FLOOR, &[xc], &f.ty);
+                let w = e.op(arith::ops::SUBF, &[xc, fl], &f.ty);
                 let lo = clamp_index(e, fl, dims[i].in_len);
                 let one = e.float(1.0, &f.ty);
-                let f1 = e.op("arith.addf", &[fl, one], &f.ty);
+                let f1 = e.op(arith::ops::ADDF, &[fl, one], &f.ty);
                 let hi = clamp_index(e, f1, dims[i].in_len);
-                let w0 = e.op("arith.subf", &[one, w], &f.ty);
+                let w0 = e.op(arith::ops::SUBF, &[one, w], &f.ty);
                 lin.push((i, vec![(lo, w0), (hi, w)]));
             } else {
                 lin.push((i, cubic_taps(e, xc, dims[i].in_len, cubic_a, exclude_outside, &f)));
@@ -184,7 +184,7 @@ fn resize(l: &mut Lower) -> Result<Vec<Value>, String> {
         let read = |e: &mut Emit, at: &[Value]| -> Value {
             let mut ops = vec![x];
             ops.extend_from_slice(at);
-            e.op("tensor.extract", &ops, &xsc.ty)
+            e.op(tensor::ops::EXTRACT, &ops, &xsc.ty)
         };
         let v = if lin.is_empty() {
             read(e, &base)
@@ -202,15 +202,15 @@ fn resize(l: &mut Lower) -> Result<Vec<Value>, String> {
                     at[*i] = idx;
                     wprod = Some(match wprod {
                         None => wk,
-                        Some(p) => e.op("arith.mulf", &[p, wk], &f.ty),
+                        Some(p) => e.op(arith::ops::MULF, &[p, wk], &f.ty),
                     });
                 }
                 let val = read(e, &at);
                 let val = e.cast(val, &xsc, &f);
-                let term = e.op("arith.mulf", &[val, wprod.unwrap()], &f.ty);
+                let term = e.op(arith::ops::MULF, &[val, wprod.unwrap()], &f.ty);
                 acc = Some(match acc {
                     None => term,
-                    Some(p) => e.op("arith.addf", &[p, term], &f.ty),
+                    Some(p) => e.op(arith::ops::ADDF, &[p, term], &f.ty),
                 });
             }
             let a = acc.unwrap();
@@ -218,7 +218,7 @@ fn resize(l: &mut Lower) -> Result<Vec<Value>, String> {
                 a
             } else {
                 // Integers round to nearest, as ONNX Runtime does.
-                e.op("math.roundeven", &[a], &f.ty)
+                e.op(math::ops::ROUNDEVEN, &[a], &f.ty)
             };
             let y = e.cast(a, &f, &xsc);
             return match outside {
@@ -245,39 +245,39 @@ fn resize(l: &mut Lower) -> Result<Vec<Value>, String> {
 /// are renormalized.
 fn cubic_taps(e: &mut Emit, xc: Value, n: i64, a: f64, exclude_outside: bool, f: &Sc) -> Vec<(Value, Value)> {
     let t = f.ty.clone();
-    let fl = e.op("math.floor", &[xc], &t);
-    let r = e.op("arith.subf", &[xc, fl], &t);
+    let fl = e.op(math::ops::FLOOR, &[xc], &t);
+    let r = e.op(arith::ops::SUBF, &[xc, fl], &t);
     let k = |e: &mut Emit, v: f64| e.float(v, &t);
     let mut ws = cubic_weights(e, r, a, &t);
     let mut idx = Vec::new();
     let it = e.ctx.index();
     let i64t = e.ctx.i64();
-    let base = e.op("arith.fptosi", &[fl], &i64t);
+    let base = e.op(arith::ops::FPTOSI, &[fl], &i64t);
     let base = e.index_cast(base, &it, false);
     let isc = Sc { ty: it.clone(), kind: Kind::Signed };
     for (j, off) in [-1i64, 0, 1, 2].into_iter().enumerate() {
         let o = e.index(off);
-        let p = e.op("arith.addi", &[base, o], &it);
+        let p = e.op(arith::ops::ADDI, &[base, o], &it);
         if exclude_outside {
             let zero = e.index(0);
             let nn = e.index(n);
             let ge = e.cmp(Cmp::Ge, p, zero, &isc);
             let lt = e.cmp(Cmp::Lt, p, nn, &isc);
-            let inb = e.op("arith.andi", &[ge, lt], &e.ctx.i1());
+            let inb = e.op(arith::ops::ANDI, &[ge, lt], &e.ctx.i1());
             let z = k(e, 0.0);
             ws[j] = e.select(inb, ws[j], z);
         }
         let zero = e.index(0);
         let hi = e.index(n - 1);
-        let p = e.op("arith.maxsi", &[p, zero], &it);
-        idx.push(e.op("arith.minsi", &[p, hi], &it));
+        let p = e.op(arith::ops::MAXSI, &[p, zero], &it);
+        idx.push(e.op(arith::ops::MINSI, &[p, hi], &it));
     }
     if exclude_outside {
-        let s01 = e.op("arith.addf", &[ws[0], ws[1]], &t);
-        let s23 = e.op("arith.addf", &[ws[2], ws[3]], &t);
-        let sum = e.op("arith.addf", &[s01, s23], &t);
+        let s01 = e.op(arith::ops::ADDF, &[ws[0], ws[1]], &t);
+        let s23 = e.op(arith::ops::ADDF, &[ws[2], ws[3]], &t);
+        let sum = e.op(arith::ops::ADDF, &[s01, s23], &t);
         for w in ws.iter_mut() {
-            *w = e.op("arith.divf", &[*w, sum], &t);
+            *w = e.op(arith::ops::DIVF, &[*w, sum], &t);
         }
     }
     idx.into_iter().zip(ws).collect()
@@ -297,13 +297,13 @@ fn antialias_taps(e: &mut Emit, xc: Value, n: i64, scale: f64, cubic: Option<f64
     };
     let taps = 2 - 2 * start;
     let k = |e: &mut Emit, v: f64| e.float(v, &t);
-    let ce = e.op("math.ceil", &[xc], &t);
+    let ce = e.op(math::ops::CEIL, &[xc], &t);
     let one = k(e, 1.0);
-    let lo = e.op("arith.subf", &[ce, one], &t);
-    let r = e.op("arith.subf", &[xc, lo], &t);
+    let lo = e.op(arith::ops::SUBF, &[ce, one], &t);
+    let r = e.op(arith::ops::SUBF, &[xc, lo], &t);
     let it = e.ctx.index();
     let i64t = e.ctx.i64();
-    let base = e.op("arith.fptosi", &[lo], &i64t);
+    let base = e.op(arith::ops::FPTOSI, &[lo], &i64t);
     let base = e.index_cast(base, &it, false);
     let isc = Sc { ty: it.clone(), kind: Kind::Signed };
     let sv = k(e, scale);
@@ -311,32 +311,32 @@ fn antialias_taps(e: &mut Emit, xc: Value, n: i64, scale: f64, cubic: Option<f64
     let mut idx = Vec::new();
     for j in 0..taps {
         let off = k(e, (start + j) as f64);
-        let d = e.op("arith.subf", &[off, r], &t);
-        let d = e.op("arith.mulf", &[d, sv], &t);
-        let ad = e.op("math.absf", &[d], &t);
+        let d = e.op(arith::ops::SUBF, &[off, r], &t);
+        let d = e.op(arith::ops::MULF, &[d, sv], &t);
+        let ad = e.op(math::ops::ABSF, &[d], &t);
         let w = match cubic {
             None => {
                 let zero = k(e, 0.0);
-                let v = e.op("arith.subf", &[one, ad], &t);
-                e.op("arith.maximumf", &[v, zero], &t)
+                let v = e.op(arith::ops::SUBF, &[one, ad], &t);
+                e.op(arith::ops::MAXIMUMF, &[v, zero], &t)
             }
             Some(a) => cubic_kernel(e, ad, a, &t),
         };
         let o = e.index(start + j);
-        let p = e.op("arith.addi", &[base, o], &it);
+        let p = e.op(arith::ops::ADDI, &[base, o], &it);
         ws.push((w, p));
     }
     let sum_of = |e: &mut Emit, ws: &[Value]| {
         let mut s = ws[0];
         for w in &ws[1..] {
-            s = e.op("arith.addf", &[s, *w], &t);
+            s = e.op(arith::ops::ADDF, &[s, *w], &t);
         }
         s
     };
     let mut weights: Vec<Value> = ws.iter().map(|(w, _)| *w).collect();
     let total = sum_of(e, &weights);
     for w in weights.iter_mut() {
-        *w = e.op("arith.divf", &[*w, total], &t);
+        *w = e.op(arith::ops::DIVF, &[*w, total], &t);
     }
     if exclude_outside {
         for (j, (_, p)) in ws.iter().enumerate() {
@@ -344,20 +344,20 @@ fn antialias_taps(e: &mut Emit, xc: Value, n: i64, scale: f64, cubic: Option<f64
             let nn = e.index(n);
             let ge = e.cmp(Cmp::Ge, *p, zero, &isc);
             let lt = e.cmp(Cmp::Lt, *p, nn, &isc);
-            let inb = e.op("arith.andi", &[ge, lt], &e.ctx.i1());
+            let inb = e.op(arith::ops::ANDI, &[ge, lt], &e.ctx.i1());
             let z = k(e, 0.0);
             weights[j] = e.select(inb, weights[j], z);
         }
         let total = sum_of(e, &weights);
         for w in weights.iter_mut() {
-            *w = e.op("arith.divf", &[*w, total], &t);
+            *w = e.op(arith::ops::DIVF, &[*w, total], &t);
         }
     }
     for (_, p) in &ws {
         let zero = e.index(0);
         let hi = e.index(n - 1);
-        let q = e.op("arith.maxsi", &[*p, zero], &it);
-        idx.push(e.op("arith.minsi", &[q, hi], &it));
+        let q = e.op(arith::ops::MAXSI, &[*p, zero], &it);
+        idx.push(e.op(arith::ops::MINSI, &[q, hi], &it));
     }
     idx.into_iter().zip(weights).collect()
 }
@@ -381,9 +381,9 @@ pub fn cubic_weights(e: &mut Emit, r: Value, a: f64, t: &ir::Type) -> Vec<Value>
     let k = |e: &mut Emit, v: f64| e.float(v, t);
     let one = k(e, 1.0);
     let two = k(e, 2.0);
-    let d0 = e.op("arith.addf", &[one, r], t);
-    let d2 = e.op("arith.subf", &[one, r], t);
-    let d3 = e.op("arith.subf", &[two, r], t);
+    let d0 = e.op(arith::ops::ADDF, &[one, r], t);
+    let d2 = e.op(arith::ops::SUBF, &[one, r], t);
+    let d3 = e.op(arith::ops::SUBF, &[two, r], t);
     vec![cubic_far(e, d0, a, t), cubic_near(e, r, a, t), cubic_near(e, d2, a, t), cubic_far(e, d3, a, t)]
 }
 
@@ -391,23 +391,23 @@ pub fn cubic_weights(e: &mut Emit, r: Value, a: f64, t: &ir::Type) -> Vec<Value>
 fn cubic_near(e: &mut Emit, d: Value, a: f64, t: &ir::Type) -> Value {
     let k = |e: &mut Emit, v: f64| e.float(v, t);
     let (a2, a3, one) = (k(e, a + 2.0), k(e, a + 3.0), k(e, 1.0));
-    let x = e.op("arith.mulf", &[a2, d], t);
-    let x = e.op("arith.subf", &[x, a3], t);
-    let x = e.op("arith.mulf", &[x, d], t);
-    let x = e.op("arith.mulf", &[x, d], t);
-    e.op("arith.addf", &[x, one], t)
+    let x = e.op(arith::ops::MULF, &[a2, d], t);
+    let x = e.op(arith::ops::SUBF, &[x, a3], t);
+    let x = e.op(arith::ops::MULF, &[x, d], t);
+    let x = e.op(arith::ops::MULF, &[x, d], t);
+    e.op(arith::ops::ADDF, &[x, one], t)
 }
 
 /// Keys' kernel between distances 1 and 2: a|d|³ − 5a|d|² + 8a|d| − 4a.
 fn cubic_far(e: &mut Emit, d: Value, a: f64, t: &ir::Type) -> Value {
     let k = |e: &mut Emit, v: f64| e.float(v, t);
     let (av, a5, a8, a4) = (k(e, a), k(e, 5.0 * a), k(e, 8.0 * a), k(e, 4.0 * a));
-    let x = e.op("arith.mulf", &[av, d], t);
-    let x = e.op("arith.subf", &[x, a5], t);
-    let x = e.op("arith.mulf", &[x, d], t);
-    let x = e.op("arith.addf", &[x, a8], t);
-    let x = e.op("arith.mulf", &[x, d], t);
-    e.op("arith.subf", &[x, a4], t)
+    let x = e.op(arith::ops::MULF, &[av, d], t);
+    let x = e.op(arith::ops::SUBF, &[x, a5], t);
+    let x = e.op(arith::ops::MULF, &[x, d], t);
+    let x = e.op(arith::ops::ADDF, &[x, a8], t);
+    let x = e.op(arith::ops::MULF, &[x, d], t);
+    e.op(arith::ops::SUBF, &[x, a4], t)
 }
 
 /// Reflects `x` into [lo, hi] by the nearer border, as often as needed
@@ -419,22 +419,22 @@ fn reflect(e: &mut Emit, x: Value, lo: f64, hi: f64, f: &Sc) -> Value {
     let two = e.float(2.0, &t);
     // Distance past the border, whole periods, remainder, parity.
     let fold = |e: &mut Emit, dx: Value, near: Value, far: Value, toward_far: bool| {
-        let q = e.op("arith.divf", &[dx, rng], &t);
-        let n = e.op("math.trunc", &[q], &t);
-        let nr = e.op("arith.mulf", &[n, rng], &t);
-        let r = e.op("arith.subf", &[dx, nr], &t);
-        let half = e.op("arith.divf", &[n, two], &t);
-        let hf = e.op("math.floor", &[half], &t);
-        let even_chk = e.op("arith.mulf", &[hf, two], &t);
+        let q = e.op(arith::ops::DIVF, &[dx, rng], &t);
+        let n = e.op(math::ops::TRUNC, &[q], &t);
+        let nr = e.op(arith::ops::MULF, &[n, rng], &t);
+        let r = e.op(arith::ops::SUBF, &[dx, nr], &t);
+        let half = e.op(arith::ops::DIVF, &[n, two], &t);
+        let hf = e.op(math::ops::FLOOR, &[half], &t);
+        let even_chk = e.op(arith::ops::MULF, &[hf, two], &t);
         let even = e.cmp(Cmp::Eq, even_chk, n, f);
-        let from_near = if toward_far { e.op("arith.addf", &[near, r], &t) } else { e.op("arith.subf", &[near, r], &t) };
-        let from_far = if toward_far { e.op("arith.subf", &[far, r], &t) } else { e.op("arith.addf", &[far, r], &t) };
+        let from_near = if toward_far { e.op(arith::ops::ADDF, &[near, r], &t) } else { e.op(arith::ops::SUBF, &[near, r], &t) };
+        let from_far = if toward_far { e.op(arith::ops::SUBF, &[far, r], &t) } else { e.op(arith::ops::ADDF, &[far, r], &t) };
         e.select(even, from_near, from_far)
     };
     let below = e.cmp(Cmp::Lt, x, lov, f);
     let above = e.cmp(Cmp::Gt, x, hiv, f);
-    let dlo = e.op("arith.subf", &[lov, x], &t);
-    let dhi = e.op("arith.subf", &[x, hiv], &t);
+    let dlo = e.op(arith::ops::SUBF, &[lov, x], &t);
+    let dhi = e.op(arith::ops::SUBF, &[x, hiv], &t);
     let from_lo = fold(e, dlo, lov, hiv, true);
     let from_hi = fold(e, dhi, hiv, lov, false);
     let y = e.select(above, from_hi, x);
@@ -484,19 +484,19 @@ fn grid_sample(l: &mut Lower) -> Result<Vec<Value>, String> {
             let g = e.cast(g, &gsc, &f);
             let len = dims[i] as f64;
             let one = e.float(1.0, &t);
-            let gp = e.op("arith.addf", &[g, one], &t);
+            let gp = e.op(arith::ops::ADDF, &[g, one], &t);
             let mut xc = if align {
                 let kf = e.float((len - 1.0) / 2.0, &t);
-                e.op("arith.mulf", &[gp, kf], &t)
+                e.op(arith::ops::MULF, &[gp, kf], &t)
             } else {
                 let lv = e.float(len, &t);
-                let m = e.op("arith.mulf", &[gp, lv], &t);
-                let m = e.op("arith.subf", &[m, one], &t);
+                let m = e.op(arith::ops::MULF, &[gp, lv], &t);
+                let m = e.op(arith::ops::SUBF, &[m, one], &t);
                 let half = e.float(0.5, &t);
-                e.op("arith.mulf", &[m, half], &t)
+                e.op(arith::ops::MULF, &[m, half], &t)
             };
             if mode == "nearest" {
-                xc = e.op("math.roundeven", &[xc], &t);
+                xc = e.op(math::ops::ROUNDEVEN, &[xc], &t);
             }
             let (lo, hi) = if align { (0.0, len - 1.0) } else { (-0.5, len - 0.5) };
             match padding.as_str() {
@@ -505,9 +505,9 @@ fn grid_sample(l: &mut Lower) -> Result<Vec<Value>, String> {
                     let (lov, hiv) = (e.float(lo, &t), e.float(hi, &t));
                     let below = e.cmp(Cmp::Lt, xc, lov, &f);
                     let above = e.cmp(Cmp::Gt, xc, hiv, &f);
-                    let outside = e.op("arith.ori", &[below, above], &i1);
-                    let cl = e.op("arith.maximumf", &[xc, z], &t);
-                    let cl = e.op("arith.minimumf", &[cl, m], &t);
+                    let outside = e.op(arith::ops::ORI, &[below, above], &i1);
+                    let cl = e.op(arith::ops::MAXIMUMF, &[xc, z], &t);
+                    let cl = e.op(arith::ops::MINIMUMF, &[cl, m], &t);
                     xc = e.select(outside, cl, xc);
                 }
                 "reflection" => xc = reflect(e, xc, lo, hi, &f),
@@ -516,20 +516,20 @@ fn grid_sample(l: &mut Lower) -> Result<Vec<Value>, String> {
             let tl: Vec<(Value, Value)> = match mode.as_str() {
                 "nearest" => vec![(xc, e.float(1.0, &t))],
                 "cubic" => {
-                    let fl = e.op("math.floor", &[xc], &t);
-                    let r = e.op("arith.subf", &[xc, fl], &t);
+                    let fl = e.op(math::ops::FLOOR, &[xc], &t);
+                    let r = e.op(arith::ops::SUBF, &[xc, fl], &t);
                     let ws = cubic_weights(e, r, -0.75, &t);
                     (0..4).map(|j| {
                         let o = e.float(j as f64 - 1.0, &t);
-                        (e.op("arith.addf", &[fl, o], &t), ws[j])
+                        (e.op(arith::ops::ADDF, &[fl, o], &t), ws[j])
                     }).collect()
                 }
                 _ => {
-                    let fl = e.op("math.floor", &[xc], &t);
-                    let r = e.op("arith.subf", &[xc, fl], &t);
+                    let fl = e.op(math::ops::FLOOR, &[xc], &t);
+                    let r = e.op(arith::ops::SUBF, &[xc, fl], &t);
                     let one = e.float(1.0, &t);
-                    let w0 = e.op("arith.subf", &[one, r], &t);
-                    let f1 = e.op("arith.addf", &[fl, one], &t);
+                    let w0 = e.op(arith::ops::SUBF, &[one, r], &t);
+                    let f1 = e.op(arith::ops::ADDF, &[fl, one], &t);
                     vec![(fl, w0), (f1, r)]
                 }
             };
@@ -549,21 +549,21 @@ fn grid_sample(l: &mut Lower) -> Result<Vec<Value>, String> {
                 let (lo, hi) = if align { (0.0, dims[i] as f64 - 1.0) } else { (-0.5, dims[i] as f64 - 0.5) };
                 let pos = if padding == "reflection" { reflect(e, pos, lo, hi, &f) } else { pos };
                 let i64t = e.ctx.i64();
-                let pi = e.op("arith.fptosi", &[pos], &i64t);
+                let pi = e.op(arith::ops::FPTOSI, &[pos], &i64t);
                 let pi = e.index_cast(pi, &it, false);
                 let zero = e.index(0);
                 let dv = e.index(dims[i]);
                 let ge = e.cmp(Cmp::Ge, pi, zero, &isc);
                 let lt = e.cmp(Cmp::Lt, pi, dv, &isc);
-                let ok = e.op("arith.andi", &[ge, lt], &i1);
+                let ok = e.op(arith::ops::ANDI, &[ge, lt], &i1);
                 inb = Some(match inb {
                     None => ok,
-                    Some(p) => e.op("arith.andi", &[p, ok], &i1),
+                    Some(p) => e.op(arith::ops::ANDI, &[p, ok], &i1),
                 });
                 at.push(e.clamp_index(pi, dims[i]));
                 w = Some(match w {
                     None => wt,
-                    Some(p) => e.op("arith.mulf", &[p, wt], &t),
+                    Some(p) => e.op(arith::ops::MULF, &[p, wt], &t),
                 });
             }
             let v = e.extract(x, &at);
@@ -574,10 +574,10 @@ fn grid_sample(l: &mut Lower) -> Result<Vec<Value>, String> {
             } else {
                 v
             };
-            let term = e.op("arith.mulf", &[v, w.unwrap()], &t);
+            let term = e.op(arith::ops::MULF, &[v, w.unwrap()], &t);
             acc = Some(match acc {
                 None => term,
-                Some(p) => e.op("arith.addf", &[p, term], &t),
+                Some(p) => e.op(arith::ops::ADDF, &[p, term], &t),
             });
         }
         e.cast(acc.unwrap(), &f, &osc)
@@ -653,15 +653,15 @@ fn roi_align(l: &mut Lower) -> Result<Vec<Value>, String> {
             let hi = e.scalar(size as f64, &f);
             let a = e.cmp(Cmp::Lt, v, lo, &f);
             let b = e.cmp(Cmp::Gt, v, hi, &f);
-            e.op("arith.ori", &[a, b], &e.ctx.i1())
+            e.op(arith::ops::ORI, &[a, b], &e.ctx.i1())
         };
         let (oy, ox) = (outside(e, y, h), outside(e, xx, w));
-        let out_of_map = e.op("arith.ori", &[oy, ox], &e.ctx.i1());
+        let out_of_map = e.op(arith::ops::ORI, &[oy, ox], &e.ctx.i1());
         // Low and high neighbours, clamped to the last row or column as the reference does.
         let corners = |e: &mut Emit, v: Value, size: i64| {
             let zero = e.scalar(0.0, &f);
             let v = e.max(v, zero, &f);
-            let fl = e.op("math.floor", &[v], &f.ty);
+            let fl = e.op(math::ops::FLOOR, &[v], &f.ty);
             let last = e.scalar((size - 1) as f64, &f);
             let at_end = e.cmp(Cmp::Ge, fl, last, &f);
             let low = e.select(at_end, last, fl);

@@ -104,21 +104,21 @@ fn apply(e: &mut Emit, a: &Act, x: Value, s: &Sc) -> Value {
     match a.name.to_ascii_lowercase().as_str() {
         "sigmoid" => {
             let one = e.float(1.0, &t);
-            let n = e.op("arith.negf", &[x], &t);
-            let ex = e.op("math.exp", &[n], &t);
-            let den = e.op("arith.addf", &[one, ex], &t);
-            e.op("arith.divf", &[one, den], &t)
+            let n = e.op(arith::ops::NEGF, &[x], &t);
+            let ex = e.op(math::ops::EXP, &[n], &t);
+            let den = e.op(arith::ops::ADDF, &[one, ex], &t);
+            e.op(arith::ops::DIVF, &[one, den], &t)
         }
-        "tanh" => e.op("math.tanh", &[x], &t),
+        "tanh" => e.op(math::ops::TANH, &[x], &t),
         "relu" => {
             let z = e.float(0.0, &t);
-            e.op("arith.maximumf", &[x, z], &t)
+            e.op(arith::ops::MAXIMUMF, &[x, z], &t)
         }
         "leakyrelu" => {
             let z = e.float(0.0, &t);
             let al = e.float(a.alpha, &t);
             let neg = e.cmp(super::Cmp::Lt, x, z, s);
-            let m = e.op("arith.mulf", &[x, al], &t);
+            let m = e.op(arith::ops::MULF, &[x, al], &t);
             e.select(neg, m, x)
         }
         "hardsigmoid" => {
@@ -126,23 +126,23 @@ fn apply(e: &mut Emit, a: &Act, x: Value, s: &Sc) -> Value {
             let be = e.float(a.beta, &t);
             let z = e.float(0.0, &t);
             let one = e.float(1.0, &t);
-            let m = e.op("arith.mulf", &[al, x], &t);
-            let y = e.op("arith.addf", &[m, be], &t);
-            let y = e.op("arith.maximumf", &[y, z], &t);
-            e.op("arith.minimumf", &[y, one], &t)
+            let m = e.op(arith::ops::MULF, &[al, x], &t);
+            let y = e.op(arith::ops::ADDF, &[m, be], &t);
+            let y = e.op(arith::ops::MAXIMUMF, &[y, z], &t);
+            e.op(arith::ops::MINIMUMF, &[y, one], &t)
         }
         "affine" => {
             let al = e.float(a.alpha, &t);
             let be = e.float(a.beta, &t);
-            let m = e.op("arith.mulf", &[al, x], &t);
-            e.op("arith.addf", &[m, be], &t)
+            let m = e.op(arith::ops::MULF, &[al, x], &t);
+            e.op(arith::ops::ADDF, &[m, be], &t)
         }
         "scaledtanh" => {
             let al = e.float(a.alpha, &t);
             let be = e.float(a.beta, &t);
-            let m = e.op("arith.mulf", &[be, x], &t);
-            let th = e.op("math.tanh", &[m], &t);
-            e.op("arith.mulf", &[al, th], &t)
+            let m = e.op(arith::ops::MULF, &[be, x], &t);
+            let th = e.op(math::ops::TANH, &[m], &t);
+            e.op(arith::ops::MULF, &[al, th], &t)
         }
         _ => x,
     }
@@ -280,21 +280,21 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
         let bargs = l.body.block_args(bb).to_vec();
         let mut e = Emit::new(ctx, l.body, ir::InsertPoint::AtEnd(bb), loc.clone());
         let n = e.int(seq as i128, &i64t);
-        let go = e.op_with("arith.cmpi", &[bargs[0], n], &ctx.i1(), &[("predicate", ir::Attribute::integer(2, i64t.clone()))]);
+        let go = e.op_with(arith::ops::CMPI, &[bargs[0], n], &ctx.i1(), &[("predicate", ir::Attribute::integer(2, i64t.clone()))]);
         let mut fwd = vec![go];
         fwd.extend(&bargs);
-        e.build(ir::OperationState::new(ctx.op_name("scf.condition"), loc.clone()).operands(&fwd));
+        e.build(ir::OperationState::new(ctx.op_name(scf::ops::CONDITION), loc.clone()).operands(&fwd));
         let after = l.body.new_region();
         let ab = l.body.add_block(after, &types);
         let args = l.body.block_args(ab).to_vec();
-        let term = l.body.build(ir::OperationState::new(ctx.op_name("scf.yield"), loc.clone()), ir::InsertPoint::AtEnd(ab));
+        let term = l.body.build(ir::OperationState::new(ctx.op_name(scf::ops::YIELD), loc.clone()), ir::InsertPoint::AtEnd(ab));
         let lowered = l.op;
         l.op = term;
         let stepped = (|| -> Result<Vec<Value>, String> {
-            let step = l.emit().op("arith.index_cast", &[args[0]], &it);
+            let step = l.emit().op(arith::ops::INDEX_CAST, &[args[0]], &it);
             let t = if reverse {
                 let last = l.emit().index(seq - 1);
-                l.emit().op("arith.subi", &[last, step], &it)
+                l.emit().op(arith::ops::SUBI, &[last, step], &it)
             } else {
                 step
             };
@@ -333,9 +333,9 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
                 Cell::Gru => (gru_cell(l, &step), None),
             };
             let yd_ty = l.body.value_type(*args.last().unwrap()).clone();
-            let yd = l.emit().op_with("tensor.insert_row", &[nh, *args.last().unwrap(), t], &yd_ty, &[("dim", ir::Attribute::integer(0, i64t.clone()))]);
+            let yd = l.emit().op_with(tensor::ops::INSERT_ROW, &[nh, *args.last().unwrap(), t], &yd_ty, &[("dim", ir::Attribute::integer(0, i64t.clone()))]);
             let one = l.emit().int(1, &i64t);
-            let mut next = vec![l.emit().op("arith.addi", &[args[0], one], &i64t), nh];
+            let mut next = vec![l.emit().op(arith::ops::ADDI, &[args[0], one], &i64t), nh];
             next.extend(nc);
             next.push(yd);
             Ok(next)
@@ -343,7 +343,7 @@ fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
         l.op = lowered;
         let next = stepped?;
         l.body.set_operands(term, &next);
-        let st = ir::OperationState::new(ctx.op_name("scf.while"), loc).operands(&inits).results(&types).region(before).region(after);
+        let st = ir::OperationState::new(ctx.op_name(scf::ops::WHILE), loc).operands(&inits).results(&types).region(before).region(after);
         let w = l.body.build(st, ir::InsertPoint::Before(l.op));
         let res = l.body.op(w).results().to_vec();
         let h = res[1];

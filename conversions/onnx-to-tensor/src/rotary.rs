@@ -51,15 +51,15 @@ fn rotary(l: &mut Lower) -> Result<Vec<Value>, String> {
             None => (last, None),
             Some(_) => {
                 let hv = e.index(head);
-                let dd = e.op("arith.remsi", &[last, hv], &it);
-                let start = e.op("arith.subi", &[last, dd], &it);
+                let dd = e.op(arith::ops::REMSI, &[last, hv], &it);
+                let start = e.op(arith::ops::SUBI, &[last, dd], &it);
                 (dd, Some(start))
             }
         };
         let with_d = |e: &mut Emit, dv: Value| -> Vec<Value> {
             let mut at = idx.clone();
             at[r - 1] = match head_base {
-                Some(base) => e.op("arith.addi", &[base, dv], &e.ctx.index()),
+                Some(base) => e.op(arith::ops::ADDI, &[base, dv], &e.ctx.index()),
                 None => dv,
             };
             at
@@ -68,19 +68,19 @@ fn rotary(l: &mut Lower) -> Result<Vec<Value>, String> {
         // Pair index i into the caches, partner position, and whether this is the first of the pair.
         let (i, partner, first) = if interleaved {
             let two = e.index(2);
-            let p = e.op("arith.divsi", &[dpos, two], &it);
-            let m = e.op("arith.remsi", &[dpos, two], &it);
+            let p = e.op(arith::ops::DIVSI, &[dpos, two], &it);
+            let m = e.op(arith::ops::REMSI, &[dpos, two], &it);
             let zero = e.index(0);
             let first = e.cmp(Cmp::Eq, m, zero, &isc);
             let one = e.index(1);
-            let up = e.op("arith.addi", &[dpos, one], &it);
-            let down = e.op("arith.subi", &[dpos, one], &it);
+            let up = e.op(arith::ops::ADDI, &[dpos, one], &it);
+            let down = e.op(arith::ops::SUBI, &[dpos, one], &it);
             (p, e.select(first, up, down), first)
         } else {
             let hv = e.index(half);
             let first = e.cmp(Cmp::Lt, dpos, hv, &isc);
-            let minus = e.op("arith.subi", &[dpos, hv], &it);
-            let plus = e.op("arith.addi", &[dpos, hv], &it);
+            let minus = e.op(arith::ops::SUBI, &[dpos, hv], &it);
+            let plus = e.op(arith::ops::ADDI, &[dpos, hv], &it);
             (e.select(first, dpos, minus), e.select(first, plus, minus), first)
         };
         let rv = e.index(rot);

@@ -94,7 +94,7 @@ fn range(l: &mut Lower) -> Result<Vec<Value>, String> {
     let ins = [start, delta];
     let maps = vec![expr_map(1, vec![]), expr_map(1, vec![])];
     let o = l.map_op(&out.shape, &sc.ty.clone(), &ins, maps, |e, a| {
-        let i = e.op_with("tensor.index", &[], &e.ctx.index(), &[("dim", Attribute::integer(0, e.ctx.i64()))]);
+        let i = e.op_with(tensor::ops::INDEX, &[], &e.ctx.index(), &[("dim", Attribute::integer(0, e.ctx.i64()))]);
         let i64t = e.ctx.i64();
         let ii = e.index_cast(i, &i64t, false);
         let isc = Sc { ty: i64t, kind: super::Kind::Signed };
@@ -132,7 +132,7 @@ fn transpose(l: &mut Lower) -> Result<Vec<Value>, String> {
     let init = l.empty(&out.shape, &out.sc.ty.clone());
     let p: Vec<i64> = perm.iter().map(|&x| x as i64).collect();
     let attr = super::i64_array(l.ctx, &p);
-    Ok(vec![l.named("tensor.transpose", &[v, init], &[("permutation", attr)])])
+    Ok(vec![l.named(tensor::ops::TRANSPOSE, &[v, init], &[("permutation", attr)])])
 }
 
 fn expand(l: &mut Lower) -> Result<Vec<Value>, String> {
@@ -199,7 +199,7 @@ fn slice(l: &mut Lower) -> Result<Vec<Value>, String> {
     if let Some((offs, strides)) = window {
         let init = l.empty(&out.shape, &out.sc.ty.clone());
         let (o, s) = (super::i64_array(l.ctx, &offs), super::i64_array(l.ctx, &strides));
-        return Ok(vec![l.named("tensor.extract_slice", &[v, init], &[("static_offsets", o), ("static_strides", s)])]);
+        return Ok(vec![l.named(tensor::ops::EXTRACT_SLICE, &[v, init], &[("static_offsets", o), ("static_strides", s)])]);
     }
     Ok(vec![l.map_op(&out.shape, &out.sc.ty.clone(), &[v], vec![expr_map(r, res)], |_, a| a[0])])
 }
@@ -236,7 +236,7 @@ fn concat(l: &mut Lower) -> Result<Vec<Value>, String> {
         parts.push(v);
     }
     let ty = l.tensor_type(&out.shape, &out.sc.ty);
-    let st = OperationState::new(l.ctx.op_name("tensor.concat"), l.loc.clone())
+    let st = OperationState::new(l.ctx.op_name(tensor::ops::CONCAT), l.loc.clone())
         .operands(&parts)
         .results(&[ty])
         .property(l.ctx.ident("dim"), Attribute::integer(ax as i128, l.ctx.i64()));
@@ -323,19 +323,19 @@ fn pad(l: &mut Lower) -> Result<Vec<Value>, String> {
             let o = e.loop_index(i);
             let b = e.index(before[i]);
             let n = x.shape[i];
-            let p = e.op("arith.subi", &[o, b], &it);
+            let p = e.op(arith::ops::SUBI, &[o, b], &it);
             let idx = match mode.as_str() {
                 "edge" => {
                     let zero = e.index(0);
                     let m = e.index(n - 1);
-                    let p = e.op("arith.maxsi", &[p, zero], &it);
-                    e.op("arith.minsi", &[p, m], &it)
+                    let p = e.op(arith::ops::MAXSI, &[p, zero], &it);
+                    e.op(arith::ops::MINSI, &[p, m], &it)
                 }
                 "wrap" => {
                     let nn = e.index(n);
                     let big = e.index(n * (1 + before[i] / n.max(1)));
-                    let s = e.op("arith.addi", &[p, big], &it);
-                    e.op("arith.remsi", &[s, nn], &it)
+                    let s = e.op(arith::ops::ADDI, &[p, big], &it);
+                    e.op(arith::ops::REMSI, &[s, nn], &it)
                 }
                 "reflect" => {
                     // Reflect about the ends without repeating them: period 2(n-1).
@@ -345,11 +345,11 @@ fn pad(l: &mut Lower) -> Result<Vec<Value>, String> {
                         let per = 2 * (n - 1);
                         let big = e.index(per * (1 + before[i] / per));
                         let pv = e.index(per);
-                        let s = e.op("arith.addi", &[p, big], &it);
-                        let m = e.op("arith.remsi", &[s, pv], &it);
+                        let s = e.op(arith::ops::ADDI, &[p, big], &it);
+                        let m = e.op(arith::ops::REMSI, &[s, pv], &it);
                         let nm1 = e.index(n - 1);
                         let gt = e.cmp(Cmp::Gt, m, nm1, &isc);
-                        let refl = e.op("arith.subi", &[pv, m], &it);
+                        let refl = e.op(arith::ops::SUBI, &[pv, m], &it);
                         e.select(gt, refl, m)
                     }
                 }
@@ -358,14 +358,14 @@ fn pad(l: &mut Lower) -> Result<Vec<Value>, String> {
                     let nn = e.index(n);
                     let ge = e.cmp(Cmp::Ge, p, zero, &isc);
                     let lt = e.cmp(Cmp::Lt, p, nn, &isc);
-                    let ok = e.op("arith.andi", &[ge, lt], &i1);
+                    let ok = e.op(arith::ops::ANDI, &[ge, lt], &i1);
                     inside = Some(match inside {
                         None => ok,
-                        Some(prev) => e.op("arith.andi", &[prev, ok], &i1),
+                        Some(prev) => e.op(arith::ops::ANDI, &[prev, ok], &i1),
                     });
                     let m = e.index((n - 1).max(0));
-                    let p = e.op("arith.maxsi", &[p, zero], &it);
-                    e.op("arith.minsi", &[p, m], &it)
+                    let p = e.op(arith::ops::MAXSI, &[p, zero], &it);
+                    e.op(arith::ops::MINSI, &[p, m], &it)
                 }
             };
             at.push(idx);
@@ -398,33 +398,33 @@ fn depth_space(l: &mut Lower) -> Result<Vec<Value>, String> {
         let bv = e.index(b);
         if to_space {
             // out[n, c, h, w] = in[n, ch, h / b, w / b], with the block offset in the channel.
-            let hb = e.op("arith.divsi", &[h, bv], &it);
-            let wb = e.op("arith.divsi", &[w, bv], &it);
-            let hr = e.op("arith.remsi", &[h, bv], &it);
-            let wr = e.op("arith.remsi", &[w, bv], &it);
-            let off = e.op("arith.muli", &[hr, bv], &it);
-            let off = e.op("arith.addi", &[off, wr], &it);
+            let hb = e.op(arith::ops::DIVSI, &[h, bv], &it);
+            let wb = e.op(arith::ops::DIVSI, &[w, bv], &it);
+            let hr = e.op(arith::ops::REMSI, &[h, bv], &it);
+            let wr = e.op(arith::ops::REMSI, &[w, bv], &it);
+            let off = e.op(arith::ops::MULI, &[hr, bv], &it);
+            let off = e.op(arith::ops::ADDI, &[off, wr], &it);
             let ch = if crd {
                 let bb = e.index(b * b);
-                let cc = e.op("arith.muli", &[c, bb], &it);
-                e.op("arith.addi", &[cc, off], &it)
+                let cc = e.op(arith::ops::MULI, &[c, bb], &it);
+                e.op(arith::ops::ADDI, &[cc, off], &it)
             } else {
                 let co = e.index(c_out);
-                let oo = e.op("arith.muli", &[off, co], &it);
-                e.op("arith.addi", &[oo, c], &it)
+                let oo = e.op(arith::ops::MULI, &[off, co], &it);
+                e.op(arith::ops::ADDI, &[oo, c], &it)
             };
             e.extract(data, &[n, ch, hb, wb])
         } else {
             // out[n, c, h, w] = in[n, c % C, h*b + off / b, w*b + off % b], off = c / C.
             let ci = e.index(c_in);
-            let cc = e.op("arith.remsi", &[c, ci], &it);
-            let off = e.op("arith.divsi", &[c, ci], &it);
-            let oh = e.op("arith.divsi", &[off, bv], &it);
-            let ow = e.op("arith.remsi", &[off, bv], &it);
-            let hh = e.op("arith.muli", &[h, bv], &it);
-            let hh = e.op("arith.addi", &[hh, oh], &it);
-            let ww = e.op("arith.muli", &[w, bv], &it);
-            let ww = e.op("arith.addi", &[ww, ow], &it);
+            let cc = e.op(arith::ops::REMSI, &[c, ci], &it);
+            let off = e.op(arith::ops::DIVSI, &[c, ci], &it);
+            let oh = e.op(arith::ops::DIVSI, &[off, bv], &it);
+            let ow = e.op(arith::ops::REMSI, &[off, bv], &it);
+            let hh = e.op(arith::ops::MULI, &[h, bv], &it);
+            let hh = e.op(arith::ops::ADDI, &[hh, oh], &it);
+            let ww = e.op(arith::ops::MULI, &[w, bv], &it);
+            let ww = e.op(arith::ops::ADDI, &[ww, ow], &it);
             e.extract(data, &[n, cc, hh, ww])
         }
     });

@@ -35,9 +35,9 @@ fn window(l: &mut Lower) -> Result<Vec<Value>, String> {
         let x = e.index_to_float(i, &f64s);
         let step = e.scalar(2.0 * std::f64::consts::PI / n, &f64s);
         let t = e.mul(x, step, &f64s);
-        let c1 = e.op("math.cos", &[t], &f64s.ty);
+        let c1 = e.op(math::ops::COS, &[t], &f64s.ty);
         let t2 = e.add(t, t, &f64s);
-        let c2 = e.op("math.cos", &[t2], &f64s.ty);
+        let c2 = e.op(math::ops::COS, &[t2], &f64s.ty);
         let (k0, k1, k2) = (e.scalar(a0, &f64s), e.scalar(a1, &f64s), e.scalar(a2, &f64s));
         let p1 = e.mul(k1, c1, &f64s);
         let p2 = e.mul(k2, c2, &f64s);
@@ -115,14 +115,14 @@ fn transform(l: &mut Lower, x: Value, t: Transform) -> Result<Value, String> {
         // θ = 2π ((out index · summed index) mod len) / len, in f64.
         let it = e.ctx.index();
         let (oi, si) = (e.loop_index(out_axis), e.loop_index(r));
-        let p = e.op("arith.muli", &[oi, si], &it);
+        let p = e.op(arith::ops::MULI, &[oi, si], &it);
         let lv = e.index(len);
-        let m = e.op("arith.remsi", &[p, lv], &it);
+        let m = e.op(arith::ops::REMSI, &[p, lv], &it);
         let mf = e.index_to_float(m, &f64s);
         let step = e.scalar(2.0 * std::f64::consts::PI / len as f64, &f64s);
         let th = e.mul(mf, step, &f64s);
-        let cos = e.op("math.cos", &[th], &f64s.ty);
-        let sin = e.op("math.sin", &[th], &f64s.ty);
+        let cos = e.op(math::ops::COS, &[th], &f64s.ty);
+        let sin = e.op(math::ops::SIN, &[th], &f64s.ty);
         let (cos, sin) = (e.cast(cos, &f64s, &cs), e.cast(sin, &f64s, &cs));
         // (re + i·im)(cos ± i·sin): minus going forward, plus back.
         let (rc, is) = (e.mul(re, cos, &cs), e.mul(im, sin, &cs));
@@ -136,11 +136,11 @@ fn transform(l: &mut Lower, x: Value, t: Transform) -> Result<Value, String> {
         } else if dir == Direction::InverseReal {
             // Bins other than DC and Nyquist stand for their conjugate pair too.
             let two = e.index(2);
-            let twice = e.op("arith.muli", &[si, two], &it);
+            let twice = e.op(arith::ops::MULI, &[si, two], &it);
             let zero = e.index(0);
             let dc = e.cmp(Cmp::Eq, si, zero, &isc);
             let ny = e.cmp(Cmp::Eq, twice, lv, &isc);
-            let once = e.op("arith.ori", &[dc, ny], &e.ctx.i1());
+            let once = e.op(arith::ops::ORI, &[dc, ny], &e.ctx.i1());
             let dbl = e.add(real, real, &cs);
             e.select(once, real, dbl)
         } else {

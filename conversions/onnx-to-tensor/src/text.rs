@@ -92,29 +92,29 @@ fn tfidf(l: &mut Lower) -> Result<Vec<Value>, String> {
         let n = e.extract(lens, &[gi]);
         let n = e.index_cast(n, &it, false);
         let one = e.index(1);
-        let stride = e.op("arith.addi", &[sk, one], &it);
+        let stride = e.op(arith::ops::ADDI, &[sk, one], &it);
         // Unigrams only at the first skip.
         let zero = e.index(0);
         let first = e.cmp(Cmp::Eq, sk, zero, &isc);
         let uni = e.cmp(Cmp::Eq, n, one, &isc);
         let yes = e_true(e);
-        let not_uni = e.op("arith.xori", &[uni, yes], &e.ctx.i1());
-        let mut all = e.op("arith.ori", &[first, not_uni], &e.ctx.i1());
+        let not_uni = e.op(arith::ops::XORI, &[uni, yes], &e.ctx.i1());
+        let mut all = e.op(arith::ops::ORI, &[first, not_uni], &e.ctx.i1());
         let cv = e.index(cols);
         for k in 0..longest as i64 {
             let kv = e.index(k);
             let beyond = e.cmp(Cmp::Ge, kv, n, &isc);
-            let off = e.op("arith.muli", &[stride, kv], &it);
-            let pos = e.op("arith.addi", &[s, off], &it);
+            let off = e.op(arith::ops::MULI, &[stride, kv], &it);
+            let pos = e.op(arith::ops::ADDI, &[s, off], &it);
             let inside = e.cmp(Cmp::Lt, pos, cv, &isc);
             let pc = e.clamp_index(pos, cols);
             let xv = if two_d { e.extract(x, &[b, pc]) } else { e.extract(x, &[pc]) };
             let xv = e.cast(xv, &xsc, &i64s);
             let t = e.extract(tokens, &[gi, kv]);
             let same = e.cmp(Cmp::Eq, xv, t, &i64s);
-            let hit = e.op("arith.andi", &[inside, same], &e.ctx.i1());
-            let ok = e.op("arith.ori", &[beyond, hit], &e.ctx.i1());
-            all = e.op("arith.andi", &[all, ok], &e.ctx.i1());
+            let hit = e.op(arith::ops::ANDI, &[inside, same], &e.ctx.i1());
+            let ok = e.op(arith::ops::ORI, &[beyond, hit], &e.ctx.i1());
+            all = e.op(arith::ops::ANDI, &[all, ok], &e.ctx.i1());
         }
         let onef = e.scalar(1.0, &f1);
         let zf = e.scalar(0.0, &f1);

@@ -102,7 +102,7 @@ fn optimizer(l: &mut Lower) -> Result<Vec<Value>, String> {
                     let gr = greg(e, norm);
                     let g2 = e.mul(gr, gr, &s);
                     let hn = e.add(h, g2, &s);
-                    let sq = e.op("math.sqrt", &[hn], &s.ty);
+                    let sq = e.op(math::ops::SQRT, &[hn], &s.ty);
                     let ep = c(e, eps);
                     let hs = e.add(sq, ep, &s);
                     let step = e.mul(lr, gr, &s);
@@ -122,14 +122,14 @@ fn optimizer(l: &mut Lower) -> Result<Vec<Value>, String> {
                     let g2 = e.mul(gr, gr, &s);
                     let bg = e.mul(omb, g2, &s);
                     let hn = e.add(bh, bg, &s);
-                    let sq = e.op("math.sqrt", &[hn], &s.ty);
+                    let sq = e.op(math::ops::SQRT, &[hn], &s.ty);
                     let ep = c(e, eps);
                     let hs = e.add(sq, ep, &s);
                     // Bias correction once steps have been taken.
-                    let bt = e.op("math.powf", &[be, tv], &s.ty);
-                    let at = e.op("math.powf", &[al, tv], &s.ty);
+                    let bt = e.op(math::ops::POWF, &[be, tv], &s.ty);
+                    let at = e.op(math::ops::POWF, &[al, tv], &s.ty);
                     let num = e.sub(one, bt, &s);
-                    let num = e.op("math.sqrt", &[num], &s.ty);
+                    let num = e.op(math::ops::SQRT, &[num], &s.ty);
                     let num = e.mul(rv, num, &s);
                     let den = e.sub(one, at, &s);
                     let corrected = e.div(num, den, &s);

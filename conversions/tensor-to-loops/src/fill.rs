@@ -38,10 +38,10 @@ pub(super) fn fusable_fill(body: &Body, op: OpId) -> Option<Fill> {
     // `insert-profiling`'s calls between the two do not count: the fill's
     // work is then timed with the contraction's node.
     let mut prev = body.prev_op(op)?;
-    while body.name(prev).as_str() == "func.call" && body.op(prev).attr("callee").and_then(|c| c.as_symbol()).is_some_and(|s| [crate::insert_profiling::ENTER, crate::insert_profiling::EXIT].contains(&s[0].as_str())) {
+    while body.name(prev).as_str() == func::ops::CALL && body.op(prev).attr("callee").and_then(|c| c.as_symbol()).is_some_and(|s| [crate::insert_profiling::ENTER, crate::insert_profiling::EXIT].contains(&s[0].as_str())) {
         prev = body.prev_op(prev)?;
     }
-    if body.name(prev).as_str() != "tensor.generic" {
+    if body.name(prev).as_str() != tensor::ops::GENERIC {
         return None;
     }
     let (g, f) = (Generic::new(body, op), Generic::new(body, prev));
@@ -109,7 +109,7 @@ impl Fill {
     /// `j`, `mask` of them).
     pub(super) fn init(&self, b: &B, body: &mut Body, at: &mut InsertPoint, ivs: &[Value], j: usize, mask: Value, zero: Value, vt: &ir::Type) -> Value {
         let o = match &self.source {
-            FillSource::Scalar(v) => b.op(body, at, "vector.broadcast", &[*v], &[vt.clone()], &[]),
+            FillSource::Scalar(v) => b.op(body, at, vector::ops::BROADCAST, &[*v], &[vt.clone()], &[]),
             FillSource::Input(x, m) => {
                 let fivs: Vec<Value> = self.loops.iter().map(|&l| ivs[l]).collect();
                 let xi: Vec<Value> = m.results.iter().map(|e| b.expr(body, at, e, &fivs)).collect();
@@ -118,10 +118,10 @@ impl Fill {
                     let mut ops = vec![*x];
                     ops.extend(xi);
                     ops.extend([mask, zero]);
-                    b.op(body, at, "vector.maskedload", &ops, &[vt.clone()], &[])
+                    b.op(body, at, vector::ops::MASKEDLOAD, &ops, &[vt.clone()], &[])
                 } else {
                     let s = b.load(body, at, *x, &xi);
-                    b.op(body, at, "vector.broadcast", &[s], &[vt.clone()], &[])
+                    b.op(body, at, vector::ops::BROADCAST, &[s], &[vt.clone()], &[])
                 }
             }
         };

@@ -29,7 +29,7 @@ impl Pass for InsertProfiling {
         // Public functions: the model's; its outlined loop nests (private) are
         // timed where it calls them.
         let public = |o: OpId| body.op(o).properties.get("sym_visibility").and_then(|a| a.as_str()) != Some("private");
-        let funcs: Vec<OpId> = body.block_ops(mblock).filter(|o| body.name(*o).as_str() == "func.func" && public(*o) && !body.op(*o).regions().is_empty() && !body.region_blocks(body.op(*o).regions()[0]).is_empty()).collect();
+        let funcs: Vec<OpId> = body.block_ops(mblock).filter(|o| body.name(*o).as_str() == func::ops::FUNC && public(*o) && !body.op(*o).regions().is_empty() && !body.region_blocks(body.op(*o).regions()[0]).is_empty()).collect();
         let i32t = ctx.i32();
         for f in &funcs {
             let entry = body.region_blocks(body.op(*f).regions()[0])[0];
@@ -38,7 +38,7 @@ impl Pass for InsertProfiling {
             let mut regions: Vec<(String, OpId, OpId)> = Vec::new();
             for op in ops {
                 let n = body.name(op).as_str();
-                if n == "arith.constant" || n == "func.return" {
+                if n == arith::ops::CONSTANT || n == func::ops::RETURN {
                     continue;
                 }
                 // A fused op's region is named after all its nodes: `conv1+relu1`.
@@ -55,13 +55,13 @@ impl Pass for InsertProfiling {
             let mut names = Vec::new();
             for (id, (name, first, last)) in regions.into_iter().enumerate() {
                 let loc = body.op(first).loc.clone();
-                let c = OperationState::new(ctx.op_name("arith.constant"), loc.clone())
+                let c = OperationState::new(ctx.op_name(arith::ops::CONSTANT), loc.clone())
                     .results(&[i32t.clone()])
                     .property(ctx.ident("value"), Attribute::integer(id as i128, i32t.clone()));
                 let c = body.build(c, InsertPoint::Before(first));
                 let cv = body.op(c).result(0);
                 for (callee, at) in [(ENTER, InsertPoint::Before(first)), (EXIT, InsertPoint::After(last))] {
-                    let call = OperationState::new(ctx.op_name("func.call"), loc.clone()).operands(&[cv]).property(ctx.ident("callee"), Attribute::symbol(callee));
+                    let call = OperationState::new(ctx.op_name(func::ops::CALL), loc.clone()).operands(&[cv]).property(ctx.ident("callee"), Attribute::symbol(callee));
                     body.build(call, at);
                 }
                 names.push(Attribute::string(&name));

@@ -68,7 +68,7 @@ impl B<'_> {
     }
     fn index(&self, body: &mut Body, at: &mut InsertPoint, v: i64) -> Value {
         let it = self.ctx.index();
-        let op = self.op(body, at, "arith.constant", &[], &[it.clone()], &[("value", Attribute::integer(v as i128, it))]);
+        let op = self.op(body, at, arith::ops::CONSTANT, &[], &[it.clone()], &[("value", Attribute::integer(v as i128, it))]);
         body.op(op).result(0)
     }
     fn bin(&self, body: &mut Body, at: &mut InsertPoint, name: &str, a: Value, b: Value) -> Value {
@@ -84,23 +84,23 @@ impl B<'_> {
             AffineExpr::Const(c) => self.index(body, at, *c),
             AffineExpr::Add(a, b) => {
                 let (x, y) = (self.expr(body, at, a, ivs), self.expr(body, at, b, ivs));
-                self.bin(body, at, "arith.addi", x, y)
+                self.bin(body, at, arith::ops::ADDI, x, y)
             }
             AffineExpr::Mul(a, b) => {
                 let (x, y) = (self.expr(body, at, a, ivs), self.expr(body, at, b, ivs));
-                self.bin(body, at, "arith.muli", x, y)
+                self.bin(body, at, arith::ops::MULI, x, y)
             }
             AffineExpr::Mod(a, b) => {
                 let (x, y) = (self.expr(body, at, a, ivs), self.expr(body, at, b, ivs));
-                self.bin(body, at, "arith.remsi", x, y)
+                self.bin(body, at, arith::ops::REMSI, x, y)
             }
             AffineExpr::FloorDiv(a, b) => {
                 let (x, y) = (self.expr(body, at, a, ivs), self.expr(body, at, b, ivs));
-                self.bin(body, at, "arith.floordivsi", x, y)
+                self.bin(body, at, arith::ops::FLOORDIVSI, x, y)
             }
             AffineExpr::CeilDiv(a, b) => {
                 let (x, y) = (self.expr(body, at, a, ivs), self.expr(body, at, b, ivs));
-                self.bin(body, at, "arith.ceildivsi", x, y)
+                self.bin(body, at, arith::ops::CEILDIVSI, x, y)
             }
         }
     }
@@ -108,19 +108,19 @@ impl B<'_> {
         let elem = body.value_type(m).element_type().unwrap().clone();
         let mut ops = vec![m];
         ops.extend_from_slice(idx);
-        let op = self.op(body, at, "memref.load", &ops, &[elem], &[]);
+        let op = self.op(body, at, memref::ops::LOAD, &ops, &[elem], &[]);
         body.op(op).result(0)
     }
     fn store(&self, body: &mut Body, at: &mut InsertPoint, v: Value, m: Value, idx: &[Value]) {
         let mut ops = vec![v, m];
         ops.extend_from_slice(idx);
-        self.op(body, at, "memref.store", &ops, &[], &[]);
+        self.op(body, at, memref::ops::STORE, &ops, &[], &[]);
     }
     /// `scf.for %iv = lb to ub step st` without carried values: (op, body block, iv).
     fn for_range(&self, body: &mut Body, at: &mut InsertPoint, lb: Value, ub: Value, step: Value) -> (OpId, ir::Block, Value) {
         let region = body.new_region();
         let block = body.add_block(region, &[self.ctx.index()]);
-        let st = OperationState::new(self.ctx.op_name("scf.for"), self.loc.clone()).operands(&[lb, ub, step]).region(region);
+        let st = OperationState::new(self.ctx.op_name(scf::ops::FOR), self.loc.clone()).operands(&[lb, ub, step]).region(region);
         let op = ir::builder::build_at(body, at, st);
         let iv = body.block_args(block)[0];
         (op, block, iv)
@@ -141,26 +141,26 @@ impl B<'_> {
         let mut operands = vec![lb, ub, step];
         operands.extend_from_slice(carried);
         let results: Vec<Type> = carried.iter().map(|v| body.value_type(*v).clone()).collect();
-        let st = OperationState::new(self.ctx.op_name("scf.for"), self.loc.clone()).operands(&operands).results(&results).region(region);
+        let st = OperationState::new(self.ctx.op_name(scf::ops::FOR), self.loc.clone()).operands(&operands).results(&results).region(region);
         let op = ir::builder::build_at(body, at, st);
         let args = body.block_args(block).to_vec();
         (op, block, args[0], args[1..].to_vec())
     }
     /// `a == b` on indices (`arith.cmpi eq`).
     fn cmp(&self, body: &mut Body, at: &mut InsertPoint, a: Value, b: Value) -> Value {
-        let o = self.op(body, at, "arith.cmpi", &[a, b], &[self.ctx.i1()], &[("predicate", Attribute::integer(0, self.ctx.i64()))]);
+        let o = self.op(body, at, arith::ops::CMPI, &[a, b], &[self.ctx.i1()], &[("predicate", Attribute::integer(0, self.ctx.i64()))]);
         body.op(o).result(0)
     }
     /// `scf.if %cond -> (results)` with both regions: (op, then block, else block), neither terminated.
     fn if_else(&self, body: &mut Body, at: &mut InsertPoint, cond: Value, results: &[Type]) -> (OpId, ir::Block, ir::Block) {
         let (rt, re) = (body.new_region(), body.new_region());
         let (bt, be) = (body.add_block(rt, &[]), body.add_block(re, &[]));
-        let st = OperationState::new(self.ctx.op_name("scf.if"), self.loc.clone()).operands(&[cond]).results(results).region(rt).region(re);
+        let st = OperationState::new(self.ctx.op_name(scf::ops::IF), self.loc.clone()).operands(&[cond]).results(results).region(rt).region(re);
         let op = ir::builder::build_at(body, at, st);
         (op, bt, be)
     }
     fn yield_(&self, body: &mut Body, block: ir::Block, vals: &[Value]) {
-        body.build(OperationState::new(self.ctx.op_name("scf.yield"), self.loc.clone()).operands(vals), InsertPoint::AtEnd(block));
+        body.build(OperationState::new(self.ctx.op_name(scf::ops::YIELD), self.loc.clone()).operands(vals), InsertPoint::AtEnd(block));
     }
 }
 
@@ -177,12 +177,12 @@ fn inline_body(b: &B, body: &mut Body, at: &mut InsertPoint, g_block: ir::Block,
         let name = body.name(op).as_str();
         let operands: Vec<Value> = body.op(op).operands().iter().map(|v| *map.get(v).unwrap_or(v)).collect();
         match name {
-            "tensor.yield" => yields = operands,
-            "tensor.index" => {
+            tensor::ops::YIELD => yields = operands,
+            tensor::ops::INDEX => {
                 let dim = body.op(op).attr("dim").and_then(|a| a.as_int()).unwrap_or(0) as usize;
                 map.insert(body.op(op).result(0), ivs[dim]);
             }
-            "tensor.extract" => {
+            tensor::ops::EXTRACT => {
                 let v = b.load(body, at, operands[0], &operands[1..]);
                 map.insert(body.op(op).result(0), v);
             }
@@ -238,7 +238,7 @@ pub(crate) fn mark_parallel(ctx: &Context, body: &mut Body, fop: OpId) {
 pub fn root_buffer(body: &Body, mut v: Value) -> Value {
     while let Some(d) = body.defining_op(v) {
         match body.name(d).as_str() {
-            "memref.reinterpret_cast" | "memref.subview" | "memref.collapse_shape" | "memref.expand_shape" | "memref.cast" | "memref.view" => v = body.op(d).operand(0),
+            memref::ops::REINTERPRET_CAST | memref::ops::SUBVIEW | memref::ops::CAST => v = body.op(d).operand(0),
             _ => break,
         }
     }
@@ -265,7 +265,7 @@ pub(crate) fn parallel_safe(body: &Body, generic: OpId, ins: &[Value], outs: &[V
         return false;
     }
     let reads_an_output = body.walk_preorder(generic).into_iter().any(|o| {
-        matches!(body.name(o).as_str(), "tensor.extract" | "memref.load" | "vector.load" | "vector.maskedload" | "vector.gather") && body.op(o).operands().first().is_some_and(|v| out_roots.contains(&root_buffer(body, *v)))
+        matches!(body.name(o).as_str(), tensor::ops::EXTRACT | memref::ops::LOAD | vector::ops::LOAD | vector::ops::MASKEDLOAD | vector::ops::GATHER) && body.op(o).operands().first().is_some_and(|v| out_roots.contains(&root_buffer(body, *v)))
     });
     if reads_an_output {
         return false;
@@ -390,7 +390,7 @@ impl Pass for TensorToLoops {
         "ConvertTensorToLoops"
     }
     fn run(&mut self, cx: &mut PassContext, root: OpId) -> Result<(), String> {
-        let generics: Vec<OpId> = cx.body.walk_preorder(root).into_iter().filter(|o| cx.body.name(*o).as_str() == "tensor.generic").collect();
+        let generics: Vec<OpId> = cx.body.walk_preorder(root).into_iter().filter(|o| cx.body.name(*o).as_str() == tensor::ops::GENERIC).collect();
         // Fills that a reduction's accumulators take over (`fill.rs`):
         // lowered (and erased) with it, not on their own.
         let mut fills = HashMap::new();

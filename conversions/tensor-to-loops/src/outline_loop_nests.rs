@@ -50,7 +50,7 @@ impl Pass for OutlineLoopNests {
         let ctx = cx.ctx;
         let body = &mut *cx.body;
         let mblock = body.region_blocks(body.op(module).regions()[0])[0];
-        let funcs: Vec<OpId> = body.block_ops(mblock).filter(|o| body.name(*o).as_str() == "func.func" && body.entry_block(*o).is_some()).collect();
+        let funcs: Vec<OpId> = body.block_ops(mblock).filter(|o| body.name(*o).as_str() == func::ops::FUNC && body.entry_block(*o).is_some()).collect();
         let mut taken: HashSet<String> = body.block_ops(mblock).filter_map(|o| body.op(o).properties.get("sym_name").and_then(|a| a.as_str()).map(String::from)).collect();
         // Each distinct nest function, by its text under a common name.
         let mut kernels: HashMap<String, String> = HashMap::new();
@@ -141,7 +141,7 @@ fn inner_parallel_loops(body: &Body, nest: OpId) -> Vec<(OpId, u64)> {
 /// of at least two iterations, with at least `min` ops to share.
 fn parallel_work(body: &Body, nest: OpId, min: f64) -> Option<u64> {
     let op = body.op(nest);
-    let marked = body.name(nest).as_str() == "scf.for" && op.results().is_empty() && op.attributes.get(crate::PARALLEL).is_some() && trips(body, nest).is_some_and(|t| t >= 2);
+    let marked = body.name(nest).as_str() == scf::ops::FOR && op.results().is_empty() && op.attributes.get(crate::PARALLEL).is_some() && trips(body, nest).is_some_and(|t| t >= 2);
     let w = work(body, nest);
     // At most i64::MAX: the runtime reads it as a signed count.
     (marked && w >= min).then_some(w.min(i64::MAX as f64) as u64)
@@ -149,7 +149,7 @@ fn parallel_work(body: &Body, nest: OpId, min: f64) -> Option<u64> {
 
 /// An `scf.for`'s trip count when its bounds and step are constants.
 fn trips(body: &Body, l: OpId) -> Option<i64> {
-    let c = |v: Value| body.defining_op(v).filter(|d| body.name(*d).as_str() == "arith.constant").and_then(|d| body.op(d).properties.get("value").and_then(|a| a.as_int()).and_then(|v| i64::try_from(v).ok()));
+    let c = |v: Value| body.defining_op(v).filter(|d| body.name(*d).as_str() == arith::ops::CONSTANT).and_then(|d| body.op(d).properties.get("value").and_then(|a| a.as_int()).and_then(|v| i64::try_from(v).ok()));
     let o = body.op(l).operands();
     let (lb, ub, st) = (c(o[0])?, c(o[1])?, c(o[2])?);
     (st > 0).then(|| ((ub - lb).max(0) + st - 1) / st)
@@ -160,7 +160,7 @@ fn trips(body: &Body, l: OpId) -> Option<i64> {
 fn work(body: &Body, op: OpId) -> f64 {
     let inner: f64 = body.op(op).regions().iter().flat_map(|r| body.region_blocks(*r).to_vec()).flat_map(|b| body.block_ops(b).collect::<Vec<_>>()).map(|o| work(body, o)).sum();
     let estimate = || body.op(op).attributes.get(crate::TRIPS).and_then(|a| a.as_int()).and_then(|v| i64::try_from(v).ok());
-    let times = if body.name(op).as_str() == "scf.for" { trips(body, op).or_else(estimate).unwrap_or(1).max(0) as f64 } else { 1.0 };
+    let times = if body.name(op).as_str() == scf::ops::FOR { trips(body, op).or_else(estimate).unwrap_or(1).max(0) as f64 } else { 1.0 };
     1.0 + times * inner
 }
 
@@ -192,7 +192,7 @@ fn outline(ctx: &ir::Context, body: &mut Body, nest: OpId, name: &str, noalias: 
     let free = body.captured_values(nest);
     // A global (a small constant such as a bias) is an argument, not cloned:
     // two nests of one shape reading different globals share a function.
-    let is_const = |body: &Body, v: Value| body.defining_op(v).is_some_and(|d| body.name(d).as_str() == "arith.constant" && body.op(d).regions().is_empty());
+    let is_const = |body: &Body, v: Value| body.defining_op(v).is_some_and(|d| body.name(d).as_str() == arith::ops::CONSTANT && body.op(d).regions().is_empty());
     let args: Vec<Value> = free.iter().copied().filter(|v| !is_const(body, *v)).collect();
     let bounds: Vec<Value> = if parallel.is_some() { body.op(nest).operands()[..3].to_vec() } else { vec![] };
     let arg_types: Vec<ir::Type> = args.iter().chain(&bounds).map(|v| body.value_type(*v).clone()).collect();
@@ -213,7 +213,7 @@ fn outline(ctx: &ir::Context, body: &mut Body, nest: OpId, name: &str, noalias: 
     // Buffers counted by their root, a global by its symbol (two get_global
     // of one symbol are one buffer).
     let key = |body: &Body, r: Value| -> String {
-        match body.defining_op(r).filter(|d| body.name(*d).as_str() == "memref.get_global") {
+        match body.defining_op(r).filter(|d| body.name(*d).as_str() == memref::ops::GET_GLOBAL) {
             Some(d) => format!("@{:?}", body.op(d).properties.get("name")),
             None => format!("{:?}", r),
         }
@@ -223,7 +223,7 @@ fn outline(ctx: &ir::Context, body: &mut Body, nest: OpId, name: &str, noalias: 
         *count.entry(key(body, *r)).or_default() += 1;
     }
     let distinct = |body: &Body, r: Value| match body.value_def(r) {
-        ValueDef::OpResult { op: d, .. } => matches!(body.name(d).as_str(), "memref.alloc" | "memref.alloca" | "memref.get_global"),
+        ValueDef::OpResult { op: d, .. } => matches!(body.name(d).as_str(), memref::ops::ALLOC | memref::ops::ALLOCA | memref::ops::GET_GLOBAL),
         ValueDef::BlockArg { .. } => noalias.contains(&r),
     };
     let arg_attrs: Vec<Attribute> = roots
@@ -257,7 +257,7 @@ fn outline(ctx: &ir::Context, body: &mut Body, nest: OpId, name: &str, noalias: 
         map.insert(*v, *a);
     }
     let call_args: Vec<Value> = args.iter().chain(&bounds).copied().collect();
-    let call = OperationState::new(ctx.op_name("func.call"), loc.clone()).operands(&call_args).results(&result_types).property(ctx.ident("callee"), Attribute::symbol(name));
+    let call = OperationState::new(ctx.op_name(func::ops::CALL), loc.clone()).operands(&call_args).results(&result_types).property(ctx.ident("callee"), Attribute::symbol(name));
     let call = body.build(call, InsertPoint::Before(nest));
     for (old, new) in body.op(nest).results().to_vec().into_iter().zip(body.op(call).results().to_vec()) {
         body.replace_all_uses(old, new);

@@ -94,8 +94,8 @@ pub(super) fn lane_elem(t: &Type) -> Option<Type> {
 /// integer divisions: a masked-off lane reads 0, and LLVM scalarizes them, so
 /// that lane would trap.
 pub(super) fn vectorizable(name: &str) -> bool {
-    let traps = matches!(name, "arith.divsi" | "arith.divui" | "arith.remsi" | "arith.remui" | "arith.ceildivsi" | "arith.ceildivui" | "arith.floordivsi");
-    (name.starts_with("arith.") && !matches!(name, "arith.index_cast" | "arith.index_castui") && !traps) || name.starts_with("math.") || name == "tensor.yield"
+    let traps = matches!(name, arith::ops::DIVSI | arith::ops::DIVUI | arith::ops::REMSI | arith::ops::REMUI | arith::ops::CEILDIVSI | arith::ops::FLOORDIVSI);
+    (name.starts_with("arith.") && !matches!(name, arith::ops::INDEX_CAST | arith::ops::INDEX_CASTUI) && !traps) || name.starts_with("math.") || name == tensor::ops::YIELD
 }
 
 pub fn plan(_ctx: &Context, body: &Body, op: OpId) -> Option<Plan> {
@@ -144,7 +144,7 @@ pub(super) fn vec_type(ctx: &Context, elem: &Type) -> Type {
 pub(super) fn splat(b: &B, body: &mut Body, at: &mut InsertPoint, elem: &Type, bytes: &[u8]) -> Value {
     let vt = vec_type(b.ctx, elem);
     let a = Attribute::new(AttrData::Dense { ty: vt.clone(), data: DenseData::canonical(bytes.to_vec(), bytes.len(), 1) });
-    let o = b.op(body, at, "arith.constant", &[], &[vt], &[("value", a)]);
+    let o = b.op(body, at, arith::ops::CONSTANT, &[], &[vt], &[("value", a)]);
     body.op(o).result(0)
 }
 
@@ -166,11 +166,11 @@ pub(super) fn clone_vectorized(b: &B, body: &mut Body, at: &mut InsertPoint, blo
         for v in body.op(o).operands().to_vec() {
             if !map.contains_key(&v) {
                 let vty = vec_type(ctx, &body.value_type(v).clone());
-                let bc = b.op(body, at, "vector.broadcast", &[v], &[vty], &[]);
+                let bc = b.op(body, at, vector::ops::BROADCAST, &[v], &[vty], &[]);
                 map.insert(v, body.op(bc).result(0));
             }
         }
-        if body.name(o).as_str() == "tensor.yield" {
+        if body.name(o).as_str() == tensor::ops::YIELD {
             yields = body.op(o).operands().iter().map(|v| map[v]).collect();
             continue;
         }
@@ -186,11 +186,11 @@ pub(super) fn clone_vectorized(b: &B, body: &mut Body, at: &mut InsertPoint, blo
         let c = body.clone_op(o, &mut map);
         body.insert(c, *at);
         *at = ir::builder::advance(*at, c);
-        let is_const = body.name(c).as_str() == "arith.constant";
+        let is_const = body.name(c).as_str() == arith::ops::CONSTANT;
         for (old, res) in body.op(o).results().to_vec().into_iter().zip(body.op(c).results().to_vec()) {
             let vty = vec_type(ctx, &body.value_type(res).clone());
             if is_const {
-                let bc = b.op(body, at, "vector.broadcast", &[res], &[vty], &[]);
+                let bc = b.op(body, at, vector::ops::BROADCAST, &[res], &[vty], &[]);
                 map.insert(old, body.op(bc).result(0));
             } else {
                 body.set_value_type(res, vty);
@@ -220,7 +220,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
             offsets.entry(s).or_insert_with(|| {
                 let bytes: Vec<u8> = (0..LANES).flat_map(|l| ((l * s) as i32).to_le_bytes()).collect();
                 let a = Attribute::new(AttrData::Dense { ty: i32v.clone(), data: DenseData::canonical(bytes, 4, LANES as usize) });
-                let o = b.op(body, &mut at, "arith.constant", &[], &[i32v.clone()], &[("value", a)]);
+                let o = b.op(body, &mut at, arith::ops::CONSTANT, &[], &[i32v.clone()], &[("value", a)]);
                 body.op(o).result(0)
             });
         }
@@ -265,9 +265,9 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
     let mut at = InsertPoint::Before(body.last_op(jblock).unwrap());
     let nj = b.index(body, &mut at, sizes[p.j]);
     let whole = b.index(body, &mut at, LANES);
-    let rem = b.bin(body, &mut at, "arith.subi", nj, j0);
+    let rem = b.bin(body, &mut at, arith::ops::SUBI, nj, j0);
     let mask = {
-        let m = b.op(body, &mut at, "vector.create_mask", &[rem], &[mt.clone()], &[]);
+        let m = b.op(body, &mut at, vector::ops::CREATE_MASK, &[rem], &[mt.clone()], &[]);
         body.op(m).result(0)
     };
     // A stride-2 read's two vectors: elements [0, 2·rem - 1) of the 32 from
@@ -285,18 +285,18 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
         match p.reads[k] {
             Read::Vector => {
                 ops.extend([mask, zero[k]]);
-                let o = b.op(body, at, "vector.maskedload", &ops, &[vts[k].clone()], &[]);
+                let o = b.op(body, at, vector::ops::MASKEDLOAD, &ops, &[vts[k].clone()], &[]);
                 body.op(o).result(0)
             }
             Read::Stride2 => stride2.expect("planned with a stride-2 read").load(b, body, at, &ops, zero[k], &vts[k]),
             Read::Gather(s) => {
                 ops.extend([offsets[&s], mask, zero[k]]);
-                let o = b.op(body, at, "vector.gather", &ops, &[vts[k].clone()], &[]);
+                let o = b.op(body, at, vector::ops::GATHER, &ops, &[vts[k].clone()], &[]);
                 body.op(o).result(0)
             }
             Read::Scalar => {
                 let s = b.load(body, at, ops[0], &ops[1..]);
-                let o = b.op(body, at, "vector.broadcast", &[s], &[vts[k].clone()], &[]);
+                let o = b.op(body, at, vector::ops::BROADCAST, &[s], &[vts[k].clone()], &[]);
                 body.op(o).result(0)
             }
         }
@@ -307,7 +307,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
             .map(|u| {
                 let mut v = ivs.clone();
                 let off = b.index(body, &mut at, u);
-                v[l] = Some(b.bin(body, &mut at, "arith.addi", ivs[l].expect("the unrolled loop"), off));
+                v[l] = Some(b.bin(body, &mut at, arith::ops::ADDI, ivs[l].expect("the unrolled loop"), off));
                 v
             })
             .collect(),
@@ -318,7 +318,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
         let mut ops = vec![outs[o]];
         ops.extend(out_idx[u][o].iter().copied());
         ops.extend([mask, zero[ins.len() + o]]);
-        let o = b.op(body, at, "vector.maskedload", &ops, &[vts[ins.len() + o].clone()], &[]);
+        let o = b.op(body, at, vector::ops::MASKEDLOAD, &ops, &[vts[ins.len() + o].clone()], &[]);
         body.op(o).result(0)
     };
     let reductions: Vec<usize> = (0..n).filter(|&l| iters[l] == Iterator::Reduction).collect();
@@ -387,7 +387,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
             let mut ops = vec![outs[o]];
             ops.extend(out_idx[u][o].iter().copied());
             ops.extend([mask, value]);
-            b.op(body, &mut at, "vector.maskedstore", &ops, &[], &[]);
+            b.op(body, &mut at, vector::ops::MASKEDSTORE, &ops, &[], &[]);
         }
     }
     split_tail(b, body, jfor, rem, whole, sizes[p.j]);
@@ -437,30 +437,30 @@ impl Stride2 {
     pub(super) fn new(b: &B, body: &mut Body, at: &mut InsertPoint, rem: Value) -> Stride2 {
         let mt = vec_type(b.ctx, &b.ctx.i1());
         let two = b.index(body, at, 2);
-        let span = b.bin(body, at, "arith.muli", rem, two);
+        let span = b.bin(body, at, arith::ops::MULI, rem, two);
         let one = b.index(body, at, 1);
-        let span = b.bin(body, at, "arith.subi", span, one);
+        let span = b.bin(body, at, arith::ops::SUBI, span, one);
         let hi_offset = b.index(body, at, LANES - 1);
-        let span_hi = b.bin(body, at, "arith.subi", span, hi_offset);
-        let lo = b.op(body, at, "vector.create_mask", &[span], &[mt.clone()], &[]);
-        let hi = b.op(body, at, "vector.create_mask", &[span_hi], &[mt], &[]);
+        let span_hi = b.bin(body, at, arith::ops::SUBI, span, hi_offset);
+        let lo = b.op(body, at, vector::ops::CREATE_MASK, &[span], &[mt.clone()], &[]);
+        let hi = b.op(body, at, vector::ops::CREATE_MASK, &[span_hi], &[mt], &[]);
         Stride2 { lo: body.op(lo).result(0), hi: body.op(hi).result(0), hi_offset }
     }
     /// The 16 lanes from `ops` (a memref and lane 0's indices, the last one moving along the row).
     pub(super) fn load(&self, b: &B, body: &mut Body, at: &mut InsertPoint, ops: &[Value], zero: Value, vt: &Type) -> Value {
         let mut lo_ops = ops.to_vec();
         lo_ops.extend([self.lo, zero]);
-        let lo = b.op(body, at, "vector.maskedload", &lo_ops, &[vt.clone()], &[]);
+        let lo = b.op(body, at, vector::ops::MASKEDLOAD, &lo_ops, &[vt.clone()], &[]);
         let mut hi_ops = ops.to_vec();
         let last = hi_ops.len() - 1;
-        hi_ops[last] = b.bin(body, at, "arith.addi", hi_ops[last], self.hi_offset);
+        hi_ops[last] = b.bin(body, at, arith::ops::ADDI, hi_ops[last], self.hi_offset);
         hi_ops.extend([self.hi, zero]);
-        let hi = b.op(body, at, "vector.maskedload", &hi_ops, &[vt.clone()], &[]);
+        let hi = b.op(body, at, vector::ops::MASKEDLOAD, &hi_ops, &[vt.clone()], &[]);
         let half = LANES / 2;
         let pick = (0..LANES).map(|l| if l < half { 2 * l } else { LANES + 2 * (l - half) + 1 }).collect();
         let pick = Attribute::new(AttrData::DenseArray { elem: b.ctx.i64(), data: ir::attributes::ArrayData::Int(pick) });
         let (lo, hi) = (body.op(lo).result(0), body.op(hi).result(0));
-        let o = b.op(body, at, "vector.shuffle", &[lo, hi], &[vt.clone()], &[("mask", pick)]);
+        let o = b.op(body, at, vector::ops::SHUFFLE, &[lo, hi], &[vt.clone()], &[("mask", pick)]);
         body.op(o).result(0)
     }
 }

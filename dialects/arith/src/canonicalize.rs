@@ -1,13 +1,14 @@
 //! Canonicalization patterns of arith (beyond folders): reassociating constants,
 //! cancelling add/sub pairs, collapsing cast chains, inverting compares.
 
+use crate::ops;
 use ir::attributes::{normalize_int, Attribute};
 use ir::rewrite::{MatchFailure, PatternSet, Rewriter};
 use ir::{Body, OpId, OperationState, Value};
 
 fn const_int(body: &Body, v: Value) -> Option<i128> {
     let d = body.defining_op(v)?;
-    if body.name(d).as_str() != "arith.constant" {
+    if body.name(d).as_str() != ops::CONSTANT {
         return None;
     }
     body.op(d).properties.get("value")?.as_int()
@@ -20,7 +21,7 @@ fn def_named(body: &Body, v: Value, name: &str) -> Option<OpId> {
 fn constant(rw: &mut Rewriter, value: i128, like: Value) -> Value {
     let ty = rw.body.value_type(like).clone();
     let loc = rw.body.defining_op(like).map(|d| rw.body.op(d).loc.clone()).unwrap_or_else(ir::Location::unknown);
-    let st = OperationState::new(rw.ctx.op_name("arith.constant"), loc)
+    let st = OperationState::new(rw.ctx.op_name(ops::CONSTANT), loc)
         .property(rw.ctx.ident("value"), Attribute::integer(normalize_int(value, &ty), ty.clone()))
         .results(&[ty]);
     rw.create_value(st)
@@ -31,7 +32,7 @@ fn add_add_constant(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
     let b = &*rw.body;
     let (lhs, rhs) = (b.op(op).operand(0), b.op(op).operand(1));
     let Some(c2) = const_int(b, rhs) else { return rw.match_failure("rhs is not a constant") };
-    let Some(inner) = def_named(b, lhs, "arith.addi") else { return rw.match_failure("lhs is not an addi") };
+    let Some(inner) = def_named(b, lhs, ops::ADDI) else { return rw.match_failure("lhs is not an addi") };
     let (x, c1v) = (b.op(inner).operand(0), b.op(inner).operand(1));
     let Some(c1) = const_int(b, c1v) else { return rw.match_failure("inner rhs is not a constant") };
     if b.value_type(x).is_shaped() {
@@ -46,7 +47,7 @@ fn add_add_constant(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
 fn sub_of_add(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
     let b = &*rw.body;
     let (lhs, rhs) = (b.op(op).operand(0), b.op(op).operand(1));
-    let Some(add) = def_named(b, lhs, "arith.addi") else { return rw.match_failure("lhs is not an addi") };
+    let Some(add) = def_named(b, lhs, ops::ADDI) else { return rw.match_failure("lhs is not an addi") };
     let (x, y) = (b.op(add).operand(0), b.op(add).operand(1));
     let keep = if y == rhs {
         x
@@ -74,7 +75,7 @@ fn ext_of_ext(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
 fn trunc_of_ext(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
     let b = &*rw.body;
     let src = b.op(op).operand(0);
-    let Some(ext) = def_named(b, src, "arith.extsi").or_else(|| def_named(b, src, "arith.extui")) else {
+    let Some(ext) = def_named(b, src, ops::EXTSI).or_else(|| def_named(b, src, ops::EXTUI)) else {
         return rw.match_failure("operand is not an extension");
     };
     let x = b.op(ext).operand(0);
@@ -92,7 +93,7 @@ fn not_of_cmp(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
     if b.value_type(rhs).int_width() != Some(1) || const_int(b, rhs) != Some(-1) && const_int(b, rhs) != Some(1) {
         return rw.match_failure("not a negation");
     }
-    let Some(cmp) = def_named(b, lhs, "arith.cmpi") else { return rw.match_failure("lhs is not a cmpi") };
+    let Some(cmp) = def_named(b, lhs, ops::CMPI) else { return rw.match_failure("lhs is not a cmpi") };
     if b.uses(lhs).len() != 1 {
         return rw.match_failure("the comparison has other users");
     }
@@ -102,7 +103,7 @@ fn not_of_cmp(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
     let Some(&np) = inv.get(pred as usize) else { return rw.match_failure("unknown predicate") };
     let (a, bb, loc) = (b.op(cmp).operand(0), b.op(cmp).operand(1), b.op(cmp).loc.clone());
     let rt = b.value_type(b.op(op).result(0)).clone();
-    let st = OperationState::new(rw.ctx.op_name("arith.cmpi"), loc)
+    let st = OperationState::new(rw.ctx.op_name(ops::CMPI), loc)
         .operands(&[a, bb])
         .property(rw.ctx.ident("predicate"), Attribute::integer(np, rw.ctx.i64()))
         .results(&[rt]);
@@ -111,20 +112,20 @@ fn not_of_cmp(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
 }
 
 pub fn addi(p: &mut PatternSet) {
-    p.add_fn("arith-addi-addi-constant", "arith.addi", add_add_constant);
+    p.add_fn("arith-addi-addi-constant", ops::ADDI, add_add_constant);
 }
 pub fn subi(p: &mut PatternSet) {
-    p.add_fn("arith-subi-addi", "arith.subi", sub_of_add);
+    p.add_fn("arith-subi-addi", ops::SUBI, sub_of_add);
 }
 pub fn extsi(p: &mut PatternSet) {
-    p.add_fn("arith-ext-ext", "arith.extsi", ext_of_ext);
+    p.add_fn("arith-ext-ext", ops::EXTSI, ext_of_ext);
 }
 pub fn extui(p: &mut PatternSet) {
-    p.add_fn("arith-ext-ext", "arith.extui", ext_of_ext);
+    p.add_fn("arith-ext-ext", ops::EXTUI, ext_of_ext);
 }
 pub fn trunci(p: &mut PatternSet) {
-    p.add_fn("arith-trunci-ext", "arith.trunci", trunc_of_ext);
+    p.add_fn("arith-trunci-ext", ops::TRUNCI, trunc_of_ext);
 }
 pub fn xori(p: &mut PatternSet) {
-    p.add_fn("arith-xori-cmpi", "arith.xori", not_of_cmp);
+    p.add_fn("arith-xori-cmpi", ops::XORI, not_of_cmp);
 }

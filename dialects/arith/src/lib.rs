@@ -2,6 +2,7 @@
 //! generic output is accepted by `mlir-opt`. The op list is one table: each row
 //! names its form (which custom syntax and constraints it has) and its folder.
 
+pub mod ops;
 mod canonicalize;
 mod fold;
 mod predicates;
@@ -89,7 +90,7 @@ use TC::{FloatLike as FL, IntOrFloatLike as IF, SignlessIntegerLike as IL};
 
 pub const OPS: &[OpDef] = &[
     OpDef {
-        name: "arith.constant",
+        name: ops::CONSTANT,
         summary: "A constant integer, float or elements value.",
         results: Count::Exactly(1),
         traits: &[Trait::Pure, Trait::ConstantLike],
@@ -99,37 +100,37 @@ pub const OPS: &[OpDef] = &[
         assembly: Some(CONSTANT),
         ..OpDef::DEFAULT
     },
-    int_bin("arith.addi", "Integer addition (wrapping).", PURE_COMM, OVERFLOW, f::addi).with_canonicalize(canonicalize::addi),
-    int_bin("arith.subi", "Integer subtraction (wrapping).", PURE_BINARY, OVERFLOW, f::subi).with_canonicalize(canonicalize::subi),
-    int_bin("arith.muli", "Integer multiplication (wrapping).", PURE_COMM, OVERFLOW, f::muli),
-    int_bin("arith.divsi", "Signed integer division, rounding toward zero.", PURE_BINARY, &[], f::divsi),
-    int_bin("arith.divui", "Unsigned integer division.", PURE_BINARY, &[], f::divui),
-    int_bin("arith.ceildivsi", "Signed integer division, rounding toward positive infinity.", PURE_BINARY, &[], f::ceildivsi),
-    int_bin("arith.floordivsi", "Signed integer division, rounding toward negative infinity.", PURE_BINARY, &[], f::floordivsi),
-    int_bin("arith.remsi", "Signed integer remainder (sign of the dividend).", PURE_BINARY, &[], f::remsi),
-    int_bin("arith.remui", "Unsigned integer remainder.", PURE_BINARY, &[], f::remui),
-    int_bin("arith.andi", "Bitwise and.", PURE_COMM, &[], f::andi),
-    int_bin("arith.ori", "Bitwise or.", PURE_COMM, &[], f::ori),
-    int_bin("arith.xori", "Bitwise exclusive or.", PURE_COMM, &[], f::xori).with_canonicalize(canonicalize::xori),
-    int_bin("arith.shli", "Shift left; shifting by the width or more gives poison.", PURE_BINARY, OVERFLOW, f::shli),
-    int_bin("arith.shrsi", "Arithmetic shift right.", PURE_BINARY, &[], f::shrsi),
-    int_bin("arith.shrui", "Logical shift right.", PURE_BINARY, &[], f::shrui),
-    int_bin("arith.maxsi", "Signed maximum.", PURE_COMM, &[], f::maxsi),
-    int_bin("arith.maxui", "Unsigned maximum.", PURE_COMM, &[], f::maxui),
-    int_bin("arith.minsi", "Signed minimum.", PURE_COMM, &[], f::minsi),
-    int_bin("arith.minui", "Unsigned minimum.", PURE_COMM, &[], f::minui),
-    float_bin("arith.addf", "Float addition.", PURE_COMM, f::addf),
-    float_bin("arith.subf", "Float subtraction.", PURE_BINARY, f::subf),
-    float_bin("arith.mulf", "Float multiplication.", PURE_COMM, f::mulf),
-    float_bin("arith.divf", "Float division.", PURE_BINARY, f::divf),
-    float_bin("arith.remf", "Float remainder (sign of the dividend).", PURE_BINARY, f::remf),
-    float_bin("arith.maximumf", "Float maximum; NaN if either is NaN.", PURE_COMM, f::maximumf),
-    float_bin("arith.minimumf", "Float minimum; NaN if either is NaN.", PURE_COMM, f::minimumf),
-    float_bin("arith.maxnumf", "Float maximum; the other operand if one is NaN.", PURE_COMM, f::maxnumf),
-    float_bin("arith.minnumf", "Float minimum; the other operand if one is NaN.", PURE_COMM, f::minnumf),
-    elementwise("arith.negf", "Float negation.", 1, FL, &[Trait::Pure, Trait::SameOperandsAndResultType, Trait::Involution], FASTMATH, f::negf),
+    int_bin(ops::ADDI, "Integer addition (wrapping).", PURE_COMM, OVERFLOW, f::addi).with_canonicalize(canonicalize::addi),
+    int_bin(ops::SUBI, "Integer subtraction (wrapping).", PURE_BINARY, OVERFLOW, f::subi).with_canonicalize(canonicalize::subi),
+    int_bin(ops::MULI, "Integer multiplication (wrapping).", PURE_COMM, OVERFLOW, f::muli),
+    int_bin(ops::DIVSI, "Signed integer division, rounding toward zero.", PURE_BINARY, &[], f::divsi),
+    int_bin(ops::DIVUI, "Unsigned integer division.", PURE_BINARY, &[], f::divui),
+    int_bin(ops::CEILDIVSI, "Signed integer division, rounding toward positive infinity.", PURE_BINARY, &[], f::ceildivsi),
+    int_bin(ops::FLOORDIVSI, "Signed integer division, rounding toward negative infinity.", PURE_BINARY, &[], f::floordivsi),
+    int_bin(ops::REMSI, "Signed integer remainder (sign of the dividend).", PURE_BINARY, &[], f::remsi),
+    int_bin(ops::REMUI, "Unsigned integer remainder.", PURE_BINARY, &[], f::remui),
+    int_bin(ops::ANDI, "Bitwise and.", PURE_COMM, &[], f::andi),
+    int_bin(ops::ORI, "Bitwise or.", PURE_COMM, &[], f::ori),
+    int_bin(ops::XORI, "Bitwise exclusive or.", PURE_COMM, &[], f::xori).with_canonicalize(canonicalize::xori),
+    int_bin(ops::SHLI, "Shift left; shifting by the width or more gives poison.", PURE_BINARY, OVERFLOW, f::shli),
+    int_bin(ops::SHRSI, "Arithmetic shift right.", PURE_BINARY, &[], f::shrsi),
+    int_bin(ops::SHRUI, "Logical shift right.", PURE_BINARY, &[], f::shrui),
+    int_bin(ops::MAXSI, "Signed maximum.", PURE_COMM, &[], f::maxsi),
+    int_bin(ops::MAXUI, "Unsigned maximum.", PURE_COMM, &[], f::maxui),
+    int_bin(ops::MINSI, "Signed minimum.", PURE_COMM, &[], f::minsi),
+    int_bin(ops::MINUI, "Unsigned minimum.", PURE_COMM, &[], f::minui),
+    float_bin(ops::ADDF, "Float addition.", PURE_COMM, f::addf),
+    float_bin(ops::SUBF, "Float subtraction.", PURE_BINARY, f::subf),
+    float_bin(ops::MULF, "Float multiplication.", PURE_COMM, f::mulf),
+    float_bin(ops::DIVF, "Float division.", PURE_BINARY, f::divf),
+    float_bin(ops::REMF, "Float remainder (sign of the dividend).", PURE_BINARY, f::remf),
+    float_bin(ops::MAXIMUMF, "Float maximum; NaN if either is NaN.", PURE_COMM, f::maximumf),
+    float_bin(ops::MINIMUMF, "Float minimum; NaN if either is NaN.", PURE_COMM, f::minimumf),
+    float_bin(ops::MAXNUMF, "Float maximum; the other operand if one is NaN.", PURE_COMM, f::maxnumf),
+    float_bin(ops::MINNUMF, "Float minimum; the other operand if one is NaN.", PURE_COMM, f::minnumf),
+    elementwise(ops::NEGF, "Float negation.", 1, FL, &[Trait::Pure, Trait::SameOperandsAndResultType, Trait::Involution], FASTMATH, f::negf),
     OpDef {
-        name: "arith.cmpi",
+        name: ops::CMPI,
         summary: "Integer comparison: eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge.",
         operands: Count::Exactly(2),
         results: Count::Exactly(1),
@@ -143,7 +144,7 @@ pub const OPS: &[OpDef] = &[
         ..OpDef::DEFAULT
     },
     OpDef {
-        name: "arith.cmpf",
+        name: ops::CMPF,
         summary: "Float comparison, ordered (o*) or unordered (u*).",
         operands: Count::Exactly(2),
         results: Count::Exactly(1),
@@ -157,7 +158,7 @@ pub const OPS: &[OpDef] = &[
         ..OpDef::DEFAULT
     },
     OpDef {
-        name: "arith.select",
+        name: ops::SELECT,
         summary: "Chooses between two values by an i1 condition.",
         operands: Count::Exactly(3),
         results: Count::Exactly(1),
@@ -168,18 +169,18 @@ pub const OPS: &[OpDef] = &[
         assembly: Some(SELECT),
         ..OpDef::DEFAULT
     },
-    cast("arith.extsi", "Sign extension to a wider integer.", IL, IL, &[], f::extsi).with_canonicalize(canonicalize::extsi),
-    cast("arith.extui", "Zero extension to a wider integer.", IL, IL, &[], f::extui).with_canonicalize(canonicalize::extui),
-    cast("arith.trunci", "Truncation to a narrower integer.", IL, IL, OVERFLOW, f::trunci).with_canonicalize(canonicalize::trunci),
-    cast("arith.sitofp", "Signed integer to float.", IL, FL, &[], f::sitofp),
-    cast("arith.uitofp", "Unsigned integer to float.", IL, FL, &[], f::uitofp),
-    cast("arith.fptosi", "Float to signed integer, rounding toward zero.", FL, IL, &[], f::fptosi),
-    cast("arith.fptoui", "Float to unsigned integer, rounding toward zero.", FL, IL, &[], f::fptoui),
-    cast("arith.extf", "Extension to a wider float.", FL, FL, FASTMATH, f::extf),
-    cast("arith.truncf", "Truncation to a narrower float (round to nearest even).", FL, FL, FASTMATH, f::truncf),
-    cast("arith.index_cast", "Signed cast between index and integer.", IL, IL, &[], f::index_cast),
-    cast("arith.index_castui", "Unsigned cast between index and integer.", IL, IL, &[], f::index_castui),
-    cast("arith.bitcast", "Reinterprets bits as a type of the same width.", IF, IF, &[], f::bitcast),
+    cast(ops::EXTSI, "Sign extension to a wider integer.", IL, IL, &[], f::extsi).with_canonicalize(canonicalize::extsi),
+    cast(ops::EXTUI, "Zero extension to a wider integer.", IL, IL, &[], f::extui).with_canonicalize(canonicalize::extui),
+    cast(ops::TRUNCI, "Truncation to a narrower integer.", IL, IL, OVERFLOW, f::trunci).with_canonicalize(canonicalize::trunci),
+    cast(ops::SITOFP, "Signed integer to float.", IL, FL, &[], f::sitofp),
+    cast(ops::UITOFP, "Unsigned integer to float.", IL, FL, &[], f::uitofp),
+    cast(ops::FPTOSI, "Float to signed integer, rounding toward zero.", FL, IL, &[], f::fptosi),
+    cast(ops::FPTOUI, "Float to unsigned integer, rounding toward zero.", FL, IL, &[], f::fptoui),
+    cast(ops::EXTF, "Extension to a wider float.", FL, FL, FASTMATH, f::extf),
+    cast(ops::TRUNCF, "Truncation to a narrower float (round to nearest even).", FL, FL, FASTMATH, f::truncf),
+    cast(ops::INDEX_CAST, "Signed cast between index and integer.", IL, IL, &[], f::index_cast),
+    cast(ops::INDEX_CASTUI, "Unsigned cast between index and integer.", IL, IL, &[], f::index_castui),
+    cast(ops::BITCAST, "Reinterprets bits as a type of the same width.", IF, IF, &[], f::bitcast),
 ];
 
 pub static DIALECT: DialectDef = DialectDef { name: "arith", ops: OPS, materialize_constant: Some(materialize_constant) };
@@ -193,6 +194,6 @@ pub fn materialize_constant(ctx: &Context, body: &mut Body, value: &Attribute, t
     if value.typ() != Some(ty) {
         return None;
     }
-    let st = OperationState::new(ctx.op_name("arith.constant"), loc).property(ctx.ident("value"), value.clone()).results(&[ty.clone()]);
+    let st = OperationState::new(ctx.op_name(ops::CONSTANT), loc).property(ctx.ident("value"), value.clone()).results(&[ty.clone()]);
     Some(body.create_op(st))
 }

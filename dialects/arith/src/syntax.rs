@@ -4,6 +4,7 @@
 //! Parsing sets the same default properties upstream does (`overflowFlags`,
 //! `fastmath`), so the generic output is identical to `mlir-opt`'s.
 
+use crate::ops;
 use crate::predicates::{CMPF_PREDICATES, CMPI_PREDICATES};
 use ir::asm::{OpParser, OpPrinter};
 use ir::attributes::{AttrData, Attribute};
@@ -22,10 +23,10 @@ pub const CONSTANT: Assembly = Assembly { print: print_constant, parse: parse_co
 
 /// The flag properties (`overflowFlags`, `fastmath`) this op declares.
 fn flag_props(st_name: &str) -> Option<(&'static str, &'static str, &'static str)> {
-    let int_overflow = ["arith.addi", "arith.subi", "arith.muli", "arith.shli", "arith.trunci"];
+    let int_overflow = [ops::ADDI, ops::SUBI, ops::MULI, ops::SHLI, ops::TRUNCI];
     let fast = [
-        "arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.remf", "arith.maximumf", "arith.minimumf", "arith.maxnumf",
-        "arith.minnumf", "arith.negf", "arith.cmpf",
+        ops::ADDF, ops::SUBF, ops::MULF, ops::DIVF, ops::REMF, ops::MAXIMUMF, ops::MINIMUMF, ops::MAXNUMF,
+        ops::MINNUMF, ops::NEGF, ops::CMPF,
     ];
     if int_overflow.contains(&st_name) {
         Some(("overflowFlags", "overflow", "#arith.overflow<none>"))
@@ -77,7 +78,7 @@ fn parse_elementwise(p: &mut OpParser, mut st: OperationState) -> PResult<Operat
 }
 
 fn predicates_of(name: &str) -> &'static [&'static str] {
-    if name == "arith.cmpi" {
+    if name == ops::CMPI {
         CMPI_PREDICATES
     } else {
         CMPF_PREDICATES

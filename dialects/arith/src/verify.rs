@@ -1,5 +1,6 @@
 //! Checks that the op table cannot express as data.
 
+use crate::ops;
 use ir::types::{Type, TypeData};
 use ir::{Body, Context, OpId};
 
@@ -27,19 +28,19 @@ pub fn cast(_ctx: &Context, body: &Body, op: OpId) -> Result<(), String> {
     let name = d.name.as_str();
     let is_index = |t: &Type| t.scalar().is_index();
     match name {
-        "arith.extsi" | "arith.extui" | "arith.trunci" if is_index(from) || is_index(to) => {
+        ops::EXTSI | ops::EXTUI | ops::TRUNCI if is_index(from) || is_index(to) => {
             Err("operand and result must not be index; use arith.index_cast".into())
         }
-        "arith.extsi" | "arith.extui" | "arith.extf" if tw <= fw => {
+        ops::EXTSI | ops::EXTUI | ops::EXTF if tw <= fw => {
             Err(format!("result type '{}' must be wider than operand type '{}'", to, from))
         }
-        "arith.trunci" | "arith.truncf" if tw >= fw => {
+        ops::TRUNCI | ops::TRUNCF if tw >= fw => {
             Err(format!("result type '{}' must be shorter than operand type '{}'", to, from))
         }
-        "arith.index_cast" | "arith.index_castui" if is_index(from) == is_index(to) => {
+        ops::INDEX_CAST | ops::INDEX_CASTUI if is_index(from) == is_index(to) => {
             Err(format!("exactly one of operand '{}' and result '{}' must be index", from, to))
         }
-        "arith.bitcast" if fw != tw => Err(format!("operand type '{}' and result type '{}' must have the same bit width", from, to)),
+        ops::BITCAST if fw != tw => Err(format!("operand type '{}' and result type '{}' must have the same bit width", from, to)),
         _ => Ok(()),
     }
 }

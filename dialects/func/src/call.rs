@@ -1,5 +1,6 @@
 //! `func.call`: `%r = call @f(%a) : (i32) -> i32`; the callee must exist and match.
 
+use crate::ops;
 use ir::asm::{OpParser, OpPrinter};
 use ir::attributes::Attribute;
 use ir::dialect::{required, AttrKind, Assembly, Count, OpDef};
@@ -8,7 +9,7 @@ use ir::parser::PResult;
 use ir::{Body, Context, OpId, OperationState};
 
 pub const CALL: OpDef = OpDef {
-    name: "func.call",
+    name: ops::CALL,
     summary: "Calls a func.func by symbol.",
     operands: Count::Any,
     results: Count::Any,

@@ -3,6 +3,7 @@
 //! any conversion whose types change across function boundaries, and mark the
 //! ops legal with [`is_legal_under`].
 
+use crate::ops;
 use ir::attributes::Attribute;
 use ir::rewrite::{MatchFailure, PatternSet, RewritePattern, Rewriter, TypeConverter};
 use ir::types::TypeData;
@@ -14,7 +15,7 @@ pub fn is_legal_under(ctx: &Context, tc: &TypeConverter, body: &Body, op: OpId) 
     let d = body.op(op);
     let vals = d.operands().iter().chain(d.results());
     let sig_ok = match crate::function_type(body, op) {
-        Some((i, r)) if d.name.as_str() == "func.func" => i.iter().chain(&r).all(|t| tc.is_legal(ctx, t)),
+        Some((i, r)) if d.name.as_str() == ops::FUNC => i.iter().chain(&r).all(|t| tc.is_legal(ctx, t)),
         _ => true,
     };
     sig_ok && vals.into_iter().all(|v| tc.is_legal(ctx, body.value_type(*v)))
@@ -26,7 +27,7 @@ impl RewritePattern for Signature {
         "func-signature-conversion"
     }
     fn root(&self) -> Option<&'static str> {
-        Some("func.func")
+        Some(ops::FUNC)
     }
     fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
         let Some((ins, outs)) = crate::function_type(rw.body, op) else { return rw.match_failure("no function type") };
@@ -67,7 +68,7 @@ impl RewritePattern for Return {
         "func-return-conversion"
     }
     fn root(&self) -> Option<&'static str> {
-        Some("func.return")
+        Some(ops::RETURN)
     }
     fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
         rebuild(op, rw)
@@ -80,7 +81,7 @@ impl RewritePattern for Call {
         "func-call-conversion"
     }
     fn root(&self) -> Option<&'static str> {
-        Some("func.call")
+        Some(ops::CALL)
     }
     fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
         rebuild(op, rw)

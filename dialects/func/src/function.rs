@@ -1,6 +1,7 @@
 //! `func.func`: a symbol with a function type and an optional body.
 //! Custom form: `func.func [private] @name(%arg0: i32 {attrs}) -> (i32 {attrs}) attributes {...} { ... }`.
 
+use crate::ops;
 use ir::asm::{Argument, OpParser, OpPrinter};
 use ir::attributes::{AttrData, AttrDict, Attribute};
 use ir::dialect::{optional, required, AttrKind, Assembly, Count, OpDef, Trait};
@@ -10,7 +11,7 @@ use ir::types::{Type, TypeData};
 use ir::{Body, Context, InsertPoint, Location, OpId, OperationState};
 
 pub const FUNC: OpDef = OpDef {
-    name: "func.func",
+    name: ops::FUNC,
     summary: "A function: a symbol with a signature and a body region (none for a declaration).",
     regions: Count::Exactly(1),
     traits: &[Trait::IsolatedFromAbove, Trait::Symbol],
@@ -258,7 +259,7 @@ impl FunctionBuilder {
         let r = body.new_region();
         let b = body.add_block(r, inputs);
         let fty = ctx.intern_type(TypeData::Function { inputs: inputs.to_vec(), results: results.to_vec() });
-        let st = OperationState::new(ctx.op_name("func.func"), loc)
+        let st = OperationState::new(ctx.op_name(ops::FUNC), loc)
             .property(ctx.ident("function_type"), Attribute::type_attr(fty))
             .property(ctx.ident("sym_name"), Attribute::string(name))
             .region(r);
@@ -274,7 +275,7 @@ impl FunctionBuilder {
         }
         let fty = ctx.intern_type(TypeData::Function { inputs: inputs.to_vec(), results: vec![] });
         let region = body.new_region();
-        let st = OperationState::new(ctx.op_name("func.func"), Location::unknown())
+        let st = OperationState::new(ctx.op_name(ops::FUNC), Location::unknown())
             .property(ctx.ident("sym_name"), Attribute::string(name))
             .property(ctx.ident("function_type"), Attribute::type_attr(fty))
             .property(ctx.ident("sym_visibility"), Attribute::string("private"))
@@ -285,6 +286,6 @@ impl FunctionBuilder {
 
     /// Appends `func.return` of `values` to `block`.
     pub fn ret(ctx: &Context, body: &mut Body, block: ir::Block, values: &[ir::Value], loc: Location) -> OpId {
-        body.build(OperationState::new(ctx.op_name("func.return"), loc).operands(values), InsertPoint::AtEnd(block))
+        body.build(OperationState::new(ctx.op_name(ops::RETURN), loc).operands(values), InsertPoint::AtEnd(block))
     }
 }

@@ -1,6 +1,7 @@
 //! The `func` dialect, named and printed as upstream MLIR's: `func.func`,
 //! `func.return` and `func.call`, with their custom forms.
 
+pub mod ops;
 mod call;
 pub mod conversion;
 mod function;

@@ -1,5 +1,6 @@
 //! `func.return`: `return %a, %b : i32, f32`.
 
+use crate::ops;
 use ir::asm::{OpParser, OpPrinter};
 use ir::dialect::{Assembly, Count, OpDef, Trait};
 use ir::lexer::Tok;
@@ -7,10 +8,10 @@ use ir::parser::PResult;
 use ir::{Body, Context, OpId, OperationState};
 
 pub const RETURN: OpDef = OpDef {
-    name: "func.return",
+    name: ops::RETURN,
     summary: "Returns from a func.func; operand types match the function's results.",
     operands: Count::Any,
-    traits: &[Trait::Pure, Trait::IsTerminator, Trait::ReturnLike, Trait::HasParent("func.func")],
+    traits: &[Trait::Pure, Trait::IsTerminator, Trait::ReturnLike, Trait::HasParent(ops::FUNC)],
     verify: Some(verify),
     assembly: Some(Assembly { print, parse }),
     ..OpDef::DEFAULT

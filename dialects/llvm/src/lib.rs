@@ -4,12 +4,14 @@
 //! `vpdpbusd`, `llvm.x86.avx512.vpdpbusd.512`). Everything else of the LLVM
 //! dialect is MLIR's lowering's business, after our IR is handed over.
 
+pub mod ops;
+
 use ir::attributes::{AttrData, ArrayData};
 use ir::dialect::{optional, required, AttrKind, Count, DialectDef, OpDef};
 use ir::{Body, Context, OpId};
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "llvm.call_intrinsic",
+    name: ops::CALL_INTRINSIC,
     summary: "Calls the LLVM intrinsic `intrin` on the operands (operandSegmentSizes: [arguments, bundle operands]).",
     operands: Count::AtLeast(0),
     results: Count::AtLeast(0),

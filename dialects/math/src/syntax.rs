@@ -5,6 +5,7 @@
 //! ops our passes build carry none, so custom and generic forms of one op
 //! read back the same (upstream's generic printer shows the default).
 
+use crate::ops;
 use ir::asm::{OpParser, OpPrinter};
 use ir::dialect::Assembly;
 use ir::parser::PResult;
@@ -14,7 +15,7 @@ use ir::{OpId, OperationState};
 pub const MATH: Assembly = Assembly { print, parse };
 
 /// The integer ops, which carry no fast-math flags.
-const INTEGER: &[&str] = &["math.absi", "math.ctlz", "math.cttz", "math.ctpop", "math.ipowi"];
+const INTEGER: &[&str] = &[ops::ABSI, ops::CTLZ, ops::CTTZ, ops::CTPOP, ops::IPOWI];
 
 /// How the types are written after the colon.
 enum Types {
@@ -28,8 +29,8 @@ enum Types {
 
 fn types_of(name: &str) -> Types {
     match name {
-        "math.isnan" | "math.isinf" => Types::Operand,
-        "math.fpowi" => Types::Each,
+        ops::ISNAN | ops::ISINF => Types::Operand,
+        ops::FPOWI => Types::Each,
         _ => Types::Result,
     }
 }

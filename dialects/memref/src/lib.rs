@@ -1,6 +1,8 @@
 //! The `memref` dialect, named as upstream MLIR's: buffers (allocation,
 //! globals, views) and the loads and stores that the loop level is made of.
 
+pub mod ops;
+
 use ir::dialect::{optional, required, AttrKind, Count, DialectDef, OpDef, Trait, TypeConstraint as TC};
 use ir::types::{TypeData, DYNAMIC};
 use ir::{Body, Context, OpId, Type};
@@ -110,11 +112,11 @@ const fn view(name: &'static str, summary: &'static str) -> OpDef {
 }
 
 pub const OPS: &[OpDef] = &[
-    alloc("memref.alloc", "Allocates a buffer on the heap."),
-    alloc("memref.alloca", "Allocates a buffer on the stack, freed when the enclosing function returns."),
-    OpDef { name: "memref.dealloc", summary: "Frees a heap buffer.", operands: Count::Exactly(1), operand_types: MEM, ..OpDef::DEFAULT },
+    alloc(ops::ALLOC, "Allocates a buffer on the heap."),
+    alloc(ops::ALLOCA, "Allocates a buffer on the stack, freed when the enclosing function returns."),
+    OpDef { name: ops::DEALLOC, summary: "Frees a heap buffer.", operands: Count::Exactly(1), operand_types: MEM, ..OpDef::DEFAULT },
     OpDef {
-        name: "memref.load",
+        name: ops::LOAD,
         summary: "Reads one element.",
         operands: Count::AtLeast(1),
         results: Count::Exactly(1),
@@ -123,7 +125,7 @@ pub const OPS: &[OpDef] = &[
         ..OpDef::DEFAULT
     },
     OpDef {
-        name: "memref.store",
+        name: ops::STORE,
         summary: "Writes one element.",
         operands: Count::AtLeast(2),
         properties: &[optional("nontemporal", AttrKind::Any)],
@@ -131,16 +133,16 @@ pub const OPS: &[OpDef] = &[
         ..OpDef::DEFAULT
     },
     OpDef {
-        name: "memref.prefetch",
+        name: ops::PREFETCH,
         summary: "A hint that one element's cache line will be read (or written) soon; no effect on values, any index allowed.",
         operands: Count::AtLeast(1),
         properties: &[required("isWrite", AttrKind::Any), required("localityHint", AttrKind::Integer), required("isDataCache", AttrKind::Any)],
         verify: Some(verify_prefetch),
         ..OpDef::DEFAULT
     },
-    OpDef { name: "memref.copy", summary: "Copies a whole buffer into another of the same shape.", operands: Count::Exactly(2), verify: Some(verify_copy), ..OpDef::DEFAULT },
+    OpDef { name: ops::COPY, summary: "Copies a whole buffer into another of the same shape.", operands: Count::Exactly(2), verify: Some(verify_copy), ..OpDef::DEFAULT },
     OpDef {
-        name: "memref.global",
+        name: ops::GLOBAL,
         summary: "A named global buffer, optionally constant with an initial value.",
         traits: &[Trait::Symbol],
         properties: &[
@@ -154,18 +156,18 @@ pub const OPS: &[OpDef] = &[
         ..OpDef::DEFAULT
     },
     OpDef {
-        name: "memref.get_global",
+        name: ops::GET_GLOBAL,
         summary: "The buffer of a memref.global.",
         results: Count::Exactly(1),
         traits: &[Trait::Pure],
         properties: &[required("name", AttrKind::SymbolRef)],
         ..OpDef::DEFAULT
     },
-    view("memref.reinterpret_cast", "Views a buffer with another shape, offset and strides."),
-    view("memref.subview", "A strided window of a buffer."),
-    OpDef { name: "memref.cast", summary: "Changes static/dynamic shape information.", operands: Count::Exactly(1), results: Count::Exactly(1), traits: &[Trait::Pure], ..OpDef::DEFAULT },
+    view(ops::REINTERPRET_CAST, "Views a buffer with another shape, offset and strides."),
+    view(ops::SUBVIEW, "A strided window of a buffer."),
+    OpDef { name: ops::CAST, summary: "Changes static/dynamic shape information.", operands: Count::Exactly(1), results: Count::Exactly(1), traits: &[Trait::Pure], ..OpDef::DEFAULT },
     OpDef {
-        name: "memref.dim",
+        name: ops::DIM,
         summary: "The size of one dimension.",
         operands: Count::Exactly(2),
         results: Count::Exactly(1),

@@ -3,6 +3,7 @@
 //! program function to the instruction set's encoding (its text is the
 //! simulator's disassembly: `npu-translate --emit=npu-asm`).
 
+use crate::ops;
 use crate::schedule::{insts, lookup, InstDef, Slot};
 use ir::attributes::{AttrData, Attribute};
 use ir::{Body, Context, InsertPoint, Location, OpId, OperationState};
@@ -115,7 +116,7 @@ pub fn build(ctx: &Context, body: &mut Body, at: InsertPoint, insts: &[Inst], lo
     let mut at = at;
     let mut bufs: Vec<(Buffer, ir::Value)> = vec![];
     for inst in insts {
-        let name = if inst.mnemonic == "layer" { "npu.layer".to_string() } else { format!("npu.{}", inst.mnemonic) };
+        let name = if inst.mnemonic == "layer" { ops::LAYER.to_string() } else { format!("npu.{}", inst.mnemonic) };
         let mut st = OperationState::new(ctx.op_name(&name), loc.clone());
         let placed = if inst.mnemonic == "layer" { None } else { in_buffers(inst, &bufs) };
         if let Some(p) = &placed {
@@ -146,7 +147,7 @@ pub fn build(ctx: &Context, body: &mut Body, at: InsertPoint, insts: &[Inst], lo
         if inst.mnemonic == "layer" {
             bufs.clear();
             for b in &inst.buffers {
-                let st = OperationState::new(ctx.op_name("npu.alloc"), loc.clone())
+                let st = OperationState::new(ctx.op_name(ops::ALLOC), loc.clone())
                     .results(&[buffer_type(ctx, b, lanes)])
                     .property(ctx.ident("row"), Attribute::integer(b.base as i128, i64t.clone()))
                     .property(ctx.ident("name"), Attribute::string(&b.name));
@@ -257,19 +258,19 @@ pub fn encode_program(body: &Body, func: OpId) -> Result<EncodedProgram, String>
     use npu_isa::isa::{self, Dtype, Kind, Queue};
     let o = body.op(func);
     let hw = crate::hw::HwDesc::of(body, func).transpose()?.unwrap_or_else(crate::hw::HwDesc::npu16);
-    let args = args_from_attr(o.attr("npu.args").ok_or("the program has no npu.args")?)?;
+    let args = args_from_attr(o.attr(crate::attrs::ARGS).ok_or("the program has no npu.args")?)?;
     let entry = body.region_blocks(o.regions().first().copied().ok_or("the program has no body")?).first().copied().ok_or("the program has no body")?;
     let mut p = EncodedProgram { target: hw.name.to_string(), args, instrs: vec![], layers: vec![] };
     for op in body.block_ops(entry) {
         let n = body.name(op);
         let n = n.as_str();
-        if n == "npu.layer" {
+        if n == ops::LAYER {
             let l = body.op(op).str_attr("name").unwrap_or("");
             let macs = body.op(op).attr("macs").and_then(|a| a.as_int()).map(|m| u64::try_from(m).map_err(|_| format!("{}: layer '{}' has {} MACs", body.op(op).loc, l, m))).transpose()?;
             p.layers.push((layer_name(l), p.instrs.len() as u32, macs));
             continue;
         }
-        if n == "func.return" || n == "npu.alloc" {
+        if n == func::ops::RETURN || n == ops::ALLOC {
             continue;
         }
         // `file:line:col: op: message`, as the verifier words its errors.

@@ -63,7 +63,7 @@ impl HwDesc {
     pub fn of(body: &Body, op: OpId) -> Option<Result<HwDesc, String>> {
         let mut cur = Some(op);
         while let Some(o) = cur {
-            if let Some(a) = body.op(o).attr("npu.hw") {
+            if let Some(a) = body.op(o).attr(crate::attrs::HW) {
                 return Some(HwDesc::from_attr(a));
             }
             cur = body.parent_op(o);

@@ -11,6 +11,8 @@
 //! attribute ([`hw::HwDesc`]) on the module or function: the IR carries its
 //! target, as upstream's GPU target attributes do.
 
+pub mod attrs;
+pub mod ops;
 pub mod asm;
 pub mod hw;
 pub mod schedule;

@@ -6,6 +6,7 @@
 //! checks each against the `npu.hw` description: tiles within the array,
 //! rows within the memories, lane counts, element types.
 
+use crate::ops;
 use crate::hw::HwDesc;
 use ir::dialect::OpDef;
 
@@ -105,7 +106,7 @@ pub fn ops() -> Vec<OpDef> {
         })
         .collect();
     v.push(OpDef {
-        name: "npu.alloc",
+        name: ops::ALLOC,
         summary: "A buffer of `row`.. in the scratchpad (memory space 1) or the accumulator (2) for one layer; memory operands of instructions are a buffer and a row offset into it.",
         results: ir::dialect::Count::Exactly(1),
         properties: ALLOC_ATTRS,
@@ -113,7 +114,7 @@ pub fn ops() -> Vec<OpDef> {
         ..OpDef::DEFAULT
     });
     v.push(OpDef {
-        name: "npu.layer",
+        name: ops::LAYER,
         summary: "Starts a `.layer` of the program: the instructions after it, up to the next marker, belong to the named ONNX node(s); `macs`: the multiply-accumulates those nodes do, as the model defines them.",
         properties: LAYER_ATTRS,
         ..OpDef::DEFAULT

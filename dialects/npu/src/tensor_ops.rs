@@ -6,6 +6,7 @@
 //! those that take more than one instruction (`hardsigmoid`, `hardswish`,
 //! `leakyrelu`).
 
+use crate::ops;
 use ir::dialect::{optional, required, AttrKind, AttrSpec, Count, OpDef, Trait};
 use ir::{Body, Context, OpId, Value};
 
@@ -95,7 +96,7 @@ fn verify_launch(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     }
     let callee = o.attr("program").and_then(|a| a.as_symbol()).map(|s| s.join("::")).unwrap_or_default();
     let p = ir::symbols::lookup_symbol(body, op, &callee).ok_or_else(|| format!("'{}' does not name a program", callee))?;
-    if body.op(p).attr("npu.program").is_none() {
+    if body.op(p).attr(crate::attrs::PROGRAM).is_none() {
         return Err(format!("'{}' is not an npu.program", callee));
     }
     Ok(())
@@ -104,7 +105,7 @@ fn verify_launch(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
 pub fn ops() -> Vec<OpDef> {
     vec![
         OpDef {
-            name: "npu.conv",
+            name: ops::CONV,
             summary: "2-D convolution, NHWC input, HWIO filter ([KH, KW, C/group, F]), optional bias [F]; grouped and depthwise; fused activation. In int8 (i8 input and filter, i32 bias, i8 result) it requantizes each output channel by `mult`/`shift` as `v.requant` does.",
             operands: Count::AtLeast(2),
             results: Count::Exactly(1),
@@ -114,7 +115,7 @@ pub fn ops() -> Vec<OpDef> {
             ..OpDef::DEFAULT
         },
         OpDef {
-            name: "npu.matmul",
+            name: ops::MATMUL,
             summary: "[M, K] × [K, N] with optional bias [N] and fused activation; in int8 with per-column `mult`/`shift` requantization, as npu.conv.",
             operands: Count::AtLeast(2),
             results: Count::Exactly(1),
@@ -124,7 +125,7 @@ pub fn ops() -> Vec<OpDef> {
             ..OpDef::DEFAULT
         },
         OpDef {
-            name: "npu.batch_matmul",
+            name: ops::BATCH_MATMUL,
             summary: "[Bt, M, K] × [Bt, K, N] → [Bt, M, N] (f32), B computed or constant, streamed from DRAM batch by batch (attention's QKᵀ and AV); `transpose_b`: B is given as [Bt, N, K] (Kᵀ without a transpose). Fused activation as npu.matmul, no bias.",
             operands: Count::Exactly(2),
             results: Count::Exactly(1),
@@ -134,7 +135,7 @@ pub fn ops() -> Vec<OpDef> {
             ..OpDef::DEFAULT
         },
         OpDef {
-            name: "npu.pool",
+            name: ops::POOL,
             summary: "Max or average pooling over NHWC windows (an average of the whole image is a pool with the image as window).",
             operands: Count::Exactly(1),
             results: Count::Exactly(1),
@@ -144,7 +145,7 @@ pub fn ops() -> Vec<OpDef> {
             ..OpDef::DEFAULT
         },
         OpDef {
-            name: "npu.eltwise",
+            name: ops::ELTWISE,
             summary: "Elementwise binary op, with fused activation. In f32 the second operand has the first's shape, or is one value (a scalar broadcast), or one value per channel (`[1, .., 1, C]`, the innermost dim). An int8 add takes two same-shaped tensors, rescales each input by `in_mult` (fixed point, 20 fraction bits), sums in i32 and requantizes by `mult`/`shift`.",
             operands: Count::Exactly(2),
             results: Count::Exactly(1),
@@ -154,7 +155,7 @@ pub fn ops() -> Vec<OpDef> {
             ..OpDef::DEFAULT
         },
         OpDef {
-            name: "npu.act",
+            name: ops::ACT,
             summary: "A standalone f32 activation: relu, relu6, clip (`min`, `max`), sigmoid, tanh, hardsigmoid (max(0, min(1, alpha·x + beta))), hardswish (x · hardsigmoid(x) with alpha 1/6, beta 1/2), leakyrelu (alpha·x below zero), erf, rpow (x^-beta for beta 0.5, 0.75 or 1: LRN's divisor).",
             operands: Count::Exactly(1),
             results: Count::Exactly(1),
@@ -164,7 +165,7 @@ pub fn ops() -> Vec<OpDef> {
             ..OpDef::DEFAULT
         },
         OpDef {
-            name: "npu.slice",
+            name: ops::SLICE,
             summary: "Data movement (DMA only): result[i] = input[offsets + i·steps] per dim (steps positive); a Slice or one output of a Split.",
             operands: Count::Exactly(1),
             results: Count::Exactly(1),
@@ -174,7 +175,7 @@ pub fn ops() -> Vec<OpDef> {
             ..OpDef::DEFAULT
         },
         OpDef {
-            name: "npu.concat",
+            name: ops::CONCAT,
             summary: "Data movement (DMA only): the operands one after another along `axis`.",
             operands: Count::AtLeast(1),
             results: Count::Exactly(1),
@@ -184,7 +185,7 @@ pub fn ops() -> Vec<OpDef> {
             ..OpDef::DEFAULT
         },
         OpDef {
-            name: "npu.upsample",
+            name: ops::UPSAMPLE,
             summary: "Data movement (DMA only): nearest-neighbour upsampling of an NHWC tensor by integer `factors` [fh, fw] (each input pixel stored fh·fw times).",
             operands: Count::Exactly(1),
             results: Count::Exactly(1),
@@ -194,7 +195,7 @@ pub fn ops() -> Vec<OpDef> {
             ..OpDef::DEFAULT
         },
         OpDef {
-            name: "npu.pad",
+            name: ops::PAD,
             summary: "Data movement (DMA only): the input surrounded by `value` (default 0), `pads` = [before per dim…, after per dim…] elements (non-negative); the border is copied from the constant image.",
             operands: Count::Exactly(1),
             results: Count::Exactly(1),
@@ -204,7 +205,7 @@ pub fn ops() -> Vec<OpDef> {
             ..OpDef::DEFAULT
         },
         OpDef {
-            name: "npu.layernorm",
+            name: ops::LAYERNORM,
             summary: "Layer normalization over the innermost dim (f32): (x − mean) / √(variance + epsilon) · scale + bias, with scale and bias one value per element of that dim; on the vector unit (the lane reductions v.hsum, v.rsqrt).",
             operands: Count::Exactly(3),
             results: Count::Exactly(1),
@@ -214,7 +215,7 @@ pub fn ops() -> Vec<OpDef> {
             ..OpDef::DEFAULT
         },
         OpDef {
-            name: "npu.softmax",
+            name: ops::SOFTMAX,
             summary: "Softmax over the innermost dim (f32): e^(x − max) / Σ e^(x − max); on the vector unit (v.hmax, v.exp, v.hsum, v.recip).",
             operands: Count::Exactly(1),
             results: Count::Exactly(1),
@@ -223,7 +224,7 @@ pub fn ops() -> Vec<OpDef> {
             ..OpDef::DEFAULT
         },
         OpDef {
-            name: "npu.launch",
+            name: ops::LAUNCH,
             summary: "Runs an NPU program (`@..._program`) on the operands (bound to its `inputs` arguments in order) and returns its `outputs` arguments as tensors.",
             operands: Count::Any,
             results: Count::Any,
@@ -232,7 +233,7 @@ pub fn ops() -> Vec<OpDef> {
             ..OpDef::DEFAULT
         },
         OpDef {
-            name: "npu.lut",
+            name: ops::LUT,
             summary: "int8 → int8 through a 256-entry `table` (entry x + 128 for input x, each in -128..127): an int8 function of one value, as the compiler tabulates it from a DequantizeLinear → f → QuantizeLinear (Sigmoid, HardSwish, Tanh…); the vector unit's v.lut.",
             operands: Count::Exactly(1),
             results: Count::Exactly(1),
@@ -242,7 +243,7 @@ pub fn ops() -> Vec<OpDef> {
             ..OpDef::DEFAULT
         },
         OpDef {
-            name: "npu.requant",
+            name: ops::REQUANT,
             summary: "i32 → i8: clamp(round_half_up(x·mult / 2^(31+shift)) + zp), as the vector unit's v.requant.",
             operands: Count::Exactly(1),
             results: Count::Exactly(1),
@@ -318,7 +319,7 @@ fn check_int8(body: &Body, op: OpId, channels: i64) -> Result<(), String> {
         return Ok(());
     }
     // A depthwise conv's filter may be i16: weights less their zero points (9 bits), as the vector unit's i32 weight rows hold them.
-    let depthwise = body.name(op).as_str() == "npu.conv" && body.op(op).int_attr("group").is_some_and(|g| g > 1 && shape_of(body, o.operand(1)).is_ok_and(|(w, _)| w.len() == 4 && w[2] == 1 && w[3] == g));
+    let depthwise = body.name(op).as_str() == ops::CONV && body.op(op).int_attr("group").is_some_and(|g| g > 1 && shape_of(body, o.operand(1)).is_ok_and(|(w, _)| w.len() == 4 && w[2] == 1 && w[3] == g));
     if !(t(o.operand(1))? == "i8" || (depthwise && t(o.operand(1))? == "i16")) || t(o.result(0))? != "i8" {
         return Err("an int8 product takes an i8 filter (i16 for a depthwise conv: weights less their zero points) and gives an i8 or i32 result".into());
     }

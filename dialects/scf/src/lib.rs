@@ -2,6 +2,8 @@
 //! MLIR's input: `scf.for`, `scf.if`, `scf.while`, `scf.parallel` and their
 //! terminators. Printed in the generic form, which `mlir-opt` parses.
 
+pub mod ops;
+
 use ir::dialect::{optional, AttrKind, Count, DialectDef, OpDef, Trait, TypeConstraint as TC};
 use ir::{Body, Context, OpId, Region, Type};
 
@@ -45,7 +47,7 @@ fn verify_if(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     }
     let results: Vec<Type> = d.results().iter().map(|r| body.value_type(*r).clone()).collect();
     for (i, r) in d.regions().iter().enumerate() {
-        if let Some(got) = terminator_types(body, *r, "scf.yield") {
+        if let Some(got) = terminator_types(body, *r, ops::YIELD) {
             if got != results {
                 return Err(format!("expects the {} region to yield the result types", ["then", "else"][i]));
             }
@@ -77,7 +79,7 @@ fn verify_while(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     if arg_types(body, before).is_some_and(|a| a != inits) {
         return Err("expects the before region to take the operands' types".into());
     }
-    if let Some(fwd) = terminator_types(body, before, "scf.condition") {
+    if let Some(fwd) = terminator_types(body, before, ops::CONDITION) {
         if fwd.first().is_none_or(|c| !matches!(c.data(), ir::types::TypeData::Integer { width: 1, .. })) || fwd[1..] != results[..] {
             return Err("expects scf.condition to take an i1 and forward the results' types".into());
         }
@@ -85,7 +87,7 @@ fn verify_while(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     if arg_types(body, after).is_some_and(|a| a != results) {
         return Err("expects the after region to take the results' types".into());
     }
-    if terminator_types(body, after, "scf.yield").is_some_and(|y| y != inits) {
+    if terminator_types(body, after, ops::YIELD).is_some_and(|y| y != inits) {
         return Err("expects the after region to yield the operands' types".into());
     }
     Ok(())
@@ -93,7 +95,7 @@ fn verify_while(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
 
 pub const OPS: &[OpDef] = &[
     OpDef {
-        name: "scf.for",
+        name: ops::FOR,
         summary: "A counted loop with optional loop-carried values.",
         operands: Count::AtLeast(3),
         results: Count::Any,
@@ -103,7 +105,7 @@ pub const OPS: &[OpDef] = &[
         ..OpDef::DEFAULT
     },
     OpDef {
-        name: "scf.if",
+        name: ops::IF,
         summary: "A conditional with a then and an optional else region.",
         operands: Count::Exactly(1),
         results: Count::Any,
@@ -114,7 +116,7 @@ pub const OPS: &[OpDef] = &[
         ..OpDef::DEFAULT
     },
     OpDef {
-        name: "scf.while",
+        name: ops::WHILE,
         summary: "A loop with a before region (ending in scf.condition) and an after region.",
         operands: Count::Any,
         results: Count::Any,
@@ -123,14 +125,14 @@ pub const OPS: &[OpDef] = &[
         ..OpDef::DEFAULT
     },
     OpDef {
-        name: "scf.condition",
+        name: ops::CONDITION,
         summary: "Ends a while loop's before region: continue when true, forwarding values.",
         operands: Count::AtLeast(1),
-        traits: &[Trait::Pure, Trait::IsTerminator, Trait::HasParent("scf.while")],
+        traits: &[Trait::Pure, Trait::IsTerminator, Trait::HasParent(ops::WHILE)],
         ..OpDef::DEFAULT
     },
     OpDef {
-        name: "scf.parallel",
+        name: ops::PARALLEL,
         summary: "A multi-dimensional loop whose iterations are independent.",
         operands: Count::AtLeast(3),
         results: Count::Any,
@@ -140,15 +142,15 @@ pub const OPS: &[OpDef] = &[
         ..OpDef::DEFAULT
     },
     OpDef {
-        name: "scf.reduce",
+        name: ops::REDUCE,
         summary: "Ends an scf.parallel body, combining values across iterations.",
         operands: Count::Any,
         regions: Count::Any,
-        traits: &[Trait::IsTerminator, Trait::HasParent("scf.parallel")],
+        traits: &[Trait::IsTerminator, Trait::HasParent(ops::PARALLEL)],
         ..OpDef::DEFAULT
     },
     OpDef {
-        name: "scf.yield",
+        name: ops::YIELD,
         summary: "Ends a region of scf.for, scf.if or scf.while, yielding values.",
         operands: Count::Any,
         traits: &[Trait::Pure, Trait::IsTerminator, Trait::ReturnLike],

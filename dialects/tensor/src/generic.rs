@@ -10,6 +10,7 @@
 //! inputs whose maps use no reduction loop may be read there), and yields the
 //! values stored.
 
+use crate::ops;
 use ir::affine::AffineMap;
 use ir::attributes::{ArrayData, AttrData, Attribute};
 use ir::dialect::{optional, required, AttrKind, Count, OpDef, Trait};
@@ -230,7 +231,7 @@ fn verify_yield(body: &Body, block: Block, g: &Generic) -> Result<(), String> {
 }
 
 pub const GENERIC: OpDef = OpDef {
-    name: "tensor.generic",
+    name: ops::GENERIC,
     summary: "A loop nest as data: indexing maps, iterator types and a scalar body.",
     operands: Count::AtLeast(1),
     results: Count::Any,
@@ -277,9 +278,9 @@ impl<'c> GenericBuilder<'c> {
         let block = body.add_block(region, &arg_types);
         let args: Vec<Value> = body.block_args(block).to_vec();
         let yields = f(body, block, &args);
-        body.build(OperationState::new(ctx.op_name("tensor.yield"), self.loc.clone()).operands(&yields), InsertPoint::AtEnd(block));
+        body.build(OperationState::new(ctx.op_name(ops::YIELD), self.loc.clone()).operands(&yields), InsertPoint::AtEnd(block));
         let operands: Vec<Value> = ins.iter().chain(outs).copied().collect();
-        let st = OperationState::new(ctx.op_name("tensor.generic"), self.loc.clone())
+        let st = OperationState::new(ctx.op_name(ops::GENERIC), self.loc.clone())
             .operands(&operands)
             .results(&result_types)
             .property(ctx.ident("indexing_maps"), Attribute::new(AttrData::Array(maps.into_iter().map(|m| Attribute::new(AttrData::AffineMap(m))).collect())))

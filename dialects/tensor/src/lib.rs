@@ -6,6 +6,7 @@
 //! After bufferization the same `tensor.generic` runs on memrefs, as
 //! `linalg.generic` does, and `tensor-to-loops` turns it into `scf.for` nests.
 
+pub mod ops;
 mod generic;
 pub mod named;
 mod reshape;
@@ -43,7 +44,7 @@ fn verify_index(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     let dim = body.op(op).attr("dim").and_then(|a| a.as_int()).unwrap_or(-1);
     let mut p = body.parent_op(op);
     while let Some(g) = p {
-        if body.name(g).as_str() == "tensor.generic" {
+        if body.name(g).as_str() == ops::GENERIC {
             let n = Generic::new(body, g).iterators().len() as i128;
             return if (0..n).contains(&dim) { Ok(()) } else { Err(format!("dim {} is out of range for a generic with {} loops", dim, n)) };
         }
@@ -90,14 +91,14 @@ fn verify_insert_row(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
 pub const OPS: &[OpDef] = &[
     generic::GENERIC,
     OpDef {
-        name: "tensor.yield",
+        name: ops::YIELD,
         summary: "Ends a tensor.generic body with one value per output.",
         operands: Count::Any,
-        traits: &[Trait::Pure, Trait::IsTerminator, Trait::ReturnLike, Trait::HasParent("tensor.generic")],
+        traits: &[Trait::Pure, Trait::IsTerminator, Trait::ReturnLike, Trait::HasParent(ops::GENERIC)],
         ..OpDef::DEFAULT
     },
     OpDef {
-        name: "tensor.index",
+        name: ops::INDEX,
         summary: "The current iteration's index along one loop of the enclosing tensor.generic.",
         results: Count::Exactly(1),
         traits: &[Trait::Pure],
@@ -107,7 +108,7 @@ pub const OPS: &[OpDef] = &[
         ..OpDef::DEFAULT
     },
     OpDef {
-        name: "tensor.empty",
+        name: ops::EMPTY,
         summary: "A tensor of a shape whose contents are unspecified: a destination to be written.",
         operands: Count::Any,
         results: Count::Exactly(1),
@@ -116,7 +117,7 @@ pub const OPS: &[OpDef] = &[
         ..OpDef::DEFAULT
     },
     OpDef {
-        name: "tensor.extract",
+        name: ops::EXTRACT,
         summary: "Reads one element at computed indices (gathers, resizes, pads).",
         operands: Count::AtLeast(1),
         results: Count::Exactly(1),
@@ -125,7 +126,7 @@ pub const OPS: &[OpDef] = &[
         ..OpDef::DEFAULT
     },
     OpDef {
-        name: "tensor.collapse_shape",
+        name: ops::COLLAPSE_SHAPE,
         summary: "Merges groups of adjacent dimensions (row-major order kept).",
         operands: Count::Exactly(1),
         results: Count::Exactly(1),
@@ -136,7 +137,7 @@ pub const OPS: &[OpDef] = &[
         ..OpDef::DEFAULT
     },
     OpDef {
-        name: "tensor.expand_shape",
+        name: ops::EXPAND_SHAPE,
         summary: "Splits dimensions into groups of adjacent ones (row-major order kept).",
         operands: Count::AtLeast(1),
         results: Count::Exactly(1),
@@ -147,7 +148,7 @@ pub const OPS: &[OpDef] = &[
         ..OpDef::DEFAULT
     },
     OpDef {
-        name: "tensor.insert_row",
+        name: ops::INSERT_ROW,
         summary: "The destination with its row at a run-time offset along `dim` replaced by the source (a loop's scan outputs).",
         operands: Count::Exactly(3),
         results: Count::Exactly(1),

@@ -4,6 +4,7 @@
 //! iterator types, loop sizes and scalar body. Destination-passing: the last
 //! operand is the init tensor (or buffer) the op writes or accumulates into.
 
+use crate::ops;
 use crate::generic::Iterator;
 use ir::affine::{AffineExpr, AffineMap};
 use ir::dialect::{optional, required, AttrKind, AttrSpec, Count, OpDef, Trait};
@@ -113,11 +114,11 @@ pub fn generalize(body: &Body, op: OpId) -> Result<Generalized, String> {
     let r = out.len();
     let g = |ins: Vec<Value>, maps: Vec<AffineMap>, iters: Vec<Iterator>, ranges: Vec<i64>, b: NamedBody| Generalized { ins, init, maps, iters, ranges, body: b, value: None };
     match name {
-        "tensor.fill" => {
+        ops::FILL => {
             expect(Some(body.value_type(o[0])) == body.value_type(init).element_type(), "expects the value to have the init's element type")?;
             Ok(Generalized { ins: vec![], init, maps: vec![ident(r)], iters: vec![Iterator::Parallel; r], ranges: out, body: NamedBody::Fill, value: Some(o[0]) })
         }
-        "tensor.transpose" => {
+        ops::TRANSPOSE => {
             let perm = body.op(op).ints_attr("permutation").ok_or("expects a permutation")?;
             let inp = shape(body, o[0])?;
             let mut sorted = perm.clone();
@@ -132,7 +133,7 @@ pub fn generalize(body: &Body, op: OpId) -> Result<Generalized, String> {
             }
             Ok(g(vec![o[0]], vec![map(r, res), ident(r)], vec![Iterator::Parallel; r], out, NamedBody::Copy))
         }
-        "tensor.broadcast" => {
+        ops::BROADCAST => {
             let dims = body.op(op).ints_attr("dimensions").ok_or("expects dimensions")?;
             let inp = shape(body, o[0])?;
             expect(inp.len() + dims.len() == r && dims.iter().all(|&x| (0..r as i64).contains(&x)), "expects the added dimensions to complete the input's rank to the init's")?;
@@ -141,9 +142,9 @@ pub fn generalize(body: &Body, op: OpId) -> Result<Generalized, String> {
             elem_eq(body, o[0], init)?;
             Ok(g(vec![o[0]], vec![map(r, kept.iter().map(|&k| d(k)).collect()), ident(r)], vec![Iterator::Parallel; r], out, NamedBody::Copy))
         }
-        "tensor.matmul" | "tensor.batch_matmul" => {
+        ops::MATMUL | ops::BATCH_MATMUL => {
             let (a, b) = (shape(body, o[0])?, shape(body, o[1])?);
-            let batched = name == "tensor.batch_matmul";
+            let batched = name == ops::BATCH_MATMUL;
             let nb = if batched { 1 } else { 0 };
             expect(a.len() == 2 + nb && b.len() == 2 + nb && r == 2 + nb, format!("expects rank-{} operands", 2 + nb))?;
             expect(a[nb + 1] == b[nb] && out[nb] == a[nb] && out[nb + 1] == b[nb + 1] && (!batched || (a[0] == b[0] && a[0] == out[0])), "expects [.., M, K] x [.., K, N] into [.., M, N]")?;
@@ -157,13 +158,13 @@ pub fn generalize(body: &Body, op: OpId) -> Result<Generalized, String> {
             ranges.push(a[nb + 1]);
             Ok(g(vec![o[0], o[1]], vec![with(vec![d(nb), d(nb + 2)]), with(vec![d(nb + 2), d(nb + 1)]), with(vec![d(nb), d(nb + 1)])], iters, ranges, NamedBody::MulAdd))
         }
-        "tensor.conv_2d_nchw_fchw" | "tensor.conv_2d_nhwc_hwcf" | "tensor.depthwise_conv_2d_nchw_chw" => {
+        ops::CONV_2D_NCHW_FCHW | ops::CONV_2D_NHWC_HWCF | ops::DEPTHWISE_CONV_2D_NCHW_CHW => {
             let (x, w) = (shape(body, o[0])?, shape(body, o[1])?);
             let st = body.op(op).ints_attr("strides").unwrap_or_else(|| vec![1, 1]);
             let dl = body.op(op).ints_attr("dilations").unwrap_or_else(|| vec![1, 1]);
             expect(st.len() == 2 && dl.len() == 2 && st.iter().chain(&dl).all(|&v| v > 0), "expects two positive strides and dilations")?;
-            let nhwc = name == "tensor.conv_2d_nhwc_hwcf";
-            let depthwise = name == "tensor.depthwise_conv_2d_nchw_chw";
+            let nhwc = name == ops::CONV_2D_NHWC_HWCF;
+            let depthwise = name == ops::DEPTHWISE_CONV_2D_NCHW_CHW;
             expect(x.len() == 4 && r == 4 && w.len() == if depthwise { 3 } else { 4 }, "expects a rank-4 input and init")?;
             // Normalized: (n, c, h, w) input, (f, c, kh, kw) filter, (n, f, oh, ow) output.
             let (c, h, wd) = if nhwc { (x[3], x[1], x[2]) } else { (x[1], x[2], x[3]) };
@@ -187,7 +188,7 @@ pub fn generalize(body: &Body, op: OpId) -> Result<Generalized, String> {
             let ranges = vec![out[0], f, oh, ow, if depthwise { 1 } else { c }, kh, kw];
             Ok(g(vec![o[0], o[1]], vec![map(7, xm), map(7, wm), map(7, om)], iters, ranges, NamedBody::MulAdd))
         }
-        "tensor.pooling_nchw_max" | "tensor.pooling_nchw_sum" => {
+        ops::POOLING_NCHW_MAX | ops::POOLING_NCHW_SUM => {
             let x = shape(body, o[0])?;
             let k = body.op(op).ints_attr("kernel").ok_or("expects a kernel")?;
             let st = body.op(op).ints_attr("strides").unwrap_or_else(|| vec![1; k.len()]);
@@ -207,7 +208,7 @@ pub fn generalize(body: &Body, op: OpId) -> Result<Generalized, String> {
             let comb = if name.ends_with("max") { Combine::Max } else { Combine::Add };
             Ok(g(vec![o[0]], vec![map(2 + 2 * s, xm), map(2 + 2 * s, (0..2 + s).map(d).collect())], iters, ranges, NamedBody::Combine(comb)))
         }
-        "tensor.reduce" => {
+        ops::REDUCE => {
             let x = shape(body, o[0])?;
             let dims = body.op(op).ints_attr("dimensions").ok_or("expects dimensions")?;
             let kind = body.op(op).str_attr("kind").and_then(Combine::parse).ok_or("expects kind = \"add\", \"mul\", \"max\" or \"min\"")?;
@@ -218,17 +219,17 @@ pub fn generalize(body: &Body, op: OpId) -> Result<Generalized, String> {
             let iters = (0..n).map(|i| if dims.contains(&(i as i64)) { Iterator::Reduction } else { Iterator::Parallel }).collect();
             Ok(g(vec![o[0]], vec![ident(n), map(n, kept.iter().map(|&k| d(k)).collect())], iters, x, NamedBody::Combine(kind)))
         }
-        "tensor.extract_slice" | "tensor.insert_slice" => {
+        ops::EXTRACT_SLICE | ops::INSERT_SLICE => {
             let src = shape(body, o[0])?;
             let offs = body.op(op).ints_attr("static_offsets").ok_or("expects static_offsets")?;
             let strides = body.op(op).ints_attr("static_strides").unwrap_or_else(|| vec![1; offs.len()]);
-            let (small, large) = if name == "tensor.extract_slice" { (out.clone(), src.clone()) } else { (src.clone(), out.clone()) };
+            let (small, large) = if name == ops::EXTRACT_SLICE { (out.clone(), src.clone()) } else { (src.clone(), out.clone()) };
             let n = small.len();
             expect(offs.len() == n && strides.len() == n && large.len() == n, "expects one offset and stride per dim")?;
             expect((0..n).all(|i| offs[i] >= 0 && strides[i] > 0 && (small[i] == 0 || offs[i] + (small[i] - 1) * strides[i] < large[i])), "expects the slice inside the larger tensor")?;
             elem_eq(body, o[0], init)?;
             let sliced = map(n, (0..n).map(|i| add(mul(d(i), strides[i]), AffineExpr::Const(offs[i]))).collect());
-            if name == "tensor.extract_slice" {
+            if name == ops::EXTRACT_SLICE {
                 Ok(g(vec![o[0]], vec![sliced, ident(n)], vec![Iterator::Parallel; n], small, NamedBody::Copy))
             } else {
                 expect(strides.iter().all(|&s| s == 1), "expects unit strides when inserting")?;
@@ -240,7 +241,7 @@ pub fn generalize(body: &Body, op: OpId) -> Result<Generalized, String> {
 }
 
 /// The names of the named structured ops.
-pub const NAMES: &[&str] = &["tensor.fill", "tensor.transpose", "tensor.broadcast", "tensor.matmul", "tensor.batch_matmul", "tensor.conv_2d_nchw_fchw", "tensor.conv_2d_nhwc_hwcf", "tensor.depthwise_conv_2d_nchw_chw", "tensor.pooling_nchw_max", "tensor.pooling_nchw_sum", "tensor.reduce", "tensor.extract_slice", "tensor.insert_slice"];
+pub const NAMES: &[&str] = &[ops::FILL, ops::TRANSPOSE, ops::BROADCAST, ops::MATMUL, ops::BATCH_MATMUL, ops::CONV_2D_NCHW_FCHW, ops::CONV_2D_NHWC_HWCF, ops::DEPTHWISE_CONV_2D_NCHW_CHW, ops::POOLING_NCHW_MAX, ops::POOLING_NCHW_SUM, ops::REDUCE, ops::EXTRACT_SLICE, ops::INSERT_SLICE];
 
 fn verify(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     generalize(body, op).map(|_| ())
@@ -288,7 +289,7 @@ fn verify_concat(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
 }
 
 pub const PAD: OpDef = OpDef {
-    name: "tensor.pad",
+    name: ops::PAD,
     summary: "The source surrounded by a scalar: `low`/`high` elements before/after along each dim.",
     operands: Count::Exactly(2),
     results: Count::Exactly(1),
@@ -299,7 +300,7 @@ pub const PAD: OpDef = OpDef {
 };
 
 pub const CONCAT: OpDef = OpDef {
-    name: "tensor.concat",
+    name: ops::CONCAT,
     summary: "The operands joined along `dim`.",
     operands: Count::AtLeast(1),
     results: Count::Exactly(1),
@@ -317,16 +318,16 @@ const CONV: &[AttrSpec] = &[optional("strides", AttrKind::Any), optional("dilati
 const POOL: &[AttrSpec] = &[required("kernel", AttrKind::Any), optional("strides", AttrKind::Any), optional("dilations", AttrKind::Any)];
 const SLICE: &[AttrSpec] = &[required("static_offsets", AttrKind::Any), optional("static_strides", AttrKind::Any)];
 
-pub const FILL: OpDef = named("tensor.fill", "Sets every element of the init to a scalar.", 2, &[]);
-pub const TRANSPOSE: OpDef = named("tensor.transpose", "Permutes dims: init dim i is input dim permutation[i].", 2, &[required("permutation", AttrKind::Any)]);
-pub const BROADCAST: OpDef = named("tensor.broadcast", "Repeats the input along the added `dimensions` of the init.", 2, &[required("dimensions", AttrKind::Any)]);
-pub const MATMUL: OpDef = named("tensor.matmul", "C[m, n] += A[m, k] · B[k, n].", 3, &[]);
-pub const BATCH_MATMUL: OpDef = named("tensor.batch_matmul", "C[b, m, n] += A[b, m, k] · B[b, k, n].", 3, &[]);
-pub const CONV_2D_NCHW_FCHW: OpDef = named("tensor.conv_2d_nchw_fchw", "2-D convolution of an (already padded) NCHW input with FCHW filters, accumulated into the init.", 3, CONV);
-pub const CONV_2D_NHWC_HWCF: OpDef = named("tensor.conv_2d_nhwc_hwcf", "2-D convolution of an (already padded) NHWC input with HWCF filters, accumulated into the init.", 3, CONV);
-pub const DEPTHWISE_CONV_2D_NCHW_CHW: OpDef = named("tensor.depthwise_conv_2d_nchw_chw", "Depthwise 2-D convolution: one CHW filter per channel.", 3, CONV);
-pub const POOLING_NCHW_MAX: OpDef = named("tensor.pooling_nchw_max", "Max over each window of an (already padded) NCHW input, into the init.", 2, POOL);
-pub const POOLING_NCHW_SUM: OpDef = named("tensor.pooling_nchw_sum", "Sum over each window of an (already padded) NCHW input, into the init.", 2, POOL);
-pub const REDUCE: OpDef = named("tensor.reduce", "Combines the input along `dimensions` (kind add, mul, max, min) into the init.", 2, &[required("dimensions", AttrKind::Any), required("kind", AttrKind::String)]);
-pub const EXTRACT_SLICE: OpDef = named("tensor.extract_slice", "A strided window of the input, copied into the init.", 2, SLICE);
-pub const INSERT_SLICE: OpDef = named("tensor.insert_slice", "The init with a window replaced by the input (unit strides).", 2, SLICE);
+pub const FILL: OpDef = named(ops::FILL, "Sets every element of the init to a scalar.", 2, &[]);
+pub const TRANSPOSE: OpDef = named(ops::TRANSPOSE, "Permutes dims: init dim i is input dim permutation[i].", 2, &[required("permutation", AttrKind::Any)]);
+pub const BROADCAST: OpDef = named(ops::BROADCAST, "Repeats the input along the added `dimensions` of the init.", 2, &[required("dimensions", AttrKind::Any)]);
+pub const MATMUL: OpDef = named(ops::MATMUL, "C[m, n] += A[m, k] · B[k, n].", 3, &[]);
+pub const BATCH_MATMUL: OpDef = named(ops::BATCH_MATMUL, "C[b, m, n] += A[b, m, k] · B[b, k, n].", 3, &[]);
+pub const CONV_2D_NCHW_FCHW: OpDef = named(ops::CONV_2D_NCHW_FCHW, "2-D convolution of an (already padded) NCHW input with FCHW filters, accumulated into the init.", 3, CONV);
+pub const CONV_2D_NHWC_HWCF: OpDef = named(ops::CONV_2D_NHWC_HWCF, "2-D convolution of an (already padded) NHWC input with HWCF filters, accumulated into the init.", 3, CONV);
+pub const DEPTHWISE_CONV_2D_NCHW_CHW: OpDef = named(ops::DEPTHWISE_CONV_2D_NCHW_CHW, "Depthwise 2-D convolution: one CHW filter per channel.", 3, CONV);
+pub const POOLING_NCHW_MAX: OpDef = named(ops::POOLING_NCHW_MAX, "Max over each window of an (already padded) NCHW input, into the init.", 2, POOL);
+pub const POOLING_NCHW_SUM: OpDef = named(ops::POOLING_NCHW_SUM, "Sum over each window of an (already padded) NCHW input, into the init.", 2, POOL);
+pub const REDUCE: OpDef = named(ops::REDUCE, "Combines the input along `dimensions` (kind add, mul, max, min) into the init.", 2, &[required("dimensions", AttrKind::Any), required("kind", AttrKind::String)]);
+pub const EXTRACT_SLICE: OpDef = named(ops::EXTRACT_SLICE, "A strided window of the input, copied into the init.", 2, SLICE);
+pub const INSERT_SLICE: OpDef = named(ops::INSERT_SLICE, "The init with a window replaced by the input (unit strides).", 2, SLICE);

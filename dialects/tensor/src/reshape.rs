@@ -3,6 +3,7 @@
 //! `reassociation = [[0, 1], [2]]` lists which dims of the larger shape form
 //! each dim of the smaller one.
 
+use crate::ops;
 use ir::attributes::{AttrData, Attribute};
 use ir::types::TypeData;
 use ir::{Body, Context, InsertPoint, Location, OpId, OperationState, Type, Value};
@@ -30,7 +31,7 @@ pub fn reshape(ctx: &Context, body: &mut Body, at: InsertPoint, loc: &Location, 
     let n: i64 = src.iter().product();
     let mut cur = v;
     if src.len() > 1 {
-        let st = OperationState::new(ctx.op_name("tensor.collapse_shape"), loc.clone())
+        let st = OperationState::new(ctx.op_name(ops::COLLAPSE_SHAPE), loc.clone())
             .operands(&[cur])
             .results(&[ty(&[n])])
             .property(ctx.ident("reassociation"), reassociation_attr(ctx, &[(0..src.len()).collect()]));
@@ -40,7 +41,7 @@ pub fn reshape(ctx: &Context, body: &mut Body, at: InsertPoint, loc: &Location, 
     let cur_shape = body.value_type(cur).shape().unwrap().to_vec();
     if cur_shape != shape {
         let groups: Vec<Vec<usize>> = if cur_shape.is_empty() { vec![] } else { vec![(0..shape.len()).collect()] };
-        let st = OperationState::new(ctx.op_name("tensor.expand_shape"), loc.clone())
+        let st = OperationState::new(ctx.op_name(ops::EXPAND_SHAPE), loc.clone())
             .operands(&[cur])
             .results(&[ty(shape)])
             .property(ctx.ident("reassociation"), reassociation_attr(ctx, &groups))
@@ -104,8 +105,8 @@ pub fn fold_inverse(input: &ir::dialect::FoldInput) -> Option<Vec<ir::dialect::F
     let src = body.op(op).operand(0);
     let def = body.defining_op(src)?;
     let inverse = match body.name(op).as_str() {
-        "tensor.collapse_shape" => "tensor.expand_shape",
-        _ => "tensor.collapse_shape",
+        ops::COLLAPSE_SHAPE => ops::EXPAND_SHAPE,
+        _ => ops::COLLAPSE_SHAPE,
     };
     if body.name(def).as_str() != inverse {
         return None;

@@ -2,13 +2,15 @@
 //! need (contiguous loads and stores, gathers, shuffles, broadcasts, fused
 //! multiply-add, reductions).
 
+pub mod ops;
+
 use ir::dialect::{optional, required, AttrKind, Count, DialectDef, OpDef, Trait};
 use ir::types::TypeData;
 use ir::{Body, Context, OpId};
 
 pub const OPS: &[OpDef] = &[
     OpDef {
-        name: "vector.load",
+        name: ops::LOAD,
         summary: "Reads a vector from consecutive elements of a memref.",
         operands: Count::AtLeast(1),
         results: Count::Exactly(1),
@@ -16,14 +18,14 @@ pub const OPS: &[OpDef] = &[
         ..OpDef::DEFAULT
     },
     OpDef {
-        name: "vector.store",
+        name: ops::STORE,
         summary: "Writes a vector to consecutive elements of a memref.",
         operands: Count::AtLeast(2),
         properties: &[optional("nontemporal", AttrKind::Any), optional("alignment", AttrKind::Any)],
         ..OpDef::DEFAULT
     },
     OpDef {
-        name: "vector.bitcast",
+        name: ops::BITCAST,
         summary: "Reinterprets a vector's bits as a vector of another element type (same total width: 64 x i8 as 16 x i32).",
         operands: Count::Exactly(1),
         results: Count::Exactly(1),
@@ -31,9 +33,9 @@ pub const OPS: &[OpDef] = &[
         verify: Some(verify_bitcast),
         ..OpDef::DEFAULT
     },
-    OpDef { name: "vector.broadcast", summary: "Splats a scalar (or smaller vector) into a vector.", operands: Count::Exactly(1), results: Count::Exactly(1), traits: &[Trait::Pure], ..OpDef::DEFAULT },
+    OpDef { name: ops::BROADCAST, summary: "Splats a scalar (or smaller vector) into a vector.", operands: Count::Exactly(1), results: Count::Exactly(1), traits: &[Trait::Pure], ..OpDef::DEFAULT },
     OpDef {
-        name: "vector.fma",
+        name: ops::FMA,
         summary: "Elementwise a * b + c.",
         operands: Count::Exactly(3),
         results: Count::Exactly(1),
@@ -41,7 +43,7 @@ pub const OPS: &[OpDef] = &[
         ..OpDef::DEFAULT
     },
     OpDef {
-        name: "vector.reduction",
+        name: ops::REDUCTION,
         summary: "Combines a vector's elements into a scalar (add, mul, maximumf, ...).",
         operands: Count::AtLeast(1),
         results: Count::Exactly(1),
@@ -50,7 +52,7 @@ pub const OPS: &[OpDef] = &[
         ..OpDef::DEFAULT
     },
     OpDef {
-        name: "vector.create_mask",
+        name: ops::CREATE_MASK,
         summary: "A mask whose first n lanes are set (n clamped to the vector's length).",
         operands: Count::AtLeast(1),
         results: Count::Exactly(1),
@@ -58,7 +60,7 @@ pub const OPS: &[OpDef] = &[
         ..OpDef::DEFAULT
     },
     OpDef {
-        name: "vector.maskedload",
+        name: ops::MASKEDLOAD,
         summary: "Reads the lanes a mask sets from consecutive memref elements; the others come from a pass-through vector.",
         operands: Count::AtLeast(3),
         results: Count::Exactly(1),
@@ -66,7 +68,7 @@ pub const OPS: &[OpDef] = &[
         ..OpDef::DEFAULT
     },
     OpDef {
-        name: "vector.gather",
+        name: ops::GATHER,
         summary: "Reads the lanes a mask sets from the base position plus each lane's offset in an index vector (along the innermost dim); the others come from a pass-through vector.",
         operands: Count::AtLeast(4),
         results: Count::Exactly(1),
@@ -74,7 +76,7 @@ pub const OPS: &[OpDef] = &[
         ..OpDef::DEFAULT
     },
     OpDef {
-        name: "vector.shuffle",
+        name: ops::SHUFFLE,
         summary: "Picks the lanes `mask` lists from the concatenation of two vectors.",
         operands: Count::Exactly(2),
         results: Count::Exactly(1),
@@ -83,7 +85,7 @@ pub const OPS: &[OpDef] = &[
         ..OpDef::DEFAULT
     },
     OpDef {
-        name: "vector.maskedstore",
+        name: ops::MASKEDSTORE,
         summary: "Writes the lanes a mask sets to consecutive memref elements.",
         operands: Count::AtLeast(3),
         properties: &[optional("alignment", AttrKind::Any)],

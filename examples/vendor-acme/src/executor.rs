@@ -51,7 +51,7 @@ impl Program {
         for op in body.block_ops(entry) {
             let o = body.op(op);
             let name = body.name(op);
-            if name.as_str() == "func.return" {
+            if name.as_str() == func::ops::RETURN {
                 outputs = o.operands().iter().map(|v| buf.get(v).copied().ok_or("a result computed outside the partition")).collect::<Result<_, _>>()?;
                 continue;
             }

@@ -60,7 +60,7 @@ const MIN_OPS_PER_PART: usize = 1000;
 /// module is too small to split.
 pub fn to_mlir_parts(ctx: &ir::Context, body: &ir::Body, module: ir::OpId, parts: usize) -> Vec<String> {
     let mblock = body.region_blocks(body.op(module).regions()[0])[0];
-    let funcs: Vec<(ir::OpId, usize)> = body.block_ops(mblock).filter(|o| body.name(*o).as_str() == "func.func" && body.entry_block(*o).is_some()).map(|f| (f, body.walk_preorder(f).len())).collect();
+    let funcs: Vec<(ir::OpId, usize)> = body.block_ops(mblock).filter(|o| body.name(*o).as_str() == func::ops::FUNC && body.entry_block(*o).is_some()).map(|f| (f, body.walk_preorder(f).len())).collect();
     let total: usize = funcs.iter().map(|f| f.1).sum();
     let n = parts.min(total / MIN_OPS_PER_PART).min(funcs.len());
     if n <= 1 {

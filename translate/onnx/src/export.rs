@@ -56,7 +56,7 @@ pub fn export_module(ctx: &Context, body: &Body, module: OpId) -> Result<ModelPr
     let err = |loc: Location, m: String| vec![Diagnostic::error(loc, m)];
     let top = body.op(module).loc.clone();
     let block = body.entry_block(module).ok_or_else(|| err(top.clone(), "the module has no body".into()))?;
-    let funcs: Vec<OpId> = body.block_ops(block).filter(|o| body.name(*o).as_str() == "func.func").collect();
+    let funcs: Vec<OpId> = body.block_ops(block).filter(|o| body.name(*o).as_str() == func::ops::FUNC).collect();
     let [f] = funcs[..] else { return Err(err(top, format!("export needs exactly one func.func in the module, found {}", funcs.len()))) };
     let declared = body.op(f).attributes.get("onnx.opset").and_then(|a| a.as_int());
     let opset = declared.unwrap_or(21) as i64;
@@ -208,7 +208,7 @@ impl Exporter<'_> {
         for op in ops {
             let n = self.body.name(op).as_str().to_string();
             match n.as_str() {
-                "func.return" | "onnx.Yield" => {}
+                func::ops::RETURN | "onnx.Yield" => {}
                 "onnx.NoValue" => {
                     let r = self.body.op(op).result(0);
                     self.names.insert(r, String::new());

@@ -272,7 +272,7 @@ impl<'a> Importer<'a> {
         }
         let fname = types::sanitize(g.name.as_deref().filter(|n| !n.is_empty()).unwrap_or("main_graph"));
         let fty = self.ctx.intern_type(TypeData::Function { inputs: arg_types.clone(), results: res_types.clone() });
-        let mut st = OperationState::new(self.ctx.op_name("func.func"), top.clone())
+        let mut st = OperationState::new(self.ctx.op_name(func::ops::FUNC), top.clone())
             .property(self.ctx.ident("function_type"), Attribute::type_attr(fty))
             .property(self.ctx.ident("sym_name"), Attribute::string(&fname))
             .region(region);
@@ -296,7 +296,7 @@ impl<'a> Importer<'a> {
             st.attributes.set(self.ctx.ident(&format!("onnx.opset.{}", d)), Attribute::integer(v as i128, self.ctx.i64()));
         }
         self.body.build(st, InsertPoint::AtEnd(module_block));
-        let st = OperationState::new(self.ctx.op_name("func.return"), top).operands(&vals);
+        let st = OperationState::new(self.ctx.op_name(func::ops::RETURN), top).operands(&vals);
         self.body.build(st, InsertPoint::AtEnd(entry));
     }
 

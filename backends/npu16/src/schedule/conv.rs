@@ -113,7 +113,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     let key = (o.operand(1), format!("{:?}{}", g, if p.vector { " vector" } else { "" }));
     // Weights: packed in tile order into the constant image, or (a batched
     // product) B's row-major matrices where they are, read tile by tile.
-    let matrix = body.name(op).as_str() == "npu.batch_matmul";
+    let matrix = body.name(op).as_str() == npu::ops::BATCH_MATMUL;
     let wdram = if matrix {
         ins.get(1).cloned().ok_or("B is not in DRAM")?
     } else if let Some(d) = l.consts.packed.get(&key).cloned() {

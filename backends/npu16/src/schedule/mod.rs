@@ -181,7 +181,7 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
     for op in body.block_ops(entry) {
         let name = body.name(op);
         let n = name.as_str();
-        if n == ops::Constant::NAME || n == "func.return" {
+        if n == ops::Constant::NAME || n == func::ops::RETURN {
             continue;
         }
         if is_alias(body, op) {
@@ -206,7 +206,7 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
             }
         };
         dram.insert(y, out.clone());
-        let ins: Vec<Dram> = if n == "npu.batch_matmul" {
+        let ins: Vec<Dram> = if n == npu::ops::BATCH_MATMUL {
             // Both operands are read from DRAM: a constant one goes into the image as it is, once.
             let mut v = vec![];
             for x in body.op(op).operands() {
@@ -231,18 +231,18 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
         // A layer works in the lower part of the scratchpad where the target keeps
         // tensors on chip (`residency`), in all of it where it cannot otherwise.
         let mut r = Err(String::new());
-        let whole = matches!(n, "npu.conv" | "npu.matmul" | "npu.batch_matmul") && !conv::plans_as_well_in(body, op, hw, &work);
+        let whole = matches!(n, npu::ops::CONV | npu::ops::MATMUL | npu::ops::BATCH_MATMUL) && !conv::plans_as_well_in(body, op, hw, &work);
         for hw in if whole { vec![hw] } else { vec![&work, hw] } {
             let image = consts.data.len();
             insts.truncate(marker + 1);
             let mut l = Layer { hw, out: &mut insts, consts: &mut consts, buffers: vec![] };
             r = match n {
-                "npu.conv" | "npu.matmul" | "npu.batch_matmul" => conv::emit(&mut l, body, op, &ins, &out),
-                "npu.eltwise" | "npu.act" => vector::eltwise(&mut l, body, op, &ins, &out),
-                "npu.slice" | "npu.concat" | "npu.upsample" | "npu.pad" | ops::Transpose::NAME => movement::emit(&mut l, body, op, &ins, &out),
-                "npu.pool" => vector::pool(&mut l, body, op, &ins, &out),
-                "npu.lut" => vector::lut(&mut l, body, op, &ins, &out),
-                "npu.layernorm" | "npu.softmax" => vector::row_norm(&mut l, body, op, &ins, &out),
+                npu::ops::CONV | npu::ops::MATMUL | npu::ops::BATCH_MATMUL => conv::emit(&mut l, body, op, &ins, &out),
+                npu::ops::ELTWISE | npu::ops::ACT => vector::eltwise(&mut l, body, op, &ins, &out),
+                npu::ops::SLICE | npu::ops::CONCAT | npu::ops::UPSAMPLE | npu::ops::PAD | ops::Transpose::NAME => movement::emit(&mut l, body, op, &ins, &out),
+                npu::ops::POOL => vector::pool(&mut l, body, op, &ins, &out),
+                npu::ops::LUT => vector::lut(&mut l, body, op, &ins, &out),
+                npu::ops::LAYERNORM | npu::ops::SOFTMAX => vector::row_norm(&mut l, body, op, &ins, &out),
                 _ => Err(format!("'{}' has no schedule yet", n)),
             }
             .map(|()| std::mem::take(&mut l.buffers));
@@ -292,14 +292,14 @@ impl Pass for NpuSchedule {
         let funcs: Vec<OpId> = body.block_ops(mb).filter(|f| backend::partition::partition_backend(body, *f) == Some(super::target::NAME) && body.entry_block(*f).is_some()).collect();
         for f in funcs {
             let entry = body.entry_block(f).unwrap();
-            if body.block_ops(entry).any(|o| body.name(o).as_str() == "npu.launch") {
+            if body.block_ops(entry).any(|o| body.name(o).as_str() == npu::ops::LAUNCH) {
                 continue;
             }
             let (insts, args, consts, ins, outs) = schedule_function(body, f, &hw)?;
             build_program(ctx, body, f, &hw, insts, args, consts, ins, outs)?;
         }
-        if body.op(module).attr("npu.hw").is_none() {
-            body.op_mut(module).attributes.set(ctx.ident("npu.hw"), hw.to_attr(ctx));
+        if body.op(module).attr(npu::attrs::HW).is_none() {
+            body.op_mut(module).attributes.set(ctx.ident(npu::attrs::HW), hw.to_attr(ctx));
         }
         Ok(())
     }
@@ -313,13 +313,13 @@ fn build_program(ctx: &Context, body: &mut Body, f: OpId, hw: &HwDesc, insts: Ve
     let (pf, pb) = func::FunctionBuilder::create(ctx, body, &pname, &[], &[], loc.clone());
     body.op_mut(pf).properties.set(ctx.ident("sym_visibility"), Attribute::string("private"));
     let a = &mut body.op_mut(pf).attributes;
-    a.set(ctx.ident("npu.program"), Attribute::unit());
-    a.set(ctx.ident("npu.hw"), hw.to_attr(ctx));
-    a.set(ctx.ident("npu.args"), args_to_attr(ctx, &args));
+    a.set(ctx.ident(npu::attrs::PROGRAM), Attribute::unit());
+    a.set(ctx.ident(npu::attrs::HW), hw.to_attr(ctx));
+    a.set(ctx.ident(npu::attrs::ARGS), args_to_attr(ctx, &args));
     let bytes: Vec<u8> = consts.data;
     let ty = ctx.intern_type(ir::types::TypeData::RankedTensor { shape: vec![bytes.len() as i64], elem: ctx.int_type(8), encoding: None });
     let image = Attribute::new(AttrData::DenseResource { ty, resource: ir::attributes::Resource::new(&format!("{}_weights", fname), 64, Arc::new(bytes)) });
-    body.op_mut(pf).attributes.set(ctx.ident("npu.const_image"), image);
+    body.op_mut(pf).attributes.set(ctx.ident(npu::attrs::CONST_IMAGE), image);
     body.insert(pf, InsertPoint::Before(f));
     let ret = func::FunctionBuilder::ret(ctx, body, pb, &[], loc.clone());
     npu::asm::build(ctx, body, InsertPoint::Before(ret), &insts, &loc, hw.array_cols as i64)?;
@@ -328,7 +328,7 @@ fn build_program(ctx: &Context, body: &mut Body, f: OpId, hw: &HwDesc, insts: Ve
     let old_ret = body.last_op(entry).unwrap();
     let results: Vec<ir::Type> = body.op(old_ret).operands().iter().map(|v| body.value_type(*v).clone()).collect();
     let operands = body.block_args(entry).to_vec();
-    let st = OperationState::new(ctx.op_name("npu.launch"), loc.clone())
+    let st = OperationState::new(ctx.op_name(npu::ops::LAUNCH), loc.clone())
         .operands(&operands)
         .results(&results)
         .property(ctx.ident("program"), Attribute::symbol(&pname))

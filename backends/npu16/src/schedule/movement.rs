@@ -201,7 +201,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     let ints = |n: &str| body.op(op).ints_attr(n).ok_or_else(|| format!("no {}", n));
     let mut it = ins.iter();
     match body.name(op).as_str() {
-        "npu.slice" => {
+        npu::ops::SLICE => {
             let x = shape(body, o.operand(0));
             let (off, steps) = (ints("offsets")?, ints("steps")?);
             let xs = dense(&x);
@@ -221,7 +221,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
             let b = blocks(&y, &sv, &[dv], lanes, slot);
             emit_copies(l, &src, &[out.clone()], b, slot, elem);
         }
-        "npu.concat" => {
+        npu::ops::CONCAT => {
             let axis = o.attr("axis").and_then(|a| a.as_int()).ok_or("no axis")? as usize;
             let ys = dense(&y);
             let mut at = 0;
@@ -235,7 +235,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
                 at += x[axis];
             }
         }
-        "npu.upsample" => {
+        npu::ops::UPSAMPLE => {
             let x = shape(body, o.operand(0));
             let f = ints("factors")?;
             let ys = dense(&y);
@@ -252,7 +252,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
             let outs = vec![out.clone(); dsts.len()];
             emit_copies(l, &src, &outs, b, slot, elem);
         }
-        "npu.pad" => {
+        npu::ops::PAD => {
             if elem == Elem::I8 {
                 return Err("int8 padding (its value would be the zero point)".into());
             }

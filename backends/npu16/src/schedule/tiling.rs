@@ -297,12 +297,12 @@ pub fn plans_as_well_in(body: &Body, op: OpId, hw: &HwDesc, work: &HwDesc) -> bo
 pub fn geometry(body: &Body, op: OpId, l: i64) -> Geom {
     let o = body.op(op);
     let int8 = body.value_type(o.operand(0)).element_type().is_some_and(|e| e.to_string() == "i8");
-    if body.name(op).as_str() == "npu.matmul" {
+    if body.name(op).as_str() == npu::ops::MATMUL {
         let a = shape(body, o.operand(0));
         let b = shape(body, o.operand(1));
         return Geom { h: a[0], w: 1, c: a[1], kh: 1, kw: 1, f: b[1], sh: 1, sw: 1, pt: 0, pl: 0, oh: a[0], ow: 1, depthwise: false, int8, l, batch: 1, bt: false };
     }
-    if body.name(op).as_str() == "npu.batch_matmul" {
+    if body.name(op).as_str() == npu::ops::BATCH_MATMUL {
         let (a, y) = (shape(body, o.operand(0)), shape(body, o.result(0)));
         let bt = npu::tensor_ops::transpose_b(body, op);
         return Geom { h: a[1], w: 1, c: a[2], kh: 1, kw: 1, f: y[2], sh: 1, sw: 1, pt: 0, pl: 0, oh: a[1], ow: 1, depthwise: false, int8: false, l, batch: a[0], bt };

@@ -132,7 +132,7 @@ pub fn eltwise(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -
         return eltwise_int8(l, body, op, ins, out);
     }
     let lanes = lanes_of(l.hw);
-    let unary = body.name(op).as_str() == "npu.act";
+    let unary = body.name(op).as_str() == npu::ops::ACT;
     let a_shape = shape(body, o.operand(0));
     let n: i64 = a_shape.iter().product();
     let mnemonic = if unary {
@@ -564,7 +564,7 @@ pub fn row_norm(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) 
     }
     let n = xs.iter().product::<i64>() / c.max(1);
     let nb = (c + lanes - 1) / lanes;
-    let ln = body.name(op).as_str() == "npu.layernorm";
+    let ln = body.name(op).as_str() == npu::ops::LAYERNORM;
     let x_d = ins.first().ok_or("input not in DRAM")?.clone();
     // Constant rows: 1/c and epsilon (LayerNorm), then the scale and bias rows unless they are 1 and 0.
     let mut prologue = vec![];

@@ -137,7 +137,7 @@ pub(super) fn convert_qmac(ctx: &Context, body: &mut Body, m: crate::quant::QMac
         };
         let mut v = vec![xt, wt];
         v.extend(bias);
-        ("npu.conv", v, permuted(&y_shape, &TO_NHWC), true)
+        (npu::ops::CONV, v, permuted(&y_shape, &TO_NHWC), true)
     } else {
         let as_ = shape(body, m.x.input);
         let trans_b = body.op(op).attr("transB").and_then(|a| a.as_int()).unwrap_or(0) != 0;
@@ -149,7 +149,7 @@ pub(super) fn convert_qmac(ctx: &Context, body: &mut Body, m: crate::quant::QMac
         if let Some(bias) = bias {
             v.push(if shape(body, bias).len() == 1 { bias } else { reshape(ctx, body, bias, &[n], at, &loc) });
         }
-        ("npu.matmul", v, vec![mm, n], false)
+        (npu::ops::MATMUL, v, vec![mm, n], false)
     };
     let mut locs = vec![loc.clone(), body.op(m.q).loc.clone()];
     if let Some(c) = &chain {
@@ -195,7 +195,7 @@ pub(super) fn convert_qavgpool(ctx: &Context, body: &mut Body, op: OpId, a: crat
     if a.window.is_none() {
         props.push(("avg_shift", Attribute::integer(a.avg_shift as i128, ctx.i64())));
     }
-    let new = build(ctx, body, "npu.pool", &[xt], tensor(ctx, permuted(&ys, &TO_NHWC), &i8t), props, at, &loc);
+    let new = build(ctx, body, npu::ops::POOL, &[xt], tensor(ctx, permuted(&ys, &TO_NHWC), &i8t), props, at, &loc);
     let r = transpose(ctx, body, body.op(new).result(0), &TO_NCHW, InsertPoint::After(new), &loc);
     finish_pattern(body, r, a.q, None, vec![a.q, op, a.x.op]);
     Ok(())
@@ -209,9 +209,9 @@ fn lut_of(body: &Body, v: Value) -> Option<OpId> {
         let inner = body.op(d).operand(0);
         (one_use(inner)).then_some(())?;
         d = body.defining_op(inner)?;
-        return (body.name(d).as_str() == "npu.lut").then_some(d);
+        return (body.name(d).as_str() == npu::ops::LUT).then_some(d);
     }
-    (body.name(d).as_str() == "npu.lut" && one_use(v)).then_some(d)
+    (body.name(d).as_str() == npu::ops::LUT && one_use(v)).then_some(d)
 }
 
 /// `Q(f(DQ(x)))` as an `npu.lut` of the int8 `x` (any shape: it maps values, not positions).
@@ -222,7 +222,7 @@ pub(super) fn convert_qlut(ctx: &Context, body: &mut Body, op: OpId, t: crate::q
     let i8t = body.value_type(t.x.input).element_type().unwrap().clone();
     // In NHWC beside NHWC producers and consumers (the transposes cancel), heads as they are.
     let four = xs.len() == 4 && !super::heads(body, t.x.input);
-    let r = super::build_nhwc(ctx, body, "npu.lut", &[t.x.input], &xs, &i8t, vec![("table", i64s(ctx, &t.table))], four, at, &loc);
+    let r = super::build_nhwc(ctx, body, npu::ops::LUT, &[t.x.input], &xs, &i8t, vec![("table", i64s(ctx, &t.table))], four, at, &loc);
     let mut members = t.members.clone();
     members.reverse();
     finish_pattern(body, r, t.q, None, members);
@@ -271,7 +271,7 @@ pub(super) fn requantize_input(ctx: &Context, body: &mut Body, op: OpId, i: usiz
         props.push(("in_zp", i64s(ctx, &[x.zp(), x.zp()])));
     }
     let out_shape = if four { permuted(&xs, &TO_NHWC) } else { xs.clone() };
-    let new = build(ctx, body, "npu.eltwise", &[a, a], tensor(ctx, out_shape, &i8t), props, at, &loc);
+    let new = build(ctx, body, npu::ops::ELTWISE, &[a, a], tensor(ctx, out_shape, &i8t), props, at, &loc);
     let mut r = body.op(new).result(0);
     if four {
         r = transpose(ctx, body, r, &TO_NCHW, at, &loc);
@@ -311,7 +311,7 @@ pub(super) fn convert_qadd(ctx: &Context, body: &mut Body, m: crate::quant::QAdd
     if m.a.zp() != 0 || m.b.zp() != 0 {
         props.push(("in_zp", i64s(ctx, &[m.a.zp(), m.b.zp()])));
     }
-    let new = build(ctx, body, "npu.eltwise", &[a, b], tensor(ctx, out_shape, &i8t), props, at, &fused);
+    let new = build(ctx, body, npu::ops::ELTWISE, &[a, b], tensor(ctx, out_shape, &i8t), props, at, &fused);
     let mut r = body.op(new).result(0);
     if four {
         r = transpose(ctx, body, r, &TO_NCHW, InsertPoint::After(new), &fused);

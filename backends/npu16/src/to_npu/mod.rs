@@ -180,7 +180,7 @@ fn emit_then(ctx: &Context, body: &mut Body, old: OpId, name: &str, operands: &[
     let y = body.op(old).result(0);
     let elem = body.value_type(y).element_type().unwrap().clone();
     // A pool carries no activation (the vector unit's pooling has none to fuse).
-    let pool = name == "npu.pool";
+    let pool = name == npu::ops::POOL;
     let act = if pool { None } else { fused_activation(body, y) };
     let mut loc_all = loc.clone();
     if let Some((u, a, lo, hi)) = act {
@@ -234,7 +234,7 @@ fn convert_layer_norm(ctx: &Context, body: &mut Body, x: Value, epsilon: f64, sc
     let at = InsertPoint::Before(last);
     let s = f32_constant(ctx, body, &sv, vec![c], at, &loc);
     let b = f32_constant(ctx, body, &bv, vec![c], at, &loc);
-    let op = build(ctx, body, "npu.layernorm", &[x, s, b], tensor(ctx, xs, &ctx.f32()), vec![("epsilon", Attribute::float(epsilon, ctx.f32()))], at, &loc);
+    let op = build(ctx, body, npu::ops::LAYERNORM, &[x, s, b], tensor(ctx, xs, &ctx.f32()), vec![("epsilon", Attribute::float(epsilon, ctx.f32()))], at, &loc);
     body.replace_all_uses(body.op(last).result(0), body.op(op).result(0));
     for m in members.iter().rev() {
         body.erase(*m);
@@ -275,7 +275,7 @@ fn convert_batch_matmul(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), 
         props.push(("transpose_b", Attribute::unit()));
     }
     let back = move |ctx: &Context, body: &mut Body, v: Value, loc: &Location| if shape(body, v) == ys { v } else { reshape(ctx, body, v, &ys, after(body, v), loc) };
-    emit_then(ctx, body, op, "npu.batch_matmul", &[a3, b3], vec![nb, m, n], props, &back);
+    emit_then(ctx, body, op, npu::ops::BATCH_MATMUL, &[a3, b3], vec![nb, m, n], props, &back);
     if let Some(t) = folded.filter(|t| !body.has_uses(body.op(*t).result(0))) {
         body.erase(t);
     }
@@ -336,7 +336,7 @@ fn heads(body: &Body, v: Value) -> bool {
                 crate::tokens::tokens_to_image(body, d).is_none()
             }
         }
-        "npu.softmax" | "npu.layernorm" | "npu.eltwise" | "npu.act" | "npu.lut" => shape(body, v).len() == 4,
+        npu::ops::SOFTMAX | npu::ops::LAYERNORM | npu::ops::ELTWISE | npu::ops::ACT | npu::ops::LUT => shape(body, v).len() == 4,
         ops::Transpose::NAME => shape(body, v).len() == 4 && body.op(d).ints_attr("perm").as_deref() != Some(&TO_NCHW[..]),
         _ => false,
     }
@@ -452,7 +452,7 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             let x = o.operand(0);
             let ys = shape(body, o.result(0));
             let props = vec![("act", Attribute::string("rpow")), ("beta", Attribute::float(beta, ctx.f32()))];
-            let r = build_nhwc(ctx, body, "npu.act", &[x], &ys, &ctx.f32(), props, ys.len() == 4 && !heads(body, x), at, &loc);
+            let r = build_nhwc(ctx, body, npu::ops::ACT, &[x], &ys, &ctx.f32(), props, ys.len() == 4 && !heads(body, x), at, &loc);
             body.replace_all_uses(body.op(op).result(0), r);
             body.erase(op);
         }
@@ -486,7 +486,7 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
                 }
             };
             props.push(("act", Attribute::string(act)));
-            let r = build_nhwc(ctx, body, "npu.act", &[x], &ys, &ctx.f32(), props, ys.len() == 4 && !heads(body, x), at, &loc);
+            let r = build_nhwc(ctx, body, npu::ops::ACT, &[x], &ys, &ctx.f32(), props, ys.len() == 4 && !heads(body, x), at, &loc);
             body.replace_all_uses(body.op(op).result(0), r);
             body.erase(op);
         }
@@ -499,7 +499,7 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
             // Over the innermost dim of the tensor as it is (a 4-D one stays NCHW).
             let x = o.operand(0);
             let ys = shape(body, o.result(0));
-            let r = build(ctx, body, "npu.softmax", &[x], tensor(ctx, ys, &ctx.f32()), vec![], at, &loc);
+            let r = build(ctx, body, npu::ops::SOFTMAX, &[x], tensor(ctx, ys, &ctx.f32()), vec![], at, &loc);
             body.replace_all_uses(body.op(op).result(0), body.op(r).result(0));
             body.erase(op);
         }
@@ -553,7 +553,7 @@ fn convert_op(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
                 ("pads", i64s(ctx, &pads)),
                 ("count_include_pad", Attribute::integer(cip as i128, ctx.i64())),
             ];
-            emit(ctx, body, op, "npu.pool", &[xt], permuted(&ys, &TO_NHWC), props, true);
+            emit(ctx, body, op, npu::ops::POOL, &[xt], permuted(&ys, &TO_NHWC), props, true);
         }
         _ => {}
     }
@@ -605,9 +605,9 @@ fn convert_binary(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String
     let props = vec![("kind", Attribute::string(&kind))];
     if image {
         let at_ = transpose(ctx, body, a, &TO_NHWC, at, &loc);
-        emit(ctx, body, op, "npu.eltwise", &[at_, b2], permuted(&ys, &TO_NHWC), props, true);
+        emit(ctx, body, op, npu::ops::ELTWISE, &[at_, b2], permuted(&ys, &TO_NHWC), props, true);
     } else {
-        emit(ctx, body, op, "npu.eltwise", &[a, b2], ys, props, false);
+        emit(ctx, body, op, npu::ops::ELTWISE, &[a, b2], ys, props, false);
     }
     Ok(())
 }
@@ -657,7 +657,7 @@ fn nhwc_signature(ctx: &Context, body: &mut Body, module: OpId, f: OpId) -> Resu
     body.op_mut(f).properties.set(ctx.ident("function_type"), Attribute::type_attr(ft));
     // Callers.
     for call in body.walk_preorder(module) {
-        if body.name(call).as_str() != "func.call" || body.op(call).attr("callee").and_then(|a| a.as_symbol()).map(|s| s.join("::")) != Some(fname.clone()) {
+        if body.name(call).as_str() != func::ops::CALL || body.op(call).attr("callee").and_then(|a| a.as_symbol()).map(|s| s.join("::")) != Some(fname.clone()) {
             continue;
         }
         let cloc = body.op(call).loc.clone();

@@ -35,7 +35,7 @@ pub(super) fn convert_movement(ctx: &Context, body: &mut Body, op: OpId) -> Resu
                 off[a] = s.clamp(0, xs[a]);
                 st[a] = steps[k];
             }
-            outs.push((0, "npu.slice", vec![x], vec![("offsets", i64s(ctx, &nhwc(&off))), ("steps", i64s(ctx, &nhwc(&st)))]));
+            outs.push((0, npu::ops::SLICE, vec![x], vec![("offsets", i64s(ctx, &nhwc(&off))), ("steps", i64s(ctx, &nhwc(&st)))]));
         }
         ops::Split::NAME => {
             let a = o.attr("axis").and_then(|a| a.as_int()).unwrap_or(0) as i64;
@@ -45,22 +45,22 @@ pub(super) fn convert_movement(ctx: &Context, body: &mut Body, op: OpId) -> Resu
                 let mut off = vec![0; xs.len()];
                 off[a] = at;
                 at += shape(body, o.result(i))[a];
-                outs.push((i, "npu.slice", vec![x], vec![("offsets", i64s(ctx, &nhwc(&off))), ("steps", i64s(ctx, &vec![1; xs.len()]))]));
+                outs.push((i, npu::ops::SLICE, vec![x], vec![("offsets", i64s(ctx, &nhwc(&off))), ("steps", i64s(ctx, &vec![1; xs.len()]))]));
             }
         }
         ops::Concat::NAME => {
             let a = o.attr("axis").and_then(|a| a.as_int()).unwrap_or(0) as i64;
-            outs.push((0, "npu.concat", o.operands().to_vec(), vec![("axis", Attribute::integer(axis_of(a) as i128, ctx.i64()))]));
+            outs.push((0, npu::ops::CONCAT, o.operands().to_vec(), vec![("axis", Attribute::integer(axis_of(a) as i128, ctx.i64()))]));
         }
         ops::Pad::NAME => {
             let (p, value) = crate::target::pad_geometry(body, op).map_err(|e| e.message)?;
             let r = xs.len();
             let pads = [nhwc(&p[..r]), nhwc(&p[r..])].concat();
-            outs.push((0, "npu.pad", vec![x], vec![("pads", i64s(ctx, &pads)), ("value", Attribute::float(value, ctx.f32()))]));
+            outs.push((0, npu::ops::PAD, vec![x], vec![("pads", i64s(ctx, &pads)), ("value", Attribute::float(value, ctx.f32()))]));
         }
         _ => {
             let f = [ys[2] / xs[2], ys[3] / xs[3]];
-            outs.push((0, "npu.upsample", vec![x], vec![("factors", i64s(ctx, &f))]));
+            outs.push((0, npu::ops::UPSAMPLE, vec![x], vec![("factors", i64s(ctx, &f))]));
         }
     }
     let results = o.results().to_vec();

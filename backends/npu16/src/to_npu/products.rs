@@ -40,7 +40,7 @@ pub(super) fn convert_conv(ctx: &Context, body: &mut Body, op: OpId) -> Result<(
     let mut operands = vec![xt, wt];
     operands.extend(b);
     let props = vec![("strides", i64s(ctx, &strides)), ("pads", i64s(ctx, &pads)), ("group", Attribute::integer(g as i128, ctx.i64()))];
-    emit(ctx, body, op, "npu.conv", &operands, permuted(&ys, &TO_NHWC), props, true);
+    emit(ctx, body, op, npu::ops::CONV, &operands, permuted(&ys, &TO_NHWC), props, true);
     Ok(())
 }
 
@@ -77,12 +77,12 @@ pub(super) fn convert_conv_transpose(ctx: &Context, body: &mut Body, op: OpId) -
         if !p.uncropped() {
             let props = vec![("offsets", i64s(ctx, &[0, h.crop, w.crop, 0])), ("steps", i64s(ctx, &[1; 4]))];
             let ty = tensor(ctx, vec![1, h.out, w.out, c], &ctx.f32());
-            let s = build(ctx, body, "npu.slice", &[r], ty, props, after(body, r), loc);
+            let s = build(ctx, body, npu::ops::SLICE, &[r], ty, props, after(body, r), loc);
             r = body.op(s).result(0);
         }
         transpose(ctx, body, r, &TO_NCHW, after(body, r), loc)
     };
-    emit_then(ctx, body, op, "npu.conv", &[xt, wt, bt], phases, props, &to_space);
+    emit_then(ctx, body, op, npu::ops::CONV, &[xt, wt, bt], phases, props, &to_space);
     Ok(())
 }
 
@@ -117,7 +117,7 @@ pub(super) fn convert_product(ctx: &Context, body: &mut Body, op: OpId) -> Resul
         operands.push(if shape(body, c).len() == 1 { c } else { reshape(ctx, body, c, &[n], at, &loc) });
     }
     if ys.len() == 2 {
-        emit(ctx, body, op, "npu.matmul", &operands, vec![m, n], vec![], false);
+        emit(ctx, body, op, npu::ops::MATMUL, &operands, vec![m, n], vec![], false);
     } else {
         // [.., M, K] × [K, N]: a 2-D product between reshapes.
         let y = body.op(op).result(0);
@@ -130,7 +130,7 @@ pub(super) fn convert_product(ctx: &Context, body: &mut Body, op: OpId) -> Resul
         }
         // Retype the old op's result to 2-D so `emit` builds the 2-D matmul feeding the reshape.
         body.set_value_type(y, tensor(ctx, vec![m, n], body.value_type(y).element_type().unwrap()));
-        emit(ctx, body, op, "npu.matmul", &operands, vec![m, n], vec![], false);
+        emit(ctx, body, op, npu::ops::MATMUL, &operands, vec![m, n], vec![], false);
     }
     Ok(())
 }

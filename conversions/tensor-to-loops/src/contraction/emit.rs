@@ -19,10 +19,10 @@ fn dot4_broadcast(b: &B, body: &mut Body, at: &mut InsertPoint, m: Value, idx: &
     let vt = |shape: i64, elem: ir::Type| ctx.intern_type(TypeData::Vector { shape: vec![shape], scalable: vec![false], elem });
     let mut ops = vec![m];
     ops.extend_from_slice(idx);
-    let o = b.op(body, at, "vector.load", &ops, &[vt(4, ctx.int_type(8))], &[]);
-    let w = b.op(body, at, "vector.bitcast", &[body.op(o).result(0)], &[vt(1, ctx.i32())], &[]);
-    let s = b.op(body, at, "vector.broadcast", &[body.op(w).result(0)], &[vt(LANES, ctx.i32())], &[]);
-    let x = b.op(body, at, "vector.bitcast", &[body.op(s).result(0)], &[bytes_t.clone()], &[]);
+    let o = b.op(body, at, vector::ops::LOAD, &ops, &[vt(4, ctx.int_type(8))], &[]);
+    let w = b.op(body, at, vector::ops::BITCAST, &[body.op(o).result(0)], &[vt(1, ctx.i32())], &[]);
+    let s = b.op(body, at, vector::ops::BROADCAST, &[body.op(w).result(0)], &[vt(LANES, ctx.i32())], &[]);
+    let x = b.op(body, at, vector::ops::BITCAST, &[body.op(s).result(0)], &[bytes_t.clone()], &[]);
     body.op(x).result(0)
 }
 
@@ -32,7 +32,7 @@ fn vpdpbusd(b: &B, body: &mut Body, at: &mut InsertPoint, acc: Value, u: Value, 
     let i32s = |v: Vec<i64>| Attribute::new(AttrData::DenseArray { elem: ctx.i32(), data: ir::attributes::ArrayData::Int(v) });
     let t = body.value_type(acc).clone();
     let props = [("intrin", Attribute::string("llvm.x86.avx512.vpdpbusd.512")), ("operandSegmentSizes", i32s(vec![3, 0])), ("op_bundle_sizes", i32s(vec![]))];
-    let o = b.op(body, at, "llvm.call_intrinsic", &[acc, u, s], &[t], &props);
+    let o = b.op(body, at, llvm::ops::CALL_INTRINSIC, &[acc, u, s], &[t], &props);
     body.op(o).result(0)
 }
 
@@ -109,7 +109,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
         extras.push(if !p.fma && body.has_uses(bargs[k]) {
             let idx: Vec<Value> = maps[k].results.iter().map(|e| b.expr(body, &mut at, e, &[])).collect();
             let s = b.load(body, &mut at, ins[k], &idx);
-            let o = b.op(body, &mut at, "vector.broadcast", &[s], &[vts[k].clone()], &[]);
+            let o = b.op(body, &mut at, vector::ops::BROADCAST, &[s], &[vts[k].clone()], &[]);
             body.op(o).result(0)
         } else {
             zeros[k]
@@ -120,7 +120,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
     let (vtb, zb) = match p.dot4 {
         Some(_) => {
             let z = Attribute::new(AttrData::Dense { ty: bytes_t.clone(), data: ir::attributes::DenseData::canonical(vec![0], 1, 1) });
-            let o = b.op(body, &mut at, "arith.constant", &[], &[bytes_t.clone()], &[("value", z)]);
+            let o = b.op(body, &mut at, arith::ops::CONSTANT, &[], &[bytes_t.clone()], &[("value", z)]);
             (bytes_t.clone(), body.op(o).result(0))
         }
         None => (vts[p.b].clone(), zeros[p.b]),
@@ -170,7 +170,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
     let alloc_panel = |body: &mut Body, at: &mut InsertPoint, vectors: usize| -> Value {
         let pt = ctx.intern_type(TypeData::MemRef { shape: vec![kk.min(block_k), LANES * vectors as i64], elem: elems[p.b].clone(), layout: None, memory_space: None });
         let segs = Attribute::new(AttrData::DenseArray { elem: ctx.i32(), data: ir::attributes::ArrayData::Int(vec![0, 0]) });
-        let o = b.op(body, at, "memref.alloc", &[], &[pt], &[("operandSegmentSizes", segs), ("alignment", Attribute::integer(64, ctx.i64()))]);
+        let o = b.op(body, at, memref::ops::ALLOC, &[], &[pt], &[("operandSegmentSizes", segs), ("alignment", Attribute::integer(64, ctx.i64()))]);
         body.op(o).result(0)
     };
     // The outermost loop and its body: its iterations write disjoint tiles of
@@ -241,7 +241,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
         t.columns(body, &mut at, tj0, tail_nv, false);
         t.emit(body, &mut at, kk, block_k);
         if let Some(tp) = tail_panel {
-            b.op(body, &mut at, "memref.dealloc", &[tp], &[], &[]);
+            b.op(body, &mut at, memref::ops::DEALLOC, &[tp], &[], &[]);
         }
     }
     if let Some(f) = fill {
@@ -253,7 +253,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
             Some((_, top_block, _)) => InsertPoint::Before(body.last_op(top_block).unwrap()),
             None => at_j,
         };
-        b.op(body, &mut where_, "memref.dealloc", &[panel], &[], &[]);
+        b.op(body, &mut where_, memref::ops::DEALLOC, &[panel], &[], &[]);
     }
     body.erase(op);
 }
@@ -271,9 +271,9 @@ impl Kernel<'_> {
         let nj_v = b.index(body, at, self.sizes[p.j]);
         for v in 0..nv {
             let off = b.index(body, at, LANES * v as i64);
-            let jv = b.bin(body, at, "arith.addi", j0, off);
-            let rem = if whole { b.index(body, at, LANES) } else { b.bin(body, at, "arith.subi", nj_v, jv) };
-            let m = b.op(body, at, "vector.create_mask", &[rem], &[mt.clone()], &[]);
+            let jv = b.bin(body, at, arith::ops::ADDI, j0, off);
+            let rem = if whole { b.index(body, at, LANES) } else { b.bin(body, at, arith::ops::SUBI, nj_v, jv) };
+            let m = b.op(body, at, vector::ops::CREATE_MASK, &[rem], &[mt.clone()], &[]);
             self.jvs.push(jv);
             self.masks.push(body.op(m).result(0));
             if p.b_stride == 2 {
@@ -281,8 +281,8 @@ impl Kernel<'_> {
             }
             if p.dot4.is_some() {
                 let four = b.index(body, at, 4);
-                let rem4 = b.bin(body, at, "arith.muli", rem, four);
-                let m4 = b.op(body, at, "vector.create_mask", &[rem4], &[byte_mask_t.clone()], &[]);
+                let rem4 = b.bin(body, at, arith::ops::MULI, rem, four);
+                let m4 = b.op(body, at, vector::ops::CREATE_MASK, &[rem4], &[byte_mask_t.clone()], &[]);
                 self.byte_masks.push(body.op(m4).result(0));
             }
         }
@@ -303,8 +303,8 @@ impl Kernel<'_> {
                 let (_, kbblock, kb) = b.for_range(body, at, lb, ub, st);
                 b.yield_(body, kbblock, &[]);
                 let mut atb = InsertPoint::Before(body.last_op(kbblock).unwrap());
-                let hi = b.bin(body, &mut atb, "arith.addi", kb, st);
-                let hi = b.bin(body, &mut atb, "arith.minsi", hi, ub);
+                let hi = b.bin(body, &mut atb, arith::ops::ADDI, kb, st);
+                let hi = b.bin(body, &mut atb, arith::ops::MINSI, hi, ub);
                 if let Some(panel) = panel {
                     self.pack(body, &mut atb, panel, kb, hi);
                 }
@@ -357,28 +357,28 @@ impl Kernel<'_> {
         let (_, kblock, kiv, _) = b.for_between(body, at, k_lo, k_hi, &[]);
         b.yield_(body, kblock, &[]);
         let mut atk = InsertPoint::Before(body.last_op(kblock).unwrap());
-        let row = b.bin(body, &mut atk, "arith.subi", kiv, k_lo);
+        let row = b.bin(body, &mut atk, arith::ops::SUBI, kiv, k_lo);
         for v in 0..self.nv {
             let iv = self.index_list(None, Some(v), Some(&[kiv]));
             let mut ops = vec![bv];
             ops.extend(bm.results.iter().map(|e| b.expr(body, &mut atk, e, &iv)).collect::<Vec<_>>());
             ops.extend([self.masks[v], self.zb]);
-            let o = b.op(body, &mut atk, "vector.maskedload", &ops, &[self.vtb.clone()], &[]);
+            let o = b.op(body, &mut atk, vector::ops::MASKEDLOAD, &ops, &[self.vtb.clone()], &[]);
             let x = body.op(o).result(0);
             // Clamped into B: k at most K - 1, the column at most N - 1.
             let ahead = b.index(body, &mut atk, PREFETCH_K);
-            let kf = b.bin(body, &mut atk, "arith.addi", kiv, ahead);
+            let kf = b.bin(body, &mut atk, arith::ops::ADDI, kiv, ahead);
             let k_last = b.index(body, &mut atk, self.sizes[self.p.ks[0]] - 1);
-            let kf = b.bin(body, &mut atk, "arith.minsi", kf, k_last);
+            let kf = b.bin(body, &mut atk, arith::ops::MINSI, kf, k_last);
             let mut iv = self.index_list(None, Some(v), Some(&[kf]));
             let j_last = b.index(body, &mut atk, self.sizes[self.p.j] - 1);
-            iv[self.p.j] = b.bin(body, &mut atk, "arith.minsi", iv[self.p.j], j_last);
+            iv[self.p.j] = b.bin(body, &mut atk, arith::ops::MINSI, iv[self.p.j], j_last);
             let mut pops = vec![bv];
             pops.extend(bm.results.iter().map(|e| b.expr(body, &mut atk, e, &iv)).collect::<Vec<_>>());
             let (f, t) = (Attribute::integer(0, ctx.i1()), Attribute::integer(1, ctx.i1()));
-            b.op(body, &mut atk, "memref.prefetch", &pops, &[], &[("isWrite", f), ("localityHint", Attribute::integer(3, ctx.i32())), ("isDataCache", t)]);
+            b.op(body, &mut atk, memref::ops::PREFETCH, &pops, &[], &[("isWrite", f), ("localityHint", Attribute::integer(3, ctx.i32())), ("isDataCache", t)]);
             let col = b.index(body, &mut atk, LANES * v as i64);
-            b.op(body, &mut atk, "vector.store", &[x, panel, row, col], &[], &[]);
+            b.op(body, &mut atk, vector::ops::STORE, &[x, panel, row, col], &[], &[]);
         }
     }
 
@@ -416,7 +416,7 @@ impl Kernel<'_> {
         let mut rows = Vec::new();
         for r in 0..mr {
             let rv = b.index(body, &mut ati, r as i64);
-            rows.push(b.bin(body, &mut ati, "arith.addi", i0, rv));
+            rows.push(b.bin(body, &mut ati, arith::ops::ADDI, i0, rv));
         }
         let rows = Rows { rows, mr };
         let vt = self.vts[self.ins.len()].clone();
@@ -460,7 +460,7 @@ impl Kernel<'_> {
                 let mut ops = vec![self.out];
                 ops.extend(self.idx_at(body, at, cm, rows, r, Some(v), None));
                 ops.extend([self.masks[v], zero]);
-                let o = b.op(body, at, "vector.maskedload", &ops, &[vt.clone()], &[]);
+                let o = b.op(body, at, vector::ops::MASKEDLOAD, &ops, &[vt.clone()], &[]);
                 accs.push(body.op(o).result(0));
             }
         }
@@ -493,9 +493,9 @@ impl Kernel<'_> {
         let mut bvecs = Vec::new();
         for v in 0..nv {
             if let (Some(panel), Some((k_lo, _))) = (self.panel, krange) {
-                let row = b.bin(body, &mut atk, "arith.subi", kivs[0], k_lo);
+                let row = b.bin(body, &mut atk, arith::ops::SUBI, kivs[0], k_lo);
                 let col = b.index(body, &mut atk, LANES * v as i64);
-                let o = b.op(body, &mut atk, "vector.load", &[panel, row, col], &[self.vtb.clone()], &[]);
+                let o = b.op(body, &mut atk, vector::ops::LOAD, &[panel, row, col], &[self.vtb.clone()], &[]);
                 bvecs.push(body.op(o).result(0));
                 continue;
             }
@@ -508,7 +508,7 @@ impl Kernel<'_> {
             }
             ops.push(if p.dot4.is_some() { self.byte_masks[v] } else { self.masks[v] });
             ops.push(self.zb);
-            let o = b.op(body, &mut atk, "vector.maskedload", &ops, &[self.vtb.clone()], &[]);
+            let o = b.op(body, &mut atk, vector::ops::MASKEDLOAD, &ops, &[self.vtb.clone()], &[]);
             bvecs.push(body.op(o).result(0));
         }
         let mut new_accs = Vec::new();
@@ -524,12 +524,12 @@ impl Kernel<'_> {
                 continue;
             }
             let a = b.load(body, &mut atk, av, &idx);
-            let ab = b.op(body, &mut atk, "vector.broadcast", &[a], &[vta.clone()], &[]);
+            let ab = b.op(body, &mut atk, vector::ops::BROADCAST, &[a], &[vta.clone()], &[]);
             let ab = body.op(ab).result(0);
             for v in 0..nv {
                 let acc = kargs[r * nv + v];
                 if p.fma {
-                    let o = b.op(body, &mut atk, "vector.fma", &[ab, bvecs[v], acc], &[vt.clone()], &[]);
+                    let o = b.op(body, &mut atk, vector::ops::FMA, &[ab, bvecs[v], acc], &[vt.clone()], &[]);
                     new_accs.push(body.op(o).result(0));
                 } else {
                     let mut args = vec![ab, bvecs[v]];
@@ -570,11 +570,11 @@ impl Kernel<'_> {
                             let mut ops = vec![*input];
                             ops.extend(idx);
                             ops.extend([self.masks[v], self.zeros[k]]);
-                            let o = b.op(body, at, "vector.maskedload", &ops, &[self.vts[k].clone()], &[]);
+                            let o = b.op(body, at, vector::ops::MASKEDLOAD, &ops, &[self.vts[k].clone()], &[]);
                             body.op(o).result(0)
                         } else {
                             let s = b.load(body, at, *input, &idx);
-                            let o = b.op(body, at, "vector.broadcast", &[s], &[self.vts[k].clone()], &[]);
+                            let o = b.op(body, at, vector::ops::BROADCAST, &[s], &[self.vts[k].clone()], &[]);
                             body.op(o).result(0)
                         };
                         args.push(x);
@@ -584,7 +584,7 @@ impl Kernel<'_> {
                 let mut ops = vec![self.out];
                 ops.extend(self.idx_at(body, at, &self.maps[n_in], rows, r, Some(v), None));
                 ops.extend([self.masks[v], value]);
-                b.op(body, at, "vector.maskedstore", &ops, &[], &[]);
+                b.op(body, at, vector::ops::MASKEDSTORE, &ops, &[], &[]);
             }
         }
     }

@@ -113,14 +113,14 @@ fn byte_product(body: &Body, block: ir::Block, n_in: usize) -> Option<bool> {
         return None;
     }
     let names: Vec<&str> = ops.iter().map(|o| body.name(*o).as_str()).collect();
-    if names[2..] != ["arith.muli", "arith.addi", "tensor.yield"] {
+    if names[2..] != [arith::ops::MULI, arith::ops::ADDI, tensor::ops::YIELD] {
         return None;
     }
     let mut unsigned_of = [None, None];
     for &e in &ops[..2] {
         let kind = match body.name(e).as_str() {
-            "arith.extui" => true,
-            "arith.extsi" => false,
+            arith::ops::EXTUI => true,
+            arith::ops::EXTSI => false,
             _ => return None,
         };
         let k = all[..2].iter().position(|a| body.op(e).operands() == [*a])?;
@@ -213,7 +213,7 @@ fn is_mul_add(body: &Body, block: ir::Block, n_in: usize) -> bool {
     }
     let args = [all[0], all[1], all[n_in]];
     let (m, a, y) = (ops[0], ops[1], ops[2]);
-    if body.name(m).as_str() != "arith.mulf" || body.name(a).as_str() != "arith.addf" || body.name(y).as_str() != "tensor.yield" {
+    if body.name(m).as_str() != arith::ops::MULF || body.name(a).as_str() != arith::ops::ADDF || body.name(y).as_str() != tensor::ops::YIELD {
         return false;
     }
     let mo = body.op(m).operands();
@@ -239,7 +239,7 @@ fn is_acc_plus(body: &Body, block: ir::Block, ins: &[Value], maps: &[ir::affine:
         return false;
     }
     let (add, y) = (ops[ops.len() - 2], ops[ops.len() - 1]);
-    if !matches!(body.name(add).as_str(), "arith.addf" | "arith.addi") || body.op(y).operands() != [body.op(add).result(0)] {
+    if !matches!(body.name(add).as_str(), arith::ops::ADDF | arith::ops::ADDI) || body.op(y).operands() != [body.op(add).result(0)] {
         return false;
     }
     let acc = all[n_in];

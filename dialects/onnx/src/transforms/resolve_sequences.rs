@@ -546,7 +546,7 @@ impl ResolveSequences {
 /// The function's sequence and optional results as tensor results (see the module doc).
 fn flatten_results(ctx: &Context, body: &mut Body, f: OpId) -> Result<(), Diagnostic> {
     let Some(entry) = body.entry_block(f) else { return Ok(()) };
-    let Some(ret) = body.last_op(entry).filter(|r| body.name(*r).as_str() == "func.return") else { return Ok(()) };
+    let Some(ret) = body.last_op(entry).filter(|r| body.name(*r).as_str() == func::ops::RETURN) else { return Ok(()) };
     let Some((ins, _)) = func::function_type(body, f) else { return Ok(()) };
     let returned = body.op(ret).operands().to_vec();
     if !returned.iter().any(|v| is_seq_or_opt(ctx, body.value_type(*v))) {
@@ -693,7 +693,7 @@ impl Pass for ResolveSequences {
         if failed > 0 {
             return Err(format!("{} sequence or optional op(s) could not be resolved", failed));
         }
-        let funcs: Vec<OpId> = cx.body.walk_preorder(root).into_iter().filter(|o| cx.body.name(*o).as_str() == "func.func").collect();
+        let funcs: Vec<OpId> = cx.body.walk_preorder(root).into_iter().filter(|o| cx.body.name(*o).as_str() == func::ops::FUNC).collect();
         for f in funcs {
             if let Err(d) = flatten_results(ctx, cx.body, f) {
                 cx.emit(d);

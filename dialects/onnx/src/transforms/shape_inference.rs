@@ -71,7 +71,7 @@ fn refine(body: &mut Body, op: OpId, ctx: &ir::Context, conflicts: &mut Vec<(OpI
 /// Sets `onnx.dims` in the result attributes of `f` for results with named dims.
 fn name_result_dims(ctx: &ir::Context, body: &mut Body, f: OpId) {
     let Some(entry) = body.entry_block(f) else { return };
-    let Some(ret) = body.last_op(entry).filter(|r| body.name(*r).as_str() == "func.return") else { return };
+    let Some(ret) = body.last_op(entry).filter(|r| body.name(*r).as_str() == func::ops::RETURN) else { return };
     let names = crate::symbolic_dims::propagate(ctx, body, f);
     let returned = body.op(ret).operands().to_vec();
     for (k, v) in returned.iter().enumerate() {
@@ -148,12 +148,12 @@ impl Pass for ShapeInference {
             return Err(format!("{} op(s) with a declared type they cannot compute", conflicts.len()));
         }
         // Function results follow what is returned, where that is more precise, and carry its named dims.
-        let funcs: Vec<OpId> = cx.body.walk_preorder(root).into_iter().filter(|o| cx.body.name(*o).as_str() == "func.func").collect();
+        let funcs: Vec<OpId> = cx.body.walk_preorder(root).into_iter().filter(|o| cx.body.name(*o).as_str() == func::ops::FUNC).collect();
         for f in funcs {
             name_result_dims(ctx, cx.body, f);
             let Some(entry) = cx.body.entry_block(f) else { continue };
             let Some(ret) = cx.body.last_op(entry) else { continue };
-            if cx.body.name(ret).as_str() != "func.return" {
+            if cx.body.name(ret).as_str() != func::ops::RETURN {
                 continue;
             }
             let Some((ins, outs)) = func::function_type(cx.body, f) else { continue };

@@ -13,6 +13,7 @@
 //!   the output argument; anything else is copied there.
 //! - Each allocation is freed right after its last use (views extend it).
 
+use crate::ops;
 use ir::attributes::{ArrayData, AttrData, Attribute};
 use ir::pass::{Pass, PassContext};
 use ir::types::TypeData;
@@ -50,7 +51,7 @@ struct State<'a> {
 impl State<'_> {
     fn alloc(&mut self, body: &mut Body, at: InsertPoint, t: &Type, loc: ir::Location) -> Value {
         let mt = memref_type(self.ctx, t).unwrap_or_else(|| t.clone());
-        let st = OperationState::new(self.ctx.op_name("memref.alloc"), loc)
+        let st = OperationState::new(self.ctx.op_name(memref::ops::ALLOC), loc)
             .results(&[mt])
             .property(self.ctx.ident("operandSegmentSizes"), i32_array(self.ctx, &[0, 0]))
             .property(self.ctx.ident("alignment"), Attribute::integer(64, self.ctx.i64()));
@@ -66,7 +67,7 @@ impl State<'_> {
 }
 
 fn copy(ctx: &Context, body: &mut Body, at: InsertPoint, from: Value, to: Value, loc: ir::Location) {
-    body.build(OperationState::new(ctx.op_name("memref.copy"), loc).operands(&[from, to]), at);
+    body.build(OperationState::new(ctx.op_name(memref::ops::COPY), loc).operands(&[from, to]), at);
 }
 
 impl Pass for Bufferize {
@@ -77,7 +78,7 @@ impl Pass for Bufferize {
         "Bufferize"
     }
     fn anchor(&self) -> Option<&'static str> {
-        Some("func.func")
+        Some(func::ops::FUNC)
     }
     fn run(&mut self, cx: &mut PassContext, func: OpId) -> Result<(), String> {
         let ctx = cx.ctx;
@@ -94,7 +95,7 @@ impl Pass for Bufferize {
             return Ok(());
         }
         let module = body.parent_op(func).ok_or("bufferize needs the function inside a module")?;
-        let existing = body.walk_preorder(module).iter().filter(|o| body.name(**o).as_str() == "memref.global").count();
+        let existing = body.walk_preorder(module).iter().filter(|o| body.name(**o).as_str() == memref::ops::GLOBAL).count();
         let fname = body.op(func).properties.get("sym_name").and_then(|a| a.as_str()).unwrap_or("f").to_string();
         let mut st = State { ctx, buf: HashMap::new(), root: HashMap::new(), allocs: vec![], globals: vec![], module_globals: existing, fname, visited: vec![] };
 
@@ -109,7 +110,7 @@ impl Pass for Bufferize {
         let ret = bufferize_block(&mut st, body, entry)?;
         read_buffers_in_bodies(&st, body, func);
         // Results become output arguments.
-        let ret = ret.filter(|r| body.name(*r).as_str() == "func.return").ok_or("function without func.return")?;
+        let ret = ret.filter(|r| body.name(*r).as_str() == func::ops::RETURN).ok_or("function without func.return")?;
         let returned = body.op(ret).operands().to_vec();
         let mut out_args = Vec::new();
         for (i, v) in returned.iter().enumerate() {
@@ -179,7 +180,7 @@ impl Pass for Bufferize {
         // Globals go at the start of the module.
         let mblock = body.region_blocks(body.op(module).regions()[0])[0];
         for (name, value, mt) in st.globals {
-            let g = OperationState::new(ctx.op_name("memref.global"), body.op(func).loc.clone())
+            let g = OperationState::new(ctx.op_name(memref::ops::GLOBAL), body.op(func).loc.clone())
                 .property(ctx.ident("sym_name"), Attribute::string(&name))
                 .property(ctx.ident("sym_visibility"), Attribute::string("private"))
                 .property(ctx.ident("type"), Attribute::type_attr(mt))
@@ -203,32 +204,32 @@ fn bufferize_block(st: &mut State, body: &mut Body, block: Block) -> Result<Opti
         let name = body.name(op).as_str();
         let loc = body.op(op).loc.clone();
         match name {
-            "arith.constant" if memref_type(ctx, body.value_type(body.op(op).result(0))).is_some() => {
+            arith::ops::CONSTANT if memref_type(ctx, body.value_type(body.op(op).result(0))).is_some() => {
                 let r = body.op(op).result(0);
                 let t = body.value_type(r).clone();
                 let mt = memref_type(ctx, &t).unwrap();
                 let value = body.op(op).properties.get("value").cloned().unwrap();
                 let gname = format!("__constant_{}_{}", ir_safe(&st.fname), st.module_globals + st.globals.len());
                 st.globals.push((gname.clone(), value, mt.clone()));
-                let g = OperationState::new(ctx.op_name("memref.get_global"), loc).results(&[mt]).property(ctx.ident("name"), Attribute::symbol(&gname));
+                let g = OperationState::new(ctx.op_name(memref::ops::GET_GLOBAL), loc).results(&[mt]).property(ctx.ident("name"), Attribute::symbol(&gname));
                 let gop = body.build(g, InsertPoint::Before(op));
                 let gv = body.op(gop).result(0);
                 st.buf.insert(r, gv);
             }
-            "tensor.empty" => {
+            ops::EMPTY => {
                 let r = body.op(op).result(0);
                 let t = body.value_type(r).clone();
                 let b = st.alloc(body, InsertPoint::Before(op), &t, loc);
                 st.buf.insert(r, b);
             }
-            "tensor.collapse_shape" | "tensor.expand_shape" => {
+            ops::COLLAPSE_SHAPE | ops::EXPAND_SHAPE => {
                 let r = body.op(op).result(0);
                 let src = *st.buf.get(&body.op(op).operand(0)).ok_or("reshape of a value with no buffer")?;
                 let t = body.value_type(r).clone();
                 let shape = t.shape().unwrap().to_vec();
                 let strides = row_major_strides(&shape);
                 let mt = memref_type(ctx, &t).unwrap();
-                let s = OperationState::new(ctx.op_name("memref.reinterpret_cast"), loc)
+                let s = OperationState::new(ctx.op_name(memref::ops::REINTERPRET_CAST), loc)
                     .operands(&[src])
                     .results(&[mt])
                     .property(ctx.ident("operandSegmentSizes"), i32_array(ctx, &[1, 0, 0, 0]))
@@ -241,7 +242,7 @@ fn bufferize_block(st: &mut State, body: &mut Body, block: Block) -> Result<Opti
                 st.root.insert(v, root);
                 st.buf.insert(r, v);
             }
-            "tensor.generic" => {
+            ops::GENERIC => {
                 let (ins, outs) = {
                     let g = crate::Generic::new(body, op);
                     (g.inputs().to_vec(), g.outputs().to_vec())
@@ -254,8 +255,8 @@ fn bufferize_block(st: &mut State, body: &mut Body, block: Block) -> Result<Opti
                 for v in &outs {
                     let b = *st.buf.get(v).ok_or("generic output with no buffer")?;
                     let def = body.defining_op(*v).filter(|d| body.op(*d).parent_block() == Some(block));
-                    let fresh_empty = def.is_some_and(|d| body.name(d).as_str() == "tensor.empty") && body.uses(*v).len() == 1;
-                    let reusable = def.is_some_and(|d| body.name(d).as_str() == "tensor.generic") && body.uses(*v).len() == 1 && st.allocs.contains(&b);
+                    let fresh_empty = def.is_some_and(|d| body.name(d).as_str() == ops::EMPTY) && body.uses(*v).len() == 1;
+                    let reusable = def.is_some_and(|d| body.name(d).as_str() == ops::GENERIC) && body.uses(*v).len() == 1 && st.allocs.contains(&b);
                     if fresh_empty || reusable {
                         new_outs.push(b);
                     } else {
@@ -274,17 +275,17 @@ fn bufferize_block(st: &mut State, body: &mut Body, block: Block) -> Result<Opti
                     st.buf.insert(*r, *b);
                 }
             }
-            "tensor.insert_row" => insert_row(st, body, block, op)?,
-            "scf.if" => bufferize_if(st, body, op)?,
-            "scf.while" => bufferize_while(st, body, block, op)?,
-            "func.return" | "scf.yield" | "scf.condition" => term = Some(op),
+            ops::INSERT_ROW => insert_row(st, body, block, op)?,
+            scf::ops::IF => bufferize_if(st, body, op)?,
+            scf::ops::WHILE => bufferize_while(st, body, block, op)?,
+            func::ops::RETURN | scf::ops::YIELD | scf::ops::CONDITION => term = Some(op),
             // A scalar read outside a body (a run-time check's verdict, a condition).
-            "tensor.extract" => {
+            ops::EXTRACT => {
                 let o = body.op(op);
                 let mut operands = o.operands().to_vec();
                 operands[0] = *st.buf.get(&operands[0]).ok_or("tensor.extract of a value with no buffer")?;
                 let (r, ty) = (o.result(0), body.value_type(o.result(0)).clone());
-                let load = body.build(OperationState::new(ctx.op_name("memref.load"), loc).operands(&operands).results(&[ty]), InsertPoint::Before(op));
+                let load = body.build(OperationState::new(ctx.op_name(memref::ops::LOAD), loc).operands(&operands).results(&[ty]), InsertPoint::Before(op));
                 let v = body.op(load).result(0);
                 body.replace_all_uses(r, v);
                 body.erase(op);
@@ -305,7 +306,7 @@ fn bufferize_block(st: &mut State, body: &mut Body, block: Block) -> Result<Opti
 /// from above) become reads of that value's buffer.
 fn read_buffers_in_bodies(st: &State, body: &mut Body, root: OpId) {
     for op in body.walk_preorder(root) {
-        if body.name(op).as_str() == "tensor.extract" {
+        if body.name(op).as_str() == ops::EXTRACT {
             let t = body.op(op).operand(0);
             if let Some(&b) = st.buf.get(&t) {
                 body.set_operand(op, 0, b);
@@ -345,7 +346,7 @@ fn free_block(st: &mut State, body: &mut Body, block: Block, term: OpId) {
             }
         }
         let at = if order[last] == term { InsertPoint::Before(term) } else { InsertPoint::After(order[last]) };
-        body.build(OperationState::new(st.ctx.op_name("memref.dealloc"), body.op(term).loc.clone()).operands(&[a]), at);
+        body.build(OperationState::new(st.ctx.op_name(memref::ops::DEALLOC), body.op(term).loc.clone()).operands(&[a]), at);
         st.allocs.retain(|x| *x != a);
     }
 }
@@ -461,7 +462,7 @@ fn bufferize_while(st: &mut State, body: &mut Body, block: Block, op: OpId) -> R
         }
         let b = *st.buf.get(v).ok_or("a loop's initial value with no buffer")?;
         let def = body.defining_op(*v).filter(|d| body.op(*d).parent_block() == Some(block));
-        if def.is_some_and(|d| body.name(d).as_str() == "tensor.empty") && body.uses(*v).len() == 1 {
+        if def.is_some_and(|d| body.name(d).as_str() == ops::EMPTY) && body.uses(*v).len() == 1 {
             slots.push(Some(b));
         } else {
             let s = st.alloc(body, InsertPoint::Before(op), &t, loc.clone());
@@ -513,7 +514,7 @@ fn insert_row(st: &mut State, body: &mut Body, block: Block, op: OpId) -> Result
     let sb = *st.buf.get(&src).ok_or("insert_row of a value with no buffer")?;
     let db = *st.buf.get(&dest).ok_or("insert_row into a value with no buffer")?;
     let owned = match body.defining_op(dest) {
-        None => body.value_block(dest) == Some(block) && body.block_parent_op(block).is_some_and(|p| body.name(p).as_str() == "scf.while"),
+        None => body.value_block(dest) == Some(block) && body.block_parent_op(block).is_some_and(|p| body.name(p).as_str() == scf::ops::WHILE),
         Some(d) => body.op(d).parent_block() == Some(block) && st.allocs.contains(&db) && st.root_of(db) == db,
     };
     let t = body.value_type(dest).clone();
@@ -535,7 +536,7 @@ fn insert_row(st: &mut State, body: &mut Body, block: Block, op: OpId) -> Result
     let elem = t.element_type().unwrap().clone();
     let layout = Attribute::new(AttrData::Strided { strides: row_strides, offset: ir::types::DYNAMIC });
     let vt = ctx.intern_type(TypeData::MemRef { shape: row.clone(), elem, layout: Some(layout), memory_space: None });
-    let s = OperationState::new(ctx.op_name("memref.subview"), loc.clone())
+    let s = OperationState::new(ctx.op_name(memref::ops::SUBVIEW), loc.clone())
         .operands(&[target, offset])
         .results(&[vt])
         .property(ctx.ident("operandSegmentSizes"), i32_array(ctx, &[1, 1, 0, 0]))

@@ -10,6 +10,7 @@
 //! linear (no modulo or division) and whose output map is a permutation of
 //! the loops are folded, up to 256 MiB.
 
+use crate::ops;
 use ir::affine::{AffineExpr, AffineMap};
 use ir::attributes::{element_bytes, AttrData, Attribute, DenseData, Resource};
 use ir::pass::{Pass, PassContext};
@@ -32,12 +33,12 @@ impl Pass for FoldConstantCopies {
     fn run(&mut self, cx: &mut PassContext, module: OpId) -> Result<(), String> {
         let ctx = cx.ctx;
         let body = &mut *cx.body;
-        let generics: Vec<OpId> = body.walk_preorder(module).into_iter().filter(|o| body.name(*o).as_str() == "tensor.generic").collect();
+        let generics: Vec<OpId> = body.walk_preorder(module).into_iter().filter(|o| body.name(*o).as_str() == ops::GENERIC).collect();
         for op in generics {
             let Some((value, source)) = fold(body, op) else { continue };
             let result = body.op(op).result(0);
             let ty = body.value_type(result).clone();
-            let st = OperationState::new(ctx.op_name("arith.constant"), body.op(op).loc.clone()).results(&[ty]).property(ctx.ident("value"), value);
+            let st = OperationState::new(ctx.op_name(arith::ops::CONSTANT), body.op(op).loc.clone()).results(&[ty]).property(ctx.ident("value"), value);
             let c = body.build(st, ir::InsertPoint::Before(op));
             let cv = body.op(c).result(0);
             body.replace_all_uses(result, cv);
@@ -50,7 +51,7 @@ impl Pass for FoldConstantCopies {
             dead.push(source);
             while let Some(v) = dead.pop() {
                 let Some(d) = body.defining_op(v) else { continue };
-                if body.has_uses(v) || !matches!(body.name(d).as_str(), "arith.constant" | "tensor.empty" | "tensor.collapse_shape" | "tensor.expand_shape") {
+                if body.has_uses(v) || !matches!(body.name(d).as_str(), arith::ops::CONSTANT | ops::EMPTY | ops::COLLAPSE_SHAPE | ops::EXPAND_SHAPE) {
                     continue;
                 }
                 dead.extend(body.op(d).operands().iter().copied());
@@ -72,7 +73,7 @@ fn fold(body: &Body, op: OpId) -> Option<(Attribute, Value)> {
     let block = g.block();
     let mut ops = body.block_ops(block);
     let y = ops.next()?;
-    if ops.next().is_some() || body.name(y).as_str() != "tensor.yield" {
+    if ops.next().is_some() || body.name(y).as_str() != ops::YIELD {
         return None;
     }
     let args = body.block_args(block);
@@ -81,10 +82,10 @@ fn fold(body: &Body, op: OpId) -> Option<(Attribute, Value)> {
     // A reshape keeps the row-major order: the constant's bytes, read in the
     // shape the generic sees.
     let mut def = body.defining_op(source)?;
-    while matches!(body.name(def).as_str(), "tensor.collapse_shape" | "tensor.expand_shape") {
+    while matches!(body.name(def).as_str(), ops::COLLAPSE_SHAPE | ops::EXPAND_SHAPE) {
         def = body.defining_op(body.op(def).operand(0))?;
     }
-    if body.name(def).as_str() != "arith.constant" {
+    if body.name(def).as_str() != arith::ops::CONSTANT {
         return None;
     }
     let attr = body.op(def).properties.get("value").or_else(|| body.op(def).attributes.get("value"))?;

@@ -14,6 +14,7 @@
 //! most 128: the copy costs less than a deep product's idle lanes). The producer moves down to the copy, after the padded tensor's
 //! border fill.
 
+use crate::ops;
 use ir::affine::{AffineExpr, AffineMap};
 use ir::attributes::{ArrayData, AttrData, Attribute};
 use ir::pass::{Pass, PassContext};
@@ -24,7 +25,7 @@ pub struct FoldPadIntoProducer;
 
 /// A copy `dest[i + offs] = src[i]`: its source, destination and offsets.
 fn padded_copy(body: &Body, op: OpId) -> Option<(Value, Value, Vec<i64>)> {
-    if body.name(op).as_str() != "tensor.generic" || body.op(op).results().len() != 1 {
+    if body.name(op).as_str() != ops::GENERIC || body.op(op).results().len() != 1 {
         return None;
     }
     let g = Generic::new(body, op);
@@ -50,7 +51,7 @@ fn padded_copy(body: &Body, op: OpId) -> Option<(Value, Value, Vec<i64>)> {
 fn split_by_reshapes(body: &Body, v: Value) -> Option<(Value, i64, Vec<OpId>)> {
     let end = body.value_type(v).shape()?.to_vec();
     let (mut x, mut chain) = (v, vec![]);
-    while let Some(d) = body.defining_op(x).filter(|d| matches!(body.name(*d).as_str(), "tensor.collapse_shape" | "tensor.expand_shape")) {
+    while let Some(d) = body.defining_op(x).filter(|d| matches!(body.name(*d).as_str(), ops::COLLAPSE_SHAPE | ops::EXPAND_SHAPE)) {
         if body.uses(x).len() != 1 {
             return None;
         }
@@ -86,7 +87,7 @@ fn split_dim(e: &AffineExpr, l: u32, w: i64, new: u32) -> AffineExpr {
 /// once; whether its body reads the output's old values.
 fn retargetable(body: &Body, v: Value) -> Option<(OpId, bool)> {
     let p = body.defining_op(v)?;
-    if body.name(p).as_str() != "tensor.generic" || body.op(p).results().len() != 1 || body.uses(v).len() != 1 {
+    if body.name(p).as_str() != ops::GENERIC || body.op(p).results().len() != 1 || body.uses(v).len() != 1 {
         return None;
     }
     let g = Generic::new(body, p);
@@ -163,7 +164,7 @@ fn split_costs_more(body: &Body, p: OpId, w: i64) -> bool {
 
 /// Whether a body reads loop indices (`tensor.index`): a split loop would change them.
 fn reads_indices(body: &Body, p: OpId) -> bool {
-    body.walk_preorder(p).into_iter().any(|o| body.name(o).as_str() == "tensor.index")
+    body.walk_preorder(p).into_iter().any(|o| body.name(o).as_str() == ops::INDEX)
 }
 
 fn fold(ctx: &Context, body: &mut Body, copy: OpId) -> bool {
@@ -200,7 +201,7 @@ fn fold(ctx: &Context, body: &mut Body, copy: OpId) -> bool {
     for d in reshapes {
         body.erase(d);
     }
-    if filler.is_none() && body.defining_op(init).is_some_and(|e| body.name(e).as_str() == "tensor.empty") && !body.has_uses(init) {
+    if filler.is_none() && body.defining_op(init).is_some_and(|e| body.name(e).as_str() == ops::EMPTY) && !body.has_uses(init) {
         body.erase(body.defining_op(init).unwrap());
     }
     true
@@ -214,10 +215,10 @@ impl Pass for FoldPadIntoProducer {
         "FoldPadIntoProducer"
     }
     fn anchor(&self) -> Option<&'static str> {
-        Some("func.func")
+        Some(func::ops::FUNC)
     }
     fn run(&mut self, cx: &mut PassContext, root: OpId) -> Result<(), String> {
-        let copies: Vec<OpId> = cx.body.walk_preorder(root).into_iter().filter(|o| cx.body.name(*o).as_str() == "tensor.generic").collect();
+        let copies: Vec<OpId> = cx.body.walk_preorder(root).into_iter().filter(|o| cx.body.name(*o).as_str() == ops::GENERIC).collect();
         let mut n = 0;
         for op in copies {
             if !cx.body.is_erased(op) && fold(cx.ctx, cx.body, op) {

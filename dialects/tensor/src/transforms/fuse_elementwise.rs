@@ -16,6 +16,7 @@
 //! viewed as [N, C, H, W]) is first rebuilt on the product's shape
 //! (`sink_reshape`). A fused op's location names both nodes.
 
+use crate::ops;
 use ir::affine::{AffineExpr, AffineMap};
 use ir::attributes::{ArrayData, AttrData, Attribute};
 use ir::pass::{Pass, PassContext};
@@ -41,7 +42,7 @@ fn read(body: &Body, op: OpId) -> G {
 }
 
 fn is_tensor_generic(body: &Body, op: OpId) -> bool {
-    body.name(op).as_str() == "tensor.generic" && body.op(op).results().len() == 1
+    body.name(op).as_str() == ops::GENERIC && body.op(op).results().len() == 1
 }
 
 /// Clones `block`'s ops at the end of `into` with `map` seeded; returns the yielded values.
@@ -49,7 +50,7 @@ fn clone_block(body: &mut Body, block: Block, into: Block, map: &mut HashMap<Val
     let ops: Vec<OpId> = body.block_ops(block).collect();
     let mut yields = vec![];
     for o in ops {
-        if body.name(o).as_str() == "tensor.yield" {
+        if body.name(o).as_str() == ops::YIELD {
             yields = body.op(o).operands().iter().map(|v| *map.get(v).unwrap_or(v)).collect();
             continue;
         }
@@ -60,7 +61,7 @@ fn clone_block(body: &mut Body, block: Block, into: Block, map: &mut HashMap<Val
 }
 
 fn yield_in(ctx: &Context, body: &mut Body, block: Block, vals: &[Value], loc: ir::Location) {
-    body.build(OperationState::new(ctx.op_name("tensor.yield"), loc).operands(vals), InsertPoint::AtEnd(block));
+    body.build(OperationState::new(ctx.op_name(ops::YIELD), loc).operands(vals), InsertPoint::AtEnd(block));
 }
 
 fn elem(body: &Body, v: Value) -> ir::Type {
@@ -91,7 +92,7 @@ fn build(ctx: &Context, body: &mut Body, at: OpId, ins: &[Value], outs: &[Value]
     let mut operands = ins.to_vec();
     operands.extend_from_slice(outs);
     let results: Vec<ir::Type> = outs.iter().map(|v| body.value_type(*v).clone()).collect();
-    let mut st = OperationState::new(ctx.op_name("tensor.generic"), body.op(at).loc.clone())
+    let mut st = OperationState::new(ctx.op_name(ops::GENERIC), body.op(at).loc.clone())
         .operands(&operands)
         .results(&results)
         .property(ctx.ident("indexing_maps"), Attribute::new(AttrData::Array(maps.into_iter().map(|m| Attribute::new(AttrData::AffineMap(m))).collect())))
@@ -211,7 +212,7 @@ fn fuse_epilogue(ctx: &Context, body: &mut Body, p: OpId, c: OpId, idx: usize, p
 }
 
 fn is_reshape(body: &Body, op: OpId) -> bool {
-    matches!(body.name(op).as_str(), "tensor.collapse_shape" | "tensor.expand_shape")
+    matches!(body.name(op).as_str(), ops::COLLAPSE_SHAPE | ops::EXPAND_SHAPE)
 }
 
 /// An elementwise consumer that reads a generic's result through reshapes (a
@@ -279,7 +280,7 @@ fn sink_reshape(ctx: &Context, body: &mut Body, c: OpId) -> bool {
         }
         maps.push(AffineMap::identity(rank));
         let out_ty = ctx.intern_type(TypeData::RankedTensor { shape: shape.clone(), elem: elem(body, cg.outs[0]), encoding: None });
-        let empty = body.build(OperationState::new(ctx.op_name("tensor.empty"), loc.clone()).results(&[out_ty]), at);
+        let empty = body.build(OperationState::new(ctx.op_name(ops::EMPTY), loc.clone()).results(&[out_ty]), at);
         let outs = [body.op(empty).result(0)];
         let region = body.new_region();
         let types: Vec<ir::Type> = ins.iter().chain(&outs).map(|v| elem(body, *v)).collect();
@@ -295,7 +296,7 @@ fn sink_reshape(ctx: &Context, body: &mut Body, c: OpId) -> bool {
         for d in chain {
             body.erase(d);
         }
-        if let Some(e) = body.defining_op(cg.outs[0]).filter(|e| body.name(*e).as_str() == "tensor.empty" && !body.has_uses(cg.outs[0])) {
+        if let Some(e) = body.defining_op(cg.outs[0]).filter(|e| body.name(*e).as_str() == ops::EMPTY && !body.has_uses(cg.outs[0])) {
             body.erase(e);
         }
         return true;
@@ -305,7 +306,7 @@ fn sink_reshape(ctx: &Context, body: &mut Body, c: OpId) -> bool {
 
 /// Ops a fused body may hold: no reads of other tensors, no loop indices.
 fn simple(body: &Body, b: Block) -> bool {
-    body.block_ops(b).all(|o| !matches!(body.name(o).as_str(), "tensor.extract" | "tensor.index"))
+    body.block_ops(b).all(|o| !matches!(body.name(o).as_str(), ops::EXTRACT | ops::INDEX))
 }
 
 /// Tries to fuse consumer `c` with one producer; returns whether it did.
@@ -378,7 +379,7 @@ fn finish(body: &mut Body, p: OpId, c: OpId, new: OpId) {
     // A destination left without users (the one the fused op does not write) goes too.
     for d in dests {
         if let Some(e) = body.defining_op(d) {
-            if body.name(e).as_str() == "tensor.empty" && !body.has_uses(d) {
+            if body.name(e).as_str() == ops::EMPTY && !body.has_uses(d) {
                 body.erase(e);
             }
         }
@@ -393,7 +394,7 @@ impl Pass for FuseElementwise {
         "FuseElementwise"
     }
     fn anchor(&self) -> Option<&'static str> {
-        Some("func.func")
+        Some(func::ops::FUNC)
     }
     fn run(&mut self, cx: &mut PassContext, root: OpId) -> Result<(), String> {
         let (mut fused, mut sunk) = (0, 0);

@@ -3,6 +3,7 @@
 //! `tensor.generic` it stands for (maps, iterators and body from the op's row
 //! in `crate::named`), so fusion and the loop lowering see one form.
 
+use crate::ops;
 use ir::pass::{Pass, PassContext};
 use ir::{InsertPoint, OpId, OperationState, Type, Value};
 use crate::named::{generalize, Combine, NamedBody};
@@ -14,7 +15,7 @@ pub struct Generalize;
 /// `tensor.pad` becomes a fill and an insert; `tensor.concat` a chain of
 /// inserts into one destination (both then generalize like the rest).
 fn decompose(ctx: &ir::Context, body: &mut ir::Body, root: OpId) -> Result<(), String> {
-    let ops: Vec<OpId> = body.walk_preorder(root).into_iter().filter(|o| matches!(body.name(*o).as_str(), "tensor.pad" | "tensor.concat")).collect();
+    let ops: Vec<OpId> = body.walk_preorder(root).into_iter().filter(|o| matches!(body.name(*o).as_str(), ops::PAD | ops::CONCAT)).collect();
     for op in ops {
         let loc = body.op(op).loc.clone();
         let rt = body.value_type(body.op(op).result(0)).clone();
@@ -26,8 +27,8 @@ fn decompose(ctx: &ir::Context, body: &mut ir::Body, root: OpId) -> Result<(), S
             let o = body.build(st, InsertPoint::Before(op));
             body.op(o).result(0)
         };
-        let empty = mk(body, "tensor.empty", &[], vec![]);
-        let result = if body.name(op).as_str() == "tensor.pad" {
+        let empty = mk(body, ops::EMPTY, &[], vec![]);
+        let result = if body.name(op).as_str() == ops::PAD {
             let (low, high) = crate::named::pad_parts(body, op)?;
             let (src, value) = (body.op(op).operand(0), body.op(op).operand(1));
             let shape = rt.shape().unwrap_or(&[]).to_vec();
@@ -35,9 +36,9 @@ fn decompose(ctx: &ir::Context, body: &mut ir::Body, root: OpId) -> Result<(), S
             let filled = if !shape.contains(&ir::types::DYNAMIC) {
                 fill_borders(ctx, body, op, value, empty, &shape, &low, &high)
             } else {
-                mk(body, "tensor.fill", &[value, empty], vec![])
+                mk(body, ops::FILL, &[value, empty], vec![])
             };
-            mk(body, "tensor.insert_slice", &[src, filled], vec![("static_offsets", i64_array(ctx, &low))])
+            mk(body, ops::INSERT_SLICE, &[src, filled], vec![("static_offsets", i64_array(ctx, &low))])
         } else {
             let dim = crate::named::concat_dim(body, op)?;
             let mut acc = empty;
@@ -47,7 +48,7 @@ fn decompose(ctx: &ir::Context, body: &mut ir::Body, root: OpId) -> Result<(), S
                 if s[dim] > 0 {
                     let mut offs = vec![0; s.len()];
                     offs[dim] = offset;
-                    acc = mk(body, "tensor.insert_slice", &[v, acc], vec![("static_offsets", i64_array(ctx, &offs))]);
+                    acc = mk(body, ops::INSERT_SLICE, &[v, acc], vec![("static_offsets", i64_array(ctx, &offs))]);
                 }
                 offset += s[dim];
             }
@@ -122,19 +123,19 @@ impl Pass for Generalize {
                     NamedBody::Copy => args[0],
                     NamedBody::Fill => value.unwrap(),
                     NamedBody::MulAdd => {
-                        let p = bin(body, if float { "arith.mulf" } else { "arith.muli" }, args[0], args[1]);
-                        bin(body, if float { "arith.addf" } else { "arith.addi" }, acc, p)
+                        let p = bin(body, if float { arith::ops::MULF } else { arith::ops::MULI }, args[0], args[1]);
+                        bin(body, if float { arith::ops::ADDF } else { arith::ops::ADDI }, acc, p)
                     }
                     NamedBody::Combine(c) => {
                         let name = match (c, float) {
-                            (Combine::Add, true) => "arith.addf",
-                            (Combine::Add, false) => "arith.addi",
-                            (Combine::Mul, true) => "arith.mulf",
-                            (Combine::Mul, false) => "arith.muli",
-                            (Combine::Max, true) => "arith.maximumf",
-                            (Combine::Max, false) => "arith.maxsi",
-                            (Combine::Min, true) => "arith.minimumf",
-                            (Combine::Min, false) => "arith.minsi",
+                            (Combine::Add, true) => arith::ops::ADDF,
+                            (Combine::Add, false) => arith::ops::ADDI,
+                            (Combine::Mul, true) => arith::ops::MULF,
+                            (Combine::Mul, false) => arith::ops::MULI,
+                            (Combine::Max, true) => arith::ops::MAXIMUMF,
+                            (Combine::Max, false) => arith::ops::MAXSI,
+                            (Combine::Min, true) => arith::ops::MINIMUMF,
+                            (Combine::Min, false) => arith::ops::MINSI,
                         };
                         bin(body, name, acc, args[0])
                     }

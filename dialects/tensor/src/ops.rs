@@ -1,0 +1,27 @@
+//! The names of the `tensor` ops, one constant each (see `ir::op_names`).
+
+ir::op_names! {
+    BATCH_MATMUL = "tensor.batch_matmul",
+    BROADCAST = "tensor.broadcast",
+    COLLAPSE_SHAPE = "tensor.collapse_shape",
+    CONCAT = "tensor.concat",
+    CONV_2D_NCHW_FCHW = "tensor.conv_2d_nchw_fchw",
+    CONV_2D_NHWC_HWCF = "tensor.conv_2d_nhwc_hwcf",
+    DEPTHWISE_CONV_2D_NCHW_CHW = "tensor.depthwise_conv_2d_nchw_chw",
+    EMPTY = "tensor.empty",
+    EXPAND_SHAPE = "tensor.expand_shape",
+    EXTRACT = "tensor.extract",
+    EXTRACT_SLICE = "tensor.extract_slice",
+    FILL = "tensor.fill",
+    GENERIC = "tensor.generic",
+    INDEX = "tensor.index",
+    INSERT_ROW = "tensor.insert_row",
+    INSERT_SLICE = "tensor.insert_slice",
+    MATMUL = "tensor.matmul",
+    PAD = "tensor.pad",
+    POOLING_NCHW_MAX = "tensor.pooling_nchw_max",
+    POOLING_NCHW_SUM = "tensor.pooling_nchw_sum",
+    REDUCE = "tensor.reduce",
+    TRANSPOSE = "tensor.transpose",
+    YIELD = "tensor.yield",
+}
