@@ -43,7 +43,7 @@ const POOL: &str = "static f32 tensors; batch 1, 2-D; explicit pads (auto_pad NO
 /// One row per op the NPU runs: its check and its constraints in words (the
 /// docs page `docs/npu16-ops.md` is generated from them).
 const CAPABILITIES: &[(&str, Check, &str)] = &[
-    (ops::Conv::NAME, conv, "static f32 tensors; 2-D, batch 1; constant weights and bias; explicit pads (auto_pad NOTSET or VALID) smaller than the kernel; dilation 1; dense, depthwise (one channel per group), or grouped (as a dense convolution with block-diagonal weights: the array also multiplies the zeros)"),
+    (ops::Conv::NAME, conv, "static f32 tensors; 2-D, batch 1; constant weights and bias; explicit pads (auto_pad NOTSET or VALID) smaller than the kernel; dense, depthwise (one channel per group), or grouped (as a dense convolution with block-diagonal weights: the array also multiplies the zeros); dilated when the kernel with zeros between its taps does at most 3x its work (3x3 with dilation 2: 5x5), run as that kernel"),
     (ops::ConvTranspose::NAME, conv_transpose, "static f32 tensors; 2-D, batch 1; constant weights and bias; dilation 1; any stride, padding and group: one stride-1 convolution with stride_h·stride_w times the output channels (one per output phase; grouped as block-diagonal weights) and a strided copy that interleaves the phases"),
     (ops::Gemm::NAME, gemm, "static f32 tensors; A 2-D, B constant, C absent or a constant row of N values; transA 0; alpha and beta 1; a K too deep for the scratchpad (a classifier's FC) in parts: A split by the DMA engines, one product per part, their sum"),
     (ops::MatMul::NAME, matmul, "static f32 tensors; A and B not vectors. B a constant matrix: weight-stationary, packed in tile order. Else (attention's QKᵀ and AV, batched weights) batch by batch with B's tiles read from DRAM as they are, a Transpose of B's last two dims folded in (`mx.preload … transpose`); batch dims equal (after leading 1s), or B one matrix"),
@@ -95,7 +95,10 @@ const RESHAPE: &str = "static f32 tensors; the same bytes (free: the result alia
 const CASES: &[CapabilityCase] = &[
     case("conv_3x3_padded", "g (float[1,4,6,6] x, float[8,4,3,3] w) => (float[1,8,6,6] y) { [conv] y = Conv <pads = [1,1,1,1]> (x, w) }", ops::Conv::NAME, None),
     case("conv_grouped", "g (float[1,8,6,6] x, float[8,2,3,3] w) => (float[1,8,4,4] y) { [conv] y = Conv <group = 4> (x, w) }", ops::Conv::NAME, None),
-    case("conv_dilated", "g (float[1,4,6,6] x, float[8,4,3,3] w) => (float[1,8,6,6] y) { [conv] y = Conv <pads = [2,2,2,2], dilations = [2,2]> (x, w) }", ops::Conv::NAME, Some(Reason::Attribute)),
+    case("conv_dilated", "g (float[1,4,6,6] x, float[8,4,3,3] w) => (float[1,8,6,6] y) { [conv] y = Conv <pads = [2,2,2,2], dilations = [2,2]> (x, w) }", ops::Conv::NAME, None),
+    case("conv_dilated_strided_grouped", "g (float[1,4,9,8] x, float[6,2,3,2] w) => (float[1,6,4,5] y) { [conv] y = Conv <pads = [1,2,2,1], dilations = [2,2], strides = [2,2], group = 2> (x, w) }", ops::Conv::NAME, None),
+    case("conv_dilated_depthwise", "g (float[1,4,7,7] x, float[4,1,3,3] w) => (float[1,4,7,7] y) { [conv] y = Conv <pads = [2,2,2,2], dilations = [2,2], group = 4> (x, w) }", ops::Conv::NAME, None),
+    case("conv_dilated_3", "g (float[1,4,9,9] x, float[8,4,3,3] w) => (float[1,8,9,9] y) { [conv] y = Conv <pads = [3,3,3,3], dilations = [3,3]> (x, w) }", ops::Conv::NAME, Some(Reason::Attribute)),
     case("conv_batch_2", "g (float[2,4,6,6] x, float[8,4,3,3] w) => (float[2,8,4,4] y) { [conv] y = Conv (x, w) }", ops::Conv::NAME, Some(Reason::Shape)),
     case("conv_pads_as_large_as_the_kernel", "g (float[1,4,6,6] x, float[8,4,3,3] w) => (float[1,8,10,10] y) { [conv] y = Conv <pads = [3,3,3,3]> (x, w) }", ops::Conv::NAME, Some(Reason::Attribute)),
     case("conv_transpose_2x2_stride_2", "g (float[1,4,5,5] x, float[4,3,2,2] w) => (float[1,3,10,10] y) { [up] y = ConvTranspose <strides = [2,2]> (x, w) }", ops::ConvTranspose::NAME, None),
@@ -327,8 +330,15 @@ pub fn conv_geometry(body: &Body, op: OpId) -> Result<(), Unsupported> {
     conv_geometry_of(body, op, 1, false)
 }
 
-/// The same, with the filter at operand `w_index` (QLinearConv's is 3), any group count if `grouped`.
-fn conv_geometry_of(body: &Body, op: OpId, w_index: usize, grouped: bool) -> Result<(), Unsupported> {
+/// How much more work than its own a dilated kernel may do as the dense
+/// kernel with zeros between its taps that the array runs: 3x3 with dilation
+/// 2 (25 taps for 9) is taken, dilation 3 (49 for 9) is not.
+const MAX_DILATED_WORK: i64 = 3;
+
+/// The same, with the filter at operand `w_index` (QLinearConv's is 3); if
+/// `expand` (f32, whose weights `to_npu` rewrites), any group count (as
+/// block-diagonal weights) and dilations (as zeros between the taps).
+fn conv_geometry_of(body: &Body, op: OpId, w_index: usize, expand: bool) -> Result<(), Unsupported> {
     let shape = |v: Value| body.value_type(v).shape().map(|s| s.to_vec()).filter(|s| s.iter().all(|d| *d >= 0)).ok_or_else(|| no(Reason::DynamicShape, "dynamic shape"));
     let x = shape(operand(body, op, 0).ok_or("no input")?)?;
     let w = shape(operand(body, op, w_index).ok_or("no weights")?)?;
@@ -339,15 +349,24 @@ fn conv_geometry_of(body: &Body, op: OpId, w_index: usize, grouped: bool) -> Res
         return Err(no(Reason::Shape, format!("batch {} (the NPU path runs batch 1)", x[0])));
     }
     no_auto_pad(body, op)?;
-    if body.op(op).ints_attr("dilations").is_some_and(|d| d.iter().any(|v| *v != 1)) {
+    let d = body.op(op).ints_attr("dilations").unwrap_or(vec![1, 1]);
+    if d.len() != 2 || d.iter().any(|v| *v < 1) {
+        return Err(no(Reason::Attribute, format!("dilations {:?}", d)));
+    }
+    // The kernel the array runs: a dilated one with zeros between its taps (`to_npu`).
+    let (kh, kw) = ((w[2] - 1) * d[0] + 1, (w[3] - 1) * d[1] + 1);
+    if (d[0] != 1 || d[1] != 1) && !expand {
         return Err(no(Reason::Attribute, "dilation other than 1"));
     }
+    if kh * kw > MAX_DILATED_WORK * w[2] * w[3] {
+        return Err(no(Reason::Attribute, format!("dilations {:?}: the zero-filled {}x{} kernel would do {:.1}x the {}x{} kernel's work (at most {}x)", d, kh, kw, (kh * kw) as f64 / (w[2] * w[3]) as f64, w[2], w[3], MAX_DILATED_WORK)));
+    }
     let pads = body.op(op).ints_attr("pads").unwrap_or(vec![0; 4]);
-    if pads.len() != 4 || pads[0] >= w[2] || pads[2] >= w[2] || pads[1] >= w[3] || pads[3] >= w[3] {
+    if pads.len() != 4 || pads[0] >= kh || pads[2] >= kh || pads[1] >= kw || pads[3] >= kw {
         return Err(no(Reason::Attribute, "padding as large as the kernel"));
     }
     let g = body.op(op).int_attr("group").unwrap_or(1);
-    if g != 1 && !(w[1] == 1 && w[0] == g) && !grouped {
+    if g != 1 && !(w[1] == 1 && w[0] == g) && !expand {
         return Err(no(Reason::Attribute, format!("grouped convolution with {} channels per group (dense and depthwise only)", w[1])));
     }
     Ok(())

@@ -3,7 +3,7 @@
 use onnx::ops;
 use super::*;
 
-/// A Conv (or ConvInteger, i32 accumulators out) as `npu.conv` on NHWC data with HWIO weights; grouped ones as a dense conv of block-diagonal weights.
+/// A Conv (or ConvInteger, i32 accumulators out) as `npu.conv` on NHWC data with HWIO weights; grouped ones as a dense conv of block-diagonal weights, dilated ones with zeros between the kernel's taps.
 pub(super) fn convert_conv(ctx: &Context, body: &mut Body, op: OpId) -> Result<(), String> {
     let o = body.op(op);
     let loc = o.loc.clone();
@@ -31,6 +31,25 @@ pub(super) fn convert_conv(ctx: &Context, body: &mut Body, op: OpId) -> Result<(
         }
         w = f32_constant(ctx, body, &dense, vec![ws[0], c as i64, ws[2], ws[3]], at, &loc);
         g = 1;
+    }
+    let d = body.op(op).ints_attr("dilations").unwrap_or(vec![1, 1]);
+    if d.iter().any(|v| *v != 1) {
+        // Dilated: the kernel with d - 1 zeros between its taps (`target::MAX_DILATED_WORK` bounds the waste).
+        let ws = shape(body, w);
+        let vals = onnx::infer::const_f64s(body, w).ok_or("dilated convolution weights are not constant")?;
+        let (kh, kw) = (ws[2] as usize, ws[3] as usize);
+        let (dh, dw) = (d[0] as usize, d[1] as usize);
+        let (eh, ew) = ((kh - 1) * dh + 1, (kw - 1) * dw + 1);
+        let planes = (ws[0] * ws[1]) as usize;
+        let mut wide = vec![0f32; planes * eh * ew];
+        for p in 0..planes {
+            for i in 0..kh {
+                for j in 0..kw {
+                    wide[(p * eh + i * dh) * ew + j * dw] = vals[(p * kh + i) * kw + j] as f32;
+                }
+            }
+        }
+        w = f32_constant(ctx, body, &wide, vec![ws[0], ws[1], eh as i64, ew as i64], at, &loc);
     }
     let strides = body.op(op).ints_attr("strides").unwrap_or(vec![1, 1]);
     let pads = body.op(op).ints_attr("pads").unwrap_or(vec![0; 4]);
