@@ -183,6 +183,8 @@ impl Activation {
             "hardswish" => v * hard(v, 1.0 / 6.0, 0.5),
             "leakyrelu" if self.alpha <= 1.0 => npu_isa::maximum(v, v * self.alpha),
             "leakyrelu" => npu_isa::minimum(v, v * self.alpha),
+            // x^-beta (LRN's divisor; beta 0.5, 0.75 or 1).
+            "rpow" => v.powf(-self.beta),
             _ => v,
         }
     }
@@ -470,4 +472,18 @@ pub fn evaluate(ctx: &ir::Context, body: &Body, f: OpId, args: &[HostTensor]) ->
         vals.insert(o.result(0), r);
     }
     Err("partition without return".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Activation;
+
+    /// Every activation the `npu` dialect accepts is evaluated, none passed through as the identity.
+    #[test]
+    fn every_activation_is_evaluated() {
+        for kind in npu::tensor_ops::UNARY {
+            let a = Activation { kind: kind.to_string(), min: -1.0, max: 1.0, alpha: 0.1, beta: 0.75 };
+            assert!([-2.0f32, 2.5, 7.0].iter().any(|&v| a.apply(v) != v), "act \"{}\" is evaluated as the identity", kind);
+        }
+    }
 }

@@ -86,9 +86,7 @@ pub fn plan(body: &Body, op: OpId) -> Result<Plan, Unsupported> {
     if x.len() != 4 || w.len() != 4 || y.len() != 4 {
         return Err(Unsupported::new(Reason::Shape, format!("{}-D transposed convolution (the NPU runs 2-D)", x.len() as i64 - 2)));
     }
-    if x[0] != 1 {
-        return Err(Unsupported::new(Reason::Shape, format!("batch {} (the NPU path runs batch 1)", x[0])));
-    }
+    crate::target::one_image(x[0])?;
     let ints = |n: &str| body.op(op).ints_attr(n);
     if ints("dilations").is_some_and(|d| d.iter().any(|v| *v != 1)) {
         return Err(Unsupported::new(Reason::Attribute, "dilation other than 1"));

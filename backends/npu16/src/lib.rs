@@ -4,6 +4,7 @@
 //! instructions (`npu-schedule`).
 
 pub mod asymmetric;
+pub mod batch;
 pub mod deconv;
 pub mod dynamic;
 pub mod fusion;

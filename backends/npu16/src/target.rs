@@ -38,20 +38,20 @@ const BINARY: &str = "static f32 tensors; operands of one shape, or one of them 
 const VARIADIC: &str = "two operands as Add; more as a chain of binary ops, all of the result's shape";
 const DIV: &str = "as Add, with a constant divisor (a product with its reciprocal: the vector unit has no divide)";
 const ACTIVATION: &str = "static f32 tensors; fused into the NPU op producing its input (Conv, Gemm, MatMul, the elementwise ops) when it is that op's only user, else a pass of the vector unit";
-const POOL: &str = "static f32 tensors; batch 1, 2-D; explicit pads (auto_pad NOTSET or VALID) smaller than the window; no ceil_mode, dilation 1, no indices output; an AveragePool counting the padding (count_include_pad) only without pads";
+const POOL: &str = "static f32 tensors; 2-D; batch 1, or up to 32 as one pool per image; explicit pads (auto_pad NOTSET or VALID) smaller than the window; no ceil_mode, dilation 1, no indices output; an AveragePool counting the padding (count_include_pad) only without pads";
 
 /// One row per op the NPU runs: its check and its constraints in words (the
 /// docs page `docs/npu16-ops.md` is generated from them).
 const CAPABILITIES: &[(&str, Check, &str)] = &[
-    (ops::Conv::NAME, conv, "static f32 tensors; 2-D, batch 1; constant weights and bias; explicit pads (auto_pad NOTSET or VALID) smaller than the kernel; dense, depthwise (one channel per group), or grouped (as a dense convolution with block-diagonal weights: the array also multiplies the zeros); dilated when the kernel with zeros between its taps does at most 3x its work (3x3 with dilation 2: 5x5), run as that kernel"),
-    (ops::ConvTranspose::NAME, conv_transpose, "static f32 tensors; 2-D, batch 1; constant weights and bias; dilation 1; any stride, padding and group: one stride-1 convolution with stride_h·stride_w times the output channels (one per output phase; grouped as block-diagonal weights) and a strided copy that interleaves the phases"),
+    (ops::Conv::NAME, conv, "static f32 tensors; 2-D; batch 1, or up to 32 as one conv per image (f32); constant weights and bias; explicit pads (auto_pad NOTSET or VALID) smaller than the kernel; dense, depthwise (one channel per group), or grouped (as a dense convolution with block-diagonal weights: the array also multiplies the zeros); dilated when the kernel with zeros between its taps does at most 3x its work (3x3 with dilation 2: 5x5), run as that kernel"),
+    (ops::ConvTranspose::NAME, conv_transpose, "static f32 tensors; 2-D; batch 1, or up to 32 as one per image; constant weights and bias; dilation 1; any stride, padding and group: one stride-1 convolution with stride_h·stride_w times the output channels (one per output phase; grouped as block-diagonal weights) and a strided copy that interleaves the phases"),
     (ops::Gemm::NAME, gemm, "static f32 tensors; A 2-D, B constant, C absent or a constant row of N values; transA 0; alpha and beta 1; a K too deep for the scratchpad (a classifier's FC) in parts: A split by the DMA engines, one product per part, their sum"),
     (ops::MatMul::NAME, matmul, "static f32 tensors; A and B not vectors. B a constant matrix: weight-stationary, packed in tile order. Else (attention's QKᵀ and AV, batched weights) batch by batch with B's tiles read from DRAM as they are, a Transpose of B's last two dims folded in (`mx.preload … transpose`); batch dims equal (after leading 1s), or B one matrix"),
     (ops::GRU::NAME, recurrent, "written out as its steps before partitioning, as LSTM: per step z and r from one recurrent MatMul, the candidate from R_h times r·h (or r times R_h·h + Rb_h with linear_before_reset), h = h̃ + z·(h − h̃); the same conditions"),
     (ops::LSTM::NAME, recurrent, "written out as its steps before partitioning (`onnx::unroll_recurrent`: one MatMul for every step's input projection, per step the recurrent MatMul, the gate Split, Sigmoid/Tanh and the cell update, all on the NPU): f32, static shapes, layout 0, the default activations, no clip, peepholes or input_forget, sequence_lens only saying every sequence is whole, constant W, R and B, at most 512 steps times directions; another stays whole on the CPU with the reason"),
     (ops::Relu::NAME, input_static, ACTIVATION),
     (ops::PRelu::NAME, prelu, "static f32 tensors; a constant slope of one value or one per channel ([C, 1, 1] of an NCHW tensor, [N] of others' last dim): x − (1 − slope)·Min(x, 0), three passes of the vector unit"),
-    (ops::LRN::NAME, lrn, "static f32 NCHW tensors, batch 1; beta 0.5, 0.75 or 1: the squares' sum over each channel's window as a 1×1 convolution with banded weights on the array (alpha/size inside the window, bias as its bias), its −beta power by v.rsqrt/v.recip, a product with x"),
+    (ops::LRN::NAME, lrn, "static f32 NCHW tensors; batch 1, or up to 32 as one per image; beta 0.5, 0.75 or 1: the squares' sum over each channel's window as a 1×1 convolution with banded weights on the array (alpha/size inside the window, bias as its bias), its −beta power by v.rsqrt/v.recip, a product with x"),
     (ops::Clip::NAME, clip, "constant min and max; as Relu"),
     (ops::Sigmoid::NAME, input_static, ACTIVATION),
     (ops::Tanh::NAME, input_static, ACTIVATION),
@@ -69,8 +69,8 @@ const CAPABILITIES: &[(&str, Check, &str)] = &[
     (ops::Mean::NAME, variadic, "as Sum, then a product with 1/n"),
     (ops::MaxPool::NAME, pool, POOL),
     (ops::AveragePool::NAME, pool, POOL),
-    (ops::GlobalAveragePool::NAME, global_pool, "static f32 tensors; batch 1, 2-D; the window's partial sums must fit the accumulator (else the partition falls back: compile-failed)"),
-    (ops::GlobalMaxPool::NAME, global_pool, "static f32 tensors; batch 1, 2-D"),
+    (ops::GlobalAveragePool::NAME, global_pool, "static f32 tensors; 2-D; batch 1, or up to 32 as one pool per image; the window's partial sums must fit the accumulator (else the partition falls back: compile-failed)"),
+    (ops::GlobalMaxPool::NAME, global_pool, "static f32 tensors; 2-D; batch 1, or up to 32 as one pool per image"),
     (ops::ReduceMean::NAME, spatial_mean, "static f32 tensors; batch 1, 4-D, over H and W (axes 2 and 3) keeping them: a global average pool"),
     (ops::BatchNormalization::NAME, batch_norm, "static f32 tensors; inference (one output), constant scale, bias, mean and variance: a per-channel product and sum on the vector unit (after a Conv it folds into the Conv's weights before partitioning)"),
     (ops::LayerNormalization::NAME, layer_norm, "static f32 tensors; over the innermost dim (axis −1), up to 8,192 elements; constant Scale and B; the Mean and InvStdDev outputs unused: lane sums (v.hsum), v.rsqrt and per-channel rows on the vector unit. Also as exporters write it out before opset 17 (ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div, a constant per-channel Mul and Add), taken as one"),
@@ -99,7 +99,10 @@ const CASES: &[CapabilityCase] = &[
     case("conv_dilated_strided_grouped", "g (float[1,4,9,8] x, float[6,2,3,2] w) => (float[1,6,4,5] y) { [conv] y = Conv <pads = [1,2,2,1], dilations = [2,2], strides = [2,2], group = 2> (x, w) }", ops::Conv::NAME, None),
     case("conv_dilated_depthwise", "g (float[1,4,7,7] x, float[4,1,3,3] w) => (float[1,4,7,7] y) { [conv] y = Conv <pads = [2,2,2,2], dilations = [2,2], group = 4> (x, w) }", ops::Conv::NAME, None),
     case("conv_dilated_3", "g (float[1,4,9,9] x, float[8,4,3,3] w) => (float[1,8,9,9] y) { [conv] y = Conv <pads = [3,3,3,3], dilations = [3,3]> (x, w) }", ops::Conv::NAME, Some(Reason::Attribute)),
-    case("conv_batch_2", "g (float[2,4,6,6] x, float[8,4,3,3] w) => (float[2,8,4,4] y) { [conv] y = Conv (x, w) }", ops::Conv::NAME, Some(Reason::Shape)),
+    case("conv_batch_2", "g (float[2,4,6,6] x, float[8,4,3,3] w) => (float[2,8,4,4] y) { [conv] y = Conv (x, w) }", ops::Conv::NAME, None),
+    case("conv_batch_3_relu_maxpool", "g (float[3,4,6,6] x, float[8,4,3,3] w) => (float[3,8,2,2] y) { [conv] c = Conv (x, w) [relu] r = Relu (c) [pool] y = MaxPool <kernel_shape = [2,2], strides = [2,2]> (r) }", ops::MaxPool::NAME, None),
+    case("conv_batch_33", "g (float[33,4,6,6] x, float[8,4,3,3] w) => (float[33,8,4,4] y) { [conv] y = Conv (x, w) }", ops::Conv::NAME, Some(Reason::Shape)),
+    case("conv_batch_2_dilated_3", "g (float[2,4,9,9] x, float[8,4,3,3] w) => (float[2,8,9,9] y) { [conv] y = Conv <pads = [3,3,3,3], dilations = [3,3]> (x, w) }", ops::Conv::NAME, Some(Reason::Attribute)),
     case("conv_pads_as_large_as_the_kernel", "g (float[1,4,6,6] x, float[8,4,3,3] w) => (float[1,8,10,10] y) { [conv] y = Conv <pads = [3,3,3,3]> (x, w) }", ops::Conv::NAME, Some(Reason::Attribute)),
     case("conv_transpose_2x2_stride_2", "g (float[1,4,5,5] x, float[4,3,2,2] w) => (float[1,3,10,10] y) { [up] y = ConvTranspose <strides = [2,2]> (x, w) }", ops::ConvTranspose::NAME, None),
     case("conv_transpose_4x4_stride_2_padded", "g (float[1,4,5,5] x, float[4,3,4,4] w) => (float[1,3,10,10] y) { [up] y = ConvTranspose <strides = [2,2], pads = [1,1,1,1]> (x, w) }", ops::ConvTranspose::NAME, None),
@@ -192,6 +195,8 @@ impl Backend for Npu {
         // One a placement rule pins to another backend stays whole for it.
         let ours = |body: &Body, op: OpId| body.op(op).str_attr(backend::partition::PINNED_ATTR).is_none_or(|b| b == NAME);
         onnx::unroll_recurrent::unroll_all(ctx, body, module, onnx::unroll_recurrent::DEFAULT_MAX_STEPS, ours);
+        // Convolutions and pools of a batch of images: one of each per image.
+        super::batch::rewrite(ctx, body, module, &ours, &|body: &Body, op: OpId| self.supports(body, op).is_ok());
         Ok(())
     }
     fn supports(&self, body: &Body, op: OpId) -> Result<(), Unsupported> {
@@ -288,9 +293,7 @@ fn lrn(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     if x.len() != 4 {
         return Err(no(Reason::Shape, format!("{}-D input (NCHW only)", x.len())));
     }
-    if x[0] != 1 {
-        return Err(no(Reason::Shape, format!("batch {} (the window sum is a convolution, which runs batch 1)", x[0])));
-    }
+    one_image(x[0])?;
     let beta = body.op(op).float_attr("beta").unwrap_or(0.75);
     if !npu::tensor_ops::RPOW_BETAS.contains(&beta) {
         return Err(no(Reason::Attribute, format!("beta {} (0.5, 0.75 or 1: the powers v.rsqrt and v.recip make)", beta)));
@@ -345,9 +348,6 @@ fn conv_geometry_of(body: &Body, op: OpId, w_index: usize, expand: bool) -> Resu
     if x.len() != 4 {
         return Err(no(Reason::Shape, format!("{}-D convolution (the NPU runs 2-D)", x.len() as i64 - 2)));
     }
-    if x[0] != 1 {
-        return Err(no(Reason::Shape, format!("batch {} (the NPU path runs batch 1)", x[0])));
-    }
     no_auto_pad(body, op)?;
     let d = body.op(op).ints_attr("dilations").unwrap_or(vec![1, 1]);
     if d.len() != 2 || d.iter().any(|v| *v < 1) {
@@ -369,7 +369,7 @@ fn conv_geometry_of(body: &Body, op: OpId, w_index: usize, expand: bool) -> Resu
     if g != 1 && !(w[1] == 1 && w[0] == g) && !expand {
         return Err(no(Reason::Attribute, format!("grouped convolution with {} channels per group (dense and depthwise only)", w[1])));
     }
-    Ok(())
+    one_image(x[0])
 }
 
 /// The int8 (QDQ) form of a Conv, Gemm or MatMul: what its quantization and shapes must be.
@@ -512,13 +512,23 @@ fn binary(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     Ok(())
 }
 
+/// npu16's convolution and pooling kernels take one image; a batch of up to
+/// `batch::MAX_BATCH` runs as one op per image (`batch.rs`, before
+/// partitioning), so a batch met here is one that rewrite left whole.
+pub(crate) fn one_image(n: i64) -> Result<(), Unsupported> {
+    if n == 1 {
+        return Ok(());
+    }
+    Err(no(Reason::Shape, format!("batch {} (the kernels take one image; a batch of up to {} f32 images runs as one op per image where each image's op is taken)", n, super::batch::MAX_BATCH)))
+}
+
 /// A pool's input must be a static batch-1 NCHW f32 tensor.
 fn batch1_2d_pool(body: &Body, op: OpId) -> Result<(), Unsupported> {
     let x = static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
-    if x.len() != 4 || x[0] != 1 {
-        return Err(no(Reason::Shape, "not a batch-1 2-D pool"));
+    if x.len() != 4 {
+        return Err(no(Reason::Shape, "not a 2-D pool"));
     }
-    Ok(())
+    one_image(x[0])
 }
 
 fn pool(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
