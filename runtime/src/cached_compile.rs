@@ -14,10 +14,11 @@
 
 use crate::cache::{Cache, Key, KeyBuilder, Lookup, Reader, Writer};
 use crate::compile::{compile_uncached as compile_cpu_uncached, CompileOptions, Compiled, TensorSpec};
-use crate::npu_path::{check_cpu_functions, compile_uncached as compile_npu_uncached, CpuFunc, NpuCompiled, NpuProgram, Stage};
+use crate::npu_path::{compile_uncached as compile_npu_uncached, NpuCompiled, NpuProgram};
+use executor::plan::{check_cpu_functions, CpuFunc, Stage};
 use crate::tensor::HostTensor;
 use backend::partition::Placement;
-use driver::partition_compile::Executable;
+use executor::plan::Executable;
 use npu_sim::HwConfig;
 use std::collections::HashMap;
 use std::path::Path;
@@ -205,7 +206,7 @@ fn decode_cpu(b: &[u8], given: &HashMap<String, HostTensor>) -> Result<Option<Co
     if !jit.has_function(&func) {
         return Err(format!("the stored object code has no function @{}", func));
     }
-    Ok(Some(Compiled { jit, func, inputs, outputs, bound, weights, compile_ms: 0.0, profile_regions, checks, cache: CacheUse::Hit, object, phases: vec![] }))
+    Ok(Some(Compiled { code: executor::CpuCode { jit, func, inputs, outputs, bound, weights, checks }, compile_ms: 0.0, profile_regions, cache: CacheUse::Hit, object, phases: vec![] }))
 }
 
 /// The inputs compiled in as constants, with a digest of the values they were compiled for.
@@ -495,29 +496,8 @@ fn decode(b: &bytes::Bytes, given: &HashMap<String, HostTensor>, hw: &HwConfig, 
         check_cpu_functions(&jit, &cpu)?;
         Some(jit)
     };
-    Ok(Some(NpuCompiled {
-        phases: vec![],
-        inputs,
-        outputs,
-        bound,
-        placements,
-        programs,
-        hw: hw.clone(),
-        targets: targets.to_vec(),
-        compile_ms: 0.0,
-        cache: CacheUse::Hit,
-        jit,
-        cpu_object,
-        cpu,
-        cpu_checks,
-        sim_limits: Default::default(),
-        executables,
-        reference: None,
-        stages,
-        slots,
-        input_slots,
-        output_slots,
-    }))
+    let plan = executor::Plan { inputs, outputs, bound, programs, hw: hw.clone(), jit, cpu, cpu_checks, sim_limits: Default::default(), executables, stages, slots, input_slots, output_slots };
+    Ok(Some(NpuCompiled { plan, phases: vec![], placements, targets: targets.to_vec(), compile_ms: 0.0, cache: CacheUse::Hit, cpu_object, reference: None }))
 }
 
 const CPU: u64 = 0;

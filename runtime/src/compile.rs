@@ -3,7 +3,7 @@
 //! loops, then MLIR through `llvm-cpu`.
 
 use onnx::ops;
-use crate::tensor::HostTensor;
+use executor::HostTensor;
 use driver::pipelines::{cpu_tensor_pipeline, run, CPU_LOOPS_PIPELINE, RESOLVE_PIPELINE};
 use ir::types::{TypeData, DYNAMIC};
 use ir::{Body, Context, OpId};
@@ -29,20 +29,7 @@ pub(crate) fn lower_for_cpu(ctx: &Context, body: &mut Body, module: OpId, funcs:
     Ok(w)
 }
 
-/// A model input or output: name, ONNX dtype and static shape.
-#[derive(Clone, Debug)]
-pub struct TensorSpec {
-    pub name: String,
-    pub dtype: i32,
-    pub shape: Vec<i64>,
-}
-
-impl std::fmt::Display for TensorSpec {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        let dims: Vec<String> = self.shape.iter().map(|d| if *d == DYNAMIC { "?".into() } else { d.to_string() }).collect();
-        write!(f, "{}: {}[{}]", self.name, onnx::types::data_type_name(self.dtype), dims.join(", "))
-    }
-}
+pub use executor::TensorSpec;
 
 /// A context with every dialect of the project (`driver::context`).
 pub fn context() -> Context {
@@ -421,25 +408,32 @@ fn set_arg_types_in_signature(ctx: &Context, body: &mut Body, f: OpId, entry: ir
 }
 
 
-/// A compiled model, ready to run.
+/// A compiled model, ready to run: its code (`executor::CpuCode`, whose
+/// fields and `run` it shows as its own) and how the compile went.
 pub struct Compiled {
-    pub jit: llvm_cpu::Jit,
-    pub func: String,
-    pub inputs: Vec<TensorSpec>,
-    pub outputs: Vec<TensorSpec>,
-    pub bound: Vec<String>,
-    pub weights: Vec<HostTensor>,
+    pub code: executor::CpuCode,
     pub compile_ms: f64,
     /// The node of each profiling region (empty unless compiled with `profile`).
     pub profile_regions: Vec<String>,
-    /// The messages of the code's run-time checks (`crate::checks`).
-    pub checks: Vec<String>,
     /// What the compile cache did (`CompileOptions::cache_dir`).
     pub cache: crate::cached_compile::CacheUse,
     /// The object code, kept for the compile cache (empty without one).
     pub(crate) object: Vec<u8>,
     /// How long each compile phase took, in milliseconds (`npu-run --timing`).
     pub phases: Vec<(&'static str, f64)>,
+}
+
+impl std::ops::Deref for Compiled {
+    type Target = executor::CpuCode;
+    fn deref(&self) -> &executor::CpuCode {
+        &self.code
+    }
+}
+
+impl std::ops::DerefMut for Compiled {
+    fn deref_mut(&mut self) -> &mut executor::CpuCode {
+        &mut self.code
+    }
 }
 
 /// Compiles for the JIT (weights passed as arguments); through the compile
@@ -473,68 +467,11 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
     }
     let phases = driver::phases::finish();
     Ok(Compiled {
-        jit,
-        func: l.func,
-        inputs: l.inputs,
-        outputs: l.outputs,
-        bound: l.bound,
-        weights: l.weights,
+        code: executor::CpuCode { jit, func: l.func, inputs: l.inputs, outputs: l.outputs, bound: l.bound, weights: l.weights, checks },
         compile_ms: t0.elapsed().as_secs_f64() * 1e3,
         profile_regions: regions,
-        checks,
         cache: crate::cached_compile::CacheUse::Off,
         object,
         phases,
     })
-}
-
-impl Compiled {
-    /// The inputs a caller must pass (those not compiled in).
-    pub fn runtime_inputs(&self) -> impl Iterator<Item = &TensorSpec> {
-        self.inputs.iter().filter(|i| !self.bound.contains(&i.name))
-    }
-
-    /// Runs once; `inputs` by name must match the compiled signature.
-    pub fn run(&self, inputs: &HashMap<String, HostTensor>) -> Result<Vec<HostTensor>, String> {
-        let mut outs: Vec<HostTensor> = self.outputs.iter().map(|o| HostTensor::zeros(o.dtype, &o.shape)).collect::<Result<_, _>>()?;
-        self.run_into(inputs, &mut outs)?;
-        Ok(outs)
-    }
-
-    pub fn check_inputs(&self, inputs: &HashMap<String, HostTensor>) -> Result<(), String> {
-        let expected = || self.runtime_inputs().map(|s| format!("  {}", s)).collect::<Vec<_>>().join("\n");
-        for spec in self.runtime_inputs() {
-            let t = inputs.get(&spec.name).ok_or_else(|| format!("missing input '{}'; the model expects:\n{}", spec.name, expected()))?;
-            if t.dtype != spec.dtype || t.shape != spec.shape {
-                let got = TensorSpec { name: spec.name.clone(), dtype: t.dtype, shape: t.shape.clone() };
-                return Err(format!("input {} does not match the compiled model; the model expects:\n{}", got, expected()));
-            }
-        }
-        for k in inputs.keys() {
-            if !self.inputs.iter().any(|s| &s.name == k) {
-                return Err(format!("the model has no input '{}'; it expects:\n{}", k, expected()));
-            }
-        }
-        Ok(())
-    }
-
-    /// Runs into preallocated outputs (for timing loops).
-    pub fn run_into(&self, inputs: &HashMap<String, HostTensor>, outs: &mut [HostTensor]) -> Result<(), String> {
-        self.check_inputs(inputs)?;
-        // Input buffers are only read; the JIT's signature takes mutable pointers.
-        let mut args = Vec::new();
-        for spec in self.runtime_inputs() {
-            let t = &inputs[&spec.name];
-            args.push(llvm_cpu::MemRefArg { data: t.data.as_ref().as_ptr() as *mut u8, shape: t.shape.clone() });
-        }
-        for w in &self.weights {
-            args.push(llvm_cpu::MemRefArg { data: w.data.as_ref().as_ptr() as *mut u8, shape: w.shape.clone() });
-        }
-        for o in outs.iter_mut() {
-            let shape = o.shape.clone();
-            args.push(llvm_cpu::MemRefArg { data: o.data.as_mut_ptr(), shape });
-        }
-        // SAFETY: every buffer is live for the call and sized by its checked shape.
-        crate::checks::guarded(&self.checks, || unsafe { self.jit.call_memrefs(&self.func, &args) })
-    }
 }

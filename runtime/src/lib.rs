@@ -1,12 +1,13 @@
-//! Compiles and runs models: the CPU compile (ONNX → loops → MLIR → JIT,
-//! cached), the heterogeneous run of NPU and CPU partitions, models cut at
-//! ops whose output sizes depend on the data, host tensors in `.npy` and
-//! ONNX `TensorProto` form. What compiled CPU code calls at run time
-//! (threads, checks, profiling) is `cpu-runtime`.
+//! Compiles models into what `executor` runs: the CPU compile (ONNX → loops
+//! → MLIR → JIT) and the heterogeneous compile (partitions over backends,
+//! NPU programs, CPU partitions), through the compile cache; models cut at
+//! ops whose output sizes depend on the data; the host reference of NPU
+//! partitions. Host tensors and the runs themselves are `executor`'s
+//! (re-exported here); what compiled CPU code calls at run time (threads,
+//! checks, profiling) is `cpu-runtime`.
 
 pub mod cache;
 mod compile;
-mod compare;
 pub mod cached_compile;
 pub mod calibrate;
 pub mod checks;
@@ -18,12 +19,11 @@ pub mod npu_reference;
 pub mod partition_graph;
 pub mod qdq;
 pub mod staged;
-pub mod tensor;
 pub mod values;
 
-pub use compare::compare;
+pub use executor::{compare, tensor};
 pub use compile::{compile, context, declared_inputs, lower_model, node_macs, CompileOptions, Compiled, Lowered, TensorSpec};
-pub use tensor::HostTensor;
+pub use executor::HostTensor;
 
 /// The run-time library compiled CPU code calls (threads, profiling), as `runtime::parallel` and `runtime::profile`.
 pub use cpu_runtime::{parallel, profile};

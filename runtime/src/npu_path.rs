@@ -7,10 +7,13 @@
 //! boundaries run on the host).
 
 use onnx::ops;
-use crate::compile::{self, CompileOptions, TensorSpec};
-use crate::tensor::HostTensor;
+use crate::compile::{self, CompileOptions};
+use executor::plan::{check_cpu_functions, CpuFunc, Stage};
+pub use executor::plan::NpuProgram;
+use executor::HostTensor;
+pub use executor::{NpuRun, Plan};
 use driver::npu_program::encode_program;
-use driver::partition_compile::{apply_backend_settings, partition_and_compile, Executable};
+use driver::partition_compile::{apply_backend_settings, partition_and_compile};
 use ir::{Body, Context, OpId, Value};
 use npu_sim::HwConfig;
 use std::collections::HashMap;
@@ -42,48 +45,11 @@ pub fn hw_desc(cfg: &HwConfig) -> npu::hw::HwDesc {
 /// Where each op of the model runs, and why not on the NPU.
 pub use backend::partition::Placement;
 
-/// A scheduled NPU partition: its program and its constant image.
-pub struct NpuProgram {
-    pub name: String,
-    pub program: npu_sim::Program,
-    pub consts: bytes::Bytes,
-    pub inputs: Vec<String>,
-    pub outputs: Vec<String>,
-}
-
-impl NpuProgram {
-    /// The program's assembly (its disassembly: the program's error messages
-    /// name lines of this text). Made when asked, as few runs want it.
-    pub fn asm(&self) -> String {
-        npu_sim::disasm::disassemble(&self.program)
-    }
-}
-
-pub(crate) struct CpuFunc {
-    pub(crate) name: String,
-    /// The partition's arguments (before its weights), checked at every call.
-    pub(crate) inputs: Vec<TensorSpec>,
-    pub(crate) outputs: Vec<TensorSpec>,
-    pub(crate) weights: Vec<HostTensor>,
-}
-
-/// One step of a run, over a table of value slots.
-pub(crate) enum Stage {
-    Cpu { func: usize, args: Vec<usize>, results: Vec<usize> },
-    Exec { exe: usize, args: Vec<usize>, results: Vec<usize>, specs: Vec<TensorSpec> },
-    Npu { program: usize, partition: String, args: Vec<usize>, results: Vec<usize>, specs: Vec<TensorSpec> },
-    Transpose { perm: Vec<usize>, arg: usize, result: usize },
-    Reshape { arg: usize, result: usize, shape: Vec<i64> },
-    Const { value: HostTensor, result: usize },
-}
-
+/// A model compiled for a list of backends: its plan (`executor::Plan`,
+/// whose fields it shows as its own) and how the compile went.
 pub struct NpuCompiled {
-    pub inputs: Vec<TensorSpec>,
-    pub outputs: Vec<TensorSpec>,
-    pub bound: Vec<String>,
+    pub plan: Plan,
     pub placements: Vec<Placement>,
-    pub programs: Vec<NpuProgram>,
-    pub hw: HwConfig,
     /// The backends the model was partitioned over, in order (the CPU last).
     pub targets: Vec<String>,
     pub compile_ms: f64,
@@ -91,45 +57,40 @@ pub struct NpuCompiled {
     pub phases: Vec<(&'static str, f64)>,
     /// What the compile cache did (`CompileOptions::cache_dir`).
     pub cache: crate::cached_compile::CacheUse,
-    pub(crate) jit: Option<llvm_cpu::Jit>,
     /// The CPU partitions' object code, kept for the compile cache (empty
     /// without CPU partitions or a cache).
     pub(crate) cpu_object: Vec<u8>,
-    pub(crate) cpu: Vec<CpuFunc>,
-    /// The messages of the CPU partitions' run-time checks (`crate::checks`).
-    pub(crate) cpu_checks: Vec<String>,
-    /// What each NPU program may spend in the simulator (`npu-run --max-cycles`).
-    pub sim_limits: npu_sim::sim::Limits,
-    pub(crate) executables: Vec<Executable>,
     /// The partitions at the tensor level (before scheduling), for the host
     /// reference; none when the compile came from the cache.
     pub(crate) reference: Option<(Context, Body, OpId)>,
-    pub(crate) stages: Vec<Stage>,
-    pub(crate) slots: usize,
-    pub(crate) input_slots: Vec<usize>,
-    pub(crate) output_slots: Vec<usize>,
 }
 
-/// What one run did on the NPU: each program's simulator report.
-pub struct NpuRun {
-    pub outputs: Vec<HostTensor>,
-    pub reports: Vec<(String, npu_sim::report::Report)>,
-    /// Simulator results kept for traces (program index, result).
-    pub runs: Vec<(usize, npu_sim::sim::RunResult)>,
-    /// The run's stages in order: (partition, on the NPU?, microseconds: simulated for NPU programs, host time for the rest).
-    pub stages: Vec<(String, bool, f64)>,
-    pub cpu_ms: f64,
-    pub glue_ms: f64,
-    /// Array MAC slots used (f32 MACs count `f32_rate` slots): the compute half of the roofline.
-    pub mac_slots: u64,
-    /// Bytes every program must move at least: its inputs, outputs and constants once.
-    pub min_dram_bytes: u64,
-    /// With the reference check: partition outputs compared, how many of them integer (compared bit for bit), and the ones that differ.
-    pub reference_checked: usize,
-    pub reference_int8: usize,
-    pub reference_mismatches: Vec<String>,
-    /// What each partition of another backend cost: (backend, partition, counters).
-    pub backend_counters: Vec<(String, String, backend::Counters)>,
+impl std::ops::Deref for NpuCompiled {
+    type Target = Plan;
+    fn deref(&self) -> &Plan {
+        &self.plan
+    }
+}
+
+impl std::ops::DerefMut for NpuCompiled {
+    fn deref_mut(&mut self) -> &mut Plan {
+        &mut self.plan
+    }
+}
+
+impl NpuCompiled {
+    /// Runs once ([`Plan::run_with`]), telling `driver::phases` what runs.
+    /// With `check_reference`, each NPU partition's outputs are also computed
+    /// by the host reference (`crate::npu_reference`) from the same inputs.
+    pub fn run(&self, inputs: &HashMap<String, HostTensor>, record: bool, check_reference: bool) -> Result<NpuRun, String> {
+        let evaluate = |partition: &str, ins: &[HostTensor]| -> Result<Vec<HostTensor>, String> {
+            let (ctx, body, module) = self.reference.as_ref().ok_or("the host reference needs a compile, and this one came from the cache (compile with `recompile`)")?;
+            let f = func_named(body, *module, partition).ok_or_else(|| format!("no partition @{} for the reference", partition))?;
+            crate::npu_reference::evaluate(ctx, body, f, ins)
+        };
+        let reference: Option<&executor::plan::Reference> = if check_reference { Some(&evaluate) } else { None };
+        self.plan.run_with(inputs, record, reference, &|what| driver::phases::notify(what))
+    }
 }
 
 fn module_block(body: &Body, module: OpId) -> ir::Block {
@@ -198,14 +159,6 @@ fn partition_value(body: &Body, f: OpId, i: usize, result: bool) -> String {
         body.block_args(entry).get(i).and_then(|a| body.uses(*a).first()).and_then(|u| node(u.op)).map(|n| format!("an input of node {}", n))
     };
     named.unwrap_or(fallback)
-}
-
-/// Every CPU partition is in the compiled code.
-pub(crate) fn check_cpu_functions(jit: &llvm_cpu::Jit, funcs: &[CpuFunc]) -> Result<(), String> {
-    match funcs.iter().find(|f| !jit.has_function(&f.name)) {
-        Some(f) => Err(format!("the compiled module has no function @{}", f.name)),
-        None => Ok(()),
-    }
 }
 
 /// Every partition of a backend other than npu16 and the CPU, compiled by its
@@ -330,186 +283,17 @@ pub(crate) fn compile_uncached(model: &[u8], path: Option<&std::path::Path>, giv
     let phases = driver::phases::finish();
     let compile_ms = t0.elapsed().as_secs_f64() * 1e3;
     let module = imp.module;
+    let executables = executables.into_iter().map(|e| executor::plan::Executable { backend: e.backend, partition: e.partition, exe: e.exe }).collect();
+    let plan = Plan { inputs, outputs, bound, programs, hw: hw.clone(), jit, cpu, cpu_checks, sim_limits: Default::default(), executables, stages, slots: next, input_slots, output_slots };
     Ok(NpuCompiled {
+        plan,
         phases,
-        inputs,
-        outputs,
-        bound,
         placements,
-        programs,
-        hw: hw.clone(),
         targets: targets.to_vec(),
         compile_ms,
         cache: crate::cached_compile::CacheUse::Off,
-        jit,
         cpu_object,
-        cpu,
-        cpu_checks,
-        sim_limits: Default::default(),
-        executables,
         reference: Some((ctx, reference_body, module)),
-        stages,
-        slots: next,
-        input_slots,
-        output_slots,
     })
 }
 
-fn take(vals: &[Option<HostTensor>], s: usize) -> Result<&HostTensor, String> {
-    vals[s].as_ref().ok_or_else(|| "a partition input was never computed".to_string())
-}
-
-fn transpose(t: &HostTensor, perm: &[usize]) -> Result<HostTensor, String> {
-    let mut seen = vec![false; t.shape.len()];
-    if perm.len() != t.shape.len() || perm.iter().any(|&p| p >= seen.len() || std::mem::replace(&mut seen[p], true)) {
-        return Err(format!("transpose: {:?} is not a permutation of a rank-{} tensor", perm, t.shape.len()));
-    }
-    let shape: Vec<i64> = perm.iter().map(|&p| t.shape[p]).collect();
-    let w = crate::tensor::dtype_size(t.dtype).ok_or("transpose of an unsized dtype")?;
-    let mut out = HostTensor::zeros(t.dtype, &shape)?;
-    out.data.as_mut().copy_from_slice(&ir::attributes::transpose_elements(t.data.as_ref(), w, &t.shape, perm));
-    Ok(out)
-}
-
-impl NpuCompiled {
-    pub fn runtime_inputs(&self) -> impl Iterator<Item = &TensorSpec> {
-        self.inputs.iter().filter(|i| !self.bound.contains(&i.name))
-    }
-
-    /// Runs once: CPU partitions on the JIT, NPU programs on the simulator.
-    /// With `check_reference`, each NPU partition's outputs are also computed
-    /// by the host reference from the same inputs: integer outputs must be equal
-    /// bit for bit, f32 ones within 1e-4 relative.
-    pub fn run(&self, inputs: &HashMap<String, HostTensor>, record: bool, check_reference: bool) -> Result<NpuRun, String> {
-        let mut vals: Vec<Option<HostTensor>> = (0..self.slots).map(|_| None).collect();
-        for (i, spec) in self.inputs.iter().enumerate() {
-            if self.bound.contains(&spec.name) {
-                continue;
-            }
-            let t = inputs.get(&spec.name).ok_or_else(|| format!("missing input '{}'", spec.name))?;
-            if t.dtype != spec.dtype || t.shape != spec.shape {
-                return Err(format!("input '{}' is {:?}, the model expects {}", spec.name, t.shape, spec));
-            }
-            vals[self.input_slots[i]] = Some(t.clone());
-        }
-        let mut reports = vec![];
-        let mut runs = vec![];
-        let (mut cpu_ms, mut glue_ms) = (0.0, 0.0);
-        let (mut mac_slots, mut min_dram_bytes) = (0u64, 0u64);
-        let mut timeline: Vec<(String, bool, f64)> = vec![];
-        let (mut reference_checked, mut reference_int8, mut reference_mismatches) = (0usize, 0usize, vec![]);
-        let mut backend_counters = vec![];
-        for st in &self.stages {
-            let t0 = Instant::now();
-            match st {
-                Stage::Cpu { func, args, results } => {
-                    let f = &self.cpu[*func];
-                    driver::phases::notify(&format!("running {} on the CPU", f.name));
-                    let jit = self.jit.as_ref().ok_or("no CPU code")?;
-                    // The compiled code trusts its buffers' shapes: check them (a plan from the cache included).
-                    if args.len() != f.inputs.len() || results.len() != f.outputs.len() {
-                        return Err(format!("@{}: called with {} arguments and {} results, compiled for {} and {}", f.name, args.len(), results.len(), f.inputs.len(), f.outputs.len()));
-                    }
-                    let mut outs: Vec<HostTensor> = f.outputs.iter().map(|o| HostTensor::zeros(o.dtype, &o.shape)).collect::<Result<_, _>>()?;
-                    let mut margs = vec![];
-                    for (a, spec) in args.iter().zip(&f.inputs) {
-                        let t = take(&vals, *a)?;
-                        if t.dtype != spec.dtype || t.shape != spec.shape {
-                            return Err(format!("@{}: {} given {:?}", f.name, spec, t.shape));
-                        }
-                        margs.push(llvm_cpu::MemRefArg { data: t.data.as_ref().as_ptr() as *mut u8, shape: t.shape.clone() });
-                    }
-                    for w in &f.weights {
-                        margs.push(llvm_cpu::MemRefArg { data: w.data.as_ref().as_ptr() as *mut u8, shape: w.shape.clone() });
-                    }
-                    for o in outs.iter_mut() {
-                        let shape = o.shape.clone();
-                        margs.push(llvm_cpu::MemRefArg { data: o.data.as_mut_ptr(), shape });
-                    }
-                    // SAFETY: each buffer is live for the call and sized by the partition's static signature.
-                    crate::checks::guarded(&self.cpu_checks, || unsafe { jit.call_memrefs(&f.name, &margs) })?;
-                    for (r, o) in results.iter().zip(outs) {
-                        vals[*r] = Some(o);
-                    }
-                    cpu_ms += t0.elapsed().as_secs_f64() * 1e3;
-                    timeline.push((f.name.clone(), false, t0.elapsed().as_secs_f64() * 1e6));
-                }
-                Stage::Npu { program, partition, args, results, specs } => {
-                    let p = &self.programs[*program];
-                    driver::phases::notify(&format!("simulating {} on {} (program {} of {})", p.name, self.hw.name, program + 1, self.programs.len()));
-                    let reference = if check_reference {
-                        let (ctx, body, module) = self.reference.as_ref().ok_or("the host reference needs a compile, and this one came from the cache (compile with `recompile`)")?;
-                        let f = func_named(body, *module, partition).ok_or_else(|| format!("no partition @{} for the reference", partition))?;
-                        let ins: Vec<HostTensor> = args.iter().map(|a| take(&vals, *a).cloned()).collect::<Result<_, _>>()?;
-                        Some(crate::npu_reference::evaluate(ctx, body, f, &ins).map_err(|e| format!("reference of @{}: {}", partition, e))?)
-                    } else {
-                        None
-                    };
-                    // Borrowed: the simulator copies each image into its DRAM once.
-                    let mut ins: Vec<(&str, &[u8])> = vec![];
-                    for (a, name) in args.iter().zip(&p.inputs) {
-                        ins.push((name.as_str(), take(&vals, *a)?.data.as_ref()));
-                    }
-                    ins.push((npu16::schedule::CONST_ARG, &p.consts[..]));
-                    let r = npu_sim::sim::run_limited(&self.hw, &p.program, &ins, record, self.sim_limits).map_err(|e| format!("{}: {}", p.name, e))?;
-                    for ((res, name), spec) in results.iter().zip(&p.outputs).zip(specs) {
-                        let bytes = r.outputs.iter().find(|(n, _)| n == name).map(|(_, b)| b).ok_or_else(|| format!("{} produced no '{}'", p.name, name))?;
-                        let mut h = HostTensor::zeros(spec.dtype, &spec.shape)?;
-                        let len = h.data.as_ref().len();
-                        h.data.as_mut().copy_from_slice(bytes.get(..len).ok_or_else(|| format!("{} produced {} bytes of '{}', {} expected", p.name, bytes.len(), name, len))?);
-                        vals[*res] = Some(h);
-                    }
-                    if let Some(want) = reference {
-                        for ((res, spec), w) in results.iter().zip(specs).zip(&want) {
-                            let got = take(&vals, *res)?;
-                            let exact = spec.dtype != onnx_translate::proto::data_type::FLOAT;
-                            let ok = if exact { got.data.as_ref() == w.data.as_ref() } else { crate::compare(got, w, 1e-4, 1e-5).is_ok() };
-                            if !ok {
-                                let detail = crate::compare(got, w, 0.0, 0.0).err().unwrap_or_default();
-                                reference_mismatches.push(format!("@{}: {}", partition, detail));
-                            }
-                            reference_checked += 1;
-                            reference_int8 += exact as usize;
-                        }
-                    }
-                    let rep = npu_sim::report::build(&self.hw, &p.program, &r);
-                    mac_slots += rep.mac_slots;
-                    min_dram_bytes += p.program.args.iter().filter(|a| a.dir != npu_sim::program::ArgDir::Out || p.outputs.contains(&a.name)).map(|a| a.bytes()).sum::<u64>();
-                    reports.push((p.name.clone(), rep));
-                    timeline.push((p.name.clone(), true, r.cycles as f64 / self.hw.clock_mhz));
-                    if record {
-                        runs.push((*program, r));
-                    }
-                }
-                Stage::Exec { exe, args, results, specs } => {
-                    let e = &self.executables[*exe];
-                    let mut outs: Vec<HostTensor> = specs.iter().map(|s| HostTensor::zeros(s.dtype, &s.shape)).collect::<Result<_, _>>()?;
-                    let ins: Vec<&[u8]> = args.iter().map(|a| take(&vals, *a).map(|t| t.data.as_ref())).collect::<Result<_, _>>()?;
-                    let mut out_bytes: Vec<&mut [u8]> = outs.iter_mut().map(|t| t.data.as_mut()).collect();
-                    let counters = e.exe.run(&ins, &mut out_bytes).map_err(|err| format!("{} partition @{}: {}", e.backend, e.partition, err))?;
-                    for (r, o) in results.iter().zip(outs) {
-                        vals[*r] = Some(o);
-                    }
-                    timeline.push((e.partition.clone(), false, t0.elapsed().as_secs_f64() * 1e6));
-                    backend_counters.push((e.backend.clone(), e.partition.clone(), counters));
-                }
-                Stage::Transpose { perm, arg, result } => {
-                    vals[*result] = Some(transpose(take(&vals, *arg)?, perm)?);
-                    glue_ms += t0.elapsed().as_secs_f64() * 1e3;
-                    timeline.push(("transpose".into(), false, t0.elapsed().as_secs_f64() * 1e6));
-                }
-                Stage::Reshape { arg, result, shape } => {
-                    let mut t = take(&vals, *arg)?.clone();
-                    if shape.iter().product::<i64>() != t.shape.iter().product::<i64>() || shape.iter().any(|d| *d < 0) {
-                        return Err(format!("reshape of {:?} to {:?}", t.shape, shape));
-                    }
-                    t.shape = shape.clone();
-                    vals[*result] = Some(t);
-                }
-                Stage::Const { value, result } => vals[*result] = Some(value.clone()),
-            }
-        }
-        let outputs = self.output_slots.iter().map(|s| take(&vals, *s).cloned()).collect::<Result<Vec<_>, _>>()?;
-        Ok(NpuRun { outputs, reports, runs, stages: timeline, cpu_ms, glue_ms, mac_slots, min_dram_bytes, reference_checked, reference_int8, reference_mismatches, backend_counters })
-    }
-}

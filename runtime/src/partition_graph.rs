@@ -4,7 +4,8 @@
 //! that flow between them. Host glue (a transpose or reshape between
 //! partitions) is looked through: its consumer is linked to its producer.
 
-use crate::npu_path::{NpuCompiled, Stage};
+use crate::npu_path::NpuCompiled;
+use executor::plan::Stage;
 use crate::TensorSpec;
 use std::collections::HashMap;
 

@@ -24,15 +24,6 @@ pub const MESSAGES: &str = "npu.runtime_checks";
 /// The most constant indices read at compile time; more are checked at run time.
 const MAX_CONSTANT_INDICES: usize = 1 << 20;
 
-/// A check's message with the value in place of its last `{}` (a node's
-/// name, earlier in the message, may hold braces of its own).
-pub fn fill(message: &str, value: i64) -> String {
-    match message.rfind("{}") {
-        Some(k) => format!("{}{}{}", &message[..k], value, &message[k + 2..]),
-        None => message.to_string(),
-    }
-}
-
 /// Operand `operand` of the op being lowered holds indices into an axis of
 /// `n` elements, negative ones counted from the end: each must be in
 /// [-n, n-1]. `what` names the axis in the message ("axis 0 of size 3").
@@ -69,7 +60,7 @@ fn check(l: &mut Lower, operand: usize, bounds: &[i64], negative: bool, message:
     if let Some(values) = onnx::infer::const_ints_upto(l.body, indices, MAX_CONSTANT_INDICES) {
         let low = |k: usize| if negative { -bound(k) } else { 0 };
         return match values.iter().enumerate().find(|(k, v)| **v < low(*k) || **v >= bound(*k)) {
-            Some((_, v)) => Err(fill(&message, *v)),
+            Some((_, v)) => Err(cpu_target::abi::fill(&message, *v)),
             None => Ok(()),
         };
     }

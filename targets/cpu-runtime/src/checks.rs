@@ -1,7 +1,7 @@
 //! The hook a failed run-time check calls (`onnx_to_tensor::checks` emits
 //! the checks). A check records its failure on the calling thread (compiled
 //! code runs on it); the caller clears the record before a call and takes it
-//! after (`runtime::checks::guarded` turns it into the check's message).
+//! after (`executor::checks::guarded` turns it into the check's message).
 
 use std::cell::Cell;
 

@@ -11,6 +11,16 @@ pub const PARALLEL_FOR: &str = "npu_parallel_for";
 /// `void __npu_check_failed(int64_t id, int64_t count, int64_t value)`: a
 /// run-time check of the CPU lowering (`onnx_to_tensor::checks`).
 pub const CHECK_FAILED: &str = "__npu_check_failed";
+
+/// A check's message with the offending value in place of its last `{}`
+/// (a node's name, earlier in the message, may hold braces of its own): the
+/// compiler fills it for a check it decides itself, a run for one that failed.
+pub fn fill(message: &str, value: i64) -> String {
+    match message.rfind("{}") {
+        Some(k) => format!("{}{}{}", &message[..k], value, &message[k + 2..]),
+        None => message.to_string(),
+    }
+}
 /// `void npu_profile_enter(int32_t id)` / `npu_profile_exit(int32_t id)`:
 /// around a model node's code (`insert-profiling`).
 pub const PROFILE_ENTER: &str = "npu_profile_enter";

@@ -10,4 +10,8 @@ pub mod float;
 pub mod isa;
 
 pub use config::HwConfig;
+
+/// The program argument that carries its constant image (weights, tables):
+/// the scheduler lays the image out under this name, a runner passes it.
+pub const CONST_ARG: &str = "weights";
 pub use float::{erf, maximum, minimum};

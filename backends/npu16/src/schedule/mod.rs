@@ -51,7 +51,7 @@ pub struct ConstImage {
     pub packed: HashMap<(Value, String), Dram>,
 }
 
-pub const CONST_ARG: &str = "weights";
+pub use npu_isa::CONST_ARG;
 /// The program's intermediate tensors, at offsets in one argument.
 pub const SCRATCH_ARG: &str = "scratch";
 
