@@ -4,7 +4,7 @@
 //! per image and a Concat of the results: DMA copies around kernels that run
 //! as they do at batch 1; one such op after another passes the images on
 //! without a Concat and a Split between them, and an activation after one
-//! runs per image too (it fuses into the op). Other elementwise ops, products
+//! runs per image too (after a Conv, Relu, Clip, Sigmoid and Tanh fuse into it). Other elementwise ops, products
 //! (the batch is rows) and data movement take any batch as they are. Exact for every backend; done
 //! only where npu16 takes the op of one image, so an op it refuses stays whole.
 
@@ -18,7 +18,8 @@ use onnx::ops;
 const PER_IMAGE: &[&str] = &[ops::Conv::NAME, ops::ConvTranspose::NAME, ops::MaxPool::NAME, ops::AveragePool::NAME, ops::GlobalAveragePool::NAME, ops::GlobalMaxPool::NAME, ops::LRN::NAME];
 
 /// Activations, one image at a time where their input is already a batch
-/// of pieces (so they fuse into the per-image op before them).
+/// of pieces: no Concat and Split around them, and Relu, Clip, Sigmoid and
+/// Tanh after a Conv fuse into it (`fusion.rs`).
 const ACTIVATIONS: &[&str] = &[ops::Relu::NAME, ops::Clip::NAME, ops::Sigmoid::NAME, ops::Tanh::NAME, ops::LeakyRelu::NAME, ops::HardSigmoid::NAME, ops::HardSwish::NAME];
 
 /// At most this many images: beyond, the program would repeat each kernel more

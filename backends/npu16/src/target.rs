@@ -293,7 +293,6 @@ fn lrn(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     if x.len() != 4 {
         return Err(no(Reason::Shape, format!("{}-D input (NCHW only)", x.len())));
     }
-    one_image(x[0])?;
     let beta = body.op(op).float_attr("beta").unwrap_or(0.75);
     if !npu::tensor_ops::RPOW_BETAS.contains(&beta) {
         return Err(no(Reason::Attribute, format!("beta {} (0.5, 0.75 or 1: the powers v.rsqrt and v.recip make)", beta)));
@@ -301,7 +300,7 @@ fn lrn(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     if body.op(op).int_attr("size").unwrap_or(0) < 1 {
         return Err(no(Reason::Attribute, "size below 1"));
     }
-    Ok(())
+    one_image(x[0])
 }
 
 /// An LSTM or GRU still here is one `prepare` could not write out: say why.
@@ -522,17 +521,17 @@ pub(crate) fn one_image(n: i64) -> Result<(), Unsupported> {
     Err(no(Reason::Shape, format!("batch {} (the kernels take one image; a batch of up to {} f32 images runs as one op per image where each image's op is taken)", n, super::batch::MAX_BATCH)))
 }
 
-/// A pool's input must be a static batch-1 NCHW f32 tensor.
-fn batch1_2d_pool(body: &Body, op: OpId) -> Result<(), Unsupported> {
+/// A pool's input must be a static NCHW f32 tensor: its batch.
+fn pool_2d_batch(body: &Body, op: OpId) -> Result<i64, Unsupported> {
     let x = static_f32(body, operand(body, op, 0).ok_or("no input")?)?;
     if x.len() != 4 {
         return Err(no(Reason::Shape, "not a 2-D pool"));
     }
-    one_image(x[0])
+    Ok(x[0])
 }
 
 fn pool(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
-    batch1_2d_pool(body, op)?;
+    let n = pool_2d_batch(body, op)?;
     no_auto_pad(body, op)?;
     if body.op(op).int_attr("ceil_mode").unwrap_or(0) != 0 {
         return Err(no(Reason::Attribute, "ceil_mode"));
@@ -551,15 +550,20 @@ fn pool(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
     if body.name(op).as_str() == ops::AveragePool::NAME && p.iter().any(|v| *v != 0) && body.op(op).int_attr("count_include_pad").unwrap_or(0) != 0 {
         return Err(no(Reason::Attribute, "padded average counting the padding (count_include_pad)"));
     }
-    Ok(())
+    // Last: a batch the rewrite left whole was refused for one image by a check above.
+    one_image(n)
 }
 
 fn global_pool(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
-    batch1_2d_pool(body, op)
+    one_image(pool_2d_batch(body, op)?)
 }
 
 fn spatial_mean(_: &Npu, body: &Body, op: OpId) -> Result<(), Unsupported> {
-    batch1_2d_pool(body, op)?;
+    // Not split per image (`batch.rs` leaves ReduceMean alone).
+    let n = pool_2d_batch(body, op)?;
+    if n != 1 {
+        return Err(no(Reason::Shape, format!("batch {} (a mean over H and W runs batch 1)", n)));
+    }
     let axes = onnx::infer::reduce_axes(body, op, 4).ok_or_else(|| no(Reason::NotConstant, "axes are not constant"))?;
     if axes.as_deref() != Some(&[2, 3][..]) || body.op(op).int_attr("keepdims").unwrap_or(1) != 1 {
         return Err(no(Reason::Attribute, format!("a mean over axes {:?} (over H and W, keeping them, only)", axes)));

@@ -34,6 +34,9 @@ pub(super) fn convert_conv(ctx: &Context, body: &mut Body, op: OpId) -> Result<(
     }
     let d = body.op(op).ints_attr("dilations").unwrap_or(vec![1, 1]);
     if d.iter().any(|v| *v != 1) {
+        if name.as_str() != ops::Conv::NAME {
+            return Err("a dilated integer convolution (the NPU takes dilations in f32 only)".into());
+        }
         // Dilated: the kernel with d - 1 zeros between its taps (`target::MAX_DILATED_WORK` bounds the waste).
         let ws = shape(body, w);
         let vals = onnx::infer::const_f64s(body, w).ok_or("dilated convolution weights are not constant")?;
