@@ -16,6 +16,7 @@ pub mod pipeline;
 pub mod residency;
 pub mod tiling;
 pub mod vector;
+pub mod views;
 
 use onnx::ops;
 use ir::attributes::{AttrData, Attribute};
@@ -49,6 +50,23 @@ pub struct ConstImage {
     /// Weights already packed, by the constant and the geometry they were
     /// packed for: an LSTM written out as steps reads one R at every step.
     pub packed: HashMap<(Value, String), Dram>,
+    /// Blocks of up to `SHARED_BLOCK` bytes by their contents: the bands of
+    /// one layer (`bands.rs`) pack the same weights for each geometry and
+    /// read one copy.
+    by_content: HashMap<u64, Vec<i64>>,
+}
+
+/// Blocks larger than this are not compared (hashing VGG's weights would cost compile time; no band has them).
+const SHARED_BLOCK: usize = 4 << 20;
+
+fn content_hash(b: &[u8]) -> u64 {
+    let mut h = b.len() as u64;
+    for c in b.chunks(8) {
+        let mut w = [0u8; 8];
+        w[..c.len()].copy_from_slice(c);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    h
 }
 
 pub use npu_isa::CONST_ARG;
@@ -61,6 +79,19 @@ impl ConstImage {
         self.data.extend(b);
         while self.data.len() % 64 != 0 {
             self.data.push(0);
+        }
+        let len = self.data.len() - off as usize;
+        if len <= SHARED_BLOCK {
+            let h = content_hash(&self.data[off as usize..]);
+            let same = self.by_content.get(&h).and_then(|at| at.iter().copied().find(|a| {
+                let a = *a as usize;
+                a + len <= off as usize && self.data[a..a + len] == self.data[off as usize..]
+            }));
+            if let Some(a) = same {
+                self.data.truncate(off as usize);
+                return Dram { arg: CONST_ARG.into(), offset: a };
+            }
+            self.by_content.entry(h).or_default().push(off);
         }
         Dram { arg: CONST_ARG.into(), offset: off }
     }
@@ -178,6 +209,13 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
     // aligned, until `residency` keeps what fits in the scratchpad.
     let mut scratch = 0i64;
     let mut tensors = vec![];
+    // Concatenations written in place: each piece where it lies in the whole.
+    let mut into: HashMap<Value, (Value, i64)> = HashMap::new();
+    for op in body.block_ops(entry).filter(|o| body.name(*o).as_str() == npu::ops::CONCAT) {
+        for (v, at) in views::concat_pieces(body, op).unwrap_or_default() {
+            into.insert(v, (body.op(op).result(0), at));
+        }
+    }
     for op in body.block_ops(entry) {
         let name = body.name(op);
         let n = name.as_str();
@@ -194,16 +232,38 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
             return Err(format!("{}: '{}' has no NPU schedule (run convert-onnx-to-npu and canonicalize first)", body.op(op).loc, n));
         }
         let y = body.op(op).result(0);
-        let out = match out_of.get(&y) {
-            Some(a) => Dram { arg: a.clone(), offset: 0 },
-            None => {
-                let at = scratch;
-                let elem = body.value_type(y).element_type().and_then(ir::attributes::element_bytes).ok_or_else(|| format!("{}: a result of no fixed element size", body.op(op).loc))?;
-                let bytes = shape(body, y).iter().product::<i64>() * elem as i64;
-                scratch += (bytes + 63) / 64 * 64;
-                tensors.push(residency::Scratch { offset: at, bytes, elem: elem as i64 });
-                Dram { arg: SCRATCH_ARG.into(), offset: at }
+        if n == npu::ops::SLICE && !out_of.contains_key(&y) {
+            // A contiguous slice is its input at an offset.
+            if let (Some(at), Some(d)) = (views::slice_offset(body, op, conv::lanes_of(hw)), dram.get(&body.op(op).operand(0)).cloned()) {
+                dram.insert(y, Dram { arg: d.arg, offset: d.offset + at });
+                continue;
             }
+        }
+        if n == npu::ops::CONCAT && dram.contains_key(&y) {
+            // Its pieces were stored in place.
+            continue;
+        }
+        let mut place = |v: Value| -> Result<Dram, String> {
+            if let Some(a) = out_of.get(&v) {
+                return Ok(Dram { arg: a.clone(), offset: 0 });
+            }
+            let at = scratch;
+            let elem = body.value_type(v).element_type().and_then(ir::attributes::element_bytes).ok_or_else(|| format!("{}: a result of no fixed element size", body.op(op).loc))?;
+            let bytes = shape(body, v).iter().product::<i64>() * elem as i64;
+            scratch += (bytes + 63) / 64 * 64;
+            tensors.push(residency::Scratch { offset: at, bytes, elem: elem as i64 });
+            Ok(Dram { arg: SCRATCH_ARG.into(), offset: at })
+        };
+        let out = match into.get(&y) {
+            Some((whole, at)) => {
+                let base = match dram.get(whole) {
+                    Some(d) => d.clone(),
+                    None => place(*whole)?,
+                };
+                dram.insert(*whole, base.clone());
+                Dram { arg: base.arg, offset: base.offset + at }
+            }
+            None => place(y)?,
         };
         dram.insert(y, out.clone());
         let ins: Vec<Dram> = if n == npu::ops::BATCH_MATMUL {
@@ -231,7 +291,19 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
         // A layer works in the lower part of the scratchpad where the target keeps
         // tensors on chip (`residency`), in all of it where it cannot otherwise.
         let mut r = Err(String::new());
-        let whole = matches!(n, npu::ops::CONV | npu::ops::MATMUL | npu::ops::BATCH_MATMUL) && !conv::plans_as_well_in(body, op, hw, &work);
+        // A map it reads or writes that could stay on chip, larger than its
+        // weights (which a plan in part of the scratchpad may read more than
+        // once), keeps it in the lower part.
+        let on_chip_rows = (hw.spad_rows - work.spad_rows) as i64;
+        let bytes = |v: &Value| shape(body, *v).iter().product::<i64>() * body.value_type(*v).element_type().and_then(ir::attributes::element_bytes).unwrap_or(4) as i64;
+        let weights = body.op(op).operands().get(1).filter(|w| !dram.contains_key(w)).map(bytes).unwrap_or(0);
+        let could_stay = |v: &Value| {
+            let scratch = dram.get(v).is_some_and(|d| d.arg == SCRATCH_ARG);
+            let rows = (shape(body, *v).iter().product::<i64>() + hw.array_cols as i64 - 1) / hw.array_cols as i64;
+            scratch && rows <= on_chip_rows && bytes(v) >= weights
+        };
+        let keeps_one = body.op(op).operands().iter().chain(body.op(op).results()).any(could_stay);
+        let whole = matches!(n, npu::ops::CONV | npu::ops::MATMUL | npu::ops::BATCH_MATMUL) && !keeps_one && !conv::plans_as_well_in(body, op, hw, &work);
         for hw in if whole { vec![hw] } else { vec![&work, hw] } {
             let image = consts.data.len();
             insts.truncate(marker + 1);
@@ -252,6 +324,7 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
             // Nothing of the failed attempt stays in the image.
             consts.data.truncate(image);
             consts.packed.retain(|_, d| d.offset < image as i64);
+            consts.by_content.values_mut().for_each(|at| at.retain(|a| *a < image as i64));
         }
         insts[marker].buffers = r.map_err(|e| format!("{}: {}: {}", body.op(op).loc, n, e))?;
     }
