@@ -83,8 +83,20 @@ pub struct Placement {
 pub fn macs(body: &Body, op: OpId) -> u64 {
     let o = body.op(op);
     let repeats = o.attr(REDUCTION_REPEATS_ATTR).and_then(|a| a.as_int()).filter(|r| *r > 1).unwrap_or(1) as u64;
-    shaped_macs(body, op) / repeats
+    let all = shaped_macs(body, op) / repeats;
+    // A band of rows some of which another op computed too: its own rows only.
+    let rows = o.results().first().and_then(|v| body.value_type(*v).shape().and_then(|s| s.get(2).copied())).filter(|h| *h > 0);
+    match (o.int_attr(USEFUL_ROWS_ATTR), rows) {
+        (Some(u), Some(h)) if (0..h).contains(&u) => all * u as u64 / h as u64,
+        _ => all,
+    }
 }
+
+/// Set by a backend's `prepare` on an op that computes a band of rows of a
+/// map (axis 2 of its result), some of which another band computes too
+/// (`npu16`'s row bands and their halos): its MACs as the model defines them
+/// are those of this many of its rows.
+pub const USEFUL_ROWS_ATTR: &str = "backend.useful_rows";
 
 /// Set by a backend's `prepare` on a product it rewrote to reduce over its
 /// input several times (`npu16`'s weights with zero points as symmetric

@@ -4,6 +4,7 @@
 //! instructions (`npu-schedule`).
 
 pub mod asymmetric;
+pub mod bands;
 pub mod batch;
 pub mod deconv;
 pub mod dynamic;

@@ -197,6 +197,8 @@ impl Backend for Npu {
         onnx::unroll_recurrent::unroll_all(ctx, body, module, onnx::unroll_recurrent::DEFAULT_MAX_STEPS, ours);
         // Convolutions and pools of a batch of images: one of each per image.
         super::batch::rewrite(ctx, body, module, &ours, &|body: &Body, op: OpId| self.supports(body, op).is_ok());
+        // Chains of layers whose maps do not fit on chip: band by band, the bands' maps on chip.
+        super::bands::rewrite(ctx, body, module, &hw, &ours, &|body: &Body, op: OpId| self.supports(body, op).is_ok());
         Ok(())
     }
     fn supports(&self, body: &Body, op: OpId) -> Result<(), Unsupported> {

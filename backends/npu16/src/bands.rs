@@ -1,0 +1,395 @@
+//! Row bands: a chain of convolutions, pools and the elementwise ops between
+//! them whose intermediate maps are too large to stay in the scratchpad
+//! runs band by band, before partitioning (`Backend::prepare`). Each band of
+//! the chain's last map takes the rows of the maps before it that its
+//! windows reach (the halo rows are computed again by the band beside it),
+//! so a band's intermediates are small enough to stay on chip
+//! (`schedule/residency.rs`) and never touch DRAM; the chain's input is read
+//! where it lies and its result written in place (`schedule/views.rs`: the
+//! Slices and the Concat move nothing). The band height is the tallest whose
+//! intermediates fit the scratchpad's share for resident tensors; a chain
+//! whose bands would compute more than `MAX_RECOMPUTE` again is shortened
+//! from its front. Exact: every band computes rows of the same ops.
+
+use ir::attributes::{AttrData, Attribute};
+use ir::body::OperationState;
+use ir::types::TypeData;
+use ir::{Body, Context, InsertPoint, Location, OpId, Type, Value};
+use npu::hw::HwDesc;
+use onnx::builder::Builder;
+use onnx::ops;
+
+/// The extra array work banding may cost a chain (halo rows computed twice).
+pub const MAX_RECOMPUTE: f64 = 0.12;
+
+/// Elementwise functions of one value: a band passes their rows through.
+const UNARY: &[&str] = &[ops::Relu::NAME, ops::Clip::NAME, ops::Sigmoid::NAME, ops::Tanh::NAME, ops::LeakyRelu::NAME, ops::HardSigmoid::NAME, ops::HardSwish::NAME];
+/// Elementwise ops of two values: the other operand is sliced to the band's rows (or taken whole when it has one row).
+const BINARY: &[&str] = &[ops::Add::NAME, ops::Mul::NAME, ops::Sub::NAME];
+
+/// How an op maps its output rows to its input rows.
+#[derive(Clone, Copy, Debug)]
+enum Rows {
+    /// A window over H: kernel height, stride, padding above.
+    Window { k: i64, s: i64, top: i64 },
+    /// Row r of the output from row r of the input.
+    Same,
+}
+
+/// One op of a chain.
+#[derive(Clone, Debug)]
+struct Link {
+    op: OpId,
+    rows: Rows,
+    /// The operand that carries the chain.
+    from: usize,
+    /// The other operand of a binary op, when it has the output's rows (sliced per band).
+    other_sliced: Option<usize>,
+    in_h: i64,
+    out_h: i64,
+    /// Elements in one row (all channels, all columns) of its input and output.
+    in_row: i64,
+    out_row: i64,
+    /// Multiply-accumulates per output row (convolutions; 0 for other ops).
+    macs_row: i64,
+    /// Bytes of its weights, read again by every band.
+    weight_bytes: i64,
+    /// A function of one value: fused into the op before it, its rows that op's.
+    unary: bool,
+}
+
+fn f32_nchw1(body: &Body, v: Value) -> Option<[i64; 4]> {
+    let t = body.value_type(v);
+    let f32 = t.element_type().is_some_and(|e| matches!(e.data(), TypeData::Float(ir::FloatKind::F32)));
+    let s = t.shape()?;
+    (f32 && s.len() == 4 && s[0] == 1 && s.iter().all(|d| *d > 0)).then(|| [s[0], s[1], s[2], s[3]])
+}
+
+/// `op` as a link of a chain whose value `from` it reads (any operand 0 when `from` is None).
+fn link(body: &Body, op: OpId, from: Option<Value>) -> Option<Link> {
+    let o = body.op(op);
+    let name = body.name(op);
+    let n = name.as_str();
+    if o.results().len() != 1 || o.operands().is_empty() {
+        return None;
+    }
+    let y = f32_nchw1(body, o.result(0))?;
+    let window = n == ops::Conv::NAME || n == ops::MaxPool::NAME || n == ops::AveragePool::NAME;
+    let idx = if BINARY.contains(&n) {
+        let f = from?;
+        let i = o.operands().iter().position(|v| *v == f)?;
+        if o.operands().len() != 2 || o.operand(1 - i) == f {
+            return None;
+        }
+        i
+    } else if window || UNARY.contains(&n) {
+        if from.is_some_and(|f| o.operand(0) != f) {
+            return None;
+        }
+        0
+    } else {
+        return None;
+    };
+    let x = f32_nchw1(body, o.operand(idx))?;
+    let mut l = Link { op, rows: Rows::Same, from: idx, other_sliced: None, in_h: x[2], out_h: y[2], in_row: x[1] * x[3], out_row: y[1] * y[3], macs_row: 0, weight_bytes: 0, unary: UNARY.contains(&n) };
+    if window {
+        let ints = |a: &str| o.ints_attr(a);
+        let auto = o.str_attr("auto_pad").unwrap_or("NOTSET");
+        let dil_one = ints("dilations").is_none_or(|d| d.iter().all(|v| *v == 1));
+        if (auto != "NOTSET" && auto != "VALID") || !dil_one || o.int_attr("ceil_mode").unwrap_or(0) != 0 {
+            return None;
+        }
+        let pads = ints("pads").unwrap_or(vec![0; 4]);
+        let strides = ints("strides").unwrap_or(vec![1, 1]);
+        let kernel = if n == ops::Conv::NAME {
+            let w = body.value_type(o.operand(1)).shape()?.to_vec();
+            if w.len() != 4 {
+                return None;
+            }
+            l.macs_row = y[1] * y[3] * w[1] * w[2] * w[3];
+            l.weight_bytes = 4 * w.iter().product::<i64>();
+            vec![w[2], w[3]]
+        } else {
+            ints("kernel_shape")?
+        };
+        if pads.len() != 4 || strides.len() != 2 || kernel.len() != 2 {
+            return None;
+        }
+        l.rows = Rows::Window { k: kernel[0], s: strides[0], top: pads[0] };
+    } else if BINARY.contains(&n) {
+        let other = body.value_type(o.operand(1 - idx)).shape()?.to_vec();
+        if x != y {
+            return None;
+        }
+        if other == y {
+            l.other_sliced = Some(1 - idx);
+        } else if other.len() >= 3 && other[other.len() - 2] != 1 {
+            return None;
+        }
+    } else if x != y {
+        return None;
+    }
+    Some(l)
+}
+
+/// The input rows `[lo, hi)` a link reads for its output rows `[a, b)`, and the padding above and below them.
+fn input_rows(l: &Link, a: i64, b: i64) -> (i64, i64, i64, i64) {
+    match l.rows {
+        Rows::Same => (a, b, 0, 0),
+        Rows::Window { k, s, top } => {
+            let (lo, hi) = (a * s - top, (b - 1) * s - top + k);
+            let (lc, hc) = (lo.max(0), hi.min(l.in_h));
+            (lc, hc, lc - lo, hi - hc)
+        }
+    }
+}
+
+/// Per band, each link's output rows `[a, b)`, first link first.
+fn band_rows(chain: &[Link], n: i64) -> Vec<Vec<(i64, i64)>> {
+    let h = chain.last().unwrap().out_h;
+    let r = (h + n - 1) / n;
+    (0..h).step_by(r as usize).map(|a| {
+        let mut rows = vec![(0, 0); chain.len()];
+        let (mut a, mut b) = (a, (a + r).min(h));
+        for (i, l) in chain.iter().enumerate().rev() {
+            rows[i] = (a, b);
+            let (lo, hi, _, _) = input_rows(l, a, b);
+            (a, b) = (lo, hi);
+        }
+        rows
+    })
+    .collect()
+}
+
+/// What banding a chain costs and saves.
+#[derive(Debug, PartialEq)]
+struct Cost {
+    /// The scratchpad rows a band keeps on chip at its peak: the input of a
+    /// link and its output where both are intermediates.
+    peak: i64,
+    /// The chain's MACs, halo rows included.
+    macs: i64,
+    /// DRAM bytes: the intermediates' writes and reads saved, less the
+    /// weights every band reads again and the halo rows of the chain's input.
+    saved: i64,
+}
+
+/// Links past the last one that is not a function of one value produce the chain's result.
+fn last_real(chain: &[Link]) -> usize {
+    chain.iter().rposition(|l| !l.unary).unwrap_or(0)
+}
+
+fn cost(chain: &[Link], bands: &[Vec<(i64, i64)>], lanes: i64) -> Cost {
+    let mut c = Cost { peak: 0, macs: 0, saved: 0 };
+    let last = last_real(chain);
+    for rows in bands {
+        for (i, l) in chain.iter().enumerate() {
+            let (a, b) = rows[i];
+            c.macs += (b - a) * l.macs_row;
+            if l.unary {
+                continue;
+            }
+            let (lo, hi, _, _) = input_rows(l, a, b);
+            let input = if i > 0 { ((hi - lo) * l.in_row + lanes - 1) / lanes } else { 0 };
+            let output = if i < last { ((b - a) * l.out_row + lanes - 1) / lanes } else { 0 };
+            c.peak = c.peak.max(input + output);
+            if i == 0 {
+                c.saved -= 4 * (hi - lo) * l.in_row;
+            }
+        }
+    }
+    let n = bands.len() as i64;
+    c.saved += 4 * chain[0].in_h * chain[0].in_row;
+    for (i, l) in chain.iter().enumerate() {
+        if i < last && !l.unary {
+            c.saved += 2 * 4 * l.out_h * l.out_row;
+        }
+        c.saved -= (n - 1) * l.weight_bytes;
+    }
+    c
+}
+
+/// The fewest bands whose intermediates fit `budget` rows, with at most
+/// `MAX_RECOMPUTE` more work and fewer DRAM bytes, when the chain's maps do
+/// not fit whole.
+fn bands_for(chain: &[Link], budget: i64, lanes: i64) -> Option<i64> {
+    if last_real(chain) == 0 {
+        return None;
+    }
+    let whole = cost(chain, &band_rows(chain, 1), lanes);
+    if whole.peak <= budget {
+        return None;
+    }
+    let h = chain.last().unwrap().out_h;
+    let (n, c) = (2..=h).map(|n| (n, cost(chain, &band_rows(chain, n), lanes))).find(|(_, c)| c.peak <= budget)?;
+    ((c.macs as f64) <= whole.macs as f64 * (1.0 + MAX_RECOMPUTE) && c.saved > 0).then_some(n)
+}
+
+/// The chain's parts that pay in bands, and their band counts: the longest
+/// tail that does, then the same for what is left before it.
+fn plan(chain: &[Link], budget: i64, lanes: i64) -> Vec<(std::ops::Range<usize>, i64)> {
+    for start in 0..chain.len().saturating_sub(1) {
+        if !matches!(chain[start].rows, Rows::Window { .. }) {
+            continue;
+        }
+        if let Some(n) = bands_for(&chain[start..], budget, lanes) {
+            let mut out = plan(&chain[..start], budget, lanes);
+            out.push((start..chain.len(), n));
+            return out;
+        }
+    }
+    vec![]
+}
+
+/// Chains of links in program order: each link's value has one use, the next link.
+fn chains(body: &Body, module: OpId, ours: &dyn Fn(&Body, OpId) -> bool) -> Vec<Vec<Link>> {
+    let mut seen: std::collections::HashSet<OpId> = std::collections::HashSet::new();
+    let mut out = vec![];
+    for op in body.walk_preorder(module) {
+        if seen.contains(&op) || !ours(body, op) {
+            continue;
+        }
+        let Some(first) = link(body, op, None).filter(|l| matches!(l.rows, Rows::Window { .. })) else { continue };
+        let mut chain = vec![first];
+        loop {
+            let v = body.op(chain.last().unwrap().op).result(0);
+            let uses = body.uses(v);
+            if uses.len() != 1 || !ours(body, uses[0].op) || seen.contains(&uses[0].op) {
+                break;
+            }
+            match link(body, uses[0].op, Some(v)) {
+                Some(l) => chain.push(l),
+                None => break,
+            }
+        }
+        seen.extend(chain.iter().map(|l| l.op));
+        out.push(chain);
+    }
+    out
+}
+
+fn name_of(body: &Body, op: OpId) -> String {
+    body.op(op).loc.node_name().unwrap_or_else(|| body.name(op).as_str().to_string())
+}
+
+fn rows_type(ctx: &Context, body: &Body, v: Value, h: i64) -> Type {
+    let mut s = body.value_type(v).shape().unwrap().to_vec();
+    s[2] = h;
+    ctx.intern_type(TypeData::RankedTensor { shape: s, elem: ctx.f32(), encoding: None })
+}
+
+fn slice_rows(ctx: &Context, b: &mut Builder, v: Value, lo: i64, hi: i64) -> (Value, Vec<OpId>) {
+    let ty = rows_type(ctx, b.body, v, hi - lo);
+    let (s, e, a) = (b.i64s(&[lo]), b.i64s(&[hi]), b.i64s(&[2]));
+    let op = ops::Slice::build(b, v, s, e, Some(a), None, &[ty]).op();
+    let consts = [s, e, a].iter().filter_map(|c| b.body.defining_op(*c)).collect::<Vec<_>>();
+    (b.body.op(op).result(0), consts.into_iter().chain([op]).collect())
+}
+
+/// Bands every chain of npu16's ops (`ours`) that needs them, where npu16
+/// takes each band's ops (`takes`); the rest stay as they are.
+pub fn rewrite(ctx: &Context, body: &mut Body, module: OpId, hw: &HwDesc, ours: &dyn Fn(&Body, OpId) -> bool, takes: &dyn Fn(&Body, OpId) -> bool) {
+    if hw.spad_dma == 0 {
+        return;
+    }
+    let lanes = hw.array_cols as i64;
+    let budget = hw.spad_rows as i64 - crate::schedule::residency::working_part(hw).spad_rows as i64;
+    for chain in chains(body, module, ours) {
+        for (part, n) in plan(&chain, budget, lanes) {
+            band(ctx, body, &chain[part], n, takes);
+        }
+    }
+}
+
+fn band(ctx: &Context, body: &mut Body, chain: &[Link], n: i64, takes: &dyn Fn(&Body, OpId) -> bool) {
+    let last = chain.last().unwrap().op;
+    let x = body.op(chain[0].op).operand(chain[0].from);
+    let first = name_of(body, chain[0].op);
+    let loc = Location::name(&format!("{}/bands", name_of(body, last)));
+    let y = body.op(last).result(0);
+    let y_ty = body.value_type(y).clone();
+    let mut built: Vec<OpId> = vec![];
+    let mut pieces = vec![];
+    let mut ok = true;
+    // Per link, the last row an earlier band computed.
+    let mut done = vec![0i64; chain.len()];
+    for rows in band_rows(chain, n) {
+        let (lo, hi, _, _) = input_rows(&chain[0], rows[0].0, rows[0].1);
+        let mut b = Builder::new(ctx, body, InsertPoint::Before(last), Location::name(&format!("{}/band{}", first, pieces.len())));
+        let (mut cur, made) = slice_rows(ctx, &mut b, x, lo, hi);
+        built.extend(made);
+        for (i, l) in chain.iter().enumerate() {
+            let (a, bb) = rows[i];
+            let o = b.body.op(l.op);
+            let (name, mut properties, attributes, l_loc) = (o.name, o.properties.clone(), o.attributes.clone(), o.loc.clone());
+            let mut operands = o.operands().to_vec();
+            let result = rows_type(ctx, b.body, o.result(0), bb - a);
+            operands[l.from] = cur;
+            b.loc = l_loc;
+            if let Some(k) = l.other_sliced {
+                let here = Location::name(&format!("{}/band{}", name_of(b.body, l.op), pieces.len()));
+                let at = std::mem::replace(&mut b.loc, here);
+                let (v, made) = slice_rows(ctx, &mut b, operands[k], a, bb);
+                b.loc = at;
+                operands[k] = v;
+                built.extend(made);
+            }
+            if let Rows::Window { .. } = l.rows {
+                let (_, _, top, bottom) = input_rows(l, a, bb);
+                let mut pads = b.body.op(l.op).ints_attr("pads").unwrap_or(vec![0; 4]);
+                pads[0] = top;
+                pads[2] = bottom;
+                properties.set(ctx.ident("pads"), Attribute::new(AttrData::DenseArray { elem: ctx.i64(), data: ir::attributes::ArrayData::Int(pads) }));
+            }
+            let mut st = OperationState::new(name, b.loc.clone()).operands(&operands).results(std::slice::from_ref(&result));
+            st.properties = properties;
+            st.attributes = attributes;
+            let p = b.build(st);
+            built.push(p);
+            // Its halo rows (an earlier band's too) are not the model's work twice.
+            let useful = bb - a.max(done[i]);
+            done[i] = done[i].max(bb);
+            if useful < bb - a {
+                b.body.op_mut(p).attributes.set(ctx.ident(backend::partition::USEFUL_ROWS_ATTR), Attribute::integer(useful as i128, ctx.i64()));
+            }
+            ok &= takes(b.body, p);
+            cur = b.body.op(p).result(0);
+        }
+        pieces.push(cur);
+    }
+    let mut b = Builder::new(ctx, body, InsertPoint::Before(last), loc);
+    let c = ops::Concat::build(&mut b, &pieces, &[y_ty], &ops::ConcatAttrs { axis: Some(2) }).op();
+    built.push(c);
+    if !ok {
+        // npu16 would not run some band's op: the chain stays whole.
+        for d in built.into_iter().rev() {
+            body.erase(d);
+        }
+        return;
+    }
+    let joined = body.op(c).result(0);
+    body.replace_all_uses(y, joined);
+    for l in chain.iter().rev() {
+        body.erase(l.op);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn conv(k: i64, s: i64, top: i64, in_h: i64, out_h: i64) -> Link {
+        Link { op: OpId(0), rows: Rows::Window { k, s, top }, from: 0, other_sliced: None, in_h, out_h, in_row: 16, out_row: 16, macs_row: 16 * 9, weight_bytes: 0, unary: false }
+    }
+
+    /// A 3x3 stride-1 conv then a 3x3 stride-2 one: each band's rows reach back through both windows, clipped at the map's edges with the padding there.
+    #[test]
+    fn bands_reach_back_through_the_windows() {
+        let chain = [conv(3, 1, 1, 8, 8), conv(3, 2, 1, 8, 4)];
+        let bands = band_rows(&chain, 2);
+        assert_eq!(bands, vec![vec![(0, 4), (0, 2)], vec![(3, 8), (2, 4)]]);
+        assert_eq!(input_rows(&chain[1], 0, 2), (0, 4, 1, 0));
+        assert_eq!(input_rows(&chain[1], 2, 4), (3, 8, 0, 0));
+        assert_eq!(input_rows(&chain[0], 3, 8), (2, 8, 0, 1));
+    }
+}
