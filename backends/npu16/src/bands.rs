@@ -211,8 +211,8 @@ fn cost(chain: &[Link], bands: &[Vec<(i64, i64)>], lanes: i64) -> Cost {
 
 /// The fewest bands whose intermediates fit `budget` rows, with at most
 /// `MAX_RECOMPUTE` more work and fewer DRAM bytes, when the chain's maps do
-/// not fit whole.
-fn bands_for(chain: &[Link], budget: i64, lanes: i64) -> Option<i64> {
+/// not fit whole; and the DRAM bytes they save.
+fn bands_for(chain: &[Link], budget: i64, lanes: i64) -> Option<(i64, i64)> {
     if last_real(chain) == 0 {
         return None;
     }
@@ -222,23 +222,33 @@ fn bands_for(chain: &[Link], budget: i64, lanes: i64) -> Option<i64> {
     }
     let h = chain.last().unwrap().out_h;
     let (n, c) = (2..=h).map(|n| (n, cost(chain, &band_rows(chain, n), lanes))).find(|(_, c)| c.peak <= budget)?;
-    ((c.macs as f64) <= whole.macs as f64 * (1.0 + MAX_RECOMPUTE) && c.saved > 0).then_some(n)
+    ((c.macs as f64) <= whole.macs as f64 * (1.0 + MAX_RECOMPUTE) && c.saved > 0).then_some((n, c.saved))
 }
 
-/// The chain's parts that pay in bands, and their band counts: the longest
-/// tail that does, then the same for what is left before it.
+/// The parts of a chain to run in bands, and their band counts: of the ways
+/// to cut it into parts (each starting with a window, each ending before a
+/// link that is not a function of one value, so activations stay with their
+/// producer), the one that saves the most DRAM bytes.
 fn plan(chain: &[Link], budget: i64, lanes: i64) -> Vec<(std::ops::Range<usize>, i64)> {
-    for start in 0..chain.len().saturating_sub(1) {
-        if !matches!(chain[start].rows, Rows::Window { .. }) {
-            continue;
+    let n = chain.len();
+    // best[i]: the bytes saved by the best cut of chain[..i], and its parts.
+    let mut best: Vec<(i64, Vec<(std::ops::Range<usize>, i64)>)> = vec![(0, vec![])];
+    for i in 1..=n {
+        let mut b = best[i - 1].clone();
+        if i == n || !chain[i].unary {
+            for j in (0..i.saturating_sub(1)).filter(|j| matches!(chain[*j].rows, Rows::Window { .. })) {
+                if let Some((bands, saved)) = bands_for(&chain[j..i], budget, lanes) {
+                    if best[j].0 + saved > b.0 {
+                        let mut parts = best[j].1.clone();
+                        parts.push((j..i, bands));
+                        b = (best[j].0 + saved, parts);
+                    }
+                }
+            }
         }
-        if let Some(n) = bands_for(&chain[start..], budget, lanes) {
-            let mut out = plan(&chain[..start], budget, lanes);
-            out.push((start..chain.len(), n));
-            return out;
-        }
+        best.push(b);
     }
-    vec![]
+    best.pop().map(|b| b.1).unwrap_or_default()
 }
 
 /// Chains of links in program order: each link's value has one use, the next link.
