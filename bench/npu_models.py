@@ -114,6 +114,26 @@ def issue18_misses(base, j, ratio, xmin):
     return ", ".join(miss) or "none"
 
 
+def node_counts(path, j):
+    """The model's nodes on an NPU backend and in all: ops a backend wrote out
+    (an LSTM as its steps, named "LSTM_79/fw3.i": not a node of the model, but
+    a node's name and a suffix; a conv in row bands, each band under the
+    node's name, its Slices "conv/band3") count as the model's one node, on
+    the NPU when every piece is."""
+    import collections
+
+    names = {n.name for n in onnx.load(path, load_external_data=False).graph.node}
+
+    def node_of(node):
+        head = node.rsplit("/", 1)[0]
+        return head if node not in names and "/" in node and head in names else node
+
+    nodes = collections.defaultdict(set)
+    for p in j["placements"]:
+        nodes[node_of(p["node"])].add(p["backend"])
+    return sum(1 for b in nodes.values() if "cpu" not in b), len(nodes)
+
+
 def corpus(only, check):
     """The corpus CNNs on the NPU path: placement figures, old beside new."""
     import collections
@@ -148,21 +168,7 @@ def corpus(only, check):
                 continue
             j = json.load(open(rj))
             b = before[name]
-            # Ops a backend wrote out (an LSTM as its steps, named "LSTM_79/fw3.i":
-            # not a node of the model, but a node's name and a suffix; a conv in
-            # row bands, each band under the node's name) count as the model's
-            # one node: on the NPU when every piece is.
-            names = {n.name for n in onnx.load(path, load_external_data=False).graph.node}
-
-            def node_of(node):
-                head = node.rsplit("/", 1)[0]
-                return head if node not in names and "/" in node and head in names else node
-
-            nodes = collections.defaultdict(set)
-            for p in j["placements"]:
-                nodes[node_of(p["node"])].add(p["backend"])
-            npu_ops = sum(1 for b in nodes.values() if "cpu" not in b)
-            total = len(nodes)
+            npu_ops, total = node_counts(path, j)
             macs = sum(p["macs"] for p in j["placements"])
             npu_macs = sum(p["macs"] for p in j["placements"] if p["backend"] != "cpu")
             on_cpu = collections.Counter(f"{p['op'][5:]} [{p['reason_code']}]" for p in j["placements"] if p["backend"] == "cpu")
@@ -237,8 +243,8 @@ def main():
             note += f"; CACHED COMPILE DIFFERS ({j2.get('compile_cache', r2.stderr.strip()[-200:])})"
             ok = False
         ratio = j["ratio_to_roofline"]
-        total = j["npu_ops"] + j["cpu_ops"]
-        cpu = f"{j['cpu_ops']}/{total}"
+        npu_ops, total = node_counts(path, j)
+        cpu = f"{total - npu_ops}/{total}"
         xmin = j["dram_bytes"] / max(j["min_dram_bytes"], 1)
         b = before.get(name, {})
         # The cycles before against today's roofline (which counts useful MACs since then).
