@@ -297,10 +297,11 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
         let on_chip_rows = (hw.spad_rows - work.spad_rows) as i64;
         let bytes = |v: &Value| shape(body, *v).iter().product::<i64>() * body.value_type(*v).element_type().and_then(ir::attributes::element_bytes).unwrap_or(4) as i64;
         let weights = body.op(op).operands().get(1).filter(|w| !dram.contains_key(w)).map(bytes).unwrap_or(0);
+        // The tensor a value lies in: a slice view's or a piece's is the whole one.
         let could_stay = |v: &Value| {
-            let scratch = dram.get(v).is_some_and(|d| d.arg == SCRATCH_ARG);
-            let rows = (shape(body, *v).iter().product::<i64>() + hw.array_cols as i64 - 1) / hw.array_cols as i64;
-            scratch && rows <= on_chip_rows && bytes(v) >= weights
+            let Some(t) = dram.get(v).filter(|d| d.arg == SCRATCH_ARG).and_then(|d| tensors.iter().find(|t| t.offset <= d.offset && d.offset < t.offset + t.bytes)) else { return false };
+            let rows = (t.bytes / t.elem + hw.array_cols as i64 - 1) / hw.array_cols as i64;
+            rows <= on_chip_rows && t.bytes >= weights
         };
         let keeps_one = body.op(op).operands().iter().chain(body.op(op).results()).any(could_stay);
         let whole = matches!(n, npu::ops::CONV | npu::ops::MATMUL | npu::ops::BATCH_MATMUL) && !keeps_one && !conv::plans_as_well_in(body, op, hw, &work);

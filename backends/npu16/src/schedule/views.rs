@@ -38,7 +38,7 @@ pub fn slice_offset(body: &Body, op: OpId, lanes: i64) -> Option<i64> {
         return None;
     }
     let cut = (0..x.len()).find(|d| y[*d] != x[*d]).unwrap_or(x.len());
-    let whole_after = (cut + 1..x.len()).all(|d| off[d] == 0);
+    let whole_after = (cut + 1..x.len()).all(|d| off[d] == 0 && y[d] == x[d]);
     let ones_before = (0..cut).all(|d| y[d] == 1);
     if !whole_after || !ones_before {
         return None;
