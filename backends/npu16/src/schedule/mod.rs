@@ -52,7 +52,8 @@ pub struct ConstImage {
     pub packed: HashMap<(Value, String), Dram>,
     /// Blocks of up to `SHARED_BLOCK` bytes by their contents: the bands of
     /// one layer (`bands.rs`) pack the same weights for each geometry and
-    /// read one copy.
+    /// read one copy. An entry a failed attempt truncated away stays: a match
+    /// is compared byte for byte before it is used.
     by_content: HashMap<u64, Vec<i64>>,
 }
 
@@ -325,7 +326,6 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
             // Nothing of the failed attempt stays in the image.
             consts.data.truncate(image);
             consts.packed.retain(|_, d| d.offset < image as i64);
-            consts.by_content.values_mut().for_each(|at| at.retain(|a| *a < image as i64));
         }
         insts[marker].buffers = r.map_err(|e| format!("{}: {}: {}", body.op(op).loc, n, e))?;
     }
