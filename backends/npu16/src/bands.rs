@@ -12,7 +12,8 @@
 //! band count is the fewest whose intermediates fit the scratchpad's share
 //! for resident tensors; a chain is cut into the parts that save the most
 //! DRAM bytes, each computing at most `MAX_RECOMPUTE` of its MACs twice.
-//! Exact: every band computes rows of the same ops.
+//! An int8 chain in QDQ form keeps its groups in every band (`rows_in`,
+//! `requantized`: Q(DQ(q)) = q). Exact: every band computes rows of the same ops.
 
 use ir::attributes::{AttrData, Attribute};
 use ir::body::OperationState;
@@ -26,6 +27,12 @@ use onnx::ops;
 /// it the array's cycles grow more than the DRAM bytes saved shorten a layer
 /// (ResNet-18's first stage, 14%, costs 0.2M cycles a block for 2 MB).
 pub const MAX_RECOMPUTE: f64 = 0.12;
+
+/// The same for an int8 chain: its array is four times as fast as in f32, so
+/// a halo row costs a larger share of a layer the DRAM bytes no longer bound
+/// (ResNet-18 per channel at 12%: 1.26x -> 1.31x its roofline, past the 1.3x
+/// `bench/int8_models.py` holds; at 5%: 1.28x, DRAM 1.75x -> 1.63x the minimum).
+pub const MAX_RECOMPUTE_INT8: f64 = 0.05;
 
 /// At most this many links in a part run in bands: the cuts of a long chain
 /// (VGG's 37 ops) are each planned, and a longer part's halos grow past
@@ -71,13 +78,30 @@ struct Link {
     unary: bool,
     /// A depthwise conv: the vector unit's lanes, not the array, compute it.
     depthwise: bool,
+    /// Bytes of an element of its input and of its output in DRAM.
+    in_bytes: i64,
+    out_bytes: i64,
+    /// A QuantizeLinear or DequantizeLinear (of an int8 chain in QDQ form).
+    qdq: bool,
 }
 
-fn f32_nchw1(body: &Body, v: Value) -> Option<[i64; 4]> {
+/// A static map of one image: f32, or int8 between a QuantizeLinear and its DequantizeLinear.
+fn nchw1(body: &Body, v: Value) -> Option<[i64; 4]> {
     let t = body.value_type(v);
-    let f32 = t.element_type().is_some_and(|e| matches!(e.data(), TypeData::Float(ir::FloatKind::F32)));
+    let moved = t.element_type().is_some_and(|e| matches!(e.data(), TypeData::Float(ir::FloatKind::F32) | TypeData::Integer { width: 8, .. }));
     let s = t.shape()?;
-    (f32 && s.len() == 4 && s[0] == 1 && s.iter().all(|d| *d > 0)).then(|| [s[0], s[1], s[2], s[3]])
+    (moved && s.len() == 4 && s[0] == 1 && s.iter().all(|d| *d > 0)).then(|| [s[0], s[1], s[2], s[3]])
+}
+
+fn bytes_of(body: &Body, v: Value) -> i64 {
+    body.value_type(v).element_type().and_then(ir::attributes::element_bytes).unwrap_or(4) as i64
+}
+
+/// A QuantizeLinear or DequantizeLinear of one scale and zero point (per tensor).
+fn per_tensor_qdq(body: &Body, op: OpId) -> bool {
+    let n = body.name(op);
+    (n.as_str() == ops::QuantizeLinear::NAME || n.as_str() == ops::DequantizeLinear::NAME)
+        && body.op(op).operands()[1..].iter().all(|v| onnx::infer::const_f64s(body, *v).is_some_and(|c| c.len() == 1))
 }
 
 /// `op` as a link of a chain whose value `from` it reads (any operand 0 when `from` is None).
@@ -88,7 +112,7 @@ fn link(body: &Body, op: OpId, from: Option<Value>) -> Option<Link> {
     if o.results().len() != 1 || o.operands().is_empty() {
         return None;
     }
-    let y = f32_nchw1(body, o.result(0))?;
+    let y = nchw1(body, o.result(0))?;
     let window = n == ops::Conv::NAME || n == ops::MaxPool::NAME || n == ops::AveragePool::NAME;
     let idx = if BINARY.contains(&n) {
         let f = from?;
@@ -97,7 +121,7 @@ fn link(body: &Body, op: OpId, from: Option<Value>) -> Option<Link> {
             return None;
         }
         i
-    } else if window || UNARY.contains(&n) {
+    } else if window || UNARY.contains(&n) || per_tensor_qdq(body, op) {
         if from.is_some_and(|f| o.operand(0) != f) {
             return None;
         }
@@ -105,8 +129,12 @@ fn link(body: &Body, op: OpId, from: Option<Value>) -> Option<Link> {
     } else {
         return None;
     };
-    let x = f32_nchw1(body, o.operand(idx))?;
-    let mut l = Link { op, rows: Rows::Same, from: idx, other_sliced: None, in_h: x[2], out_h: y[2], in_row: x[1] * x[3], out_row: y[1] * y[3], macs_row: 0, weight_bytes: 0, unary: UNARY.contains(&n), depthwise: false };
+    let x = nchw1(body, o.operand(idx))?;
+    let mut l = Link { op, rows: Rows::Same, from: idx, other_sliced: None, in_h: x[2], out_h: y[2], in_row: x[1] * x[3], out_row: y[1] * y[3], macs_row: 0, weight_bytes: 0, unary: UNARY.contains(&n) || per_tensor_qdq(body, op), depthwise: false, in_bytes: bytes_of(body, o.operand(idx)), out_bytes: bytes_of(body, o.result(0)), qdq: per_tensor_qdq(body, op) };
+    // Windows and elementwise ops compute in f32 (int8 ones between a DQ and a Q).
+    if !l.unary && (l.in_bytes != 4 || l.out_bytes != 4) {
+        return None;
+    }
     if window {
         let ints = |a: &str| o.ints_attr(a);
         let auto = o.str_attr("auto_pad").unwrap_or("NOTSET");
@@ -122,7 +150,9 @@ fn link(body: &Body, op: OpId, from: Option<Value>) -> Option<Link> {
                 return None;
             }
             l.macs_row = y[1] * y[3] * w[1] * w[2] * w[3];
-            l.weight_bytes = 4 * w.iter().product::<i64>();
+            // int8 weights are a DequantizeLinear of a constant.
+            let wq = body.defining_op(o.operand(1)).filter(|d| body.name(*d).as_str() == ops::DequantizeLinear::NAME).map(|d| body.op(d).operand(0));
+            l.weight_bytes = bytes_of(body, wq.unwrap_or(o.operand(1))) * w.iter().product::<i64>();
             l.depthwise = w[1] == 1 && o.int_attr("group").unwrap_or(1) == x[1] && x[1] > 1;
             vec![w[2], w[3]]
         } else {
@@ -251,15 +281,15 @@ fn cost(chain: &[Link], bands: &[Band], lanes: i64) -> Cost {
                 c.peak = c.peak.max(rows_of(pb - pa, l.in_row) + rows_of(hi - k, l.in_row) + input);
             }
             if i == 0 {
-                c.saved -= 4 * (hi - lo) * l.in_row;
+                c.saved -= l.in_bytes * (hi - lo) * l.in_row;
             }
         }
     }
     let n = bands.len() as i64;
-    c.saved += 4 * chain[0].in_h * chain[0].in_row;
+    c.saved += chain[0].in_bytes * chain[0].in_h * chain[0].in_row;
     for (i, l) in chain.iter().enumerate() {
         if i < last && !l.unary {
-            c.saved += 2 * 4 * l.out_h * l.out_row;
+            c.saved += 2 * l.out_bytes * l.out_h * l.out_row;
         }
         c.saved -= (n - 1) * l.weight_bytes;
     }
@@ -273,8 +303,10 @@ fn choose(chain: &[Link], n: i64, budget: i64, lanes: i64) -> (Vec<Band>, Cost) 
     let mut rolling = vec![false; chain.len()];
     let mut bands = band_rows(chain, n, &rolling);
     let mut c = cost(chain, &bands, lanes);
+    // An int8 chain's windows read a DequantizeLinear's result: a join between them would break the QDQ group.
+    let int8 = chain.iter().any(|l| l.qdq);
     for i in 1..chain.len() {
-        if !matches!(chain[i].rows, Rows::Window { .. }) {
+        if int8 || !matches!(chain[i].rows, Rows::Window { .. }) {
             continue;
         }
         rolling[i] = true;
@@ -303,7 +335,8 @@ fn bands_for(chain: &[Link], budget: i64, lanes: i64) -> Option<(Vec<Band>, i64)
     // The fewest bands that fit (the fewest layers), if they pay.
     let h = chain.last().unwrap().out_h;
     let (bands, c) = (2..=h.min(MAX_BANDS)).map(|n| choose(chain, n, budget, lanes)).find(|(_, c)| c.peak <= budget)?;
-    ((c.macs as f64) <= whole.macs as f64 * (1.0 + MAX_RECOMPUTE) && c.saved > 0).then_some((bands, c.saved))
+    let limit = if chain.iter().any(|l| l.qdq) { MAX_RECOMPUTE_INT8 } else { MAX_RECOMPUTE };
+    ((c.macs as f64) <= whole.macs as f64 * (1.0 + limit) && c.saved > 0).then_some((bands, c.saved))
 }
 
 /// The parts of a chain to run in bands, and their bands: of the ways
@@ -366,7 +399,8 @@ fn name_of(body: &Body, op: OpId) -> String {
 fn rows_type(ctx: &Context, body: &Body, v: Value, h: i64) -> Type {
     let mut s = body.value_type(v).shape().unwrap().to_vec();
     s[2] = h;
-    ctx.intern_type(TypeData::RankedTensor { shape: s, elem: ctx.f32(), encoding: None })
+    let elem = body.value_type(v).element_type().unwrap().clone();
+    ctx.intern_type(TypeData::RankedTensor { shape: s, elem, encoding: None })
 }
 
 fn slice_rows(ctx: &Context, b: &mut Builder, v: Value, lo: i64, hi: i64) -> (Value, Vec<OpId>) {
@@ -375,6 +409,38 @@ fn slice_rows(ctx: &Context, b: &mut Builder, v: Value, lo: i64, hi: i64) -> (Va
     let op = ops::Slice::build(b, v, s, e, Some(a), None, &[ty]).op();
     let consts = [s, e, a].iter().filter_map(|c| b.body.defining_op(*c)).collect::<Vec<_>>();
     (b.body.op(op).result(0), consts.into_iter().chain([op]).collect())
+}
+
+/// Rows `[lo, hi)` of `v`. A per-tensor DequantizeLinear's result is sliced
+/// and quantized and dequantized again with its scale and zero point
+/// (Q(DQ(q)) = q, exactly), so npu16 moves int8 rows (DQ → Slice → Q) and the
+/// op that reads them keeps its DequantizeLinear (DQ → Conv → Q).
+fn rows_in(ctx: &Context, b: &mut Builder, v: Value, lo: i64, hi: i64) -> (Value, Vec<OpId>) {
+    let (s, mut made) = slice_rows(ctx, b, v, lo, hi);
+    match b.body.defining_op(v).filter(|d| b.body.name(*d).as_str() == ops::DequantizeLinear::NAME && per_tensor_qdq(b.body, *d)) {
+        Some(dq) => {
+            let (y, more) = requantized(ctx, b, s, dq);
+            made.extend(more);
+            (y, made)
+        }
+        None => (s, made),
+    }
+}
+
+/// `x` (f32 rows of `dq`'s result) quantized with `dq`'s scale and zero point and dequantized again.
+fn requantized(ctx: &Context, b: &mut Builder, x: Value, dq: OpId) -> (Value, Vec<OpId>) {
+    let o = b.body.op(dq);
+    let (q_in, params, name, properties, attributes) = (o.operand(0), o.operands()[1..].to_vec(), o.name, o.properties.clone(), o.attributes.clone());
+    let h = b.body.value_type(x).shape().unwrap()[2];
+    let q_ty = rows_type(ctx, b.body, q_in, h);
+    let x_ty = b.body.value_type(x).clone();
+    let q = b.build_op(ops::QuantizeLinear::NAME, &[Some(x), Some(params[0]), params.get(1).copied()], &[], &[q_ty], &[]);
+    let qv = b.body.op(q).result(0);
+    let mut st = OperationState::new(name, b.loc.clone()).operands(&[qv]).operands(&params).results(std::slice::from_ref(&x_ty));
+    st.properties = properties;
+    st.attributes = attributes;
+    let d = b.build(st);
+    (b.body.op(d).result(0), vec![q, d])
 }
 
 /// Bands every chain of npu16's ops (`ours`) that needs them, where npu16
@@ -396,6 +462,16 @@ pub fn rewrite(ctx: &Context, body: &mut Body, module: OpId, hw: &HwDesc, ours: 
 /// the last link's rows), or leaves it whole where npu16 would not take one
 /// of the ops built.
 fn band(ctx: &Context, body: &mut Body, chain: &[Link], bands: &[Band], takes: &dyn Fn(&Body, OpId) -> bool) {
+    // An int8 chain's ops are npu16's as QDQ groups (`fusion.rs`), which a
+    // lone op's check refuses: its bands keep the groups the whole had
+    // (each DQ → op → Q, the rows moved as int8), so they are not asked.
+    let int8 = chain.iter().any(|l| l.qdq);
+    let takes = |body: &Body, op: OpId| int8 || takes(body, op);
+    // An int8 part must end with its DequantizeLinear (a Concat right after a
+    // QuantizeLinear, or of a DQ's op, is not a move npu16 runs): else it stays whole.
+    if int8 && !chain.last().is_some_and(|l| l.qdq && l.out_bytes == 4) {
+        return;
+    }
     let last = chain.last().unwrap().op;
     let x = body.op(chain[0].op).operand(chain[0].from);
     let first = name_of(body, chain[0].op);
@@ -413,8 +489,8 @@ fn band(ctx: &Context, body: &mut Body, chain: &[Link], bands: &[Band], takes: &
         let rows = &band.out;
         let (lo, hi, _, _) = input_rows(&chain[0], rows[0].0, rows[0].1);
         let mut b = Builder::new(ctx, body, InsertPoint::Before(last), Location::name(&format!("{}/band{}", first, pieces.len())));
-        let (mut cur, made) = slice_rows(ctx, &mut b, x, lo, hi);
-        ok &= made.last().is_some_and(|s| takes(b.body, *s));
+        let (mut cur, made) = rows_in(ctx, &mut b, x, lo, hi);
+        ok &= made.iter().all(|s| takes(b.body, *s) || b.body.name(*s).as_str() == ops::Constant::NAME);
         built.extend(made);
         let mut outs = vec![];
         for (i, l) in chain.iter().enumerate() {
@@ -442,10 +518,10 @@ fn band(ctx: &Context, body: &mut Body, chain: &[Link], bands: &[Band], takes: &
             if let Some(k) = l.other_sliced {
                 let here = Location::name(&format!("{}/band{}", name_of(b.body, l.op), pieces.len()));
                 let at = std::mem::replace(&mut b.loc, here);
-                let (v, made) = slice_rows(ctx, &mut b, operands[k], a, bb);
+                let (v, made) = rows_in(ctx, &mut b, operands[k], a, bb);
                 b.loc = at;
                 operands[k] = v;
-                ok &= made.last().is_some_and(|s| takes(b.body, *s));
+                ok &= made.iter().all(|s| takes(b.body, *s) || b.body.name(*s).as_str() == ops::Constant::NAME);
                 built.extend(made);
             }
             if let Rows::Window { .. } = l.rows {
@@ -476,7 +552,16 @@ fn band(ctx: &Context, body: &mut Body, chain: &[Link], bands: &[Band], takes: &
     let mut b = Builder::new(ctx, body, InsertPoint::Before(last), loc);
     let c = ops::Concat::build(&mut b, &pieces, &[y_ty], &ops::ConcatAttrs { axis: Some(2) }).op();
     built.push(c);
-    ok &= takes(body, c);
+    ok &= takes(b.body, c);
+    let mut joined = b.body.op(c).result(0);
+    // The bands of an int8 chain end with a DequantizeLinear each: joined in
+    // f32 and quantized again (DQ → Concat → Q, an int8 move), then the
+    // consumers read the chain's DequantizeLinear as they did.
+    if int8 {
+        let (d, made) = requantized(ctx, &mut b, joined, last);
+        built.extend(made);
+        joined = d;
+    }
     if !ok {
         // npu16 would not run some band's op: the chain stays whole.
         for d in built.into_iter().rev() {
@@ -484,7 +569,6 @@ fn band(ctx: &Context, body: &mut Body, chain: &[Link], bands: &[Band], takes: &
         }
         return;
     }
-    let joined = body.op(c).result(0);
     body.replace_all_uses(y, joined);
     for l in chain.iter().rev() {
         body.erase(l.op);
@@ -496,7 +580,7 @@ mod tests {
     use super::*;
 
     fn conv(k: i64, s: i64, top: i64, in_h: i64, out_h: i64) -> Link {
-        Link { op: OpId(0), rows: Rows::Window { k, s, top }, from: 0, other_sliced: None, in_h, out_h, in_row: 16, out_row: 16, macs_row: 16 * 9, weight_bytes: 0, unary: false, depthwise: false }
+        Link { op: OpId(0), rows: Rows::Window { k, s, top }, from: 0, other_sliced: None, in_h, out_h, in_row: 16, out_row: 16, macs_row: 16 * 9, weight_bytes: 0, unary: false, depthwise: false, in_bytes: 4, out_bytes: 4, qdq: false }
     }
 
     /// A 3x3 stride-1 conv then a 3x3 stride-2 one: each band's rows reach back through both windows, clipped at the map's edges with the padding there.
