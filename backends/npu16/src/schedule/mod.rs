@@ -300,7 +300,9 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
         let weights = body.op(op).operands().get(1).filter(|w| !dram.contains_key(w)).map(bytes).unwrap_or(0);
         // The tensor a value lies in: a slice view's or a piece's is the whole one.
         let could_stay = |v: &Value| {
-            let Some(t) = dram.get(v).filter(|d| d.arg == SCRATCH_ARG).and_then(|d| tensors.iter().find(|t| t.offset <= d.offset && d.offset < t.offset + t.bytes)) else { return false };
+            // `tensors` grows in offset order: the last one starting at or before the address.
+            let Some(d) = dram.get(v).filter(|d| d.arg == SCRATCH_ARG) else { return false };
+            let Some(t) = tensors.partition_point(|t| t.offset <= d.offset).checked_sub(1).map(|k| &tensors[k]).filter(|t| d.offset < t.offset + t.bytes) else { return false };
             let rows = (t.bytes / t.elem + hw.array_cols as i64 - 1) / hw.array_cols as i64;
             rows <= on_chip_rows && t.bytes >= weights
         };

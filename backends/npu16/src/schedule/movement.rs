@@ -19,8 +19,8 @@ struct View {
     strides: Vec<i64>,
 }
 
-/// Row-major strides of `shape`.
-fn dense(shape: &[i64]) -> Vec<i64> {
+/// Row-major strides of `shape`, in elements.
+pub(super) fn dense(shape: &[i64]) -> Vec<i64> {
     let mut s = vec![1; shape.len()];
     for d in (0..shape.len().saturating_sub(1)).rev() {
         s[d] = s[d + 1] * shape[d + 1];

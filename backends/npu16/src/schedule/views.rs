@@ -5,17 +5,9 @@
 //! the whole. No DMA layer and no fence; the row bands of `bands.rs` and the
 //! images of `batch.rs` read and write their maps where they are.
 
+use super::movement::dense as strides;
 use super::shape;
 use ir::{Body, OpId, Value};
-
-/// Row-major strides of `shape`, in elements.
-fn strides(shape: &[i64]) -> Vec<i64> {
-    let mut s = vec![1; shape.len()];
-    for d in (0..shape.len().saturating_sub(1)).rev() {
-        s[d] = s[d + 1] * shape[d + 1];
-    }
-    s
-}
 
 fn elem_bytes(body: &Body, v: Value) -> Option<i64> {
     body.value_type(v).element_type().and_then(ir::attributes::element_bytes).map(|b| b as i64)
