@@ -30,8 +30,10 @@
 // CHECK: %[[B:.*]] = "npu.alloc"() <{name = "bias", row = 0 : i64}> : () -> memref<1x16xf32, 2>
 // CHECK: %[[A0:.*]] = "npu.alloc"() <{name = "acc.0", row = 1 : i64}> : () -> memref<16x16xf32, 2>
 // CHECK: "npu.dma.loadacc"(%[[B]]) <{cols = 16 : i64, dst = 0 : i64, dtype = "f32", rows = 1 : i64, src = "weights"
-// CHECK: "npu.dma.load"(%[[W]]) <{cols = 4 : i64, dst = 0 : i64, dtype = "f32", rows = 27 : i64, src = "weights"
 // CHECK: "npu.sem.signal"() <{queue = "load", sem = 0 : i64}>
+// Stationary weights: each output block's are loaded by the first step that uses them.
+// CHECK: "npu.dma.load"(%[[W]]) <{cols = 4 : i64, dst = 0 : i64, dtype = "f32", rows = 27 : i64, src = "weights"
+// CHECK: "npu.sem.signal"() <{queue = "load", sem = 3 : i64}>
 // Three input channels: the 3 taps of a kernel row share a memory row (9 lanes), loaded as one
 // contiguous run of the NHWC row; the left column's first tap is padding (3 zero lanes).
 // CHECK: "npu.dma.load"(%[[IN0]]) <{cols = 6 : i64, dst = 4 : i64, dtype = "f32", pad_left = 3 : i64, rows = 1 : i64, src = "in0", src_offset = 0 : i64}>
@@ -39,13 +41,14 @@
 // CHECK: "npu.sem.signal"() <{queue = "load", sem = 1 : i64}>
 // CHECK: "npu.sem.wait"() <{queue = "exec", sem = 0 : i64}>
 // CHECK: "npu.sem.wait"() <{queue = "exec", sem = 1 : i64}>
+// CHECK: "npu.sem.wait"() <{queue = "exec", sem = 3 : i64}>
 // CHECK: "npu.mx.preload"(%[[W]]) <{dtype = "f32", k = 9 : i64, n = 4 : i64
 // CHECK: "npu.mx.mul"(%[[A0]], %[[IN0]]) <{dst = {{.*}}, dtype = "f32", k = 9 : i64, {{.*}}n = 4 : i64, rows = 4 : i64
 // CHECK: "npu.mx.mul"(%[[A0]], %[[IN0]]) <{accumulate,
 // CHECK: "npu.v.add"(%[[A0]], %[[A0]], %[[B]]) <{a = 0 : i64, b = 0 : i64, bcast,
 // CHECK: "npu.v.relu"(%[[A0]], %[[A0]])
-// CHECK: "npu.sem.signal"() <{queue = "exec", sem = 3 : i64}>
-// CHECK: "npu.sem.wait"() <{queue = "store", sem = 3 : i64}>
+// CHECK: "npu.sem.signal"() <{queue = "exec", sem = 5 : i64}>
+// CHECK: "npu.sem.wait"() <{queue = "store", sem = 5 : i64}>
 // CHECK: "npu.dma.storeacc"(%[[A0]]) <{cols = 4 : i64, dst = "out0", dst_offset = 0 : i64, dtype = "f32", rows = 16 : i64, src = 0 : i64, stride = 16 : i64}>
 // CHECK: "npu.fence"()
 // CHECK: "npu.halt"()

@@ -253,10 +253,6 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     };
     if p.vector {
         prologue.push(Inst::new("dma.loadacc", Some(adt)).i("dst", acc_w).with("src", wdram.at(0)).i("rows", vector_weight_rows(&g)).i("cols", g.l));
-    } else if p.stationary {
-        for co in 0..nco {
-            prologue.extend(w_dma(0, co, spad_w + w_offs[co as usize]));
-        }
     }
     let nrb = (g.oh + p.rows - 1) / p.rows;
     // Step order: dense convs reuse an input tile across output blocks; depthwise ones need one block each.
@@ -299,6 +295,11 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
         let w_base = if p.vector {
             acc_w + co * g.kh * g.kw
         } else if p.stationary {
+            // Each block's weights are loaded by the first step that uses them,
+            // so the first block computes while the others arrive.
+            if z == 0 && rb == 0 {
+                step.loads.insert(0, (1, w_dma(0, co, spad_w + w_offs[co as usize])));
+            }
             spad_w + w_offs[co as usize]
         } else {
             let b = spad_w + (w_fill % 2) * w_slot;
@@ -337,7 +338,13 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
         let _ = t;
         steps.push(step);
     }
-    let releases: Vec<Release> = if p.stationary || p.vector { vec![Release::Exec] } else { vec![Release::Exec, Release::Exec] };
+    let releases: Vec<Release> = if p.vector {
+        vec![Release::Exec]
+    } else if p.stationary {
+        vec![Release::Exec, Release::Never]
+    } else {
+        vec![Release::Exec, Release::Exec]
+    };
     pipeline::emit(l.out, prologue, steps, &releases, true);
     Ok(())
 }

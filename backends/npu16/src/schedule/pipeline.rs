@@ -24,6 +24,9 @@ pub enum Release {
     Exec,
     /// When the store queue has written it out (the output lives in the loaded slot).
     Store,
+    /// Never: each fill has rows of its own (a conv's stationary weights, one
+    /// output block's at a time, loaded while the block before computes).
+    Never,
 }
 
 const S_INIT: i64 = 0;
@@ -75,7 +78,7 @@ pub fn emit(out: &mut Vec<Inst>, prologue: Vec<Inst>, steps: Vec<Step>, releases
     let loads_of = |t: usize, steps: &mut Vec<Option<Step>>, out: &mut Vec<Inst>| {
         let Some(s) = steps[t].as_mut() else { return };
         for (c, dmas) in std::mem::take(&mut s.loads) {
-            if fills[t][c] >= 2 {
+            if fills[t][c] >= 2 && releases[c] != Release::Never {
                 out.push(sem("sem.wait", "load", free(c)));
             }
             out.extend(dmas);
@@ -173,6 +176,17 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn fills_that_are_never_released_never_wait() {
+        // Stationary weights: a fill per step, each to rows of its own.
+        let steps: Vec<Step> = (0..5).map(|t| Step { loads: if t == 0 { vec![(1, vec![dma("dma.load")]), (0, vec![dma("dma.load")])] } else { vec![(1, vec![dma("dma.load")])] }, compute: vec![dma("mx.mul")], stores: vec![dma("dma.storeacc")] }).collect();
+        let mut out = vec![];
+        emit(&mut out, vec![], steps, &[Release::Exec, Release::Never], true);
+        check_balanced(&out);
+        assert!(!out.iter().any(|i| i.mnemonic.starts_with("sem.") && i.int("sem") == free(1)), "a Never class is neither waited for nor released");
+        assert_eq!(out.iter().filter(|i| i.mnemonic == "sem.wait" && i.int("sem") == full(1)).count(), 5, "exec waits for each fill");
     }
 
     #[test]
