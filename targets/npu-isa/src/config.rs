@@ -107,6 +107,14 @@ pub struct DramConfig {
     /// (revision 2). A 16-byte int8 row otherwise costs a 64-byte burst.
     #[serde(default)]
     pub coalesce: bool,
+    /// A DMA engine keeps several requests in flight (npu16 revision 4, the
+    /// default): a DMA's latency overlaps the transfers of the DMAs before it
+    /// on its queue, so the queue is busy for the bytes alone and only what
+    /// waits for the data (a semaphore signal, a fence) waits for the
+    /// latency. A description that does not say waits out each DMA's latency
+    /// before the next starts (revision 3).
+    #[serde(default)]
+    pub pipelined: bool,
     /// DRAM capacity in MiB; argument images must fit.
     pub size_mib: u32,
 }
@@ -121,8 +129,8 @@ pub struct QueueConfig {
 }
 
 impl HwConfig {
-    /// The built-in `npu16` (revision 3: double-buffered weights, `v.mac`, `v.lut`, coalescing DMA, the scratchpad as a DMA
-    /// address): a 16×16 int8 array at 1 GHz, 16,384 scratchpad rows and 4,096 accumulator rows of 16 32-bit lanes,
+    /// The built-in `npu16` (revision 4: double-buffered weights, `v.mac`, `v.lut`, coalescing DMA, the scratchpad as a DMA
+    /// address, DMA requests in flight): a 16×16 int8 array at 1 GHz, 16,384 scratchpad rows and 4,096 accumulator rows of 16 32-bit lanes,
     /// 16 B/cycle DRAM.
     pub fn npu16() -> HwConfig {
         HwConfig {
@@ -132,7 +140,7 @@ impl HwConfig {
             scratchpad: SpadConfig { rows: 16384, banks: 4, dma: true },
             accumulator: MemConfig { rows: 4096, banks: 2 },
             vector: VectorConfig { lanes: 16, initiation_interval: 1, latency: 4, mac: true, lut: true },
-            dram: DramConfig { bytes_per_cycle: 16, latency: 100, burst_bytes: 64, coalesce: true, size_mib: 1024 },
+            dram: DramConfig { bytes_per_cycle: 16, latency: 100, burst_bytes: 64, coalesce: true, pipelined: true, size_mib: 1024 },
             queues: QueueConfig { load: 8, exec: 8, store: 8 },
         }
     }

@@ -19,7 +19,8 @@
 ; RUN: not npu-sim run %S/matmul.s --arg a=iota 2>&1 | FileCheck %s --check-prefix=MISSING
 ; RUN: not npu-sim run %S/matmul.s --arg a=iota --arg w=iota --arg q=iota 2>&1 | FileCheck %s --check-prefix=NOARG
 
-; HAZARD1: error: hazard: {{.*}}(exec queue) reads scratchpad rows {{.*}} while #{{[0-9]}} dma.load (line {{[0-9]+}}) (load queue) writes them, and no semaphore orders the two
+; The weights' load is issued under the first one's latency, before the preload reads them.
+; HAZARD1: error: hazard: #1 dma.load (line 6) (load queue) writes scratchpad rows 4..8 while #2 mx.preload (line 7) (exec queue) reads them, and no semaphore orders the two
 ; The store runs ahead of the multiply: caught from the multiply's side.
 ; HAZARD2: error: hazard: #4 mx.mul (line 9) (exec queue) writes accumulator rows 0..4 while #5 dma.storeacc (line 10) (store queue) reads them, and no semaphore orders the two
 ; HAZARD3: error: hazard: #1 dma.load (line 4) (load queue) reads DRAM bytes 0..16 while #0 dma.store (line 3) (store queue) writes them

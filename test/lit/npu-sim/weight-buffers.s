@@ -2,9 +2,10 @@
 ; through its own port while the array multiplies with the other buffer, and a
 ; mul issued behind another streams right after it (the fill latency is paid
 ; once, when the sums drain); r1 (1) preloads only into an idle array. The same
-; program gives the same sums on both; only the time differs.
-; RUN: npu-sim run %s --set array.weight_buffers=1 --arg a=random:1 --arg w=random:2 --out c=%t.r1.npy --report | FileCheck %s --check-prefix=R1
-; RUN: npu-sim run %s --arg a=random:1 --arg w=random:2 --out c=%t.r2.npy --report | FileCheck %s --check-prefix=R2
+; program gives the same sums on both; only the time differs. Both are timed
+; with revision 3's DMAs (`dram.pipelined=false`: each waits out its latency).
+; RUN: npu-sim run %s --set dram.pipelined=false --set array.weight_buffers=1 --arg a=random:1 --arg w=random:2 --out c=%t.r1.npy --report | FileCheck %s --check-prefix=R1
+; RUN: npu-sim run %s --set dram.pipelined=false --arg a=random:1 --arg w=random:2 --out c=%t.r2.npy --report | FileCheck %s --check-prefix=R2
 ; RUN: cmp %t.r1.npy %t.r2.npy
 ; RUN: not npu-sim run %s --set array.weight_buffers=3 --arg a=iota --arg w=iota 2>&1 | FileCheck %s --check-prefix=BAD
 ;

@@ -9,6 +9,8 @@ use crate::program::Program;
 
 pub(crate) struct Outcome {
     pub cycles: u64,
+    /// Of `cycles`, the DRAM latency before the first byte (a DMA's).
+    pub latency: u64,
     pub macs: u64,
     pub read: u64,
     pub written: u64,
@@ -116,7 +118,7 @@ pub(crate) fn execute(
     c: &mut Counters,
 ) -> Result<Outcome, SimError> {
     let x = Ctx { cfg, p, i, unit, seq, vc };
-    let mut out = Outcome { cycles: 1, macs: 0, read: 0, written: 0 };
+    let mut out = Outcome { cycles: 1, latency: 0, macs: 0, read: 0, written: 0 };
     // One function per class of instruction, each reading its operands by name.
     match p.instrs[i].def.mnemonic {
         "dma.load" | "dma.loadacc" | "dma.store" | "dma.storeacc" => exec_dma(&x, st, hz, c, &mut out)?,
@@ -222,6 +224,7 @@ fn exec_dma(x: &Ctx, st: &mut State, hz: &mut HazardChecker, c: &mut Counters, o
         out.written = bytes;
     }
     out.cycles = dma_cost(x.cfg, rows as u64, ncols as u64 * eb, stride == ncols as u64 * eb);
+    out.latency = x.cfg.dram.latency as u64;
     Ok(())
 }
 
@@ -663,5 +666,5 @@ fn local_dma(x: &Ctx, st: &mut State, hz: &mut HazardChecker, c: &mut Counters, 
             st.spad[at..at + ncols as usize].copy_from_slice(&vals);
         }
     }
-    Ok(Outcome { cycles, macs: 0, read: 0, written: 0 })
+    Ok(Outcome { cycles, latency: 0, macs: 0, read: 0, written: 0 })
 }

@@ -176,6 +176,9 @@ pub fn run_limited<S: AsRef<str>, B: AsRef<[u8]>>(cfg: &HwConfig, p: &Program, i
     let caps = [cfg.queues.load as usize, cfg.queues.exec as usize, cfg.queues.store as usize];
     let mut queues: [VecDeque<(usize, u64)>; 3] = Default::default();
     let mut unit_free = [0u64; 3];
+    // Per unit: when its last DMA's data has all moved (`dram.pipelined`:
+    // the unit issues the next DMA before that).
+    let mut drained = [0u64; 3];
     let mut array = array::ArrayTiming::new(cfg);
     let exec_unit = Queue::Exec.index();
     let mut seq = [0u64; 3];
@@ -205,6 +208,10 @@ pub fn run_limited<S: AsRef<str>, B: AsRef<[u8]>>(cfg: &HwConfig, p: &Program, i
             if u == exec_unit {
                 t = t.max(array.ready(ins.def.mnemonic));
             }
+            if ins.def.mnemonic == "sem.signal" {
+                // Says the unit's earlier work is done: its data has moved.
+                t = t.max(drained[u]);
+            }
             if ins.def.mnemonic == "sem.wait" {
                 match sems[ins.get("sem") as usize].front() {
                     Some(tok) => t = t.max(tok.avail),
@@ -221,7 +228,7 @@ pub fn run_limited<S: AsRef<str>, B: AsRef<[u8]>>(cfg: &HwConfig, p: &Program, i
             let ins = &p.instrs[pc];
             if ins.def.queue == Queue::Ctrl && !ins.def.mnemonic.starts_with("sem.") {
                 if queues.iter().all(|q| q.is_empty()) {
-                    fetch_at = Some(fetch_time.max(*unit_free.iter().max().unwrap()).max(array.idle()));
+                    fetch_at = Some(fetch_time.max(*unit_free.iter().max().unwrap()).max(*drained.iter().max().unwrap()).max(array.idle()));
                 }
             } else if queues[ins.queue().index()].len() < caps[ins.queue().index()] {
                 fetch_at = Some(fetch_time);
@@ -244,6 +251,7 @@ pub fn run_limited<S: AsRef<str>, B: AsRef<[u8]>>(cfg: &HwConfig, p: &Program, i
                 res.units[u].stall_semaphore += t.saturating_sub(ready.max(if u == exec_unit { array.ready(p.instrs[i].def.mnemonic) } else { 0 }));
                 seq[u] += 1;
                 let ins = &p.instrs[i];
+                let mut latency = 0;
                 let cost = match ins.def.mnemonic {
                     "sem.wait" => {
                         let tok = sems[ins.get("sem") as usize].pop_front().unwrap();
@@ -258,12 +266,22 @@ pub fn run_limited<S: AsRef<str>, B: AsRef<[u8]>>(cfg: &HwConfig, p: &Program, i
                         let out = exec::execute(cfg, p, &mut st, i, u, seq[u], &vc[u], &mut hz, &mut res.counters)?;
                         res.per_instr[i] = (out.macs, out.read, out.written);
                         hz.prune(&vc);
+                        latency = out.latency;
                         out.cycles
                     }
                 };
                 st.budget = st.budget.checked_sub(cost.max(1)).ok_or_else(|| SimError(format!("the run needs more than its budget of {} cycles at {} (see --max-cycles)", limits.max_cycles, p.describe(i))))?;
                 vc[u][u] = seq[u];
-                let occ = if u == exec_unit { array.start(ins.def.mnemonic, t, cost.max(1)) } else { array::Occupancy { unit_free: t + cost.max(1), end: t + cost.max(1), busy: cost.max(1) } };
+                let occ = if u == exec_unit {
+                    array.start(ins.def.mnemonic, t, cost.max(1))
+                } else if cfg.dram.pipelined && latency > 0 {
+                    // The request is in flight; the unit moves on once its bytes have gone.
+                    let issue = (cost - latency).max(1);
+                    drained[u] = drained[u].max(t + cost);
+                    array::Occupancy { unit_free: t + issue, end: t + cost, busy: issue }
+                } else {
+                    array::Occupancy { unit_free: t + cost.max(1), end: t + cost.max(1), busy: cost.max(1) }
+                };
                 let end = occ.end;
                 if ins.def.mnemonic == "sem.signal" {
                     sems[ins.get("sem") as usize].push_back(Token { avail: end, vc: vc[u] });
@@ -322,7 +340,7 @@ pub fn run_limited<S: AsRef<str>, B: AsRef<[u8]>>(cfg: &HwConfig, p: &Program, i
             fetch_blocked_since = Some(fetch_time);
         }
     }
-    res.cycles = (*unit_free.iter().max().unwrap()).max(array.idle());
+    res.cycles = (*unit_free.iter().max().unwrap()).max(*drained.iter().max().unwrap()).max(array.idle());
     for (k, a) in p.args.iter().enumerate() {
         if a.dir != ArgDir::In {
             let b = st.arg_base[k] as usize;
