@@ -99,6 +99,46 @@ pub fn act_insts(out: &mut Vec<Inst>, body: &Body, op: OpId, dst: i64, rows: i64
     }
 }
 
+/// A conv's weights in the constant image, packed for its plan (once per
+/// constant and geometry: an LSTM written out as steps reads one R at every step).
+fn packed_weights(l: &mut Layer, body: &Body, op: OpId, g: &Geom, p: &Plan, wide: bool) -> Result<Dram, String> {
+    let o = body.op(op);
+    let key = (o.operand(1), format!("{:?}{}", g, if p.vector { " vector" } else { "" }));
+    if let Some(d) = l.consts.packed.get(&key).cloned() {
+        return Ok(d);
+    }
+    let d = if g.int8 {
+        // int8 weights straight from their bytes (ResNet-18's 11M would take 0.1 s through f64).
+        if wide {
+            let wv: Vec<i32> = onnx::infer::const_ints(body, o.operand(1)).ok_or("int8 weights are not a constant")?.iter().map(|v| *v as i32).collect();
+            l.consts.push_i32(&pack_vector_weights(g, &wv))
+        } else {
+            let wv = onnx::infer::const_i8s(body, o.operand(1)).ok_or("int8 weights are not a constant")?;
+            if p.vector {
+                // Accumulator lanes: i32.
+                l.consts.push_i32(&pack_vector_weights(g, &wv).iter().map(|v| *v as i32).collect::<Vec<_>>())
+            } else {
+                l.consts.push_i8(&pack_weights(g, &wv))
+            }
+        }
+    } else if p.vector {
+        let wv = match onnx::infer::const_f32s(body, o.operand(1)) {
+            Some(w) => w,
+            None => const_values(body, o.operand(1))?.into_iter().map(|v| v as f32).collect(),
+        };
+        l.consts.push(&pack_vector_weights(g, &wv))
+    } else {
+        // f32 weights straight from their bytes too (VGG-19's 140M through f64 took seconds).
+        let wv = match onnx::infer::const_f32s(body, o.operand(1)) {
+            Some(w) => w,
+            None => const_values(body, o.operand(1))?.into_iter().map(|v| v as f32).collect(),
+        };
+        l.consts.push(&pack_weights(g, &wv))
+    };
+    l.consts.packed.insert(key, d.clone());
+    Ok(d)
+}
+
 pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> Result<(), String> {
     let g = geometry(body, op, lanes_of(l.hw));
     if g.depthwise && g.c != g.f {
@@ -110,46 +150,10 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     // A depthwise filter less its zero points (i16) is held by the vector unit's i32 rows only.
     let wide = body.value_type(o.operand(1)).element_type().is_some_and(|e| e.to_string() == "i16");
     let p = super::tiling::plan_with(&g, hw, wide)?;
-    let key = (o.operand(1), format!("{:?}{}", g, if p.vector { " vector" } else { "" }));
     // Weights: packed in tile order into the constant image, or (a batched
     // product) B's row-major matrices where they are, read tile by tile.
     let matrix = body.name(op).as_str() == npu::ops::BATCH_MATMUL;
-    let wdram = if matrix {
-        ins.get(1).cloned().ok_or("B is not in DRAM")?
-    } else if let Some(d) = l.consts.packed.get(&key).cloned() {
-        d
-    } else {
-        let d = if g.int8 {
-            // int8 weights straight from their bytes (ResNet-18's 11M would take 0.1 s through f64).
-            if wide {
-                let wv: Vec<i32> = onnx::infer::const_ints(body, o.operand(1)).ok_or("int8 weights are not a constant")?.iter().map(|v| *v as i32).collect();
-                l.consts.push_i32(&pack_vector_weights(&g, &wv))
-            } else {
-                let wv = onnx::infer::const_i8s(body, o.operand(1)).ok_or("int8 weights are not a constant")?;
-                if p.vector {
-                    // Accumulator lanes: i32.
-                    l.consts.push_i32(&pack_vector_weights(&g, &wv).iter().map(|v| *v as i32).collect::<Vec<_>>())
-                } else {
-                    l.consts.push_i8(&pack_weights(&g, &wv))
-                }
-            }
-        } else if p.vector {
-            let wv = match onnx::infer::const_f32s(body, o.operand(1)) {
-                Some(w) => w,
-                None => const_values(body, o.operand(1))?.into_iter().map(|v| v as f32).collect(),
-            };
-            l.consts.push(&pack_vector_weights(&g, &wv))
-        } else {
-            // f32 weights straight from their bytes too (VGG-19's 140M through f64 took seconds).
-            let wv = match onnx::infer::const_f32s(body, o.operand(1)) {
-                Some(w) => w,
-                None => const_values(body, o.operand(1))?.into_iter().map(|v| v as f32).collect(),
-            };
-            l.consts.push(&pack_weights(&g, &wv))
-        };
-        l.consts.packed.insert(key, d.clone());
-        d
-    };
+    let wdram = if matrix { ins.get(1).cloned().ok_or("B is not in DRAM")? } else { packed_weights(l, body, op, &g, &p, wide)? };
     let nco = g.blocks(g.f);
     // One accumulator row of 16 lanes per output block, from per-channel values.
     let rows_of = |v: &[f64]| -> Vec<f64> {
