@@ -34,6 +34,7 @@ pub fn hw_desc(cfg: &HwConfig) -> npu::hw::HwDesc {
         vector_latency: cfg.vector.latency as u64,
         vector_mac: cfg.vector.mac as u64,
         vector_lut: cfg.vector.lut as u64,
+        vector_bias: cfg.vector.bias as u64,
         spad_dma: cfg.scratchpad.dma as u64,
         dram_bytes_per_cycle: cfg.dram.bytes_per_cycle as u64,
         dram_latency: cfg.dram.latency as u64,

@@ -90,6 +90,12 @@ pub struct VectorConfig {
     /// A description that does not say has none (revision 2).
     #[serde(default)]
     pub lut: bool,
+    /// A `bias` row in `v.requant` and the functions of one value (npu16
+    /// revision 4, the default): a layer's bias is added in the same pass as
+    /// its activation or requantization, not in a `v.add` of its own.
+    /// A description that does not say has none (revision 3).
+    #[serde(default)]
+    pub bias: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -130,7 +136,7 @@ pub struct QueueConfig {
 
 impl HwConfig {
     /// The built-in `npu16` (revision 4: double-buffered weights, `v.mac`, `v.lut`, coalescing DMA, the scratchpad as a DMA
-    /// address, DMA requests in flight): a 16×16 int8 array at 1 GHz, 16,384 scratchpad rows and 4,096 accumulator rows of 16 32-bit lanes,
+    /// address, DMA requests in flight, a bias row in the vector unit's epilogues): a 16×16 int8 array at 1 GHz, 16,384 scratchpad rows and 4,096 accumulator rows of 16 32-bit lanes,
     /// 16 B/cycle DRAM.
     pub fn npu16() -> HwConfig {
         HwConfig {
@@ -139,7 +145,7 @@ impl HwConfig {
             array: ArrayConfig { rows: 16, cols: 16, dataflow: "weight-stationary".into(), fill_latency: 16, f32_rate: 4, weight_buffers: 2 },
             scratchpad: SpadConfig { rows: 16384, banks: 4, dma: true },
             accumulator: MemConfig { rows: 4096, banks: 2 },
-            vector: VectorConfig { lanes: 16, initiation_interval: 1, latency: 4, mac: true, lut: true },
+            vector: VectorConfig { lanes: 16, initiation_interval: 1, latency: 4, mac: true, lut: true, bias: true },
             dram: DramConfig { bytes_per_cycle: 16, latency: 100, burst_bytes: 64, coalesce: true, pipelined: true, size_mib: 1024 },
             queues: QueueConfig { load: 8, exec: 8, store: 8 },
         }

@@ -186,10 +186,15 @@ static VEC_BIN: [Operand; 5] = [
     flag("bcast", 0, "b is one row, broadcast to every row (bias, per-channel scale)"),
 ];
 
-static VEC_UN: [Operand; 3] = [
+/// A per-lane row added before a function or a requantization: a layer's
+/// bias in the same pass as its activation (npu16 revision 4, `vector.bias`).
+const BIAS: Operand = int("bias", s(2, 0, 32), Some(-1), "accumulator row of per-lane values added to x first, as `v.add … bcast` would (i32 wraps); −1: none. Needs `vector.bias` (npu16 revision 4)");
+
+static VEC_UN: [Operand; 4] = [
     row("dst", Acc, u(0, 0, 32), "destination accumulator row"),
     row("src", Acc, u(1, 0, 32), "source row"),
     int("rows", u(3, 0, 32), None, "rows to process"),
+    BIAS,
 ];
 
 static LANE_REDUCE: [Operand; 4] = [
@@ -341,6 +346,7 @@ pub static ISA: &[InstrDef] = &[
             int("rows", u(3, 0, 32), None, "rows"),
             imm("min", s(4, 0, 32), None, "lower bound"),
             imm("max", s(5, 0, 32), None, "upper bound"),
+            BIAS,
         ],
         doc: "min(max(x, min), max).",
     },
@@ -389,8 +395,9 @@ pub static ISA: &[InstrDef] = &[
             int("min", s(6, 0, 16), Some(-128), "lower clamp (after the zero point)"),
             int("max", s(6, 16, 16), Some(127), "upper clamp"),
             flag("per_channel", 0, "mult and shift name accumulator rows of per-lane values"),
+            BIAS,
         ],
-        doc: "int8 = clamp(round((acc·mult) >> (31 + shift)) + zp): i64 product, round half up.",
+        doc: "int8 = clamp(round((acc·mult) >> (31 + shift)) + zp): i64 product, round half up (acc + bias where a bias row is given).",
     },
     InstrDef {
         mnemonic: "v.move",

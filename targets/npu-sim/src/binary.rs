@@ -1,13 +1,14 @@
 //! The binary format: a header (magic, version, target, DRAM argument table,
 //! layers, labels, and since version 2 each layer's MACs), then four
 //! little-endian 64-bit words per instruction, then a source-line table.
-//! Version 1 files (no MACs) still read. `disassemble(read(write(p)))` is `p` in canonical form.
+//! Version 1 files (no MACs) and version 2 files (before the `bias` operand,
+//! whose slot they leave 0: none) still read. `disassemble(read(write(p)))` is `p` in canonical form.
 
 use crate::isa::{self, Dtype};
 use crate::program::{ArgDecl, ArgDir, Program};
 
 pub const MAGIC: &[u8; 4] = b"NPUB";
-pub const VERSION: u16 = 2;
+pub const VERSION: u16 = 3;
 /// A layer whose MACs the program does not give.
 const NO_MACS: u64 = u64::MAX;
 
@@ -101,8 +102,8 @@ pub fn read(b: &[u8]) -> Result<Program, String> {
         return Err("not an NPU binary (bad magic)".into());
     }
     let version = r.u16("version")?;
-    if version != 1 && version != VERSION {
-        return Err(format!("unsupported binary version {} (this tool reads 1 and {})", version, VERSION));
+    if !(1..=VERSION).contains(&version) {
+        return Err(format!("unsupported binary version {} (this tool reads 1 to {})", version, VERSION));
     }
     r.u16("flags")?;
     let target = r.str("target")?;
@@ -152,7 +153,13 @@ pub fn read(b: &[u8]) -> Result<Program, String> {
     let mut instrs = Vec::with_capacity(n);
     for k in 0..n {
         let w = [r.u64("instruction")?, r.u64("instruction")?, r.u64("instruction")?, r.u64("instruction")?];
-        let i = isa::decode(&w).map_err(|e| format!("malformed binary: instruction #{}: {}", k, e))?;
+        let mut i = isa::decode(&w).map_err(|e| format!("malformed binary: instruction #{}: {}", k, e))?;
+        if version < 3 {
+            // Before version 3 the bias slot was unused (0): no bias.
+            if let Some(b) = i.def.operands.iter().position(|o| o.name == "bias") {
+                i.values[b] = -1;
+            }
+        }
         if let Some(bad) = i.def.operands.iter().enumerate().find(|(j, o)| matches!(o.kind, isa::Kind::Dram { .. }) && i.values[*j] as usize >= args.len() && i.values[*j] != isa::SPAD_ARG as i64) {
             return Err(format!("malformed binary: instruction #{} names argument {} of {}", k, i.values[bad.0], args.len()));
         }

@@ -124,6 +124,12 @@ fn version_1_binaries_still_read() {
     let mut r = Rng(0x5eed_0001);
     let mut p = random_program(&mut r);
     p.layer_macs = vec![None, None];
+    // Nor a bias operand (version 3): its slot reads as none.
+    for i in &mut p.instrs {
+        if let Some(b) = i.def.operands.iter().position(|o| o.name == "bias") {
+            i.values[b] = -1;
+        }
+    }
     let v2 = binary::write(&p);
     // The MAC list (a u32 count and a u64 per layer) sits right before the instruction count.
     let n = p.instrs.len();
@@ -135,4 +141,25 @@ fn version_1_binaries_still_read() {
     let mut big = v2.clone();
     big[list_start + 4..list_start + 12].copy_from_slice(&(1u64 << 63).to_le_bytes());
     assert!(binary::read(&big).unwrap_err().contains("MACs exceed"));
+}
+
+/// A version 2 binary (before the `bias` operand) left its slot 0, which reads
+/// as no bias, not as accumulator row 0; a version 3 one keeps a bias of 0.
+#[test]
+fn version_2_binaries_have_no_bias() {
+    let p = asm::assemble(".target \"npu16\"\n  v.relu.f32 acc[4], acc[4], rows=1\n  v.relu.f32 acc[4], acc[4], rows=1, bias=0\n  halt\n").unwrap();
+    let v3 = binary::write(&p);
+    assert_eq!(binary::read(&v3).unwrap(), p);
+    let n = p.instrs.len();
+    let first = v3.len() - (n * 32 + n * 4);
+    // Slot 2 is the high half of word 1.
+    let slot2 = |k: usize| first + k * 32 + 12..first + k * 32 + 16;
+    assert_eq!(&v3[slot2(0)], &(-1i32).to_le_bytes(), "no bias is written as -1");
+    let mut v2 = v3.clone();
+    v2[4..6].copy_from_slice(&2u16.to_le_bytes());
+    v2[slot2(0)].copy_from_slice(&0u32.to_le_bytes());
+    let back = binary::read(&v2).unwrap();
+    assert_eq!(back.instrs[0].get("bias"), -1, "a version 2 slot of 0 is no bias");
+    assert_eq!(back.instrs[0], p.instrs[0]);
+    assert_eq!(binary::read(&v3).unwrap().instrs[1].get("bias"), 0);
 }

@@ -121,8 +121,9 @@
 // ASM: .arg %out0 out i8 [1, 3, 3, 8]
 // ASM: dma.loadacc.i32 acc[0]
 // ASM: mx.mul.i8
-// ASM: v.add.i32
-// ASM: v.requant.i8 spad[{{[0-9]+}}], acc[{{[0-9]+}}], rows=36, mult=1, shift=2, min=0, per_channel
+// The bias in the requantization's pass (npu16 revision 4, `vector.bias`): no v.add.
+// ASM-NOT: v.add
+// ASM: v.requant.i8 spad[{{[0-9]+}}], acc[{{[0-9]+}}], rows=36, mult=1, shift=2, min=0, per_channel, bias=0
 // ASM: dma.store.i8
 // The int8 add: both inputs through the identity tile, scaled, summed, requantized.
 // ASM: mx.preload.i8 spad[0], k=16, n=16

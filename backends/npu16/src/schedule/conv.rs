@@ -80,10 +80,22 @@ fn pack_vector_weights<T: Copy + Default>(g: &Geom, w: &[T]) -> Vec<T> {
     out
 }
 
-/// The fused activation of `op` on accumulator rows `dst..dst+rows` (f32).
-pub fn act_insts(out: &mut Vec<Inst>, body: &Body, op: OpId, dst: i64, rows: i64) {
+/// Whether `op` has a fused activation (a function of one value after it).
+pub fn has_act(body: &Body, op: OpId) -> bool {
+    matches!(body.op(op).str_attr("act").unwrap_or("none"), "relu" | "relu6" | "sigmoid" | "tanh" | "erf" | "clip")
+}
+
+/// The fused activation of `op` on accumulator rows `dst..dst+rows` (f32),
+/// adding the accumulator row `bias` first where one is given (revision 4).
+pub fn act_insts(out: &mut Vec<Inst>, body: &Body, op: OpId, dst: i64, rows: i64, bias: Option<i64>) {
     let act = body.op(op).str_attr("act").unwrap_or("none");
-    let u = |m: &'static str| Inst::new(m, Some("f32")).i("dst", dst).i("src", dst).i("rows", rows);
+    let u = |m: &'static str| {
+        let i = Inst::new(m, Some("f32")).i("dst", dst).i("src", dst).i("rows", rows);
+        match bias {
+            Some(b) => i.i("bias", b),
+            None => i,
+        }
+    };
     match act {
         "relu" => out.push(u("v.relu")),
         "relu6" => out.push(u("v.relu6")),
@@ -168,6 +180,9 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
     };
     // An integer product (ConvInteger, MatMulInteger) keeps its i32 accumulators.
     let wide = body.value_type(o.result(0)).element_type().is_some_and(|e| e.to_string() == "i32");
+    // The bias in the requantization's or the activation's pass where the
+    // target adds a row there (revision 4), else a `v.add` of its own.
+    let fused_bias = bias.is_some() && hw.vector_bias != 0 && !wide && (g.int8 || has_act(body, op));
     // int8: per-channel requantization multipliers and shifts, as accumulator rows.
     let requant = if g.int8 && !wide {
         let m: Vec<f64> = body.op(op).ints_attr("mult").ok_or("int8 without mult")?.iter().map(|v| *v as f64).collect();
@@ -318,7 +333,7 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
         let c = &mut step.compute;
         c.extend(tap_products(&g, &p, &cbs, &at, pad_value, dt));
         let rows = (oh1 - oh0) * g.ow;
-        if bias.is_some() {
+        if bias.is_some() && !fused_bias {
             c.push(Inst::new("v.add", Some(adt)).i("dst", acc).i("a", acc).i("b", co).i("rows", rows).with("bcast", Operand::Flag));
         }
         let out_eb = if wide { 4 } else { eb };
@@ -333,10 +348,13 @@ pub fn emit(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> R
             if out_zp != 0 {
                 rq = rq.i("zp", out_zp);
             }
+            if fused_bias {
+                rq = rq.i("bias", co);
+            }
             c.push(rq);
             step.stores.push(Inst::new("dma.store", Some("i8")).with("dst", dst).i("src", so).i("rows", rows).i("cols", n).i("stride", g.f));
         } else {
-            act_insts(c, body, op, acc, rows);
+            act_insts(c, body, op, acc, rows, fused_bias.then_some(co));
             step.stores.push(Inst::new("dma.storeacc", Some("f32")).with("dst", dst).i("src", acc).i("rows", rows).i("cols", n).i("stride", g.f * 4));
         }
         let _ = t;

@@ -119,7 +119,7 @@ fn activation(out: &mut Vec<Inst>, body: &Body, op: OpId, dst: i64, rows: i64, t
             // alpha·x is the larger below zero when alpha <= 1, the smaller when alpha > 1.
             out.extend([bc(v("v.mul", tmp, dst, splat0)), v(if alpha <= 1.0 { "v.max" } else { "v.min" }, dst, dst, tmp)]);
         }
-        _ => act_insts(out, body, op, dst, rows),
+        _ => act_insts(out, body, op, dst, rows, None),
     }
 }
 

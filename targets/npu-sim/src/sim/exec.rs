@@ -34,6 +34,16 @@ impl Ctx<'_> {
     fn g(&self, n: &str) -> i64 {
         self.ins().get(n)
     }
+    /// The accumulator row of an instruction's `bias` operand, if it gives one.
+    fn bias_row(&self, hz: &mut HazardChecker, c: &mut Counters) -> Result<Option<usize>, SimError> {
+        if self.ins().def.operand("bias").is_none() || self.g("bias") < 0 {
+            return Ok(None);
+        }
+        if !self.cfg.vector.bias {
+            return Err(self.err(format!("target '{}' adds no bias row in a vector instruction (vector.bias = false: npu16 revision 3)", self.cfg.name)));
+        }
+        Ok(Some(self.rows(hz, c, Mem::Acc, self.g("bias"), 1, false)?))
+    }
     fn err(&self, m: impl Into<String>) -> SimError {
         SimError(format!("{}: {}", self.p.describe(self.i), m.into()))
     }
@@ -375,6 +385,7 @@ fn exec_v_unary(x: &Ctx, st: &mut State, hz: &mut HazardChecker, c: &mut Counter
     let dt = x.ins().dtype;
     let rows = x.g("rows");
     let s = x.rows(hz, c, Mem::Acc, x.g("src"), rows, false)?;
+    let bias = x.bias_row(hz, c)?;
     let d = x.rows(hz, c, Mem::Acc, x.g("dst"), rows, true)?;
     let op = x.ins().def.mnemonic;
     let amount = x.g("amount") as u32;
@@ -392,7 +403,11 @@ fn exec_v_unary(x: &Ctx, st: &mut State, hz: &mut HazardChecker, c: &mut Counter
     }
     for r in 0..rows as usize {
         for l in 0..cols {
-            let v = st.acc[(s + r) * cols + l];
+            let mut v = st.acc[(s + r) * cols + l];
+            if let Some(b) = bias {
+                let b = st.acc[b * cols + l];
+                v = if is_f { (f(v) + f(b)).to_bits() } else { (v as i32).wrapping_add(b as i32) as u32 };
+            }
             st.acc[(d + r) * cols + l] = match (op, is_f) {
                 ("v.relu", true) => npu_isa::maximum(f(v), 0.0).to_bits(),
                 ("v.relu", false) => (v as i32).max(0) as u32,
@@ -479,6 +494,7 @@ fn exec_v_requant(x: &Ctx, st: &mut State, hz: &mut HazardChecker, c: &mut Count
     let cols = st.cols;
     let rows = x.g("rows");
     let s = x.rows(hz, c, Mem::Acc, x.g("src"), rows, false)?;
+    let bias = x.bias_row(hz, c)?;
     let per_channel = x.g("per_channel") != 0;
     let (mrow, srow) = if per_channel {
         (Some(x.rows(hz, c, Mem::Acc, x.g("mult"), 1, false)?), Some(x.rows(hz, c, Mem::Acc, x.g("shift"), 1, false)?))
@@ -500,8 +516,11 @@ fn exec_v_requant(x: &Ctx, st: &mut State, hz: &mut HazardChecker, c: &mut Count
         }
         let total = 31 + sh as u32;
         for r in 0..rows as usize {
-            let v = st.acc[(s + r) * cols + l] as i32 as i128;
-            let prod = v * m as i128;
+            let mut v = st.acc[(s + r) * cols + l] as i32;
+            if let Some(b) = bias {
+                v = v.wrapping_add(st.acc[b * cols + l] as i32);
+            }
+            let prod = v as i128 * m as i128;
             let rounded = (prod + (1i128 << (total - 1))) >> total;
             let q = (rounded + zp as i128).clamp(lo as i128, hi as i128) as i32;
             st.spad[(d + r) * cols + l] = q as u32;
