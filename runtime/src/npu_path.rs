@@ -40,6 +40,7 @@ pub fn hw_desc(cfg: &HwConfig) -> npu::hw::HwDesc {
         dram_latency: cfg.dram.latency as u64,
         dram_burst_bytes: cfg.dram.burst_bytes as u64,
         dram_coalesce: cfg.dram.coalesce as u64,
+        dram_pipelined: cfg.dram.pipelined as u64,
     }
 }
 

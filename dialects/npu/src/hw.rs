@@ -56,6 +56,7 @@ hw_fields! {
     dram_bytes_per_cycle = 16, 1, "DRAM bandwidth.";
     dram_latency = 100, 1, "Cycles before a DMA's first byte.";
     dram_burst_bytes = 64, 1, "Each DMA row moves whole bursts.";
+    dram_pipelined = 1, 0, "1: DMA requests in flight (revision 4): a DMA's latency overlaps the transfers before it on its queue; 0: each waits it out.";
     dram_coalesce = 1, 0, "1: rows that follow one another in DRAM move as one run of bursts (revision 3); 0: a burst per row.";
 }
 

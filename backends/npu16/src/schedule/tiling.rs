@@ -184,7 +184,10 @@ fn cost(g: &Geom, hw: &HwDesc, rows: i64, stationary: bool, vector: bool) -> (u6
     let in_fills = if g.depthwise { steps } else { nrb };
     let in_dmas = if g.packed() { g.input_rows(rows) * g.groups() * 5 } else if g.sw == 1 && row_len == g.w { ncb } else { ncb * g.input_rows(rows) * g.sw };
     let lanes = if g.packed() { g.taps() * g.c } else { g.l.min(g.c) };
-    load += in_fills as u64 * (in_dmas as u64 * hw.dram_latency + (g.input_rows(rows) * row_len) as u64 * ncb as u64 * row_bytes(lanes) / hw.dram_bytes_per_cycle);
+    // A fill's DMAs wait out their latency one by one, or once where requests are in flight (revision 4).
+    let fill_latency = if hw.dram_pipelined != 0 { hw.dram_latency } else { in_dmas as u64 * hw.dram_latency };
+    let in_fill = fill_latency + (g.input_rows(rows) * row_len) as u64 * ncb as u64 * row_bytes(lanes) / hw.dram_bytes_per_cycle;
+    load += in_fills as u64 * in_fill;
     bytes += (in_fills * g.input_rows(rows).min(g.h) * g.w * g.l.min(g.c) * ncb * eb) as u64;
     if vector {
         // Loaded once, a row of `l` 32-bit lanes per tap and block.
@@ -200,9 +203,17 @@ fn cost(g: &Geom, hw: &HwDesc, rows: i64, stationary: bool, vector: bool) -> (u6
     let (out_rows, out_bytes) = ((rows * g.ow) as u64, (g.l.min(g.f) * eb) as u64);
     let store = steps as u64 * if g.f <= g.l { hw.dma_cycles_contiguous(out_rows, out_bytes) } else { hw.dma_cycles(out_rows, out_bytes) };
     bytes += (g.oh * g.ow * g.f * eb) as u64;
+    // The first input tile is loaded before anything computes and the last
+    // step's outputs stored after: a tall tile is a long wait at each end.
+    let ends = in_fill + store / steps as u64;
     // Per batch; a batched product runs them one after another.
-    ((compute.max(load).max(store) + hw.dram_latency * 2) * g.batch as u64, bytes * g.batch as u64)
+    ((compute.max(load).max(store) + ends) * g.batch as u64, bytes * g.batch as u64)
 }
+
+/// A plan may move up to 1/DRAM_SLACK more DRAM bytes than the plan that moves fewest.
+const DRAM_SLACK: u64 = 25;
+/// A plan within 1/CYCLE_SLACK of the fewest modelled cycles is as good as the fastest.
+const CYCLE_SLACK: u64 = 50;
 
 /// The tiling with the fewest modelled cycles (then the fewest DRAM bytes) that fits.
 pub fn plan(g: &Geom, hw: &HwDesc) -> Result<Plan, String> {
@@ -225,6 +236,7 @@ pub fn plan_with(g: &Geom, hw: &HwDesc, vector_only: bool) -> Result<Plan, Strin
     if modes.is_empty() {
         return Err("a depthwise conv whose weights have zero points (an i16 filter) runs on the vector unit only (vector.mac)".into());
     }
+    let mut fits = vec![];
     for &(stationary, vector) in &modes {
         for rows in 1..=g.oh {
             let (spad, acc) = footprint(g, rows, stationary, vector);
@@ -232,10 +244,19 @@ pub fn plan_with(g: &Geom, hw: &HwDesc, vector_only: bool) -> Result<Plan, Strin
                 continue;
             }
             let (cycles, dram_bytes) = cost(g, hw, rows, stationary, vector);
-            let p = Plan { rows, stationary, vector, cycles, dram_bytes };
-            if best.as_ref().is_none_or(|b| (p.cycles, p.dram_bytes) < (b.cycles, b.dram_bytes)) {
-                best = Some(p);
-            }
+            fits.push(Plan { rows, stationary, vector, cycles, dram_bytes });
+        }
+    }
+    // Cycles bought with DRAM traffic (weights read again for each of many
+    // short tiles) are not worth it: the plans within a tenth of the fewest bytes compete.
+    let least = fits.iter().map(|p| p.dram_bytes).min().unwrap_or(0);
+    fits.retain(|p| p.dram_bytes <= least + least / DRAM_SLACK);
+    // Of the plans within 1/CYCLE_SLACK of the fewest cycles, the tallest
+    // tiles: fewer steps are fewer instructions to assemble and simulate.
+    let fewest = fits.iter().map(|p| p.cycles).min().unwrap_or(0);
+    for p in fits.into_iter().filter(|p| p.cycles <= fewest + fewest / CYCLE_SLACK) {
+        if best.as_ref().is_none_or(|b| (std::cmp::Reverse(p.rows), p.cycles, p.dram_bytes) < (std::cmp::Reverse(b.rows), b.cycles, b.dram_bytes)) {
+            best = Some(p);
         }
     }
     best.ok_or_else(|| {
@@ -331,20 +352,27 @@ mod tests {
     }
 
     #[test]
-    fn plans_fit_the_memories_and_prefer_fewer_cycles() {
+    fn plans_fit_the_memories_and_prefer_fewer_cycles_at_few_bytes() {
         let hw = HwDesc::npu16();
         for geom in [g(56, 64, 3, 64, 1, 1), g(224, 3, 7, 64, 2, 3), g(7, 512, 3, 512, 1, 1), g(14, 256, 1, 512, 2, 0)] {
             let p = plan(&geom, &hw).unwrap();
             let (spad, acc) = footprint(&geom, p.rows, p.stationary, p.vector);
             assert!(spad <= hw.spad_rows as i64 && acc <= hw.acc_rows as i64, "{:?} {:?}", geom, p);
-            // No fitting candidate is modelled faster.
+            // No fitting candidate within the DRAM slack is modelled faster by more
+            // than the cycle slack, and the plan is within the slack of the fewest bytes.
+            let mut fitting = vec![];
             for rows in 1..=geom.oh {
                 for st in [true, false] {
                     let (s, a) = footprint(&geom, rows, st, false);
                     if s <= hw.spad_rows as i64 && a <= hw.acc_rows as i64 {
-                        assert!(cost(&geom, &hw, rows, st, false).0 >= p.cycles);
+                        fitting.push(cost(&geom, &hw, rows, st, false));
                     }
                 }
+            }
+            let least = fitting.iter().map(|c| c.1).min().unwrap();
+            assert!(p.dram_bytes <= least + least / DRAM_SLACK, "{:?} {:?}", geom, p);
+            for (cycles, bytes) in fitting.into_iter().filter(|c| c.1 <= least + least / DRAM_SLACK) {
+                assert!(cycles + cycles / CYCLE_SLACK >= p.cycles, "{:?} {:?}: {} cycles in {} bytes", geom, p, cycles, bytes);
             }
         }
     }
