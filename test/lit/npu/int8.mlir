@@ -11,6 +11,15 @@
 // RUN: FileCheck %s < %t/out.txt
 // RUN: FileCheck %s --check-prefix=OK < %t/err.txt
 // RUN: FileCheck %s --check-prefix=ASM < %t/asm/qblock_npu16_0_program.s
+// Revision 3 (no bias row in the vector unit): the bias in a v.add of its own, the same int8 outputs.
+// RUN: npu-run %t/qdq.onnx --target npu --seed 1 --set npu16.vector.bias=false --check-reference --output-dir %t/r3 --asm-dir %t/asm3 -q
+// RUN: npu-run %t/qdq.onnx --target npu --seed 1 --output-dir %t/r4 -q
+// RUN: cmp %t/r3/y.npy %t/r4/y.npy
+// RUN: FileCheck %s --check-prefix=R3ASM < %t/asm3/qblock_npu16_0_program.s
+// R3ASM-NOT: bias=
+// R3ASM: v.add.i32 acc[{{[0-9]+}}], acc[{{[0-9]+}}], acc[0], rows=36, bcast
+// R3ASM-NEXT: v.requant.i8 spad[{{[0-9]+}}], acc[{{[0-9]+}}], rows=36, mult=1, shift=2, min=0, per_channel
+// R3ASM-NOT: bias=
 // A layer that cannot be scheduled (a scratchpad of 60 rows: conv1's smallest
 // tile needs 120) leaves the NPU with its DequantizeLinears and QuantizeLinear;
 // the rest of the block compiles again and stays (the int8 groups do not take
@@ -60,9 +69,10 @@
 // ASYMASM: dma.load.i8 spad[{{[0-9]+}}], %in0+{{[0-9]+}}, rows=1, cols=8, pad_left=4, pad_value=3
 // ASYMASM: v.requant.i8 spad[{{[0-9]+}}], acc[{{[0-9]+}}], rows=36, mult=1, shift=2, zp=-128, per_channel
 // ASYMASM: v.requant.i8 spad[{{[0-9]+}}], acc[{{[0-9]+}}], rows=36, mult=1, shift=2, zp=10, per_channel
-// The add's zero points: one constant row, -(za·ma + zb·mb), added to the sum.
-// ASYMASM: v.add.i32 acc[{{[0-9]+}}], acc[{{[0-9]+}}], acc[2], rows={{[0-9]+}}, bcast
-// ASYMASM: v.requant.i8 {{.*}} zp=-128
+// The add's zero points: one constant row, -(za·ma + zb·mb), added to the sum in the
+// requantization's pass (npu16 revision 4; revision 3 adds it with a v.add first).
+// ASYMASM: v.add.i32 acc[{{[0-9]+}}], acc[{{[0-9]+}}], acc[{{[0-9]+}}], rows={{[0-9]+}}
+// ASYMASM-NEXT: v.requant.i8 {{.*}} zp=-128, bias=2
 // The bias of conv1 is b - 3·Σw per output channel (b = 1747, Σw of channel 0 = -317: 1747 + 951).
 // ASYMIR: %[[B:.*]] = "onnx.Constant"() <{value = dense<[2698, {{.*}}]> : tensor<8xi32>}>
 // ASYMIR: "npu.conv"(%arg0, {{.*}}, %[[B]]) <{act = "relu", {{.*}}pad_value = 3 : i64, pads = array<i64: 1, 1, 1, 1>, qmax = 127 : i64, qmin = -128 : i64, {{.*}}zp = -128 : i64}>

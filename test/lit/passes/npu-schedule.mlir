@@ -17,6 +17,11 @@
 // RUN: sed 's/^func.func @g/module attributes {npu.hw = {spad_rows = 32 : i64}} { func.func @g/; $ a }' %s > %t.small.mlir
 // RUN: not npu-opt %t.small.mlir --pass-pipeline='builtin.module(npu-partition, convert-onnx-to-npu, canonicalize, npu-schedule)' -o %t.none 2>&1 | FileCheck %s --check-prefix=SMALL
 // RUN: not ls %t.none
+// Revision 3 (no bias row in the vector unit): the bias in a v.add of its own before the relu.
+// RUN: sed 's/^func.func @g/module attributes {npu.hw = {vector_bias = 0 : i64}} { func.func @g/; $ a }' %s > %t.r3.mlir
+// RUN: npu-opt %t.r3.mlir --pass-pipeline='builtin.module(npu-partition, convert-onnx-to-npu, canonicalize, npu-schedule)' | FileCheck %s --check-prefix=R3
+// R3: "npu.v.add"({{.*}}) <{a = 0 : i64, b = 0 : i64, bcast,
+// R3-NEXT: "npu.v.relu"({{.*}}) <{dst = 0 : i64, dtype = "f32", rows = 16 : i64, src = 0 : i64}>
 
 // CHECK-LABEL: func.func private @g_npu16_0_program() attributes {npu.args = [{dir = "in", dtype = "f32", name = "in0", shape = [1 : i64, 8 : i64, 8 : i64, 3 : i64]}, {dir = "out", dtype = "f32", name = "out0", shape = [1 : i64, 4 : i64, 4 : i64, 4 : i64]}, {dir = "in", dtype = "i8", name = "weights"
 // CHECK-SAME: npu.const_image = dense_resource<g_npu16_0_weights>

@@ -306,12 +306,17 @@ fn eltwise_int8(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) 
         if !once {
             s.compute.extend([mm(ab, sb), scale(ab, 1), Inst::new("v.add", Some("i32")).i("dst", aa).i("a", aa).i("b", ab).i("rows", cnt)]);
         }
-        if offset != 0 {
+        // The zero points' term: in the requantization's pass where the target adds a row there (revision 4).
+        let fused = offset != 0 && l.hw.vector_bias != 0;
+        if offset != 0 && !fused {
             s.compute.push(Inst::new("v.add", Some("i32")).i("dst", aa).i("a", aa).i("b", offset_row).i("rows", cnt).with("bcast", Operand::Flag));
         }
         let mut rq = Inst::new("v.requant", Some("i8")).i("dst", so).i("src", aa).i("rows", cnt).i("mult", mult).i("shift", shift).i("min", lo).i("max", hi);
         if zp != 0 {
             rq = rq.i("zp", zp);
+        }
+        if fused {
+            rq = rq.i("bias", offset_row);
         }
         s.compute.push(rq);
         s.stores = flat.dmas("dma.store", so, out, r0, cnt);
