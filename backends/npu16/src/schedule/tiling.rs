@@ -215,7 +215,8 @@ const DRAM_SLACK: u64 = 25;
 /// A plan within 1/CYCLE_SLACK of the fewest modelled cycles is as good as the fastest.
 const CYCLE_SLACK: u64 = 50;
 
-/// The tiling with the fewest modelled cycles (then the fewest DRAM bytes) that fits.
+/// The tiling that fits with the tallest tiles among those within 1/CYCLE_SLACK
+/// of the fewest modelled cycles, of the plans within 1/DRAM_SLACK of the fewest DRAM bytes.
 pub fn plan(g: &Geom, hw: &HwDesc) -> Result<Plan, String> {
     plan_with(g, hw, false)
 }
@@ -248,7 +249,7 @@ pub fn plan_with(g: &Geom, hw: &HwDesc, vector_only: bool) -> Result<Plan, Strin
         }
     }
     // Cycles bought with DRAM traffic (weights read again for each of many
-    // short tiles) are not worth it: the plans within a tenth of the fewest bytes compete.
+    // short tiles) are not worth it: the plans within 1/DRAM_SLACK of the fewest bytes compete.
     let least = fits.iter().map(|p| p.dram_bytes).min().unwrap_or(0);
     fits.retain(|p| p.dram_bytes <= least + least / DRAM_SLACK);
     // Of the plans within 1/CYCLE_SLACK of the fewest cycles, the tallest
