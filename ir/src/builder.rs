@@ -4,7 +4,7 @@
 //! lowering's `Emit`) are this with their own helpers on top.
 
 use crate::attributes::Attribute;
-use crate::body::{Body, InsertPoint, OpId, OperationState, Value};
+use crate::body::{Body, InsertPoint, OpId, OperationState, Region, Value};
 use crate::context::Context;
 use crate::location::Location;
 use crate::types::Type;
@@ -45,9 +45,16 @@ impl<'a> OpBuilder<'a> {
     }
     /// The op `name` with `operands`, results of `results` and properties `props`, at the builder's location.
     pub fn create(&mut self, name: &str, operands: &[Value], results: &[Type], props: &[(&str, Attribute)]) -> OpId {
+        self.create_with_regions(name, operands, results, props, Vec::new())
+    }
+    /// [`OpBuilder::create`] of an op that owns `regions` (made with `Body::new_region`).
+    pub fn create_with_regions(&mut self, name: &str, operands: &[Value], results: &[Type], props: &[(&str, Attribute)], regions: Vec<Region>) -> OpId {
         let mut st = OperationState::new(self.ctx.op_name(name), self.loc.clone()).operands(operands).results(results);
         for (k, v) in props {
             st = st.property(self.ctx.ident(k), v.clone());
+        }
+        for r in regions {
+            st = st.region(r);
         }
         self.build(st)
     }

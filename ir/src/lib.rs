@@ -24,7 +24,6 @@ pub mod float;
 pub mod function_like;
 pub mod lexer;
 pub mod location;
-pub mod op_names;
 pub mod parser;
 pub mod pass;
 pub mod printer;
@@ -32,6 +31,7 @@ pub mod rewrite;
 pub mod split;
 pub mod symbols;
 pub mod transforms;
+pub mod typed_ops;
 pub mod types;
 pub mod verifier;
 

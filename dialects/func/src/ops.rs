@@ -1,7 +1,7 @@
-//! The names of the `func` ops, one constant each (see `ir::op_names`).
+//! The `func` ops, typed (see `ir::typed_ops`).
 
-ir::op_names! {
-    CALL = "func.call",
-    FUNC = "func.func",
-    RETURN = "func.return",
+ir::typed_ops! {
+    CALL: Call = "func.call" (; operands) -> (; results) { callee: attr },
+    FUNC: Func = "func.func" () -> () [body] { sym_name: str, function_type: attr, sym_visibility: str },
+    RETURN: Return = "func.return" (; operands) -> (),
 }

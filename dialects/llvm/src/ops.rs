@@ -1,5 +1,5 @@
-//! The names of the `llvm` ops, one constant each (see `ir::op_names`).
+//! The `llvm` ops, typed (see `ir::typed_ops`).
 
-ir::op_names! {
-    CALL_INTRINSIC = "llvm.call_intrinsic",
+ir::typed_ops! {
+    CALL_INTRINSIC: CallIntrinsic = "llvm.call_intrinsic" (; args) -> (; results) { intrin: str },
 }
