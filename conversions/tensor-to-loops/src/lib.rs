@@ -13,7 +13,7 @@
 use ir::affine::AffineExpr;
 use ir::attributes::Attribute;
 use ir::pass::{Pass, PassContext};
-use ir::{Body, Context, InsertPoint, Location, OpId, OperationState, Type, Value};
+use ir::{Body, Context, InsertPoint, Location, OpId, Type, Value};
 use std::collections::HashMap;
 use tensor::{Generic, Iterator};
 
@@ -60,16 +60,20 @@ pub(crate) struct B<'a> {
 }
 
 impl B<'_> {
-    fn op(&self, body: &mut Body, at: &mut InsertPoint, name: &str, operands: &[Value], results: &[Type], props: &[(&str, Attribute)]) -> OpId {
+    /// Runs `f` with an `OpBuilder` at `at`, which then moves past what it built.
+    fn with<R>(&self, body: &mut Body, at: &mut InsertPoint, f: impl FnOnce(&mut ir::OpBuilder) -> R) -> R {
         let mut b = ir::OpBuilder::new(self.ctx, body, *at, self.loc.clone());
-        let op = b.create(name, operands, results, props);
+        let r = f(&mut b);
         *at = b.at;
-        op
+        r
+    }
+    fn op(&self, body: &mut Body, at: &mut InsertPoint, name: &str, operands: &[Value], results: &[Type], props: &[(&str, Attribute)]) -> OpId {
+        self.with(body, at, |b| b.create(name, operands, results, props))
     }
     fn index(&self, body: &mut Body, at: &mut InsertPoint, v: i64) -> Value {
         let it = self.ctx.index();
-        let op = self.op(body, at, arith::ops::CONSTANT, &[], &[it.clone()], &[("value", Attribute::integer(v as i128, it))]);
-        body.op(op).result(0)
+        let c = self.with(body, at, |b| arith::ops::Constant::build(b, &[it.clone()], &[("value", Attribute::integer(v as i128, it.clone()))]));
+        c.result(body)
     }
     fn bin(&self, body: &mut Body, at: &mut InsertPoint, name: &str, a: Value, b: Value) -> Value {
         let it = self.ctx.index();
@@ -106,22 +110,17 @@ impl B<'_> {
     }
     fn load(&self, body: &mut Body, at: &mut InsertPoint, m: Value, idx: &[Value]) -> Value {
         let elem = body.value_type(m).element_type().unwrap().clone();
-        let mut ops = vec![m];
-        ops.extend_from_slice(idx);
-        let op = self.op(body, at, memref::ops::LOAD, &ops, &[elem], &[]);
-        body.op(op).result(0)
+        let load = self.with(body, at, |b| memref::ops::Load::build(b, m, idx, &[elem], &[]));
+        load.result(body)
     }
     fn store(&self, body: &mut Body, at: &mut InsertPoint, v: Value, m: Value, idx: &[Value]) {
-        let mut ops = vec![v, m];
-        ops.extend_from_slice(idx);
-        self.op(body, at, memref::ops::STORE, &ops, &[], &[]);
+        self.with(body, at, |b| memref::ops::Store::build(b, v, m, idx, &[], &[]));
     }
     /// `scf.for %iv = lb to ub step st` without carried values: (op, body block, iv).
     fn for_range(&self, body: &mut Body, at: &mut InsertPoint, lb: Value, ub: Value, step: Value) -> (OpId, ir::Block, Value) {
         let region = body.new_region();
         let block = body.add_block(region, &[self.ctx.index()]);
-        let st = OperationState::new(self.ctx.op_name(scf::ops::FOR), self.loc.clone()).operands(&[lb, ub, step]).region(region);
-        let op = ir::builder::build_at(body, at, st);
+        let op = self.with(body, at, |b| scf::ops::For::build(b, lb, ub, step, &[], region, &[], &[])).op();
         let iv = body.block_args(block)[0];
         (op, block, iv)
     }
@@ -138,29 +137,26 @@ impl B<'_> {
         let mut arg_types = vec![self.ctx.index()];
         arg_types.extend(carried.iter().map(|v| body.value_type(*v).clone()));
         let block = body.add_block(region, &arg_types);
-        let mut operands = vec![lb, ub, step];
-        operands.extend_from_slice(carried);
         let results: Vec<Type> = carried.iter().map(|v| body.value_type(*v).clone()).collect();
-        let st = OperationState::new(self.ctx.op_name(scf::ops::FOR), self.loc.clone()).operands(&operands).results(&results).region(region);
-        let op = ir::builder::build_at(body, at, st);
+        let op = self.with(body, at, |b| scf::ops::For::build(b, lb, ub, step, carried, region, &results, &[])).op();
         let args = body.block_args(block).to_vec();
         (op, block, args[0], args[1..].to_vec())
     }
     /// `a == b` on indices (`arith.cmpi eq`).
     fn cmp(&self, body: &mut Body, at: &mut InsertPoint, a: Value, b: Value) -> Value {
-        let o = self.op(body, at, arith::ops::CMPI, &[a, b], &[self.ctx.i1()], &[("predicate", Attribute::integer(0, self.ctx.i64()))]);
-        body.op(o).result(0)
+        let eq = Attribute::integer(0, self.ctx.i64());
+        let c = self.with(body, at, |bl| arith::ops::CmpI::build(bl, a, b, &[self.ctx.i1()], &[("predicate", eq)]));
+        c.result(body)
     }
     /// `scf.if %cond -> (results)` with both regions: (op, then block, else block), neither terminated.
     fn if_else(&self, body: &mut Body, at: &mut InsertPoint, cond: Value, results: &[Type]) -> (OpId, ir::Block, ir::Block) {
         let (rt, re) = (body.new_region(), body.new_region());
         let (bt, be) = (body.add_block(rt, &[]), body.add_block(re, &[]));
-        let st = OperationState::new(self.ctx.op_name(scf::ops::IF), self.loc.clone()).operands(&[cond]).results(results).region(rt).region(re);
-        let op = ir::builder::build_at(body, at, st);
+        let op = self.with(body, at, |b| scf::ops::If::build(b, cond, rt, re, results, &[])).op();
         (op, bt, be)
     }
     fn yield_(&self, body: &mut Body, block: ir::Block, vals: &[Value]) {
-        body.build(OperationState::new(self.ctx.op_name(scf::ops::YIELD), self.loc.clone()).operands(vals), InsertPoint::AtEnd(block));
+        self.with(body, &mut InsertPoint::AtEnd(block), |b| scf::ops::Yield::build(b, vals, &[], &[]));
     }
 }
 

@@ -7,11 +7,12 @@ use ir::rewrite::{MatchFailure, PatternSet, Rewriter};
 use ir::{Body, OpId, OperationState, Value};
 
 fn const_int(body: &Body, v: Value) -> Option<i128> {
-    let d = body.defining_op(v)?;
-    if body.name(d).as_str() != ops::CONSTANT {
-        return None;
-    }
-    body.op(d).properties.get("value")?.as_int()
+    ops::Constant::of(body, body.defining_op(v)?)?.value(body)?.as_int()
+}
+
+/// The op defining `v`, as the typed op `of` makes it, if it is one.
+fn def_as<T>(body: &Body, v: Value, of: fn(&Body, OpId) -> Option<T>) -> Option<T> {
+    of(body, body.defining_op(v)?)
 }
 
 fn def_named(body: &Body, v: Value, name: &str) -> Option<OpId> {
@@ -30,10 +31,11 @@ fn constant(rw: &mut Rewriter, value: i128, like: Value) -> Value {
 /// `(x + c1) + c2` → `x + (c1 + c2)` for scalar integers.
 fn add_add_constant(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
     let b = &*rw.body;
-    let (lhs, rhs) = (b.op(op).operand(0), b.op(op).operand(1));
+    let add = ops::AddI(op);
+    let (lhs, rhs) = (add.lhs(b), add.rhs(b));
     let Some(c2) = const_int(b, rhs) else { return rw.match_failure("rhs is not a constant") };
-    let Some(inner) = def_named(b, lhs, ops::ADDI) else { return rw.match_failure("lhs is not an addi") };
-    let (x, c1v) = (b.op(inner).operand(0), b.op(inner).operand(1));
+    let Some(inner) = def_as(b, lhs, ops::AddI::of) else { return rw.match_failure("lhs is not an addi") };
+    let (x, c1v) = (inner.lhs(b), inner.rhs(b));
     let Some(c1) = const_int(b, c1v) else { return rw.match_failure("inner rhs is not a constant") };
     if b.value_type(x).is_shaped() {
         return rw.match_failure("shaped operands");
@@ -46,9 +48,10 @@ fn add_add_constant(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
 /// `(x + y) - y` → `x` and `(x + y) - x` → `y`.
 fn sub_of_add(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
     let b = &*rw.body;
-    let (lhs, rhs) = (b.op(op).operand(0), b.op(op).operand(1));
-    let Some(add) = def_named(b, lhs, ops::ADDI) else { return rw.match_failure("lhs is not an addi") };
-    let (x, y) = (b.op(add).operand(0), b.op(add).operand(1));
+    let sub = ops::SubI(op);
+    let (lhs, rhs) = (sub.lhs(b), sub.rhs(b));
+    let Some(add) = def_as(b, lhs, ops::AddI::of) else { return rw.match_failure("lhs is not an addi") };
+    let (x, y) = (add.lhs(b), add.rhs(b));
     let keep = if y == rhs {
         x
     } else if x == rhs {
@@ -74,12 +77,16 @@ fn ext_of_ext(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
 /// `trunci(extsi x)` / `trunci(extui x)` back to x's type → `x`.
 fn trunc_of_ext(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
     let b = &*rw.body;
-    let src = b.op(op).operand(0);
-    let Some(ext) = def_named(b, src, ops::EXTSI).or_else(|| def_named(b, src, ops::EXTUI)) else {
+    let trunc = ops::TruncI(op);
+    let src = trunc.input(b);
+    let x = if let Some(e) = def_as(b, src, ops::ExtSI::of) {
+        e.input(b)
+    } else if let Some(e) = def_as(b, src, ops::ExtUI::of) {
+        e.input(b)
+    } else {
         return rw.match_failure("operand is not an extension");
     };
-    let x = b.op(ext).operand(0);
-    if b.value_type(x) != b.value_type(b.op(op).result(0)) {
+    if b.value_type(x) != b.value_type(trunc.out(b)) {
         return rw.match_failure("truncation does not return to the original type");
     }
     rw.replace_op(op, &[x]);
@@ -89,20 +96,21 @@ fn trunc_of_ext(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
 /// `xori(cmpi p a b, true)` → `cmpi !p a b`.
 fn not_of_cmp(op: OpId, rw: &mut Rewriter) -> Result<(), MatchFailure> {
     let b = &*rw.body;
-    let (lhs, rhs) = (b.op(op).operand(0), b.op(op).operand(1));
+    let xor = ops::XOrI(op);
+    let (lhs, rhs) = (xor.lhs(b), xor.rhs(b));
     if b.value_type(rhs).int_width() != Some(1) || const_int(b, rhs) != Some(-1) && const_int(b, rhs) != Some(1) {
         return rw.match_failure("not a negation");
     }
-    let Some(cmp) = def_named(b, lhs, ops::CMPI) else { return rw.match_failure("lhs is not a cmpi") };
+    let Some(cmp) = def_as(b, lhs, ops::CmpI::of) else { return rw.match_failure("lhs is not a cmpi") };
     if b.uses(lhs).len() != 1 {
         return rw.match_failure("the comparison has other users");
     }
-    let pred = b.op(cmp).properties.get("predicate").and_then(|a| a.as_int()).unwrap_or(-1);
+    let pred = cmp.predicate(b).unwrap_or(-1);
     // eq<->ne, slt<->sge, sle<->sgt, ult<->uge, ule<->ugt
     let inv = [1, 0, 5, 4, 3, 2, 9, 8, 7, 6];
     let Some(&np) = inv.get(pred as usize) else { return rw.match_failure("unknown predicate") };
-    let (a, bb, loc) = (b.op(cmp).operand(0), b.op(cmp).operand(1), b.op(cmp).loc.clone());
-    let rt = b.value_type(b.op(op).result(0)).clone();
+    let (a, bb, loc) = (cmp.lhs(b), cmp.rhs(b), b.op(cmp.op()).loc.clone());
+    let rt = b.value_type(xor.result(b)).clone();
     let st = OperationState::new(rw.ctx.op_name(ops::CMPI), loc)
         .operands(&[a, bb])
         .property(rw.ctx.ident("predicate"), Attribute::integer(np, rw.ctx.i64()))

@@ -385,18 +385,18 @@ pub fn window_out(size: i64, k: i64, stride: i64, pad_lo: i64, pad_hi: i64) -> i
 }
 
 fn verify_conv(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
-    let o = body.op(op);
+    let conv = ops::Conv(op);
     check_dtypes(body, op)?;
     check_act(body, op)?;
-    let (x, _) = shape_of(body, o.operand(0))?;
-    let (w, _) = shape_of(body, o.operand(1))?;
-    let (y, _) = shape_of(body, o.result(0))?;
+    let (x, _) = shape_of(body, conv.input(body))?;
+    let (w, _) = shape_of(body, conv.weights(body))?;
+    let (y, _) = shape_of(body, conv.output(body))?;
     if x.len() != 4 || w.len() != 4 || y.len() != 4 {
         return Err("input, filter and result must be 4-D (NHWC, HWIO, NHWC)".into());
     }
-    let g = o.attr("group").and_then(|a| a.as_int()).unwrap_or(1) as i64;
-    let strides = body.op(op).ints_attr("strides").ok_or("strides must be a list of 2 integers")?;
-    let pads = body.op(op).ints_attr("pads").ok_or("pads must be a list of 4 integers")?;
+    let g = conv.group(body).unwrap_or(1);
+    let strides = conv.strides(body).ok_or("strides must be a list of 2 integers")?;
+    let pads = conv.pads(body).ok_or("pads must be a list of 4 integers")?;
     if strides.len() != 2 || strides.iter().any(|s| *s < 1) {
         return Err("strides must be 2 positive integers".into());
     }
@@ -409,8 +409,8 @@ fn verify_conv(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     if w[2] * g != x[3] {
         return Err(format!("filter has {} input channels per group; the input has {} channels in {} groups", w[2], x[3], g));
     }
-    if o.operands().len() == 3 {
-        let (b, _) = shape_of(body, o.operand(2))?;
+    if let Some(&bias) = conv.bias(body).first() {
+        let (b, _) = shape_of(body, bias)?;
         if b != [w[3]] {
             return Err(format!("bias must be [{}], got {:?}", w[3], b));
         }
@@ -425,17 +425,19 @@ fn verify_conv(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
 }
 
 fn verify_matmul(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
-    let o = body.op(op);
+    let mm = ops::Matmul(op);
     check_dtypes(body, op)?;
     check_act(body, op)?;
-    let (a, _) = shape_of(body, o.operand(0))?;
-    let (b, _) = shape_of(body, o.operand(1))?;
-    let (y, _) = shape_of(body, o.result(0))?;
+    let (a, _) = shape_of(body, mm.lhs(body))?;
+    let (b, _) = shape_of(body, mm.rhs(body))?;
+    let (y, _) = shape_of(body, mm.output(body))?;
     if a.len() != 2 || b.len() != 2 || a[1] != b[0] {
         return Err(format!("operands must be [M, K] and [K, N], got {:?} and {:?}", a, b));
     }
-    if o.operands().len() == 3 && shape_of(body, o.operand(2))?.0 != [b[1]] {
-        return Err(format!("bias must be [{}]", b[1]));
+    if let Some(&bias) = mm.bias(body).first() {
+        if shape_of(body, bias)?.0 != [b[1]] {
+            return Err(format!("bias must be [{}]", b[1]));
+        }
     }
     if y != [a[0], b[1]] {
         return Err(format!("result must be [{}, {}], got {:?}", a[0], b[1], y));
@@ -445,15 +447,16 @@ fn verify_matmul(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
 
 /// Whether `npu.batch_matmul`'s B is given transposed ([Bt, N, K]).
 pub fn transpose_b(body: &Body, op: OpId) -> bool {
-    body.op(op).attr("transpose_b").is_some()
+    ops::BatchMatmul(op).transpose_b(body).is_some()
 }
 
 fn verify_batch_matmul(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     let o = body.op(op);
+    let bmm = ops::BatchMatmul(op);
     check_act(body, op)?;
-    let (a, ea) = shape_of(body, o.operand(0))?;
-    let (b, eb) = shape_of(body, o.operand(1))?;
-    let (y, ey) = shape_of(body, o.result(0))?;
+    let (a, ea) = shape_of(body, bmm.lhs(body))?;
+    let (b, eb) = shape_of(body, bmm.rhs(body))?;
+    let (y, ey) = shape_of(body, bmm.output(body))?;
     if [&ea, &eb, &ey].iter().any(|e| e.to_string() != "f32") {
         return Err(format!("runs on f32 tensors, got {}, {} and {}", ea, eb, ey));
     }

@@ -17,13 +17,11 @@ use tensor::Generic;
 fn dot4_broadcast(b: &B, body: &mut Body, at: &mut InsertPoint, m: Value, idx: &[Value], bytes_t: &ir::Type) -> Value {
     let ctx = b.ctx;
     let vt = |shape: i64, elem: ir::Type| ctx.intern_type(TypeData::Vector { shape: vec![shape], scalable: vec![false], elem });
-    let mut ops = vec![m];
-    ops.extend_from_slice(idx);
-    let o = b.op(body, at, vector::ops::LOAD, &ops, &[vt(4, ctx.int_type(8))], &[]);
-    let w = b.op(body, at, vector::ops::BITCAST, &[body.op(o).result(0)], &[vt(1, ctx.i32())], &[]);
-    let s = b.op(body, at, vector::ops::BROADCAST, &[body.op(w).result(0)], &[vt(LANES, ctx.i32())], &[]);
-    let x = b.op(body, at, vector::ops::BITCAST, &[body.op(s).result(0)], &[bytes_t.clone()], &[]);
-    body.op(x).result(0)
+    use vector::ops::{Bitcast, Broadcast, Load};
+    let four = b.with(body, at, |o| Load::build(o, m, idx, &[vt(4, ctx.int_type(8))], &[])).result(body);
+    let word = b.with(body, at, |o| Bitcast::build(o, four, &[vt(1, ctx.i32())], &[])).result(body);
+    let words = b.with(body, at, |o| Broadcast::build(o, word, &[vt(LANES, ctx.i32())], &[])).vector(body);
+    b.with(body, at, |o| Bitcast::build(o, words, &[bytes_t.clone()], &[])).result(body)
 }
 
 /// `acc + Σ_{4 bytes} u·s` per 32-bit lane (u unsigned, s signed bytes).
@@ -32,8 +30,8 @@ fn vpdpbusd(b: &B, body: &mut Body, at: &mut InsertPoint, acc: Value, u: Value, 
     let i32s = |v: Vec<i64>| Attribute::new(AttrData::DenseArray { elem: ctx.i32(), data: ir::attributes::ArrayData::Int(v) });
     let t = body.value_type(acc).clone();
     let props = [("intrin", Attribute::string("llvm.x86.avx512.vpdpbusd.512")), ("operandSegmentSizes", i32s(vec![3, 0])), ("op_bundle_sizes", i32s(vec![]))];
-    let o = b.op(body, at, llvm::ops::CALL_INTRINSIC, &[acc, u, s], &[t], &props);
-    body.op(o).result(0)
+    let call = b.with(body, at, |o| llvm::ops::CallIntrinsic::build(o, &[acc, u, s], &[t], &props));
+    call.results(body)[0]
 }
 
 /// Whether a block of k is the first (or the last): always (one block), or
@@ -524,13 +522,12 @@ impl Kernel<'_> {
                 continue;
             }
             let a = b.load(body, &mut atk, av, &idx);
-            let ab = b.op(body, &mut atk, vector::ops::BROADCAST, &[a], &[vta.clone()], &[]);
-            let ab = body.op(ab).result(0);
+            let ab = b.with(body, &mut atk, |o| vector::ops::Broadcast::build(o, a, &[vta.clone()], &[])).vector(body);
             for v in 0..nv {
                 let acc = kargs[r * nv + v];
                 if p.fma {
-                    let o = b.op(body, &mut atk, vector::ops::FMA, &[ab, bvecs[v], acc], &[vt.clone()], &[]);
-                    new_accs.push(body.op(o).result(0));
+                    let fma = b.with(body, &mut atk, |o| vector::ops::Fma::build(o, ab, bvecs[v], acc, &[vt.clone()], &[]));
+                    new_accs.push(fma.result(body));
                 } else {
                     let mut args = vec![ab, bvecs[v]];
                     if p.a == 1 {

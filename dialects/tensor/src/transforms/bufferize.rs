@@ -51,12 +51,9 @@ struct State<'a> {
 impl State<'_> {
     fn alloc(&mut self, body: &mut Body, at: InsertPoint, t: &Type, loc: ir::Location) -> Value {
         let mt = memref_type(self.ctx, t).unwrap_or_else(|| t.clone());
-        let st = OperationState::new(self.ctx.op_name(memref::ops::ALLOC), loc)
-            .results(&[mt])
-            .property(self.ctx.ident("operandSegmentSizes"), i32_array(self.ctx, &[0, 0]))
-            .property(self.ctx.ident("alignment"), Attribute::integer(64, self.ctx.i64()));
-        let op = body.build(st, at);
-        let v = body.op(op).result(0);
+        let props = [("operandSegmentSizes", i32_array(self.ctx, &[0, 0])), ("alignment", Attribute::integer(64, self.ctx.i64()))];
+        let alloc = memref::ops::Alloc::build(&mut ir::OpBuilder::new(self.ctx, body, at, loc), &[], &[mt], &props);
+        let v = alloc.memref(body);
         self.allocs.push(v);
         self.root.insert(v, v);
         v
@@ -67,7 +64,7 @@ impl State<'_> {
 }
 
 fn copy(ctx: &Context, body: &mut Body, at: InsertPoint, from: Value, to: Value, loc: ir::Location) {
-    body.build(OperationState::new(ctx.op_name(memref::ops::COPY), loc).operands(&[from, to]), at);
+    memref::ops::Copy::build(&mut ir::OpBuilder::new(ctx, body, at, loc), from, to, &[], &[]);
 }
 
 impl Pass for Bufferize {
