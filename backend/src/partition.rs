@@ -13,6 +13,7 @@
 
 use crate::interface::{Backend, Reason, Unsupported, CPU};
 use ir::attributes::Attribute;
+use onnx::ops;
 use ir::pass::{Pass, PassContext};
 use ir::{Body, Context, InsertPoint, Location, OpId, OperationState, Value};
 use petgraph::graph::{DiGraph, NodeIndex};
@@ -110,15 +111,15 @@ fn shaped_macs(body: &Body, op: OpId) -> u64 {
     let n = |s: &[i64]| s.iter().product::<i64>().max(0) as u64;
     let (Some(y), Some(x)) = (y, shape(0)) else { return 0 };
     match body.name(op).as_str() {
-        "onnx.Conv" | "onnx.ConvInteger" | "onnx.QLinearConv" => shape(if body.name(op).as_str() == "onnx.QLinearConv" { 3 } else { 1 }).map_or(0, |w| n(&y) * n(&w[1..])),
-        "onnx.ConvTranspose" => shape(1).map_or(0, |w| n(&x) * n(&w[1..])),
+        ops::Conv::NAME | ops::ConvInteger::NAME | ops::QLinearConv::NAME => shape(if body.name(op).as_str() == ops::QLinearConv::NAME { 3 } else { 1 }).map_or(0, |w| n(&y) * n(&w[1..])),
+        ops::ConvTranspose::NAME => shape(1).map_or(0, |w| n(&x) * n(&w[1..])),
         // Every step multiplies the input by W and the state by R (X is [seq, batch, input] by default).
-        "onnx.LSTM" | "onnx.GRU" | "onnx.RNN" if x.len() == 3 => match (shape(1), shape(2)) {
+        ops::LSTM::NAME | ops::GRU::NAME | ops::RNN::NAME if x.len() == 3 => match (shape(1), shape(2)) {
             (Some(w), Some(r)) => n(&x[..2]) * (n(&w) + n(&r)),
             _ => 0,
         },
-        "onnx.MatMul" | "onnx.MatMulInteger" | "onnx.QLinearMatMul" => n(&y) * x.last().copied().unwrap_or(0).max(0) as u64,
-        "onnx.Gemm" => {
+        ops::MatMul::NAME | ops::MatMulInteger::NAME | ops::QLinearMatMul::NAME => n(&y) * x.last().copied().unwrap_or(0).max(0) as u64,
+        ops::Gemm::NAME => {
             let k = if o.attr("transA").and_then(|a| a.as_int()).unwrap_or(0) != 0 { x.first() } else { x.last() };
             n(&y) * k.copied().unwrap_or(0).max(0) as u64
         }
@@ -279,7 +280,7 @@ pub fn partitions_of(body: &Body, module: OpId, backend: &str) -> Vec<OpId> {
 pub fn fall_back_to_cpu(ctx: &Context, body: &mut Body, f: OpId, why: &Unsupported) {
     body.op_mut(f).attributes.set(ctx.ident(PARTITION_ATTR), Attribute::string(CPU));
     let Some(entry) = body.entry_block(f) else { return };
-    let ops: Vec<OpId> = body.block_ops(entry).filter(|o| !matches!(body.name(*o).as_str(), "onnx.Constant" | func::ops::RETURN)).collect();
+    let ops: Vec<OpId> = body.block_ops(entry).filter(|o| !matches!(body.name(*o).as_str(), ops::Constant::NAME | func::ops::RETURN)).collect();
     for op in ops {
         body.op_mut(op).attributes.set(ctx.ident(REASON_CODE_ATTR), Attribute::string(why.reason.code()));
         body.op_mut(op).attributes.set(ctx.ident(REASON_ATTR), Attribute::string(&why.message));
@@ -301,7 +302,7 @@ pub fn number_ops(ctx: &Context, body: &mut Body, module: OpId) {
 /// The numbers (`backend.op`) of the ops of partition `f` (constants excluded).
 pub fn op_numbers(body: &Body, f: OpId) -> Vec<i64> {
     let Some(entry) = body.entry_block(f) else { return vec![] };
-    body.block_ops(entry).filter(|o| body.name(*o).as_str() != "onnx.Constant").filter_map(|o| body.op(o).attr(OP_ID_ATTR).and_then(|a| a.as_int()).map(|i| i as i64)).collect()
+    body.block_ops(entry).filter(|o| body.name(*o).as_str() != ops::Constant::NAME).filter_map(|o| body.op(o).attr(OP_ID_ATTR).and_then(|a| a.as_int()).map(|i| i as i64)).collect()
 }
 
 /// The numbers of the ops of partition `f` whose node names `error` quotes
@@ -349,7 +350,7 @@ pub fn placements(body: &Body, module: OpId) -> Vec<Placement> {
         let Some(entry) = body.entry_block(f) else { continue };
         for op in body.block_ops(entry) {
             let n = body.name(op);
-            if n.as_str() == "onnx.Constant" || n.as_str() == func::ops::RETURN {
+            if n.as_str() == ops::Constant::NAME || n.as_str() == func::ops::RETURN {
                 continue;
             }
             let o = body.op(op);
@@ -384,8 +385,8 @@ pub fn placements(body: &Body, module: OpId) -> Vec<Placement> {
 fn is_const(body: &Body, op: OpId) -> bool {
     match body.name(op).as_str() {
         // An absent optional input is copied into each partition like a constant (it is no value to pass).
-        "onnx.Constant" | "onnx.NoValue" => true,
-        "onnx.DequantizeLinear" => body.op(op).operands().iter().all(|v| body.defining_op(*v).is_some_and(|d| body.name(d).as_str() == "onnx.Constant")),
+        ops::Constant::NAME | ops::NO_VALUE => true,
+        ops::DequantizeLinear::NAME => body.op(op).operands().iter().all(|v| body.defining_op(*v).is_some_and(|d| body.name(d).as_str() == ops::Constant::NAME)),
         _ => false,
     }
 }
@@ -413,7 +414,7 @@ type Placed = (Vec<Placement>, Vec<(usize, usize)>);
 /// ONNX Runtime's QDQ handling does): an int8 tensor crosses a partition
 /// edge, never its dequantized copy.
 fn split_shared_dequantize(body: &mut Body, entry: ir::Block) {
-    let dqs: Vec<OpId> = body.block_ops(entry).filter(|o| body.name(*o).as_str() == "onnx.DequantizeLinear").collect();
+    let dqs: Vec<OpId> = body.block_ops(entry).filter(|o| body.name(*o).as_str() == ops::DequantizeLinear::NAME).collect();
     for dq in dqs {
         let r = body.op(dq).result(0);
         let uses = body.uses(r).to_vec();

@@ -23,7 +23,7 @@ fn reader_zero_point(body: &Body, op: OpId, v: Value) -> Option<usize> {
     let o = body.op(op);
     match body.name(op).as_str() {
         ops::DequantizeLinear::NAME if o.operand(0) == v => Some(2),
-        ops::QLinearConv::NAME | ops::QLinearMatMul::NAME | "onnx.ms.QLinearSoftmax" if o.operand(0) == v && o.operands().get(3) != Some(&v) => Some(2),
+        ops::QLinearConv::NAME | ops::QLinearMatMul::NAME | ops::ms::QLinearSoftmax::NAME if o.operand(0) == v && o.operands().get(3) != Some(&v) => Some(2),
         // A computed B (attention's Kᵀ and V).
         ops::QLinearMatMul::NAME if o.operand(3) == v && o.operand(0) != v => Some(5),
         _ => None,
@@ -63,7 +63,7 @@ fn writer_zero_point(body: &Body, op: OpId) -> Option<usize> {
     match body.name(op).as_str() {
         ops::QuantizeLinear::NAME => Some(2),
         ops::QLinearConv::NAME | ops::QLinearMatMul::NAME => Some(7),
-        "onnx.ms.QLinearSoftmax" => Some(4),
+        ops::ms::QLinearSoftmax::NAME => Some(4),
         _ => None,
     }
 }
@@ -91,7 +91,7 @@ fn readers_of(body: &Body, v: Value) -> Option<(Vec<Value>, Vec<(OpId, usize, Ve
             let zi = reader_zero_point(body, op, v)?;
             let z = u8_zero_point(body, body.op(op).operands().get(zi).copied())?;
             // QLinearSoftmax has one type for X and Y: its output must change too.
-            if body.name(op).as_str() == "onnx.ms.QLinearSoftmax" {
+            if body.name(op).as_str() == ops::ms::QLinearSoftmax::NAME {
                 u8_zero_point(body, body.op(op).operands().get(4).copied())?;
                 readers_of(body, body.op(op).result(0))?;
             }
@@ -112,7 +112,7 @@ pub fn rewrite(ctx: &Context, body: &mut Body, module: OpId) -> usize {
             continue;
         }
         // A QLinearSoftmax's output changes only with its input (one type T).
-        if body.name(w).as_str() == "onnx.ms.QLinearSoftmax" && elem(body, body.op(w).operand(0)) != "i8" {
+        if body.name(w).as_str() == ops::ms::QLinearSoftmax::NAME && elem(body, body.op(w).operand(0)) != "i8" {
             continue;
         }
         let Some(zw) = u8_zero_point(body, body.op(w).operands().get(wz).copied()) else { continue };

@@ -68,7 +68,7 @@ fn body_block(body: &Body, op: OpId, r: usize) -> Result<Block, String> {
 
 /// The body's `onnx.Yield` and its operands.
 fn yield_of(body: &Body, block: Block) -> Result<(OpId, Vec<Value>), String> {
-    let t = body.last_op(block).filter(|t| body.name(*t).as_str() == "onnx.Yield").ok_or("a body does not end in onnx.Yield")?;
+    let t = body.last_op(block).filter(|t| body.name(*t).as_str() == ops::YIELD).ok_or("a body does not end in onnx.Yield")?;
     Ok((t, body.op(t).operands().to_vec()))
 }
 

@@ -120,7 +120,7 @@ fn group(body: &Body, q: OpId) -> Option<(&'static str, Vec<Option<Value>>, OpId
             if k % 4 != 0 {
                 return None;
             }
-            ("onnx.ms.QGemm", if tb { 0 } else { 1 }, n)
+            (ops::ms::QGemm::NAME, if tb { 0 } else { 1 }, n)
         }
         _ => return None,
     };
@@ -169,11 +169,11 @@ impl Pass for FormIntegerProducts {
             let Some((kind, operands, op)) = group(body, q) else { continue };
             let keep: &[&str] = match kind {
                 ops::QLinearConv::NAME => &["auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"],
-                "onnx.ms.QGemm" => &["transB"],
+                ops::ms::QGemm::NAME => &["transB"],
                 _ => &[],
             };
             let mut props: Vec<_> = body.op(op).properties.iter().filter(|(k, _)| keep.contains(&k.as_str())).cloned().collect();
-            if kind == "onnx.ms.QGemm" {
+            if kind == ops::ms::QGemm::NAME {
                 props.push((ctx.ident("alpha"), Attribute::float(1.0, ctx.f32())));
             }
             onnx::transforms::replace_group(ctx, body, q, op, kind, &operands, props);

@@ -380,7 +380,7 @@ impl Pass for OnnxToTensor {
         let table = table();
         // Constants last: lowerings read constant operands (axes, shapes) off onnx.Constant.
         let mut ops: Vec<OpId> = cx.body.walk_preorder(root).into_iter().filter(|o| cx.body.name(*o).dialect() == "onnx").collect();
-        ops.sort_by_key(|o| matches!(cx.body.name(*o).as_str(), ops::Constant::NAME | "onnx.NoValue"));
+        ops.sort_by_key(|o| matches!(cx.body.name(*o).as_str(), ops::Constant::NAME | ops::NO_VALUE));
         let mut failed = 0;
         // Ops whose lowering failed: their bodies are not lowered (one error per node).
         let mut failed_ops: Vec<OpId> = Vec::new();
@@ -390,12 +390,12 @@ impl Pass for OnnxToTensor {
             }
             let name = cx.body.name(op).as_str();
             let loc = cx.body.op(op).loc.clone();
-            if matches!(name, ops::Constant::NAME | "onnx.NoValue") && cx.body.op(op).results().iter().all(|r| !cx.body.has_uses(*r)) {
+            if matches!(name, ops::Constant::NAME | ops::NO_VALUE) && cx.body.op(op).results().iter().all(|r| !cx.body.has_uses(*r)) {
                 cx.body.erase(op);
                 continue;
             }
             // An absent input still used here belongs to an op that failed (and said so).
-            if name == "onnx.NoValue" {
+            if name == ops::NO_VALUE {
                 continue;
             }
             let Some((_, f)) = table.iter().find(|(n, _)| *n == name) else {

@@ -7,7 +7,7 @@ use super::{Cmp, Emit, Lower, LowerFn};
 use ir::affine::AffineMap;
 use ir::Value;
 
-pub const TABLE: &[(&str, LowerFn)] = &[("onnx.ml.Binarizer", binarizer), (ops::ml::ArrayFeatureExtractor::NAME, array_feature_extractor)];
+pub const TABLE: &[(&str, LowerFn)] = &[(ops::ml::Binarizer::NAME, binarizer), (ops::ml::ArrayFeatureExtractor::NAME, array_feature_extractor)];
 
 /// y = 1 where x > threshold, else 0 (NaN gives 0), in x's type.
 fn binarizer(l: &mut Lower) -> Result<Vec<Value>, String> {

@@ -40,8 +40,8 @@ pub const TABLE: &[(&str, LowerFn)] = &[
     (ops::DequantizeLinear::NAME, dequantize),
     (ops::DynamicQuantizeLinear::NAME, dynamic_quantize),
     (ops::QLinearMatMul::NAME, qlinear_matmul),
-    ("onnx.ms.QGemm", qgemm),
-    ("onnx.ms.QLinearSoftmax", qlinear_softmax),
+    (ops::ms::QGemm::NAME, qgemm),
+    (ops::ms::QLinearSoftmax::NAME, qlinear_softmax),
 ];
 
 fn all_zeros(rank: usize, n: usize) -> AffineMap {

@@ -15,7 +15,7 @@ use ir::affine::AffineExpr;
 use ir::Value;
 use tensor::Iterator;
 
-pub const TABLE: &[(&str, LowerFn)] = &[(ops::LSTM::NAME, recurrent), (ops::GRU::NAME, recurrent), (ops::RNN::NAME, recurrent), ("onnx.ms.DynamicQuantizeLSTM", recurrent)];
+pub const TABLE: &[(&str, LowerFn)] = &[(ops::LSTM::NAME, recurrent), (ops::GRU::NAME, recurrent), (ops::RNN::NAME, recurrent), (ops::ms::DynamicQuantizeLSTM::NAME, recurrent)];
 
 /// The quantized weights of DynamicQuantizeLSTM (W or R, [dirs, K, gates·H]) with
 /// their scale and zero point (per direction, or per direction and column).
@@ -149,9 +149,9 @@ fn apply(e: &mut Emit, a: &Act, x: Value, s: &Sc) -> Value {
 }
 
 fn recurrent(l: &mut Lower) -> Result<Vec<Value>, String> {
-    let quantized = l.name() == "onnx.ms.DynamicQuantizeLSTM";
+    let quantized = l.name() == ops::ms::DynamicQuantizeLSTM::NAME;
     let cell = match l.name() {
-        ops::LSTM::NAME | "onnx.ms.DynamicQuantizeLSTM" => Cell::Lstm,
+        ops::LSTM::NAME | ops::ms::DynamicQuantizeLSTM::NAME => Cell::Lstm,
         ops::GRU::NAME => Cell::Gru,
         _ => Cell::Rnn,
     };

@@ -8,7 +8,7 @@ use ir::affine::AffineMap;
 use ir::Value;
 use tensor::Iterator;
 
-pub const TABLE: &[(&str, LowerFn)] = &[(ops::training::Adagrad::NAME, optimizer), ("onnx.training.Adam", optimizer), ("onnx.training.Momentum", optimizer)];
+pub const TABLE: &[(&str, LowerFn)] = &[(ops::training::Adagrad::NAME, optimizer), (ops::training::Adam::NAME, optimizer), (ops::training::Momentum::NAME, optimizer)];
 
 #[derive(Clone, Copy, PartialEq)]
 enum Rule {
@@ -30,7 +30,7 @@ impl Rule {
 fn optimizer(l: &mut Lower) -> Result<Vec<Value>, String> {
     let rule = match l.name() {
         ops::training::Adagrad::NAME => Rule::Adagrad { decay: l.float_attr("decay_factor", 0.0), eps: l.float_attr("epsilon", 1e-6), norm: l.float_attr("norm_coefficient", 0.0) },
-        "onnx.training.Adam" => Rule::Adam {
+        ops::training::Adam::NAME => Rule::Adam {
             alpha: l.float_attr("alpha", 0.9),
             beta: l.float_attr("beta", 0.999),
             eps: l.float_attr("epsilon", 1e-6),

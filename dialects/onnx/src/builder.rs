@@ -52,7 +52,7 @@ impl<'a> Builder<'a> {
     /// An absent optional input.
     pub fn none(&mut self) -> Value {
         let none = self.ctx.none_type();
-        self.0.create_value("onnx.NoValue", &[], &none, &[])
+        self.0.create_value(ops::NO_VALUE, &[], &none, &[])
     }
     /// The op `name` from its operand slots (an absent optional input `None`:
     /// left out at the end, `onnx.NoValue` before a given one) and then

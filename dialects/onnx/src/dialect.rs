@@ -72,14 +72,14 @@ fn build() -> &'static [OpDef] {
         });
     }
     defs.push(OpDef {
-        name: "onnx.NoValue",
+        name: crate::ops::NO_VALUE,
         summary: "An absent optional input.",
         results: Count::Exactly(1),
         traits: &[Trait::Pure],
         ..OpDef::DEFAULT
     });
     defs.push(OpDef {
-        name: "onnx.Yield",
+        name: crate::ops::YIELD,
         summary: "Ends a subgraph region (If, Loop, Scan); its operands are the subgraph's outputs.",
         operands: Count::Any,
         traits: &[Trait::IsTerminator, Trait::ReturnLike],

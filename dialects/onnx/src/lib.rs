@@ -17,6 +17,15 @@ pub mod op_table;
 #[allow(clippy::all)]
 pub mod ops {
     include!(concat!(env!("OUT_DIR"), "/ops.rs"));
+    pub use structural::{NoValue, Yield, NO_VALUE, YIELD};
+    /// The two ops of the dialect that are no ONNX operator: an absent
+    /// optional input and a subgraph's terminator.
+    pub mod structural {
+        ir::typed_ops! {
+            NO_VALUE: NoValue = "onnx.NoValue" () -> (value),
+            YIELD: Yield = "onnx.Yield" (; outputs) -> (),
+        }
+    }
 }
 pub mod shape_operands;
 pub mod symbolic_dims;

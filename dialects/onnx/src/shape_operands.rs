@@ -73,7 +73,7 @@ fn reaches(body: &Body, v: Value, hit: &dyn Fn(&Body, OpId, usize) -> bool) -> b
                 }
             }
             // What a region yields flows out of the op that holds it (an If's results).
-            let flows_to = if op.as_str() == "onnx.Yield" { body.parent_op(u.op) } else { Some(u.op) };
+            let flows_to = if op.as_str() == ops::YIELD { body.parent_op(u.op) } else { Some(u.op) };
             for &r in flows_to.map(|o| body.op(o).results()).unwrap_or(&[]) {
                 if seen.insert(r) {
                     work.push(r);

@@ -14,6 +14,7 @@ use crate::proto::{
     TensorProto, TensorShapeProto, TensorTypeProto, TypeProto, TypeValue, ValueInfoProto,
 };
 use onnx::table::{self, AttrType, OnnxOp, ParamKind};
+use onnx::ops;
 use onnx::types::data_type;
 use ir::attributes::{ArrayData, AttrData, Attribute};
 use ir::diagnostics::Diagnostic;
@@ -188,7 +189,7 @@ impl Exporter<'_> {
         // The types of the values computed in between, where known (what
         // ONNX's shape inference writes): a reader need not infer them again.
         for op in body.block_ops(block) {
-            if !body.name(op).as_str().starts_with("onnx.") || matches!(body.name(op).as_str(), "onnx.Constant" | "onnx.NoValue") {
+            if !body.name(op).as_str().starts_with("onnx.") || matches!(body.name(op).as_str(), ops::Constant::NAME | ops::NO_VALUE) {
                 continue;
             }
             for r in body.op(op).results() {
@@ -208,8 +209,8 @@ impl Exporter<'_> {
         for op in ops {
             let n = self.body.name(op).as_str().to_string();
             match n.as_str() {
-                func::ops::RETURN | "onnx.Yield" => {}
-                "onnx.NoValue" => {
+                func::ops::RETURN | ops::YIELD => {}
+                ops::NO_VALUE => {
                     let r = self.body.op(op).result(0);
                     self.names.insert(r, String::new());
                 }
@@ -302,7 +303,7 @@ impl Exporter<'_> {
             let in_target = renamed
                 || target.inputs.iter().any(|p| p.name == pname)
                 || target.inputs.last().is_some_and(|p| p.kind == ParamKind::Variadic && i >= target.inputs.len());
-            let absent = body.defining_op(*v).is_some_and(|o| body.name(o).as_str() == "onnx.NoValue");
+            let absent = body.defining_op(*v).is_some_and(|o| body.name(o).as_str() == ops::NO_VALUE);
             if in_target {
                 inputs.push(if absent { String::new() } else { self.name(*v) });
                 continue;

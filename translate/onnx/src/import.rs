@@ -9,6 +9,7 @@
 use crate::proto::{self, attribute_type as at, AttributeProto, GraphProto, ModelProto, NodeProto, ValueInfoProto};
 use onnx::table::{self, OnnxOp, ParamKind};
 use crate::convert as types;
+use onnx::ops;
 use onnx::types::elem_type;
 use ir::attributes::{ArrayData, AttrData, AttrDict, Attribute};
 use ir::diagnostics::Diagnostic;
@@ -356,7 +357,7 @@ impl<'a> Importer<'a> {
     /// An initializer: an `onnx.Constant` of `value` at the end of `block`, known by `name`.
     fn named_constant(&mut self, name: String, loc: Location, value: Attribute, block: Block) {
         let ty = value.typ().cloned().unwrap();
-        let st = OperationState::new(self.ctx.op_name("onnx.Constant"), loc).property(self.ctx.ident("value"), value).results(&[ty]);
+        let st = OperationState::new(self.ctx.op_name(ops::Constant::NAME), loc).property(self.ctx.ident("value"), value).results(&[ty]);
         let op = self.body.build(st, InsertPoint::AtEnd(block));
         let v = self.body.op(op).result(0);
         self.scopes.last_mut().unwrap().insert(name, v);
@@ -478,9 +479,9 @@ impl<'a> Importer<'a> {
         if let (Some(like), Some(first)) = (reshape_like, results.first_mut()) {
             let rank = self.body.value_type(like).shape().map_or(ir::types::DYNAMIC, |s| s.len() as i64);
             let shape_ty = self.ctx.intern_type(TypeData::RankedTensor { shape: vec![rank], elem: self.ctx.i64(), encoding: None });
-            let shape = self.body.build(OperationState::new(self.ctx.op_name("onnx.Shape"), loc.clone()).operands(&[like]).results(&[shape_ty]), InsertPoint::AtEnd(block));
+            let shape = self.body.build(OperationState::new(self.ctx.op_name(ops::Shape::NAME), loc.clone()).operands(&[like]).results(&[shape_ty]), InsertPoint::AtEnd(block));
             let shape = self.body.op(shape).result(0);
-            let back = OperationState::new(self.ctx.op_name("onnx.Reshape"), loc.clone()).operands(&[*first, shape]).results(&[result_types[0].clone()]);
+            let back = OperationState::new(self.ctx.op_name(ops::Reshape::NAME), loc.clone()).operands(&[*first, shape]).results(&[result_types[0].clone()]);
             let back = self.body.build(back, InsertPoint::AtEnd(block));
             *first = self.body.op(back).result(0);
         }
@@ -557,7 +558,7 @@ impl<'a> Importer<'a> {
             return Err("the subgraph has errors (reported separately)".into());
         }
         let vals = vals.ok_or("the subgraph's outputs are missing")?;
-        let st = OperationState::new(self.ctx.op_name("onnx.Yield"), Location::unknown()).operands(&vals);
+        let st = OperationState::new(self.ctx.op_name(ops::YIELD), Location::unknown()).operands(&vals);
         self.body.build(st, InsertPoint::AtEnd(block));
         Ok(region)
     }

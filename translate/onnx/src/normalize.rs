@@ -9,6 +9,7 @@
 
 use ir::attributes::{ArrayData, AttrData, AttrDict, Attribute};
 use ir::types::TypeData;
+use onnx::ops;
 use onnx::builder::Builder;
 use ir::{Block, Body, Context, InsertPoint, Location, OperationState, Value};
 
@@ -106,7 +107,7 @@ pub fn normalize(ctx: &Context, body: &mut Body, block: Block, loc: &Location, o
             };
             let roi = b.none();
             parts.operands = vec![parts.operands[0], roi, scales];
-            parts.op_name = "onnx.Resize".into();
+            parts.op_name = ops::Resize::NAME.into();
             if !parts.props.contains("mode") {
                 parts.props.set(ctx.ident("mode"), Attribute::string("nearest"));
             }
@@ -122,7 +123,7 @@ pub fn normalize(ctx: &Context, body: &mut Body, block: Block, loc: &Location, o
             if !last {
                 let elem = b.body.value_type(x).element_type().cloned().unwrap_or_else(|| ctx.f32());
                 let flat_ty = ctx.intern_type(TypeData::UnrankedTensor { elem });
-                let st = OperationState::new(ctx.op_name("onnx.Flatten"), loc.clone())
+                let st = OperationState::new(ctx.op_name(ops::Flatten::NAME), loc.clone())
                     .operands(&[x])
                     .results(&[flat_ty])
                     .property(ctx.ident("axis"), Attribute::integer(axis as i128, ctx.i64()));

@@ -37,12 +37,12 @@ struct Row {
 }
 
 const TABLE: &[Row] = &[
-    Row { op: "onnx.ms.QLinearAdd", float_op: ops::Add::NAME, inputs: &[0, 3], out: 6, attrs: &[] },
-    Row { op: "onnx.ms.QLinearMul", float_op: ops::Mul::NAME, inputs: &[0, 3], out: 6, attrs: &[] },
-    Row { op: "onnx.ms.QLinearGlobalAveragePool", float_op: ops::GlobalAveragePool::NAME, inputs: &[0], out: 3, attrs: &[] },
-    Row { op: "onnx.ms.QLinearAveragePool", float_op: ops::AveragePool::NAME, inputs: &[0], out: 3, attrs: &["auto_pad", "ceil_mode", "count_include_pad", "kernel_shape", "pads", "strides"] },
-    Row { op: "onnx.ms.QLinearSigmoid", float_op: ops::Sigmoid::NAME, inputs: &[0], out: 3, attrs: &[] },
-    Row { op: "onnx.ms.QLinearLeakyRelu", float_op: ops::LeakyRelu::NAME, inputs: &[0], out: 3, attrs: &["alpha"] },
+    Row { op: ops::ms::QLinearAdd::NAME, float_op: ops::Add::NAME, inputs: &[0, 3], out: 6, attrs: &[] },
+    Row { op: ops::ms::QLinearMul::NAME, float_op: ops::Mul::NAME, inputs: &[0, 3], out: 6, attrs: &[] },
+    Row { op: ops::ms::QLinearGlobalAveragePool::NAME, float_op: ops::GlobalAveragePool::NAME, inputs: &[0], out: 3, attrs: &[] },
+    Row { op: ops::ms::QLinearAveragePool::NAME, float_op: ops::AveragePool::NAME, inputs: &[0], out: 3, attrs: &["auto_pad", "ceil_mode", "count_include_pad", "kernel_shape", "pads", "strides"] },
+    Row { op: ops::ms::QLinearSigmoid::NAME, float_op: ops::Sigmoid::NAME, inputs: &[0], out: 3, attrs: &[] },
+    Row { op: ops::ms::QLinearLeakyRelu::NAME, float_op: ops::LeakyRelu::NAME, inputs: &[0], out: 3, attrs: &["alpha"] },
 ];
 
 impl Pass for ExpandQLinearOps {
@@ -62,8 +62,8 @@ impl Pass for ExpandQLinearOps {
             }
             let name = body.name(op);
             let done = match name.as_str() {
-                "onnx.ms.QLinearConcat" => concat(ctx, body, op),
-                "onnx.ms.QGemm" => qgemm(ctx, body, op),
+                ops::ms::QLinearConcat::NAME => concat(ctx, body, op),
+                ops::ms::QGemm::NAME => qgemm(ctx, body, op),
                 n => match TABLE.iter().find(|r| r.op == n) {
                     Some(r) => by_row(ctx, body, op, r),
                     None => continue,
@@ -133,7 +133,7 @@ fn float_op(ctx: &Context, body: &mut Body, op: OpId, name: &str, ins: &[Value],
 fn given(body: &Body, op: OpId, i: usize) -> Option<Value> {
     let v = *body.op(op).operands().get(i)?;
     match body.defining_op(v) {
-        Some(d) if body.name(d).as_str() == "onnx.NoValue" => None,
+        Some(d) if body.name(d).as_str() == ops::NO_VALUE => None,
         _ => Some(v),
     }
 }

@@ -93,7 +93,7 @@ impl Pass for FormQLinearOps {
             let axis = body.op(sm).properties.get("axis").and_then(|a| a.as_int()).unwrap_or(-1);
             // The Softmax is in its opset-13 form (older forms are normalized on import).
             let props = vec![(ctx.ident("axis"), Attribute::integer(axis as i128, ctx.i64())), (ctx.ident("opset"), Attribute::integer(13, ctx.i64()))];
-            replace_group(ctx, body, q, sm, "onnx.ms.QLinearSoftmax", &operands, props);
+            replace_group(ctx, body, q, sm, ops::ms::QLinearSoftmax::NAME, &operands, props);
             formed += 1;
         }
         cx.stat("num-formed", "QDQ groups formed into com.microsoft QLinear operators", formed);

@@ -351,7 +351,7 @@ impl Rewrite<'_> {
         let block = self.body.entry_block(self.op).ok_or_else(|| fail("no body"))?;
         let args = self.body.block_args(block).to_vec();
         let results = self.body.op(self.op).results().to_vec();
-        let yields = self.body.last_op(block).filter(|t| self.body.name(*t).as_str() == "onnx.Yield").map(|t| self.body.op(t).operands().len());
+        let yields = self.body.last_op(block).filter(|t| self.body.name(*t).as_str() == ops::YIELD).map(|t| self.body.op(t).operands().len());
         if args.len() != operands.len() || yields != Some(results.len()) {
             return Err(fail(format!("its body takes {} values and yields {:?} for {} operands and {} results", args.len(), yields, operands.len(), results.len())));
         }
@@ -395,7 +395,7 @@ impl Rewrite<'_> {
         let ops: Vec<OpId> = self.body.block_ops(block).collect();
         let mut yielded = vec![];
         for o in ops {
-            if self.body.name(o).as_str() == "onnx.Yield" {
+            if self.body.name(o).as_str() == ops::YIELD {
                 yielded = self.body.op(o).operands().iter().map(|v| *map.get(v).unwrap_or(v)).collect();
                 continue;
             }
@@ -474,7 +474,7 @@ impl Rewrite<'_> {
             (true, false, m) => m.unwrap_or(1).clamp(0, 1),
             (true, true, None) => return Err(fail("it has no trip count and its condition stays true: it would never end")),
         };
-        if self.body.name(term).as_str() != "onnx.Yield" {
+        if self.body.name(term).as_str() != ops::YIELD {
             return Err(fail("its body does not end in onnx.Yield"));
         }
         self.spend(n.max(0) as u128, block)?;
