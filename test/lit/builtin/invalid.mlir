@@ -96,3 +96,10 @@ func.func private @dup()
 ^bb1:
   "foo.y"() : () -> ()
 }) : () -> ()
+
+// -----
+
+// A top-level op's successor: no block of that name is ever defined there, so
+// the target belongs to no region.
+// expected-error @+1 {{'foo.br' op successor #0 refers to a block defined in another region}}
+"foo.br"()[^bb1] : () -> ()

@@ -70,3 +70,27 @@ func.func @f(%m: memref<4xf32>, %i: index) {
   "memref.prefetch"(%m, %i) <{isDataCache = true, isWrite = false, localityHint = 4 : i32}> : (memref<4xf32>, index) -> ()
   return
 }
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{'memref.alloc' op expects a ranked memref result}}
+  %m = "memref.alloc"() <{operandSegmentSizes = array<i32: 0, 0>}> : () -> f32
+  return
+}
+
+// -----
+
+func.func @f(%a: f32, %b: memref<4xf32>) {
+  // expected-error @+1 {{'memref.copy' op expects memref operands}}
+  "memref.copy"(%a, %b) : (f32, memref<4xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<4xf32>, %b: f32) {
+  // expected-error @+1 {{'memref.copy' op expects memref operands}}
+  "memref.copy"(%a, %b) : (memref<4xf32>, f32) -> ()
+  return
+}

@@ -733,3 +733,60 @@ func.func @f(%x: tensor<4x5xi8>) {
   %0 = "npu.lut"(%x) <{table = "sigmoid"}> : (tensor<4x5xi8>) -> tensor<4x5xi8>
   return
 }
+
+// -----
+func.func private @p() {
+  // expected-error @+1 {{the buffer needs a non-negative start row}}
+  %0 = "npu.alloc"() <{row = -1}> : () -> memref<16x16xf32, 1>
+  return
+}
+
+// -----
+func.func private @p(%m: memref<8xf32>) {
+  %0 = "npu.alloc"() <{row = 0}> : () -> memref<8x16xf32, 1>
+  // expected-error @+1 {{'mx.mul' operand 'dst' is not a buffer}}
+  "npu.mx.mul"(%m, %0) <{dtype = "f32", dst = 0, src = 0, rows = 8, k = 16, n = 16}> : (memref<8xf32>, memref<8x16xf32, 1>) -> ()
+  return
+}
+
+// -----
+func.func @f(%x: f32) {
+  // expected-error @+1 {{expects ranked tensors, got f32}}
+  %0 = "npu.softmax"(%x) : (f32) -> f32
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x8x8x20xf32>, %w: tensor<3x3x20x18xf32>) {
+  // expected-error @+1 {{strides must be a list of 2 integers}}
+  %0 = "npu.conv"(%x, %w) <{act = "none", group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = 1 : i64}> : (tensor<1x8x8x20xf32>, tensor<3x3x20x18xf32>) -> tensor<1x8x8x18xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<1x8x8x20xf32>, %w: tensor<3x3x20x18xf32>) {
+  // expected-error @+1 {{pads must be a list of 4 integers}}
+  %0 = "npu.conv"(%x, %w) <{act = "none", group = 1 : i64, pads = 1 : i64, strides = array<i64: 1, 1>}> : (tensor<1x8x8x20xf32>, tensor<3x3x20x18xf32>) -> tensor<1x8x8x18xf32>
+  return
+}
+
+// -----
+func.func @f(%a: tensor<2x4x8xf32>, %b: tensor<2x8x5xf32>) {
+  // expected-error @+1 {{mult and shift requantize int8 products only}}
+  %0 = "npu.batch_matmul"(%a, %b) <{act = "none", mult = array<i64: 1073741824>, shift = array<i64: 0>}> : (tensor<2x4x8xf32>, tensor<2x8x5xf32>) -> tensor<2x4x5xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<4x4x8xf32>) {
+  // expected-error @+1 {{input must be NHWC}}
+  %0 = "npu.pool"(%x) <{kind = "max", kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>}> : (tensor<4x4x8xf32>) -> tensor<2x2x8xf32>
+  return
+}
+
+// -----
+func.func @f(%x: tensor<4x4x8xf32>) {
+  // expected-error @+1 {{upsamples an NHWC (4-D) input, got [4, 4, 8]}}
+  %0 = "npu.upsample"(%x) <{factors = array<i64: 2, 2>}> : (tensor<4x4x8xf32>) -> tensor<8x8x8xf32>
+  return
+}

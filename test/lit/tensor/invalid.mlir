@@ -373,3 +373,71 @@ func.func @f(%s: tensor<f32>) {
   %e = "tensor.expand_shape"(%s) <{reassociation = [], static_output_shape = array<i64: 2>}> : (tensor<f32>) -> tensor<2xf32>
   return
 }
+
+// -----
+
+func.func @f(%a: tensor<4xf32>, %e: tensor<4xf32>) {
+  // expected-error @+1 {{'tensor.generic' op indexing map #0 result 0 cannot be bounded}}
+  %r = "tensor.generic"(%a, %e) <{indexing_maps = [affine_map<(d0)[s0] -> (s0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"], operandSegmentSizes = array<i32: 1, 1>}> ({
+  ^bb0(%x: f32, %y: f32):
+    "tensor.yield"(%x) : (f32) -> ()
+  }) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<4xf32>, %e: tensor<4xf32>) {
+  // expected-error @+1 {{'tensor.generic' op expects a body block}}
+  %r = "tensor.generic"(%a, %e) <{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"], operandSegmentSizes = array<i32: 1, 1>}> ({
+  }) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @f(%t: f32, %i: index) {
+  // expected-error @+1 {{'tensor.extract' op expects a ranked tensor or memref operand}}
+  %v = "tensor.extract"(%t, %i) : (f32, index) -> f32
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{'tensor.empty' op expects a ranked tensor result}}
+  %e = "tensor.empty"() : () -> f32
+  return
+}
+
+// -----
+
+func.func @f(%r: f32, %d: f32, %i: index) {
+  // expected-error @+1 {{'tensor.insert_row' op expects a ranked destination}}
+  %0 = "tensor.insert_row"(%r, %d, %i) <{dim = 0 : i64}> : (f32, f32, index) -> f32
+  return
+}
+
+// -----
+
+func.func @f(%t: tensor<2x3xf32>) {
+  // expected-error @+1 {{'tensor.collapse_shape' op expects reassociation to be a list of lists of dims}}
+  %c = "tensor.collapse_shape"(%t) <{reassociation = [0, 1]}> : (tensor<2x3xf32>) -> tensor<6xf32>
+  return
+}
+
+// -----
+
+func.func @f(%t: f32) {
+  // expected-error @+1 {{'tensor.collapse_shape' op expects ranked types}}
+  %c = "tensor.collapse_shape"(%t) <{reassociation = [[0]]}> : (f32) -> tensor<1xf32>
+  return
+}
+
+// -----
+
+func.func @f(%t: tensor<2x3xf32>) {
+  // expected-error @+1 {{'tensor.collapse_shape' op expects non-empty reassociation groups}}
+  %c = "tensor.collapse_shape"(%t) <{reassociation = [[], [0, 1]]}> : (tensor<2x3xf32>) -> tensor<1x6xf32>
+  return
+}

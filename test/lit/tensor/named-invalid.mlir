@@ -262,3 +262,51 @@ func.func @f(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) {
   %r = "tensor.concat"(%a, %b) <{dim = 0 : i64}> : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<5x3xf32>
   return
 }
+
+// -----
+
+func.func @f(%a: tensor<3xf32>, %e: tensor<2x3xf32>) {
+  // expected-error @+1 {{'tensor.broadcast' op expects dimensions}}
+  %r = "tensor.broadcast"(%a, %e) <{dimensions = 0 : i64}> : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x1x4x4xf32>, %e: tensor<1x1x2x2xf32>) {
+  // expected-error @+1 {{'tensor.pooling_nchw_max' op expects a kernel}}
+  %r = "tensor.pooling_nchw_max"(%x, %e) <{kernel = 2 : i64}> : (tensor<1x1x4x4xf32>, tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x3xf32>, %e: tensor<2xf32>) {
+  // expected-error @+1 {{'tensor.reduce' op expects dimensions}}
+  %r = "tensor.reduce"(%a, %e) <{dimensions = 1 : i64, kind = "add"}> : (tensor<2x3xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<4xf32>, %e: tensor<2xf32>) {
+  // expected-error @+1 {{'tensor.extract_slice' op expects static_offsets}}
+  %r = "tensor.extract_slice"(%a, %e) <{static_offsets = 1 : i64}> : (tensor<4xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @f(%t: tensor<2xf32>, %v: f32) {
+  // expected-error @+1 {{'tensor.pad' op expects low padding}}
+  %r = "tensor.pad"(%t, %v) <{low = 1 : i64, high = array<i64: 1>}> : (tensor<2xf32>, f32) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @f(%t: tensor<2xf32>, %v: f32) {
+  // expected-error @+1 {{'tensor.pad' op expects high padding}}
+  %r = "tensor.pad"(%t, %v) <{low = array<i64: 1>, high = 1 : i64}> : (tensor<2xf32>, f32) -> tensor<4xf32>
+  return
+}
