@@ -78,3 +78,39 @@ fn the_graph_is_read() {
     let r = reaches("runtime");
     assert!(r.contains("executor") && r.contains("melior") && r.contains("ir"), "{:?}", r);
 }
+
+/// Each crate's layer, lowest first (`docs/architecture.md`, The layers): a
+/// crate depends only on crates of lower layers, and dialects on each other
+/// too (`tensor` builds `arith`, `scf` and `memref` ops, as MLIR's `linalg`).
+const LAYERS: &[(&str, &[&str])] = &[
+    ("the core and the machines as data", &["ir", "npu-isa", "cpu-target"]),
+    ("dialects, and the machines without IR", &["arith", "func", "llvm", "math", "memref", "scf", "vector", "onnx", "tensor", "npu", "npu-sim", "cpu-runtime"]),
+    ("translations, conversions, code generation", &["onnx-translate", "onnx-to-tensor", "tensor-to-loops", "llvm-cpu"]),
+    ("the backend interface and partitioner", &["backend"]),
+    ("backends", &["npu16"]),
+    ("registries and pipelines; running compiled code", &["driver", "executor"]),
+    ("compiling models", &["runtime"]),
+    ("conformance", &["conformance"]),
+    ("tools", &["tools"]),
+];
+
+#[test]
+fn arrows_run_down_the_layers() {
+    let layer_of = |c: &str| LAYERS.iter().position(|(_, cs)| cs.contains(&c));
+    let ws = workspace();
+    let mut bad = vec![];
+    for (name, dir) in &ws {
+        let Some(l) = layer_of(name) else {
+            bad.push(format!("crate '{}' has no layer in LAYERS", name));
+            continue;
+        };
+        for d in dependencies(&std::fs::read_to_string(dir.join("Cargo.toml")).unwrap()) {
+            let Some(dl) = layer_of(&d) else { continue };
+            if dl > l || (dl == l && l != 1) {
+                bad.push(format!("{} ({}) depends on {} ({})", name, LAYERS[l].0, d, LAYERS[dl].0));
+            }
+        }
+    }
+    bad.sort();
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
