@@ -14,7 +14,7 @@ use crate::ops;
 use ir::affine::AffineMap;
 use ir::attributes::{ArrayData, AttrData, Attribute};
 use ir::dialect::{optional, required, AttrKind, Count, OpDef, Trait};
-use ir::{Block, Body, Context, InsertPoint, Location, OpId, OperationState, Type, Value};
+use ir::{Block, Body, Context, InsertPoint, Location, OpId, Type, Value};
 
 pub const PARALLEL: &str = "parallel";
 pub const REDUCTION: &str = "reduction";
@@ -278,23 +278,18 @@ impl<'c> GenericBuilder<'c> {
         let block = body.add_block(region, &arg_types);
         let args: Vec<Value> = body.block_args(block).to_vec();
         let yields = f(body, block, &args);
-        body.build(OperationState::new(ctx.op_name(ops::YIELD), self.loc.clone()).operands(&yields), InsertPoint::AtEnd(block));
+        ops::Yield::build(&mut ir::OpBuilder::new(ctx, body, InsertPoint::AtEnd(block), self.loc.clone()), &yields, &[], &[]);
         let operands: Vec<Value> = ins.iter().chain(outs).copied().collect();
-        let st = OperationState::new(ctx.op_name(ops::GENERIC), self.loc.clone())
-            .operands(&operands)
-            .results(&result_types)
-            .property(ctx.ident("indexing_maps"), Attribute::new(AttrData::Array(maps.into_iter().map(|m| Attribute::new(AttrData::AffineMap(m))).collect())))
-            .property(ctx.ident("iterator_types"), iterator_types_attr(iters))
-            .property(
-                ctx.ident("operandSegmentSizes"),
-                Attribute::new(AttrData::DenseArray { elem: ctx.i32(), data: ArrayData::Int(vec![ins.len() as i64, outs.len() as i64]) }),
-            )
-            .region(region);
-        let st = match ranges {
-            Some(r) => st.property(ctx.ident("loop_ranges"), Attribute::new(AttrData::DenseArray { elem: ctx.i64(), data: ArrayData::Int(r) })),
-            None => st,
-        };
-        body.build(st, at)
+        let mut props = vec![
+            ("indexing_maps", Attribute::new(AttrData::Array(maps.into_iter().map(|m| Attribute::new(AttrData::AffineMap(m))).collect()))),
+            ("iterator_types", iterator_types_attr(iters)),
+            ("operandSegmentSizes", Attribute::new(AttrData::DenseArray { elem: ctx.i32(), data: ArrayData::Int(vec![ins.len() as i64, outs.len() as i64]) })),
+        ];
+        if let Some(r) = ranges {
+            props.push(("loop_ranges", Attribute::new(AttrData::DenseArray { elem: ctx.i64(), data: ArrayData::Int(r) })));
+        }
+        let mut b = ir::OpBuilder::new(ctx, body, at, self.loc.clone());
+        ops::Generic::build(&mut b, &operands, region, vec![], &result_types, &props).op()
     }
 }
 
