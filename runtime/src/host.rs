@@ -2,7 +2,7 @@
 //! nominal f32 peak of one core, from the base clock and vector width Linux
 //! reports (`cpufreq/base_frequency`, else the `@ 2.60GHz` of the model name,
 //! else the current `cpu MHz`; the flags of `/proc/cpuinfo`), assuming two FMA
-//! units per core as on current x86 server cores. A nominal figure, not a measured one: it tells how far a
+//! units per core as on current x86 server cores, 256 bits wide on Zen 4. A nominal figure, not a measured one: it tells how far a
 //! kernel is from the hardware, not a bound it cannot pass under turbo.
 
 /// One core's nominal peak and how it was reckoned.
@@ -23,7 +23,12 @@ fn peak_from(cpuinfo: &str, base_khz: Option<f64>) -> Option<Peak> {
     let mhz: f64 = base_khz.map(|k| k / 1000.0).or(named).or_else(|| field("cpu MHz")?.parse().ok()).filter(|m: &f64| *m > 0.0)?;
     let flags = field("flags").unwrap_or_default();
     let has = |f: &str| flags.split_whitespace().any(|x| x == f);
-    let (lanes, isa) = if has("avx512f") {
+    // Zen 4 (AMD family 25) runs AVX-512 on its two 256-bit FMA pipes, two
+    // passes an instruction: 8 lanes a unit, as its AVX2.
+    let zen4 = field("vendor_id").as_deref() == Some("AuthenticAMD") && field("cpu family").as_deref() == Some("25");
+    let (lanes, isa) = if has("avx512f") && zen4 {
+        (8, "AVX-512 on 256-bit units (Zen 4)")
+    } else if has("avx512f") {
         (16, "AVX-512")
     } else if has("avx2") && has("fma") {
         (8, "AVX2")
@@ -49,6 +54,11 @@ mod tests {
         assert!((p.gflops - 153.6).abs() < 1e-9, "{}", p.gflops);
         let p = peak_from("cpu MHz : 800\nflags : avx512f\n", Some(2_000_000.0)).unwrap();
         assert!((p.gflops - 128.0).abs() < 1e-9, "{}", p.gflops);
+        // Zen 4 has AVX-512 but two 256-bit FMA pipes.
+        let p = peak_from("vendor_id : AuthenticAMD\ncpu family : 25\nmodel name : AMD EPYC\ncpu MHz : 2600\nflags : avx2 fma avx512f\n", None).unwrap();
+        assert!((p.gflops - 83.2).abs() < 1e-9 && p.how.contains("Zen 4"), "{} {}", p.gflops, p.how);
+        let p = peak_from("vendor_id : AuthenticAMD\ncpu family : 26\ncpu MHz : 2600\nflags : avx2 fma avx512f\n", None).unwrap();
+        assert!((p.gflops - 166.4).abs() < 1e-9, "Zen 5's units are 512 bits wide: {}", p.gflops);
         assert!(peak_from("flags : avx512f\n", None).is_none());
         assert!(peak_from("cpu MHz : 0\n", None).is_none());
     }
