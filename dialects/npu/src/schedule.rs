@@ -199,9 +199,23 @@ fn verify_inst(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
             return Err(format!("'{}' operand '{}' is missing or malformed", def.mnemonic, field));
         }
     }
+    // A bias row is an accumulator row, or -1 for none (no other negative
+    // means none: a typo must not drop a layer's bias silently).
+    let bias = def.operands.iter().any(|(f, _)| *f == "bias").then(|| int(body, op, "bias")).flatten();
+    if bias.is_some_and(|b| b < -1) {
+        return Err(format!("'{}' bias={} must be an accumulator row or -1 (none)", def.mnemonic, bias.unwrap_or(0)));
+    }
     verify_buffers(body, op, def)?;
     let Some(hw) = HwDesc::of(body, op) else { return Ok(()) };
     let hw = hw?;
+    if let Some(b) = bias.filter(|&b| b >= 0) {
+        if hw.vector_bias == 0 {
+            return Err(format!("'{}' adds a bias row, which target '{}' has not (vector.bias = false: npu16 revision 3)", def.mnemonic, hw.name));
+        }
+        if b >= hw.acc_rows as i64 {
+            return Err(format!("bias row {} is outside the accumulator ({} rows)", b, hw.acc_rows));
+        }
+    }
     let g = |f: &str| int(body, op, f).unwrap_or(0);
     let lanes = hw.array_cols as i64;
     if def.operands.iter().any(|(f, _)| *f == "cols") && !(1..=lanes).contains(&g("cols")) {

@@ -13,6 +13,7 @@
 ; RUN: not npu-sim run %S/Inputs/k-too-large.s --arg a=iota --arg w=iota 2>&1 | FileCheck %s --check-prefix=KLARGE
 ; RUN: not npu-sim run %S/Inputs/requant-bounds.s --arg a=iota --arg w=iota 2>&1 | FileCheck %s --check-prefix=REQUANT
 ; RUN: not npu-sim run %S/Inputs/clamp-nan.s --arg a=iota 2>&1 | FileCheck %s --check-prefix=CLAMPNAN
+; RUN: not npu-sim run %S/Inputs/bias-negative.s --arg a=iota 2>&1 | FileCheck %s --check-prefix=BIAS
 ; RUN: not npu-sim run %S/Inputs/too-wide.s --arg a=iota --arg w=iota 2>&1 | FileCheck %s --check-prefix=WIDE
 ; RUN: not npu-sim run %S/Inputs/hsum-too-wide.s --arg a=iota 2>&1 | FileCheck %s --check-prefix=HSUM
 ; RUN: not npu-sim run %S/matmul.s --set name='"npu8"' --arg a=iota --arg w=iota 2>&1 | FileCheck %s --check-prefix=TARGET
@@ -34,6 +35,8 @@
 ; KLARGE: error: #0 mx.preload (line 5): k = 32 must be 1..16 (the array's rows)
 ; A NaN bound panicked in f32::clamp (found by the npu_binary fuzz target):
 ; CLAMPNAN: error: #2 v.clamp (line 6): clamp bounds must not be NaN
+; A bias row below -1 is an error, not no bias.
+; BIAS: error: #2 v.clamp (line 6): bias=-2 must be an accumulator row or -1 (none)
 ; REQUANT: error: #0 v.requant (line 5): clamp bounds 10..5 must lie in -128..127
 ; HSUM: error: #2 v.hsum (line 5): lanes = 17 exceeds the 16 lanes of a row
 ; WIDE: error: #0 dma.load (line 5): pad_left + cols + pad_right = 18 exceeds the 16 lanes of a row

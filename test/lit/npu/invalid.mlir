@@ -790,3 +790,24 @@ func.func @f(%x: tensor<4x4x8xf32>) {
   %0 = "npu.upsample"(%x) <{factors = array<i64: 2, 2>}> : (tensor<4x4x8xf32>) -> tensor<8x8x8xf32>
   return
 }
+
+// -----
+func.func private @p() attributes {npu.hw = {name = "npu16", spad_rows = 64, acc_rows = 32}} {
+  // expected-error @+1 {{'v.requant' bias=-2 must be an accumulator row or -1 (none)}}
+  "npu.v.requant"() <{dtype = "i8", dst = 0, src = 0, rows = 1, mult = 1073741824, shift = 0, zp = 0, bias = -2}> : () -> ()
+  return
+}
+
+// -----
+func.func private @p() attributes {npu.hw = {name = "npu16", spad_rows = 64, acc_rows = 32}} {
+  // expected-error @+1 {{bias row 32 is outside the accumulator (32 rows)}}
+  "npu.v.requant"() <{dtype = "i8", dst = 0, src = 0, rows = 1, mult = 1073741824, shift = 0, zp = 0, bias = 32}> : () -> ()
+  return
+}
+
+// -----
+func.func private @p() attributes {npu.hw = {name = "npu16", spad_rows = 64, acc_rows = 32, vector_bias = 0}} {
+  // expected-error @+1 {{'v.requant' adds a bias row, which target 'npu16' has not (vector.bias = false: npu16 revision 3)}}
+  "npu.v.requant"() <{dtype = "i8", dst = 0, src = 0, rows = 1, mult = 1073741824, shift = 0, zp = 0, bias = 3}> : () -> ()
+  return
+}

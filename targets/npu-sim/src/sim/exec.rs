@@ -36,8 +36,11 @@ impl Ctx<'_> {
     }
     /// The accumulator row of an instruction's `bias` operand, if it gives one.
     fn bias_row(&self, hz: &mut HazardChecker, c: &mut Counters) -> Result<Option<usize>, SimError> {
-        if self.ins().def.operand("bias").is_none() || self.g("bias") < 0 {
+        if self.ins().def.operand("bias").is_none() || self.g("bias") == -1 {
             return Ok(None);
+        }
+        if self.g("bias") < -1 {
+            return Err(self.err(format!("bias={} must be an accumulator row or -1 (none)", self.g("bias"))));
         }
         if !self.cfg.vector.bias {
             return Err(self.err(format!("target '{}' adds no bias row in a vector instruction (vector.bias = false: npu16 revision 3)", self.cfg.name)));
