@@ -255,13 +255,9 @@ fn conv_of(l: &mut Lower, x: Value, wv: Value, bias: Option<Value>, sc: &Sc) -> 
 /// are the whole output map.
 const DIRECT_CONV_MIN_WIDTH: i64 = 28;
 
-/// Most weight bytes a product takes with the channels along the lanes: the
-/// compile-time panels of a larger weight stream from L3 once per tile of
-/// rows, and ResNet-18's 7×7 layers (9.4 MB of weights) ran 1.5× slower so
-/// than with the positions along the lanes.
-const CHANNEL_LANES_MAX_WEIGHT_BYTES: i64 = 2 << 20;
 /// The output positions of a product with the channels along the lanes:
-/// from the host's tile (`Tile::channel_lanes_min_positions`) to 256.
+/// from the host's tile (`Tile::channel_lanes_min_positions`) to 256; its
+/// weights at most `Tile::channel_lanes_max_weight_bytes`.
 fn channel_lanes_positions() -> std::ops::RangeInclusive<i64> {
     crate::cpu_target().tile().channel_lanes_min_positions..=256
 }
@@ -273,7 +269,7 @@ fn channel_tile(p: i64, m: i64, q: i64) -> Option<i64> {
     // The kernel's tile or half of it (64 or 32 channels; 16 on AVX2).
     let w = super::linalg::panel_columns();
     let t = [w, w / 2].into_iter().find(|&t| t >= 16 && m % t == 0)?;
-    (channel_lanes_positions().contains(&p) && p % 16 != 0 && m * q * 4 <= CHANNEL_LANES_MAX_WEIGHT_BYTES).then_some(t)
+    (channel_lanes_positions().contains(&p) && p % 16 != 0 && m * q * 4 <= crate::cpu_target().tile().channel_lanes_max_weight_bytes).then_some(t)
 }
 
 /// Conv with one group as a matrix product (im2col): the (padded) input is

@@ -1,8 +1,8 @@
 //! What the CPU kernels are shaped for: the host's vector registers. The code
 //! is compiled for this host, so the passes that choose register tiles and
 //! weight panels ask it, as ONNX Runtime's MLAS picks its kernels by CPUID.
-//! `NPU_CPU_TARGET=avx512|avx2` overrides the answer (lit tests pin it; a
-//! comparison of the two on one machine).
+//! `NPU_CPU_TARGET=avx512|avx512-narrow|avx2` overrides the answer (lit tests
+//! pin it; a comparison of them on one machine).
 
 pub mod abi;
 
@@ -34,7 +34,16 @@ pub struct Tile {
     /// 15-20% slower so than with their 49 positions along 64 lanes). AVX2,
     /// whose tile is one vector wide: 17 (a 7×7 map's 49 positions as 4 tiles
     /// of 16 leave a quarter of the lanes idle and read the weights 4 times).
+    /// AVX-512 on 256-bit units: more than 32 (its multiply-adds are half as
+    /// fast, so a 7×7 map's 49 rows keep them busy).
     pub channel_lanes_min_positions: i64,
+    /// Most weight bytes such a product takes: its compile-time panels
+    /// stream from L3 once per tile of rows beyond this. AVX-512: 2 MiB
+    /// (ResNet-18's 7×7 layers, 9.4 MB of weights, ran 1.5× slower so than
+    /// with the positions along the lanes). On 256-bit units the stream
+    /// keeps up with the multiply-adds: 16 MiB (those layers 2.9 → 2.5 ms,
+    /// its 14×14 ones 2.4 → 2.2 ms on a Zen 4 core).
+    pub channel_lanes_max_weight_bytes: i64,
 }
 
 /// A CPU the kernels know how to shape for.
@@ -42,6 +51,9 @@ pub struct Tile {
 pub enum CpuTarget {
     /// 32 registers of 16 lanes: 6 × 4 vectors, 24 accumulators.
     Avx512,
+    /// AVX-512 run on 256-bit units, two passes an instruction (AMD's Zen 4):
+    /// AVX-512's tiles, with more products' channels along the lanes.
+    Avx512Narrow,
     /// 16 registers of 8 lanes, 8 vectors of 16: 6 × 1 vectors, 12 ymm
     /// accumulators, B's vectors read as FMA memory operands (MLAS's 6 × 16
     /// FMA3 kernel). AVX-512's tile here spills 48 accumulators: 3× slower.
@@ -52,14 +64,16 @@ impl CpuTarget {
     /// The contraction kernel's tiles for this target.
     pub fn tile(self) -> Tile {
         match self {
-            CpuTarget::Avx512 => Tile { accumulators: 24, rows: 6, vectors: 4, rows_two_wide: 12, vectors_one_row: 8, masks_cost: false, channel_lanes_min_positions: 65 },
-            CpuTarget::Avx2 => Tile { accumulators: 6, rows: 6, vectors: 1, rows_two_wide: 3, vectors_one_row: 4, masks_cost: true, channel_lanes_min_positions: 17 },
+            CpuTarget::Avx512 => Tile { accumulators: 24, rows: 6, vectors: 4, rows_two_wide: 12, vectors_one_row: 8, masks_cost: false, channel_lanes_min_positions: 65, channel_lanes_max_weight_bytes: 2 << 20 },
+            CpuTarget::Avx512Narrow => Tile { channel_lanes_min_positions: 33, channel_lanes_max_weight_bytes: 16 << 20, ..CpuTarget::Avx512.tile() },
+            CpuTarget::Avx2 => Tile { accumulators: 6, rows: 6, vectors: 1, rows_two_wide: 3, vectors_one_row: 4, masks_cost: true, channel_lanes_min_positions: 17, channel_lanes_max_weight_bytes: 2 << 20 },
         }
     }
 
     pub fn name(self) -> &'static str {
         match self {
             CpuTarget::Avx512 => "avx512",
+            CpuTarget::Avx512Narrow => "avx512-narrow",
             CpuTarget::Avx2 => "avx2",
         }
     }
@@ -70,14 +84,26 @@ impl CpuTarget {
 pub fn cpu_target() -> CpuTarget {
     match std::env::var("NPU_CPU_TARGET").as_deref() {
         Ok("avx512") => return CpuTarget::Avx512,
+        Ok("avx512-narrow") => return CpuTarget::Avx512Narrow,
         Ok("avx2") => return CpuTarget::Avx2,
         _ => {}
     }
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx512f") {
-        return CpuTarget::Avx512;
+        return if zen4() { CpuTarget::Avx512Narrow } else { CpuTarget::Avx512 };
     }
     CpuTarget::Avx2
+}
+
+/// An AMD family 19h core (Zen 3 and Zen 4; of the two only Zen 4 has
+/// AVX-512), whose AVX-512 runs on 256-bit units. Zen 5 (family 1Ah) has
+/// 512-bit ones.
+#[cfg(target_arch = "x86_64")]
+fn zen4() -> bool {
+    let (v, f) = (std::arch::x86_64::__cpuid(0), std::arch::x86_64::__cpuid(1));
+    let amd = [v.ebx, v.edx, v.ecx].iter().flat_map(|r| r.to_le_bytes()).eq(*b"AuthenticAMD");
+    let family = ((f.eax >> 8) & 0xf) + if (f.eax >> 8) & 0xf == 0xf { (f.eax >> 20) & 0xff } else { 0 };
+    amd && family == 0x19
 }
 
 /// Whether the CPU code may use AVX-512 VNNI (`vpdpbusd`): this host has it
@@ -92,5 +118,22 @@ pub fn host_has_vnni() -> bool {
     #[cfg(not(target_arch = "x86_64"))]
     {
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The narrow AVX-512 target is AVX-512's tiles with more products'
+    /// channels along the lanes: a 7×7 map's 49 positions, ResNet-18's 9.4 MB
+    /// 7×7-layer weights.
+    #[test]
+    fn narrow_avx512_differs_only_in_channel_lanes() {
+        let (wide, narrow) = (CpuTarget::Avx512.tile(), CpuTarget::Avx512Narrow.tile());
+        assert_eq!(Tile { channel_lanes_min_positions: wide.channel_lanes_min_positions, channel_lanes_max_weight_bytes: wide.channel_lanes_max_weight_bytes, ..narrow }, wide);
+        assert!(narrow.channel_lanes_min_positions <= 49 && wide.channel_lanes_min_positions > 49);
+        assert!(narrow.channel_lanes_max_weight_bytes >= 512 * 4608 * 4 && wide.channel_lanes_max_weight_bytes < 512 * 4608 * 4);
+        assert_eq!(CpuTarget::Avx512Narrow.name(), "avx512-narrow");
     }
 }
