@@ -68,3 +68,24 @@ func.func @count(%n: i64) -> i64 {
   }) : (i64) -> i64
   return %r : i64
 }
+
+// A 2-D scf.parallel (bounds, steps: one segment each) ended by an scf.reduce
+// of nothing, as the CPU path's parallel nests read upstream.
+// CHECK-LABEL: func.func @parallel
+// CHECK: "scf.parallel"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 2, 2, 2, 0>}>
+// CHECK: ^bb0(%{{.*}}: index, %{{.*}}: index):
+// CHECK: "memref.store"
+// CHECK: "scf.reduce"() : () -> ()
+func.func @parallel(%m: memref<4x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %one = arith.constant 1.0 : f32
+  "scf.parallel"(%c0, %c0, %c4, %c8, %c1, %c1) <{operandSegmentSizes = array<i32: 2, 2, 2, 0>}> ({
+  ^bb0(%i: index, %j: index):
+    "memref.store"(%one, %m, %i, %j) : (f32, memref<4x8xf32>, index, index) -> ()
+    "scf.reduce"() : () -> ()
+  }) : (index, index, index, index, index, index) -> ()
+  return
+}
