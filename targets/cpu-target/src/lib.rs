@@ -95,9 +95,21 @@ pub fn cpu_target() -> CpuTarget {
     CpuTarget::Avx2
 }
 
-/// An AMD family 19h core (Zen 3 and Zen 4; of the two only Zen 4 has
-/// AVX-512), whose AVX-512 runs on 256-bit units. Zen 5 (family 1Ah) has
-/// 512-bit ones.
+/// Whether this host's vector units are 256 bits wide under AVX-512 (AMD
+/// family 19h: Zen 3 and Zen 4, of which only Zen 4 has AVX-512; Zen 5,
+/// family 1Ah, has 512-bit ones). The host's, whatever `NPU_CPU_TARGET` says:
+/// `--profile`'s nominal peak reads it too.
+pub fn avx512_on_256_bit_units() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        zen4()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 fn zen4() -> bool {
     let (v, f) = (std::arch::x86_64::__cpuid(0), std::arch::x86_64::__cpuid(1));

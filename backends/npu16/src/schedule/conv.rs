@@ -80,9 +80,12 @@ fn pack_vector_weights<T: Copy + Default>(g: &Geom, w: &[T]) -> Vec<T> {
     out
 }
 
-/// Whether `op` has a fused activation (a function of one value after it).
+/// Whether `op` has a fused activation (a function of one value after it):
+/// whether `act_insts` emits one, so the two never disagree.
 pub fn has_act(body: &Body, op: OpId) -> bool {
-    matches!(body.op(op).str_attr("act").unwrap_or("none"), "relu" | "relu6" | "sigmoid" | "tanh" | "erf" | "clip")
+    let mut insts = Vec::new();
+    act_insts(&mut insts, body, op, 0, 1, None);
+    !insts.is_empty()
 }
 
 /// The fused activation of `op` on accumulator rows `dst..dst+rows` (f32),
@@ -133,19 +136,13 @@ fn packed_weights(l: &mut Layer, body: &Body, op: OpId, g: &Geom, p: &Plan, wide
                 l.consts.push_i8(&pack_weights(g, &wv))
             }
         }
-    } else if p.vector {
-        let wv = match onnx::infer::const_f32s(body, o.operand(1)) {
-            Some(w) => w,
-            None => const_values(body, o.operand(1))?.into_iter().map(|v| v as f32).collect(),
-        };
-        l.consts.push(&pack_vector_weights(g, &wv))
     } else {
         // f32 weights straight from their bytes too (VGG-19's 140M through f64 took seconds).
         let wv = match onnx::infer::const_f32s(body, o.operand(1)) {
             Some(w) => w,
             None => const_values(body, o.operand(1))?.into_iter().map(|v| v as f32).collect(),
         };
-        l.consts.push(&pack_weights(g, &wv))
+        l.consts.push(&if p.vector { pack_vector_weights(g, &wv) } else { pack_weights(g, &wv) })
     };
     l.consts.packed.insert(key, d.clone());
     Ok(d)
