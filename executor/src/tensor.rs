@@ -9,13 +9,31 @@ use onnx_translate::proto::data_type as dt;
 /// Bytes with 64-byte alignment (the JIT may use aligned vector loads).
 #[derive(Clone)]
 pub struct AlignedBytes {
-    words: Vec<[u64; 8]>,
+    words: Vec<Line>,
     len: usize,
 }
 
+/// One cache line: what gives the buffer its alignment (an array of `u64`
+/// alone is aligned to 8).
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Line([u64; 8]);
+
 impl AlignedBytes {
     pub fn zeroed(len: usize) -> AlignedBytes {
-        AlignedBytes { words: vec![[0u64; 8]; len.div_ceil(64).max(1)], len }
+        let n = len.div_ceil(64).max(1);
+        let layout = std::alloc::Layout::array::<Line>(n).expect("a buffer under isize::MAX bytes");
+        // SAFETY: `layout` is non-zero in size and of `n` lines; all-zero bytes
+        // are a valid `Line`, so the vector owns `n` initialized lines, as
+        // calloc would give them (untouched pages stay unmapped until written).
+        let words = unsafe {
+            let p = std::alloc::alloc_zeroed(layout) as *mut Line;
+            if p.is_null() {
+                std::alloc::handle_alloc_error(layout);
+            }
+            Vec::from_raw_parts(p, n, n)
+        };
+        AlignedBytes { words, len }
     }
     pub fn from_slice(b: &[u8]) -> AlignedBytes {
         let mut a = AlignedBytes::zeroed(b.len());
@@ -325,5 +343,22 @@ impl HostTensor {
             out[i * w..i * w + w].copy_from_slice(&bytes[..w]);
         }
         Ok(t)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AlignedBytes;
+
+    #[test]
+    fn buffers_start_on_a_cache_line_and_are_zeroed() {
+        for len in [0, 1, 63, 64, 65, 1 << 20] {
+            let mut a = AlignedBytes::zeroed(len);
+            assert_eq!(a.as_mut_ptr() as usize % 64, 0, "a buffer of {} bytes", len);
+            assert_eq!(a.as_ref().len(), len);
+            assert!(a.as_ref().iter().all(|&b| b == 0));
+            let b = a.clone();
+            assert_eq!(b.as_ref().as_ptr() as usize % 64, 0, "a clone of {} bytes", len);
+        }
     }
 }
