@@ -263,6 +263,29 @@ impl Body {
         v
     }
 
+    /// Inserts an argument at `index` of block `b`; those after it move up one.
+    pub fn insert_block_arg(&mut self, b: Block, index: usize, ty: Type, loc: Option<Location>) -> Value {
+        let v = self.new_value(ty, ValueDef::BlockArg { block: b, index: index as u32 }, loc);
+        self.blocks[b.index()].args.insert(index, v);
+        self.renumber_block_args(b, index + 1);
+        v
+    }
+
+    /// Removes the argument at `index` of block `b`, which has no uses left;
+    /// those after it move down one.
+    pub fn erase_block_arg(&mut self, b: Block, index: usize) {
+        let v = self.blocks[b.index()].args.remove(index);
+        debug_assert!(self.values[v.index()].uses.is_empty(), "a block argument erased with uses");
+        self.renumber_block_args(b, index);
+    }
+
+    fn renumber_block_args(&mut self, b: Block, from: usize) {
+        for i in from..self.blocks[b.index()].args.len() {
+            let v = self.blocks[b.index()].args[i];
+            self.values[v.index()].def = ValueDef::BlockArg { block: b, index: i as u32 };
+        }
+    }
+
     fn new_value(&mut self, ty: Type, def: ValueDef, loc: Option<Location>) -> Value {
         self.values.push(ValueData { ty, def, uses: Vec::new(), loc });
         Value(self.values.len() as u32 - 1)

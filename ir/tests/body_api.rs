@@ -273,3 +273,26 @@ fn op_builder_keeps_build_order() {
     let names: Vec<String> = b.block_ops(blk).map(|o| b.name(o).as_str().to_string()).collect();
     assert_eq!(names, ["t.first0", "t.second0", "t.first1", "t.second1", "t.anchor", "t.first2", "t.second2", "t.first3", "t.second3"]);
 }
+
+#[test]
+fn inserting_and_erasing_block_arguments_renumbers_the_rest() {
+    let c = ctx();
+    let mut b = Body::default();
+    let r = b.new_region();
+    let blk = b.add_block(r, &[c.i32(), c.i32(), c.i32()]);
+    let [x, y, z] = b.block_args(blk).to_vec()[..] else { panic!("three arguments") };
+    let index = |b: &Body, v: Value| match b.value_def(v) {
+        ir::ValueDef::BlockArg { block, index } => {
+            assert_eq!(block, blk);
+            index
+        }
+        _ => panic!("not a block argument"),
+    };
+    let n = b.insert_block_arg(blk, 1, c.f32(), None);
+    assert_eq!(b.block_args(blk), &[x, n, y, z]);
+    assert_eq!([index(&b, x), index(&b, n), index(&b, y), index(&b, z)], [0, 1, 2, 3]);
+    assert_eq!(b.value_type(n), &c.f32());
+    b.erase_block_arg(blk, 2);
+    assert_eq!(b.block_args(blk), &[x, n, z]);
+    assert_eq!([index(&b, x), index(&b, n), index(&b, z)], [0, 1, 2]);
+}

@@ -26,7 +26,21 @@ pub(crate) fn lower_for_cpu(ctx: &Context, body: &mut Body, module: OpId, funcs:
     let w = funcs.iter().map(|f| if weights { weights_to_arguments(ctx, body, *f) } else { Ok(vec![]) }).collect::<Result<Vec<_>, _>>()?;
     driver::phases::begin(phases[1]);
     run(ctx, body, module, CPU_LOOPS_PIPELINE)?;
-    Ok(w)
+    // `pack-weight-arguments` made each function's weights one byte buffer.
+    Ok(w.into_iter().map(|ws| if ws.is_empty() { ws } else { vec![pack_weights(&ws)] }).collect())
+}
+
+/// The weights of one function as the byte buffer `pack-weight-arguments`
+/// views them in (`cpu_target::abi::weight_offsets`).
+fn pack_weights(weights: &[HostTensor]) -> HostTensor {
+    let (offsets, total) = cpu_target::abi::weight_offsets(&weights.iter().map(|w| w.data.as_ref().len()).collect::<Vec<_>>());
+    let mut packed = HostTensor { dtype: onnx_translate::proto::data_type::UINT8, shape: vec![total as i64], data: executor::tensor::AlignedBytes::zeroed(total) };
+    let out = packed.data.as_mut();
+    for (w, at) in weights.iter().zip(offsets) {
+        let bytes = w.data.as_ref();
+        out[at..at + bytes.len()].copy_from_slice(bytes);
+    }
+    packed
 }
 
 pub use executor::TensorSpec;
@@ -159,6 +173,7 @@ pub(crate) fn weights_to_arguments(ctx: &Context, body: &mut Body, func: OpId) -
     for n in names {
         let mut d = ir::attributes::AttrDict::new();
         d.set(ctx.ident("onnx.name"), ir::Attribute::string(&n));
+        d.set(ctx.ident(cpu_target::abi::WEIGHT_ARG), ir::Attribute::unit());
         attrs.push(ir::Attribute::new(ir::attributes::AttrData::Dict(d)));
     }
     props.set(ctx.ident("arg_attrs"), ir::Attribute::new(ir::attributes::AttrData::Array(attrs)));

@@ -21,6 +21,7 @@ mod contraction;
 mod fill;
 pub mod insert_profiling;
 mod outline_loop_nests;
+mod pack_weight_arguments;
 mod vectorize;
 mod vmath;
 
@@ -40,6 +41,12 @@ pub fn register(reg: &mut PassRegistry) {
         summary: "Move each top-level loop nest of a loop-level function into a private noinline function of its own, called where it stood",
         options: vec![],
         create: |_| Ok(Box::new(outline_loop_nests::OutlineLoopNests)),
+    });
+    reg.register(PassInfo {
+        argument: "pack-weight-arguments",
+        summary: "Pass a function's arguments marked npu.weight in one byte buffer, each weight a memref.view of it",
+        options: vec![],
+        create: |_| Ok(Box::new(pack_weight_arguments::PackWeightArguments)),
     });
     reg.register(PassInfo {
         argument: "insert-profiling",

@@ -75,6 +75,32 @@ fn verify_copy(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
     Ok(())
 }
 
+/// `view %bytes[%shift][%sizes]`: a typed buffer inside a 1-D `i8` buffer
+/// (how the JIT passes a model's weights in one argument); both without a
+/// layout, one size per dynamic dimension of the result.
+fn verify_view(_: &Context, body: &Body, op: OpId) -> Result<(), String> {
+    let d = body.op(op);
+    let bytes = match body.value_type(d.operand(0)).data() {
+        TypeData::MemRef { shape, elem, layout: None, .. } if shape.len() == 1 && elem.is_signless_integer() && elem.int_width() == Some(8) => true,
+        _ => false,
+    };
+    if !bytes {
+        return Err("expects a 1-D memref of i8 without a layout as its source".into());
+    }
+    if !body.value_type(d.operand(1)).is_index() || d.operands()[2..].iter().any(|&v| !body.value_type(v).is_index()) {
+        return Err("expects the byte shift and sizes of index type".into());
+    }
+    let shape = match body.value_type(d.result(0)).data() {
+        TypeData::MemRef { shape, layout: None, .. } => shape.clone(),
+        _ => return Err("expects a memref result without a layout".into()),
+    };
+    let dynamic = shape.iter().filter(|&&s| s == DYNAMIC).count();
+    if d.operands().len() - 2 != dynamic {
+        return Err(format!("expects {} size operands for the result's dynamic dimensions, got {}", dynamic, d.operands().len() - 2));
+    }
+    Ok(())
+}
+
 const MEM: &[TC] = &[TC::Any];
 
 /// An allocation: one size operand per dynamic dimension.
@@ -165,6 +191,15 @@ pub const OPS: &[OpDef] = &[
     },
     view(ops::REINTERPRET_CAST, "Views a buffer with another shape, offset and strides."),
     view(ops::SUBVIEW, "A strided window of a buffer."),
+    OpDef {
+        name: ops::VIEW,
+        summary: "A typed buffer at a byte offset inside a 1-D i8 buffer.",
+        operands: Count::AtLeast(2),
+        results: Count::Exactly(1),
+        traits: &[Trait::Pure],
+        verify: Some(verify_view),
+        ..OpDef::DEFAULT
+    },
     OpDef { name: ops::CAST, summary: "Changes static/dynamic shape information.", operands: Count::Exactly(1), results: Count::Exactly(1), traits: &[Trait::Pure], ..OpDef::DEFAULT },
     OpDef {
         name: ops::DIM,

@@ -16,4 +16,5 @@ ir::typed_ops! {
     REINTERPRET_CAST: ReinterpretCast = "memref.reinterpret_cast" (source; dynamic) -> (result) { static_offsets: ints, static_sizes: ints, static_strides: ints },
     STORE: Store = "memref.store" (value, memref; indices) -> () { nontemporal: attr },
     SUBVIEW: SubView = "memref.subview" (source; dynamic) -> (result) { static_offsets: ints, static_sizes: ints, static_strides: ints },
+    VIEW: View = "memref.view" (source, byte_shift; sizes) -> (result),
 }

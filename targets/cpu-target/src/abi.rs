@@ -25,3 +25,26 @@ pub fn fill(message: &str, value: i64) -> String {
 /// around a model node's code (`insert-profiling`).
 pub const PROFILE_ENTER: &str = "npu_profile_enter";
 pub const PROFILE_EXIT: &str = "npu_profile_exit";
+
+/// The argument attribute of a model function's weight arguments (the large
+/// constants the JIT passes instead of compiling them in): `pack-weight-arguments`
+/// turns them into one byte buffer, which the runtime packs by [`weight_offsets`].
+pub const WEIGHT_ARG: &str = "npu.weight";
+/// Each weight's start in the packed buffer is a multiple of this (a cache
+/// line, and every element type's alignment).
+pub const WEIGHT_ALIGN: usize = 64;
+
+/// Where each weight of `sizes` bytes (in argument order) starts in the packed
+/// buffer, and the buffer's length.
+pub fn weight_offsets(sizes: &[usize]) -> (Vec<usize>, usize) {
+    let mut end = 0usize;
+    let offsets = sizes
+        .iter()
+        .map(|&s| {
+            let at = end.div_ceil(WEIGHT_ALIGN) * WEIGHT_ALIGN;
+            end = at + s;
+            at
+        })
+        .collect();
+    (offsets, end.max(1))
+}

@@ -94,3 +94,35 @@ func.func @f(%a: memref<4xf32>, %b: f32) {
   "memref.copy"(%a, %b) : (memref<4xf32>, f32) -> ()
   return
 }
+
+// -----
+
+func.func @f(%m: memref<64xf32>, %i: index) {
+  // expected-error @+1 {{'memref.view' op expects a 1-D memref of i8 without a layout as its source}}
+  %v = "memref.view"(%m, %i) : (memref<64xf32>, index) -> memref<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<64xi8>, %i: i64) {
+  // expected-error @+1 {{'memref.view' op expects the byte shift and sizes of index type}}
+  %v = "memref.view"(%m, %i) : (memref<64xi8>, i64) -> memref<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<64xi8>, %i: index) {
+  // expected-error @+1 {{'memref.view' op expects a memref result without a layout}}
+  %v = "memref.view"(%m, %i) : (memref<64xi8>, index) -> memref<2x2xf32, strided<[4, 1]>>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<64xi8>, %i: index) {
+  // expected-error @+1 {{'memref.view' op expects 1 size operands for the result's dynamic dimensions, got 0}}
+  %v = "memref.view"(%m, %i) : (memref<64xi8>, index) -> memref<?x4xf32>
+  return
+}

@@ -16,6 +16,8 @@
 // CHECK: "memref.reinterpret_cast"
 // CHECK: "memref.subview"{{.*}}memref<2x4xf32, strided<[8, 1], offset: 10>>
 // CHECK: "memref.cast"{{.*}}memref<?x8xf32>
+// CHECK: "memref.view"(%{{.*}}, %arg1) : (memref<256xi8>, index) -> memref<4x8xf32>
+// CHECK: "memref.view"(%{{.*}}, %arg1, %arg1) : (memref<256xi8>, index, index) -> memref<?x4xf32>
 // CHECK: "memref.prefetch"(%arg0, %arg1, %arg1) <{isDataCache = true, isWrite = false, localityHint = 3 : i32}>
 // CHECK: "memref.dealloc"
 
@@ -33,6 +35,9 @@
     %5 = "memref.reinterpret_cast"(%0) <{operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: 32>, static_strides = array<i64: 1>}> : (memref<4x8xf32>) -> memref<32xf32>
     %6 = "memref.subview"(%arg0) <{operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 1, 2>, static_sizes = array<i64: 2, 4>, static_strides = array<i64: 1, 1>}> : (memref<4x8xf32>) -> memref<2x4xf32, strided<[8, 1], offset: 10>>
     %7 = "memref.cast"(%arg0) : (memref<4x8xf32>) -> memref<?x8xf32>
+    %8 = "memref.alloc"() <{alignment = 64 : i64, operandSegmentSizes = array<i32: 0, 0>}> : () -> memref<256xi8>
+    %9 = "memref.view"(%8, %arg1) : (memref<256xi8>, index) -> memref<4x8xf32>
+    %10 = "memref.view"(%8, %arg1, %arg1) : (memref<256xi8>, index, index) -> memref<?x4xf32>
     "memref.prefetch"(%arg0, %arg1, %arg1) <{isDataCache = true, isWrite = false, localityHint = 3 : i32}> : (memref<4x8xf32>, index, index) -> ()
     "memref.dealloc"(%0) : (memref<4x8xf32>) -> ()
     "func.return"(%2) : (f32) -> ()
