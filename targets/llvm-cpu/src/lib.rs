@@ -53,14 +53,27 @@ const PARALLEL_MARKER: &str = "npu-parallel";
 /// thread (a part costs one MLIR context and one LLVM context more).
 const MIN_OPS_PER_PART: usize = 1000;
 
+/// An op of the glue that `outline-loop-nests` leaves in a model's function
+/// (allocations and calls, compiled `optnone`) costs about four of a loop
+/// nest's to compile: each memref it passes is taken apart field by field in
+/// MLIR and LLVM. Counted as one, a detector's glue and its share of nests
+/// made one part twice as slow as the others.
+const GLUE_COST_PER_OP: usize = 4;
+
+/// What compiling function `f` costs, in loop-nest ops.
+fn cost(body: &ir::Body, f: ir::OpId) -> usize {
+    let glue = body.op(f).attributes.get("passthrough").and_then(|a| a.as_array()).is_some_and(|a| a.iter().any(|e| e.as_str() == Some("optnone")));
+    body.walk_preorder(f).len() * if glue { GLUE_COST_PER_OP } else { 1 }
+}
+
 /// The module printed as up to `parts` modules that compile in parallel
 /// ([`Jit::compile_parts`]): each defines a share of the functions, balanced
-/// by op count, and declares the rest (the linker joins them); every part keeps
+/// by their [`cost`], and declares the rest (the linker joins them); every part keeps
 /// the module's globals (private copies, one per object). One text when the
 /// module is too small to split.
 pub fn to_mlir_parts(ctx: &ir::Context, body: &ir::Body, module: ir::OpId, parts: usize) -> Vec<String> {
     let mblock = body.region_blocks(body.op(module).regions()[0])[0];
-    let funcs: Vec<(ir::OpId, usize)> = body.block_ops(mblock).filter(|o| body.name(*o).as_str() == func::ops::FUNC && body.entry_block(*o).is_some()).map(|f| (f, body.walk_preorder(f).len())).collect();
+    let funcs: Vec<(ir::OpId, usize)> = body.block_ops(mblock).filter(|o| body.name(*o).as_str() == func::ops::FUNC && body.entry_block(*o).is_some()).map(|f| (f, cost(body, f))).collect();
     let total: usize = funcs.iter().map(|f| f.1).sum();
     let n = parts.min(total / MIN_OPS_PER_PART).min(funcs.len());
     if n <= 1 {
