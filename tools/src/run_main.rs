@@ -133,7 +133,8 @@ struct RunArgs {
     #[arg(long, help_heading = "Timing")]
     profile: bool,
     /// Optimization level for MLIR/LLVM (0–3). 2 runs as fast as 3 on our
-    /// benchmark models and compiles up to 6× faster (O3's extra loop passes).
+    /// benchmark models and compiles up to 6× faster (O3's extra loop passes;
+    /// below 3 LLVM's loop unroller is off, as our kernels come unrolled).
     #[arg(short = 'O', default_value_t = 2, help_heading = "Compiling")]
     opt: usize,
     /// Threads the CPU path's large loop nests run on (each splits its outer

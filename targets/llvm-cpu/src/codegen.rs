@@ -102,6 +102,7 @@ extern "C" {
     fn LLVMBuildAlloca(b: BuilderRef, t: TypeRef, name: *const c_char) -> ValueRef;
     fn LLVMArrayType2(elem: TypeRef, n: u64) -> TypeRef;
     fn LLVMSetOperand(u: ValueRef, i: c_uint, v: ValueRef);
+    fn LLVMPassBuilderOptionsSetLoopUnrolling(o: PassOptionsRef, v: i32);
     fn LLVMGetEnumAttributeKindForName(name: *const c_char, len: usize) -> c_uint;
     fn LLVMGetEnumAttributeAtIndex(f: ValueRef, idx: c_uint, kind: c_uint) -> AttributeRef;
     fn LLVMRemoveEnumAttributeAtIndex(f: ValueRef, idx: c_uint, kind: c_uint);
@@ -196,13 +197,18 @@ pub(crate) fn object_code(module: &LlvmModule, opt_level: usize, parallel_calls:
         add_packed_wrappers(m, parallel_calls);
         let t = std::time::Instant::now();
         let glue = without_optnone(m);
-        let simplified = run_passes(m, c"function(instsimplify,dce)", tm.0);
+        let simplified = run_passes(m, c"function(instsimplify,dce)", tm.0, false);
         for (f, a) in glue {
             LLVMAddAttributeAtIndex(f, FUNCTION_INDEX, a);
         }
         simplified?;
         let passes = CString::new(format!("default<O{}>", level)).unwrap();
-        let optimized = run_passes(m, &passes, tm.0);
+        // Below O3 without LLVM's loop unroller: our kernels come unrolled
+        // (register tiles, vector rows), and unrolling the rest took a quarter
+        // of LLVM's optimization time and grew the code instruction
+        // selection then works through (compile 20-25% faster on the corpus's
+        // CNNs; MobileNetV2 and ResNet-18 run within 1%, in alternating runs).
+        let optimized = run_passes(m, &passes, tm.0, level >= 3);
         times.optimize_ms += t.elapsed().as_secs_f64() * 1e3;
         optimized?;
         let mut buf: MemoryBufferRef = std::ptr::null_mut();
@@ -219,14 +225,15 @@ pub(crate) fn object_code(module: &LlvmModule, opt_level: usize, parallel_calls:
     }
 }
 
-/// Runs the LLVM pass pipeline `passes` on `m`.
+/// Runs the LLVM pass pipeline `passes` on `m`, its loop unroller only with `unroll`.
 ///
 /// # Safety
 /// `m` and `tm` are live.
-unsafe fn run_passes(m: ModuleRef, passes: &CStr, tm: TargetMachineRef) -> Result<(), String> {
+unsafe fn run_passes(m: ModuleRef, passes: &CStr, tm: TargetMachineRef, unroll: bool) -> Result<(), String> {
     // SAFETY: the caller's; the options and error are released here.
     unsafe {
         let opts = LLVMCreatePassBuilderOptions();
+        LLVMPassBuilderOptionsSetLoopUnrolling(opts, unroll as i32);
         let e = LLVMRunPasses(m, passes.as_ptr(), tm, opts);
         LLVMDisposePassBuilderOptions(opts);
         if !e.is_null() {
