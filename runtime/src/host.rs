@@ -1,11 +1,13 @@
-//! What this machine's CPU can do, for figures that compare against it: the
-//! nominal f32 peak of one core, from the base clock and vector width Linux
-//! reports (`cpufreq/base_frequency`, else the `@ 2.60GHz` of the model name,
-//! else the current `cpu MHz`; the flags of `/proc/cpuinfo`), assuming two FMA
-//! units per core as on current x86 server cores, 256 bits wide on Zen 4. A nominal figure, not a measured one: it tells how far a
-//! kernel is from the hardware, not a bound it cannot pass under turbo.
+//! What this machine's CPU can do, for figures that compare against it: one
+//! core's f32 peak measured (`measured_peak_gflops`, a multiply-add loop at
+//! the clock the core runs at now) and nominal (`nominal_peak_gflops`: the
+//! base clock and vector width Linux reports, `cpufreq/base_frequency`, else
+//! the `@ 2.60GHz` of the model name, else the current `cpu MHz`, and the
+//! flags of `/proc/cpuinfo`, assuming two FMA units per core as on current x86
+//! server cores, 256 bits wide on Zen 4). Kernels under turbo pass the
+//! nominal figure; the measured one is the bound.
 
-/// One core's nominal peak and how it was reckoned.
+/// One core's peak and how it was reckoned.
 pub struct Peak {
     pub gflops: f64,
     pub how: String,
@@ -15,6 +17,90 @@ pub struct Peak {
 pub fn nominal_peak_gflops() -> Option<Peak> {
     let base_khz = std::fs::read_to_string("/sys/devices/system/cpu/cpu0/cpufreq/base_frequency").ok().and_then(|s| s.trim().parse::<f64>().ok());
     peak_from(&std::fs::read_to_string("/proc/cpuinfo").ok()?, base_khz, cpu_target::avx512_on_256_bit_units())
+}
+
+/// One core's f32 peak as it runs now, turbo and all: twelve independent
+/// chains of multiply-adds of the vector width the kernels use (`cpu_target`),
+/// timed for `ms` milliseconds after as long again to let the clock rise.
+/// What a kernel's GFLOP/s is compared with; the nominal figure, from the
+/// base clock, is passed by kernels under turbo (a Zen 4 core: 83 nominal,
+/// 117 measured). None off x86-64 or without AVX2 and FMA.
+pub fn measured_peak_gflops(ms: u64) -> Option<Peak> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let wide = matches!(cpu_target::cpu_target(), cpu_target::CpuTarget::Avx512 | cpu_target::CpuTarget::Avx512Narrow);
+        let avx512 = wide && std::arch::is_x86_feature_detected!("avx512f");
+        if !avx512 && !(std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")) {
+            return None;
+        }
+        let (lanes, isa) = if avx512 { (16u64, "16-lane AVX-512") } else { (8, "8-lane AVX2") };
+        // SAFETY: each runs only where its features were detected above.
+        let run = |iters: u64| unsafe { if avx512 { fma_chains_512(iters) } else { fma_chains_256(iters) } };
+        // Calibrate a batch of about a millisecond, warm up, then time.
+        let mut iters = 1u64 << 14;
+        while {
+            let t = std::time::Instant::now();
+            std::hint::black_box(run(iters));
+            t.elapsed().as_secs_f64() < 1e-3
+        } {
+            iters *= 2;
+        }
+        let timed = |batches: u64| {
+            let t = std::time::Instant::now();
+            for _ in 0..batches {
+                std::hint::black_box(run(std::hint::black_box(iters)));
+            }
+            t.elapsed().as_secs_f64()
+        };
+        timed(ms);
+        let secs = timed(ms);
+        let flops = (ms * iters * CHAINS as u64 * lanes * 2) as f64;
+        Some(Peak { gflops: flops / secs / 1e9, how: format!("{} chains of {} multiply-adds for {} ms", CHAINS, isa, ms) })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = ms;
+        None
+    }
+}
+
+/// Independent multiply-add chains: more than the FMA units' latency times
+/// their count (4 cycles x 2 units), so they never wait on each other.
+const CHAINS: usize = 12;
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn fma_chains_512(iters: u64) -> f32 {
+    use std::arch::x86_64::*;
+    let (b, c) = (_mm512_set1_ps(1.000_000_1), _mm512_set1_ps(1e-7));
+    let mut a = [_mm512_setzero_ps(); CHAINS];
+    for _ in 0..iters {
+        for x in a.iter_mut() {
+            *x = _mm512_fmadd_ps(*x, b, c);
+        }
+    }
+    a.iter().map(|v| _mm512_reduce_add_ps(*v)).sum()
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn fma_chains_256(iters: u64) -> f32 {
+    use std::arch::x86_64::*;
+    let (b, c) = (_mm256_set1_ps(1.000_000_1), _mm256_set1_ps(1e-7));
+    let mut a = [_mm256_setzero_ps(); CHAINS];
+    for _ in 0..iters {
+        for x in a.iter_mut() {
+            *x = _mm256_fmadd_ps(*x, b, c);
+        }
+    }
+    let mut lanes = [0f32; 8];
+    a.iter()
+        .map(|v| {
+            // SAFETY: 8 floats written into an array of 8.
+            unsafe { _mm256_storeu_ps(lanes.as_mut_ptr(), *v) };
+            lanes.iter().sum::<f32>()
+        })
+        .sum()
 }
 
 /// `narrow_units`: AVX-512 runs on 256-bit units here (`cpu_target`'s CPUID check).
@@ -42,6 +128,15 @@ fn peak_from(cpuinfo: &str, base_khz: Option<f64>, narrow_units: bool) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn measured_peak_is_a_rate() {
+        // Where the machine has the units: a rate, of at least one GFLOP/s.
+        if let Some(p) = measured_peak_gflops(5) {
+            assert!(p.gflops.is_finite() && p.gflops > 1.0, "{} GFLOP/s", p.gflops);
+            assert!(p.how.contains("multiply-adds for 5 ms"), "{}", p.how);
+        }
+    }
 
     #[test]
     fn peak_follows_clock_and_width() {

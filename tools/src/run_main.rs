@@ -674,15 +674,25 @@ fn print_profile(model: &[u8], c: &runtime::Compiled, runs: usize, macs: &HashMa
     rows.sort_by(|x, y| y.0.partial_cmp(&x.0).unwrap());
     let kind1 = |n: &str| kinds.get(n).cloned().unwrap_or_else(|| n.split('#').next().unwrap_or(n).to_string());
     let kind = |group: &str| group.split('+').map(kind1).collect::<Vec<_>>().join("+");
-    let gflops = |m: u64, ms: f64| if m == 0 || ms <= 0.0 { String::new() } else { format!("{:.1}", 2.0 * m as f64 / ms / 1e6) };
+    let rate = |m: u64, ms: f64| (m > 0 && ms > 0.0).then(|| 2.0 * m as f64 / ms / 1e6);
+    let gflops = |m: u64, ms: f64| rate(m, ms).map(|g| format!("{:.1}", g)).unwrap_or_default();
     println!("time per run by node (mean of {} runs; {:.3} ms in profiled nodes):", runs, all);
-    if let Some(peak) = runtime::host::nominal_peak_gflops() {
-        println!("  (GFLOP/s: 2 x MACs / time; this host's nominal peak on one core: {:.0} GFLOP/s, {})", peak.gflops, peak.how);
+    // Measured after the runs, at the clock the kernels ran at.
+    let peak = runtime::host::measured_peak_gflops(20);
+    if let Some(p) = &peak {
+        println!("  (GFLOP/s: 2 x MACs / time; peak: one core's measured peak, {:.0} GFLOP/s, {})", p.gflops, p.how);
     }
-    println!("  {:>9} {:>6} {:>8} {:>9}  {:<20} node", "ms", "%", "GFLOP/s", "MMACs", "op");
+    if let Some(p) = runtime::host::nominal_peak_gflops() {
+        println!("  (nominal at the base clock: {:.0} GFLOP/s, {})", p.gflops, p.how);
+    }
+    let of_peak = |m: u64, ms: f64| match (rate(m, ms), &peak) {
+        (Some(g), Some(p)) => format!("{:.0}%", 100.0 * g / p.gflops),
+        _ => String::new(),
+    };
+    println!("  {:>9} {:>6} {:>8} {:>5} {:>9}  {:<20} node", "ms", "%", "GFLOP/s", "peak", "MMACs", "op");
     for &(ms, n, m) in rows.iter().take(25) {
         let mm = if m == 0 { String::new() } else { format!("{:.1}", m as f64 / 1e6) };
-        println!("  {:>9.3} {:>5.1}% {:>8} {:>9}  {:<20} {}", ms, 100.0 * ms / all.max(1e-12), gflops(m, ms), mm, kind(n), n);
+        println!("  {:>9.3} {:>5.1}% {:>8} {:>5} {:>9}  {:<20} {}", ms, 100.0 * ms / all.max(1e-12), gflops(m, ms), of_peak(m, ms), mm, kind(n), n);
     }
     let mut by_op: HashMap<String, (f64, usize, u64)> = HashMap::new();
     for &(ms, n, m) in &rows {
@@ -699,7 +709,7 @@ fn print_profile(model: &[u8], c: &runtime::Compiled, runs: usize, macs: &HashMa
         if ms < 5e-4 && m == 0 {
             continue;
         }
-        println!("  {:>9.3} {:>5.1}% {:>8}  {:<20} ({} nodes)", ms, 100.0 * ms / all.max(1e-12), gflops(m, ms), op, n);
+        println!("  {:>9.3} {:>5.1}% {:>8} {:>5}  {:<20} ({} nodes)", ms, 100.0 * ms / all.max(1e-12), gflops(m, ms), of_peak(m, ms), op, n);
     }
 }
 
