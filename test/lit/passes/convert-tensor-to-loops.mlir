@@ -178,7 +178,7 @@ func.func @pairs(%a: memref<20xf32>, %o: memref<40xf32>) {
 
 // -----
 
-// 17 rows of a batched product: each 9x48 panel of B (one column tile of
+// 17 rows of a batched product: each 72x48 panel of B (one column tile of
 // three vectors covers N = 33: threads share the batch loop) is copied
 // into one buffer allocated in each iteration of the batch loop, the
 // outermost (zeros past N come from the masked load), the tiles
@@ -188,7 +188,7 @@ func.func @pairs(%a: memref<20xf32>, %o: memref<40xf32>) {
 // CHECK-LABEL: func.func @batched_panels
 // CHECK: "scf.for"
 // CHECK-NEXT: ^bb0(%{{.*}}: index):
-// CHECK-NEXT: %[[PANEL:.*]] = "memref.alloc"() <{alignment = 64 : i64, operandSegmentSizes = array<i32: 0, 0>}> : () -> memref<9x48xf32>
+// CHECK-NEXT: %[[PANEL:.*]] = "memref.alloc"() <{alignment = 64 : i64, operandSegmentSizes = array<i32: 0, 0>}> : () -> memref<72x48xf32>
 // CHECK: "vector.maskedload"(%arg1
 // CHECK: "vector.store"({{.*}}, %[[PANEL]]
 // CHECK: "vector.load"(%[[PANEL]]
@@ -198,7 +198,26 @@ func.func @pairs(%a: memref<20xf32>, %o: memref<40xf32>) {
 // CHECK-NEXT: "scf.yield"
 // CHECK-NEXT: }) {npu.parallel}
 // CHECK-NEXT: return
-func.func @batched_panels(%a: memref<2x17x9xf32>, %b: memref<2x9x33xf32>, %c: memref<2x17x33xf32>) {
+func.func @batched_panels(%a: memref<2x17x72xf32>, %b: memref<2x72x33xf32>, %c: memref<2x17x33xf32>) {
+  "tensor.generic"(%a, %b, %c) <{indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"], operandSegmentSizes = array<i32: 2, 1>}> ({
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    "tensor.yield"(%s) : (f32) -> ()
+  }) : (memref<2x17x72xf32>, memref<2x72x33xf32>, memref<2x17x33xf32>) -> ()
+  return
+}
+
+// -----
+
+// The same product over 9 terms reads B where it is: a panel of 9 rows would
+// cost about what the tiles' reads of it do.
+// CHECK-LABEL: func.func @short_panels
+// CHECK-NOT: "memref.alloc"
+// CHECK: "vector.maskedload"(%arg1
+// CHECK: "vector.fma"
+// CHECK: return
+func.func @short_panels(%a: memref<2x17x9xf32>, %b: memref<2x9x33xf32>, %c: memref<2x17x33xf32>) {
   "tensor.generic"(%a, %b, %c) <{indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"], operandSegmentSizes = array<i32: 2, 1>}> ({
   ^bb0(%x: f32, %y: f32, %acc: f32):
     %p = arith.mulf %x, %y : f32

@@ -6,7 +6,7 @@
 use super::super::fill::Fill;
 use super::super::vectorize::{clone_vectorized, lane_elem, uses_dim, vec_type, zeros, Stride2, LANES};
 use super::super::B;
-use super::{tile, vectors_per_row, Plan, A_L2_BYTES, PACK_MIN_ROWS, PANEL_K, PREFETCH_K};
+use super::{tile, vectors_per_row, Plan, A_L2_BYTES, PACK_MIN_ROWS, PACK_MIN_TERMS, PANEL_K, PREFETCH_K};
 use ir::affine::AffineMap;
 use ir::attributes::{AttrData, Attribute};
 use ir::types::TypeData;
@@ -163,7 +163,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
     let b_rows = body.value_type(ins[p.b]).shape().map(|s| s[s.len() - 1]);
     let bm = &maps[p.b].results;
     let b_panel = kk > 0 && b_rows == Some(nj) && nj == LANES * nv as i64 && bm.len() >= 2 && bm[bm.len() - 1] == ir::affine::AffineExpr::Dim(p.j as u32) && bm[bm.len() - 2] == ir::affine::AffineExpr::Dim(p.ks[0] as u32);
-    let packs = m_total >= PACK_MIN_ROWS && kk > 0 && p.dot4.is_none() && p.b_stride == 1 && !b_panel;
+    let packs = m_total >= PACK_MIN_ROWS && kk >= PACK_MIN_TERMS && p.dot4.is_none() && p.b_stride == 1 && !b_panel;
     // A panel of one block of k and `vectors` vectors of B, cache-line aligned.
     let alloc_panel = |body: &mut Body, at: &mut InsertPoint, vectors: usize| -> Value {
         let pt = ctx.intern_type(TypeData::MemRef { shape: vec![kk.min(block_k), LANES * vectors as i64], elem: elems[p.b].clone(), layout: None, memory_space: None });

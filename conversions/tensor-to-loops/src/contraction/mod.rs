@@ -58,6 +58,12 @@ fn vectors_per_row(t: &crate::Tile, rows: i64, nj: i64, split_columns: bool) -> 
 /// channels-along-lanes convs), read in the same
 /// blocks of k.
 const PACK_MIN_ROWS: i64 = 16;
+/// ... and from this many terms (k) on: a shorter panel's few rows of B are
+/// few streams for the prefetchers, and its copy costs about as much as the
+/// tiles' reads of it (MobileNetV2's 1×1 convs over 112×112 maps, k = 16 and
+/// 32: 0.81 → 0.56-0.71 ms and 0.24 → 0.16-0.21 ms read in place; the model
+/// 9.6 → 9.0 ms, medians of alternating runs).
+const PACK_MIN_TERMS: i64 = 65;
 /// Columns below which a product without rows shared by B (a depthwise conv)
 /// is narrow: the vectorized loops run it, four rows' chains apart.
 const NARROW_COLUMNS: i64 = 64;
