@@ -113,6 +113,7 @@ const CASES: &[CapabilityCase] = &[
     case("matmul_batched_weights", "g (float[3,4,8] x, float[3,8,5] w) => (float[3,4,5] y) { [mm] y = MatMul (x, w) }", ops::MatMul::NAME, None),
     case("matmul_constant_b_of_leading_ones", "g (float[2,4,8] x, float[1,8,5] w) => (float[2,4,5] y) { [mm] y = MatMul (x, w) }", ops::MatMul::NAME, None),
     case("matmul_broadcast_a", "g (float[1,4,8] x, float[3,8,5] w) => (float[3,4,5] y) { [mm] y = MatMul (x, w) }", ops::MatMul::NAME, Some(Reason::Shape)),
+    case("matmul_empty_k", "g (float[2,0] a, float[0,3] b) => (float[2,3] y) { [mm] y = MatMul (a, b) }", ops::MatMul::NAME, Some(Reason::Shape)),
     case("gemm_trans_a", "g (float[8,4] a, float[8,5] b) => (float[4,5] y) { [gemm] y = Gemm <transA = 1> (a, b) }", ops::Gemm::NAME, Some(Reason::Attribute)),
     case("add_same_shapes", "g (float[1,8,4,4] x) => (float[1,8,4,4] y) { [add] y = Add (x, x) }", ops::Add::NAME, None),
     case("add_per_channel", "g (float[1,8,4,4] x, float[1,8,1,1] b) => (float[1,8,4,4] y) { [add] y = Add (x, b) }", ops::Add::NAME, None),
@@ -213,6 +214,11 @@ impl Backend for Npu {
             }
         }
         let operands = body.op(op).operands();
+        // A MatMul over an empty K has a result but nothing to multiply (an
+        // empty constant, a Resize's unused roi, is no data to stream).
+        if operands.iter().any(|v| !is_constant(body, *v) && body.value_type(*v).shape().is_some_and(|s| s.contains(&0))) {
+            return Err(no(Reason::Shape, "an empty operand (nothing for the NPU to stream)"));
+        }
         if !operands.is_empty() && operands.iter().all(|v| is_constant(body, *v)) {
             return Err(no(Reason::Constraint, "every operand is a constant (nothing to stream through the NPU)"));
         }
