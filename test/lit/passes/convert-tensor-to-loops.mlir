@@ -94,14 +94,17 @@ func.func @bias_relu(%a: memref<3x40xf32>, %b: memref<3xf32>, %o: memref<3x40xf3
 // A depthwise 3x3 conv of stride 1 on rows 14 wide: a multiply-add whose
 // input every output loop moves, so no tile of rows can share its vectors;
 // the contraction kernel leaves it to the vectorized loops, which keep four
-// channels' sums in four accumulators (the kernel ran one chain).
+// channels' sums in four accumulators (the kernel ran one chain), each tap
+// one multiply-add.
 // CHECK-LABEL: func.func @depthwise_narrow
 // CHECK: %[[A0:.*]] = "vector.maskedload"(%arg2
 // CHECK: %[[A1:.*]] = "vector.maskedload"(%arg2
 // CHECK: %[[A2:.*]] = "vector.maskedload"(%arg2
 // CHECK: %[[A3:.*]] = "vector.maskedload"(%arg2
 // CHECK: "scf.for"({{.*}}, %[[A0]], %[[A1]], %[[A2]], %[[A3]])
-// CHECK-NOT: "vector.fma"
+// CHECK-NOT: arith.mulf
+// CHECK-COUNT-4: "vector.fma"({{.*}}) : (vector<16xf32>, vector<16xf32>, vector<16xf32>) -> vector<16xf32>
+// CHECK-NOT: arith.addf
 // CHECK-COUNT-4: "vector.maskedstore"(%arg2
 func.func @depthwise_narrow(%x: memref<8x16x16xf32>, %w: memref<8x3x3xf32>, %o: memref<8x14x14xf32>) {
   "tensor.generic"(%x, %w, %o) <{indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 + d3, d2 + d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"], operandSegmentSizes = array<i32: 2, 1>}> ({
@@ -144,8 +147,8 @@ func.func @depthwise_narrow(%x: memref<8x16x16xf32>, %w: memref<8x3x3xf32>, %o: 
 // CHECK: "vector.shuffle"(%[[LO]], %[[UP]]) <{mask = array<i64: 0, 2, 4, 6, 8, 10, 12, 14, 17, 19, 21, 23, 25, 27, 29, 31>}>
 // CHECK-NOT: "vector.gather"
 // CHECK: "memref.load"(%arg1
-// CHECK: arith.mulf {{.*}} : vector<16xf32>
-// CHECK: arith.addf {{.*}} : vector<16xf32>
+// CHECK-NOT: arith.mulf
+// CHECK: "vector.fma"({{.*}}) : (vector<16xf32>, vector<16xf32>, vector<16xf32>) -> vector<16xf32>
 // CHECK-COUNT-4: "vector.maskedstore"(%arg2, {{.*}}, %[[M]]
 // CHECK: "scf.for"
 // CHECK: %[[LEFT:.*]] = arith.subi
@@ -158,6 +161,36 @@ func.func @depthwise_stride2(%x: memref<2x9x41xf32>, %w: memref<2x3x3xf32>, %o: 
     %s = arith.addf %acc, %p : f32
     "tensor.yield"(%s) : (f32) -> ()
   }) : (memref<2x9x41xf32>, memref<2x3x3xf32>, memref<2x4x20xf32>) -> ()
+  return
+}
+
+// -----
+
+// Only a reduction's term added to its accumulator becomes a multiply-add:
+// a product added to an input (an elementwise Mul then Add, two ONNX nodes)
+// keeps its two roundings, and so does a product used twice.
+// CHECK-LABEL: func.func @products_kept
+// CHECK: %[[P:.*]] = arith.mulf {{.*}} : vector<16xf32>
+// CHECK: %[[S:.*]] = arith.addf {{.*}}%[[P]]{{.*}} : vector<16xf32>
+// CHECK: arith.mulf %[[P]], %[[S]] : vector<16xf32>
+// CHECK: %[[Q:.*]] = arith.mulf {{.*}} : vector<16xf32>
+// CHECK: arith.addf {{.*}}%[[Q]]{{.*}} : vector<16xf32>
+// CHECK-NOT: "vector.fma"
+// CHECK: return
+func.func @products_kept(%a: memref<40xf32>, %b: memref<40xf32>, %o: memref<40xf32>, %o2: memref<40xf32>) {
+  "tensor.generic"(%a, %b, %o) <{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"], operandSegmentSizes = array<i32: 2, 1>}> ({
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %z, %p : f32
+    %t = arith.mulf %p, %s : f32
+    "tensor.yield"(%t) : (f32) -> ()
+  }) : (memref<40xf32>, memref<40xf32>, memref<40xf32>) -> ()
+  "tensor.generic"(%a, %b, %o2) <{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"], operandSegmentSizes = array<i32: 2, 1>}> ({
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %q = arith.mulf %x, %y : f32
+    %r = arith.addf %x, %q : f32
+    "tensor.yield"(%r) : (f32) -> ()
+  }) : (memref<40xf32>, memref<40xf32>, memref<40xf32>) -> ()
   return
 }
 
