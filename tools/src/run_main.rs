@@ -121,7 +121,7 @@ struct RunArgs {
     #[arg(short = 'q', long, help_heading = "Outputs and checks")]
     quiet: bool,
     /// With --target npu: every CPU op with its reason and every program's layers,
-    /// not the one-screen summary.
+    /// not the one-screen summary; with --profile, every node, not the 25 slowest.
     #[arg(short = 'v', long, help_heading = "NPU path (--target with a backend)")]
     verbose: bool,
     /// Print how long each compile phase took (import, shape inference,
@@ -347,7 +347,7 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
         }
     }
     if a.profile {
-        print_profile(&model, &c, timed.unwrap_or(1).max(1), &macs);
+        print_profile(&model, &c, timed.unwrap_or(1).max(1), &macs, if a.verbose { usize::MAX } else { 25 });
     }
     Ok(ok)
 }
@@ -645,7 +645,8 @@ fn write_and_compare(a: &RunArgs, model: &[u8], outs: &[HostTensor], specs: &[ru
 /// timed runs. A fused group is one row named after all its nodes
 /// (`conv1+relu1`, op `Conv+Relu`), with its MACs and the GFLOP/s it reached
 /// beside the host's nominal peak.
-fn print_profile(model: &[u8], c: &runtime::Compiled, runs: usize, macs: &HashMap<String, u64>) {
+/// `rows`: how many of the slowest nodes to list (all with `-v`).
+fn print_profile(model: &[u8], c: &runtime::Compiled, runs: usize, macs: &HashMap<String, u64>, rows_shown: usize) {
     let mut kinds: HashMap<String, String> = HashMap::new();
     if let Ok(m) = onnx_translate::proto::decode_model(bytes_of(model)) {
         for n in m.graph.map(|g| g.node).unwrap_or_default() {
@@ -690,7 +691,7 @@ fn print_profile(model: &[u8], c: &runtime::Compiled, runs: usize, macs: &HashMa
         _ => String::new(),
     };
     println!("  {:>9} {:>6} {:>8} {:>5} {:>9}  {:<20} node", "ms", "%", "GFLOP/s", "peak", "MMACs", "op");
-    for &(ms, n, m) in rows.iter().take(25) {
+    for &(ms, n, m) in rows.iter().take(rows_shown) {
         let mm = if m == 0 { String::new() } else { format!("{:.1}", m as f64 / 1e6) };
         println!("  {:>9.3} {:>5.1}% {:>8} {:>5} {:>9}  {:<20} {}", ms, 100.0 * ms / all.max(1e-12), gflops(m, ms), of_peak(m, ms), mm, kind(n), n);
     }
