@@ -39,14 +39,15 @@ impl Pass for PackWeightArguments {
     }
 }
 
-/// The bytes of one element of a weight's type.
+/// The bytes of one element of a weight's type: a 4-bit float takes a whole
+/// byte, as LLVM stores it and as the runtime holds it (`dtype_size`).
 fn element_bytes(t: &ir::Type) -> Option<usize> {
     let bits = match (t.float_kind(), t.int_width()) {
         (Some(k), _) => k.width(),
         (None, Some(w)) => w,
         _ => return None,
     };
-    (bits % 8 == 0).then_some(bits as usize / 8)
+    Some((bits as usize).div_ceil(8))
 }
 
 fn pack(ctx: &ir::Context, body: &mut Body, f: OpId) -> Result<(), String> {
@@ -62,7 +63,7 @@ fn pack(ctx: &ir::Context, body: &mut Body, f: OpId) -> Result<(), String> {
             TypeData::MemRef { shape, elem, layout: None, .. } if shape.iter().all(|d| *d >= 0) => element_bytes(elem).map(|b| b * shape.iter().product::<i64>() as usize),
             _ => None,
         };
-        sizes.push(bytes.ok_or_else(|| format!("weight argument {} is {}, not a static memref without a layout whose elements are whole bytes", i, t))?);
+        sizes.push(bytes.ok_or_else(|| format!("weight argument {} is {}, not a static memref of numbers without a layout", i, t))?);
     }
     let (offsets, total) = weight_offsets(&sizes);
     let i8t = ctx.int_type(8);

@@ -32,14 +32,24 @@ func.func @plain(%x: memref<4xf32>) {
 // -----
 
 // A weight the runtime could not lay out in bytes is an error at its function.
-// expected-error @+1 {{weight argument 0 is memref<?xf32>, not a static memref without a layout whose elements are whole bytes}}
+// expected-error @+1 {{weight argument 0 is memref<?xf32>, not a static memref of numbers without a layout}}
 func.func @dynamic(%w: memref<?xf32> {npu.weight}) {
   return
 }
 
 // -----
 
-// expected-error @+1 {{weight argument 0 is memref<4xi1>, not a static memref without a layout whose elements are whole bytes}}
-func.func @bits(%w: memref<4xi1> {npu.weight}) {
+// expected-error @+1 {{weight argument 0 is memref<4xf32, strided<[2]>>, not a static memref of numbers without a layout}}
+func.func @strided(%w: memref<4xf32, strided<[2]>> {npu.weight}) {
+  return
+}
+
+// -----
+
+// A 4-bit float takes a byte, as LLVM stores it: 40 of them end at 40.
+// CHECK-LABEL: func.func @nibbles
+// CHECK-SAME: (%arg0: memref<40xi8> {llvm.noalias, onnx.name = "__weights"})
+// CHECK: "memref.view"(%arg0, %{{.*}}) : (memref<40xi8>, index) -> memref<40xf4E2M1FN>
+func.func @nibbles(%w: memref<40xf4E2M1FN> {npu.weight}) {
   return
 }
