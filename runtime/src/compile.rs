@@ -18,8 +18,9 @@ pub(crate) fn codegen_threads() -> usize {
 
 /// Lowers `module` for the CPU; with `weights` the large constants become
 /// arguments of `funcs` once they are in the kernels' layout (after
-/// [`CPU_TENSOR_PIPELINE`]), returned per function in argument order (none
-/// without). `phases` names the two steps after the first for `--timing`.
+/// [`CPU_TENSOR_PIPELINE`]), returned per function as the one byte buffer
+/// `pack-weight-arguments` passes them in (none without). `phases` names the
+/// two steps after the first for `--timing`.
 pub(crate) fn lower_for_cpu(ctx: &Context, body: &mut Body, module: OpId, funcs: &[OpId], weights: bool, phases: [&'static str; 2]) -> Result<Vec<Vec<HostTensor>>, String> {
     run(ctx, body, module, &cpu_tensor_pipeline())?;
     driver::phases::begin(phases[0]);

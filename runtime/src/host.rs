@@ -21,11 +21,13 @@ pub fn nominal_peak_gflops() -> Option<Peak> {
 
 /// One core's f32 peak as it runs now, turbo and all: twelve independent
 /// chains of multiply-adds of the vector width the kernels use (`cpu_target`),
-/// timed for `ms` milliseconds after as long again to let the clock rise.
+/// timed over `ms` batches of one to two milliseconds each (at least one),
+/// after as many to let the clock rise.
 /// What a kernel's GFLOP/s is compared with; the nominal figure, from the
 /// base clock, is passed by kernels under turbo (a Zen 4 core: 83 nominal,
 /// 117 measured). None off x86-64 or without AVX2 and FMA.
 pub fn measured_peak_gflops(ms: u64) -> Option<Peak> {
+    let ms = ms.max(1);
     #[cfg(target_arch = "x86_64")]
     {
         let wide = matches!(cpu_target::cpu_target(), cpu_target::CpuTarget::Avx512 | cpu_target::CpuTarget::Avx512Narrow);

@@ -641,11 +641,10 @@ fn write_and_compare(a: &RunArgs, model: &[u8], outs: &[HostTensor], specs: &[ru
     Ok(ok)
 }
 
-/// Where the time goes: per node (top 25) and per op type, averaged over the
-/// timed runs. A fused group is one row named after all its nodes
-/// (`conv1+relu1`, op `Conv+Relu`), with its MACs and the GFLOP/s it reached
-/// beside the host's nominal peak.
-/// `rows`: how many of the slowest nodes to list (all with `-v`).
+/// Where the time goes: per node (the `rows_shown` slowest: 25, all with
+/// `-v`) and per op type, averaged over the timed runs. A fused group is one
+/// row named after all its nodes (`conv1+relu1`, op `Conv+Relu`), with its
+/// MACs, the GFLOP/s it reached and their share of the core's measured peak.
 fn print_profile(model: &[u8], c: &runtime::Compiled, runs: usize, macs: &HashMap<String, u64>, rows_shown: usize) {
     let mut kinds: HashMap<String, String> = HashMap::new();
     if let Ok(m) = onnx_translate::proto::decode_model(bytes_of(model)) {

@@ -187,16 +187,18 @@ fn fusable_products(body: &Body, block: ir::Block) -> HashMap<OpId, OpId> {
 
 /// Clones `block`'s ops at `at` on vectors of 16 lanes: its arguments are
 /// `args`, each result becomes a vector of its type, constants and values
-/// from outside the block are broadcast. A reduction's term added to its
-/// accumulator is one multiply-add (`vector.fma`), as in the contraction
+/// from outside the block are broadcast. With `reduction` (the body of a
+/// reduction step, its last arguments the accumulators; not an epilogue,
+/// whose last argument is an input), a term added to its accumulator is one
+/// multiply-add (`vector.fma`), as in the contraction
 /// kernels: a depthwise conv's taps were a multiply and an add each
 /// (MobileNetV2's 3×3 stride-2 one over 96×112×112, 0.38 → 0.31 ms, medians
 /// of alternating runs). Returns the yielded values.
-pub(super) fn clone_vectorized(b: &B, body: &mut Body, at: &mut InsertPoint, block: ir::Block, args: &[Value]) -> Vec<Value> {
+pub(super) fn clone_vectorized(b: &B, body: &mut Body, at: &mut InsertPoint, block: ir::Block, args: &[Value], reduction: bool) -> Vec<Value> {
     let ctx = b.ctx;
     let mut map: HashMap<Value, Value> = body.block_args(block).iter().copied().zip(args.iter().copied()).collect();
     let mut yields = vec![];
-    let fused = fusable_products(body, block);
+    let fused = if reduction { fusable_products(body, block) } else { HashMap::new() };
     let fused_into: HashMap<OpId, OpId> = fused.iter().map(|(m, a)| (*a, *m)).collect();
     let products: HashSet<Value> = fused.keys().map(|m| body.op(*m).result(0)).collect();
     for o in body.block_ops(block).collect::<Vec<_>>() {
@@ -380,7 +382,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
         for o in 0..outs.len() {
             args.push(if used.contains(&(ins.len() + o)) { old(body, &mut at, 0, o) } else { zero[ins.len() + o] });
         }
-        vec![clone_vectorized(b, body, &mut at, block, &args)]
+        vec![clone_vectorized(b, body, &mut at, block, &args, false)]
     } else {
         // One accumulator per unrolled step, independent chains through the
         // reduction loops (a depthwise conv's single chain waited on every
@@ -413,7 +415,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
         for (u, sv) in rsteps.iter().enumerate() {
             let mut args: Vec<Value> = (0..ins.len()).map(|k| if used.contains(&k) { read(body, &mut inner, k, sv) } else { zero[k] }).collect();
             args.push(carried[u]);
-            vals.push(clone_vectorized(b, body, &mut inner, block, &args)[0]);
+            vals.push(clone_vectorized(b, body, &mut inner, block, &args, true)[0]);
         }
         for (fop, blk) in loops.iter().rev() {
             b.yield_(body, *blk, &vals);
@@ -430,7 +432,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
                 for k in 0..ins.len() {
                     args.push(if body.has_uses(eargs[1 + k]) { read(body, &mut at, k, &steps[u]) } else { zero[k] });
                 }
-                clone_vectorized(b, body, &mut at, ep, &args)
+                clone_vectorized(b, body, &mut at, ep, &args, false)
             }
             None => values,
         };

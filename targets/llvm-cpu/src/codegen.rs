@@ -96,12 +96,12 @@ extern "C" {
     fn LLVMIsACallInst(v: ValueRef) -> ValueRef;
     fn LLVMGetCalledValue(call: ValueRef) -> ValueRef;
     fn LLVMIsAFunction(v: ValueRef) -> ValueRef;
-    fn LLVMGetNumArgOperands(call: ValueRef) -> c_uint;
     fn LLVMTypeOf(v: ValueRef) -> TypeRef;
     fn LLVMGetNamedFunction(m: ModuleRef, name: *const c_char) -> ValueRef;
     fn LLVMBuildAlloca(b: BuilderRef, t: TypeRef, name: *const c_char) -> ValueRef;
     fn LLVMArrayType2(elem: TypeRef, n: u64) -> TypeRef;
     fn LLVMSetOperand(u: ValueRef, i: c_uint, v: ValueRef);
+    fn LLVMGetNumOperands(u: ValueRef) -> i32;
     fn LLVMPassBuilderOptionsSetLoopUnrolling(o: PassOptionsRef, v: i32);
     fn LLVMGetEnumAttributeKindForName(name: *const c_char, len: usize) -> c_uint;
     fn LLVMGetEnumAttributeAtIndex(f: ValueRef, idx: c_uint, kind: c_uint) -> AttributeRef;
@@ -382,8 +382,8 @@ unsafe fn call_parallel_nests_through_runtime(m: ModuleRef) {
                 LLVMBuildRetVoid(b);
                 t
             });
-            // The call's callee is its last operand.
-            LLVMSetOperand(call, LLVMGetNumArgOperands(call), t);
+            // The call's callee is its last operand (after any bundles').
+            LLVMSetOperand(call, (LLVMGetNumOperands(call) - 1) as c_uint, t);
         }
         LLVMDisposeBuilder(b);
     }

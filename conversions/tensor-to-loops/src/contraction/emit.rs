@@ -535,7 +535,7 @@ impl Kernel<'_> {
                     }
                     args.extend(self.extras.iter().copied());
                     args.push(acc);
-                    new_accs.push(clone_vectorized(b, body, &mut atk, self.block, &args)[0]);
+                    new_accs.push(clone_vectorized(b, body, &mut atk, self.block, &args, true)[0]);
                 }
             }
         }
@@ -576,7 +576,7 @@ impl Kernel<'_> {
                         };
                         args.push(x);
                     }
-                    value = clone_vectorized(b, body, at, ep, &args)[0];
+                    value = clone_vectorized(b, body, at, ep, &args, false)[0];
                 }
                 let mut ops = vec![self.out];
                 ops.extend(self.idx_at(body, at, &self.maps[n_in], rows, r, Some(v), None));
