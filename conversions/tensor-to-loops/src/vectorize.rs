@@ -159,9 +159,9 @@ pub(super) fn zeros(b: &B, body: &mut Body, at: &mut InsertPoint, elem: &Type) -
     splat(b, body, at, elem, &vec![0u8; w.div_ceil(8)])
 }
 
-/// The products of `block` that an add into an output's accumulator (one of
-/// the block's last arguments, one per yielded value) takes as its only use:
-/// each such `mulf` with the `addf` that becomes one `vector.fma` with it. A
+/// The adds of `block` into an output's accumulator (one of the block's
+/// last arguments, one per yielded value) whose other operand is a `mulf`
+/// used only there: each with that product, the two one `vector.fma`. A
 /// reduction's terms only: an elementwise `Mul` then `Add` of two ONNX nodes
 /// keeps its two roundings (a fused one would not overflow where they do).
 fn fusable_products(body: &Body, block: ir::Block) -> HashMap<OpId, OpId> {
@@ -177,7 +177,7 @@ fn fusable_products(body: &Body, block: ir::Block) -> HashMap<OpId, OpId> {
         for (k, &v) in ops.iter().enumerate() {
             let Some(m) = body.defining_op(v).filter(|m| body.name(*m).as_str() == arith::ops::MULF && body.op(*m).parent_block() == Some(block)) else { continue };
             if body.uses(v).len() == 1 && accumulators.contains(&ops[1 - k]) {
-                fused.insert(m, o);
+                fused.insert(o, m);
                 break;
             }
         }
@@ -199,8 +199,7 @@ pub(super) fn clone_vectorized(b: &B, body: &mut Body, at: &mut InsertPoint, blo
     let mut map: HashMap<Value, Value> = body.block_args(block).iter().copied().zip(args.iter().copied()).collect();
     let mut yields = vec![];
     let fused = if reduction { fusable_products(body, block) } else { HashMap::new() };
-    let fused_into: HashMap<OpId, OpId> = fused.iter().map(|(m, a)| (*a, *m)).collect();
-    let products: HashSet<Value> = fused.keys().map(|m| body.op(*m).result(0)).collect();
+    let products: HashSet<Value> = fused.values().map(|m| body.op(*m).result(0)).collect();
     for o in body.block_ops(block).collect::<Vec<_>>() {
         // Scalars from outside the block, broadcast once each.
         for v in body.op(o).operands().to_vec() {
@@ -215,10 +214,10 @@ pub(super) fn clone_vectorized(b: &B, body: &mut Body, at: &mut InsertPoint, blo
             continue;
         }
         // A fused product is made with its add.
-        if fused.contains_key(&o) {
+        if body.op(o).results().first().is_some_and(|r| products.contains(r)) {
             continue;
         }
-        if let Some(&m) = fused_into.get(&o) {
+        if let Some(&m) = fused.get(&o) {
             let product = body.op(m).result(0);
             let (x, y) = (map[&body.op(m).operand(0)], map[&body.op(m).operand(1)]);
             let addend = body.op(o).operands().iter().copied().find(|v| *v != product).unwrap_or(product);
