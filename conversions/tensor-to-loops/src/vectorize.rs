@@ -8,7 +8,12 @@
 //! - two vectors and a shuffle of their even lanes, when its last index is
 //!   2·j plus terms without j (a stride-2 window);
 //! - a gather, when its last index is s·j plus terms without j (s from 3);
-//! - one scalar, broadcast, when no index uses j.
+//! - one scalar, broadcast, when no index uses j;
+//! - transposed, when its last index is another parallel loop `i` of a
+//!   multiple of 16 iterations (or `i mod t`, t a multiple of 16) and j sits
+//!   in an earlier index: 16 vectors along i, one per j, transposed in
+//!   registers (a Transpose, the copy of a conv's channel-lane panels back
+//!   to NCHW); i then steps by 16 and the body runs once per i.
 //!
 //! The j tail is masked; the body and the epilogue run on vectors (exp and
 //! erf as polynomials, `vmath.rs`). A generic
@@ -33,11 +38,15 @@ enum Read {
     Stride2,
     Gather(i64),
     Scalar,
+    /// Along loop `Plan::transposed` (the memref's last dim), transposed.
+    Transposed,
 }
 
 pub struct Plan {
     j: usize,
     reads: Vec<Read>,
+    /// The loop `i` that transposed reads run along (`Read::Transposed`).
+    transposed: Option<usize>,
 }
 
 pub(super) fn uses_dim(e: &AffineExpr, d: usize) -> bool {
@@ -137,8 +146,78 @@ pub fn plan(_ctx: &Context, body: &Body, op: OpId) -> Option<Plan> {
             return None;
         }
     }
-    let reads = maps[..ins.len()].iter().map(|m| read_of(m, j)).collect::<Option<Vec<_>>>()?;
-    Some(Plan { j, reads })
+    let mut transposed = None;
+    let mut reads = Vec::new();
+    for m in &maps[..ins.len()] {
+        if let Some(r) = read_of(m, j) {
+            reads.push(r);
+            continue;
+        }
+        // Every transposed read along the same i, without reductions (each
+        // i runs its own copy of the body).
+        let i = transposed_loop(m, j)?;
+        if has_reduction || iters[i] != Iterator::Parallel || sizes[i]? % LANES != 0 || *transposed.get_or_insert(i) != i {
+            return None;
+        }
+        reads.push(Read::Transposed);
+    }
+    Some(Plan { j, reads, transposed })
+}
+
+/// The loop `i` along which a map that `read_of` refuses reads its memref's
+/// last dim in aligned runs of 16: the last index is `i` or `i mod t` (t a
+/// multiple of 16), every other index without i or with `i floordiv t`, and
+/// j in some earlier index, not the last (16 consecutive i are then 16
+/// consecutive elements, the same for every j).
+fn transposed_loop(m: &AffineMap, j: usize) -> Option<usize> {
+    use AffineExpr as E;
+    let (last, rest) = m.results.split_last()?;
+    let i = match last {
+        E::Dim(i) => *i as usize,
+        E::Mod(x, t) => match (&**x, &**t) {
+            (E::Dim(i), E::Const(t)) if t % LANES == 0 => *i as usize,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let whole_blocks = |e: &AffineExpr| match e {
+        E::FloorDiv(x, t) => matches!((&**x, &**t), (E::Dim(d), E::Const(t)) if *d as usize == i && t % LANES == 0),
+        _ => false,
+    };
+    fn ok(e: &AffineExpr, i: usize, whole: &dyn Fn(&AffineExpr) -> bool) -> bool {
+        if whole(e) {
+            return true;
+        }
+        match e {
+            AffineExpr::Dim(d) => *d as usize != i,
+            AffineExpr::Sym(_) | AffineExpr::Const(_) => true,
+            AffineExpr::Add(a, b) | AffineExpr::Mul(a, b) | AffineExpr::Mod(a, b) | AffineExpr::FloorDiv(a, b) | AffineExpr::CeilDiv(a, b) => ok(a, i, whole) && ok(b, i, whole),
+        }
+    }
+    (i != j && rest.iter().all(|e| ok(e, i, &whole_blocks)) && rest.iter().any(|e| uses_dim(e, j))).then_some(i)
+}
+
+/// The 16×16 transpose of `rows` (row r's lane c becomes row c's lane r):
+/// four rounds of two-vector shuffles, round k swapping bit k of the row
+/// with bit k of the lane.
+fn transpose16(b: &B, body: &mut Body, at: &mut InsertPoint, mut rows: Vec<Value>, vt: &Type) -> Vec<Value> {
+    let lanes = LANES as usize;
+    for k in 0..4 {
+        let bit = 1usize << k;
+        let pick = |f: &dyn Fn(usize) -> usize| Attribute::new(AttrData::DenseArray { elem: b.ctx.i64(), data: ir::attributes::ArrayData::Int((0..lanes).map(|c| f(c) as i64).collect()) });
+        let low = pick(&|c| if c & bit == 0 { c } else { lanes + (c ^ bit) });
+        let high = pick(&|c| if c & bit == 0 { c | bit } else { lanes + c });
+        let mut next = rows.clone();
+        for r in (0..lanes).filter(|r| r & bit == 0) {
+            let (x, y) = (rows[r], rows[r | bit]);
+            let lo = b.op(body, at, vector::ops::SHUFFLE, &[x, y], &[vt.clone()], &[("mask", low.clone())]);
+            let hi = b.op(body, at, vector::ops::SHUFFLE, &[x, y], &[vt.clone()], &[("mask", high.clone())]);
+            next[r] = body.op(lo).result(0);
+            next[r | bit] = body.op(hi).result(0);
+        }
+        rows = next;
+    }
+    rows
 }
 
 pub(super) fn vec_type(ctx: &Context, elem: &Type) -> Type {
@@ -278,7 +357,11 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
         }
     }
     let mut ivs: Vec<Option<Value>> = vec![None; n];
-    let unroll = unrolled_loop(&iters, &maps[ins.len()], sizes, p.j, outs.len());
+    // (The loop stepped by several iterations at once, and by how many.)
+    let unroll = match p.transposed {
+        Some(i) => Some((i, LANES)),
+        None => unrolled_loop(&iters, &maps[ins.len()], sizes, p.j, outs.len()).map(|l| (l, UNROLL)),
+    };
     // The outermost loop, which may run in parallel.
     let mut top: Option<(OpId, usize)> = None;
     for l in (0..n).filter(|&l| iters[l] == Iterator::Parallel && l != p.j) {
@@ -287,8 +370,8 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
             ivs[l] = Some(b.index(body, &mut at, 0));
             continue;
         }
-        let (fop, blk, iv, _) = if unroll == Some(l) {
-            let (lb, ub, st) = (b.index(body, &mut at, 0), b.index(body, &mut at, sizes[l]), b.index(body, &mut at, UNROLL));
+        let (fop, blk, iv, _) = if let Some((_, step)) = unroll.filter(|u| u.0 == l) {
+            let (lb, ub, st) = (b.index(body, &mut at, 0), b.index(body, &mut at, sizes[l]), b.index(body, &mut at, step));
             let (fop, blk, iv) = b.for_range(body, &mut at, lb, ub, st);
             (fop, blk, iv, vec![])
         } else {
@@ -346,6 +429,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
                 let o = b.op(body, at, vector::ops::GATHER, &ops, &[vts[k].clone()], &[]);
                 body.op(o).result(0)
             }
+            Read::Transposed => unreachable!("transposed reads are made once per j step"),
             Read::Scalar => {
                 let s = b.load(body, at, ops[0], &ops[1..]);
                 let o = b.op(body, at, vector::ops::BROADCAST, &[s], &[vts[k].clone()], &[]);
@@ -355,7 +439,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
     };
     // The index lists of each unrolled step (one step when nothing is unrolled).
     let steps: Vec<Vec<Option<Value>>> = match unroll {
-        Some(l) => (0..UNROLL)
+        Some((l, step)) => (0..step)
             .map(|u| {
                 let mut v = ivs.clone();
                 let off = b.index(body, &mut at, u);
@@ -376,12 +460,50 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
     let reductions: Vec<usize> = (0..n).filter(|&l| iters[l] == Iterator::Reduction).collect();
     let bargs = body.block_args(block).to_vec();
     let used: HashSet<usize> = (0..bargs.len()).filter(|&k| body.has_uses(bargs[k])).collect();
-    let values: Vec<Vec<Value>> = if reductions.is_empty() {
-        let mut args: Vec<Value> = (0..ins.len()).map(|k| if used.contains(&k) { read(body, &mut at, k, &ivs) } else { zero[k] }).collect();
-        for o in 0..outs.len() {
-            args.push(if used.contains(&(ins.len() + o)) { old(body, &mut at, 0, o) } else { zero[ins.len() + o] });
+    // The transposed reads: for each of the 16 j, 16 i from lane 0's i (a
+    // j past the row's end loads nothing), transposed into a vector along j
+    // for each i.
+    let mut transposed: HashMap<usize, Vec<Value>> = HashMap::new();
+    for k in (0..ins.len()).filter(|&k| p.reads[k] == Read::Transposed) {
+        let all = b.index(body, &mut at, LANES);
+        let none = b.index(body, &mut at, 0);
+        let mut rows = Vec::new();
+        for jj in 0..LANES {
+            let mut sv = ivs.clone();
+            let off = b.index(body, &mut at, jj);
+            sv[p.j] = Some(b.bin(body, &mut at, arith::ops::ADDI, j0, off));
+            let sgt = Attribute::integer(4, ctx.i64());
+            let inside = b.op(body, &mut at, arith::ops::CMPI, &[rem, off], &[ctx.i1()], &[("predicate", sgt)]);
+            let inside = body.op(inside).result(0);
+            let n = b.op(body, &mut at, arith::ops::SELECT, &[inside, all, none], &[ctx.index()], &[]);
+            let n = body.op(n).result(0);
+            let m = b.op(body, &mut at, vector::ops::CREATE_MASK, &[n], &[mt.clone()], &[]);
+            let mut ops = vec![ins[k]];
+            ops.extend(index(body, &mut at, &maps[k], &sv));
+            ops.extend([body.op(m).result(0), zero[k]]);
+            let o = b.op(body, &mut at, vector::ops::MASKEDLOAD, &ops, &[vts[k].clone()], &[]);
+            rows.push(body.op(o).result(0));
         }
-        vec![clone_vectorized(b, body, &mut at, block, &args, false)]
+        transposed.insert(k, transpose16(b, body, &mut at, rows, &vts[k]));
+    }
+    // Input k at unrolled step u.
+    let read_at = |body: &mut Body, at: &mut InsertPoint, k: usize, u: usize, sv: &[Option<Value>]| -> Value {
+        match transposed.get(&k) {
+            Some(rows) => rows[u],
+            None => read(body, at, k, sv),
+        }
+    };
+    let values: Vec<Vec<Value>> = if reductions.is_empty() {
+        // One body per step (several only for transposed reads, one per i).
+        (0..steps.len())
+            .map(|u| {
+                let mut args: Vec<Value> = (0..ins.len()).map(|k| if used.contains(&k) { read_at(body, &mut at, k, u, &steps[u]) } else { zero[k] }).collect();
+                for o in 0..outs.len() {
+                    args.push(if used.contains(&(ins.len() + o)) { old(body, &mut at, u, o) } else { zero[ins.len() + o] });
+                }
+                clone_vectorized(b, body, &mut at, block, &args, false)
+            })
+            .collect()
     } else {
         // One accumulator per unrolled step, independent chains through the
         // reduction loops (a depthwise conv's single chain waited on every
@@ -429,7 +551,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
                 let eargs = body.block_args(ep).to_vec();
                 let mut args = vec![values[0]];
                 for k in 0..ins.len() {
-                    args.push(if body.has_uses(eargs[1 + k]) { read(body, &mut at, k, &steps[u]) } else { zero[k] });
+                    args.push(if body.has_uses(eargs[1 + k]) { read_at(body, &mut at, k, u, &steps[u]) } else { zero[k] });
                 }
                 clone_vectorized(b, body, &mut at, ep, &args, false)
             }
