@@ -34,6 +34,19 @@ fn vpdpbusd(b: &B, body: &mut Body, at: &mut InsertPoint, acc: Value, u: Value, 
     call.results(body)[0]
 }
 
+/// Lanes of a half vector: one that holds at most this many columns runs its
+/// multiply-adds on 8 lanes, half the work of 16 where the FMA units are 256
+/// bits wide (Zen 4 runs a 16-lane one in two halves): ResNet-18's 56-wide
+/// rows are three whole vectors and 8 columns.
+const HALF: i64 = 8;
+
+/// The low 8 lanes of a 16-lane `v` (the low half of its register).
+fn low_half(b: &B, body: &mut Body, at: &mut InsertPoint, v: Value, vt8: &Type) -> Value {
+    let low = Attribute::new(AttrData::DenseArray { elem: b.ctx.i64(), data: ir::attributes::ArrayData::Int((0..HALF).collect()) });
+    let o = b.op(body, at, vector::ops::SHUFFLE, &[v, v], &[vt8.clone()], &[("mask", low)]);
+    body.op(o).result(0)
+}
+
 /// Whether a block of k is the first (or the last): always (one block), or
 /// when a condition computed in the loop over blocks holds.
 #[derive(Clone, Copy, PartialEq)]
@@ -72,6 +85,9 @@ struct Kernel<'a> {
     /// a dot4 product) and its stride-2 reads.
     jvs: Vec<Value>,
     masks: Vec<Value>,
+    /// Per vector, an 8-lane mask when it holds 8 columns or fewer (known at
+    /// compile time): its multiply-adds then run on 8 lanes.
+    half_masks: Vec<Option<Value>>,
     byte_masks: Vec<Value>,
     stride2: Vec<Stride2>,
     panel: Option<Value>,
@@ -221,12 +237,14 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
         None => p.i.is_some_and(|i| super::super::parallel_safe(body, op, &ins, &outs, &maps, &iters, i)),
     };
     let fill_ref = fill.as_ref();
-    let mut k = Kernel { b, p, sizes, ins, out, maps, ep, block, vts, vtb, bytes_t, zeros, zb, extras, ivs, j0, nv, jvs: vec![], masks: vec![], byte_masks: vec![], stride2: vec![], panel, fill: fill_ref, rows_parallel, b_panel, k_block: kk.min(block_k) };
+    let mut k = Kernel { b, p, sizes, ins, out, maps, ep, block, vts, vtb, bytes_t, zeros, zb, extras, ivs, j0, nv, jvs: vec![], masks: vec![], half_masks: vec![], byte_masks: vec![], stride2: vec![], panel, fill: fill_ref, rows_parallel, b_panel, k_block: kk.min(block_k) };
     // Column tiles that are all whole vectors (the main loop when the last
     // partial tile runs apart, or N a multiple of the tile) take masks of all
     // lanes: plain loads and stores for LLVM, where AVX2's masked ones cost.
     let whole = if one_tile { nj == LANES * nv as i64 } else { tail || nj % (LANES * nv as i64) == 0 };
-    k.columns(body, &mut at_j, j0, nv, whole);
+    // Where the column tile's first column is known: one tile, or a loop of one iteration.
+    let j0_known = (one_tile || (!tail && nj <= LANES * nv as i64)).then_some(0);
+    k.columns(body, &mut at_j, j0, j0_known, nv, whole);
     k.emit(body, &mut at_j, kk, block_k);
     if tail {
         // After the loop over full tiles (outside it when it is the
@@ -236,7 +254,7 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
         t.panel = tail_panel;
         t.rows_parallel = false;
         let tj0 = b.index(body, &mut at, full_cols);
-        t.columns(body, &mut at, tj0, tail_nv, false);
+        t.columns(body, &mut at, tj0, Some(full_cols), tail_nv, false);
         t.emit(body, &mut at, kk, block_k);
         if let Some(tp) = tail_panel {
             b.op(body, &mut at, memref::ops::DEALLOC, &[tp], &[], &[]);
@@ -257,15 +275,18 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
 }
 
 impl Kernel<'_> {
-    /// The column tile from `j0`, `nv` vectors: each vector's first column,
-    /// its mask (as bytes for a dot4 product) and its stride-2 reads; all 16
-    /// lanes of every vector when `whole`.
-    fn columns(&mut self, body: &mut Body, at: &mut InsertPoint, j0: Value, nv: usize, whole: bool) {
+    /// The column tile from `j0` (`j0_known` at compile time, if it is),
+    /// `nv` vectors: each vector's first column, its mask (as bytes for a
+    /// dot4 product; of 8 lanes for one of at most 8 columns) and its
+    /// stride-2 reads; all 16 lanes of every vector when `whole`.
+    fn columns(&mut self, body: &mut Body, at: &mut InsertPoint, j0: Value, j0_known: Option<i64>, nv: usize, whole: bool) {
         let (b, ctx, p) = (self.b, self.b.ctx, self.p);
         let mt = vec_type(ctx, &ctx.i1());
         let byte_mask_t = ctx.intern_type(TypeData::Vector { shape: vec![4 * LANES], scalable: vec![false], elem: ctx.i1() });
         (self.j0, self.nv) = (j0, nv);
-        (self.jvs, self.masks, self.byte_masks, self.stride2) = (vec![], vec![], vec![], vec![]);
+        (self.jvs, self.masks, self.half_masks, self.byte_masks, self.stride2) = (vec![], vec![], vec![], vec![], vec![]);
+        // Half vectors only for f32 multiply-adds that load B plainly.
+        let halves = p.fma && p.dot4.is_none() && p.b_stride == 1 && body.value_type(self.out).element_type().and_then(|e| e.float_kind()) == Some(ir::types::FloatKind::F32);
         let nj_v = b.index(body, at, self.sizes[p.j]);
         for v in 0..nv {
             let off = b.index(body, at, LANES * v as i64);
@@ -274,6 +295,16 @@ impl Kernel<'_> {
             let m = b.op(body, at, vector::ops::CREATE_MASK, &[rem], &[mt.clone()], &[]);
             self.jvs.push(jv);
             self.masks.push(body.op(m).result(0));
+            let columns = j0_known.map(|j| (self.sizes[p.j] - j - LANES * v as i64).clamp(0, LANES));
+            self.half_masks.push(match columns {
+                Some(c @ 1..=HALF) if halves => {
+                    let m8 = ctx.intern_type(TypeData::Vector { shape: vec![HALF], scalable: vec![false], elem: ctx.i1() });
+                    let n = b.index(body, at, c);
+                    let o = b.op(body, at, vector::ops::CREATE_MASK, &[n], &[m8], &[]);
+                    Some(body.op(o).result(0))
+                }
+                _ => None,
+            });
             if p.b_stride == 2 {
                 self.stride2.push(Stride2::new(b, body, at, rem));
             }
@@ -472,6 +503,9 @@ impl Kernel<'_> {
         let (b, p, nv) = (self.b, self.p, self.nv);
         let (av, bv, am, bm) = (self.ins[p.a], self.ins[p.b], &self.maps[p.a], &self.maps[p.b]);
         let (vta, vt) = (&self.vts[p.a], &self.vts[self.ins.len()]);
+        let vt8 = b.ctx.intern_type(TypeData::Vector { shape: vec![HALF], scalable: vec![false], elem: b.ctx.f32() });
+        // A half vector's accumulators run on its low 8 lanes.
+        let accs: Vec<Value> = accs.iter().enumerate().map(|(x, &acc)| if self.half_masks[x % nv].is_some() { low_half(b, body, at, acc, &vt8) } else { acc }).collect();
         let (mut loops, mut kivs, mut kargs) = (Vec::new(), Vec::new(), accs);
         let mut atk = *at;
         for &kd in &p.ks {
@@ -493,7 +527,8 @@ impl Kernel<'_> {
             if let (Some(panel), Some((k_lo, _))) = (self.panel, krange) {
                 let row = b.bin(body, &mut atk, arith::ops::SUBI, kivs[0], k_lo);
                 let col = b.index(body, &mut atk, LANES * v as i64);
-                let o = b.op(body, &mut atk, vector::ops::LOAD, &[panel, row, col], &[self.vtb.clone()], &[]);
+                let t = if self.half_masks[v].is_some() { vt8.clone() } else { self.vtb.clone() };
+                let o = b.op(body, &mut atk, vector::ops::LOAD, &[panel, row, col], &[t], &[]);
                 bvecs.push(body.op(o).result(0));
                 continue;
             }
@@ -502,6 +537,13 @@ impl Kernel<'_> {
             if p.b_stride == 2 {
                 // Two vectors from lane 0's element, their even lanes.
                 bvecs.push(self.stride2[v].load(b, body, &mut atk, &ops, self.zb, &self.vtb));
+                continue;
+            }
+            if let Some(m8) = self.half_masks[v] {
+                let z8 = low_half(b, body, &mut atk, self.zb, &vt8);
+                ops.extend([m8, z8]);
+                let o = b.op(body, &mut atk, vector::ops::MASKEDLOAD, &ops, &[vt8.clone()], &[]);
+                bvecs.push(body.op(o).result(0));
                 continue;
             }
             ops.push(if p.dot4.is_some() { self.byte_masks[v] } else { self.masks[v] });
@@ -523,9 +565,13 @@ impl Kernel<'_> {
             }
             let a = b.load(body, &mut atk, av, &idx);
             let ab = b.with(body, &mut atk, |o| vector::ops::Broadcast::build(o, a, &[vta.clone()], &[])).vector(body);
+            let ab8 = self.half_masks.iter().any(|m| m.is_some()).then(|| low_half(b, body, &mut atk, ab, &vt8));
             for v in 0..nv {
                 let acc = kargs[r * nv + v];
-                if p.fma {
+                if let (Some(ab8), Some(_)) = (ab8, self.half_masks[v]) {
+                    let fma = b.with(body, &mut atk, |o| vector::ops::Fma::build(o, ab8, bvecs[v], acc, &[vt8.clone()], &[]));
+                    new_accs.push(fma.result(body));
+                } else if p.fma {
                     let fma = b.with(body, &mut atk, |o| vector::ops::Fma::build(o, ab, bvecs[v], acc, &[vt.clone()], &[]));
                     new_accs.push(fma.result(body));
                 } else {
@@ -543,6 +589,14 @@ impl Kernel<'_> {
         for (kop, kblock) in loops.iter().rev() {
             b.yield_(body, *kblock, &results);
             results = body.op(*kop).results().to_vec();
+        }
+        // Half vectors back to 16 lanes (the upper 8 a copy, masked off).
+        let widen = Attribute::new(AttrData::DenseArray { elem: b.ctx.i64(), data: ir::attributes::ArrayData::Int((0..LANES).map(|l| l % HALF).collect()) });
+        for (x, r) in results.iter_mut().enumerate() {
+            if self.half_masks[x % nv].is_some() {
+                let o = b.op(body, at, vector::ops::SHUFFLE, &[*r, *r], &[vt.clone()], &[("mask", widen.clone())]);
+                *r = body.op(o).result(0);
+            }
         }
         results
     }
