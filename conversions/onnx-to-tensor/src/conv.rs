@@ -207,6 +207,11 @@ fn conv_of(l: &mut Lower, x: Value, wv: Value, bias: Option<Value>, sc: &Sc) -> 
     if g == 1 && !direct {
         return conv_as_matmul(l, x, wv, bias, &w, &out.shape, &sc);
     }
+    if g == 1 && direct && s == 2 && l.is_constant(wv) {
+        if let Some(t) = direct_channel_tile(m_total, out.shape[3], w.strides[1]) {
+            return Ok(conv_direct_channel_lanes(l, x, wv, bias, &w, &out.shape, &sc, t));
+        }
+    }
     if s == 2 && c_per == 1 && m_total == g {
         // Depthwise: the named op, filters viewed as [C, kh, kw].
         let w3 = super::shape::reshape(l, wv, &[m_total, wi.shape[2], wi.shape[3]]);
@@ -254,6 +259,53 @@ fn conv_of(l: &mut Lower, x: Value, wv: Value, bias: Option<Value>, sc: &Sc) -> 
 /// of 16 lanes, mostly full); narrower ones the im2col product, whose rows
 /// are the whole output map.
 const DIRECT_CONV_MIN_WIDTH: i64 = 28;
+
+/// The channels per tile when a direct 2-D conv with constant weights runs
+/// with its output channels along the vector lanes: where its output rows
+/// would leave a tenth or more of the lanes idle (a 28-wide row fills 28 of
+/// 32; rows of at most 8 past whole vectors take half vectors), or it has a
+/// stride of 2 along the rows (each vector of a row then takes two loads and
+/// a shuffle).
+fn direct_channel_tile(m: i64, ow: i64, stride_w: i64) -> Option<i64> {
+    let w = super::linalg::panel_columns();
+    let t = [w, w / 2].into_iter().find(|&t| t >= 16 && m % t == 0)?;
+    let r = ow % 16;
+    let lanes = ow - r + match r {
+        0 => 0,
+        1..=8 => 8,
+        _ => 16,
+    };
+    (10 * (lanes - ow) >= lanes || stride_w == 2).then_some(t)
+}
+
+/// A direct 2-D conv with the output channels along the lanes, in tiles of
+/// t channels: y[n, mt, oh, ow, u] = Σ x[n, c, oh·s + kh·d, ow·s + kw·d] ·
+/// Wp[mt, c, kh, kw, u], Wp[mt, c, kh, kw, u] = W[mt·t + u, c, kh, kw]
+/// packed at compile time. The contraction kernel's rows are output
+/// positions along a row (each input element broadcast), its columns t
+/// channels; the product is then transposed to NCHW in registers (16×16
+/// tiles), the elementwise ops after the conv fused into that copy.
+#[allow(clippy::too_many_arguments)]
+fn conv_direct_channel_lanes(l: &mut Lower, x: Value, wv: Value, bias: Option<Value>, w: &Window, out_shape: &[i64], sc: &Sc, t: i64) -> Value {
+    let ws = l.body.value_type(wv).shape().unwrap().to_vec();
+    let (n, m, c, kh, kw) = (out_shape[0], ws[0], ws[1], ws[2], ws[3]);
+    let (oh, ow, mt) = (out_shape[2], out_shape[3], m / t);
+    let ty = sc.ty.clone();
+    let wp = l.map_op(&[mt, c, kh, kw, t], &ty, &[wv], vec![expr_map(5, vec![add(mul(d(0), t), d(4)), d(1), d(2), d(3)])], |_, a| a[0]);
+    let init = match bias {
+        Some(b) => l.map_op(&[n, mt, oh, ow, t], &ty, &[b], vec![expr_map(5, vec![add(mul(d(1), t), d(4))])], |_, a| a[0]),
+        None => l.fill(&[n, mt, oh, ow, t], sc, 0.0),
+    };
+    // Loops: n, mt, oh, ow, u | c, kh, kw.
+    let xres = vec![d(0), d(5), add(mul(d(2), w.strides[0]), mul(d(6), w.dilations[0])), add(mul(d(3), w.strides[1]), mul(d(7), w.dilations[1]))];
+    let wres = vec![d(1), d(5), d(6), d(7), d(4)];
+    let mut iters = vec![Iterator::Parallel; 5];
+    iters.extend([Iterator::Reduction; 3]);
+    let yt = super::linalg::contract(l, x, expr_map(8, xres), wp, expr_map(8, wres), init, &iters, 1.0, (None, None));
+    let tile_of = AffineExpr::FloorDiv(Box::new(d(1)), Box::new(AffineExpr::Const(t)));
+    let lane_of = AffineExpr::Mod(Box::new(d(1)), Box::new(AffineExpr::Const(t)));
+    l.map_op(out_shape, &ty, &[yt], vec![expr_map(4, vec![d(0), tile_of, d(2), d(3), lane_of])], |_, a| a[0])
+}
 
 /// The output positions of a product with the channels along the lanes:
 /// from the host's tile (`Tile::channel_lanes_min_positions`) to 256; its
