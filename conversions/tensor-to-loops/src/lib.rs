@@ -6,9 +6,11 @@
 //! read with `memref.load` at their affine index expressions; `tensor.index`
 //! becomes the induction variable and `tensor.extract` a `memref.load`.
 //!
-//! Two vector paths come first: matmul-like contractions become register-tiled
-//! kernels (`contraction.rs`), and other f32 generics run 16 lanes at a time
-//! along the output's last dim (`vectorize.rs`); the scalar nest is the rest.
+//! Three vector paths come first: matmul-like contractions become register-tiled
+//! kernels (`contraction.rs`), other generics run 16 lanes at a time along
+//! the output's last dim (`vectorize.rs`), and f32 reductions along the
+//! inputs' last dim 16 lanes at a time along it (`row_reduction.rs`); the
+//! scalar nest is the rest.
 
 use ir::affine::AffineExpr;
 use ir::attributes::Attribute;
@@ -22,6 +24,7 @@ mod fill;
 pub mod insert_profiling;
 mod outline_loop_nests;
 mod pack_weight_arguments;
+mod row_reduction;
 mod vectorize;
 mod vmath;
 
@@ -140,6 +143,10 @@ impl B<'_> {
     /// `scf.for %iv = lb to ub step 1 iter_args(carried)`, as [`B::for_loop`].
     fn for_between(&self, body: &mut Body, at: &mut InsertPoint, lb: Value, ub: Value, carried: &[Value]) -> (OpId, ir::Block, Value, Vec<Value>) {
         let step = self.index(body, at, 1);
+        self.for_step(body, at, lb, ub, step, carried)
+    }
+    /// `scf.for %iv = lb to ub step st iter_args(carried)`: (op, body block, iv, carried args).
+    fn for_step(&self, body: &mut Body, at: &mut InsertPoint, lb: Value, ub: Value, step: Value, carried: &[Value]) -> (OpId, ir::Block, Value, Vec<Value>) {
         let region = body.new_region();
         let mut arg_types = vec![self.ctx.index()];
         arg_types.extend(carried.iter().map(|v| body.value_type(*v).clone()));
@@ -295,6 +302,10 @@ fn lower_generic(ctx: &Context, body: &mut Body, op: OpId, fills: &mut HashMap<O
     }
     if let Some(p) = vectorize::plan(ctx, body, op) {
         vectorize::lower(&b, body, op, &p, &sizes, fills.remove(&op));
+        return Ok(());
+    }
+    if let Some(p) = row_reduction::plan(ctx, body, op) {
+        row_reduction::lower(&b, body, op, &p, &sizes);
         return Ok(());
     }
     let n = iters.len();
