@@ -46,7 +46,7 @@ pub fn plan(ctx: &Context, body: &Body, op: OpId) -> Option<Plan> {
     let (maps, iters, sizes) = (g.maps(), g.iterators(), g.loop_sizes());
     let reds: Vec<usize> = (0..iters.len()).filter(|&l| iters[l] == Iterator::Reduction).collect();
     let [k] = reds[..] else { return None };
-    if sizes[k]? < MIN_ROW {
+    if sizes[k]? < MIN_ROW || maps[ins.len()].results.iter().any(|e| uses_dim(e, k)) {
         return None;
     }
     // Inputs that read along k do so at unit stride along their last dim, and

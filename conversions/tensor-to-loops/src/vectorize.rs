@@ -467,11 +467,14 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
     for k in (0..ins.len()).filter(|&k| p.reads[k] == Read::Transposed) {
         let all = b.index(body, &mut at, LANES);
         let none = b.index(body, &mut at, 0);
+        let j_last = b.index(body, &mut at, sizes[p.j] - 1);
         let mut rows = Vec::new();
         for jj in 0..LANES {
             let mut sv = ivs.clone();
             let off = b.index(body, &mut at, jj);
-            sv[p.j] = Some(b.bin(body, &mut at, arith::ops::ADDI, j0, off));
+            // (Clamped into the row: a j past it loads nothing, but its address stays in the buffer.)
+            let jv = b.bin(body, &mut at, arith::ops::ADDI, j0, off);
+            sv[p.j] = Some(b.bin(body, &mut at, arith::ops::MINSI, jv, j_last));
             let sgt = Attribute::integer(4, ctx.i64());
             let inside = b.op(body, &mut at, arith::ops::CMPI, &[rem, off], &[ctx.i1()], &[("predicate", sgt)]);
             let inside = body.op(inside).result(0);
