@@ -267,8 +267,7 @@ const DIRECT_CONV_MIN_WIDTH: i64 = 28;
 /// stride of 2 along the rows (each vector of a row then takes two loads and
 /// a shuffle).
 fn direct_channel_tile(m: i64, ow: i64, stride_w: i64) -> Option<i64> {
-    let w = super::linalg::panel_columns();
-    let t = [w, w / 2].into_iter().find(|&t| t >= 16 && m % t == 0)?;
+    let t = channel_tile_width(m)?;
     let r = ow % 16;
     let lanes = ow - r + match r {
         0 => 0,
@@ -292,19 +291,46 @@ fn conv_direct_channel_lanes(l: &mut Lower, x: Value, wv: Value, bias: Option<Va
     let (oh, ow, mt) = (out_shape[2], out_shape[3], m / t);
     let ty = sc.ty.clone();
     let wp = l.map_op(&[mt, c, kh, kw, t], &ty, &[wv], vec![expr_map(5, vec![add(mul(d(0), t), d(4)), d(1), d(2), d(3)])], |_, a| a[0]);
-    let init = match bias {
-        Some(b) => l.map_op(&[n, mt, oh, ow, t], &ty, &[b], vec![expr_map(5, vec![add(mul(d(1), t), d(4))])], |_, a| a[0]),
-        None => l.fill(&[n, mt, oh, ow, t], sc, 0.0),
-    };
+    let init = channel_tiles_init(l, bias, &[n, mt, oh, ow, t], t, sc);
     // Loops: n, mt, oh, ow, u | c, kh, kw.
     let xres = vec![d(0), d(5), add(mul(d(2), w.strides[0]), mul(d(6), w.dilations[0])), add(mul(d(3), w.strides[1]), mul(d(7), w.dilations[1]))];
     let wres = vec![d(1), d(5), d(6), d(7), d(4)];
     let mut iters = vec![Iterator::Parallel; 5];
     iters.extend([Iterator::Reduction; 3]);
     let yt = super::linalg::contract(l, x, expr_map(8, xres), wp, expr_map(8, wres), init, &iters, 1.0, (None, None));
+    from_channel_tiles(l, yt, out_shape, t, vec![d(2), d(3)], sc)
+}
+
+/// The channels of a tile along the lanes for `m` output channels: the
+/// kernel's tile or half of it (64 or 32 channels; 16 on AVX2), dividing m.
+fn channel_tile_width(m: i64) -> Option<i64> {
+    let w = super::linalg::panel_columns();
+    [w, w / 2].into_iter().find(|&t| t >= 16 && m % t == 0)
+}
+
+/// The accumulators `[.., t]` of a product in channel tiles of t (`shape`,
+/// its tile index at dim 1, its lane last): the bias of channel tile·t +
+/// lane, or zeros.
+fn channel_tiles_init(l: &mut Lower, bias: Option<Value>, shape: &[i64], t: i64, sc: &Sc) -> Value {
+    let r = shape.len();
+    match bias {
+        Some(b) => l.map_op(shape, &sc.ty.clone(), &[b], vec![expr_map(r, vec![add(mul(d(1), t), d(r - 1))])], |_, a| a[0]),
+        None => l.fill(shape, sc, 0.0),
+    }
+}
+
+/// A product in channel tiles `yt` ([N, M/t, positions.., t]) copied back
+/// to the NCHW `out_shape`, `positions` its middle indices in terms of the
+/// output's loops: written in the output's own shape, so that the
+/// elementwise ops after the conv (a residual Add, a Clip) fuse into this
+/// copy, whose read the vector loops transpose in 16×16 tiles.
+fn from_channel_tiles(l: &mut Lower, yt: Value, out_shape: &[i64], t: i64, positions: Vec<AffineExpr>, sc: &Sc) -> Value {
     let tile_of = AffineExpr::FloorDiv(Box::new(d(1)), Box::new(AffineExpr::Const(t)));
     let lane_of = AffineExpr::Mod(Box::new(d(1)), Box::new(AffineExpr::Const(t)));
-    l.map_op(out_shape, &ty, &[yt], vec![expr_map(4, vec![d(0), tile_of, d(2), d(3), lane_of])], |_, a| a[0])
+    let mut res = vec![d(0), tile_of];
+    res.extend(positions);
+    res.push(lane_of);
+    l.map_op(out_shape, &sc.ty.clone(), &[yt], vec![expr_map(out_shape.len(), res)], |_, a| a[0])
 }
 
 /// The output positions of a product with the channels along the lanes:
@@ -318,9 +344,7 @@ fn channel_lanes_positions() -> std::ops::RangeInclusive<i64> {
 /// channels and `q` terms runs with the channels along the vector lanes:
 /// the positions fill their vectors partly and the weights fit in L2.
 fn channel_tile(p: i64, m: i64, q: i64) -> Option<i64> {
-    // The kernel's tile or half of it (64 or 32 channels; 16 on AVX2).
-    let w = super::linalg::panel_columns();
-    let t = [w, w / 2].into_iter().find(|&t| t >= 16 && m % t == 0)?;
+    let t = channel_tile_width(m)?;
     (channel_lanes_positions().contains(&p) && p % 16 != 0 && m * q * 4 <= crate::cpu_target().tile().channel_lanes_max_weight_bytes).then_some(t)
 }
 
@@ -364,20 +388,12 @@ fn conv_as_matmul(l: &mut Lower, x: Value, wv: Value, bias: Option<Value>, w: &W
         // the conv fuse into.
         let mt = m / t;
         let wp = l.map_op(&[mt, c * k, t], &sc.ty.clone(), &[w2], vec![expr_map(3, vec![add(mul(d(0), t), d(2)), d(1)])], |_, a| a[0]);
-        let init_t = match bias {
-            Some(b) => l.map_op(&[n, mt, p, t], &sc.ty.clone(), &[b], vec![expr_map(4, vec![add(mul(d(1), t), d(3))])], |_, a| a[0]),
-            None => l.fill(&[n, mt, p, t], sc, 0.0),
-        };
+        let init_t = channel_tiles_init(l, bias, &[n, mt, p, t], t, sc);
         // Loops: n, mt, p, u | q.
         let iters = [Iterator::Parallel, Iterator::Parallel, Iterator::Parallel, Iterator::Parallel, Iterator::Reduction];
         let yt = super::linalg::contract(l, col, expr_map(5, vec![d(0), d(4), d(2)]), wp, expr_map(5, vec![d(1), d(4), d(3)]), init_t, &iters, 1.0, (None, None));
-        // Written in the output's own shape, so that the elementwise ops
-        // after the conv (a residual Add, a Clip) fuse into this copy.
-        let r = out_shape.len();
-        let tile_of = AffineExpr::FloorDiv(Box::new(d(1)), Box::new(AffineExpr::Const(t)));
-        let lane_of = AffineExpr::Mod(Box::new(d(1)), Box::new(AffineExpr::Const(t)));
-        let position = (2..r).fold(AffineExpr::Const(0), |acc, i| add(mul(acc, out_shape[i]), d(i)));
-        return Ok(l.map_op(out_shape, &sc.ty.clone(), &[yt], vec![expr_map(r, vec![d(0), tile_of, position, lane_of])], |_, a| a[0]));
+        let position = (2..out_shape.len()).fold(AffineExpr::Const(0), |acc, i| add(mul(acc, out_shape[i]), d(i)));
+        return Ok(from_channel_tiles(l, yt, out_shape, t, vec![position], sc));
     }
     // The accumulator [n, m] for one output position, else [n, m, p].
     let acc_shape = if p == 1 { vec![n, m] } else { vec![n, m, p] };

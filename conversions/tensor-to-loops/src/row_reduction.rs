@@ -118,8 +118,8 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64]) {
     let rem = b.bin(body, &mut atk, arith::ops::SUBI, ub, k0);
     let mask = b.op(body, &mut atk, vector::ops::CREATE_MASK, &[rem], &[mt], &[]);
     let mask = body.op(mask).result(0);
-    let mut kivs: Vec<_> = ivs.iter().map(|v| v.unwrap_or(k0)).collect();
-    kivs[p.k] = k0;
+    // (k is the one loop without an index yet.)
+    let kivs: Vec<_> = ivs.iter().map(|v| v.unwrap_or(k0)).collect();
     let mut args = Vec::new();
     for (v, m) in ins.iter().zip(&maps) {
         let mut ops = vec![*v];

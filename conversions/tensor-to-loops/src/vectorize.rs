@@ -180,21 +180,16 @@ fn transposed_loop(m: &AffineMap, j: usize) -> Option<usize> {
         },
         _ => return None,
     };
-    let whole_blocks = |e: &AffineExpr| match e {
-        E::FloorDiv(x, t) => matches!((&**x, &**t), (E::Dim(d), E::Const(t)) if *d as usize == i && t % LANES == 0),
-        _ => false,
-    };
-    fn ok(e: &AffineExpr, i: usize, whole: &dyn Fn(&AffineExpr) -> bool) -> bool {
-        if whole(e) {
-            return true;
-        }
+    // An index free of i but for `i floordiv t` (constant over an aligned block of 16).
+    fn free_of(e: &AffineExpr, i: usize) -> bool {
         match e {
-            AffineExpr::Dim(d) => *d as usize != i,
-            AffineExpr::Sym(_) | AffineExpr::Const(_) => true,
-            AffineExpr::Add(a, b) | AffineExpr::Mul(a, b) | AffineExpr::Mod(a, b) | AffineExpr::FloorDiv(a, b) | AffineExpr::CeilDiv(a, b) => ok(a, i, whole) && ok(b, i, whole),
+            E::FloorDiv(x, t) if matches!((&**x, &**t), (E::Dim(d), E::Const(t)) if *d as usize == i && t % LANES == 0) => true,
+            E::Dim(d) => *d as usize != i,
+            E::Sym(_) | E::Const(_) => true,
+            E::Add(a, b) | E::Mul(a, b) | E::Mod(a, b) | E::FloorDiv(a, b) | E::CeilDiv(a, b) => free_of(a, i) && free_of(b, i),
         }
     }
-    (i != j && rest.iter().all(|e| ok(e, i, &whole_blocks)) && rest.iter().any(|e| uses_dim(e, j))).then_some(i)
+    (i != j && rest.iter().all(|e| free_of(e, i)) && rest.iter().any(|e| uses_dim(e, j))).then_some(i)
 }
 
 /// The 16×16 transpose of `rows` (row r's lane c becomes row c's lane r):
@@ -464,30 +459,38 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
     // j past the row's end loads nothing), transposed into a vector along j
     // for each i.
     let mut transposed: HashMap<usize, Vec<Value>> = HashMap::new();
-    for k in (0..ins.len()).filter(|&k| p.reads[k] == Read::Transposed) {
-        let all = b.index(body, &mut at, LANES);
-        let none = b.index(body, &mut at, 0);
+    if p.transposed.is_some() {
+        // Per j of the 16: its index (clamped into the row: a j past it loads
+        // nothing, but its address stays in the buffer) and its mask, all
+        // lanes or none.
+        let (all, none) = (b.index(body, &mut at, LANES), b.index(body, &mut at, 0));
         let j_last = b.index(body, &mut at, sizes[p.j] - 1);
-        let mut rows = Vec::new();
+        let sgt = Attribute::integer(4, ctx.i64());
+        let mut columns = Vec::new();
         for jj in 0..LANES {
-            let mut sv = ivs.clone();
             let off = b.index(body, &mut at, jj);
-            // (Clamped into the row: a j past it loads nothing, but its address stays in the buffer.)
             let jv = b.bin(body, &mut at, arith::ops::ADDI, j0, off);
-            sv[p.j] = Some(b.bin(body, &mut at, arith::ops::MINSI, jv, j_last));
-            let sgt = Attribute::integer(4, ctx.i64());
-            let inside = b.op(body, &mut at, arith::ops::CMPI, &[rem, off], &[ctx.i1()], &[("predicate", sgt)]);
+            let jv = b.bin(body, &mut at, arith::ops::MINSI, jv, j_last);
+            let inside = b.op(body, &mut at, arith::ops::CMPI, &[rem, off], &[ctx.i1()], &[("predicate", sgt.clone())]);
             let inside = body.op(inside).result(0);
             let n = b.op(body, &mut at, arith::ops::SELECT, &[inside, all, none], &[ctx.index()], &[]);
             let n = body.op(n).result(0);
             let m = b.op(body, &mut at, vector::ops::CREATE_MASK, &[n], &[mt.clone()], &[]);
-            let mut ops = vec![ins[k]];
-            ops.extend(index(body, &mut at, &maps[k], &sv));
-            ops.extend([body.op(m).result(0), zero[k]]);
-            let o = b.op(body, &mut at, vector::ops::MASKEDLOAD, &ops, &[vts[k].clone()], &[]);
-            rows.push(body.op(o).result(0));
+            columns.push((jv, body.op(m).result(0)));
         }
-        transposed.insert(k, transpose16(b, body, &mut at, rows, &vts[k]));
+        for k in (0..ins.len()).filter(|&k| p.reads[k] == Read::Transposed) {
+            let mut rows = Vec::new();
+            for &(jv, m) in &columns {
+                let mut sv = ivs.clone();
+                sv[p.j] = Some(jv);
+                let mut ops = vec![ins[k]];
+                ops.extend(index(body, &mut at, &maps[k], &sv));
+                ops.extend([m, zero[k]]);
+                let o = b.op(body, &mut at, vector::ops::MASKEDLOAD, &ops, &[vts[k].clone()], &[]);
+                rows.push(body.op(o).result(0));
+            }
+            transposed.insert(k, transpose16(b, body, &mut at, rows, &vts[k]));
+        }
     }
     // Input k at unrolled step u.
     let read_at = |body: &mut Body, at: &mut InsertPoint, k: usize, u: usize, sv: &[Option<Value>]| -> Value {

@@ -506,6 +506,8 @@ impl Kernel<'_> {
         let vt8 = b.ctx.intern_type(TypeData::Vector { shape: vec![HALF], scalable: vec![false], elem: b.ctx.f32() });
         // A half vector's accumulators run on its low 8 lanes.
         let accs: Vec<Value> = accs.iter().enumerate().map(|(x, &acc)| if self.half_masks[x % nv].is_some() { low_half(b, body, at, acc, &vt8) } else { acc }).collect();
+        // (Their masked lanes' value.)
+        let z8 = self.half_masks.iter().any(|m| m.is_some()).then(|| low_half(b, body, at, self.zb, &vt8));
         let (mut loops, mut kivs, mut kargs) = (Vec::new(), Vec::new(), accs);
         let mut atk = *at;
         for &kd in &p.ks {
@@ -539,8 +541,7 @@ impl Kernel<'_> {
                 bvecs.push(self.stride2[v].load(b, body, &mut atk, &ops, self.zb, &self.vtb));
                 continue;
             }
-            if let Some(m8) = self.half_masks[v] {
-                let z8 = low_half(b, body, &mut atk, self.zb, &vt8);
+            if let (Some(m8), Some(z8)) = (self.half_masks[v], z8) {
                 ops.extend([m8, z8]);
                 let o = b.op(body, &mut atk, vector::ops::MASKEDLOAD, &ops, &[vt8.clone()], &[]);
                 bvecs.push(body.op(o).result(0));
