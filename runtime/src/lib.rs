@@ -25,5 +25,6 @@ pub use executor::{compare, tensor};
 pub use compile::{compile, context, declared_inputs, lower_model, node_macs, CompileOptions, Compiled, Lowered, TensorSpec};
 pub use executor::HostTensor;
 
-/// The run-time library compiled CPU code calls (threads, profiling), as `runtime::parallel` and `runtime::profile`.
-pub use cpu_runtime::{parallel, profile};
+/// The run-time library compiled CPU code calls (threads, profiling, the
+/// intermediates' arena), as `runtime::parallel`, `runtime::profile` and `runtime::arena`.
+pub use cpu_runtime::{arena, parallel, profile};

@@ -16,7 +16,8 @@ fn run(src: &str, inputs: &[&HostTensor], out_shape: &[i64]) -> Vec<f64> {
     ir::verifier::verify(&ctx, &p.body, p.module).unwrap_or_else(|e| panic!("{:?}", e.iter().map(|d| d.message.clone()).collect::<Vec<_>>()));
     driver::pipelines::run(&ctx, &mut p.body, p.module, driver::pipelines::CPU_PIPELINE).unwrap();
     let text = llvm_cpu::to_mlir_text(&ctx, &p.body, p.module);
-    let jit = llvm_cpu::Jit::compile(&text, 2).unwrap();
+    // The runtime's hooks (the intermediates' arena) bound as `npu-run` binds them.
+    let jit = llvm_cpu::Jit::compile_with_symbols(&text, 2, &runtime::checks::jit_symbols()).unwrap();
     let mut out = HostTensor::zeros(onnx_translate::proto::data_type::FLOAT, out_shape).unwrap();
     let mut args: Vec<llvm_cpu::MemRefArg> = inputs.iter().map(|t| llvm_cpu::MemRefArg { data: t.data.as_ref().as_ptr() as *mut u8, shape: t.shape.clone() }).collect();
     args.push(llvm_cpu::MemRefArg { data: out.data.as_mut_ptr(), shape: out_shape.to_vec() });

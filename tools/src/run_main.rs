@@ -322,6 +322,7 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
     // A profile times warm runs: --perf's, or one of its own.
     let timed = a.perf.filter(|&n| n > 0).or(a.profile.then_some(1));
     let mut times = Vec::new();
+    runtime::arena::reset_peak();
     if let Some(n) = timed {
         let mut outs = outs;
         for _ in 0..n {
@@ -334,22 +335,59 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
         let n = times.len();
         times.sort_by(|x, y| x.partial_cmp(y).unwrap());
         let (p50, p90, p99) = (percentile(&times, 50.0), percentile(&times, 90.0), percentile(&times, 99.0));
+        let memory = Memory::after_runs(&c);
         if a.json {
             println!(
                 "{}",
-                serde_json::json!({"compile_ms": c.compile_ms, "compile_cache": c.cache.label(), "first_run_ms": first_ms, "p50_ms": p50, "p90_ms": p90, "p99_ms": p99, "runs": n})
+                serde_json::json!({"compile_ms": c.compile_ms, "compile_cache": c.cache.label(), "first_run_ms": first_ms, "p50_ms": p50, "p90_ms": p90, "p99_ms": p99, "runs": n,
+                    "arena_bytes": memory.arena, "weights_bytes": memory.weights, "peak_rss_bytes": memory.peak_rss})
             );
         } else {
             let cached = if c.cache == runtime::cached_compile::CacheUse::Hit { " (from the compile cache)" } else { "" };
             println!("compile time:   {:.1} ms{}", c.compile_ms, cached);
             println!("first run:      {:.3} ms", first_ms);
             println!("latency over {} runs: P50 {:.3} ms, P90 {:.3} ms, P99 {:.3} ms", n, p50, p90, p99);
+            println!("{}", memory.line());
         }
     }
     if a.profile {
         print_profile(&model, &c, timed.unwrap_or(1).max(1), &macs, if a.verbose { usize::MAX } else { 25 });
     }
     Ok(ok)
+}
+
+/// `--perf`'s memory figures: the intermediates' arena at its peak over the
+/// timed runs (as the runtime handed it out: `plan-arena` sized it at compile
+/// time), the weights the code is passed, and the process's peak resident
+/// memory (compile included: LLVM's peak is usually the larger).
+struct Memory {
+    arena: usize,
+    weights: usize,
+    peak_rss: Option<usize>,
+}
+
+impl Memory {
+    fn after_runs(c: &runtime::Compiled) -> Memory {
+        // VmHWM: the resident set's high-water mark, in kB.
+        let peak_rss = std::fs::read_to_string("/proc/self/status").ok().and_then(|s| s.lines().find_map(|l| l.strip_prefix("VmHWM:").and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<usize>().ok()))).map(|kb| kb * 1024);
+        Memory { arena: runtime::arena::peak_bytes(), weights: c.weights.iter().map(|w| w.data.as_ref().len()).sum(), peak_rss }
+    }
+
+    fn line(&self) -> String {
+        let rss = self.peak_rss.map_or(String::new(), |r| format!(", process peak resident {} (compile included)", bytes(r)));
+        format!("memory:         intermediates {} at peak (one arena, planned at compile time), weights {}{}", bytes(self.arena), bytes(self.weights), rss)
+    }
+}
+
+/// Bytes for a reader: B, KB, MB or GB (powers of 1000), three digits.
+fn bytes(n: usize) -> String {
+    let n = n as f64;
+    match n {
+        _ if n < 1e3 => format!("{} B", n),
+        _ if n < 1e6 => format!("{:.1} KB", n / 1e3),
+        _ if n < 1e9 => format!("{:.1} MB", n / 1e6),
+        _ => format!("{:.2} GB", n / 1e9),
+    }
 }
 
 /// `--timing`: each compile phase, its milliseconds and share of the whole.

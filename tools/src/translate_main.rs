@@ -270,6 +270,7 @@ fn compile(args: &Args, ctx: &ir::Context, body: &mut ir::Body, module: ir::OpId
             eprintln!("{}: error: {}", tool(), e);
             return ExitCode::FAILURE;
         }
+        tensor_to_loops::plan_arena::allocate_arenas_without_runtime(ctx, body, module);
     }
     let text = print_op(ctx, body, module, PrintOptions { generic: emit != "loops" || args.generic, debug_info: args.debuginfo });
     let fail = |e: String| {

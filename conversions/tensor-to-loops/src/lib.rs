@@ -24,6 +24,7 @@ mod fill;
 pub mod insert_profiling;
 mod outline_loop_nests;
 mod pack_weight_arguments;
+pub mod plan_arena;
 mod row_reduction;
 mod vectorize;
 mod vmath;
@@ -50,6 +51,12 @@ pub fn register(reg: &mut PassRegistry) {
         summary: "Pass a function's arguments marked npu.weight in one byte buffer, each weight a memref.view of it",
         options: vec![],
         create: |_| Ok(Box::new(pack_weight_arguments::PackWeightArguments)),
+    });
+    reg.register(PassInfo {
+        argument: "plan-arena",
+        summary: "Place a model function's static intermediate buffers in one arena by their lifetimes, as views of a block the runtime keeps across runs",
+        options: vec![],
+        create: |_| Ok(Box::new(plan_arena::PlanArena)),
     });
     reg.register(PassInfo {
         argument: "insert-profiling",

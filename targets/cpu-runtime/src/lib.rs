@@ -1,10 +1,11 @@
 //! The run-time library compiled CPU code calls (as MLIR's runner utils and
 //! OpenMP's runtime are to theirs): [`parallel::parallel_for`] and the thread
-//! pool behind it, the failed-check hook ([`checks`]) and the profiling hooks
-//! ([`profile`]). The names the code calls them by are `cpu_target::abi`'s;
+//! pool behind it, the failed-check hook ([`checks`]), the profiling hooks
+//! ([`profile`]) and the intermediates' arena ([`arena`]). The names the code calls them by are `cpu_target::abi`'s;
 //! [`symbols`] binds every one for the JIT. No IR and no LLVM: whatever runs
 //! compiled code links this, however it compiled it.
 
+pub mod arena;
 pub mod checks;
 pub mod parallel;
 pub mod profile;
@@ -19,6 +20,8 @@ pub fn symbols() -> Vec<(&'static str, *mut ())> {
         (abi::PROFILE_EXIT, profile::exit as *mut ()),
         (abi::CHECK_FAILED, checks::failed as *mut ()),
         (abi::PARALLEL_FOR, parallel::parallel_for as *mut ()),
+        (abi::ARENA_PUSH_SYMBOL, arena::push as *mut ()),
+        (abi::ARENA_POP, arena::pop as *mut ()),
     ]
 }
 
@@ -33,7 +36,8 @@ mod tests {
         let s = symbols();
         let mut names: Vec<&str> = s.iter().map(|(n, _)| *n).collect();
         names.sort();
-        let mut abi_names = vec![abi::PARALLEL_FOR, abi::CHECK_FAILED, abi::PROFILE_ENTER, abi::PROFILE_EXIT];
+        let mut abi_names = vec![abi::PARALLEL_FOR, abi::CHECK_FAILED, abi::PROFILE_ENTER, abi::PROFILE_EXIT, abi::ARENA_PUSH_SYMBOL, abi::ARENA_POP];
+        assert_eq!(abi::ARENA_PUSH_SYMBOL, format!("_mlir_ciface_{}", abi::ARENA_PUSH), "MLIR's C interface names the push");
         abi_names.sort();
         assert_eq!(names, abi_names);
         let hook = s.iter().find(|(n, _)| *n == abi::CHECK_FAILED).unwrap().1;

@@ -26,6 +26,15 @@ pub fn fill(message: &str, value: i64) -> String {
 pub const PROFILE_ENTER: &str = "npu_profile_enter";
 pub const PROFILE_EXIT: &str = "npu_profile_exit";
 
+/// `memref<?xi8> npu_arena_push(int64_t bytes)` / `void npu_arena_pop()`:
+/// a function's intermediate buffers as one block (`plan-arena`), taken on
+/// entry and given back before it returns. The push is declared with MLIR's C
+/// interface (its memref result comes back through a pointer), so the symbol
+/// the runtime binds is [`ARENA_PUSH_SYMBOL`].
+pub const ARENA_PUSH: &str = "npu_arena_push";
+pub const ARENA_PUSH_SYMBOL: &str = "_mlir_ciface_npu_arena_push";
+pub const ARENA_POP: &str = "npu_arena_pop";
+
 /// The argument attribute of a model function's weight arguments (the large
 /// constants the JIT passes instead of compiling them in): `pack-weight-arguments`
 /// turns them into one byte buffer, which the runtime packs by [`weight_offsets`].

@@ -82,11 +82,12 @@
 // RUN: not npu-run %t/free.onnx --shape x=3,7 2>&1 | FileCheck %s --check-prefix=BADSHAPE
 // BADSHAPE: npu-run: error: --shape x=3,7: the model declares input x: FLOAT[?, 8]
 // RUN: npu-run %t/mlp.onnx --perf 3 --json | FileCheck %s --check-prefix=JSON
-// JSON: {"compile_cache":"off","compile_ms":{{.*}},"first_run_ms":{{.*}},"p50_ms":{{.*}},"p90_ms":{{.*}},"p99_ms":{{.*}}
+// JSON: {"arena_bytes":0,"compile_cache":"off","compile_ms":{{.*}},"first_run_ms":{{.*}},"p50_ms":{{.*}},"p90_ms":{{.*}},"p99_ms":{{.*}},"peak_rss_bytes":{{[0-9]+}},"runs":3,"weights_bytes":0}
 // RUN: npu-run %t/mlp.onnx --perf 3 | FileCheck %s --check-prefix=PERF
 // PERF: compile time:
 // PERF: first run:
 // PERF: latency over 3 runs: P50 {{.*}} ms, P90 {{.*}} ms, P99 {{.*}} ms
+// PERF-NEXT: memory: intermediates 0 B at peak (one arena, planned at compile time), weights 0 B, process peak resident {{[0-9.]+}} MB (compile included)
 // RUN: not npu-run %t/mlp.onnx --input nope=%t/out/y.npy 2>&1 | FileCheck %s --check-prefix=NAME
 // NAME: npu-run: error: the model has no input 'nope'; its inputs are: x
 // RUN: not npu-run %t/mlp.onnx --input x=%t/out/y.npy 2>&1 | FileCheck %s --check-prefix=SHAPE
