@@ -55,6 +55,20 @@ const CHUNKS_PER_THREAD: i64 = 4;
 /// two threads 1.26 -> 0.85 ms (at 25,000 it ran in one).
 const MIN_CHUNK_WORK: i64 = 10_000;
 
+/// How many chunks a nest of `trips` iterations and `work` ops runs in on
+/// `threads` threads: a few per thread, none below [`MIN_CHUNK_WORK`], and
+/// a multiple of the threads when there are more chunks than threads, so
+/// no thread is left with one more chunk than another (3 chunks on 2
+/// threads ran at 2/3 of the even split's speed).
+fn chunks(threads: i64, trips: i64, work: i64) -> i64 {
+    let t = (threads * CHUNKS_PER_THREAD).min(trips).min(work / MIN_CHUNK_WORK);
+    if t > threads {
+        t - t % threads
+    } else {
+        t
+    }
+}
+
 type Packed = unsafe extern "C" fn(*mut *mut c_void);
 
 /// The argument pointers of one call, sent to the pool's threads: the caller
@@ -91,7 +105,7 @@ pub(crate) unsafe extern "C" fn parallel_for(nest: Packed, args: *mut *mut c_voi
         let (lb, ub, step) = (read(n - 3), read(n - 2), read(n - 1));
         let trips = if step > 0 && ub > lb { (ub - lb + step - 1) / step } else { 0 };
         let threads = threads();
-        let t = (threads as i64 * CHUNKS_PER_THREAD).min(trips).min(work / MIN_CHUNK_WORK);
+        let t = chunks(threads as i64, trips, work);
         let Some(pool) = (threads > 1 && t > 1).then(|| pool(threads - 1)).flatten() else { return nest(args) };
         let shared = Args(args, n);
         pool.run(t, &move |c: i64| {
@@ -110,6 +124,18 @@ pub(crate) unsafe extern "C" fn parallel_for(nest: Packed, args: *mut *mut c_voi
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// More chunks than threads come in a multiple of the threads; fewer
+    /// stay as they are; none is below the fewest ops a chunk should run.
+    #[test]
+    fn chunks_split_evenly_over_the_threads() {
+        assert_eq!(chunks(2, 8, 39_441), 2, "an LSTM step's product: 3 chunks would leave one thread two");
+        assert_eq!(chunks(2, 100, 1_000_000), 8);
+        assert_eq!(chunks(2, 7, 1_000_000), 6);
+        assert_eq!(chunks(4, 8, 30_000), 3, "fewer chunks than threads");
+        assert_eq!(chunks(1, 8, 1_000_000), 4);
+        assert_eq!(chunks(2, 8, 9_999), 0, "below one chunk's work it runs on the caller");
+    }
 
     #[test]
     fn chunks_cover_the_range_once() {
