@@ -304,6 +304,7 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
     // A sequence's `s[]` marks an empty one: the compile built it, it is no input.
     let inputs: HashMap<String, HostTensor> = given.into_iter().filter(|(k, _)| c.inputs.iter().any(|s| &s.name == k) && !c.bound.contains(k)).collect();
     driver::phases::notify("running on the CPU");
+    runtime::arena::reset_peak();
     let t0 = Instant::now();
     let outs = c.run(&inputs)?;
     let first_ms = t0.elapsed().as_secs_f64() * 1e3;
@@ -322,7 +323,6 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
     // A profile times warm runs: --perf's, or one of its own.
     let timed = a.perf.filter(|&n| n > 0).or(a.profile.then_some(1));
     let mut times = Vec::new();
-    runtime::arena::reset_peak();
     if let Some(n) = timed {
         let mut outs = outs;
         for _ in 0..n {
@@ -357,7 +357,7 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
 }
 
 /// `--perf`'s memory figures: the intermediates' arena at its peak over the
-/// timed runs (as the runtime handed it out: `plan-arena` sized it at compile
+/// runs (as the runtime handed it out: `plan-arena` sized it at compile
 /// time), the weights the code is passed, and the process's peak resident
 /// memory (compile included: LLVM's peak is usually the larger).
 struct Memory {

@@ -185,7 +185,7 @@ fn pool_affine(l: &mut Lower, x: Value, w: &Window, kernel: &[i64], xs: &[i64], 
     }
     let mut ranges = os.to_vec();
     ranges.extend_from_slice(kernel);
-    if is_max && lp.is_none() && s == 2 {
+    if is_max && s == 2 {
         if let Some(acc) = separable_max(l, xp, w, kernel, os, sc, ident) {
             return Ok(Some(acc));
         }
@@ -234,6 +234,9 @@ fn pool_affine(l: &mut Lower, x: Value, w: &Window, kernel: &[i64], xs: &[i64], 
 /// `None` where one pass is cheaper (a 3×3 window of stride 2).
 fn separable_max(l: &mut Lower, xp: Value, w: &Window, kernel: &[i64], os: &[i64], sc: &Sc, ident: f64) -> Option<Value> {
     let (kh, kw) = (kernel[0], kernel[1]);
+    if os[2..].contains(&0) {
+        return None;
+    }
     // The padded rows the windows reach: the first pass's rows.
     let rows = (os[2] - 1) * w.strides[0] + (kh - 1) * w.dilations[0] + 1;
     let (one_pass, two_passes) = (os[2] * os[3] * kh * kw, rows * os[3] * kw + os[2] * os[3] * kh);

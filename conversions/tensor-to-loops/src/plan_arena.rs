@@ -10,7 +10,7 @@
 //! the intermediates' peak memory. Buffers of a dynamic shape, and those
 //! inside loops or branches, keep their allocations.
 
-use cpu_target::abi::{ARENA_POP, ARENA_PUSH};
+use cpu_target::abi::{ARENA_ALIGN, ARENA_POP, ARENA_PUSH};
 use ir::attributes::Attribute;
 use ir::pass::{Pass, PassContext};
 use ir::types::TypeData;
@@ -19,7 +19,7 @@ use ir::{Body, InsertPoint, OpBuilder, OpId, OperationState};
 pub struct PlanArena;
 
 /// Buffers start at multiples of this (the runtime's block is aligned so).
-const ALIGN: u64 = 64;
+const ALIGN: u64 = ARENA_ALIGN as u64;
 
 /// The function attribute that records the planned arena's bytes.
 pub const ARENA_BYTES: &str = "npu.arena_bytes";
@@ -44,7 +44,7 @@ impl Pass for PlanArena {
         }
         if used {
             let i64t = ctx.int_type(64);
-            let bytes = ctx.intern_type(TypeData::MemRef { shape: vec![ir::types::DYNAMIC], elem: ctx.int_type(8), layout: None, memory_space: None });
+            let bytes = arena_type(ctx);
             let push = func::FunctionBuilder::declare_external(ctx, body, module, ARENA_PUSH, std::slice::from_ref(&i64t));
             let ft = ctx.intern_type(TypeData::Function { inputs: vec![i64t], results: vec![bytes] });
             body.op_mut(push).properties.set(ctx.ident("function_type"), Attribute::type_attr(ft));
@@ -54,6 +54,11 @@ impl Pass for PlanArena {
         }
         Ok(())
     }
+}
+
+/// The arena as the runtime hands it out: `memref<?xi8>`.
+fn arena_type(ctx: &ir::Context) -> ir::Type {
+    ctx.intern_type(TypeData::MemRef { shape: vec![ir::types::DYNAMIC], elem: ctx.int_type(8), layout: None, memory_space: None })
 }
 
 /// One buffer to place: its alloc and dealloc, bytes, and life in the top
@@ -66,13 +71,19 @@ struct Buffer {
     last: usize,
 }
 
-/// The buffers of `f`'s top block that can go in an arena.
+/// The buffers of `f`'s top block that can go in an arena: none in a
+/// function of several blocks (a return elsewhere would not give it back).
 fn buffers(body: &Body, f: OpId) -> Vec<Buffer> {
     let entry = body.entry_block(f).unwrap();
+    if body.region_blocks(body.op(f).regions()[0]).len() != 1 {
+        return vec![];
+    }
     let order: std::collections::HashMap<OpId, usize> = body.block_ops(entry).enumerate().map(|(i, o)| (o, i)).collect();
     let mut out = Vec::new();
     for (&op, &first) in &order {
-        if body.name(op).as_str() != memref::ops::ALLOC || !body.op(op).operands().is_empty() {
+        // Static, and aligned no further than the arena's offsets are.
+        let aligned = body.op(op).int_attr("alignment").is_none_or(|a| a > 0 && ALIGN % a as u64 == 0);
+        if body.name(op).as_str() != memref::ops::ALLOC || !body.op(op).operands().is_empty() || !aligned {
             continue;
         }
         let r = body.op(op).result(0);
@@ -80,7 +91,7 @@ fn buffers(body: &Body, f: OpId) -> Vec<Buffer> {
             TypeData::MemRef { shape, elem, layout: None, memory_space: None } if shape.iter().all(|d| *d >= 0) => element_bytes(elem).map(|b| b * shape.iter().product::<i64>() as u64),
             _ => None,
         };
-        // Freed once, in this block; an alloc that escapes stays on the heap.
+        // Freed once, in this block (one freed elsewhere, or never, keeps its allocation).
         let deallocs: Vec<OpId> = body.uses(r).iter().map(|u| u.op).filter(|o| body.name(*o).as_str() == memref::ops::DEALLOC).collect();
         let (Some(bytes), [dealloc]) = (bytes, deallocs.as_slice()) else { continue };
         let Some(&last) = order.get(dealloc) else { continue };
@@ -90,7 +101,8 @@ fn buffers(body: &Body, f: OpId) -> Vec<Buffer> {
     out
 }
 
-/// A 4-bit float or a bool takes a byte, as LLVM stores them.
+/// A 4-bit float or a bool takes a byte, as LLVM stores them; a width LLVM
+/// pads (an i24) is not planned.
 fn element_bytes(t: &ir::Type) -> Option<u64> {
     let bits = match (t.float_kind(), t.int_width()) {
         (Some(k), _) => k.width(),
@@ -98,7 +110,13 @@ fn element_bytes(t: &ir::Type) -> Option<u64> {
         _ if matches!(t.data(), TypeData::Index) => 64,
         _ => return None,
     };
-    Some((bits as u64).div_ceil(8))
+    let bytes = (bits as u64).div_ceil(8);
+    bytes.is_power_of_two().then_some(bytes)
+}
+
+/// A buffer's bytes in the arena: whole multiples of [`ALIGN`].
+fn slot(bytes: u64) -> u64 {
+    bytes.div_ceil(ALIGN).max(1) * ALIGN
 }
 
 /// Each buffer's offset: largest first, each at the lowest multiple of
@@ -111,9 +129,9 @@ fn place(bufs: &[Buffer]) -> (Vec<u64>, u64) {
     let mut placed: Vec<usize> = Vec::new();
     let mut total = 0u64;
     for i in order {
-        let size = bufs[i].bytes.div_ceil(ALIGN).max(1) * ALIGN;
+        let size = slot(bufs[i].bytes);
         // The ranges taken by buffers alive at the same time, by start.
-        let mut taken: Vec<(u64, u64)> = placed.iter().filter(|&&j| bufs[j].first <= bufs[i].last && bufs[i].first <= bufs[j].last).map(|&j| (offsets[j], offsets[j] + bufs[j].bytes.div_ceil(ALIGN).max(1) * ALIGN)).collect();
+        let mut taken: Vec<(u64, u64)> = placed.iter().filter(|&&j| bufs[j].first <= bufs[i].last && bufs[i].first <= bufs[j].last).map(|&j| (offsets[j], offsets[j] + slot(bufs[j].bytes))).collect();
         taken.sort_unstable();
         let mut at = 0u64;
         for (start, end) in taken {
@@ -140,7 +158,7 @@ fn plan(ctx: &ir::Context, body: &mut Body, f: OpId) -> bool {
     let loc = body.op(f).loc.clone();
     let index = ctx.index();
     let i64t = ctx.int_type(64);
-    let bytes_type = ctx.intern_type(TypeData::MemRef { shape: vec![ir::types::DYNAMIC], elem: ctx.int_type(8), layout: None, memory_space: None });
+    let bytes_type = arena_type(ctx);
     let mut b = OpBuilder::new(ctx, body, InsertPoint::AtStart(entry), loc.clone());
     let n = arith::ops::Constant::build(&mut b, &[i64t.clone()], &[("value", Attribute::integer(total as i128, i64t))]).result(b.body);
     let call = OperationState::new(ctx.op_name(func::ops::CALL), loc.clone()).operands(&[n]).results(&[bytes_type]).property(ctx.ident("callee"), Attribute::symbol(ARENA_PUSH));
@@ -166,7 +184,7 @@ fn plan(ctx: &ir::Context, body: &mut Body, f: OpId) -> bool {
     true
 }
 
-/// For code that runs without this runtime (`npu-translate --emit=obj|lib|llvm-ir`):
+/// For code that runs without this runtime (`npu-translate --emit=llvm-dialect|llvm-ir|obj|lib`):
 /// each function's arena becomes one `memref.alloc` on entry and its
 /// `memref.dealloc` where the block was given back, so the code calls nothing
 /// of ours (one malloc per call rather than one per intermediate).
@@ -178,12 +196,11 @@ pub fn allocate_arenas_without_runtime(ctx: &ir::Context, body: &mut Body, modul
     for call in calls {
         let loc = body.op(call).loc.clone();
         if callee(body, call).as_deref() == Some(ARENA_PUSH) {
-            let bytes = body.defining_op(body.op(call).operand(0)).and_then(|c| body.op(c).int_attr("value")).unwrap_or(0);
+            let bytes = body.op(call).operand(0);
             let old = body.op(call).result(0);
             let t = body.value_type(old).clone();
-            let index = ctx.index();
             let mut b = OpBuilder::new(ctx, body, InsertPoint::Before(call), loc);
-            let n = arith::ops::Constant::build(&mut b, &[index.clone()], &[("value", Attribute::integer(bytes as i128, index))]).result(b.body);
+            let n = arith::ops::IndexCast::build(&mut b, bytes, &[ctx.index()], &[]).out(b.body);
             let segments = Attribute::new(ir::attributes::AttrData::DenseArray { elem: ctx.i32(), data: ir::attributes::ArrayData::Int(vec![1, 0]) });
             let alloc = memref::ops::Alloc::build(&mut b, &[n], &[t], &[("operandSegmentSizes", segments), ("alignment", Attribute::integer(ALIGN as i128, ctx.int_type(64)))]).memref(b.body);
             body.replace_all_uses(old, alloc);

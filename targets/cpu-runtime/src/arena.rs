@@ -7,14 +7,14 @@
 //! the thread finds its arena allocated and warm (no malloc, no fresh pages),
 //! as ONNX Runtime's arena keeps its chunks. A stack, so a function that calls
 //! another with an arena of its own (a subgraph's) gets the block above.
+//! The blocks are freed when their thread ends: a server that runs models on
+//! many threads holds one peak per thread.
 
 use std::alloc::{alloc, dealloc, Layout};
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// Every block starts at a multiple of this: a cache line, as `memref.alloc`'s
-/// alignment was, and every buffer's offset in the arena is one too.
-pub const ALIGN: usize = 64;
+use cpu_target::abi::ARENA_ALIGN as ALIGN;
 
 /// A `memref<?xi8>` as MLIR's C interface returns it (`_mlir_ciface_` with
 /// the result through the first argument).
@@ -55,8 +55,8 @@ thread_local! {
     static STACK: RefCell<Stack> = RefCell::new(Stack::default());
 }
 
-/// The most bytes the arenas of one thread held at once, over every thread
-/// since [`reset_peak`].
+/// The most bytes the functions running on one thread asked of their arenas
+/// at once (not the blocks' capacity), over every thread since [`reset_peak`].
 static PEAK: AtomicUsize = AtomicUsize::new(0);
 
 /// The peak of the arenas' bytes in use on any one thread since [`reset_peak`].

@@ -1,7 +1,7 @@
 //! Threads for the CPU path's parallel loop nests. The JIT's code calls
 //! [`parallel_for`] (bound as `cpu_target::abi::PARALLEL_FOR`) with a nest's packed
 //! wrapper and a pointer to each of its arguments, the last three being its
-//! outer loop's lower bound, upper bound and step; the range is cut into one
+//! outer loop's lower bound, upper bound and step; the range is cut into a
 //! few chunks per thread at multiples of the step, which the calling thread
 //! and the pool's workers ([`crate::thread_pool`]) take in turn. `npu-run --threads N` sets how many; by default
 //! every core this process may use.

@@ -34,6 +34,9 @@ pub const PROFILE_EXIT: &str = "npu_profile_exit";
 pub const ARENA_PUSH: &str = "npu_arena_push";
 pub const ARENA_PUSH_SYMBOL: &str = "_mlir_ciface_npu_arena_push";
 pub const ARENA_POP: &str = "npu_arena_pop";
+/// Every arena block starts at a multiple of this, and every buffer's offset
+/// in it is one (a cache line, as `memref.alloc`'s alignment is).
+pub const ARENA_ALIGN: usize = 64;
 
 /// The argument attribute of a model function's weight arguments (the large
 /// constants the JIT passes instead of compiling them in): `pack-weight-arguments`
