@@ -21,6 +21,7 @@ use tensor::{Generic, Iterator};
 
 mod contraction;
 mod fill;
+mod hoist_loop_allocs;
 pub mod insert_profiling;
 mod outline_loop_nests;
 mod pack_weight_arguments;
@@ -51,6 +52,12 @@ pub fn register(reg: &mut PassRegistry) {
         summary: "Pass a function's arguments marked npu.weight in one byte buffer, each weight a memref.view of it",
         options: vec![],
         create: |_| Ok(Box::new(pack_weight_arguments::PackWeightArguments)),
+    });
+    reg.register(PassInfo {
+        argument: "hoist-loop-allocs",
+        summary: "Allocate a buffer freed in each iteration of a sequential scf.for once, before the loop, and free it after",
+        options: vec![],
+        create: |_| Ok(Box::new(hoist_loop_allocs::HoistLoopAllocs)),
     });
     reg.register(PassInfo {
         argument: "plan-arena",
