@@ -28,8 +28,7 @@ impl Pass for InsertProfiling {
         let mblock = body.region_blocks(body.op(module).regions()[0])[0];
         // Public functions: the model's; its outlined loop nests (private) are
         // timed where it calls them.
-        let public = |o: OpId| body.op(o).properties.get("sym_visibility").and_then(|a| a.as_str()) != Some("private");
-        let funcs: Vec<OpId> = body.block_ops(mblock).filter(|o| body.name(*o).as_str() == func::ops::FUNC && public(*o) && !body.op(*o).regions().is_empty() && !body.region_blocks(body.op(*o).regions()[0]).is_empty()).collect();
+        let funcs: Vec<OpId> = body.block_ops(mblock).filter(|o| body.name(*o).as_str() == func::ops::FUNC && crate::is_public(body, *o) && !body.op(*o).regions().is_empty() && !body.region_blocks(body.op(*o).regions()[0]).is_empty()).collect();
         let i32t = ctx.i32();
         for f in &funcs {
             let entry = body.region_blocks(body.op(*f).regions()[0])[0];

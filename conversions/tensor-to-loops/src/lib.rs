@@ -257,6 +257,26 @@ pub(crate) fn mark_parallel(ctx: &Context, body: &mut Body, fop: OpId) {
     body.op_mut(fop).attributes.set(ctx.ident(PARALLEL), Attribute::unit());
 }
 
+/// Whether function `f` is one of the model's (public), not an outlined
+/// nest or a subgraph (private): the ones the runtime calls.
+pub(crate) fn is_public(body: &Body, f: OpId) -> bool {
+    body.op(f).properties.get("sym_visibility").and_then(|a| a.as_str()) != Some("private")
+}
+
+/// The bytes one element of `t` takes in memory, as LLVM stores it: a 4-bit
+/// float or a bool takes a byte (as the runtime holds them, `dtype_size`);
+/// `None` for a width LLVM pads (an i24) or a type that is not a number.
+pub(crate) fn element_bytes(t: &Type) -> Option<u64> {
+    let bits = match (t.float_kind(), t.int_width()) {
+        (Some(k), _) => k.width(),
+        (None, Some(w)) => w,
+        _ if matches!(t.data(), ir::types::TypeData::Index) => 64,
+        _ => return None,
+    };
+    let bytes = (bits as u64).div_ceil(8);
+    bytes.is_power_of_two().then_some(bytes)
+}
+
 /// The buffer a memref views: through casts, reshapes and subviews to an
 /// allocation, a global or a function argument.
 pub fn root_buffer(body: &Body, mut v: Value) -> Value {

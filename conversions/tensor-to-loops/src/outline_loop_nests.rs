@@ -56,7 +56,7 @@ impl Pass for OutlineLoopNests {
         let mut kernels: HashMap<String, String> = HashMap::new();
         for f in funcs {
             // Functions this pass made, and any other private one, stay whole.
-            if body.op(f).properties.get("sym_visibility").and_then(|a| a.as_str()) == Some("private") {
+            if !crate::is_public(body, f) {
                 continue;
             }
             let fname = body.op(f).properties.get("sym_name").and_then(|a| a.as_str()).unwrap_or("f").to_string();

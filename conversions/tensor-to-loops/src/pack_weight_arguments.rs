@@ -39,17 +39,6 @@ impl Pass for PackWeightArguments {
     }
 }
 
-/// The bytes of one element of a weight's type: a 4-bit float takes a whole
-/// byte, as LLVM stores it and as the runtime holds it (`dtype_size`).
-fn element_bytes(t: &ir::Type) -> Option<usize> {
-    let bits = match (t.float_kind(), t.int_width()) {
-        (Some(k), _) => k.width(),
-        (None, Some(w)) => w,
-        _ => return None,
-    };
-    Some((bits as usize).div_ceil(8))
-}
-
 fn pack(ctx: &ir::Context, body: &mut Body, f: OpId) -> Result<(), String> {
     let attrs: Vec<Attribute> = body.op(f).properties.get("arg_attrs").and_then(|a| a.as_array()).map(|a| a.to_vec()).unwrap_or_default();
     let marked: Vec<usize> = attrs.iter().enumerate().filter(|(_, a)| a.as_dict().is_some_and(|d| d.get(WEIGHT_ARG).is_some())).map(|(i, _)| i).collect();
@@ -60,7 +49,7 @@ fn pack(ctx: &ir::Context, body: &mut Body, f: OpId) -> Result<(), String> {
     for &i in &marked {
         let t = body.value_type(args[i]).clone();
         let bytes = match t.data() {
-            TypeData::MemRef { shape, elem, layout: None, .. } if shape.iter().all(|d| *d >= 0) => element_bytes(elem).map(|b| b * shape.iter().product::<i64>() as usize),
+            TypeData::MemRef { shape, elem, layout: None, .. } if shape.iter().all(|d| *d >= 0) => crate::element_bytes(elem).map(|b| b as usize * shape.iter().product::<i64>() as usize),
             _ => None,
         };
         sizes.push(bytes.ok_or_else(|| format!("weight argument {} is {}, not a static memref of numbers without a layout", i, t))?);

@@ -36,8 +36,7 @@ impl Pass for PlanArena {
         let body = &mut *cx.body;
         let mblock = body.region_blocks(body.op(module).regions()[0])[0];
         // The model's functions (public); outlined nests and subgraphs are private.
-        let public = |b: &Body, o: OpId| b.op(o).properties.get("sym_visibility").and_then(|a| a.as_str()) != Some("private");
-        let funcs: Vec<OpId> = body.block_ops(mblock).filter(|o| body.name(*o).as_str() == func::ops::FUNC && public(body, *o) && body.entry_block(*o).is_some()).collect();
+        let funcs: Vec<OpId> = body.block_ops(mblock).filter(|o| body.name(*o).as_str() == func::ops::FUNC && crate::is_public(body, *o) && body.entry_block(*o).is_some()).collect();
         let mut used = false;
         for f in funcs {
             used |= plan(ctx, body, f);
@@ -88,7 +87,7 @@ fn buffers(body: &Body, f: OpId) -> Vec<Buffer> {
         }
         let r = body.op(op).result(0);
         let bytes = match body.value_type(r).data() {
-            TypeData::MemRef { shape, elem, layout: None, memory_space: None } if shape.iter().all(|d| *d >= 0) => element_bytes(elem).map(|b| b * shape.iter().product::<i64>() as u64),
+            TypeData::MemRef { shape, elem, layout: None, memory_space: None } if shape.iter().all(|d| *d >= 0) => crate::element_bytes(elem).map(|b| b * shape.iter().product::<i64>() as u64),
             _ => None,
         };
         // Freed once, in this block (one freed elsewhere, or never, keeps its allocation).
@@ -99,19 +98,6 @@ fn buffers(body: &Body, f: OpId) -> Vec<Buffer> {
     }
     out.sort_by_key(|b| b.first);
     out
-}
-
-/// A 4-bit float or a bool takes a byte, as LLVM stores them; a width LLVM
-/// pads (an i24) is not planned.
-fn element_bytes(t: &ir::Type) -> Option<u64> {
-    let bits = match (t.float_kind(), t.int_width()) {
-        (Some(k), _) => k.width(),
-        (None, Some(w)) => w,
-        _ if matches!(t.data(), TypeData::Index) => 64,
-        _ => return None,
-    };
-    let bytes = (bits as u64).div_ceil(8);
-    bytes.is_power_of_two().then_some(bytes)
 }
 
 /// A buffer's bytes in the arena: whole multiples of [`ALIGN`].
