@@ -24,7 +24,7 @@ fn esc(s: &str) -> String {
 }
 
 /// Bytes with a binary unit.
-fn size(b: u64) -> String {
+pub(crate) fn size(b: u64) -> String {
     match b {
         b if b >= 1 << 20 => format!("{:.2} MiB", b as f64 / (1u64 << 20) as f64),
         b if b >= 1 << 10 => format!("{:.1} KiB", b as f64 / 1024.0),

@@ -374,19 +374,9 @@ impl Memory {
     }
 
     fn line(&self) -> String {
-        let rss = self.peak_rss.map_or(String::new(), |r| format!(", process peak resident {} (compile included)", bytes(r)));
-        format!("memory:         intermediates {} at peak (one arena, planned at compile time), weights {}{}", bytes(self.arena), bytes(self.weights), rss)
-    }
-}
-
-/// Bytes for a reader: B, KB, MB or GB (powers of 1000), three digits.
-fn bytes(n: usize) -> String {
-    let n = n as f64;
-    match n {
-        _ if n < 1e3 => format!("{} B", n),
-        _ if n < 1e6 => format!("{:.1} KB", n / 1e3),
-        _ if n < 1e9 => format!("{:.1} MB", n / 1e6),
-        _ => format!("{:.2} GB", n / 1e9),
+        let size = |b: usize| crate::report_html::size(b as u64);
+        let rss = self.peak_rss.map_or(String::new(), |r| format!(", process peak resident {} (compile included)", size(r)));
+        format!("memory:         intermediates {} at peak (one arena, planned at compile time), weights {}{}", size(self.arena), size(self.weights), rss)
     }
 }
 

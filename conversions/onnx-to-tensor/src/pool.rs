@@ -193,9 +193,8 @@ fn pool_affine(l: &mut Lower, x: Value, w: &Window, kernel: &[i64], xs: &[i64], 
     let init = l.fill(os, sc, ident);
     let s1 = sc.clone();
     let acc = if lp.is_none() {
-        let (k, st, dl) = (super::i64_array(l.ctx, kernel), super::i64_array(l.ctx, &w.strides), super::i64_array(l.ctx, &w.dilations));
         let name = if is_max { tensor::ops::POOLING_NCHW_MAX } else { tensor::ops::POOLING_NCHW_SUM };
-        l.named(name, &[xp, init], &[("kernel", k), ("strides", st), ("dilations", dl)])
+        pooling(l, name, xp, init, kernel, &w.strides, &w.dilations)
     } else {
         l.generic_ranged(&[xp], &[init], vec![expr_map(n_loops, xres), dims_map(n_loops, &(0..2 + s).collect::<Vec<_>>())], &iters, Some(ranges), move |e, a| {
         let v = match lp {
@@ -246,11 +245,16 @@ fn separable_max(l: &mut Lower, xp: Value, w: &Window, kernel: &[i64], os: &[i64
     }
     let pass = |l: &mut Lower, x: Value, shape: &[i64], k: [i64; 2], st: [i64; 2], dl: [i64; 2]| {
         let init = l.fill(shape, sc, ident);
-        let (k, st, dl) = (super::i64_array(l.ctx, &k), super::i64_array(l.ctx, &st), super::i64_array(l.ctx, &dl));
-        l.named(tensor::ops::POOLING_NCHW_MAX, &[x, init], &[("kernel", k), ("strides", st), ("dilations", dl)])
+        pooling(l, tensor::ops::POOLING_NCHW_MAX, x, init, &k, &st, &dl)
     };
     let along_rows = pass(l, xp, &[os[0], os[1], rows, os[3]], [1, kw], [1, w.strides[1]], [1, w.dilations[1]]);
     Some(pass(l, along_rows, os, [kh, 1], [w.strides[0], 1], [w.dilations[0], 1]))
+}
+
+/// The named pooling op `name` of `x` into `init` over a window of `kernel`.
+fn pooling(l: &mut Lower, name: &str, x: Value, init: Value, kernel: &[i64], strides: &[i64], dilations: &[i64]) -> Value {
+    let (k, st, dl) = (super::i64_array(l.ctx, kernel), super::i64_array(l.ctx, strides), super::i64_array(l.ctx, dilations));
+    l.named(name, &[x, init], &[("kernel", k), ("strides", st), ("dilations", dl)])
 }
 
 fn global_pool(l: &mut Lower) -> Result<Vec<Value>, String> {

@@ -47,12 +47,7 @@ fn hoist_once(body: &mut Body, alloc: OpId) -> bool {
         return false;
     }
     let r = body.op(alloc).result(0);
-    let deallocs: Vec<OpId> = body.uses(r).iter().map(|u| u.op).filter(|o| body.name(*o).as_str() == memref::ops::DEALLOC).collect();
-    let [dealloc] = deallocs.as_slice() else { return false };
-    if body.op(*dealloc).parent_block() != Some(block) {
-        return false;
-    }
-    let dealloc = *dealloc;
+    let Some(dealloc) = crate::single_dealloc(body, r).filter(|d| body.op(*d).parent_block() == Some(block)) else { return false };
     body.move_op(alloc, InsertPoint::Before(lp));
     body.move_op(dealloc, InsertPoint::After(lp));
     true

@@ -257,6 +257,13 @@ pub(crate) fn mark_parallel(ctx: &Context, body: &mut Body, fop: OpId) {
     body.op_mut(fop).attributes.set(ctx.ident(PARALLEL), Attribute::unit());
 }
 
+/// The one `memref.dealloc` of buffer `r`, if it is freed exactly once.
+pub(crate) fn single_dealloc(body: &Body, r: Value) -> Option<OpId> {
+    let mut deallocs = body.uses(r).iter().map(|u| u.op).filter(|o| body.name(*o).as_str() == memref::ops::DEALLOC);
+    let first = deallocs.next()?;
+    deallocs.next().is_none().then_some(first)
+}
+
 /// Whether function `f` is one of the model's (public), not an outlined
 /// nest or a subgraph (private): the ones the runtime calls.
 pub(crate) fn is_public(body: &Body, f: OpId) -> bool {

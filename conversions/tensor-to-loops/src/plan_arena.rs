@@ -21,9 +21,6 @@ pub struct PlanArena;
 /// Buffers start at multiples of this (the runtime's block is aligned so).
 const ALIGN: u64 = ARENA_ALIGN as u64;
 
-/// The function attribute that records the planned arena's bytes.
-pub const ARENA_BYTES: &str = "npu.arena_bytes";
-
 impl Pass for PlanArena {
     fn argument(&self) -> &'static str {
         "plan-arena"
@@ -91,10 +88,9 @@ fn buffers(body: &Body, f: OpId) -> Vec<Buffer> {
             _ => None,
         };
         // Freed once, in this block (one freed elsewhere, or never, keeps its allocation).
-        let deallocs: Vec<OpId> = body.uses(r).iter().map(|u| u.op).filter(|o| body.name(*o).as_str() == memref::ops::DEALLOC).collect();
-        let (Some(bytes), [dealloc]) = (bytes, deallocs.as_slice()) else { continue };
-        let Some(&last) = order.get(dealloc) else { continue };
-        out.push(Buffer { alloc: op, dealloc: *dealloc, bytes, first, last });
+        let (Some(bytes), Some(dealloc)) = (bytes, crate::single_dealloc(body, r)) else { continue };
+        let Some(&last) = order.get(&dealloc) else { continue };
+        out.push(Buffer { alloc: op, dealloc, bytes, first, last });
     }
     out.sort_by_key(|b| b.first);
     out
@@ -147,8 +143,7 @@ fn plan(ctx: &ir::Context, body: &mut Body, f: OpId) -> bool {
     let bytes_type = arena_type(ctx);
     let mut b = OpBuilder::new(ctx, body, InsertPoint::AtStart(entry), loc.clone());
     let n = arith::ops::Constant::build(&mut b, &[i64t.clone()], &[("value", Attribute::integer(total as i128, i64t))]).result(b.body);
-    let call = OperationState::new(ctx.op_name(func::ops::CALL), loc.clone()).operands(&[n]).results(&[bytes_type]).property(ctx.ident("callee"), Attribute::symbol(ARENA_PUSH));
-    let call = b.body.build(call, InsertPoint::After(b.body.defining_op(n).unwrap()));
+    let call = b.build(OperationState::new(ctx.op_name(func::ops::CALL), loc.clone()).operands(&[n]).results(&[bytes_type]).property(ctx.ident("callee"), Attribute::symbol(ARENA_PUSH)));
     let arena = b.body.op(call).result(0);
     for (buf, off) in bufs.iter().zip(offsets) {
         let mut b = OpBuilder::new(ctx, body, InsertPoint::Before(buf.alloc), body.op(buf.alloc).loc.clone());
@@ -166,7 +161,6 @@ fn plan(ctx: &ir::Context, body: &mut Body, f: OpId) -> bool {
         let pop = OperationState::new(ctx.op_name(func::ops::CALL), loc.clone()).property(ctx.ident("callee"), Attribute::symbol(ARENA_POP));
         body.build(pop, InsertPoint::Before(r));
     }
-    body.op_mut(f).attributes.set(ctx.ident(ARENA_BYTES), Attribute::integer(total as i128, ctx.int_type(64)));
     true
 }
 

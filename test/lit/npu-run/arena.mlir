@@ -15,8 +15,8 @@
 // CORRUPT: y: differs
 // RUN: npu-translate --import-onnx %t/m.onnx | npu-translate --mlir-to-llvmir --emit loops | FileCheck %s --check-prefix=LOOPS
 // LOOPS: func.func private @npu_arena_push(i64) -> memref<?xi8> attributes {llvm.emit_c_interface}
-// LOOPS: npu.arena_bytes = 3072 : i64
-// LOOPS: call @npu_arena_push
+// LOOPS: arith.constant 3072 : i64
+// LOOPS-NEXT: call @npu_arena_push
 // LOOPS-NOT: memref.alloc
 // LOOPS: call @npu_arena_pop() : () -> ()
 // LOOPS-NEXT: return
@@ -28,7 +28,7 @@
 // STANDALONE-NOT: @malloc(
 // STANDALONE: call void @free(
 // RUN: npu-run %t/m.onnx --input x=%t/x.npy --input a=%t/a.npy --input b=%t/b.npy --perf 3 | FileCheck %s --check-prefix=PERF
-// PERF: memory: intermediates 3.1 KB at peak (one arena, planned at compile time), weights 0 B, process peak resident {{[0-9.]+}} MB
+// PERF: memory: intermediates 3.0 KiB at peak (one arena, planned at compile time), weights 0 B, process peak resident {{[0-9.]+}} MiB
 // RUN: npu-run %t/m.onnx --input x=%t/x.npy --input a=%t/a.npy --input b=%t/b.npy --perf 3 --json | FileCheck %s --check-prefix=JSON
 // JSON: {"arena_bytes":3072,
 

@@ -87,7 +87,7 @@
 // PERF: compile time:
 // PERF: first run:
 // PERF: latency over 3 runs: P50 {{.*}} ms, P90 {{.*}} ms, P99 {{.*}} ms
-// PERF-NEXT: memory: intermediates 0 B at peak (one arena, planned at compile time), weights 0 B, process peak resident {{[0-9.]+}} MB (compile included)
+// PERF-NEXT: memory: intermediates 0 B at peak (one arena, planned at compile time), weights 0 B, process peak resident {{[0-9.]+}} MiB (compile included)
 // RUN: not npu-run %t/mlp.onnx --input nope=%t/out/y.npy 2>&1 | FileCheck %s --check-prefix=NAME
 // NAME: npu-run: error: the model has no input 'nope'; its inputs are: x
 // RUN: not npu-run %t/mlp.onnx --input x=%t/out/y.npy 2>&1 | FileCheck %s --check-prefix=SHAPE

@@ -7,7 +7,6 @@
 // bytes, taken on entry and given back before the return.
 // CHECK-LABEL: func.func private @npu_arena_push(i64) -> memref<?xi8> attributes {llvm.emit_c_interface}
 // CHECK-LABEL: func.func @model
-// CHECK-SAME: npu.arena_bytes = 3072 : i64
 // CHECK: %[[N:.*]] = arith.constant 3072 : i64
 // CHECK-NEXT: %[[ARENA:.*]] = call @npu_arena_push(%[[N]]) : (i64) -> memref<?xi8>
 // CHECK: %[[OA:.*]] = arith.constant 2048 : index
@@ -40,8 +39,9 @@ func.func @model() {
 // never freed (it escapes), one inside a loop, and every buffer of a private
 // function (an outlined nest's, a subgraph's). A function with nothing to
 // plan takes no arena, and no hook is declared.
+// CHECK-NOT: npu_arena
 // CHECK-LABEL: func.func @unplanned
-// CHECK-NOT: npu.arena_bytes
+// CHECK-NOT: npu_arena
 // CHECK: "memref.alloc"(%{{.*}}) {{.*}} -> memref<?xf32>
 // CHECK: "memref.alloc"() {{.*}} -> memref<4xf32>
 // CHECK: "scf.for"
