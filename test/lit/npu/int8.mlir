@@ -20,6 +20,15 @@
 // R3ASM: v.add.i32 acc[{{[0-9]+}}], acc[{{[0-9]+}}], acc[0], rows=36, bcast
 // R3ASM-NEXT: v.requant.i8 spad[{{[0-9]+}}], acc[{{[0-9]+}}], rows=36, mult=1, shift=2, min=0, per_channel
 // R3ASM-NOT: bias=
+// Without `v.mac` (revision 2): the add's inputs through the identity tile, scaled and summed; the same int8 outputs.
+// RUN: npu-run %t/qdq.onnx --target npu --seed 1 --set npu16.vector.mac=false --check-reference --output-dir %t/r2 --asm-dir %t/asm2 -q
+// RUN: cmp %t/r2/y.npy %t/r4/y.npy
+// RUN: FileCheck %s --check-prefix=R2ASM < %t/asm2/qblock_npu16_0_program.s
+// R2ASM-NOT: v.mac
+// R2ASM: mx.preload.i8 spad[0], k=16, n=16
+// R2ASM: v.mul.i32
+// R2ASM: v.add.i32
+// R2ASM: v.requant.i8
 // A layer that cannot be scheduled (a scratchpad of 60 rows: conv1's smallest
 // tile needs 120) leaves the NPU with its DequantizeLinears and QuantizeLinear;
 // the rest of the block compiles again and stays (the int8 groups do not take
@@ -71,7 +80,7 @@
 // ASYMASM: v.requant.i8 spad[{{[0-9]+}}], acc[{{[0-9]+}}], rows=36, mult=1, shift=2, zp=10, per_channel
 // The add's zero points: one constant row, -(za·ma + zb·mb), added to the sum in the
 // requantization's pass (npu16 revision 4; revision 3 adds it with a v.add first).
-// ASYMASM: v.add.i32 acc[{{[0-9]+}}], acc[{{[0-9]+}}], acc[{{[0-9]+}}], rows={{[0-9]+}}
+// ASYMASM: v.mac.i8 acc[{{[0-9]+}}], spad[{{[0-9]+}}], acc[1], rows={{[0-9]+}}, accumulate
 // ASYMASM-NEXT: v.requant.i8 {{.*}} zp=-128, bias=2
 // The bias of conv1 is b - 3·Σw per output channel (b = 1747, Σw of channel 0 = -317: 1747 + 951).
 // ASYMIR: %[[B:.*]] = "onnx.Constant"() <{value = dense<[2698, {{.*}}]> : tensor<8xi32>}>
@@ -135,11 +144,10 @@
 // ASM-NOT: v.add
 // ASM: v.requant.i8 spad[{{[0-9]+}}], acc[{{[0-9]+}}], rows=36, mult=1, shift=2, min=0, per_channel, bias=0
 // ASM: dma.store.i8
-// The int8 add: both inputs through the identity tile, scaled, summed, requantized.
-// ASM: mx.preload.i8 spad[0], k=16, n=16
-// ASM: v.mul.i32
-// ASM: v.add.i32
-// ASM: v.requant.i8
+// The int8 add: each input's rows times its multiplier's row, summed in one accumulator (`v.mac`), requantized.
+// ASM: v.mac.i8 acc[[[SUM:[0-9]+]]], spad[{{[0-9]+}}], acc[0], rows=18
+// ASM-NEXT: v.mac.i8 acc[[[SUM]]], spad[{{[0-9]+}}], acc[1], rows=18, accumulate
+// ASM-NEXT: v.requant.i8 spad[{{[0-9]+}}], acc[[[SUM]]], rows=18
 // The int8 max pool: into the accumulator through the identity tile, pooled, back by an exact identity requantization.
 // ASM: mx.mul.i8
 // ASM: v.poolmax.i32

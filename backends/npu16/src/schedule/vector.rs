@@ -241,10 +241,13 @@ fn runs_of_rows(n: i64, lanes: i64) -> Run {
     runs(n, None, lanes).remove(0)
 }
 
-/// An int8 add: each input moves into the accumulator through an identity
-/// tile on the array (i8 → i32), is scaled by its fixed-point `in_mult`
-/// (`v.mul` with a broadcast row), the two are summed, and `v.requant`
-/// writes the int8 result (ReLU as the clamp at zero) for the store.
+/// An int8 add: each input, scaled by its fixed-point `in_mult`, is summed
+/// into i32 accumulator rows, and `v.requant` writes the int8 result (ReLU
+/// as the clamp at zero) for the store. Where the vector unit has `v.mac`
+/// (revision 3) that is one multiply-accumulate of each input's int8 rows by
+/// its multiplier's row; else each input moves in through an identity tile
+/// on the array (i8 → i32) and is scaled (`v.mul`) and added (`v.add`), the
+/// same wrapping i32 arithmetic in twice the passes.
 fn eltwise_int8(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) -> Result<(), String> {
     let lanes = lanes_of(l.hw);
     let n: i64 = shape(body, body.op(op).result(0)).iter().product();
@@ -261,9 +264,8 @@ fn eltwise_int8(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) 
     // An input added to itself (a requantization, `to_npu`'s for a Concat) is read and scaled once, by both multipliers.
     let once = body.op(op).operand(0) == body.op(op).operand(1);
     let mults: Vec<i64> = if once { vec![im[0] + im[1]] } else { vec![im[0], im[1]] };
-    // Constants: the identity tile, and one row per input of its multiplier (and one of the offset).
-    let eye: Vec<i8> = (0..lanes * lanes).map(|k| (k / lanes == k % lanes) as i8).collect();
-    let eye_d = l.consts.push_i8(&eye);
+    let mac = l.hw.vector_mac != 0;
+    // Constants: one row per input of its multiplier (and one of the offset), and without `v.mac` the identity tile.
     let offset_row = mults.len() as i64;
     let fixed = offset_row + (offset != 0) as i64;
     let mrows: Vec<i32> = mults.iter().chain([offset].iter()).take(fixed as usize).flat_map(|m| std::iter::repeat_n(*m as i32, lanes as usize)).collect();
@@ -275,17 +277,20 @@ fn eltwise_int8(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) 
     {
         use npu::asm::Buffer;
         let b = &mut l.buffers;
-        b.push(Buffer::spad("identity", 0, lanes, "i8"));
+        if !mac {
+            b.push(Buffer::spad("identity", 0, lanes, "i8"));
+        }
         b.push(Buffer::acc("multipliers", 0, fixed, "i32"));
         for k in 0..2 {
             b.push(Buffer::spad(&format!("inputs.{}", k), lanes + k * 3 * chunk, 3 * chunk, "i8"));
             b.push(Buffer::acc(&format!("acc.{}", k), fixed + k * 2 * chunk, 2 * chunk, "i32"));
         }
     }
-    let prologue = vec![
-        Inst::new("dma.load", Some("i8")).i("dst", 0).with("src", eye_d.at(0)).i("rows", lanes).i("cols", lanes),
-        Inst::new("dma.loadacc", Some("i32")).i("dst", 0).with("src", m_d.at(0)).i("rows", fixed).i("cols", lanes),
-    ];
+    let mut prologue = vec![Inst::new("dma.loadacc", Some("i32")).i("dst", 0).with("src", m_d.at(0)).i("rows", fixed).i("cols", lanes)];
+    if !mac {
+        let eye_d = l.consts.push_i8(&(0..lanes * lanes).map(|k| (k / lanes == k % lanes) as i8).collect::<Vec<_>>());
+        prologue.push(Inst::new("dma.load", Some("i8")).i("dst", 0).with("src", eye_d.at(0)).i("rows", lanes).i("cols", lanes));
+    }
     let mut steps = vec![];
     let (mut r0, mut t) = (0, 0);
     while r0 < rows {
@@ -300,11 +305,19 @@ fn eltwise_int8(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) 
             dmas.extend(flat.dmas("dma.load", sb, &ins[1], r0, cnt));
         }
         s.loads.push((0, dmas));
-        let mm = |dst: i64, src: i64| Inst::new("mx.mul", Some("i8")).i("dst", dst).i("src", src).i("rows", cnt).i("k", lanes).i("n", lanes);
-        let scale = |dst: i64, row: i64| Inst::new("v.mul", Some("i32")).i("dst", dst).i("a", dst).i("b", row).i("rows", cnt).with("bcast", Operand::Flag);
-        s.compute = vec![Inst::new("mx.preload", Some("i8")).i("src", 0).i("k", lanes).i("n", lanes), mm(aa, sa), scale(aa, 0)];
-        if !once {
-            s.compute.extend([mm(ab, sb), scale(ab, 1), Inst::new("v.add", Some("i32")).i("dst", aa).i("a", aa).i("b", ab).i("rows", cnt)]);
+        if mac {
+            let mac = |src: i64, row: i64| Inst::new("v.mac", Some("i8")).i("dst", aa).i("src", src).i("w", row).i("rows", cnt);
+            s.compute = vec![mac(sa, 0)];
+            if !once {
+                s.compute.push(mac(sb, 1).with("accumulate", Operand::Flag));
+            }
+        } else {
+            let mm = |dst: i64, src: i64| Inst::new("mx.mul", Some("i8")).i("dst", dst).i("src", src).i("rows", cnt).i("k", lanes).i("n", lanes);
+            let scale = |dst: i64, row: i64| Inst::new("v.mul", Some("i32")).i("dst", dst).i("a", dst).i("b", row).i("rows", cnt).with("bcast", Operand::Flag);
+            s.compute = vec![Inst::new("mx.preload", Some("i8")).i("src", 0).i("k", lanes).i("n", lanes), mm(aa, sa), scale(aa, 0)];
+            if !once {
+                s.compute.extend([mm(ab, sb), scale(ab, 1), Inst::new("v.add", Some("i32")).i("dst", aa).i("a", aa).i("b", ab).i("rows", cnt)]);
+            }
         }
         // The zero points' term: in the requantization's pass where the target adds a row there (revision 4).
         let fused = offset != 0 && l.hw.vector_bias != 0;
