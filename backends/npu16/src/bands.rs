@@ -25,14 +25,10 @@ use onnx::ops;
 
 /// The extra work banding may cost a chain (halo rows computed twice): past
 /// it the array's cycles grow more than the DRAM bytes saved shorten a layer
-/// (ResNet-18's first stage, 14%, costs 0.2M cycles a block for 2 MB).
+/// (ResNet-18's first stage, 14%, costs 0.2M cycles a block for 2 MB). Below
+/// it, the bands must also save more DRAM cycles than the cost model says
+/// they add (`bands_for`).
 pub const MAX_RECOMPUTE: f64 = 0.12;
-
-/// The same for an int8 chain: its array is four times as fast as in f32, so
-/// a halo row costs a larger share of a layer the DRAM bytes no longer bound
-/// (ResNet-18 per channel at 12%: 1.26x -> 1.31x its roofline, past the 1.3x
-/// `bench/int8_models.py` holds; at 5%: 1.28x, DRAM 1.75x -> 1.63x the minimum).
-pub const MAX_RECOMPUTE_INT8: f64 = 0.05;
 
 /// At most this many links in a part run in bands: the cuts of a long chain
 /// (VGG's 37 ops) are each planned, and a longer part's halos grow past
@@ -239,8 +235,8 @@ struct Cost {
     /// weights every band reads again and the halo rows of the chain's input.
     saved: i64,
     /// Modelled cycles of the bands' extra work: halo rows computed again
-    /// (the array's or the vector unit's MACs a cycle) and rows joined on chip
-    /// (a row a cycle, and a layer's start).
+    /// (the array's or the vector unit's MACs a cycle), rows joined on chip
+    /// (a row a cycle), and each band's layers' starts.
     extra: i64,
 }
 
@@ -258,12 +254,16 @@ fn cost(chain: &[Link], bands: &[Band], lanes: i64) -> Cost {
     let last = last_real(chain);
     let mut done = vec![0i64; chain.len()];
     let rows_of = |n: i64, per_row: i64| (n * per_row + lanes - 1) / lanes;
+    // The array: lanes x lanes MACs every 4 cycles (f32's rate; an int8
+    // chain's halo rows cost about that much too, with their bands' moves of
+    // requantized rows: at int8's rate ResNet-18's int8 first stage paid 0.07M
+    // cycles a block in bands to save 23 KB); the vector unit: a lane's.
+    let array_rate = lanes * lanes / 4;
     for (j, band) in bands.iter().enumerate() {
         for (i, l) in chain.iter().enumerate() {
             let (a, b) = band.out[i];
             c.macs += (b - a) * l.macs_row;
-            // The array: lanes x lanes MACs in f32 every 4 cycles; the vector unit: a lane's.
-            let rate = if l.depthwise { lanes } else { lanes * lanes / 4 };
+            let rate = if l.depthwise { lanes } else { array_rate };
             c.extra += (done[i] - a).max(0) * l.macs_row / rate;
             done[i] = done[i].max(b);
             if l.unary {
@@ -323,8 +323,11 @@ fn choose(chain: &[Link], n: i64, budget: i64, lanes: i64) -> (Vec<Band>, Cost) 
 
 /// The fewest bands whose intermediates fit `budget` rows, with at most
 /// `MAX_RECOMPUTE` more work and fewer DRAM bytes, when the chain's maps do
-/// not fit whole; and the DRAM bytes they save.
-fn bands_for(chain: &[Link], budget: i64, lanes: i64) -> Option<(Vec<Band>, i64)> {
+/// not fit whole and the DRAM cycles saved (at `dram_bytes` a cycle) exceed
+/// the modelled extra cycles; and the DRAM bytes they save. (Without that
+/// last test an int8 first stage of ResNet-18 ran in bands to save 23 KB for
+/// 0.07M cycles, and the stem and its pool could not, within a lower limit.)
+fn bands_for(chain: &[Link], budget: i64, lanes: i64, dram_bytes: i64) -> Option<(Vec<Band>, i64)> {
     if last_real(chain) == 0 {
         return None;
     }
@@ -335,15 +338,14 @@ fn bands_for(chain: &[Link], budget: i64, lanes: i64) -> Option<(Vec<Band>, i64)
     // The fewest bands that fit (the fewest layers), if they pay.
     let h = chain.last().unwrap().out_h;
     let (bands, c) = (2..=h.min(MAX_BANDS)).map(|n| choose(chain, n, budget, lanes)).find(|(_, c)| c.peak <= budget)?;
-    let limit = if chain.iter().any(|l| l.qdq) { MAX_RECOMPUTE_INT8 } else { MAX_RECOMPUTE };
-    ((c.macs as f64) <= whole.macs as f64 * (1.0 + limit) && c.saved > 0).then_some((bands, c.saved))
+    ((c.macs as f64) <= whole.macs as f64 * (1.0 + MAX_RECOMPUTE) && c.saved > c.extra * dram_bytes).then_some((bands, c.saved))
 }
 
 /// The parts of a chain to run in bands, and their bands: of the ways
 /// to cut it into parts (each starting with a window, each ending before a
 /// link that is not a function of one value, so activations stay with their
 /// producer), the one that saves the most DRAM bytes.
-fn plan(chain: &[Link], budget: i64, lanes: i64) -> Vec<(std::ops::Range<usize>, Vec<Band>)> {
+fn plan(chain: &[Link], budget: i64, lanes: i64, dram_bytes: i64) -> Vec<(std::ops::Range<usize>, Vec<Band>)> {
     let n = chain.len();
     // best[i]: the bytes saved by the best cut of chain[..i], and its parts.
     let mut best: Vec<(i64, Vec<(std::ops::Range<usize>, Vec<Band>)>)> = vec![(0, vec![])];
@@ -351,7 +353,7 @@ fn plan(chain: &[Link], budget: i64, lanes: i64) -> Vec<(std::ops::Range<usize>,
         let mut b = best[i - 1].clone();
         if i == n || !chain[i].unary {
             for j in (i.saturating_sub(MAX_PART)..i.saturating_sub(1)).filter(|j| matches!(chain[*j].rows, Rows::Window { .. })) {
-                if let Some((bands, saved)) = bands_for(&chain[j..i], budget, lanes) {
+                if let Some((bands, saved)) = bands_for(&chain[j..i], budget, lanes, dram_bytes) {
                     if best[j].0 + saved > b.0 {
                         let mut parts = best[j].1.clone();
                         parts.push((j..i, bands));
@@ -452,7 +454,7 @@ pub fn rewrite(ctx: &Context, body: &mut Body, module: OpId, hw: &HwDesc, ours: 
     let lanes = hw.array_cols as i64;
     let budget = hw.spad_rows as i64 - crate::schedule::residency::working_part(hw).spad_rows as i64;
     for chain in chains(body, module, ours) {
-        for (part, bands) in plan(&chain, budget, lanes) {
+        for (part, bands) in plan(&chain, budget, lanes, hw.dram_bytes_per_cycle as i64) {
             band(ctx, body, &chain[part], &bands, takes);
         }
     }
@@ -596,5 +598,21 @@ mod tests {
         assert_eq!(input_rows(&chain[1], 0, 2), (0, 4, 1, 0));
         assert_eq!(input_rows(&chain[1], 2, 4), (3, 8, 0, 0));
         assert_eq!(input_rows(&chain[0], 3, 8), (2, 8, 0, 1));
+    }
+
+    /// Bands run only where the DRAM cycles they save exceed the cycles the
+    /// cost model says they add (halo rows, each band's layer starts).
+    #[test]
+    fn bands_save_more_dram_cycles_than_they_add() {
+        let chain = [conv(3, 1, 1, 64, 64), conv(3, 1, 1, 64, 64)];
+        let (bands, saved) = bands_for(&chain, 48, 16, 1).expect("two bands fit and pay at a byte a cycle");
+        assert_eq!(bands.len(), 2);
+        let c = cost(&chain, &bands, 16);
+        // Saved: the intermediate's write and read (2 x 64 rows of 64 bytes), less the input's
+        // halo (68 rows read for 64); extra: two halo rows of conv 0 and four layer starts.
+        assert_eq!((saved, c.extra), (8192 + 4096 - 68 * 64, 2 * 144 / 64 + 4 * 1000));
+        // Where DRAM moves more than saved / extra bytes a cycle, the chain stays whole.
+        assert!(bands_for(&chain, 48, 16, saved / c.extra).is_some());
+        assert!(bands_for(&chain, 48, 16, saved / c.extra + 1).is_none());
     }
 }

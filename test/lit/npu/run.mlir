@@ -94,12 +94,12 @@
 
 // A hardware description that cannot hold the smallest tile of the convolutions: each
 // falls back to the CPU with a reason naming it and the memory (one per round of
-// partitioning; pw3 in the two row bands 16 scratchpad rows allow, each refused);
+// partitioning);
 // the ops after them, whose tiles fit, stay on the NPU.
 // RUN: npu-run %t/chain.onnx --target npu -v --set scratchpad.rows=32 2>&1 | FileCheck %s --check-prefix=SMALL
 // SMALL: onnx.Conv "conv1" [compile-failed] npu16 could not compile its partition: npu.conv: the smallest tile needs {{[0-9]+}} scratchpad rows; the scratchpad has 32
 // SMALL: onnx.Conv "pw4" [compile-failed]
-// SMALL: npu16: 11 ops (55.0%) in 1 partitions; cpu: 9 ops (45.0%) in 1 partitions
+// SMALL: npu16: 6 ops (50.0%) in 1 partitions; cpu: 6 ops (50.0%) in 1 partitions
 // RUN: not npu-run %t/chain.onnx --target npu -v --hw %t/nope.toml 2>&1 | FileCheck %s --check-prefix=HW
 // HW: npu-run: error: --hw {{.*}}nope.toml: not a built-in target and not readable
 // RUN: not npu-run %t/chain.onnx --target npu -v --set array.bogus=1 2>&1 | FileCheck %s --check-prefix=SET
