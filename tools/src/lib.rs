@@ -16,6 +16,8 @@ mod quantize_main;
 #[cfg(feature = "cpu")]
 pub mod report_html;
 #[cfg(feature = "cpu")]
+mod roofline_plot;
+#[cfg(feature = "cpu")]
 mod run_main;
 #[cfg(feature = "cpu")]
 mod run_summary;

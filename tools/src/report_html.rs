@@ -1,7 +1,8 @@
 //! `npu-run --report-html FILE`: one self-contained page (inline CSS and SVG,
 //! no network) for a run on the NPU path: the whole-model figures, the
 //! partition graph coloured by target, each layer's cycles against its
-//! roofline and its DRAM traffic, the array's utilization over time, the ops
+//! roofline and its DRAM traffic, the layers on a roofline chart
+//! (`roofline_plot`), the array's utilization over time, the ops
 //! left to the CPU with their reasons and the hardware description.
 
 use crate::npu_report::{op_kinds, trunc as short, Summary};
@@ -19,7 +20,8 @@ fn colour(kind: &NodeKind, npu: &str) -> &'static str {
     }
 }
 
-fn esc(s: &str) -> String {
+/// Text escaped for HTML and SVG.
+pub(crate) fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
@@ -50,6 +52,7 @@ pub fn html(model: &str, c: &NpuCompiled, r: &NpuRun, s: &Summary) -> String {
     o.push_str(&summary(c, s));
     o.push_str(&graph_svg(c, r, g));
     o.push_str(&layer_charts(r));
+    let _ = write!(o, "<section id=\"roofline\"><h2>The layers on the roofline</h2><div class=\"scroll\">{}</div></section>\n", crate::roofline_plot::svg(model, c, r));
     o.push_str(&utilization(c, r));
     o.push_str(&cpu_ops(c));
     o.push_str(&hardware(c));

@@ -65,6 +65,11 @@ struct RunArgs {
     /// With --target npu: write one Chrome/Perfetto trace of the whole run.
     #[arg(long, help_heading = "NPU path (--target with a backend)")]
     trace: Option<PathBuf>,
+    /// With --target npu: write an SVG roofline chart of the run: each NPU
+    /// layer's MAC slots a cycle against its arithmetic intensity, under the
+    /// array's peak and the DRAM's bandwidth.
+    #[arg(long, value_name = "FILE", help_heading = "NPU path (--target with a backend)")]
+    plot: Option<PathBuf>,
     /// With --target npu: also compute each NPU partition's outputs with the host
     /// reference from the same inputs; int8 must match bit for bit, f32 within 1e-4.
     #[arg(long = "check-reference", help_heading = "NPU path (--target with a backend)")]
@@ -289,7 +294,7 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
     if a.placement.is_some() {
         return Err("--placement places nodes among the backends of a list (--target npu16,cpu); --target cpu has one".into());
     }
-    let npu_only = [("--report-html", a.report_html.is_some()), ("--report-json", a.report_json.is_some()), ("--trace", a.trace.is_some()), ("--asm-dir", a.asm_dir.is_some()), ("--check-reference", a.check_reference)];
+    let npu_only = [("--report-html", a.report_html.is_some()), ("--report-json", a.report_json.is_some()), ("--trace", a.trace.is_some()), ("--plot", a.plot.is_some()), ("--asm-dir", a.asm_dir.is_some()), ("--check-reference", a.check_reference)];
     if let Some((flag, _)) = npu_only.iter().find(|f| f.1) {
         return Err(format!("{} describes a run on the NPU path: add --target npu (or a backend list such as npu16,cpu)", flag));
     }
@@ -548,6 +553,10 @@ fn npu_stage(a: &RunArgs, model: &[u8], stage: &[u8], given: HashMap<String, Hos
     if let (Some(p), true) = (&a.report_html, last) {
         let h = crate::report_html::html(&a.model.file_name().unwrap_or_default().to_string_lossy(), &c, &r, &summary);
         driver::write_output(p.to_str().unwrap_or_default(), h.as_bytes()).map_err(|e| format!("{}: {}", p.display(), e))?;
+    }
+    if let (Some(p), true) = (&a.plot, last) {
+        let svg = crate::roofline_plot::svg(&a.model.file_name().unwrap_or_default().to_string_lossy(), &c, &r);
+        driver::write_output(p.to_str().unwrap_or_default(), svg.as_bytes()).map_err(|e| format!("{}: {}", p.display(), e))?;
     }
     if let (Some(p), true) = (&a.trace, last) {
         let t = crate::npu_report::trace(&c, &r);
