@@ -7,8 +7,8 @@
 //! colour says how far. The diamond is the whole model, at the intensity of
 //! its roofline: the bytes that must move once (inputs, outputs, weights). MACs are the
 //! report's: ONNX's count, a padded conv's padding taps included, which the
-//! kernels skip, so such a layer can sit above the roof (ResNet-18's 7×7
-//! convs at 0.93× their roofline). Layers without MACs
+//! kernels skip, so such a layer can sit above the roof (ResNet-18-like
+//! int8's last 3×3 convs, on 7×7 maps, at 0.93× their roofline). Layers without MACs
 //! (pools, adds, moves) or without DRAM bytes have no place on these axes:
 //! the caption counts them and their share of the cycles. The HTML report
 //! shows the same chart.
@@ -134,8 +134,8 @@ pub fn svg(model: &str, c: &NpuCompiled, r: &NpuRun) -> String {
     // The roof: the DRAM's slope up to the ridge, then the array's peak.
     let (x_lo, x_hi) = (10f64.powi(ax.x_lo), 10f64.powi(ax.x_hi));
     let start = x_lo.max(10f64.powi(ax.y_lo) / bandwidth);
-    let roof_pts: Vec<(f64, f64)> = [start, ridge.clamp(start, x_hi), x_hi].iter().map(|&x| (ax.x(x), ax.y(roof(peak, bandwidth, x)))).collect();
-    let _ = writeln!(o, "<polyline class=\"roof\" points=\"{}\" fill=\"none\" stroke=\"#1d2430\" stroke-width=\"2\"/>", roof_pts.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect::<Vec<_>>().join(" "));
+    let roof_points: Vec<(f64, f64)> = [start, ridge.clamp(start, x_hi), x_hi].iter().map(|&x| (ax.x(x), ax.y(roof(peak, bandwidth, x)))).collect();
+    let _ = writeln!(o, "<polyline class=\"roof\" points=\"{}\" fill=\"none\" stroke=\"#1d2430\" stroke-width=\"2\"/>", roof_points.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect::<Vec<_>>().join(" "));
     let _ = writeln!(o, "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">array peak {} slots a cycle; DRAM {} bytes a cycle</text>", LEFT + W - 4.0, ax.y(peak) - 6.0, peak, bandwidth);
     for d in &dots {
         let _ = writeln!(
@@ -154,11 +154,15 @@ pub fn svg(model: &str, c: &NpuCompiled, r: &NpuRun) -> String {
         );
     }
     let legend_y = TOP + H + 60.0;
-    for (i, (c, what)) in [("#2e9d5b", "within 1.15x its roofline"), ("#e0a030", "within 2x"), ("#d9534f", "beyond 2x"), ("#5b8def", "the whole model (its minimum DRAM bytes)")].iter().enumerate() {
+    for (i, (c, what)) in [("#2e9d5b", "within 1.15x its roofline"), ("#e0a030", "within 2x"), ("#d9534f", "beyond 2x"), ("#5b8def", "the whole model")].iter().enumerate() {
         let x = LEFT + i as f64 * 180.0;
         let _ = writeln!(o, "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"5\" fill=\"{c}\"/><text x=\"{:.1}\" y=\"{:.1}\">{what}</text>", x, legend_y - 4.0, x + 10.0, legend_y);
     }
     let share = if all_cycles == 0 { 0.0 } else { 100.0 * off_cycles as f64 / all_cycles as f64 };
+    if r.reports.is_empty() {
+        let _ = writeln!(o, "<text class=\"caption\" x=\"{LEFT}\" y=\"{:.1}\">No layer ran on the NPU.</text></svg>", legend_y + 24.0);
+        return o;
+    }
     let _ = writeln!(
         o,
         "<text class=\"caption\" x=\"{LEFT}\" y=\"{:.1}\">{} layers plotted; {} without MACs or DRAM bytes (pools, adds, moves, on chip) are not: {:.1}% of the cycles.</text>",

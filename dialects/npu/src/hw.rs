@@ -50,7 +50,7 @@ hw_fields! {
     acc_rows = 4096, 1, "Accumulator rows.";
     vector_latency = 4, 1, "Vector pipeline depth, once per instruction.";
     spad_dma = 1, 0, "1: the DMA engines address the scratchpad (`%spad`, revision 3), so intermediates stay on chip; 0: they go through DRAM.";
-    vector_mac = 1, 0, "1: `v.mac` (revision 3), so depthwise convs run on the vector unit; 0: through the array.";
+    vector_mac = 1, 0, "1: `v.mac` (revision 3), so depthwise convs run on the vector unit and an int8 add scales its inputs in one pass each; 0: through the array.";
     vector_bias = 1, 0, "1: a `bias` row in `v.requant` and the functions of one value (revision 4), so a layer's bias and activation take one pass; 0: a `v.add` first.";
     vector_lut = 1, 0, "1: `v.lut` (revision 3), so an int8 function of one value (Sigmoid, HardSwish, Tanh between a DQ and a Q) runs on the NPU; 0: on the CPU.";
     dram_bytes_per_cycle = 16, 1, "DRAM bandwidth.";

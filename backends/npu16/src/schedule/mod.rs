@@ -285,7 +285,7 @@ pub fn schedule_function(body: &Body, f: OpId, hw: &HwDesc) -> Result<(Vec<Inst>
             body.op(op).operands().iter().filter_map(|v| dram.get(v).cloned()).collect()
         };
         // The MACs of the ONNX op a product computes; none for other layers (an int8
-        // eltwise or pool multiplies by an identity tile, which is not the model's work).
+        // eltwise's or pool's passes through an identity tile or `v.mac` are not the model's work).
         let macs = body.op(op).attr("macs").and_then(|a| a.as_int()).unwrap_or(0).max(0);
         insts.push(Inst::layer(&layer_name(body, op)).i("macs", macs as i64));
         let marker = insts.len() - 1;

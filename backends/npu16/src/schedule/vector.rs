@@ -270,9 +270,16 @@ fn eltwise_int8(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) 
     let fixed = offset_row + (offset != 0) as i64;
     let mrows: Vec<i32> = mults.iter().chain([offset].iter()).take(fixed as usize).flat_map(|m| std::iter::repeat_n(*m as i32, lanes as usize)).collect();
     let m_d = l.consts.push_i32(&mrows);
-    let chunk = rows.min((l.hw.acc_rows as i64 - fixed) / 4).min((l.hw.spad_rows as i64 - lanes) / 6).max(1);
-    if 4 * chunk + fixed > l.hw.acc_rows as i64 || 6 * chunk + lanes > l.hw.spad_rows as i64 {
-        return Err(format!("one row of an int8 add needs 18 scratchpad and 6 accumulator rows; the target has {} and {}", l.hw.spad_rows, l.hw.acc_rows));
+    // Per chunk of rows, two slots: the inputs and the result in the
+    // scratchpad (after the identity tile), the sum (and without `v.mac` the
+    // second input's scaled rows) in the accumulator (after the constants).
+    let (eye_rows, acc_per_row) = if mac { (0, 1) } else { (lanes, 2) };
+    // At most a quarter of the accumulator a chunk either way: longer chunks
+    // overlap less of the loads and stores with the passes (with `v.mac` at
+    // half: ResNet-18-like int8 7K cycles more).
+    let chunk = rows.min((l.hw.acc_rows as i64 - fixed) / 4).min((l.hw.spad_rows as i64 - eye_rows) / 6).max(1);
+    if 2 * acc_per_row * chunk + fixed > l.hw.acc_rows as i64 || 6 * chunk + eye_rows > l.hw.spad_rows as i64 {
+        return Err(format!("one row of an int8 add needs {} scratchpad and {} accumulator rows; the target has {} and {}", 6 + eye_rows, 2 * acc_per_row + fixed, l.hw.spad_rows, l.hw.acc_rows));
     }
     {
         use npu::asm::Buffer;
@@ -282,8 +289,8 @@ fn eltwise_int8(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) 
         }
         b.push(Buffer::acc("multipliers", 0, fixed, "i32"));
         for k in 0..2 {
-            b.push(Buffer::spad(&format!("inputs.{}", k), lanes + k * 3 * chunk, 3 * chunk, "i8"));
-            b.push(Buffer::acc(&format!("acc.{}", k), fixed + k * 2 * chunk, 2 * chunk, "i32"));
+            b.push(Buffer::spad(&format!("inputs.{}", k), eye_rows + k * 3 * chunk, 3 * chunk, "i8"));
+            b.push(Buffer::acc(&format!("acc.{}", k), fixed + k * acc_per_row * chunk, acc_per_row * chunk, "i32"));
         }
     }
     let mut prologue = vec![Inst::new("dma.loadacc", Some("i32")).i("dst", 0).with("src", m_d.at(0)).i("rows", fixed).i("cols", lanes)];
@@ -295,9 +302,9 @@ fn eltwise_int8(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) 
     let (mut r0, mut t) = (0, 0);
     while r0 < rows {
         let cnt = chunk.min(rows - r0);
-        let sa = lanes + (t % 2) * 3 * chunk;
+        let sa = eye_rows + (t % 2) * 3 * chunk;
         let (sb, so) = (sa + chunk, sa + 2 * chunk);
-        let aa = fixed + (t % 2) * 2 * chunk;
+        let aa = fixed + (t % 2) * acc_per_row * chunk;
         let ab = aa + chunk;
         let mut s = Step::default();
         let mut dmas = flat.dmas("dma.load", sa, &ins[0], r0, cnt);
@@ -306,10 +313,10 @@ fn eltwise_int8(l: &mut Layer, body: &Body, op: OpId, ins: &[Dram], out: &Dram) 
         }
         s.loads.push((0, dmas));
         if mac {
-            let mac = |src: i64, row: i64| Inst::new("v.mac", Some("i8")).i("dst", aa).i("src", src).i("w", row).i("rows", cnt);
-            s.compute = vec![mac(sa, 0)];
+            let scaled = |src: i64, row: i64| Inst::new("v.mac", Some("i8")).i("dst", aa).i("src", src).i("w", row).i("rows", cnt);
+            s.compute = vec![scaled(sa, 0)];
             if !once {
-                s.compute.push(mac(sb, 1).with("accumulate", Operand::Flag));
+                s.compute.push(scaled(sb, 1).with("accumulate", Operand::Flag));
             }
         } else {
             let mm = |dst: i64, src: i64| Inst::new("mx.mul", Some("i8")).i("dst", dst).i("src", src).i("rows", cnt).i("k", lanes).i("n", lanes);

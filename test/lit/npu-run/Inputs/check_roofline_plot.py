@@ -68,11 +68,22 @@ def main(svg_path, json_path):
         colour = "#2e9d5b" if ratio <= 1.15 else "#e0a030" if ratio <= 2.0 else "#d9534f"
         if d.get("fill") != colour:
             bad.append(f"{name}: {d.get('fill')} for a ratio of {ratio:.2f}")
+    # Inside the plot area, as the roof is: the DRAM's slope up to the ridge, then the peak.
+    for d in dots:
+        if not (left - 0.01 <= float(d.get("cx")) <= left + w + 0.01 and top - 0.01 <= float(d.get("cy")) <= top + h + 0.01):
+            bad.append(f"a dot at ({d.get('cx')}, {d.get('cy')}) is outside the plot area")
+    roof = [tuple(map(float, p.split(","))) for p in next(root.iter(NS + "polyline")).get("points").split()]
+    start = max(10.0 ** x_lo, 10.0 ** y_lo / bw)
+    want_roof = [(px(x), py(min(peak, bw * x))) for x in (start, min(max(peak / bw, start), 10.0 ** x_hi), 10.0 ** x_hi)]
+    if len(roof) != 3 or any(abs(a - b) > 0.06 for p, q in zip(roof, want_roof) for a, b in zip(p, q)):
+        bad.append(f"the roof is drawn at {roof}, not at {want_roof}")
     model = [p for p in root.iter(NS + "path") if p.get("class") == "model"]
     slots = rep["utilization"] * rep["cycles"] * peak
     mi, mr = slots / rep["min_dram_bytes"], slots / rep["cycles"]
     if len(model) != 1 or not (close(float(model[0].get("data-intensity")), mi) and close(float(model[0].get("data-rate")), mr)):
         bad.append(f"the model's diamond is not at ({mi}, {mr})")
+    elif not model[0].get("d").startswith(f"M{px(mi):.2f},{py(mr) - 8:.2f} "):
+        bad.append(f"the model's diamond is not drawn at ({px(mi):.2f}, {py(mr):.2f})")
     below = min(peak, bw * mi) / mr
     if abs(below / rep["ratio_to_roofline"] - 1) > 0.01:
         bad.append(f"the model sits {below:.3f}x below the roof; the report's ratio is {rep['ratio_to_roofline']:.3f}")
