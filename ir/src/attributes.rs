@@ -157,6 +157,10 @@ impl Attribute {
     pub fn new(d: AttrData) -> Attribute {
         Attribute(Arc::new(d))
     }
+    /// The same attribute object (not only an equal value): a cache's key.
+    pub fn is_same(&self, other: &Attribute) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
     pub fn data(&self) -> &AttrData {
         &self.0
     }
