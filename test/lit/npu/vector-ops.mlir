@@ -1,5 +1,6 @@
 // What exporters write around convolutions runs on the vector unit: Paddle's
-// hard-swish (Add, Clip, Mul, Div by constants), a squeeze-and-excitation
+// hard-swish (Add, Clip, Mul, Div by constants: one HardSwish after
+// canonicalize), a squeeze-and-excitation
 // scale computed per channel, SiLU, HardSigmoid, HardSwish, LeakyRelu, Tanh,
 // a Relu that cannot fuse, a constant minus a tensor, per-channel Max and Mul,
 // a full-shape constant minus and plus a tensor (the constant goes second:
@@ -13,9 +14,9 @@
 // RUN: npu-run %t/vector.onnx --target npu -v --input x=%t/x.npy --output-dir %t/npu --compare %t/cpu --rtol 1e-4 --atol 1e-6 --check-reference > %t/npu.txt 2> %t/npu.err
 // RUN: FileCheck %s < %t/npu.txt
 // RUN: FileCheck %s --check-prefix=SAME < %t/npu.err
-// CHECK: CPU operations (0 of 40):
-// CHECK: npu16: 40 ops (100.0%) in 1 partitions; cpu: 0 ops
-// CHECK: hs_add+hs_clip
+// CHECK: CPU operations (0 of 37):
+// CHECK: npu16: 37 ops (100.0%) in 1 partitions; cpu: 0 ops
+// CHECK: hs_add+hs_clip+hs_mul+hs_div
 // CHECK: se_gate
 // CHECK: se_scale
 // CHECK: silu_gate
