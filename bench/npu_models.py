@@ -28,7 +28,9 @@ fetched by `scripts/fetch-models.sh`), each on `--target npu` against its CPU
 path, and prints where their work runs: ops and multiply-accumulates on the
 NPU, NPU programs and cuts between targets, beside the same figures before
 the vector-unit and DMA ops of issue 19 (`bench/npu_corpus_before.json`,
-measured on bb883c8), and what still runs on the CPU and why. An op npu16
+measured on bb883c8), its cycles over its roofline and DRAM bytes over the
+minimum (issue 18's figures, shown and not held here), and what still runs
+on the CPU and why. An op npu16
 writes out before partitioning (an LSTM as its steps) counts as one: on the
 NPU when all its pieces are.
 
@@ -144,7 +146,7 @@ def corpus(only, check):
 
     models = {m["name"]: m for m in tomllib.load(open(os.path.join(ROOT, "test", "models", "corpus.toml"), "rb"))["model"]}
     before = json.load(open(os.path.join(ROOT, "bench", "npu_corpus_before.json")))
-    print(f"{'model':<18} {'NPU ops':>13} {'before':>13} {'NPU MACs':>9} {'before':>7} {'progs':>5} {'before':>6} {'cuts':>4} {'before':>6} {'compile s':>9}  outputs; on the CPU")
+    print(f"{'model':<18} {'NPU ops':>13} {'before':>13} {'NPU MACs':>9} {'before':>7} {'progs':>5} {'before':>6} {'cuts':>4} {'before':>6} {'ratio':>6} {'xmin':>6} {'compile s':>9}  outputs; on the CPU")
     bad = []
     with tempfile.TemporaryDirectory() as d:
         for name in CORPUS_CNNS:
@@ -177,7 +179,9 @@ def corpus(only, check):
             note = "match" if r.returncode == 0 else "MISMATCH"
             # Issue 18's compile floor (2 s), shown and not held: compile time moves with the host.
             note += "; compile>2s" if j["compile_ms"] > 2000 else ""
-            print(f"{name:<18} {ops:>13} {old:>13} {100 * npu_macs / max(macs, 1):>8.2f}% {b['npu_macs_percent']:>6.2f}% {j['programs']:>5} {b['programs']:>6} {j['transitions']:>4} {b['cuts']:>6} {j['compile_ms'] / 1e3:>9.2f}  {note}; "
+            # Issue 18's two figures (its floors are the benchmark CNNs'; shown here, not held).
+            xmin = j["dram_bytes"] / max(j["min_dram_bytes"], 1)
+            print(f"{name:<18} {ops:>13} {old:>13} {100 * npu_macs / max(macs, 1):>8.2f}% {b['npu_macs_percent']:>6.2f}% {j['programs']:>5} {b['programs']:>6} {j['transitions']:>4} {b['cuts']:>6} {j['ratio_to_roofline']:>6.2f} {xmin:>6.2f} {j['compile_ms'] / 1e3:>9.2f}  {note}; "
                   + (", ".join(f"{k} {v}" for k, v in on_cpu.most_common()) or "nothing"))
             if r.returncode != 0:
                 bad.append(name)
