@@ -52,7 +52,7 @@ pub fn html(model: &str, c: &NpuCompiled, r: &NpuRun, s: &Summary) -> String {
     o.push_str(&summary(c, s));
     o.push_str(&graph_svg(c, r, g));
     o.push_str(&layer_charts(r));
-    let _ = write!(o, "<section id=\"roofline\"><h2>The layers on the roofline</h2><div class=\"scroll\">{}</div></section>\n", crate::roofline_plot::svg(model, c, r));
+    let _ = write!(o, "<section id=\"roofline\"><h2>The layers on the roofline</h2><div class=\"scroll\">{}</div></section>\n", crate::roofline_plot::svg(model, c, r, s));
     o.push_str(&utilization(c, r));
     o.push_str(&cpu_ops(c));
     o.push_str(&hardware(c));

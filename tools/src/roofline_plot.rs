@@ -13,6 +13,7 @@
 //! the caption counts them and their share of the cycles. The HTML report
 //! shows the same chart.
 
+use crate::npu_report::Summary;
 use crate::report_html::esc;
 use runtime::npu_path::{NpuCompiled, NpuRun};
 use std::fmt::Write;
@@ -83,15 +84,12 @@ fn decade(k: i32) -> String {
 }
 
 /// The chart as one standalone SVG document.
-pub fn svg(model: &str, c: &NpuCompiled, r: &NpuRun) -> String {
+pub fn svg(model: &str, c: &NpuCompiled, r: &NpuRun, summary: &Summary) -> String {
     let peak = c.hw.peak_macs() as f64;
     let bandwidth = c.hw.dram.bytes_per_cycle as f64;
     let mut dots = vec![];
     let (mut off_cycles, mut off_layers, mut all_cycles) = (0u64, 0usize, 0u64);
-    let (mut bytes, mut cycles) = (0f64, 0f64);
     for (program, rep) in &r.reports {
-        bytes += (rep.counters.dram_bytes_read + rep.counters.dram_bytes_written) as f64;
-        cycles += rep.cycles as f64;
         for l in &rep.layers {
             all_cycles += l.cycles;
             // The layer's slots, as its utilization counts them.
@@ -105,7 +103,7 @@ pub fn svg(model: &str, c: &NpuCompiled, r: &NpuRun) -> String {
         }
     }
     // The whole model at the intensity of its roofline: every byte that must move (inputs, outputs, weights) once.
-    let (slots, least) = (r.mac_slots as f64, r.min_dram_bytes as f64);
+    let (slots, least, cycles) = (r.mac_slots as f64, summary.min_dram_bytes as f64, summary.cycles as f64);
     let model_dot = (slots > 0.0 && least > 0.0 && cycles > 0.0).then(|| (slots / least, slots / cycles));
     let ridge = peak / bandwidth;
     let xs: Vec<f64> = dots.iter().map(|d| d.intensity).chain(model_dot.map(|m| m.0)).chain([ridge]).collect();
@@ -146,11 +144,11 @@ pub fn svg(model: &str, c: &NpuCompiled, r: &NpuRun) -> String {
     }
     if let Some((mi, mr)) = model_dot {
         let (x, y) = (ax.x(mi), ax.y(mr));
-        let ratio = roof(peak, bandwidth, mi) / mr;
+        let ratio = summary.cycles as f64 / summary.roofline_cycles.max(1) as f64;
         let _ = writeln!(
             o,
             "<path class=\"model\" d=\"M{x:.2},{:.2} L{:.2},{y:.2} L{x:.2},{:.2} L{:.2},{y:.2} Z\" fill=\"#5b8def\" stroke=\"#1d2430\" data-intensity=\"{mi}\" data-rate=\"{mr}\"><title>the whole model at its minimum DRAM bytes: {:.2}x its roofline; it moved {:.2}x those bytes</title></path>",
-            y - 8.0, x + 8.0, y + 8.0, x - 8.0, ratio, bytes / least
+            y - 8.0, x + 8.0, y + 8.0, x - 8.0, ratio, summary.dram_bytes as f64 / least
         );
     }
     let legend_y = TOP + H + 60.0;

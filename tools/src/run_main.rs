@@ -555,7 +555,7 @@ fn npu_stage(a: &RunArgs, model: &[u8], stage: &[u8], given: HashMap<String, Hos
         driver::write_output(p.to_str().unwrap_or_default(), h.as_bytes()).map_err(|e| format!("{}: {}", p.display(), e))?;
     }
     if let (Some(p), true) = (&a.plot, last) {
-        let svg = crate::roofline_plot::svg(&a.model.file_name().unwrap_or_default().to_string_lossy(), &c, &r);
+        let svg = crate::roofline_plot::svg(&a.model.file_name().unwrap_or_default().to_string_lossy(), &c, &r, &summary);
         driver::write_output(p.to_str().unwrap_or_default(), svg.as_bytes()).map_err(|e| format!("{}: {}", p.display(), e))?;
     }
     if let (Some(p), true) = (&a.trace, last) {
