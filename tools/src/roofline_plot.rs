@@ -92,9 +92,8 @@ pub fn svg(model: &str, c: &NpuCompiled, r: &NpuRun, summary: &Summary) -> Strin
     for (program, rep) in &r.reports {
         for l in &rep.layers {
             all_cycles += l.cycles;
-            // The layer's slots, as its utilization counts them.
-            let s = l.utilization * l.cycles as f64 * peak;
-            if s <= 0.0 || l.dram_bytes == 0 || l.cycles == 0 {
+            let s = l.mac_slots as f64;
+            if l.mac_slots == 0 || l.dram_bytes == 0 || l.cycles == 0 {
                 off_cycles += l.cycles;
                 off_layers += 1;
                 continue;
@@ -106,9 +105,7 @@ pub fn svg(model: &str, c: &NpuCompiled, r: &NpuRun, summary: &Summary) -> Strin
     let (slots, least, cycles) = (r.mac_slots as f64, summary.min_dram_bytes as f64, summary.cycles as f64);
     let model_dot = (slots > 0.0 && least > 0.0 && cycles > 0.0).then(|| (slots / least, slots / cycles));
     let ridge = peak / bandwidth;
-    let xs: Vec<f64> = dots.iter().map(|d| d.intensity).chain(model_dot.map(|m| m.0)).chain([ridge]).collect();
-    let ys: Vec<f64> = dots.iter().map(|d| d.rate).chain(model_dot.map(|m| m.1)).chain([peak]).collect();
-    let ax = Axes::around(xs.iter().copied(), ys.iter().copied());
+    let ax = Axes::around(dots.iter().map(|d| d.intensity).chain(model_dot.map(|m| m.0)).chain([ridge]), dots.iter().map(|d| d.rate).chain(model_dot.map(|m| m.1)).chain([peak]));
     let (width, height) = (LEFT + W + 40.0, TOP + H + 110.0);
     let mut o = String::new();
     let _ = writeln!(

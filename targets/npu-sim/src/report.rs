@@ -16,6 +16,8 @@ pub struct LayerRow {
     pub macs: u64,
     /// What the array performed (k·n per input row: a depthwise filter's zeros included).
     pub array_macs: u64,
+    /// `macs` weighted by their element type's cost (an f32 MAC is `array.f32_rate` slots).
+    pub mac_slots: u64,
     pub dram_bytes: u64,
     /// From its first instruction's start to its last one's end.
     pub cycles: u64,
@@ -99,6 +101,7 @@ pub fn build(cfg: &HwConfig, p: &Program, r: &RunResult) -> Report {
             instructions,
             macs,
             array_macs,
+            mac_slots: slots,
             dram_bytes: bytes,
             cycles,
             roofline_cycles: bound,
