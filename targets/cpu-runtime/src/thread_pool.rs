@@ -3,8 +3,14 @@
 //! (as OpenMP runtimes do) before it sleeps; rayon's pool, which sleeps at
 //! once, spent longer waking its workers than MobileNetV2's nests ran.
 //!
-//! One job at a time: a job is `total` chunks that the caller and every
-//! worker take in turn from a shared counter. A caller that finds the pool
+//! One job at a time: a job is `total` chunks cut into one contiguous share
+//! per thread (the caller's first). Each thread runs its own share, then
+//! takes what is left of the others', so a thread slowed by another process
+//! does not hold the job back. The shares are the same from job to job, so
+//! where one nest's outer loop and the next's cut the data alike, a thread
+//! reads what it wrote itself: on a host whose two cores sit on different
+//! L3 caches (this project's KVM host, at times), a line written by the
+//! other core took three times as long to read. A caller that finds the pool
 //! busy (another model running on another thread) runs its chunks itself.
 
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicPtr, AtomicU64, AtomicUsize, Ordering::*};
@@ -18,9 +24,18 @@ const SPIN: Duration = Duration::from_micros(300);
 /// may have seen it has left (`Shared::active`).
 struct Job {
     run: *const (dyn Fn(i64) + Sync),
-    next: AtomicI64,
+    /// Each thread's share: the next chunk to take of it.
+    next: Vec<AtomicI64>,
     done: AtomicI64,
     total: i64,
+}
+
+impl Job {
+    /// The chunk after thread `p`'s share (`p` of `threads`).
+    fn share_end(&self, p: usize) -> i64 {
+        let threads = self.next.len() as i64;
+        self.total * (p as i64 + 1) / threads
+    }
 }
 
 #[derive(Default)]
@@ -50,7 +65,7 @@ impl Pool {
             let s = pool.shared.clone();
             // The JIT's code may keep large frames: the main thread's stack size.
             // On failure the pool is dropped, which stops the workers started.
-            std::thread::Builder::new().name(format!("npu-cpu-{i}")).stack_size(8 << 20).spawn(move || work(&s)).ok()?;
+            std::thread::Builder::new().name(format!("npu-cpu-{i}")).stack_size(8 << 20).spawn(move || work(&s, i + 1)).ok()?;
         }
         Some(pool)
     }
@@ -69,14 +84,16 @@ impl Pool {
         // SAFETY: the pointer is withdrawn below, and every worker that may
         // hold it has left, before `run` goes out of scope.
         let run: *const (dyn Fn(i64) + Sync) = unsafe { std::mem::transmute::<&(dyn Fn(i64) + Sync), &'static (dyn Fn(i64) + Sync)>(run) };
-        let job = Job { run, next: AtomicI64::new(0), done: AtomicI64::new(0), total };
+        let threads = self.workers + 1;
+        let next = (0..threads).map(|p| AtomicI64::new(total * p as i64 / threads as i64)).collect();
+        let job = Job { run, next, done: AtomicI64::new(0), total };
         s.job.store(&job as *const Job as *mut Job, SeqCst);
         s.generation.fetch_add(1, SeqCst);
         if s.parked.load(SeqCst) > 0 {
             let _l = s.lock.lock().unwrap_or_else(|e| e.into_inner());
             s.wake.notify_all();
         }
-        take_chunks(&job);
+        take_chunks(&job, 0);
         while job.done.load(Acquire) < total {
             std::hint::spin_loop();
         }
@@ -96,22 +113,29 @@ impl Drop for Pool {
     }
 }
 
-fn take_chunks(job: &Job) {
-    loop {
-        let c = job.next.fetch_add(1, AcqRel);
-        if c >= job.total {
-            return;
+/// Thread `me`'s chunks: its own share first, then the others' leftovers.
+fn take_chunks(job: &Job, me: usize) {
+    let threads = job.next.len();
+    for p in (me..threads).chain(0..me) {
+        let end = job.share_end(p);
+        loop {
+            let c = job.next[p].fetch_add(1, AcqRel);
+            if c >= end {
+                break;
+            }
+            // SAFETY: the job (and its closure) outlive every chunk: its caller waits for `done`.
+            unsafe { (*job.run)(c) };
+            job.done.fetch_add(1, Release);
         }
-        // SAFETY: the job (and its closure) outlive every chunk: its caller waits for `done`.
-        unsafe { (*job.run)(c) };
-        job.done.fetch_add(1, Release);
     }
 }
 
-/// A worker: waits for a new generation (spinning, then asleep), then takes
-/// chunks of whatever job is published.
-fn work(s: &Shared) {
-    let mut seen = s.generation.load(SeqCst);
+/// Worker `me` (the caller is 0): waits for a new generation (spinning,
+/// then asleep), then takes chunks of whatever job is published.
+fn work(s: &Shared, me: usize) {
+    // The generation the pool was made with, not the one this thread first
+    // reads: a job published before it started is still its to help with.
+    let mut seen = 0;
     loop {
         let start = Instant::now();
         let mut spins = 0u32;
@@ -139,7 +163,7 @@ fn work(s: &Shared) {
         let p = s.job.load(SeqCst);
         if !p.is_null() {
             // SAFETY: `active` keeps the job alive until this worker leaves it.
-            take_chunks(unsafe { &*p });
+            take_chunks(unsafe { &*p }, me);
         }
         s.active.fetch_sub(1, SeqCst);
     }
@@ -164,6 +188,38 @@ mod tests {
                 // Long enough for the workers to fall asleep.
                 std::thread::sleep(std::time::Duration::from_millis(2));
             }
+        }
+    }
+
+    /// Each thread starts on its own share: the caller on the first
+    /// chunks, the worker on the second half. (Every chunk waits until both
+    /// threads have started one, so neither can take all of them first.)
+    #[test]
+    fn each_thread_starts_on_its_own_share() {
+        use std::sync::Mutex;
+        use std::time::{Duration, Instant};
+        let pool = Pool::new(1).unwrap();
+        let caller = std::thread::current().id();
+        for total in [2, 4, 7] {
+            let first: Mutex<Vec<(bool, i64)>> = Mutex::new(vec![]);
+            let started = AtomicI64::new(0);
+            pool.run(total, &|c| {
+                let on_caller = std::thread::current().id() == caller;
+                {
+                    let mut f = first.lock().unwrap();
+                    if !f.iter().any(|(t, _)| *t == on_caller) {
+                        f.push((on_caller, c));
+                        started.fetch_add(1, Ordering::SeqCst);
+                    }
+                }
+                let t0 = Instant::now();
+                while started.load(Ordering::SeqCst) < 2 && t0.elapsed() < Duration::from_secs(10) {
+                    std::hint::spin_loop();
+                }
+            });
+            let mut f = first.into_inner().unwrap();
+            f.sort();
+            assert_eq!(f, vec![(false, total / 2), (true, 0)], "{total} chunks: the worker's share begins at chunk {}", total / 2);
         }
     }
 
