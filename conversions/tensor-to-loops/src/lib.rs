@@ -21,6 +21,7 @@ use tensor::{Generic, Iterator};
 
 mod contraction;
 mod fill;
+mod fuse_fill_nests;
 mod hoist_loop_allocs;
 pub mod insert_profiling;
 mod outline_loop_nests;
@@ -58,6 +59,12 @@ pub fn register(reg: &mut PassRegistry) {
         summary: "Allocate a buffer freed in each iteration of a sequential scf.for once, before the loop, and free it after",
         options: vec![],
         create: |_| Ok(Box::new(hoist_loop_allocs::HoistLoopAllocs)),
+    });
+    reg.register(PassInfo {
+        argument: "fuse-fill-nests",
+        summary: "Make consecutive loop nests that only store one constant over the same outer range (a padded buffer's border fills) one nest",
+        options: vec![],
+        create: |_| Ok(Box::new(fuse_fill_nests::FuseFillNests)),
     });
     reg.register(PassInfo {
         argument: "plan-arena",
