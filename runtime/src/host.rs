@@ -105,6 +105,61 @@ fn fma_chains_256(iters: u64) -> f32 {
         .sum()
 }
 
+/// How many times as long this process takes to read 2 MB (past a core's
+/// L2) that another of its threads has just written as 2 MB it wrote itself:
+/// the median over nine rounds, each thread spinning (not sleeping) so they
+/// sit on two cores. About 1 where the cores share an L3; 2.5-4 on a KVM
+/// host whose two vCPUs sit on different L3s (this project's, at times),
+/// where threads that hand data to each other slow down: what a two-thread
+/// benchmark figure needs beside it. None with fewer than two cores.
+pub fn cross_core_read_ratio() -> Option<f64> {
+    use std::sync::atomic::{AtomicUsize, Ordering::*};
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
+        return None;
+    }
+    const FLOATS: usize = 1 << 19;
+    const ROUNDS: usize = 9;
+    let write = |buf: &mut [f32], v: f32| buf.iter_mut().enumerate().for_each(|(i, x)| *x = v + i as f32);
+    // One load per 64-byte line, timed.
+    let read = |buf: &[f32]| {
+        let t = std::time::Instant::now();
+        std::hint::black_box(buf.iter().step_by(16).sum::<f32>());
+        t.elapsed().as_secs_f64()
+    };
+    let mut theirs = vec![0f32; FLOATS];
+    let mut mine = vec![0f32; FLOATS];
+    // Even: the helper's turn to write round `turn / 2`; odd: the caller's to read.
+    let turn = AtomicUsize::new(0);
+    let (mut other, mut own) = (Vec::new(), Vec::new());
+    let shared = std::sync::Mutex::new(&mut theirs);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            for r in 0..ROUNDS {
+                while turn.load(Acquire) != 2 * r {
+                    std::hint::spin_loop();
+                }
+                write(&mut shared.lock().unwrap_or_else(|e| e.into_inner()), r as f32);
+                turn.store(2 * r + 1, Release);
+            }
+        });
+        for r in 0..ROUNDS {
+            while turn.load(Acquire) != 2 * r + 1 {
+                std::hint::spin_loop();
+            }
+            other.push(read(&shared.lock().unwrap_or_else(|e| e.into_inner())));
+            write(&mut mine, r as f32);
+            own.push(read(&mine));
+            turn.store(2 * r + 2, Release);
+        }
+    });
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (o, m) = (median(other), median(own));
+    (m > 0.0).then(|| o / m)
+}
+
 /// `narrow_units`: AVX-512 runs on 256-bit units here (`cpu_target`'s CPUID check).
 fn peak_from(cpuinfo: &str, base_khz: Option<f64>, narrow_units: bool) -> Option<Peak> {
     let field = |name: &str| cpuinfo.lines().find(|l| l.split(':').next().is_some_and(|k| k.trim() == name)).and_then(|l| l.split_once(':')).map(|(_, v)| v.trim().to_string());
@@ -130,6 +185,15 @@ fn peak_from(cpuinfo: &str, base_khz: Option<f64>, narrow_units: bool) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cross_core_reads_are_a_ratio() {
+        // A positive finite ratio where there are two cores; an L3 shared or
+        // not, another core's lines are not read 20 times slower.
+        if let Some(r) = cross_core_read_ratio() {
+            assert!(r.is_finite() && r > 0.0 && r < 20.0, "{r}");
+        }
+    }
 
     #[test]
     fn measured_peak_is_a_rate() {

@@ -36,3 +36,7 @@ try:
         config.available_features.add("vnni")
 except OSError:
     pass
+
+# `REQUIRES: multicore`: tests that need a second core (the cross-core probe).
+if len(os.sched_getaffinity(0)) >= 2:
+    config.available_features.add("multicore")

@@ -327,6 +327,10 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
     let ok = write_and_compare(&a, &model, &outs, &c.outputs)?;
     // A profile times warm runs: --perf's, or one of its own.
     let timed = a.perf.filter(|&n| n > 0).or(a.profile.then_some(1));
+    // Two-thread figures depend on whether the cores share an L3: measured
+    // on each side of the runs, as the host may move them in between.
+    let cross_core = || (a.perf.is_some() && runtime::parallel::threads() > 1).then(runtime::host::cross_core_read_ratio).flatten();
+    let cross_before = cross_core();
     let mut times = Vec::new();
     if let Some(n) = timed {
         let mut outs = outs;
@@ -341,11 +345,13 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
         times.sort_by(|x, y| x.partial_cmp(y).unwrap());
         let (p50, p90, p99) = (percentile(&times, 50.0), percentile(&times, 90.0), percentile(&times, 99.0));
         let memory = Memory::after_runs(&c);
+        let cross = cross_before.zip(cross_core());
         if a.json {
             println!(
                 "{}",
                 serde_json::json!({"compile_ms": c.compile_ms, "compile_cache": c.cache.label(), "first_run_ms": first_ms, "p50_ms": p50, "p90_ms": p90, "p99_ms": p99, "runs": n,
-                    "arena_bytes": memory.arena, "weights_bytes": memory.weights, "peak_rss_bytes": memory.peak_rss})
+                    "arena_bytes": memory.arena, "weights_bytes": memory.weights, "peak_rss_bytes": memory.peak_rss,
+                    "cross_core_read": cross.map(|(b, a)| [b, a])})
             );
         } else {
             let cached = if c.cache == runtime::cached_compile::CacheUse::Hit { " (from the compile cache)" } else { "" };
@@ -353,6 +359,9 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
             println!("first run:      {:.3} ms", first_ms);
             println!("latency over {} runs: P50 {:.3} ms, P90 {:.3} ms, P99 {:.3} ms", n, p50, p90, p99);
             println!("{}", memory.line());
+            if let Some((before, after)) = cross {
+                println!("host:           2 MB another core wrote read {before:.1}x (before the runs) and {after:.1}x (after) as slowly as the reader's own; above 1.5 the cores are on different L3 caches and threads that hand data to each other slow down");
+            }
         }
     }
     if a.profile {

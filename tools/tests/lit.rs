@@ -37,15 +37,21 @@ fn run_one(file: &Path) -> Result<(), Failed> {
 }
 
 /// Whether this host has what the file's `REQUIRES:` names (lit.cfg.py's
-/// features: `vnni`, AVX-512 VNNI). A file it lacks is reported ignored, not
-/// passed (lit itself would call it UNSUPPORTED and print no PASS line).
+/// features: `vnni`, AVX-512 VNNI; `multicore`, two cores or more). A file
+/// it lacks is reported ignored, not passed (lit itself would call it
+/// UNSUPPORTED and print no PASS line).
 fn host_has(file: &Path) -> bool {
     let text = std::fs::read_to_string(file).unwrap_or_default();
     #[cfg(target_arch = "x86_64")]
     let vnni = std::is_x86_feature_detected!("avx512vnni") && std::is_x86_feature_detected!("avx512bw");
     #[cfg(not(target_arch = "x86_64"))]
     let vnni = false;
-    text.lines().filter_map(|l| l.split_once("REQUIRES:")).flat_map(|(_, f)| f.split(',')).all(|f| f.trim() != "vnni" || vnni)
+    let multicore = std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2);
+    text.lines().filter_map(|l| l.split_once("REQUIRES:")).flat_map(|(_, f)| f.split(',')).all(|f| match f.trim() {
+        "vnni" => vnni,
+        "multicore" => multicore,
+        _ => true,
+    })
 }
 
 /// The exec root of one file's lit run, under `target/lit` (`lit.cfg.py`).

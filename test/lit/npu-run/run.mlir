@@ -82,7 +82,11 @@
 // RUN: not npu-run %t/free.onnx --shape x=3,7 2>&1 | FileCheck %s --check-prefix=BADSHAPE
 // BADSHAPE: npu-run: error: --shape x=3,7: the model declares input x: FLOAT[?, 8]
 // RUN: npu-run %t/mlp.onnx --perf 3 --json | FileCheck %s --check-prefix=JSON
-// JSON: {"arena_bytes":0,"compile_cache":"off","compile_ms":{{.*}},"first_run_ms":{{.*}},"p50_ms":{{.*}},"p90_ms":{{.*}},"p99_ms":{{.*}},"peak_rss_bytes":{{[0-9]+}},"runs":3,"weights_bytes":0}
+// JSON: {"arena_bytes":0,"compile_cache":"off","compile_ms":{{.*}},"cross_core_read":{{.*}},"first_run_ms":{{.*}},"p50_ms":{{.*}},"p90_ms":{{.*}},"p99_ms":{{.*}},"peak_rss_bytes":{{[0-9]+}},"runs":3,"weights_bytes":0}
+// On one thread nothing is handed between cores: no cross-core probe
+// (`cross-core-probe.mlir` has the two-thread case).
+// RUN: npu-run %t/mlp.onnx --perf 3 --json --threads 1 | FileCheck %s --check-prefix=ONE
+// ONE: "cross_core_read":null,
 // RUN: npu-run %t/mlp.onnx --perf 3 | FileCheck %s --check-prefix=PERF
 // PERF: compile time:
 // PERF: first run:
