@@ -79,11 +79,19 @@ struct Args(*const *mut c_void, usize);
 unsafe impl Send for Args {}
 unsafe impl Sync for Args {}
 
-/// Chunk `c` of `t` over `trips` iterations: its first and one-past-last iteration.
-fn chunk(trips: i64, t: i64, c: i64) -> (i64, i64) {
+/// Chunk `c` of `t` over `trips` iterations: its first and one-past-last
+/// iteration. The pool gives each of `threads` threads a contiguous share of
+/// the chunks (`t` a multiple of them when larger); the chunks one iteration
+/// longer than the rest go to the shares in turn, so the shares differ by
+/// one iteration at most (20 iterations in 8 chunks on 2 threads: 10 and
+/// 10, where the longer chunks first made them 12 and 8).
+fn chunk(trips: i64, t: i64, threads: i64, c: i64) -> (i64, i64) {
     let (per, extra) = (trips / t, trips % t);
-    let start = c * per + c.min(extra);
-    (start, start + per + i64::from(c < extra))
+    let k = if t > threads && t % threads == 0 { t / threads } else { t };
+    // The longer chunks, by rank: each share's first, then each one's second...
+    let longer = |c: i64| (c % k) * (t / k) + c / k < extra;
+    let start = c * per + (0..c).filter(|&x| longer(x)).count() as i64;
+    (start, start + per + i64::from(longer(c)))
 }
 
 /// Runs `nest` over its outer loop's range on [`threads`] threads, in as
@@ -111,7 +119,7 @@ pub(crate) unsafe extern "C" fn parallel_for(nest: Packed, args: *mut *mut c_voi
         pool.run(t, &move |c: i64| {
             let shared = shared;
             let mut mine = std::slice::from_raw_parts(shared.0, shared.1).to_vec();
-            let (first, end) = chunk(trips, t, c);
+            let (first, end) = chunk(trips, t, threads as i64, c);
             let mut lo = lb + first * step;
             let mut hi = (lb + end * step).min(ub);
             mine[shared.1 - 3] = &mut lo as *mut i64 as *mut c_void;
@@ -139,16 +147,32 @@ mod tests {
 
     #[test]
     fn chunks_cover_the_range_once() {
-        for trips in [1, 2, 3, 7, 64, 101] {
+        for trips in [1, 2, 3, 7, 20, 64, 101] {
             for t in 1..=8.min(trips) {
-                let mut next = 0;
-                for c in 0..t {
-                    let (a, b) = chunk(trips, t, c);
-                    assert_eq!(a, next, "chunks are contiguous");
-                    assert!(b > a, "no chunk is empty");
-                    next = b;
+                for threads in 1..=4 {
+                    let mut next = 0;
+                    for c in 0..t {
+                        let (a, b) = chunk(trips, t, threads, c);
+                        assert_eq!(a, next, "chunks are contiguous");
+                        assert!(b > a, "no chunk is empty");
+                        next = b;
+                    }
+                    assert_eq!(next, trips);
                 }
-                assert_eq!(next, trips);
+            }
+        }
+    }
+
+    /// Each thread's share of the chunks (as the pool cuts them) holds as
+    /// many iterations as another's, give or take one.
+    #[test]
+    fn shares_differ_by_one_iteration_at_most() {
+        for trips in [5, 20, 21, 64, 101] {
+            for threads in [2, 3, 4] {
+                let t = chunks(threads, trips, 1 << 40);
+                let share = |p: i64| (t * p / threads..t * (p + 1) / threads).map(|c| chunk(trips, t, threads, c)).map(|(a, b)| b - a).sum::<i64>();
+                let sizes: Vec<i64> = (0..threads).map(share).collect();
+                assert!(sizes.iter().max().unwrap() - sizes.iter().min().unwrap() <= 1, "{trips} iterations in {t} chunks on {threads} threads: shares {sizes:?}");
             }
         }
     }
