@@ -303,9 +303,16 @@ fn conv_direct_channel_lanes(l: &mut Lower, x: Value, wv: Value, bias: Option<Va
 
 /// The channels of a tile along the lanes for `m` output channels: the
 /// kernel's tile or half of it (64 or 32 channels; 16 on AVX2), dividing m.
+/// Where that makes an odd number of tiles, three quarters or half of it
+/// where they are even: threads split the tiles, and 3 tiles went 2 and 1
+/// to two threads (MobileNetV2's 14×14 1×1 convs to 96 channels, now 2 tiles
+/// of 48; to 576, 12 tiles of 48, not 9 of 64).
 fn channel_tile_width(m: i64) -> Option<i64> {
     let w = super::linalg::panel_columns();
-    [w, w / 2].into_iter().find(|&t| t >= 16 && m % t == 0)
+    let fits = |t: &i64| *t >= 16 && t % 16 == 0 && m % t == 0;
+    let first = [w, w / 2].into_iter().find(fits)?;
+    let odd = |t: i64| (m / t) % 2 == 1 && m / t > 1;
+    Some(if odd(first) { [w * 3 / 4, w / 2].into_iter().find(|t| fits(t) && !odd(*t)).unwrap_or(first) } else { first })
 }
 
 /// The accumulators `[.., t]` of a product in channel tiles of t (`shape`,
