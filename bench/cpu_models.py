@@ -28,11 +28,12 @@ speed drifts 10-20% between runs.
 
 With --threads N both run on N threads (ours `--threads N`, ONNX Runtime's
 intra_op_num_threads); the default is one thread each. On more than one
-thread each of our rounds carries npu-run's cross-core read probe: rounds
-where the host had put our cores on different L3 caches (data one thread
-wrote reads 2.5-4x slower on the other; this KVM host does it for stretches
-of seconds) are left out of the ratio when others remain, and counted with
-their own median beside it.
+thread each round carries npu-run's cross-core read probe, taken before
+ONNX Runtime's runs and before and after ours: rounds where the host had put
+the cores on different L3 caches (data one thread wrote reads 2.5-4x slower
+on the other; this KVM host does it for stretches of seconds) are left out
+of the ratio when others remain, and counted with their own median beside
+it.
 
 usage: bench/cpu_models.py [--runs 20] [--only NAME ...] [--keep DIR] [--corpus] [--threads N] [--rounds R]
 """
@@ -285,6 +286,20 @@ def write_model(name, build, d):
 SPLIT_L3 = 1.5
 
 
+def host_probe(d):
+    """npu-run's cross-core read ratio now (a one-op model, one timed run,
+    on THREADS[0] threads), for the ONNX Runtime side of a round: None on one
+    thread or one core."""
+    probe = os.path.join(d, "probe.onnx")
+    if not os.path.exists(probe):
+        from onnx import helper, TensorProto
+        g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "probe", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])], [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])])
+        onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), probe)
+    r = subprocess.run([NPU_RUN, probe, "--threads", str(THREADS[0]), "--perf", "1", "--json"], capture_output=True, text=True)
+    cross = json.loads(r.stdout.strip().splitlines()[-1]).get("cross_core_read") if r.returncode == 0 else None
+    return max(cross) if cross else None
+
+
 def ours(path, args, outdir, runs):
     """Our `--perf` figures for one model (and its outputs in `outdir`), or
     None after printing why it did not run."""
@@ -387,18 +402,22 @@ def main():
         # side's median figure.
         measured = []
         for _ in range(max(1, a.rounds)):
+            ort_probe = host_probe(d) if a.threads > 1 else None
             ort_ms, ort_out = ort_median(path, {x.name: data}, a.runs)
             perf = ours(path, ["--input", f"{x.name}={xin}"], outdir, a.runs)
             if perf is None:
                 break
+            if ort_probe is not None:
+                perf["cross_core_read"] = (perf.get("cross_core_read") or []) + [ort_probe]
             measured.append((perf["p50_ms"] / ort_ms, ort_ms, perf))
         if perf is None:
             missed.append(f"{name} does not run")
             continue
-        # On more threads, rounds where the host had put our cores on
-        # different L3 caches (npu-run's cross-core read probe above 1.5:
-        # data handed between threads reads 3x slower there) are shown apart;
-        # the ratio is the other rounds' median when there are any.
+        # On more threads, rounds where the host had put the cores on
+        # different L3 caches (npu-run's cross-core read probe above 1.5,
+        # before ONNX Runtime's runs and before and after ours: data handed
+        # between threads reads 3x slower there) are shown apart; the ratio
+        # is the other rounds' median when there are any.
         split = [m for m in measured if max(m[2].get("cross_core_read") or [1.0]) > SPLIT_L3]
         quiet = [m for m in measured if m not in split] or split
         ratios = sorted(r for r, _, _ in quiet)
@@ -407,9 +426,9 @@ def main():
         perf = dict(perf, p50_ms=statistics.median(p["p50_ms"] for _, _, p in quiet))
         spread = f"  rounds {ratios[0]:.2f}-{ratios[-1]:.2f}" if len(ratios) > 1 else ""
         if split and len(split) < len(measured):
-            spread += f"; {len(split)} of {len(measured)} rounds with our cores on split L3s left out (their median {statistics.median(r for r, _, _ in split):.2f})"
+            spread += f"; {len(split)} of {len(measured)} rounds on split L3s left out (their median {statistics.median(r for r, _, _ in split):.2f})"
         elif split:
-            spread += "; every round with our cores on split L3s"
+            spread += "; every round on split L3s"
         got = np.load(os.path.join(outdir, m.graph.output[0].name + ".npy"))
         err = float(np.max(np.abs(got - ort_out[0])))
         ok = np.allclose(got, ort_out[0], rtol=1e-3, atol=1e-4)
