@@ -292,11 +292,10 @@ def host_probe(d):
     thread or one core."""
     probe = os.path.join(d, "probe.onnx")
     if not os.path.exists(probe):
-        from onnx import helper, TensorProto
         g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "probe", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])], [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])])
         onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), probe)
     r = subprocess.run([NPU_RUN, probe, "--threads", str(THREADS[0]), "--perf", "1", "--json"], capture_output=True, text=True)
-    cross = json.loads(r.stdout.strip().splitlines()[-1]).get("cross_core_read") if r.returncode == 0 else None
+    cross = json.loads(r.stdout.strip().splitlines()[-1]).get("cross_core_read") if r.returncode == 0 and r.stdout.strip() else None
     return max(cross) if cross else None
 
 

@@ -37,6 +37,21 @@ try:
 except OSError:
     pass
 
-# `REQUIRES: multicore`: tests that need a second core (the cross-core probe).
-if len(os.sched_getaffinity(0)) >= 2:
+# `REQUIRES: multicore`: tests that need a second core (the cross-core
+# probe). Counted as Rust's `available_parallelism` counts (the tests' own
+# harness, `tools/tests/lit.rs`, and npu-run do): the CPUs this process may
+# run on, no more than a cgroup's CPU quota allows.
+def cores():
+    n = len(os.sched_getaffinity(0))
+    try:
+        with open("/sys/fs/cgroup/cpu.max") as f:
+            quota, period = f.read().split()
+        if quota != "max":
+            n = min(n, max(1, int(quota) // int(period)))
+    except (OSError, ValueError):
+        pass
+    return n
+
+
+if cores() >= 2:
     config.available_features.add("multicore")

@@ -10,6 +10,8 @@
 #[cfg(feature = "cpu")]
 pub mod npu_report;
 #[cfg(feature = "cpu")]
+mod perf_report;
+#[cfg(feature = "cpu")]
 mod progress;
 #[cfg(feature = "cpu")]
 mod quantize_main;

@@ -205,14 +205,6 @@ fn input_shape(arg: &str, specs: &[runtime::TensorSpec]) -> Result<(String, Vec<
     Ok((name, shape))
 }
 
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    let i = ((p / 100.0) * (sorted.len() - 1) as f64).round() as usize;
-    sorted[i.min(sorted.len() - 1)]
-}
-
 fn expected_output(dir: &Path, name: &str, index: usize) -> Option<PathBuf> {
     // `--output-dir` writes `gpu_0/softmax_1` as `gpu_0_softmax_1.npy` (or, `original`, `gpu_0/softmax_1.npy`).
     let file_name = output_file(name, OutputNames::Sanitized).unwrap_or_default().to_string_lossy().to_string();
@@ -329,7 +321,7 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
     let timed = a.perf.filter(|&n| n > 0).or(a.profile.then_some(1));
     // Two-thread figures depend on whether the cores share an L3: measured
     // on each side of the runs, as the host may move them in between.
-    let cross_core = || (a.perf.is_some() && runtime::parallel::threads() > 1).then(runtime::host::cross_core_read_ratio).flatten();
+    let cross_core = || (a.perf.is_some_and(|n| n > 0) && runtime::parallel::threads() > 1).then(runtime::host::cross_core_read_ratio).flatten();
     let cross_before = cross_core();
     let mut times = Vec::new();
     if let Some(n) = timed {
@@ -341,57 +333,13 @@ fn run_model(a: RunArgs) -> Result<bool, String> {
         }
     }
     if a.perf.is_some() {
-        let n = times.len();
-        times.sort_by(|x, y| x.partial_cmp(y).unwrap());
-        let (p50, p90, p99) = (percentile(&times, 50.0), percentile(&times, 90.0), percentile(&times, 99.0));
-        let memory = Memory::after_runs(&c);
-        let cross = cross_before.zip(cross_core());
-        if a.json {
-            println!(
-                "{}",
-                serde_json::json!({"compile_ms": c.compile_ms, "compile_cache": c.cache.label(), "first_run_ms": first_ms, "p50_ms": p50, "p90_ms": p90, "p99_ms": p99, "runs": n,
-                    "arena_bytes": memory.arena, "weights_bytes": memory.weights, "peak_rss_bytes": memory.peak_rss,
-                    "cross_core_read": cross.map(|(b, a)| [b, a])})
-            );
-        } else {
-            let cached = if c.cache == runtime::cached_compile::CacheUse::Hit { " (from the compile cache)" } else { "" };
-            println!("compile time:   {:.1} ms{}", c.compile_ms, cached);
-            println!("first run:      {:.3} ms", first_ms);
-            println!("latency over {} runs: P50 {:.3} ms, P90 {:.3} ms, P99 {:.3} ms", n, p50, p90, p99);
-            println!("{}", memory.line());
-            if let Some((before, after)) = cross {
-                println!("host:           2 MB another core wrote read {before:.1}x (before the runs) and {after:.1}x (after) as slowly as the reader's own; above 1.5 the cores are on different L3 caches and threads that hand data to each other slow down");
-            }
-        }
+        let figures = crate::perf_report::Figures { compile_ms: c.compile_ms, cached: c.cache == runtime::cached_compile::CacheUse::Hit, cache_label: c.cache.label(), first_ms, times, memory: crate::perf_report::Memory::after_runs(&c), cross_core_read: cross_before.zip(cross_core()) };
+        crate::perf_report::print(&figures, a.json);
     }
     if a.profile {
         print_profile(&model, &c, timed.unwrap_or(1).max(1), &macs, if a.verbose { usize::MAX } else { 25 });
     }
     Ok(ok)
-}
-
-/// `--perf`'s memory figures: the intermediates' arena at its peak over the
-/// runs (as the runtime handed it out: `plan-arena` sized it at compile
-/// time), the weights the code is passed, and the process's peak resident
-/// memory (compile included: LLVM's peak is usually the larger).
-struct Memory {
-    arena: usize,
-    weights: usize,
-    peak_rss: Option<usize>,
-}
-
-impl Memory {
-    fn after_runs(c: &runtime::Compiled) -> Memory {
-        // VmHWM: the resident set's high-water mark, in kB.
-        let peak_rss = std::fs::read_to_string("/proc/self/status").ok().and_then(|s| s.lines().find_map(|l| l.strip_prefix("VmHWM:").and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<usize>().ok()))).map(|kb| kb * 1024);
-        Memory { arena: runtime::arena::peak_bytes(), weights: c.weights.iter().map(|w| w.data.as_ref().len()).sum(), peak_rss }
-    }
-
-    fn line(&self) -> String {
-        let size = |b: usize| crate::report_html::size(b as u64);
-        let rss = self.peak_rss.map_or(String::new(), |r| format!(", process peak resident {} (compile included)", size(r)));
-        format!("memory:         intermediates {} at peak (one arena, planned at compile time), weights {}{}", size(self.arena), size(self.weights), rss)
-    }
 }
 
 /// `--timing`: each compile phase, its milliseconds and share of the whole.
@@ -455,8 +403,7 @@ fn run_cpu_in_stages(a: &RunArgs, model: &[u8], given: HashMap<String, HostTenso
             once(true)?;
             times.push(t.elapsed().as_secs_f64() * 1e3);
         }
-        times.sort_by(|x, y| x.partial_cmp(y).unwrap());
-        let (p50, p90, p99) = (percentile(&times, 50.0), percentile(&times, 90.0), percentile(&times, 99.0));
+        let (p50, p90, p99) = crate::perf_report::percentiles(&times);
         if a.json {
             println!("{}", serde_json::json!({"staged": true, "first_run_ms": first_ms, "p50_ms": p50, "p90_ms": p90, "p99_ms": p99, "runs": n}));
         } else {

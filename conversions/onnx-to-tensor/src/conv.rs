@@ -18,7 +18,8 @@ pub const TABLE: &[(&str, LowerFn)] = &[
 ];
 
 /// Window geometry of a conv or pool: per spatial dim, kernel, stride,
-/// dilation and padding before/after (explicit or from auto_pad).
+/// dilation and padding before/after (explicit or from auto_pad; after, only
+/// as much as the last window reaches).
 pub(super) struct Window {
     pub(super) strides: Vec<i64>,
     pub(super) dilations: Vec<i64>,

@@ -10,7 +10,10 @@
 //! threads.
 //!
 //! Legal because such nests read nothing and write the same value: whatever
-//! order their stores run in, memory ends the same.
+//! order their stores run in, memory ends the same. Two parallel nests fuse
+//! only where every store of both writes one buffer at the outer loop's
+//! index in one place (a channel's borders, at that channel), so that the
+//! fused loop's iterations still write disjoint elements.
 
 use ir::attributes::Attribute;
 use ir::pass::{Pass, PassContext};
@@ -34,7 +37,7 @@ impl Pass for FuseFillNests {
             let mut fills = vec![];
             for op in ops {
                 match (into.clone(), fill_value(body, op)) {
-                    (Some((first, v)), Some(w)) if v == w && same_bounds(body, first, op) => merge(body, first, op),
+                    (Some((first, v)), Some(w)) if v == w && same_bounds(body, first, op) && iterations_stay_apart(body, first, op) => merge(body, first, op),
                     (_, value) => {
                         into = value.map(|v| (op, v));
                         fills.extend(into.as_ref().map(|(o, _)| *o));
@@ -43,7 +46,7 @@ impl Pass for FuseFillNests {
             }
             // Inside a fused fill, loops of the same range go on together (a
             // channel's left and right columns: row by row, both sides).
-            blocks.extend(fills.into_iter().map(|l| body.region_blocks(body.op(l).regions()[0])[0]));
+            blocks.extend(fills.into_iter().map(|l| loop_body(body, l)));
         }
         Ok(())
     }
@@ -93,7 +96,8 @@ fn constant(body: &Body, v: Value) -> Option<Attribute> {
     (body.name(d).as_str() == arith::ops::CONSTANT).then(|| body.op(d).properties.get("value").cloned()).flatten()
 }
 
-/// Whether two loops run over the same constant range and step.
+/// Whether two loops run over the same range and step (the same values,
+/// or equal constants).
 fn same_bounds(body: &Body, a: OpId, b: OpId) -> bool {
     let (oa, ob) = (body.op(a).operands(), body.op(b).operands());
     oa.len() == 3 && ob.len() == 3 && (0..3).all(|i| oa[i] == ob[i] || constant(body, oa[i]).is_some_and(|c| Some(c) == constant(body, ob[i])))
@@ -103,8 +107,7 @@ fn same_bounds(body: &Body, a: OpId, b: OpId) -> bool {
 /// becoming `first`'s) and erases `second`; `first` stays parallel only if
 /// both were.
 fn merge(body: &mut Body, first: OpId, second: OpId) {
-    let block_of = |body: &Body, l: OpId| body.region_blocks(body.op(l).regions()[0])[0];
-    let (into, from) = (block_of(body, first), block_of(body, second));
+    let (into, from) = (loop_body(body, first), loop_body(body, second));
     let iv = body.block_args(into)[0];
     let yield_op = body.block_ops(into).last().unwrap();
     let from_yield = body.block_ops(from).last().unwrap();
@@ -114,4 +117,39 @@ fn merge(body: &mut Body, first: OpId, second: OpId) {
         body.op_mut(first).attributes.remove(crate::PARALLEL);
     }
     body.erase(second);
+}
+
+/// An `scf.for`'s body block.
+fn loop_body(body: &Body, l: OpId) -> ir::Block {
+    body.region_blocks(body.op(l).regions()[0])[0]
+}
+
+/// Whether fusing loops `a` and `b` keeps the iterations of a parallel one
+/// apart: where either is sequential, always; where both are parallel, when
+/// every store of both writes one buffer with the loop's own index at one
+/// position of its indices (iteration i then writes only elements whose
+/// index there is i).
+fn iterations_stay_apart(body: &Body, a: OpId, b: OpId) -> bool {
+    let parallel = |l: OpId| body.op(l).attributes.get(crate::PARALLEL).is_some();
+    if !(parallel(a) && parallel(b)) {
+        return true;
+    }
+    let mut seen: Option<(Value, usize)> = None;
+    [a, b].into_iter().all(|l| {
+        let iv = body.block_args(loop_body(body, l))[0];
+        body.walk_preorder(l).into_iter().filter_map(|o| store_target(body, o)).all(|(buf, idx)| {
+            let Some(pos) = idx.iter().position(|v| *v == iv) else { return false };
+            *seen.get_or_insert((buf, pos)) == (buf, pos)
+        })
+    })
+}
+
+/// A store's buffer and indices (memref.store, vector.store, vector.maskedstore).
+fn store_target(body: &Body, o: OpId) -> Option<(Value, Vec<Value>)> {
+    let ops = body.op(o).operands();
+    match body.name(o).as_str() {
+        memref::ops::STORE | vector::ops::STORE => Some((ops[1], ops[2..].to_vec())),
+        vector::ops::MASKEDSTORE => Some((ops[0], ops[1..ops.len() - 2].to_vec())),
+        _ => None,
+    }
 }

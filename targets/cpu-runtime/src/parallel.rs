@@ -2,9 +2,10 @@
 //! [`parallel_for`] (bound as `cpu_target::abi::PARALLEL_FOR`) with a nest's packed
 //! wrapper and a pointer to each of its arguments, the last three being its
 //! outer loop's lower bound, upper bound and step; the range is cut into a
-//! few chunks per thread at multiples of the step, which the calling thread
-//! and the pool's workers ([`crate::thread_pool`]) take in turn. `npu-run --threads N` sets how many; by default
-//! every core this process may use.
+//! few chunks per thread at multiples of the step, and the calling thread
+//! and the pool's workers ([`crate::thread_pool`]) each run their own share
+//! of them first, then what is left of the others'. `npu-run --threads N`
+//! sets how many; by default every core this process may use.
 
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -87,9 +88,14 @@ unsafe impl Sync for Args {}
 /// 10, where the longer chunks first made them 12 and 8).
 fn chunk(trips: i64, t: i64, threads: i64, c: i64) -> (i64, i64) {
     let (per, extra) = (trips / t, trips % t);
-    let k = if t > threads && t % threads == 0 { t / threads } else { t };
-    // The longer chunks, by rank: each share's first, then each one's second...
-    let longer = |c: i64| (c % k) * (t / k) + c / k < extra;
+    // Rank of a chunk among the longer ones: each share's first chunk, then
+    // each share's second, ... (shares as the pool cuts them; where the
+    // threads do not divide `t`, one share of all, in order).
+    let shares = if t % threads == 0 { threads } else { 1 };
+    let k = t / shares;
+    debug_assert!(shares == 1 || (0..shares).all(|p| crate::thread_pool::share(t, shares, p) == (p * k..(p + 1) * k)));
+    let longer = |c: i64| (c % k) * shares + c / k < extra;
+    // (At most a few chunks a thread: counting is cheap.)
     let start = c * per + (0..c).filter(|&x| longer(x)).count() as i64;
     (start, start + per + i64::from(longer(c)))
 }
@@ -170,7 +176,7 @@ mod tests {
         for trips in [5, 20, 21, 64, 101] {
             for threads in [2, 3, 4] {
                 let t = chunks(threads, trips, 1 << 40);
-                let share = |p: i64| (t * p / threads..t * (p + 1) / threads).map(|c| chunk(trips, t, threads, c)).map(|(a, b)| b - a).sum::<i64>();
+                let share = |p: i64| crate::thread_pool::share(t, threads, p).map(|c| chunk(trips, t, threads, c)).map(|(a, b)| b - a).sum::<i64>();
                 let sizes: Vec<i64> = (0..threads).map(share).collect();
                 assert!(sizes.iter().max().unwrap() - sizes.iter().min().unwrap() <= 1, "{trips} iterations in {t} chunks on {threads} threads: shares {sizes:?}");
             }

@@ -30,12 +30,10 @@ struct Job {
     total: i64,
 }
 
-impl Job {
-    /// The chunk after thread `p`'s share (`p` of `threads`).
-    fn share_end(&self, p: usize) -> i64 {
-        let threads = self.next.len() as i64;
-        self.total * (p as i64 + 1) / threads
-    }
+/// Thread `p`'s share of a job of `total` chunks on `threads` threads (the
+/// caller is thread 0): the chunks it runs before it takes others'.
+pub(crate) fn share(total: i64, threads: i64, p: i64) -> std::ops::Range<i64> {
+    total * p / threads..total * (p + 1) / threads
 }
 
 #[derive(Default)]
@@ -85,7 +83,7 @@ impl Pool {
         // hold it has left, before `run` goes out of scope.
         let run: *const (dyn Fn(i64) + Sync) = unsafe { std::mem::transmute::<&(dyn Fn(i64) + Sync), &'static (dyn Fn(i64) + Sync)>(run) };
         let threads = self.workers + 1;
-        let next = (0..threads).map(|p| AtomicI64::new(total * p as i64 / threads as i64)).collect();
+        let next = (0..threads).map(|p| AtomicI64::new(share(total, threads as i64, p as i64).start)).collect();
         let job = Job { run, next, done: AtomicI64::new(0), total };
         s.job.store(&job as *const Job as *mut Job, SeqCst);
         s.generation.fetch_add(1, SeqCst);
@@ -117,7 +115,7 @@ impl Drop for Pool {
 fn take_chunks(job: &Job, me: usize) {
     let threads = job.next.len();
     for p in (me..threads).chain(0..me) {
-        let end = job.share_end(p);
+        let end = share(job.total, threads as i64, p as i64).end;
         loop {
             let c = job.next[p].fetch_add(1, AcqRel);
             if c >= end {

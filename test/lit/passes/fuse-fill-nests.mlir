@@ -3,17 +3,20 @@
 // A padded buffer's four border fills (top and bottom rows as vector stores,
 // left and right columns as scalar ones), each a nest over the channels,
 // become one nest over the channels; inside it the two column loops, of one
-// range, become one loop storing a row's left and right border together.
-// It stays parallel: all four were.
+// range, become one loop storing a row's left (column 0) and right (column
+// 17) border together. It stays parallel: all four were, and every store
+// writes the buffer at the channel loop's index.
 // CHECK-LABEL: func.func @borders
-// CHECK: "scf.for"(%{{.*}}, %[[C:.*]], %{{.*}}) ({
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C17:.*]] = arith.constant 17 : index
+// CHECK: "scf.for"(%[[C0]], %{{.*}}, %{{.*}}) ({
 // CHECK-NEXT: ^bb0(%[[CH:.*]]: index):
-// CHECK: "vector.store"(%{{.*}}, %arg0, %{{.*}}, %[[CH]], %{{.*}}, %{{.*}})
-// CHECK: "vector.store"(%{{.*}}, %arg0, %{{.*}}, %[[CH]], %{{.*}}, %{{.*}})
+// CHECK: "vector.store"(%{{.*}}, %arg0, %[[C0]], %[[CH]], %[[C0]], %[[C0]])
+// CHECK: "vector.store"(%{{.*}}, %arg0, %[[C0]], %[[CH]], %[[C17]], %[[C0]])
 // CHECK: "scf.for"
 // CHECK-NEXT: ^bb0(%[[R:.*]]: index):
-// CHECK-NEXT: "memref.store"(%{{.*}}, %arg0, %{{.*}}, %[[CH]], %[[R]], %[[L:.*]])
-// CHECK-NEXT: "memref.store"(%{{.*}}, %arg0, %{{.*}}, %[[CH]], %[[R]], %[[RIGHT:.*]])
+// CHECK-NEXT: "memref.store"(%{{.*}}, %arg0, %[[C0]], %[[CH]], %[[R]], %[[C0]])
+// CHECK-NEXT: "memref.store"(%{{.*}}, %arg0, %[[C0]], %[[CH]], %[[R]], %[[C17]])
 // CHECK-NEXT: "scf.yield"
 // CHECK: }) {npu.parallel}
 // CHECK-NOT: "scf.for"
@@ -61,16 +64,20 @@ func.func @borders(%buf: memref<1x4x18x18xf32>) {
 // -----
 
 // What stays apart: fills of two different values (their order matters where
-// they meet), a nest that reads, loops over different ranges. A nest that
-// was not parallel makes the fused one sequential.
+// they meet), a nest that reads, loops over different ranges, a vector
+// fill of another value, a step of 2 against one of 1; two parallel fills
+// whose stores are not at the loop's index in one place (fused, iteration i
+// of one and j of the other could write the same element at once). A nest
+// that was not parallel makes the fused one sequential.
 // CHECK-LABEL: func.func @apart
-// CHECK-COUNT-5: "scf.for"
+// CHECK-COUNT-8: "scf.for"
 // CHECK-NOT: "scf.for"
 // CHECK-NOT: npu.parallel
 // CHECK: return
-func.func @apart(%buf: memref<8x8xf32>, %out: memref<8xf32>) {
+func.func @apart(%buf: memref<8x8xf32>, %out: memref<8xf32>, %v: memref<8x16xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
   %c4 = arith.constant 4 : index
   %c7 = arith.constant 7 : index
   %c8 = arith.constant 8 : index
@@ -95,6 +102,27 @@ func.func @apart(%buf: memref<8x8xf32>, %out: memref<8xf32>) {
   "scf.for"(%c0, %c4, %c1) ({
   ^bb0(%i: index):
     "memref.store"(%one, %buf, %i, %c7) : (f32, memref<8x8xf32>, index, index) -> ()
+    "scf.yield"() : () -> ()
+  }) {npu.parallel} : (index, index, index) -> ()
+  "scf.for"(%c0, %c4, %c1) ({
+  ^bb0(%i: index):
+    %z = "vector.broadcast"(%zero) : (f32) -> vector<16xf32>
+    "vector.store"(%z, %v, %i, %c0) : (vector<16xf32>, memref<8x16xf32>, index, index) -> ()
+    "scf.yield"() : () -> ()
+  }) {npu.parallel} : (index, index, index) -> ()
+  "scf.for"(%c0, %c4, %c2) ({
+  ^bb0(%i: index):
+    "memref.store"(%zero, %buf, %i, %c4) : (f32, memref<8x8xf32>, index, index) -> ()
+    "scf.yield"() : () -> ()
+  }) {npu.parallel} : (index, index, index) -> ()
+  "scf.for"(%c0, %c8, %c1) ({
+  ^bb0(%i: index):
+    "memref.store"(%one, %buf, %i, %c2) : (f32, memref<8x8xf32>, index, index) -> ()
+    "scf.yield"() : () -> ()
+  }) {npu.parallel} : (index, index, index) -> ()
+  "scf.for"(%c0, %c8, %c1) ({
+  ^bb0(%i: index):
+    "memref.store"(%one, %buf, %c2, %i) : (f32, memref<8x8xf32>, index, index) -> ()
     "scf.yield"() : () -> ()
   }) {npu.parallel} : (index, index, index) -> ()
   "scf.for"(%c0, %c8, %c1) ({
