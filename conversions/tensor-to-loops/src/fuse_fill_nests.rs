@@ -90,10 +90,9 @@ fn stored(body: &Body, v: Value) -> Option<Value> {
     (body.name(d).as_str() == vector::ops::BROADCAST).then(|| body.op(d).operand(0))
 }
 
-/// The value of an `arith.constant`.
+/// The value of a constant.
 fn constant(body: &Body, v: Value) -> Option<Attribute> {
-    let d = body.defining_op(v)?;
-    (body.name(d).as_str() == arith::ops::CONSTANT).then(|| body.op(d).properties.get("value").cloned()).flatten()
+    ir::rewrite::constant_value(body, body.defining_op(v)?)
 }
 
 /// Whether two loops run over the same range and step (the same values,

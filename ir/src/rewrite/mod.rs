@@ -10,7 +10,7 @@ mod pattern;
 mod rewriter;
 
 pub use conversion::{apply_full_conversion, apply_partial_conversion, ConversionTarget, Legality, TypeConverter};
-pub use folder::OperationFolder;
+pub use folder::{constant_value, OperationFolder};
 pub use greedy::{apply_patterns_greedily, is_trivially_dead as is_trivially_dead_op, GreedyConfig, GreedyResult};
 pub use pattern::{FnPattern, MatchFailure, PatternSet, RewriteFn, RewritePattern};
 pub use rewriter::Rewriter;

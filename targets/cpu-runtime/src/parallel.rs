@@ -11,6 +11,8 @@ use std::ffi::c_void;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+use crate::thread_pool::share;
+
 /// 0: every core this process may use.
 static THREADS: AtomicUsize = AtomicUsize::new(0);
 
@@ -81,23 +83,14 @@ unsafe impl Send for Args {}
 unsafe impl Sync for Args {}
 
 /// Chunk `c` of `t` over `trips` iterations: its first and one-past-last
-/// iteration. The pool gives each of `threads` threads a contiguous share of
-/// the chunks (`t` a multiple of them when larger); the chunks one iteration
-/// longer than the rest go to the shares in turn, so the shares differ by
-/// one iteration at most (20 iterations in 8 chunks on 2 threads: 10 and
-/// 10, where the longer chunks first made them 12 and 8).
-fn chunk(trips: i64, t: i64, threads: i64, c: i64) -> (i64, i64) {
-    let (per, extra) = (trips / t, trips % t);
-    // Rank of a chunk among the longer ones: each share's first chunk, then
-    // each share's second, ... (shares as the pool cuts them; where the
-    // threads do not divide `t`, one share of all, in order).
-    let shares = if t % threads == 0 { threads } else { 1 };
-    let k = t / shares;
-    debug_assert!(shares == 1 || (0..shares).all(|p| crate::thread_pool::share(t, shares, p) == (p * k..(p + 1) * k)));
-    let longer = |c: i64| (c % k) * shares + c / k < extra;
-    // (At most a few chunks a thread: counting is cheap.)
-    let start = c * per + (0..c).filter(|&x| longer(x)).count() as i64;
-    (start, start + per + i64::from(longer(c)))
+/// iteration, cut as the pool cuts chunks into threads' shares (a floor of
+/// the proportional bound). A thread's share of chunks then holds its
+/// proportional share of the iterations too, give or take one (20
+/// iterations in 8 chunks on 2 threads are 10 and 10; with the longer chunks
+/// first they were 12 and 8).
+fn chunk(trips: i64, t: i64, c: i64) -> (i64, i64) {
+    let r = share(trips, t, c);
+    (r.start, r.end)
 }
 
 /// Runs `nest` over its outer loop's range on [`threads`] threads, in as
@@ -125,7 +118,7 @@ pub(crate) unsafe extern "C" fn parallel_for(nest: Packed, args: *mut *mut c_voi
         pool.run(t, &move |c: i64| {
             let shared = shared;
             let mut mine = std::slice::from_raw_parts(shared.0, shared.1).to_vec();
-            let (first, end) = chunk(trips, t, threads as i64, c);
+            let (first, end) = chunk(trips, t, c);
             let mut lo = lb + first * step;
             let mut hi = (lb + end * step).min(ub);
             mine[shared.1 - 3] = &mut lo as *mut i64 as *mut c_void;
@@ -155,16 +148,14 @@ mod tests {
     fn chunks_cover_the_range_once() {
         for trips in [1, 2, 3, 7, 20, 64, 101] {
             for t in 1..=8.min(trips) {
-                for threads in 1..=4 {
-                    let mut next = 0;
-                    for c in 0..t {
-                        let (a, b) = chunk(trips, t, threads, c);
-                        assert_eq!(a, next, "chunks are contiguous");
-                        assert!(b > a, "no chunk is empty");
-                        next = b;
-                    }
-                    assert_eq!(next, trips);
+                let mut next = 0;
+                for c in 0..t {
+                    let (a, b) = chunk(trips, t, c);
+                    assert_eq!(a, next, "chunks are contiguous");
+                    assert!(b > a, "no chunk is empty");
+                    next = b;
                 }
+                assert_eq!(next, trips);
             }
         }
     }
@@ -176,7 +167,7 @@ mod tests {
         for trips in [5, 20, 21, 64, 101] {
             for threads in [2, 3, 4] {
                 let t = chunks(threads, trips, 1 << 40);
-                let share = |p: i64| crate::thread_pool::share(t, threads, p).map(|c| chunk(trips, t, threads, c)).map(|(a, b)| b - a).sum::<i64>();
+                let share = |p: i64| share(t, threads, p).map(|c| chunk(trips, t, c)).map(|(a, b)| b - a).sum::<i64>();
                 let sizes: Vec<i64> = (0..threads).map(share).collect();
                 assert!(sizes.iter().max().unwrap() - sizes.iter().min().unwrap() <= 1, "{trips} iterations in {t} chunks on {threads} threads: shares {sizes:?}");
             }
