@@ -30,7 +30,7 @@ pub fn measured_peak_gflops(ms: u64) -> Option<Peak> {
     let ms = ms.max(1);
     #[cfg(target_arch = "x86_64")]
     {
-        let wide = matches!(cpu_target::cpu_target(), cpu_target::CpuTarget::Avx512 | cpu_target::CpuTarget::Avx512Narrow);
+        let wide = cpu_target::cpu_target() != cpu_target::CpuTarget::Avx2;
         let avx512 = wide && std::arch::is_x86_feature_detected!("avx512f");
         if !avx512 && !(std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")) {
             return None;

@@ -272,7 +272,9 @@ const DIRECT_CONV_MIN_WIDTH: i64 = 28;
 /// The channels per tile when a direct 2-D conv with constant weights runs
 /// with its output channels along the vector lanes: where its output rows
 /// would leave a tenth or more of the lanes idle (a 28-wide row fills 28 of
-/// 32; rows of at most 8 past whole vectors take half vectors), or it has a
+/// 32; rows of at most 8 past whole vectors take half vectors, which cost
+/// half a vector where the target's units are 256 bits wide: a 56-wide row
+/// fills 56 of 56 lanes there, 56 of 64 on 512-bit units), or it has a
 /// stride of 2 along the rows (each vector of a row then takes two loads and
 /// a shuffle).
 fn direct_channel_tile(m: i64, ow: i64, stride_w: i64) -> Option<i64> {
@@ -280,7 +282,7 @@ fn direct_channel_tile(m: i64, ow: i64, stride_w: i64) -> Option<i64> {
     let r = ow % 16;
     let lanes = ow - r + match r {
         0 => 0,
-        1..=8 => 8,
+        1..=8 if crate::cpu_target().tile().half_vectors_save => 8,
         _ => 16,
     };
     (10 * (lanes - ow) >= lanes || stride_w == 2).then_some(t)

@@ -1,5 +1,5 @@
 // On AVX-512 run by 256-bit units (AMD's Zen 4: `NPU_CPU_TARGET=avx512-narrow`,
-// what such a host picks by itself) a Conv over a 7x7 map (49 positions) with
+// what such a host picks by itself) and on AMD's Zen 5 (`avx512-zen5`) a Conv over a 7x7 map (49 positions) with
 // 2.4 MB of constant weights runs with its output channels along the lanes:
 // the weights packed at compile time into panels of 64 channels,
 // [M/64, C·K, 64], the product written as [N, M/64, P, 64]. AVX-512 on
@@ -15,6 +15,7 @@
 // RUN: python3 %S/Inputs/match_ort.py %t/m.onnx %t/narrow x=%t/x.npy w=%t/w.npy | FileCheck %s
 // CHECK: y: match
 // RUN: env NPU_CPU_TARGET=avx512-narrow npu-translate --import-onnx %t/m.onnx --bind-input w=%t/w.pb | env NPU_CPU_TARGET=avx512-narrow npu-translate --mlir-to-llvmir --emit loops | FileCheck %s --check-prefix=NARROW
+// RUN: env NPU_CPU_TARGET=avx512-zen5 npu-translate --import-onnx %t/m.onnx --bind-input w=%t/w.pb | env NPU_CPU_TARGET=avx512-zen5 npu-translate --mlir-to-llvmir --emit loops | FileCheck %s --check-prefix=NARROW
 // NARROW-DAG: memref<8x1152x64xf32>
 // NARROW-DAG: memref<1x8x49x64xf32>
 // RUN: env NPU_CPU_TARGET=avx512 npu-translate --import-onnx %t/m.onnx --bind-input w=%t/w.pb | env NPU_CPU_TARGET=avx512 npu-translate --mlir-to-llvmir --emit loops | FileCheck %s --check-prefix=WIDE
