@@ -15,7 +15,7 @@ macro_rules! tensor_passes {
 /// The passes of its second half: tensor ops to loops.
 macro_rules! loops_passes {
     () => {
-        "func.func(fuse-elementwise), func.func(fold-pad-into-producer), func.func(bufferize), convert-tensor-to-loops, cse, canonicalize, fuse-fill-nests, hoist-loop-allocs, outline-loop-nests, pack-weight-arguments, plan-arena"
+        "func.func(fuse-elementwise), func.func(pool-on-channel-tiles), func.func(fold-pad-into-producer), func.func(bufferize), convert-tensor-to-loops, cse, canonicalize, fuse-fill-nests, hoist-loop-allocs, outline-loop-nests, pack-weight-arguments, plan-arena"
     };
 }
 

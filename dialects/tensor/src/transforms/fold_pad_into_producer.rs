@@ -24,7 +24,7 @@ use crate::{Generic, Iterator};
 pub struct FoldPadIntoProducer;
 
 /// A copy `dest[i + offs] = src[i]`: its source, destination and offsets.
-fn padded_copy(body: &Body, op: OpId) -> Option<(Value, Value, Vec<i64>)> {
+pub(super) fn padded_copy(body: &Body, op: OpId) -> Option<(Value, Value, Vec<i64>)> {
     if body.name(op).as_str() != ops::GENERIC || body.op(op).results().len() != 1 {
         return None;
     }

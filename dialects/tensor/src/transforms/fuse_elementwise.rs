@@ -46,7 +46,7 @@ fn is_tensor_generic(body: &Body, op: OpId) -> bool {
 }
 
 /// Clones `block`'s ops at the end of `into` with `map` seeded; returns the yielded values.
-fn clone_block(body: &mut Body, block: Block, into: Block, map: &mut HashMap<Value, Value>) -> Vec<Value> {
+pub(super) fn clone_block(body: &mut Body, block: Block, into: Block, map: &mut HashMap<Value, Value>) -> Vec<Value> {
     let ops: Vec<OpId> = body.block_ops(block).collect();
     let mut yields = vec![];
     for o in ops {

@@ -7,6 +7,7 @@ mod fold_constant_copies;
 mod fold_pad_into_producer;
 mod fuse_elementwise;
 mod generalize;
+mod pool_on_channel_tiles;
 
 use ir::pass::{PassInfo, PassRegistry};
 
@@ -29,6 +30,12 @@ pub fn register(reg: &mut PassRegistry) {
         summary: "Fuse elementwise tensor.generic consumers into their producers (parallel bodies merged; after a reduction, as its epilogue)",
         options: vec![],
         create: |_| Ok(Box::new(fuse_elementwise::FuseElementwise)),
+    });
+    reg.register(PassInfo {
+        argument: "pool-on-channel-tiles",
+        summary: "A max pool of a product in channel tiles copied back to NCHW pools the tiles and copies back its own output (the ops of the copy after the pool, where they keep order)",
+        options: vec![],
+        create: |_| Ok(Box::new(pool_on_channel_tiles::PoolOnChannelTiles)),
     });
     reg.register(PassInfo {
         argument: "fold-pad-into-producer",
