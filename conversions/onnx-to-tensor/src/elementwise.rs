@@ -20,6 +20,9 @@ struct Params {
     approximate: String,
     direction: String,
     saturate: bool,
+    /// Pow's exponent is a constant 2 everywhere: x·x, exact and vectorized
+    /// (ONNX Runtime's Pow does the same), not a call of powf per element.
+    square: bool,
 }
 
 /// The ops lowered here; the value says how many operands a formula takes
@@ -82,6 +85,7 @@ pub fn lower(l: &mut Lower) -> Result<Vec<Value>, String> {
         approximate: l.str_attr("approximate").unwrap_or_else(|| "none".into()),
         direction: l.str_attr("direction").unwrap_or_default(),
         saturate: l.int_attr("saturate", 1) != 0,
+        square: name == ops::Pow::NAME && l.opt(1).is_some_and(|y| l.is_constant(y)) && l.const_f64s(1).ok().flatten().is_some_and(|v| !v.is_empty() && v.iter().all(|&y| y == 2.0)),
     };
     if name == ops::Mod::NAME && p.fmod == 0 && scs[0].is_float() {
         return Err("Mod with fmod=0 on floats is not defined by ONNX".into());
@@ -181,7 +185,9 @@ fn formula(e: &mut Emit, name: &str, a: &[Value], scs: &[Sc], o: &Sc, p: &Params
             }
         }
         ops::Pow::NAME => {
-            if o.is_float() {
+            if o.is_float() && p.square {
+                e.mul(x, x, o)
+            } else if o.is_float() {
                 let y = e.cast(a[1], &scs[1], o);
                 e.op(math::ops::POWF, &[x, y], &t)
             } else {
