@@ -376,6 +376,13 @@ impl<'a> Importer<'a> {
                 None => format!("node '{}' ({} in domain '{}')", node.name.as_deref().unwrap_or(""), op_type, d),
             }
         };
+        // ONNX graphs name each value once (ONNX Runtime refuses a model that
+        // defines one twice): a node's outputs are new names.
+        let scope = self.scopes.last().expect("a graph's scope");
+        let taken = |k: usize, o: &String| !o.is_empty() && (scope.contains_key(o) || node.output[..k].contains(o));
+        if let Some((_, o)) = node.output.iter().enumerate().find(|(k, o)| taken(*k, o)) {
+            return self.err(loc, format!("{}: output '{}' is already defined (a graph input, an initializer or an earlier output): an ONNX graph names each value once", where_(), o));
+        }
         let Some(key) = table::key(&domain, &op_type) else {
             let known: Vec<&str> = table::DOMAINS.iter().map(|(d, _)| table::display_domain(d)).collect();
             return self.err(loc, format!("{}: unsupported domain (operators are known for {})", where_(), known.join(", ")));
