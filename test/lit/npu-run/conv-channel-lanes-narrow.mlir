@@ -18,6 +18,10 @@
 // RUN: env NPU_CPU_TARGET=avx512-zen5 npu-translate --import-onnx %t/m.onnx --bind-input w=%t/w.pb | env NPU_CPU_TARGET=avx512-zen5 npu-translate --mlir-to-llvmir --emit loops | FileCheck %s --check-prefix=NARROW
 // NARROW-DAG: memref<8x1152x64xf32>
 // NARROW-DAG: memref<1x8x49x64xf32>
+// The 49 rows run as 7 tiles of 6 rows (0..42), one of 4 (42..46) and one of
+// 3 (46..49), not 8 tiles of 6 and a tile of one row.
+// NARROW-DAG: arith.constant 42 : index
+// NARROW-DAG: arith.constant 46 : index
 // RUN: env NPU_CPU_TARGET=avx512 npu-translate --import-onnx %t/m.onnx --bind-input w=%t/w.pb | env NPU_CPU_TARGET=avx512 npu-translate --mlir-to-llvmir --emit loops | FileCheck %s --check-prefix=WIDE
 // WIDE-NOT: memref<8x1152x64xf32>
 // The comparison can fail: a corrupted output differs.

@@ -412,15 +412,29 @@ impl Kernel<'_> {
     }
 
     /// Row tiles of the tile's rows (its `rows_two_wide` for a tile two
-    /// vectors wide), then the remaining rows as one shorter tile.
+    /// vectors wide), then the remaining rows as one shorter tile; where
+    /// that would have a third of the rows or fewer (a 7×7 map's 49 rows are
+    /// 8 tiles of 6 and one of 1, whose few chains of multiply-adds wait on
+    /// each other), the last full tile and they are two tiles of about
+    /// half as many (49: 7 tiles of 6, one of 4, one of 3).
     fn all_rows(&self, body: &mut Body, at: &mut InsertPoint, krange: Option<(Value, Value)>, first: When, last: When) {
         let m_total = self.p.i.map(|i| self.sizes[i]).unwrap_or(1);
         let t = tile();
         let mr = if self.nv == 2 { t.rows_two_wide } else { t.rows };
-        let full = m_total - m_total % mr as i64;
+        let (mut full, r) = (m_total - m_total % mr as i64, (m_total % mr as i64) as usize);
         if self.p.i.is_some() {
+            let split = full > 0 && r > 0 && 3 * r <= mr;
+            if split {
+                full -= mr as i64;
+            }
             self.row_tiles(body, at, 0, full, mr, krange, first, last);
-            self.row_tiles(body, at, full, m_total, (m_total - full) as usize, krange, first, last);
+            if split {
+                let (a, b) = ((mr + r).div_ceil(2), (mr + r) / 2);
+                self.row_tiles(body, at, full, full + a as i64, a, krange, first, last);
+                self.row_tiles(body, at, full + a as i64, m_total, b, krange, first, last);
+            } else {
+                self.row_tiles(body, at, full, m_total, r, krange, first, last);
+            }
         } else {
             self.row_tiles(body, at, 0, 1, 1, krange, first, last);
         }
