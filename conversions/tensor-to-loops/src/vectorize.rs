@@ -524,32 +524,8 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
                 None => old(body, &mut at, u, 0),
             })
             .collect();
-        let outer = at;
-        let mut inner = at;
-        let mut loops = Vec::new();
-        let mut carried = accs;
-        let mut rsteps = steps.clone();
-        for &l in &reductions {
-            let (fop, blk, iv, args) = b.for_loop(body, &mut inner, sizes[l], &carried);
-            for sv in rsteps.iter_mut() {
-                sv[l] = Some(iv);
-            }
-            loops.push((fop, blk));
-            carried = args;
-            inner = InsertPoint::AtEnd(blk);
-        }
-        let mut vals = Vec::new();
-        for (u, sv) in rsteps.iter().enumerate() {
-            let mut args: Vec<Value> = (0..ins.len()).map(|k| if used.contains(&k) { read(body, &mut inner, k, sv) } else { zero[k] }).collect();
-            args.push(carried[u]);
-            vals.push(clone_vectorized(b, body, &mut inner, block, &args, true)[0]);
-        }
-        for (fop, blk) in loops.iter().rev() {
-            b.yield_(body, *blk, &vals);
-            vals = body.op(*fop).results().to_vec();
-        }
-        at = outer;
-        vals.into_iter().map(|v| vec![v]).collect()
+        let inputs = |body: &mut Body, at: &mut InsertPoint, sv: &[Option<Value>]| -> Vec<Value> { (0..ins.len()).map(|k| if used.contains(&k) { read(body, at, k, sv) } else { zero[k] }).collect() };
+        reduce(b, body, &mut at, block, &reductions, sizes, &steps, accs, &inputs).into_iter().map(|v| vec![v]).collect()
     };
     for (u, values) in values.into_iter().enumerate() {
         let values = match ep {
@@ -576,6 +552,66 @@ pub fn lower(b: &B, body: &mut Body, op: OpId, p: &Plan, sizes: &[i64], fill: Op
     }
     body.erase(op);
 }
+
+/// The accumulators `accs` (one per unrolled step of `steps`) through the
+/// reduction loops `reductions`, each tap one clone of the body on the
+/// `inputs` read at it: unrolled where there are at most [`UNROLLED_TAPS`],
+/// else in `scf.for` loops that carry the accumulators.
+#[allow(clippy::too_many_arguments)]
+fn reduce(b: &B, body: &mut Body, at: &mut InsertPoint, block: ir::Block, reductions: &[usize], sizes: &[i64], steps: &[Vec<Option<Value>>], accs: Vec<Value>, inputs: &dyn Fn(&mut Body, &mut InsertPoint, &[Option<Value>]) -> Vec<Value>) -> Vec<Value> {
+    let taps: i64 = reductions.iter().map(|&l| sizes[l]).product();
+    if taps <= UNROLLED_TAPS {
+        // Each tap in turn, in the loops' order (the same sums, bit for bit).
+        let mut carried = accs;
+        for tap in 0..taps {
+            let mut rsteps = steps.to_vec();
+            let mut rest = tap;
+            for &l in reductions.iter().rev() {
+                let iv = b.index(body, at, rest % sizes[l]);
+                rest /= sizes[l];
+                for sv in rsteps.iter_mut() {
+                    sv[l] = Some(iv);
+                }
+            }
+            for (u, sv) in rsteps.iter().enumerate() {
+                let mut args = inputs(body, at, sv);
+                args.push(carried[u]);
+                carried[u] = clone_vectorized(b, body, at, block, &args, true)[0];
+            }
+        }
+        return carried;
+    }
+    let mut inner = *at;
+    let mut loops = Vec::new();
+    let mut carried = accs;
+    let mut rsteps = steps.to_vec();
+    for &l in reductions {
+        let (fop, blk, iv, args) = b.for_loop(body, &mut inner, sizes[l], &carried);
+        for sv in rsteps.iter_mut() {
+            sv[l] = Some(iv);
+        }
+        loops.push((fop, blk));
+        carried = args;
+        inner = InsertPoint::AtEnd(blk);
+    }
+    let mut vals = Vec::new();
+    for (u, sv) in rsteps.iter().enumerate() {
+        let mut args = inputs(body, &mut inner, sv);
+        args.push(carried[u]);
+        vals.push(clone_vectorized(b, body, &mut inner, block, &args, true)[0]);
+    }
+    for (fop, blk) in loops.iter().rev() {
+        b.yield_(body, *blk, &vals);
+        vals = body.op(*fop).results().to_vec();
+    }
+    vals
+}
+
+/// Reductions of at most this many terms per output (a 3×3 window: a pool's
+/// or a depthwise conv's taps) run unrolled, each tap's loads at constant
+/// offsets: LLVM's unroller is off below O3, and loops of three trips cost
+/// their branches and index arithmetic on every tap.
+const UNROLLED_TAPS: i64 = 9;
 
 /// The j loop's whole vectors apart from its last, partial one: the loop
 /// runs over [0, n - n % 16) with every mask a constant of 16 lanes (LLVM

@@ -95,15 +95,18 @@ func.func @bias_relu(%a: memref<3x40xf32>, %b: memref<3xf32>, %o: memref<3x40xf3
 // input every output loop moves, so no tile of rows can share its vectors;
 // the contraction kernel leaves it to the vectorized loops, which keep four
 // channels' sums in four accumulators (the kernel ran one chain), each tap
-// one multiply-add.
+// one multiply-add; the 9 taps unrolled, no loop over them.
 // CHECK-LABEL: func.func @depthwise_narrow
 // CHECK: %[[A0:.*]] = "vector.maskedload"(%arg2
 // CHECK: %[[A1:.*]] = "vector.maskedload"(%arg2
 // CHECK: %[[A2:.*]] = "vector.maskedload"(%arg2
 // CHECK: %[[A3:.*]] = "vector.maskedload"(%arg2
-// CHECK: "scf.for"({{.*}}, %[[A0]], %[[A1]], %[[A2]], %[[A3]])
+// CHECK-NOT: "scf.for"
 // CHECK-NOT: arith.mulf
-// CHECK-COUNT-4: "vector.fma"({{.*}}) : (vector<16xf32>, vector<16xf32>, vector<16xf32>) -> vector<16xf32>
+// CHECK: "vector.fma"(%{{.*}}, %{{.*}}, %[[A0]])
+// CHECK-NOT: "scf.for"
+// CHECK-COUNT-35: "vector.fma"({{.*}}) : (vector<16xf32>, vector<16xf32>, vector<16xf32>) -> vector<16xf32>
+// CHECK-NOT: "vector.fma"
 // CHECK-NOT: arith.addf
 // CHECK-COUNT-4: "vector.maskedstore"(%arg2
 func.func @depthwise_narrow(%x: memref<8x16x16xf32>, %w: memref<8x3x3xf32>, %o: memref<8x14x14xf32>) {
@@ -118,10 +121,34 @@ func.func @depthwise_narrow(%x: memref<8x16x16xf32>, %w: memref<8x3x3xf32>, %o: 
 
 // -----
 
+// A 5x5 window has 25 taps, more than are unrolled: the four accumulators
+// go through the two reduction loops (5 trips each), a multiply-add each per tap.
+// CHECK-LABEL: func.func @depthwise_5x5
+// CHECK: %[[A0:.*]] = "vector.maskedload"(%arg2
+// CHECK: %[[A1:.*]] = "vector.maskedload"(%arg2
+// CHECK: %[[A2:.*]] = "vector.maskedload"(%arg2
+// CHECK: %[[A3:.*]] = "vector.maskedload"(%arg2
+// CHECK: "scf.for"({{.*}}, %[[A0]], %[[A1]], %[[A2]], %[[A3]])
+// CHECK: "scf.for"
+// CHECK-COUNT-4: "vector.fma"({{.*}}) : (vector<16xf32>, vector<16xf32>, vector<16xf32>) -> vector<16xf32>
+// CHECK-NOT: "vector.fma"
+// CHECK-COUNT-4: "vector.maskedstore"(%arg2
+func.func @depthwise_5x5(%x: memref<8x18x18xf32>, %w: memref<8x5x5xf32>, %o: memref<8x14x14xf32>) {
+  "tensor.generic"(%x, %w, %o) <{indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 + d3, d2 + d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"], operandSegmentSizes = array<i32: 2, 1>}> ({
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    "tensor.yield"(%s) : (f32) -> ()
+  }) : (memref<8x18x18xf32>, memref<8x5x5xf32>, memref<8x14x14xf32>) -> ()
+  return
+}
+
+// -----
+
 // A depthwise 3x3 conv of stride 2: the window's column is 2·j + kx, read as
 // elements [0, 16) and [15, 31) from lane 0's (two masked loads, 2·rem - 1 of
 // them valid) and a shuffle of the first's even lanes and the second's odd
-// ones; the sums stay in vectors through both reduction loops and are stored
+// ones; the sums stay in vectors through the 9 taps (unrolled) and are stored
 // once: four output rows at a time, four independent accumulators (one chain
 // waited on every multiply-add). The row's whole vector (columns 0-15) runs
 // with masks of all 16 lanes, which LLVM turns into plain loads and stores;
@@ -140,8 +167,7 @@ func.func @depthwise_narrow(%x: memref<8x16x16xf32>, %w: memref<8x3x3xf32>, %o: 
 // CHECK: %[[A1:.*]] = "vector.maskedload"(%arg2, {{.*}}, %[[M]]
 // CHECK: %[[A2:.*]] = "vector.maskedload"(%arg2, {{.*}}, %[[M]]
 // CHECK: %[[A3:.*]] = "vector.maskedload"(%arg2, {{.*}}, %[[M]]
-// CHECK: "scf.for"({{.*}}, %[[A0]], %[[A1]], %[[A2]], %[[A3]])
-// CHECK: "scf.for"
+// CHECK-NOT: "scf.for"
 // CHECK: %[[LO:.*]] = "vector.maskedload"(%arg0, {{.*}}, %[[MLO]]
 // CHECK: %[[UP:.*]] = "vector.maskedload"(%arg0, {{.*}}, %[[MHI]]
 // CHECK: "vector.shuffle"(%[[LO]], %[[UP]]) <{mask = array<i64: 0, 2, 4, 6, 8, 10, 12, 14, 17, 19, 21, 23, 25, 27, 29, 31>}>
@@ -466,7 +492,7 @@ func.func @fill_blocks(%a: memref<16x200xf32>, %b: memref<200x64xf32>, %bias: me
 // CHECK-NOT: "vector.maskedload"(%arg3
 // CHECK: "memref.load"(%arg2
 // CHECK: "vector.broadcast"
-// CHECK: "scf.for"
+// CHECK: "vector.fma"
 // CHECK-NOT: "vector.maskedload"(%arg3
 // CHECK-COUNT-4: "vector.maskedstore"(%arg3
 func.func @depthwise_bias(%x: memref<8x16x16xf32>, %w: memref<8x3x3xf32>, %bias: memref<8xf32>, %o: memref<8x14x14xf32>) {
