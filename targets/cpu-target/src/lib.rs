@@ -74,6 +74,9 @@ pub enum CpuTarget {
 }
 
 impl CpuTarget {
+    /// Every target, by the name `NPU_CPU_TARGET` gives it.
+    pub const ALL: [CpuTarget; 4] = [CpuTarget::Avx512, CpuTarget::Avx512Narrow, CpuTarget::Avx512Zen5, CpuTarget::Avx2];
+
     /// The contraction kernel's tiles for this target.
     pub fn tile(self) -> Tile {
         match self {
@@ -94,15 +97,11 @@ impl CpuTarget {
     }
 }
 
-/// The target of this host, or `NPU_CPU_TARGET`'s (`avx512` or `avx2`).
+/// The target of this host, or `NPU_CPU_TARGET`'s (one of [`CpuTarget::ALL`]'s names).
 /// Hosts without AVX-512 (AVX2, NEON: 8 lanes a register) get AVX2's tiles.
 pub fn cpu_target() -> CpuTarget {
-    match std::env::var("NPU_CPU_TARGET").as_deref() {
-        Ok("avx512") => return CpuTarget::Avx512,
-        Ok("avx512-narrow") => return CpuTarget::Avx512Narrow,
-        Ok("avx512-zen5") => return CpuTarget::Avx512Zen5,
-        Ok("avx2") => return CpuTarget::Avx2,
-        _ => {}
+    if let Some(t) = std::env::var("NPU_CPU_TARGET").ok().and_then(|v| CpuTarget::ALL.into_iter().find(|t| t.name() == v)) {
+        return t;
     }
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx512f") {
