@@ -22,6 +22,8 @@
 // 3 (46..49), not 8 tiles of 6 and a tile of one row.
 // NARROW-DAG: arith.constant 42 : index
 // NARROW-DAG: arith.constant 46 : index
+// The packed panel's rows 64 ahead are prefetched in the product's k loop.
+// NARROW-DAG: "memref.prefetch"(%{{.*}}) <{isDataCache = true, isWrite = false, localityHint = 3 : i32}> : (memref<8x1152x64xf32>, index, index, index) -> ()
 // RUN: env NPU_CPU_TARGET=avx512 npu-translate --import-onnx %t/m.onnx --bind-input w=%t/w.pb | env NPU_CPU_TARGET=avx512 npu-translate --mlir-to-llvmir --emit loops | FileCheck %s --check-prefix=WIDE
 // WIDE-NOT: memref<8x1152x64xf32>
 // The comparison can fail: a corrupted output differs.

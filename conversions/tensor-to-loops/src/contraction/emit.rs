@@ -6,7 +6,7 @@
 use super::super::fill::Fill;
 use super::super::vectorize::{clone_vectorized, lane_elem, uses_dim, vec_type, zeros, Stride2, LANES};
 use super::super::B;
-use super::{tile, vectors_per_row, Plan, A_L2_BYTES, PACK_MIN_ROWS, PACK_MIN_TERMS, PANEL_K, PREFETCH_K};
+use super::{tile, vectors_per_row, Plan, A_L2_BYTES, PACK_MIN_ROWS, PACK_MIN_TERMS, PANEL_K, PANEL_PREFETCH_K, PREFETCH_K};
 use ir::affine::AffineMap;
 use ir::attributes::{AttrData, Attribute};
 use ir::types::TypeData;
@@ -381,7 +381,7 @@ impl Kernel<'_> {
     /// prefetched (its rows are far apart, beyond what the hardware's
     /// prefetchers follow).
     fn pack(&self, body: &mut Body, at: &mut InsertPoint, panel: Value, k_lo: Value, k_hi: Value) {
-        let (b, ctx) = (self.b, self.b.ctx);
+        let b = self.b;
         let (bv, bm) = (self.ins[self.p.b], &self.maps[self.p.b]);
         let (_, kblock, kiv, _) = b.for_between(body, at, k_lo, k_hi, &[]);
         b.yield_(body, kblock, &[]);
@@ -394,21 +394,28 @@ impl Kernel<'_> {
             ops.extend([self.masks[v], self.zb]);
             let o = b.op(body, &mut atk, vector::ops::MASKEDLOAD, &ops, &[self.vtb.clone()], &[]);
             let x = body.op(o).result(0);
-            // Clamped into B: k at most K - 1, the column at most N - 1.
-            let ahead = b.index(body, &mut atk, PREFETCH_K);
-            let kf = b.bin(body, &mut atk, arith::ops::ADDI, kiv, ahead);
-            let k_last = b.index(body, &mut atk, self.sizes[self.p.ks[0]] - 1);
-            let kf = b.bin(body, &mut atk, arith::ops::MINSI, kf, k_last);
-            let mut iv = self.index_list(None, Some(v), Some(&[kf]));
-            let j_last = b.index(body, &mut atk, self.sizes[self.p.j] - 1);
-            iv[self.p.j] = b.bin(body, &mut atk, arith::ops::MINSI, iv[self.p.j], j_last);
-            let mut pops = vec![bv];
-            pops.extend(bm.results.iter().map(|e| b.expr(body, &mut atk, e, &iv)).collect::<Vec<_>>());
-            let (f, t) = (Attribute::integer(0, ctx.i1()), Attribute::integer(1, ctx.i1()));
-            b.op(body, &mut atk, memref::ops::PREFETCH, &pops, &[], &[("isWrite", f), ("localityHint", Attribute::integer(3, ctx.i32())), ("isDataCache", t)]);
+            self.prefetch_b(body, &mut atk, kiv, PREFETCH_K, v);
             let col = b.index(body, &mut atk, LANES * v as i64);
             b.op(body, &mut atk, vector::ops::STORE, &[x, panel, row, col], &[], &[]);
         }
+    }
+
+    /// Prefetches B's row `ahead` rows past k for column vector `v`, clamped
+    /// into B (k at most K - 1, the column at most N - 1).
+    fn prefetch_b(&self, body: &mut Body, at: &mut InsertPoint, k: Value, ahead: i64, v: usize) {
+        let (b, ctx) = (self.b, self.b.ctx);
+        let (bv, bm) = (self.ins[self.p.b], &self.maps[self.p.b]);
+        let ahead = b.index(body, at, ahead);
+        let kf = b.bin(body, at, arith::ops::ADDI, k, ahead);
+        let k_last = b.index(body, at, self.sizes[self.p.ks[0]] - 1);
+        let kf = b.bin(body, at, arith::ops::MINSI, kf, k_last);
+        let mut iv = self.index_list(None, Some(v), Some(&[kf]));
+        let j_last = b.index(body, at, self.sizes[self.p.j] - 1);
+        iv[self.p.j] = b.bin(body, at, arith::ops::MINSI, iv[self.p.j], j_last);
+        let mut pops = vec![bv];
+        pops.extend(bm.results.iter().map(|e| b.expr(body, at, e, &iv)).collect::<Vec<_>>());
+        let (f, t) = (Attribute::integer(0, ctx.i1()), Attribute::integer(1, ctx.i1()));
+        b.op(body, at, memref::ops::PREFETCH, &pops, &[], &[("isWrite", f), ("localityHint", Attribute::integer(3, ctx.i32())), ("isDataCache", t)]);
     }
 
     /// Row tiles of the tile's rows (its `rows_two_wide` for a tile two
@@ -565,6 +572,17 @@ impl Kernel<'_> {
             ops.push(self.zb);
             let o = b.op(body, &mut atk, vector::ops::MASKEDLOAD, &ops, &[self.vtb.clone()], &[]);
             bvecs.push(body.op(o).result(0));
+        }
+        // Panels packed at compile time stream from memory in the first tile
+        // of rows (each layer's weights are gone from the caches by the next
+        // run): their rows PANEL_PREFETCH_K ahead are prefetched. Not in a
+        // product of one row (a GEMV streams B at full speed, and an LSTM's
+        // step reads the same panels from L2 every step).
+        let m_total = p.i.map(|i| self.sizes[i]).unwrap_or(1);
+        if self.b_panel && kivs.len() == 1 && m_total > 1 {
+            for v in 0..nv {
+                self.prefetch_b(body, &mut atk, kivs[0], PANEL_PREFETCH_K, v);
+            }
         }
         let mut new_accs = Vec::new();
         for r in 0..rows.mr {

@@ -74,6 +74,11 @@ const NARROW_COLUMNS: i64 = 64;
 const PANEL_K: i64 = 128;
 /// B's rows are prefetched this many ahead while a panel is copied.
 const PREFETCH_K: i64 = 8;
+
+/// Rows of a panel packed at compile time prefetched ahead of the multiply-adds
+/// (64 rows of 64 columns: 16 KB). MobileNetV2-like's 7×7 1×1 convs 0.195 →
+/// 0.132-0.138 ms (16 rows: 0.16, 32: 0.14).
+const PANEL_PREFETCH_K: i64 = 64;
 /// Blocks of k only where A (rows × K, re-read per block) fits in this much of L2.
 const A_L2_BYTES: i64 = 1 << 20;
 
