@@ -85,7 +85,7 @@ pub fn lower(l: &mut Lower) -> Result<Vec<Value>, String> {
         approximate: l.str_attr("approximate").unwrap_or_else(|| "none".into()),
         direction: l.str_attr("direction").unwrap_or_default(),
         saturate: l.int_attr("saturate", 1) != 0,
-        square: name == ops::Pow::NAME && l.opt(1).is_some_and(|y| l.is_constant(y)) && l.const_f64s(1).ok().flatten().is_some_and(|v| !v.is_empty() && v.iter().all(|&y| y == 2.0)),
+        square: name == ops::Pow::NAME && l.const_f64s(1).ok().flatten().is_some_and(|v| !v.is_empty() && v.iter().all(|&y| y == 2.0)),
     };
     if name == ops::Mod::NAME && p.fmod == 0 && scs[0].is_float() {
         return Err("Mod with fmod=0 on floats is not defined by ONNX".into());
